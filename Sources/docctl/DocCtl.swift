@@ -1,7 +1,37 @@
 import ArgumentParser
 import DocumentKit
+import Foundation
 
 @main
 struct DocCtl: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "docctl", abstract: "Open, edit, export and validate DocumentKit bundles.")
+    static let configuration = CommandConfiguration(
+        commandName: "docctl",
+        abstract: "Open, edit, export and validate DocumentKit bundles.",
+        discussion: """
+            Exit status: 0 success, 1 validation found errors, 64 usage, 65 malformed or \
+            invalid input, 66 missing input, 73 cannot create output, 74 I/O error, \
+            75 locked or changed by another writer.
+            """,
+        version: DocumentKitInfo.version,
+        subcommands: [New.self, Info.self, Cat.self, Get.self, Set.self, Unset.self, Attach.self, Extract.self,
+                      Log.self, Export.self, Import.self, Validate.self])
+
+    /// Parses and runs the command; every failure ends as one `error: …` line on stderr
+    /// and the sysexits status of its cause. Help and --version print as usual.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as DocumentKitError {
+            Console.fail(error.description, status: error.exitStatus)
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
+        } catch {
+            let status = exitCode(for: error)
+            guard status != .success else { exit(withError: error) }
+            let message = fullMessage(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            let text = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
+            Console.fail("\(text.prefix(1).lowercased())\(text.dropFirst()) (see 'docctl --help')", status: status == .validationFailure ? 64 : status.rawValue)
+        }
+    }
 }

@@ -1,0 +1,35 @@
+import Foundation
+
+/// The bounds DocumentKit holds a bundle to while reading it, so that a hostile or broken
+/// file costs bounded time and memory. Each is documented in FORMAT.md.
+public struct BundleLimits: Sendable {
+    /// Entry count and sizes for the zip container.
+    public var archive: ArchiveLimits = .default
+    /// The largest `manifest.json` read (bytes).
+    public var maxManifestBytes: Int = 256 << 20
+    /// The largest document or tree object decoded in memory (bytes).
+    public var maxInMemoryObjectBytes: UInt64 = 1 << 30
+    /// The deepest JSON nesting accepted in a manifest, tree or document.
+    public var maxJSONDepth: Int = JSONDepth.defaultLimit
+    /// The deepest folder nesting accepted in a version's tree.
+    public var maxTreeDepth: Int = 64
+    /// The most versions a manifest may list.
+    public var maxVersions: Int = 1_000_000
+
+    /// The limits every operation uses unless told otherwise.
+    public static let `default` = BundleLimits()
+
+    public init() {}
+}
+
+/// The fixed entry names of a bundle.
+public enum BundleEntry {
+    /// First entry, stored: the bundle's MIME type, so tools such as `file` recognise it.
+    public static let mimetype = "mimetype"
+    /// The head version's document JSON, plain, for other tools.
+    public static let document = "document.json"
+    /// The manifest: format, versions, objects.
+    public static let manifest = "manifest.json"
+    /// The prefix of every object entry.
+    public static let objectsPrefix = "objects/"
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// `manifest.json`: everything a reader needs to understand a bundle, and a validator to
+/// prove it whole. See FORMAT.md for each field.
+public struct BundleManifest: Codable, Sendable, Equatable {
+    /// Always `"documentkit.bundle"`: tells this manifest from other JSON.
+    public var format: String
+    /// The layout version of the bundle. A reader refuses a larger one than it knows.
+    public var formatVersion: Int
+    /// The document type's identifier (a `ContentType` identifier).
+    public var contentType: String
+    /// The id of the version `document.json` holds.
+    public var head: VersionID
+    /// Every version, oldest first.
+    public var versions: [BundleVersion]
+    /// Every object the bundle stores, by digest.
+    public var objects: [ObjectDigest: ObjectRecord]
+
+    /// The `format` value every manifest carries.
+    public static let formatName = "documentkit.bundle"
+    /// The newest layout this build reads and the one it writes.
+    public static let currentFormatVersion = 1
+
+    /// The head version.
+    public var headVersion: BundleVersion? { versions.last { $0.id == head } }
+
+    private enum CodingKeys: String, CodingKey {
+        case format, formatVersion, contentType, head, versions, objects
+    }
+
+    public init(contentType: String, head: VersionID, versions: [BundleVersion], objects: [ObjectDigest: ObjectRecord]) {
+        self.format = Self.formatName
+        self.formatVersion = Self.currentFormatVersion
+        self.contentType = contentType
+        self.head = head
+        self.versions = versions
+        self.objects = objects
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(String.self, forKey: .format)
+        formatVersion = try container.decode(Int.self, forKey: .formatVersion)
+        // Refuse a newer layout before trying to understand the rest of it.
+        guard format == Self.formatName else {
+            throw DocumentKitError(.malformedInput, "manifest.json is not a DocumentKit manifest (format '\(format)')")
+        }
+        guard formatVersion <= Self.currentFormatVersion, formatVersion >= 1 else {
+            throw DocumentKitError(.unsupportedFormat, "bundle format version \(formatVersion) is newer than this DocumentKit supports (\(Self.currentFormatVersion)); upgrade docctl to open it")
+        }
+        contentType = try container.decode(String.self, forKey: .contentType)
+        head = try container.decode(VersionID.self, forKey: .head)
+        versions = try container.decode([BundleVersion].self, forKey: .versions)
+        // JSON object keys are strings; decode them as digests explicitly.
+        let rawObjects = try container.decode([String: ObjectRecord].self, forKey: .objects)
+        var objects: [ObjectDigest: ObjectRecord] = [:]
+        objects.reserveCapacity(rawObjects.count)
+        for (key, record) in rawObjects {
+            guard let digest = ObjectDigest(hex: key) else {
+                throw DocumentKitError(.malformedInput, "manifest.json lists an object named '\(key)', which is not a SHA-256 digest")
+            }
+            objects[digest] = record
+        }
+        self.objects = objects
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(format, forKey: .format)
+        try container.encode(formatVersion, forKey: .formatVersion)
+        try container.encode(contentType, forKey: .contentType)
+        try container.encode(head, forKey: .head)
+        try container.encode(versions, forKey: .versions)
+        try container.encode(Dictionary(uniqueKeysWithValues: objects.map { ($0.key.hex, $0.value) }), forKey: .objects)
+    }
+}
+
+/// How one object is stored: its size, the codec applied before storing, the stored size.
+public struct ObjectRecord: Codable, Sendable, Equatable {
+    /// The object's size in bytes, uncompressed (the bytes its digest is of).
+    public var size: UInt64
+    /// How the stored bytes encode the object.
+    public var codec: ObjectCodec
+    /// The size of the zip entry's data.
+    public var storedSize: UInt64
+
+    public init(size: UInt64, codec: ObjectCodec, storedSize: UInt64) {
+        self.size = size
+        self.codec = codec
+        self.storedSize = storedSize
+    }
+}
+
+/// The encodings an object's stored bytes may have.
+public enum ObjectCodec: String, Codable, Sendable {
+    /// The stored bytes are the object.
+    case identity
+    /// The stored bytes are one zstd frame (RFC 8878) that decodes to the object.
+    case zstd
+}

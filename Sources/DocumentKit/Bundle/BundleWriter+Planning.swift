@@ -1,0 +1,81 @@
+import Foundation
+
+/// Turns a document's file tree into tree objects and a list of the objects the bundle
+/// does not have yet. Files read from the base bundle are recognised by their digest and
+/// neither read nor hashed again.
+final class TreePlanner {
+    /// An object that must be written because the base bundle lacks it.
+    enum PendingObject {
+        case data(Data)
+        case file(FileWrapper)
+    }
+
+    let base: DocumentBundle?
+    private(set) var pending: [ObjectDigest: PendingObject] = [:]
+    private(set) var sizes: [ObjectDigest: UInt64] = [:]
+    private let maxDepth: Int
+
+    init(base: DocumentBundle?, maxDepth: Int = BundleLimits.default.maxTreeDepth) {
+        self.base = base
+        self.maxDepth = maxDepth
+    }
+
+    /// Stores a folder's tree (and everything below it) and returns its digest.
+    func storeTree(_ node: FileWrapper, path: String = "", depth: Int = 0) throws -> ObjectDigest {
+        guard let children = node.fileWrappers else {
+            throw DocumentKitError(.invalidDocument, "the root of a document's tree must be a folder")
+        }
+        guard depth < maxDepth else {
+            throw DocumentKitError(.invalidDocument, "folders are nested more than \(maxDepth) levels deep", location: path)
+        }
+        var entries: [TreeObject.Entry] = []
+        for (name, child) in children {
+            guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\\"), !name.contains("\0") else {
+                throw DocumentKitError(.invalidDocument, "'\(name)' is not a valid file name", location: path)
+            }
+            let childPath = path.isEmpty ? name : "\(path)/\(name)"
+            if child.isDirectory {
+                entries.append(.init(name: name, kind: .tree, digest: try storeTree(child, path: childPath, depth: depth + 1)))
+            } else {
+                let (digest, size) = try storeFile(child, path: childPath)
+                entries.append(.init(name: name, kind: .file, digest: digest, size: size))
+            }
+        }
+        let data = try TreeObject(entries: entries).encoded()
+        let digest = ObjectDigest.of(data)
+        add(digest, size: UInt64(data.count), .data(data))
+        return digest
+    }
+
+    /// Stores one regular file and returns its digest and size.
+    func storeFile(_ file: FileWrapper, path: String) throws -> (ObjectDigest, UInt64) {
+        let digest: ObjectDigest
+        let size: UInt64
+        switch file.contents {
+        case .directory:
+            preconditionFailure("storeFile is called for regular files only")
+        case .object(let known, let knownSize, _):
+            (digest, size) = (known, knownSize)
+            add(digest, size: size, .file(file))
+        case .data(let data):
+            (digest, size) = (ObjectDigest.of(data), UInt64(data.count))
+            add(digest, size: size, .data(data))
+        case .file:
+            var hasher = ObjectHasher()
+            try file.streamContents { hasher.update($0) }
+            (digest, size) = (hasher.finalize(), hasher.byteCount)
+            add(digest, size: size, .file(file))
+        }
+        if let expected = file.expectedDigest, expected != digest {
+            throw DocumentKitError(.invalidDocument, "the file changed after it was attached (its SHA-256 is now \(digest.short)…, was \(expected.short)…)", location: path)
+        }
+        return (digest, size)
+    }
+
+    private func add(_ digest: ObjectDigest, size: UInt64, _ object: PendingObject) {
+        sizes[digest] = size
+        if base?.manifest.objects[digest] == nil, pending[digest] == nil {
+            pending[digest] = object
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+/// What a save records about itself.
+public struct SaveMetadata: Sendable {
+    /// Who saves.
+    public var author: String
+    /// Why.
+    public var message: String
+    /// When; defaults to now (or `SOURCE_DATE_EPOCH`).
+    public var created: Date
+
+    public init(author: String? = nil, message: String = "", created: Date = DocumentDates.now()) {
+        self.author = author ?? Authorship.defaultAuthor()
+        self.message = message
+        self.created = created
+    }
+}
+
+/// Writes a bundle: the base bundle's history and objects, plus one new version.
+///
+/// Objects the base already has are copied as stored bytes (never decoded, re-compressed
+/// or re-hashed), so a save costs the new bytes plus a copy of the old ones, whatever
+/// the length of the history. The new file replaces the old one atomically.
+enum BundleWriter {
+    /// Objects at most this large are tried with zstd; larger ones are stored as they are.
+    static let compressionLimit: UInt64 = 16 << 20
+    /// Objects smaller than this are never compressed: the frame would cost more than it saves.
+    static let compressionFloor: UInt64 = 128
+
+    struct Request {
+        var root: FileWrapper
+        var contentType: ContentType
+        var schema: String
+        var metadata: SaveMetadata
+        var base: DocumentBundle?
+        var destination: URL
+        /// Whether an existing file at `destination` may be replaced.
+        var replace: Bool
+    }
+
+    /// Writes the bundle; returns the new version, or `nil` when the tree equals the
+    /// base's head (nothing is written then).
+    static func write(_ request: Request) throws -> BundleVersion? {
+        let planner = TreePlanner(base: request.base)
+        let rootTree = try planner.storeTree(request.root)
+        if let base = request.base, base.headVersion.tree == rootTree { return nil }
+        guard let documentFile = request.root[CodableDocumentLayout.documentName], documentFile.isRegularFile else {
+            throw DocumentKitError(.invalidDocument, "a bundle's tree needs a \(CodableDocumentLayout.documentName) at its root")
+        }
+        let documentJSON = try documentFile.regularFileContents()
+
+        let previous = request.base?.manifest
+        let version = BundleVersion(
+            number: (previous?.versions.map(\.number).max() ?? 0) + 1,
+            parents: previous.map { [$0.head] } ?? [],
+            created: request.metadata.created,
+            author: request.metadata.author,
+            message: request.metadata.message,
+            schema: request.schema,
+            tree: rootTree)
+
+        let output = try AtomicReplacement(destination: request.destination)
+        let zip = StoredZipWriter(fileDescriptor: output.file.descriptor, path: output.file.path)
+        var objects = previous?.objects ?? [:]
+        try DocumentKitError.located(at: request.destination.relativePath) {
+            try zip.addEntry(name: BundleEntry.mimetype, data: Data(request.contentType.mimeType.utf8))
+            try zip.addEntry(name: BundleEntry.document, data: documentJSON)
+            let digests = Set(objects.keys).union(planner.pending.keys).sorted()
+            for digest in digests {
+                if let pending = planner.pending[digest] {
+                    objects[digest] = try writeObject(digest, pending, size: planner.sizes[digest] ?? 0, to: zip)
+                } else if let base = request.base {
+                    let (entry, _) = try base.storedObject(digest)
+                    try zip.copyEntry(entry, from: base.zip)
+                }
+            }
+            let manifest = BundleManifest(
+                contentType: request.contentType.identifier,
+                head: version.id,
+                versions: (previous?.versions ?? []) + [version],
+                objects: objects)
+            var manifestJSON = try DocumentDates.encoder(pretty: true).encode(manifest)
+            manifestJSON.append(0x0A)
+            try zip.addEntry(name: BundleEntry.manifest, data: manifestJSON)
+            try zip.finish()
+        }
+        if request.replace {
+            var info = stat()
+            if stat(output.destination.path, &info) == 0 {
+                try output.commit(mode: info.st_mode & 0o7777, owner: (info.st_uid, info.st_gid))
+            } else {
+                try output.commit(mode: AtomicReplacement.defaultMode())
+            }
+        } else {
+            try output.commitWithoutReplacing(mode: AtomicReplacement.defaultMode())
+        }
+        return version
+    }
+
+    /// Writes one new object, compressed with zstd when that saves at least a tenth.
+    private static func writeObject(_ digest: ObjectDigest, _ pending: TreePlanner.PendingObject, size: UInt64, to zip: StoredZipWriter) throws -> ObjectRecord {
+        if size >= compressionFloor, size <= compressionLimit {
+            let data: Data
+            switch pending {
+            case .data(let bytes): data = bytes
+            case .file(let file): data = try file.regularFileContents()
+            }
+            guard ObjectDigest.of(data) == digest else {
+                throw DocumentKitError(.invalidDocument, "a file changed while it was being saved (object \(digest.short))")
+            }
+            let compressed = try ZstdCodec.compress(data)
+            if UInt64(compressed.count) * 10 < size * 9 {
+                try zip.addEntry(name: digest.entryName, data: compressed)
+                return ObjectRecord(size: size, codec: .zstd, storedSize: UInt64(compressed.count))
+            }
+            try zip.addEntry(name: digest.entryName, data: data)
+            return ObjectRecord(size: size, codec: .identity, storedSize: size)
+        }
+        var hasher = ObjectHasher()
+        try zip.addEntry(name: digest.entryName, size: size) { sink in
+            switch pending {
+            case .data(let data):
+                hasher.update(data)
+                try data.withUnsafeBytes { try sink.write($0) }
+            case .file(let file):
+                try file.streamContents { block in
+                    hasher.update(block)
+                    try sink.write(block)
+                }
+            }
+        }
+        guard hasher.finalize() == digest else {
+            throw DocumentKitError(.invalidDocument, "a file changed while it was being saved (object \(digest.short))")
+        }
+        return ObjectRecord(size: size, codec: .identity, storedSize: size)
+    }
+}
+
+/// Who a version is attributed to when the caller does not say.
+public enum Authorship {
+    /// The login name of the user running the process, or `unknown`.
+    public static func defaultAuthor() -> String {
+        if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name {
+            return String(cString: name)
+        }
+        return ProcessInfo.processInfo.environment["USER"] ?? "unknown"
+    }
+}

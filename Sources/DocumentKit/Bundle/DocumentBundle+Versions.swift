@@ -1,0 +1,34 @@
+import Foundation
+
+extension DocumentBundle {
+    /// The version a user names: a number (`3`), an id or a unique id prefix of at least
+    /// four digits, `head`, or `head~N` (N versions before the head).
+    public func version(named name: String) throws -> BundleVersion {
+        let versions = manifest.versions
+        let range = versions.isEmpty ? "none" : "\(versions.first!.number)–\(versions.last!.number)"
+        func missing() -> DocumentKitError {
+            DocumentKitError(.notFound, "no version '\(name)' (versions \(range); use a number, an id prefix, head or head~N)", path: url.relativePath)
+        }
+        let lowered = name.lowercased()
+        if lowered == "head" { return headVersion }
+        if lowered.hasPrefix("head~"), let back = Int(lowered.dropFirst(5)), back >= 0 {
+            var current = headVersion
+            for _ in 0..<back {
+                guard let parent = current.parents.first, let found = versions.first(where: { $0.id == parent }) else { throw missing() }
+                current = found
+            }
+            return current
+        }
+        if let number = Int(name), !(name.count >= 4 && name.allSatisfy(\.isHexDigit) && name.hasPrefix("0")) {
+            if let found = versions.first(where: { $0.number == number }) { return found }
+            if name.count < 4 { throw missing() }
+        }
+        guard lowered.count >= 4, lowered.allSatisfy(\.isHexDigit) else { throw missing() }
+        let matches = versions.filter { $0.id.hasPrefix(lowered) }
+        guard matches.count <= 1 else {
+            throw DocumentKitError(.usage, "version id prefix '\(name)' is ambiguous: it matches \(matches.map(\.shortID).joined(separator: ", "))", path: url.relativePath)
+        }
+        guard let found = matches.first else { throw missing() }
+        return found
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+
+/// A bundle file opened for reading: its manifest, and lazy access to every version's
+/// tree and every object.
+///
+/// Opening reads the zip's central directory, the `mimetype` entry and the manifest; no
+/// object is read until asked for, and every object read is checked against its digest.
+///
+/// ```swift
+/// let bundle = try DocumentBundle(contentsOf: url)
+/// let project = try bundle.read(Project.self)                 // the head version
+/// let first = try bundle.read(Project.self, version: bundle.version(named: "1"))
+/// ```
+public final class DocumentBundle: ObjectSource {
+    /// Where the bundle is.
+    public let url: URL
+    /// The bundle's manifest.
+    public let manifest: BundleManifest
+    /// The MIME type in the `mimetype` entry.
+    public let mimeType: String
+    let zip: StoredZipReader
+    let limits: BundleLimits
+
+    /// Opens the bundle at `url`; throws `missingInput`, `malformedInput` or
+    /// `unsupportedFormat` with the path and the entry at fault.
+    public init(contentsOf url: URL, limits: BundleLimits = .default) throws {
+        self.url = url
+        self.limits = limits
+        let path = url.path
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw DocumentKitError.system("cannot open", path: url.relativePath, errno: errno) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw DocumentKitError(.malformedInput, "not a bundle: it is not a regular file", path: url.relativePath)
+        }
+        do {
+            zip = try StoredZipReader(path: path, limits: limits.archive)
+            let first = zip.entries.first
+            guard let first, first.name == BundleEntry.mimetype else {
+                throw DocumentKitError(.malformedInput, "not a DocumentKit bundle: the first entry is \(first.map { "'\($0.name)'" } ?? "missing"), expected 'mimetype'")
+            }
+            guard first.size <= 256 else { throw DocumentKitError(.malformedInput, "the mimetype entry is too long", location: "entry 'mimetype'") }
+            mimeType = String(decoding: try zip.readData(first), as: UTF8.self)
+            guard let manifestEntry = zip.entry(named: BundleEntry.manifest) else {
+                throw DocumentKitError(.malformedInput, "not a DocumentKit bundle: it has no manifest.json")
+            }
+            guard manifestEntry.size <= UInt64(limits.maxManifestBytes) else {
+                throw DocumentKitError(.malformedInput, "manifest.json is larger than the limit of \(limits.maxManifestBytes) bytes")
+            }
+            let manifestData = try zip.readData(manifestEntry)
+            manifest = try Self.decodeManifest(manifestData, limits: limits)
+        } catch {
+            throw Self.locate(error, path: url.relativePath)
+        }
+    }
+
+    private static func decodeManifest(_ data: Data, limits: BundleLimits) throws -> BundleManifest {
+        do {
+            try JSONDepth.check(data, limit: limits.maxJSONDepth)
+            let manifest = try DocumentDates.decoder().decode(BundleManifest.self, from: data)
+            guard manifest.versions.count <= limits.maxVersions else {
+                throw DocumentKitError(.malformedInput, "manifest.json lists more than \(limits.maxVersions) versions")
+            }
+            guard manifest.headVersion != nil else {
+                throw DocumentKitError(.malformedInput, "manifest.json names head \(manifest.head.prefix(12)), which is not one of its versions")
+            }
+            return manifest
+        } catch let error as DocumentKitError {
+            throw DocumentKitError(error.code, error.message, location: error.location ?? "manifest.json")
+        } catch {
+            throw DocumentKitError(.malformedInput, "not a valid manifest: \(DecodingErrorDescription.describe(error))", location: "manifest.json")
+        }
+    }
+
+    static func locate(_ error: any Error, path: String) -> any Error {
+        if let error = error as? DocumentKitError { return error.at(path: path) }
+        if let error = error as? ArchiveError {
+            var converted = DocumentKitError(error)
+            converted.path = path
+            if error.kind == .notAnArchive { converted.message = "not a DocumentKit bundle: \(error.message)" }
+            return converted
+        }
+        return error
+    }
+
+    /// The head version: the one `document.json` holds.
+    public var headVersion: BundleVersion { manifest.headVersion! }
+
+    /// The content type the manifest names, if this build knows it.
+    public var contentType: ContentType? { ContentTypeRegistry.shared.type(identifier: manifest.contentType) }
+
+    /// The head document's JSON, as stored in the `document.json` entry.
+    public func headDocumentData() throws -> Data {
+        try DocumentKitError.located(at: url.relativePath) {
+            guard let entry = zip.entry(named: BundleEntry.document) else {
+                throw DocumentKitError(.malformedInput, "the bundle has no document.json")
+            }
+            guard entry.size <= limits.maxInMemoryObjectBytes else {
+                throw DocumentKitError(.malformedInput, "document.json is larger than the limit of \(limits.maxInMemoryObjectBytes) bytes")
+            }
+            return try zip.readData(entry)
+        }
+    }
+
+    /// The document JSON of `version`, read from its tree.
+    public func documentData(of version: BundleVersion) throws -> Data {
+        if version.id == manifest.head { return try headDocumentData() }
+        guard let file = try tree(of: version)[CodableDocumentLayout.documentName] else {
+            throw DocumentKitError(.malformedInput, "version \(version.number) has no document.json", path: url.relativePath)
+        }
+        return try file.regularFileContents()
+    }
+
+    /// Reads `version` (by default the head) as a document of type `D`.
+    public func read<D: FileDocument>(_ type: D.Type, version: BundleVersion? = nil) throws -> D {
+        let version = version ?? headVersion
+        let contentType = self.contentType ?? ContentType(identifier: manifest.contentType, mimeType: mimeType)
+        guard D.readableContentTypes.contains(where: { contentType.conforms(to: $0) }) else {
+            throw DocumentKitError(.unsupportedFormat, "holds \(manifest.contentType), which \(D.self) cannot read", path: url.relativePath)
+        }
+        return try DocumentKitError.located(at: url.relativePath) {
+            try D(configuration: ReadConfiguration(contentType: contentType, file: try tree(of: version), version: version))
+        }
+    }
+
+    /// The root of `version`'s file tree; file contents are read when asked for.
+    public func tree(of version: BundleVersion) throws -> FileWrapper {
+        try DocumentKitError.located(at: url.relativePath) { try tree(version.tree, depth: 0) }
+    }
+
+    func tree(_ digest: ObjectDigest, depth: Int) throws -> FileWrapper {
+        guard depth < limits.maxTreeDepth else {
+            throw DocumentKitError(.malformedInput, "folders are nested more than \(limits.maxTreeDepth) levels deep", location: "object \(digest.short)")
+        }
+        let object = try TreeObject.decode(try objectData(digest), digest: digest)
+        var children: [String: FileWrapper] = [:]
+        for entry in object.entries {
+            switch entry.kind {
+            case .tree:
+                children[entry.name] = try tree(entry.digest, depth: depth + 1)
+            case .file:
+                guard let record = manifest.objects[entry.digest] else {
+                    throw DocumentKitError(.malformedInput, "'\(entry.name)' refers to object \(entry.digest.short), which the manifest does not list", location: "object \(digest.short)")
+                }
+                children[entry.name] = FileWrapper(object: entry.digest, size: record.size, store: self)
+            }
+        }
+        return FileWrapper(directoryWithFileWrappers: children)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// A reference, inside a document's JSON, to bytes stored beside it: SwiftData's
+/// `@Attribute(.externalStorage)` on a bundle.
+///
+/// In JSON it is `{"$blob": "<sha-256 hex>", "size": 1234, "mediaType": "image/png"}`.
+/// The bytes live once in the bundle however many versions refer to them, and are read
+/// only when `data()` is called.
+///
+/// ```swift
+/// project.thumbnail = try BlobReference(contentsOf: pngURL, mediaType: "image/png")
+/// let bytes = try project.thumbnail?.data()
+/// ```
+public struct BlobReference: Codable, Hashable, CustomStringConvertible {
+    /// The SHA-256 of the bytes.
+    public let digest: ObjectDigest
+    /// The number of bytes.
+    public let size: UInt64
+    /// The bytes' MIME type, e.g. `image/png`.
+    public let mediaType: String
+    /// Where the bytes are; `nil` when decoded without a bundle to load them from.
+    let file: FileWrapper?
+
+    /// A blob holding `data`.
+    public init(data: Data, mediaType: String) {
+        digest = .of(data)
+        size = UInt64(data.count)
+        self.mediaType = mediaType
+        let wrapper = FileWrapper(regularFileWithContents: data)
+        wrapper.expectedDigest = digest
+        file = wrapper
+    }
+
+    /// A blob holding the bytes of the file at `url`, which are hashed now and read again
+    /// (and checked against that hash) when the document is saved.
+    public init(contentsOf url: URL, mediaType: String) throws {
+        let wrapper = try FileWrapper(regularFileWithContentsOf: url)
+        var hasher = ObjectHasher()
+        try wrapper.streamContents { hasher.update($0) }
+        digest = hasher.finalize()
+        size = hasher.byteCount
+        self.mediaType = mediaType
+        wrapper.expectedDigest = digest
+        file = wrapper
+    }
+
+    /// The bytes, read from the bundle (and checked against the digest) when not in memory.
+    public func data() throws -> Data {
+        guard let file else {
+            throw DocumentKitError(.invalidDocument, "blob \(digest.short) has no contents to read (it was decoded without its bundle)")
+        }
+        return try file.regularFileContents()
+    }
+
+    public var description: String { "\(mediaType), \(size) bytes, \(digest.short)" }
+
+    private enum CodingKeys: String, CodingKey {
+        case digest = "$blob", size, mediaType
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let digest = try container.decode(ObjectDigest.self, forKey: .digest)
+        let size = try container.decode(UInt64.self, forKey: .size)
+        self.digest = digest
+        self.size = size
+        mediaType = try container.decodeIfPresent(String.self, forKey: .mediaType) ?? "application/octet-stream"
+        file = decoder.documentContext?.objectSource.map { FileWrapper(object: digest, size: size, store: $0) }
+        decoder.documentContext?.blobs.append(self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(digest, forKey: .digest)
+        try container.encode(size, forKey: .size)
+        try container.encode(mediaType, forKey: .mediaType)
+        (encoder.userInfo[.documentKitBlobCollector] as? BlobCollector)?.blobs.append(self)
+    }
+
+    public static func == (lhs: BlobReference, rhs: BlobReference) -> Bool {
+        lhs.digest == rhs.digest && lhs.size == rhs.size && lhs.mediaType == rhs.mediaType
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(digest) }
+}
+
+/// Gathers the blob references met while encoding a document.
+///
+/// Unchecked: one collector serves one encode, on one thread, like the encoder itself.
+final class BlobCollector: @unchecked Sendable {
+    var blobs: [BlobReference] = []
+}
+
+extension CodingUserInfoKey {
+    static let documentKitBlobCollector = CodingUserInfoKey(rawValue: "org.documentkit.blobCollector")!
+    static let documentKitContext = CodingUserInfoKey(rawValue: "org.documentkit.decodingContext")!
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// A plain `Codable` value that is a document: stored as `document.json` in its bundle,
+/// with every `BlobReference` it holds stored beside it under `blobs/<digest>`.
+///
+/// ```swift
+/// struct Note: CodableDocument {
+///     static let contentType = ContentType(identifier: "com.example.note", filenameExtensions: ["note"],
+///                                          mimeType: "application/vnd.example.note+zip", conformsTo: [.documentBundle])
+///     static let schemaVersion = "1.0.0"
+///     var text: String
+/// }
+/// ```
+public protocol CodableDocument: FileDocument, Codable {
+    /// The type of the bundles this document is stored in.
+    static var contentType: ContentType { get }
+    /// The version of the JSON schema this build writes, e.g. `1.0.0`.
+    static var schemaVersion: String { get }
+    /// Where `docctl attach` puts a file when no `--as` path is given; `nil` to require one.
+    static var defaultAttachmentPath: String? { get }
+    /// Checks the rules decoding alone cannot (e.g. unique ids); throws `invalidDocument`.
+    func validate() throws
+}
+
+/// The file names a `CodableDocument`'s tree uses.
+public enum CodableDocumentLayout {
+    /// The document's JSON, at the root of every version's tree.
+    public static let documentName = "document.json"
+    /// The folder holding the blobs, each named by its digest.
+    public static let blobsFolder = "blobs"
+}
+
+extension CodableDocument {
+    public static var readableContentTypes: [ContentType] { [contentType] }
+    public static var defaultAttachmentPath: String? { nil }
+    public func validate() throws {}
+
+    public init(configuration: ReadConfiguration) throws {
+        guard let file = configuration.file[CodableDocumentLayout.documentName], file.isRegularFile else {
+            throw DocumentKitError(.malformedInput, "the version has no \(CodableDocumentLayout.documentName)")
+        }
+        let source: (any ObjectSource)? = if case .object(_, _, let store) = file.contents { store } else { nil }
+        let context = DocumentDecodingContext(seed: configuration.version?.id ?? "", objectSource: source)
+        self = try Self.decode(try file.regularFileContents(), context: context)
+    }
+
+    /// Decodes the document from JSON, completing what the context supplies and checking
+    /// the type's rules. Every failure is an `invalidDocument` error naming the JSON path.
+    public static func decode(_ data: Data, context: DocumentDecodingContext = DocumentDecodingContext()) throws -> Self {
+        try JSONDepth.check(data, limit: JSONDepth.defaultLimit)
+        let decoder = DocumentDates.decoder()
+        decoder.userInfo[.documentKitContext] = context
+        let document: Self
+        do {
+            document = try decoder.decode(Self.self, from: data)
+        } catch let error as DocumentKitError {
+            throw error
+        } catch {
+            let (path, message) = DecodingErrorDescription.locate(error)
+            throw DocumentKitError(.invalidDocument, "\(message) (\(contentType.identifier) schema \(schemaVersion))", location: path)
+        }
+        try document.validate()
+        return document
+    }
+
+    /// The document's canonical JSON: pretty-printed, keys sorted, UTC times.
+    public func encodedJSON() throws -> Data {
+        try encodedJSON(collector: nil)
+    }
+
+    func encodedJSON(collector: BlobCollector?) throws -> Data {
+        let encoder = DocumentDates.encoder(pretty: true)
+        if let collector { encoder.userInfo[.documentKitBlobCollector] = collector }
+        var data = try encoder.encode(self)
+        data.append(0x0A)
+        return data
+    }
+
+    public func fileWrapper(configuration: WriteConfiguration) throws -> FileWrapper {
+        let collector = BlobCollector()
+        let json = try encodedJSON(collector: collector)
+        let existingBlobs = configuration.existingFile?[CodableDocumentLayout.blobsFolder]?.fileWrappers ?? [:]
+        var blobs: [String: FileWrapper] = [:]
+        for blob in collector.blobs where blobs[blob.digest.hex] == nil {
+            if let existing = existingBlobs[blob.digest.hex], existing.knownDigest == blob.digest {
+                blobs[blob.digest.hex] = existing
+            } else if let file = blob.file {
+                blobs[blob.digest.hex] = file
+            } else {
+                throw DocumentKitError(.invalidDocument, "blob \(blob.digest.hex) is referenced but its bytes are not available")
+            }
+        }
+        var root: [String: FileWrapper] = [CodableDocumentLayout.documentName: FileWrapper(regularFileWithContents: json)]
+        if !blobs.isEmpty {
+            root[CodableDocumentLayout.blobsFolder] = FileWrapper(directoryWithFileWrappers: blobs)
+        }
+        return FileWrapper(directoryWithFileWrappers: root)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// Owns one document bundle on disk, like `NSDocument`: opens it, holds the document,
+/// saves each change as a new version, atomically.
+///
+/// ```swift
+/// let controller = try DocumentController<Project>(contentsOf: url)
+/// controller.document.tasks.append(ProjectTask(title: "Ship it"))
+/// try controller.save(message: "Add a task")
+/// ```
+///
+/// A save takes the bundle's lock, and fails with a `conflict` error, naming both
+/// versions, if another writer saved since this controller opened or last saved the
+/// bundle: nobody's work is overwritten. The unsaved document stays in `document`.
+public final class DocumentController<Document: FileDocument> {
+    /// The bundle's location.
+    public let url: URL
+    /// The document being edited.
+    public var document: Document
+    /// The bundle as last opened or saved; `nil` until a new document's first save.
+    public private(set) var bundle: DocumentBundle?
+
+    /// Opens the bundle at `url` and reads its head version.
+    public init(contentsOf url: URL) throws {
+        let bundle = try DocumentBundle(contentsOf: url)
+        self.url = url
+        self.bundle = bundle
+        self.document = try bundle.read(Document.self)
+    }
+
+    /// Starts a new document, to be saved at `url` (which must not exist yet).
+    public init(newDocument document: Document, at url: URL) {
+        self.url = url
+        self.document = document
+        self.bundle = nil
+    }
+
+    /// The version this controller's document was read from or last saved as.
+    public var version: BundleVersion? { bundle?.headVersion }
+
+    /// Saves the document as a new version; returns it, or `nil` when nothing changed.
+    @discardableResult
+    public func save(message: String = "", author: String? = nil, created: Date = DocumentDates.now()) throws -> BundleVersion? {
+        let metadata = SaveMetadata(author: author, message: message, created: created)
+        guard let contentType = Document.writableContentTypes.first else {
+            throw DocumentKitError(.usage, "\(Document.self) declares no writable content type")
+        }
+        let document = self.document
+        let saved = try BundleCommit.perform(at: url, expectedHead: bundle?.manifest.head, creating: bundle == nil) { current in
+            BundleWriter.Request(
+                root: try document.fileWrapper(configuration: WriteConfiguration(
+                    contentType: contentType, existingFile: try current.map { try $0.tree(of: $0.headVersion) })),
+                contentType: contentType, schema: Document.schemaVersion, metadata: metadata,
+                base: current, destination: url, replace: current != nil)
+        }
+        bundle = try DocumentBundle(contentsOf: url)
+        return saved
+    }
+
+    /// Discards unsaved changes and reads the bundle's head version again.
+    public func revert() throws {
+        let bundle = try DocumentBundle(contentsOf: url)
+        document = try bundle.read(Document.self)
+        self.bundle = bundle
+    }
+}
+
+/// The one path every change to a bundle takes: lock, re-open, check for a conflicting
+/// save, write, unlock.
+enum BundleCommit {
+    /// Runs `makeRequest` with the bundle as it is now (or `nil` when `creating`) and
+    /// writes what it returns. `expectedHead` is the head the caller's changes are based
+    /// on; if the bundle's head moved since, nothing is written and `conflict` is thrown.
+    static func perform(at url: URL, expectedHead: VersionID?, creating: Bool,
+                        _ makeRequest: (DocumentBundle?) throws -> BundleWriter.Request) throws -> BundleVersion? {
+        if creating {
+            return try BundleWriter.write(try makeRequest(nil))
+        }
+        let lock = try BundleLock.acquire(url)
+        defer { withExtendedLifetime(lock) {} }
+        AtomicReplacement.removeLeftovers(of: url)
+        let current = try DocumentBundle(contentsOf: url)
+        if let expectedHead, current.manifest.head != expectedHead {
+            let opened = current.manifest.versions.first { $0.id == expectedHead }
+            let now = current.headVersion
+            throw DocumentKitError(.conflict,
+                "changed since it was opened: opened at version \(opened.map { "\($0.number) (\($0.shortID))" } ?? String(expectedHead.prefix(12))), now at version \(now.number) (\(now.shortID)); nothing was saved",
+                path: url.relativePath)
+        }
+        return try BundleWriter.write(try makeRequest(current))
+    }
+}

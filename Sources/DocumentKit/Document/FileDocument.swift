@@ -1,0 +1,54 @@
+import Foundation
+
+/// A type that reads itself from, and writes itself to, a file tree, like SwiftUI's
+/// `FileDocument`. DocumentKit stores that tree in a bundle, one version per save.
+///
+/// Most documents are plain `Codable` values and adopt `CodableDocument` instead, which
+/// implements this protocol for them.
+public protocol FileDocument {
+    /// The types this document can be read from.
+    static var readableContentTypes: [ContentType] { get }
+    /// The types this document can be written as; by default the readable ones.
+    static var writableContentTypes: [ContentType] { get }
+    /// The version of the document's layout this build writes, recorded in every version.
+    static var schemaVersion: String { get }
+    /// Reads the document from a version's file tree.
+    init(configuration: ReadConfiguration) throws
+    /// Produces the file tree to save. Return children of `configuration.existingFile`
+    /// for what did not change: the bundle then neither re-reads nor re-hashes them.
+    func fileWrapper(configuration: WriteConfiguration) throws -> FileWrapper
+}
+
+extension FileDocument {
+    public static var writableContentTypes: [ContentType] { readableContentTypes }
+    public static var schemaVersion: String { "1.0.0" }
+}
+
+/// What a document is read from.
+public struct ReadConfiguration {
+    /// The content type of the bundle being read.
+    public let contentType: ContentType
+    /// The root of the version's file tree; file contents load when asked for.
+    public let file: FileWrapper
+    /// The version being read, or `nil` for a tree that does not come from a bundle.
+    public let version: BundleVersion?
+
+    public init(contentType: ContentType, file: FileWrapper, version: BundleVersion? = nil) {
+        self.contentType = contentType
+        self.file = file
+        self.version = version
+    }
+}
+
+/// What a document is written for.
+public struct WriteConfiguration {
+    /// The content type to write.
+    public let contentType: ContentType
+    /// The tree as last saved, or `nil` for a new document.
+    public let existingFile: FileWrapper?
+
+    public init(contentType: ContentType, existingFile: FileWrapper?) {
+        self.contentType = contentType
+        self.existingFile = existingFile
+    }
+}

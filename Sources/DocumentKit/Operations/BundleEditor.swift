@@ -1,0 +1,115 @@
+import Foundation
+
+/// Edits a bundle's document as JSON, the way `docctl` does: every edit is checked
+/// against the document type's schema and rules, completed (new ids, creation dates),
+/// and saved as one new version under the bundle's lock. An edit that leaves the
+/// document as it was saves nothing.
+public enum BundleEditor {
+    /// What an edit did.
+    public struct Outcome: Sendable {
+        /// The version the edit saved, or `nil` when it changed nothing.
+        public var version: BundleVersion?
+        /// The version the bundle was at before the edit.
+        public var previous: BundleVersion
+    }
+
+    /// Creates a bundle at `url` whose first version holds `json`, completed and checked
+    /// as a `type` document. Fails if `url` exists, unless `replace`.
+    public static func create(at url: URL, type: any CodableDocument.Type = Project.self, json: JSONValue,
+                              metadata: SaveMetadata, replace: Bool = false) throws -> BundleVersion {
+        let overlay = ObjectOverlay(base: nil)
+        return try DocumentKitError.located(at: url.relativePath) {
+            try commit(type, json: json, base: nil, overlay: overlay, metadata: metadata, url: url, replace: replace)!
+        }
+    }
+
+    /// Applies `change` to the head document's JSON and saves the result as a new version.
+    public static func edit(at url: URL, metadata: SaveMetadata,
+                            _ change: (inout JSONValue, EditContext) throws -> Void) throws -> Outcome {
+        try DocumentKitError.located(at: url.relativePath) { try editLocated(at: url, metadata: metadata, change) }
+    }
+
+    private static func editLocated(at url: URL, metadata: SaveMetadata,
+                                    _ change: (inout JSONValue, EditContext) throws -> Void) throws -> Outcome {
+        var previous: BundleVersion?
+        let version = try BundleCommit.perform(at: url, expectedHead: nil, creating: false) { current in
+            let bundle = current!
+            previous = bundle.headVersion
+            let type = try DocumentTypes.type(of: bundle)
+            var json = try JSONValue.parse(try bundle.headDocumentData())
+            let context = EditContext(overlay: ObjectOverlay(base: bundle), documentType: type)
+            try change(&json, context)
+            return try request(type, json: json, base: bundle, overlay: context.overlay, metadata: metadata, url: url, replace: true)
+        }
+        return Outcome(version: version, previous: previous!)
+    }
+
+    /// Sets the value at `path` (a JSON value, completed and checked by the schema).
+    public static func set(_ value: JSONValue, at path: JSONPath, in url: URL, metadata: SaveMetadata) throws -> Outcome {
+        try edit(at: url, metadata: metadata) { json, _ in try json.setValue(value, at: path) }
+    }
+
+    /// Removes the value at `path`: an optional field, or an element of an array.
+    public static func remove(at path: JSONPath, in url: URL, metadata: SaveMetadata) throws -> Outcome {
+        try edit(at: url, metadata: metadata) { json, _ in try json.removeValue(at: path) }
+    }
+
+    /// Stores the file at `file` as a blob and puts a reference to it at `path` (by
+    /// default the document type's `defaultAttachmentPath`).
+    public static func attach(_ file: URL, at path: JSONPath?, mediaType: String? = nil, in url: URL, metadata: SaveMetadata) throws -> Outcome {
+        try edit(at: url, metadata: metadata) { json, context in
+            let blob = try BlobReference(contentsOf: file, mediaType: mediaType ?? MediaTypes.guess(for: file))
+            guard let path = try path ?? context.documentType.defaultAttachmentPath.map(JSONPath.init(parsing:)) else {
+                throw DocumentKitError(.usage, "this document type has no default place for attachments; name one with --as PATH")
+            }
+            context.overlay.add(blob.file!, digest: blob.digest)
+            try json.setValue(.object(["$blob": .string(blob.digest.hex), "size": .integer(Int64(blob.size)), "mediaType": .string(blob.mediaType)]), at: path)
+        }
+    }
+
+    /// Where an edit can add objects (attached files) before they are saved.
+    public final class EditContext {
+        let overlay: ObjectOverlay
+        /// The type of the document being edited.
+        public let documentType: any CodableDocument.Type
+        init(overlay: ObjectOverlay, documentType: any CodableDocument.Type) {
+            self.overlay = overlay
+            self.documentType = documentType
+        }
+    }
+
+    static func commit<T: CodableDocument>(_ type: T.Type, json: JSONValue, base: DocumentBundle?, overlay: ObjectOverlay,
+                                           metadata: SaveMetadata, url: URL, replace: Bool) throws -> BundleVersion? {
+        try BundleWriter.write(try request(type, json: json, base: base, overlay: overlay, metadata: metadata, url: url, replace: replace))
+    }
+
+    /// Completes and checks `json` as a `T`, and prepares the save of its file tree.
+    static func request<T: CodableDocument>(_ type: T.Type, json: JSONValue, base: DocumentBundle?, overlay: ObjectOverlay,
+                                            metadata: SaveMetadata, url: URL, replace: Bool) throws -> BundleWriter.Request {
+        for reference in json.blobReferences() {
+            guard let digest = ObjectDigest(hex: reference.digest), overlay.contains(digest) else {
+                throw DocumentKitError(.invalidDocument, "refers to blob \(reference.digest.prefix(12)), which is not in the bundle", location: reference.path.description)
+            }
+        }
+        let data = try json.encoded(pretty: false)
+        let seed = "\(base?.manifest.head ?? "new")/\(ObjectDigest.of(data).hex)"
+        let document = try T.decode(data, context: DocumentDecodingContext(now: metadata.created, seed: seed, objectSource: overlay))
+        let existing = try base.map { try $0.tree(of: $0.headVersion) }
+        let root = try document.fileWrapper(configuration: WriteConfiguration(contentType: T.contentType, existingFile: existing))
+        return BundleWriter.Request(root: root, contentType: T.contentType, schema: T.schemaVersion, metadata: metadata,
+                                    base: base, destination: url, replace: replace)
+    }
+}
+
+/// Media types guessed from filename extensions, for attached files.
+public enum MediaTypes {
+    /// The MIME type for `url`'s extension, or `application/octet-stream`.
+    public static func guess(for url: URL) -> String {
+        let known: [String: String] = [
+            "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp",
+            "svg": "image/svg+xml", "pdf": "application/pdf", "txt": "text/plain", "md": "text/markdown",
+            "json": "application/json", "csv": "text/csv", "html": "text/html", "zip": "application/zip",
+        ]
+        return known[url.pathExtension.lowercased()] ?? "application/octet-stream"
+    }
+}

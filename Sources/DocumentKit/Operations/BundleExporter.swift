@@ -1,0 +1,113 @@
+import Foundation
+
+/// The forms a version can be exported to.
+public enum ExportFormat: String, CaseIterable, Codable, Sendable {
+    /// A zip of the version's files (`document.json`, `blobs/…`).
+    case zip
+    /// A POSIX pax tar of the files.
+    case tar
+    /// The tar, gzip-compressed.
+    case tarGzip = "tar.gz"
+    /// The tar, zstd-compressed.
+    case tarZstd = "tar.zst"
+    /// The files in a new folder.
+    case dir
+    /// The document JSON alone.
+    case json
+}
+
+/// Writes one version of a bundle out as ordinary files, in a folder or an archive that
+/// `unzip`, `tar` and any other tool reads. The output appears atomically and is never
+/// written over unless asked; the bundle is only read.
+public enum BundleExporter {
+    /// What an export wrote.
+    public struct Result: Codable, Equatable, Sendable {
+        public var output: String
+        public var format: ExportFormat
+        public var version: Int
+        public var files: Int
+        public var bytes: UInt64
+    }
+
+    /// Exports the version named `version` (default: the head) of the bundle at `url`.
+    public static func export(_ url: URL, version: String? = nil, format: ExportFormat, to output: URL, replace: Bool) throws -> Result {
+        let bundle = try DocumentBundle(contentsOf: url)
+        let selected = try version.map(bundle.version(named:)) ?? bundle.headVersion
+        let files = ExportedFile.list(try bundle.tree(of: selected))
+        if !replace, FileManager.default.fileExists(atPath: output.path) || (try? FileManager.default.destinationOfSymbolicLink(atPath: output.path)) != nil {
+            throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
+        }
+        var result = Result(output: output.path, format: format, version: selected.number, files: 0, bytes: 0)
+        switch format {
+        case .json:
+            let data = try bundle.documentData(of: selected)
+            try writeFile(data, to: output, replace: replace)
+            result.files = 1
+            result.bytes = UInt64(data.count)
+        case .dir:
+            (result.files, result.bytes) = try ExportedFolder.write(files, to: output, replace: replace)
+        case .zip, .tar, .tarGzip, .tarZstd:
+            (result.files, result.bytes) = try writeArchive(files, format: format, modificationTime: Int64(selected.created.timeIntervalSince1970), to: output, replace: replace)
+        }
+        return result
+    }
+
+    private static func writeFile(_ data: Data, to output: URL, replace: Bool) throws {
+        let file = try AtomicReplacement(destination: output)
+        try file.file.write(data)
+        if replace { try file.commit(mode: AtomicReplacement.defaultMode()) } else { try file.commitWithoutReplacing(mode: AtomicReplacement.defaultMode()) }
+    }
+
+    private static func writeArchive(_ files: [ExportedFile], format: ExportFormat, modificationTime: Int64, to output: URL, replace: Bool) throws -> (Int, UInt64) {
+        let archiveFormat: ArchiveWriteFormat = switch format {
+        case .tar: .tar
+        case .tarGzip: .tarGzip
+        case .tarZstd: .tarZstd
+        default: .zip
+        }
+        let temporary = try AtomicReplacement(destination: output)
+        var bytes: UInt64 = 0
+        try DocumentKitError.located(at: output.relativePath) {
+            let writer = try ArchiveWriter(fileDescriptor: temporary.file.descriptor, path: output.relativePath, format: archiveFormat)
+            // Zip entry times are local time; leaving them unset keeps zips identical in
+            // every time zone. Tar times are UTC: they carry the version's time.
+            let time: Int64? = format == .zip ? nil : modificationTime
+            for file in files {
+                if let node = file.node {
+                    let compression: EntryCompression = file.path.hasSuffix(".json") ? .deflate : .store
+                    try writer.addFile(name: file.path, size: node.fileSize ?? 0, mode: 0o644, modificationTime: time, compression: compression) { sink in
+                        try node.streamContents { try sink.write($0) }
+                    }
+                    bytes += node.fileSize ?? 0
+                } else {
+                    try writer.addDirectory(name: file.path, mode: 0o755, modificationTime: time)
+                }
+            }
+            try writer.finish()
+        }
+        if replace { try temporary.commit(mode: AtomicReplacement.defaultMode()) } else { try temporary.commitWithoutReplacing(mode: AtomicReplacement.defaultMode()) }
+        return (files.filter { $0.node != nil }.count, bytes)
+    }
+}
+
+/// One file or folder of an exported tree, by its `/`-separated path.
+struct ExportedFile {
+    var path: String
+    /// The file; `nil` for a folder.
+    var node: FileWrapper?
+
+    /// Every folder and file below `root`, folders before their contents, sorted by path.
+    static func list(_ root: FileWrapper, prefix: String = "") -> [ExportedFile] {
+        var result: [ExportedFile] = []
+        for (name, child) in (root.fileWrappers ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let path = prefix + name
+            if child.isDirectory {
+                result.append(ExportedFile(path: path, node: nil))
+                result += list(child, prefix: path + "/")
+            } else {
+                result.append(ExportedFile(path: path, node: child))
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// Makes a new bundle from ordinary files: a folder or an archive holding `document.json`
+/// (and `blobs/<sha-256>` files for the blobs it refers to), or a JSON file alone.
+/// What `BundleExporter` writes, this reads back. The source is only read.
+public enum BundleImporter {
+    /// Imports `source` into a new bundle at `output` as a `type` document.
+    public static func importDocument(from source: URL, to output: URL, type: any CodableDocument.Type = Project.self,
+                                      metadata: SaveMetadata, replace: Bool = false) throws -> BundleVersion {
+        var info = stat()
+        guard stat(source.path, &info) == 0 else { throw DocumentKitError.system("cannot open", path: source.relativePath, errno: errno) }
+        if !replace, FileManager.default.fileExists(atPath: output.path) {
+            throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
+        }
+        let staging = try StagingFolder(beside: output)
+        let overlay = ObjectOverlay(base: nil)
+        let json: JSONValue
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            json = try readFolder(source, into: overlay)
+        } else if try looksLikeJSON(source) {
+            json = try DocumentKitError.located(at: source.relativePath) {
+                try JSONValue.parse(try OpenFile.forReading(source.path).readAll(limit: Int(BundleLimits.default.maxInMemoryObjectBytes)))
+            }
+        } else {
+            json = try readArchive(source, staging: staging, into: overlay)
+        }
+        return try withExtendedLifetime(staging) {
+            try BundleEditor.commit(type, json: json, base: nil, overlay: overlay, metadata: metadata, url: output, replace: replace)!
+        }
+    }
+
+    private static func looksLikeJSON(_ url: URL) throws -> Bool {
+        if url.pathExtension.lowercased() == "json" { return true }
+        let head = try OpenFile.forReading(url.path).readAll(limit: Int.max).prefix(64)
+        return head.first { !(" \t\r\n".utf8.contains($0)) } == UInt8(ascii: "{")
+    }
+
+    private static func readFolder(_ folder: URL, into overlay: ObjectOverlay) throws -> JSONValue {
+        let documentURL = folder.appendingPathComponent(CodableDocumentLayout.documentName)
+        let json = try DocumentKitError.located(at: documentURL.relativePath) {
+            try JSONValue.parse(try regularFile(documentURL).readAll(limit: Int(BundleLimits.default.maxInMemoryObjectBytes)))
+        }
+        let blobs = folder.appendingPathComponent(CodableDocumentLayout.blobsFolder)
+        for reference in json.blobReferences() {
+            let url = blobs.appendingPathComponent(reference.digest)
+            guard ObjectDigest(hex: reference.digest) != nil, (try? regularFile(url)) != nil else {
+                throw DocumentKitError(.malformedInput, "refers to blob \(reference.digest.prefix(12)), but \(CodableDocumentLayout.blobsFolder)/\(reference.digest) is missing", path: documentURL.relativePath, location: reference.path.description)
+            }
+            try addBlob(FileWrapper(regularFileWithContentsOf: url), named: reference.digest, path: url.relativePath, to: overlay)
+        }
+        return json
+    }
+
+    /// Opens a file refusing symbolic links, so an import never reads outside its source.
+    private static func regularFile(_ url: URL) throws -> OpenFile {
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else { throw DocumentKitError.system("cannot open", path: url.relativePath, errno: errno) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw DocumentKitError(.malformedInput, "is not a regular file (links are not followed)", path: url.relativePath)
+        }
+        return try OpenFile.forReading(url.path)
+    }
+
+    private static func addBlob(_ file: FileWrapper, named hex: String, path: String, to overlay: ObjectOverlay) throws {
+        var hasher = ObjectHasher()
+        try file.streamContents { hasher.update($0) }
+        let digest = hasher.finalize()
+        guard digest.hex == hex else {
+            throw DocumentKitError(.malformedInput, "blob is damaged: its SHA-256 is \(digest.short)…, its name says \(hex.prefix(12))…", path: path)
+        }
+        overlay.add(file, digest: digest)
+    }
+
+    /// Reads `document.json` and `blobs/*` from a zip or tar, at its root or inside one
+    /// top-level folder; blobs go to files in `staging`, never into memory whole.
+    private static func readArchive(_ source: URL, staging: StagingFolder, into overlay: ObjectOverlay) throws -> JSONValue {
+        try DocumentKitError.located(at: source.relativePath) {
+            let reader = try ArchiveReader(path: source.relativePath)
+            var document: Data?
+            var blobFiles: [String: URL] = [:]
+            var seen = Set<String>()
+            while let entry = try reader.nextEntry() {
+                try ArchiveEntryName.validate(entry.name)
+                guard seen.insert(ArchiveEntryName.collisionKey(entry.name)).inserted else {
+                    throw ArchiveError(.duplicateEntry, "the archive holds '\(entry.name)' twice", path: source.relativePath, entry: entry.name)
+                }
+                if entry.name == BundleEntry.mimetype {
+                    throw DocumentKitError(.usage, "is already a bundle (it has a mimetype entry); copy it instead of importing it")
+                }
+                guard entry.kind == .regular || entry.kind == .directory else {
+                    throw ArchiveError(.unsafeEntry, "links and special files are not imported", path: source.relativePath, entry: entry.name)
+                }
+                guard entry.kind == .regular else { continue }
+                let components = entry.name.split(separator: "/").map(String.init)
+                // Accept the files at the root or inside one top-level folder (`proj/…`).
+                let local = components.first == CodableDocumentLayout.blobsFolder || components.count == 1
+                    ? components : Array(components.dropFirst())
+                if local == [CodableDocumentLayout.documentName] {
+                    document = try reader.readData(limit: Int(BundleLimits.default.maxInMemoryObjectBytes))
+                } else if local.count == 2, local[0] == CodableDocumentLayout.blobsFolder, ObjectDigest(hex: local[1]) != nil {
+                    let target = staging.url.appendingPathComponent(local[1])
+                    let file = try OpenFile.creatingExclusively(target.path)
+                    try reader.readData { try file.write($0) }
+                    blobFiles[local[1]] = target
+                }
+            }
+            guard let document else {
+                throw DocumentKitError(.malformedInput, "the archive holds no document.json (at its root or in one top-level folder)")
+            }
+            let json = try JSONValue.parse(document)
+            for reference in json.blobReferences() {
+                guard let url = blobFiles[reference.digest] else {
+                    throw DocumentKitError(.malformedInput, "refers to blob \(reference.digest.prefix(12)), but the archive has no blobs/\(reference.digest)", location: reference.path.description)
+                }
+                try addBlob(FileWrapper(regularFileWithContentsOf: url), named: reference.digest, path: "\(source.path): blobs/\(reference.digest)", to: overlay)
+            }
+            return json
+        }
+    }
+}
+
+/// A private folder beside an output, removed with everything in it when released.
+final class StagingFolder {
+    let url: URL
+
+    init(beside output: URL) throws {
+        url = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).dk-\(UInt32.random(in: 0...UInt32.max)).tmp")
+        guard mkdir(url.path, 0o700) == 0 else {
+            throw DocumentKitError.system("cannot create a folder beside the output", path: url.relativePath, errno: errno)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}

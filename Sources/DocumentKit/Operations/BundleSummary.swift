@@ -1,0 +1,73 @@
+import Foundation
+
+/// One version as `docctl log` and `info` report it.
+public struct VersionSummary: Codable, Equatable, Sendable {
+    public var number: Int
+    public var id: String
+    public var parents: [String]
+    public var created: String
+    public var author: String
+    public var message: String
+    public var schema: String
+    public var writer: String
+
+    public init(_ version: BundleVersion) {
+        number = version.number
+        id = version.id
+        parents = version.parents
+        created = DocumentDates.format(version.created)
+        author = version.author
+        message = version.message
+        schema = version.schema
+        writer = version.writer
+    }
+}
+
+/// What `docctl info` reports about a bundle.
+public struct BundleSummary: Codable, Equatable, Sendable {
+    /// The bundle's path as given.
+    public var path: String
+    public var contentType: String
+    public var mimeType: String
+    public var formatVersion: Int
+    /// The head version.
+    public var head: VersionSummary
+    public var versionCount: Int
+    public var objectCount: Int
+    /// The sum of the objects' sizes, uncompressed.
+    public var objectBytes: UInt64
+    /// The sum of the objects' stored sizes.
+    public var storedBytes: UInt64
+    /// The bundle file's size.
+    public var fileBytes: UInt64
+    /// The head document's size.
+    public var documentBytes: UInt64
+    /// The blobs the head document refers to.
+    public var blobCount: Int
+
+    /// Summarises the bundle at `url` without reading any object but the head's trees.
+    public init(of url: URL) throws {
+        let bundle = try DocumentBundle(contentsOf: url)
+        let manifest = bundle.manifest
+        path = url.relativePath
+        contentType = manifest.contentType
+        mimeType = bundle.mimeType
+        formatVersion = manifest.formatVersion
+        head = VersionSummary(bundle.headVersion)
+        versionCount = manifest.versions.count
+        objectCount = manifest.objects.count
+        objectBytes = manifest.objects.values.reduce(0) { $0 + $1.size }
+        storedBytes = manifest.objects.values.reduce(0) { $0 + $1.storedSize }
+        var info = stat()
+        fileBytes = stat(url.path, &info) == 0 ? UInt64(info.st_size) : 0
+        let tree = try bundle.tree(of: bundle.headVersion)
+        documentBytes = tree[CodableDocumentLayout.documentName]?.fileSize ?? 0
+        blobCount = tree[CodableDocumentLayout.blobsFolder]?.fileWrappers?.count ?? 0
+    }
+
+    /// Every version of the bundle at `url`, newest first.
+    public static func log(of url: URL, limit: Int? = nil) throws -> [VersionSummary] {
+        let versions = try DocumentBundle(contentsOf: url).manifest.versions.reversed().map(VersionSummary.init)
+        return limit.map { Array(versions.prefix($0)) } ?? versions
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Checks a bundle against FORMAT.md and reports every problem it finds, located,
+/// instead of stopping at the first. Only reads.
+///
+/// The quick check covers structure, manifest, versions, trees, object presence and
+/// sizes, and the head document against its schema; `deep` also reads every object and
+/// checks its SHA-256, and checks every version's document.
+public enum BundleValidator {
+    /// Validates the bundle at `url`. Throws only when the file cannot be read at all
+    /// (missing: `missingInput`); everything else is a finding.
+    public static func validate(_ url: URL, deep: Bool = false, limits: BundleLimits = .default) throws -> ValidationReport {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { throw DocumentKitError.system("cannot open", path: url.relativePath, errno: errno) }
+        var findings: [ValidationFinding] = []
+        let bundle: DocumentBundle
+        do {
+            bundle = try DocumentBundle(contentsOf: url, limits: limits)
+        } catch let error as DocumentKitError {
+            findings.append(ValidationFinding(code(forOpening: error), .error, error.message, entry: entryName(error.location)))
+            return ValidationReport(file: url.relativePath, deep: deep, versions: 0, objects: 0, findings: findings)
+        }
+        var check = ValidationPass(bundle: bundle, deep: deep)
+        check.run()
+        return ValidationReport(file: url.relativePath, deep: deep, versions: bundle.manifest.versions.count,
+                                objects: bundle.manifest.objects.count, findings: check.findings)
+    }
+
+    private static func code(forOpening error: DocumentKitError) -> String {
+        switch error.code {
+        case .unsupportedFormat: "format.newer"
+        default:
+            if error.location == "manifest.json" || error.message.contains("manifest") { "manifest.invalid" }
+            else if error.message.contains("mimetype") || error.message.contains("first entry") { "mimetype.invalid" }
+            else { "container.invalid" }
+        }
+    }
+
+    private static func entryName(_ location: String?) -> String? {
+        guard let location else { return nil }
+        if location.hasPrefix("entry '"), location.hasSuffix("'") { return String(location.dropFirst(7).dropLast()) }
+        return location
+    }
+}

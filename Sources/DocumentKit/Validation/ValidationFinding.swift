@@ -1,0 +1,64 @@
+import Foundation
+
+/// One problem a validation found, with a stable code and where it is.
+public struct ValidationFinding: Codable, Equatable, Sendable, CustomStringConvertible {
+    /// How bad a finding is.
+    public enum Severity: String, Codable, Sendable {
+        /// The bundle is damaged or invalid: `docctl validate` exits 1.
+        case error
+        /// Unusual but readable.
+        case warning
+    }
+
+    /// A stable identifier such as `object.digest-mismatch`; FORMAT.md lists them all.
+    public var code: String
+    public var severity: Severity
+    public var message: String
+    /// The zip entry concerned.
+    public var entry: String?
+    /// The version number concerned.
+    public var version: Int?
+    /// The JSON path inside the document concerned.
+    public var path: String?
+
+    public init(_ code: String, _ severity: Severity = .error, _ message: String, entry: String? = nil, version: Int? = nil, path: String? = nil) {
+        self.code = code
+        self.severity = severity
+        self.message = message
+        self.entry = entry
+        self.version = version
+        self.path = path
+    }
+
+    /// `error object.missing: entry 'objects/ab/…': version 3: message`.
+    public var description: String {
+        var parts = ["\(severity.rawValue) \(code)"]
+        if let entry { parts.append("entry '\(entry)'") }
+        if let version { parts.append("version \(version)") }
+        if let path { parts.append(path) }
+        parts.append(message)
+        return parts.joined(separator: ": ")
+    }
+}
+
+/// The outcome of validating one bundle.
+public struct ValidationReport: Codable, Equatable, Sendable {
+    /// The bundle's path as given.
+    public var file: String
+    /// Whether no finding is an error.
+    public var valid: Bool
+    /// Whether every object's SHA-256 was checked.
+    public var deep: Bool
+    public var versions: Int
+    public var objects: Int
+    public var findings: [ValidationFinding]
+
+    init(file: String, deep: Bool, versions: Int, objects: Int, findings: [ValidationFinding]) {
+        self.file = file
+        self.deep = deep
+        self.versions = versions
+        self.objects = objects
+        self.findings = findings
+        self.valid = !findings.contains { $0.severity == .error }
+    }
+}

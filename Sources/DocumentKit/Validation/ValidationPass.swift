@@ -1,0 +1,216 @@
+import Foundation
+
+/// One run of the checks over an opened bundle, collecting findings.
+struct ValidationPass {
+    let bundle: DocumentBundle
+    let deep: Bool
+    private(set) var findings: [ValidationFinding] = []
+    private var checkedTrees = Set<ObjectDigest>()
+
+    init(bundle: DocumentBundle, deep: Bool) {
+        self.bundle = bundle
+        self.deep = deep
+    }
+
+    private var manifest: BundleManifest { bundle.manifest }
+
+    private mutating func report(_ code: String, _ severity: ValidationFinding.Severity, _ message: String,
+                                 entry: String? = nil, version: Int? = nil, path: String? = nil) {
+        findings.append(ValidationFinding(code, severity, message, entry: entry, version: version, path: path))
+    }
+
+    private mutating func report(_ code: String, _ message: String, entry: String? = nil, version: Int? = nil, path: String? = nil) {
+        report(code, .error, message, entry: entry, version: version, path: path)
+    }
+
+    mutating func run() {
+        checkMimetype()
+        checkEntries()
+        checkObjects()
+        checkVersions()
+        for version in manifest.versions { checkTree(version.tree, version: version.number, path: "") }
+        checkHeadDocument()
+        if deep {
+            for version in manifest.versions where version.id != manifest.head { checkDocument(of: version) }
+        }
+    }
+
+    private mutating func checkMimetype() {
+        let expected = DocumentTypes.type(for: manifest.contentType)?.contentType.mimeType
+            ?? ContentTypeRegistry.shared.type(identifier: manifest.contentType)?.mimeType
+        if let expected, bundle.mimeType != expected {
+            report("mimetype.mismatch", "the mimetype entry says '\(bundle.mimeType)', but \(manifest.contentType) bundles are '\(expected)'", entry: BundleEntry.mimetype)
+        } else if expected == nil {
+            report("document.unknown-type", .warning, "this build does not know the content type \(manifest.contentType); its schema was not checked")
+        }
+    }
+
+    private mutating func checkEntries() {
+        let fixed: Set<String> = [BundleEntry.mimetype, BundleEntry.document, BundleEntry.manifest]
+        for entry in bundle.zip.entries {
+            do {
+                try bundle.zip.verifyLocalHeader(entry)
+            } catch {
+                report("entry.header-mismatch", error.message, entry: entry.name)
+            }
+            if fixed.contains(entry.name) { continue }
+            guard entry.name.hasPrefix(BundleEntry.objectsPrefix) else {
+                report("entry.unexpected", .warning, "not part of the bundle format; readers ignore it", entry: entry.name)
+                continue
+            }
+            let hex = entry.name.dropFirst(BundleEntry.objectsPrefix.count).replacingOccurrences(of: "/", with: "")
+            guard let digest = ObjectDigest(hex: hex), digest.entryName == entry.name else {
+                report("entry.unexpected", .warning, "not a valid object name", entry: entry.name)
+                continue
+            }
+            if manifest.objects[digest] == nil {
+                report("object.unlisted", .warning, "object is stored but not listed in the manifest", entry: entry.name)
+            }
+        }
+        if bundle.zip.entry(named: BundleEntry.document) == nil {
+            report("document.missing", "the bundle has no document.json")
+        }
+    }
+
+    private mutating func checkObjects() {
+        for (digest, record) in manifest.objects.sorted(by: { $0.key < $1.key }) {
+            guard let entry = bundle.zip.entry(named: digest.entryName) else {
+                report("object.missing", "object \(digest.short) is listed in the manifest but not stored", entry: digest.entryName)
+                continue
+            }
+            if entry.size != record.storedSize {
+                report("object.size-mismatch", "stored size is \(entry.size) bytes, the manifest says \(record.storedSize)", entry: digest.entryName)
+                continue
+            }
+            if record.codec == .identity, record.size != record.storedSize {
+                report("object.size-mismatch", "an identity object's size (\(record.size)) must equal its stored size (\(record.storedSize))", entry: digest.entryName)
+                continue
+            }
+            guard deep else { continue }
+            do {
+                var hasher = ObjectHasher()
+                try bundle.streamObject(digest) { hasher.update($0) }
+                if hasher.byteCount != record.size {
+                    report("object.size-mismatch", "object decodes to \(hasher.byteCount) bytes, the manifest says \(record.size)", entry: digest.entryName)
+                }
+            } catch let error as DocumentKitError {
+                report(error.message.contains("SHA-256") ? "object.digest-mismatch" : "object.unreadable", error.message, entry: digest.entryName)
+            } catch {
+                report("object.unreadable", "\(error)", entry: digest.entryName)
+            }
+        }
+    }
+
+    private mutating func checkVersions() {
+        var ids = Set<String>()
+        var previous: BundleVersion?
+        for version in manifest.versions {
+            if !ids.insert(version.id).inserted {
+                report("version.duplicate-id", "two versions have the id \(version.shortID)", version: version.number)
+            }
+            if version.computeID() != version.id {
+                report("version.id-mismatch", "the id does not match the version's record (it was altered after saving)", version: version.number)
+            }
+            if let previous {
+                if version.number <= previous.number {
+                    report("version.order", "version numbers must increase (\(previous.number) is followed by \(version.number))", version: version.number)
+                }
+                if version.parents != [previous.id] {
+                    report("version.chain-broken", "its parent should be version \(previous.number) (\(previous.shortID))", version: version.number)
+                }
+            } else if !version.parents.isEmpty {
+                report("version.parent-missing", "the first version names a parent that is not in the bundle", version: version.number)
+            }
+            if manifest.objects[version.tree] == nil {
+                report("tree.missing", "its tree object \(version.tree.short) is not listed in the manifest", version: version.number)
+            }
+            previous = version
+        }
+        if let last = manifest.versions.last, last.id != manifest.head {
+            report("manifest.head-not-latest", "the head is not the newest version", version: last.number)
+        }
+    }
+
+    private mutating func checkTree(_ digest: ObjectDigest, version: Int, path: String, depth: Int = 0) {
+        guard checkedTrees.insert(digest).inserted, manifest.objects[digest] != nil else { return }
+        guard depth < bundle.limits.maxTreeDepth else {
+            report("tree.too-deep", "folders are nested more than \(bundle.limits.maxTreeDepth) levels deep", version: version, path: path)
+            return
+        }
+        let tree: TreeObject
+        do {
+            tree = try TreeObject.decode(try bundle.objectData(digest), digest: digest)
+        } catch {
+            report("tree.invalid", (error as? DocumentKitError)?.message ?? "\(error)", entry: digest.entryName, version: version, path: path.isEmpty ? nil : path)
+            return
+        }
+        for entry in tree.entries {
+            let childPath = path.isEmpty ? entry.name : "\(path)/\(entry.name)"
+            guard let record = manifest.objects[entry.digest] else {
+                report("tree.object-missing", "'\(childPath)' refers to object \(entry.digest.short), which the manifest does not list", entry: digest.entryName, version: version)
+                continue
+            }
+            switch entry.kind {
+            case .tree:
+                checkTree(entry.digest, version: version, path: childPath, depth: depth + 1)
+            case .file:
+                if let size = entry.size, size != record.size {
+                    report("tree.size-mismatch", "'\(childPath)' is listed as \(size) bytes, its object is \(record.size)", entry: digest.entryName, version: version)
+                }
+            }
+        }
+    }
+
+    private mutating func checkHeadDocument() {
+        guard let head = manifest.headVersion, bundle.zip.entry(named: BundleEntry.document) != nil else { return }
+        let data: Data
+        do {
+            data = try bundle.headDocumentData()
+        } catch {
+            report("document.unreadable", (error as? DocumentKitError)?.message ?? "\(error)", entry: BundleEntry.document, version: head.number)
+            return
+        }
+        if let tree = try? bundle.tree(of: head), let stored = tree[CodableDocumentLayout.documentName]?.knownDigest,
+           ObjectDigest.of(data) != stored {
+            report("document.stale", "document.json differs from the head version's document", entry: BundleEntry.document, version: head.number)
+        }
+        checkDocument(data, version: head)
+    }
+
+    private mutating func checkDocument(of version: BundleVersion) {
+        guard let data = try? bundle.documentData(of: version) else {
+            report("document.unreadable", "the version's document.json cannot be read", version: version.number)
+            return
+        }
+        checkDocument(data, version: version)
+    }
+
+    private mutating func checkDocument(_ data: Data, version: BundleVersion) {
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(data)
+        } catch {
+            report("document.invalid-json", (error as? DocumentKitError)?.message ?? "\(error)", entry: BundleEntry.document, version: version.number)
+            return
+        }
+        let blobs = (try? bundle.tree(of: version))?[CodableDocumentLayout.blobsFolder]?.fileWrappers ?? [:]
+        for reference in json.blobReferences() {
+            guard let digest = ObjectDigest(hex: reference.digest), manifest.objects[digest] != nil, blobs[digest.hex] != nil else {
+                report("blob.unresolved", "refers to blob \(reference.digest.prefix(12)), which the version does not hold", version: version.number, path: reference.path.description)
+                continue
+            }
+        }
+        guard let type = DocumentTypes.type(for: manifest.contentType) else { return }
+        if version.schema != type.schemaVersion {
+            report("document.schema-version", .warning, "written with schema \(version.schema); this build knows \(type.schemaVersion)", version: version.number)
+            return
+        }
+        do {
+            _ = try type.decode(data, context: DocumentDecodingContext(now: version.created, seed: version.id))
+        } catch let error as DocumentKitError {
+            report("document.schema", error.message, entry: version.id == manifest.head ? BundleEntry.document : nil, version: version.number, path: error.location)
+        } catch {
+            report("document.schema", "\(error)", version: version.number)
+        }
+    }
+}

@@ -1,0 +1,17 @@
+import ArgumentParser
+import DocumentKit
+import Foundation
+
+extension DocCtl {
+    struct Cat: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a version's document JSON (default: the head).")
+
+        @OptionGroup var target: BundleArgument
+        @Option(name: .long, help: "The version: a number, an id prefix, head or head~N.")
+        var version: String?
+
+        func run() throws {
+            Console.write(try BundleReading.documentData(of: target.url, version: version))
+        }
+    }
+}

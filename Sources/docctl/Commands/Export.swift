@@ -1,0 +1,31 @@
+import ArgumentParser
+import DocumentKit
+import Foundation
+
+extension ExportFormat: ExpressibleByArgument {}
+
+extension DocCtl {
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Export a version as ordinary files: zip, tar, tar.gz, tar.zst, a folder, or the JSON alone.",
+            discussion: "The output is never replaced unless --force is given.")
+
+        @OptionGroup var target: BundleArgument
+        @Option(help: "zip, tar, tar.gz, tar.zst, dir or json.")
+        var format: ExportFormat
+        @Option(name: .shortAndLong, help: "The file or folder to create.")
+        var output: String
+        @Option(name: .long, help: "The version: a number, an id prefix, head or head~N.")
+        var version: String?
+        @Flag(help: "Replace the output if it exists.")
+        var force = false
+        @OptionGroup var options: OutputOptions
+
+        func run() throws {
+            let result = try BundleExporter.export(target.url, version: version, format: format,
+                                                   to: URL(fileURLWithPath: output), replace: force)
+            if options.json { return try Console.printJSON(result) }
+            Console.print("exported version \(result.version) of \(target.bundle) to \(output) (\(format.rawValue), \(result.files) file\(result.files == 1 ? "" : "s"), \(Console.bytes(result.bytes)))")
+        }
+    }
+}

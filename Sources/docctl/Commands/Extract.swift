@@ -1,0 +1,38 @@
+import ArgumentParser
+import DocumentKit
+import Foundation
+
+extension DocCtl {
+    struct Extract: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a blob (or any value, as JSON) out to a file.",
+            discussion: "The output is never replaced unless --force is given; -o - writes to standard output.")
+
+        @OptionGroup var target: BundleArgument
+        @Argument(help: "The JSON path of a blob reference, such as thumbnail.")
+        var path: String
+        @Option(name: .shortAndLong, help: "The file to write, or - for standard output.")
+        var output: String
+        @Option(name: .long, help: "The version: a number, an id prefix, head or head~N.")
+        var version: String?
+        @Flag(help: "Replace the output if it exists.")
+        var force = false
+        @OptionGroup var format: OutputOptions
+
+        func run() throws {
+            let jsonPath = try JSONPath(parsing: path)
+            if output == "-" {
+                return try BundleReading.extract(jsonPath, from: target.url, version: version) { Console.write(Data($0)) }
+            }
+            let bytes = try BundleReading.extract(jsonPath, from: target.url, version: version, to: URL(fileURLWithPath: output), replace: force)
+            if format.json { return try Console.printJSON(ExtractReport(output: output, bytes: bytes)) }
+            Console.print("wrote \(bytes) bytes to \(output)")
+        }
+    }
+}
+
+/// What `docctl extract --json` prints.
+struct ExtractReport: Codable {
+    var output: String
+    var bytes: UInt64
+}

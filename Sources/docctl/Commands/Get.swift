@@ -1,0 +1,27 @@
+import ArgumentParser
+import DocumentKit
+import Foundation
+
+extension DocCtl {
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the value at a JSON path.",
+            discussion: "Strings print as plain text, other values as JSON; --json prints strings as JSON too.")
+
+        @OptionGroup var target: BundleArgument
+        @Argument(help: "A path such as name, tasks[0].title, tasks[-1] or tasks[id=UUID].")
+        var path: String
+        @Option(name: .long, help: "The version: a number, an id prefix, head or head~N.")
+        var version: String?
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let value = try BundleReading.value(at: JSONPath(parsing: path), in: target.url, version: version)
+            if case .string(let text) = value, !output.json {
+                Console.print(text)
+            } else {
+                Console.print(value.jsonText())
+            }
+        }
+    }
+}

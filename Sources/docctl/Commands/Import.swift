@@ -1,0 +1,29 @@
+import ArgumentParser
+import DocumentKit
+import Foundation
+
+extension DocCtl {
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a new bundle from a folder, a zip or tar, or a JSON file holding a document.",
+            discussion: "The source needs document.json (and blobs/<sha-256> for its blobs), as export writes them.")
+
+        @Argument(help: "The folder, archive or JSON file to read.", completion: .file())
+        var source: String
+        @Option(name: .shortAndLong, help: "The bundle to create.")
+        var output: String
+        @Flag(help: "Replace the bundle if it exists.")
+        var force = false
+        @OptionGroup var edit: EditOptions
+        @OptionGroup var options: OutputOptions
+
+        func run() throws {
+            let sourceURL = URL(fileURLWithPath: source)
+            let version = try BundleImporter.importDocument(from: sourceURL, to: URL(fileURLWithPath: output),
+                                                            metadata: edit.metadata(defaultMessage: "Import \(sourceURL.lastPathComponent)"), replace: force)
+            let summary = VersionSummary(version)
+            if options.json { return try Console.printJSON(summary) }
+            Console.print("imported \(source) into \(output) at \(Console.version(summary))")
+        }
+    }
+}

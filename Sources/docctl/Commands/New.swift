@@ -1,0 +1,26 @@
+import ArgumentParser
+import DocumentKit
+import Foundation
+
+extension DocCtl {
+    struct New: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a new project bundle.")
+
+        @OptionGroup var target: BundleArgument
+        @Option(help: "The project's name (default: the bundle's file name).")
+        var name: String?
+        @Flag(help: "Replace the bundle if it exists.")
+        var force = false
+        @OptionGroup var edit: EditOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let projectName = name ?? target.url.deletingPathExtension().lastPathComponent
+            let version = try BundleEditor.create(at: target.url, json: .object(["name": .string(projectName)]),
+                                                  metadata: edit.metadata(defaultMessage: "Create \(projectName)"), replace: force)
+            let summary = VersionSummary(version)
+            if output.json { return try Console.printJSON(summary) }
+            Console.print("created \(target.bundle) at \(Console.version(summary))")
+        }
+    }
+}

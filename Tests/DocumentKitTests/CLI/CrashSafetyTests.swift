@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+@testable import DocumentKit
+
+/// A save killed at any moment leaves the bundle valid, at the old or the new version.
+@Suite struct CrashSafetyTests {
+    @Test func killingASaveLeavesTheOldOrTheNewVersion() throws {
+        let directory = try TemporaryDirectory()
+        // A 48 MB blob makes each save long enough to be killed in the middle.
+        let blob = directory.url.appendingPathComponent("big.bin")
+        try ExternalTool(name: "sh").run(["-c", "head -c 48000000 /dev/urandom > \"$1\"", "sh", blob.path])
+        try Run.docctl(["new", "p.dkproj", "--name", "v0"], in: directory.url)
+        try Run.docctl(["attach", "p.dkproj", "big.bin", "--as", "thumbnail"], in: directory.url)
+        var names = ["v0"]
+        var killedMidway = 0
+        for attempt in 1...8 {
+            let process = Process()
+            process.executableURL = Run.docctlURL
+            process.arguments = ["set", "p.dkproj", "name", "v\(attempt)"]
+            process.currentDirectoryURL = directory.url
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(useconds_t.random(in: 5_000...120_000))
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                killedMidway += 1
+            }
+            process.waitUntilExit()
+            let validate = try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url)
+            #expect(validate.status == 0, "attempt \(attempt): \(validate.stdout)")
+            let name = try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).stdout.trimmingCharacters(in: .newlines)
+            #expect(name == names.last! || name == "v\(attempt)", "attempt \(attempt): \(name)")
+            if name != names.last! { names.append(name) }
+        }
+        // A later save removes what killed saves left behind.
+        try Run.docctl(["set", "p.dkproj", "name", "final"], in: directory.url)
+        #expect(Fixtures.listing(directory.url) == ["big.bin", "p.dkproj"])
+        #expect(killedMidway > 0, "at least one save was killed while running")
+    }
+}

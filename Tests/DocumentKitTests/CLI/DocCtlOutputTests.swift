@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import DocumentKit
+
+/// The output scripts depend on, checked byte for byte: --json forms, help, version.
+@Suite struct DocCtlOutputTests {
+    /// The JSON form of a version, as every command prints it.
+    private func versionJSON(_ version: BundleVersion, indent: String) -> String {
+        let parents = version.parents.isEmpty ? "[\n\n\(indent)  ]" : "[\n\(indent)    \"\(version.parents[0])\"\n\(indent)  ]"
+        return """
+            {
+            \(indent)  "author" : "\(version.author)",
+            \(indent)  "created" : "2026-01-01T00:00:00Z",
+            \(indent)  "id" : "\(version.id)",
+            \(indent)  "message" : "\(version.message)",
+            \(indent)  "number" : \(version.number),
+            \(indent)  "parents" : \(parents),
+            \(indent)  "schema" : "1.0.0",
+            \(indent)  "writer" : "DocumentKit \(DocumentKitInfo.version)"
+            \(indent)}
+            """
+    }
+
+    @Test func newSetInfoLogAndValidatePrintExactJSON() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.url.appendingPathComponent("p.dkproj")
+        let new = try Run.docctl(["new", "p.dkproj", "--author", "ada", "--json"], in: directory.url)
+        var bundle = try DocumentBundle(contentsOf: url)
+        let first = bundle.headVersion
+        #expect(first.id == first.computeID())
+        #expect(new.stdout == versionJSON(first, indent: "") + "\n")
+
+        let set = try Run.docctl(["set", "p.dkproj", "name", "Renamed", "--author", "ada", "--json"], in: directory.url)
+        bundle = try DocumentBundle(contentsOf: url)
+        let second = bundle.headVersion
+        #expect(set.stdout == """
+            {
+              "previous" : \(versionJSON(first, indent: "  ")),
+              "saved" : true,
+              "version" : \(versionJSON(second, indent: "  "))
+            }
+
+            """)
+
+        let info = try Run.docctl(["info", "p.dkproj", "--json"], in: directory.url)
+        let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as! Int
+        let objects = bundle.manifest.objects.values
+        #expect(info.stdout == """
+            {
+              "blobCount" : 0,
+              "contentType" : "org.documentkit.project",
+              "documentBytes" : \(try bundle.headDocumentData().count),
+              "fileBytes" : \(size),
+              "formatVersion" : 1,
+              "head" : \(versionJSON(second, indent: "  ")),
+              "mimeType" : "application/vnd.documentkit.project+zip",
+              "objectBytes" : \(objects.reduce(0) { $0 + $1.size }),
+              "objectCount" : 4,
+              "path" : "p.dkproj",
+              "storedBytes" : \(objects.reduce(0) { $0 + $1.storedSize }),
+              "versionCount" : 2
+            }
+
+            """)
+
+        let log = try Run.docctl(["log", "p.dkproj", "--json"], in: directory.url)
+        #expect(log.stdout == "[\n  \(versionJSON(second, indent: "  ")),\n  \(versionJSON(first, indent: "  "))\n]\n")
+        let text = try Run.docctl(["log", "p.dkproj", "-n", "1"], in: directory.url)
+        #expect(text.stdout == "2  \(second.shortID)  2026-01-01T00:00:00Z  ada  Set name\n")
+
+        let validate = try Run.docctl(["validate", "p.dkproj", "--json"], in: directory.url)
+        #expect(validate.status == 0)
+        #expect(validate.stdout == """
+            [
+              {
+                "deep" : false,
+                "file" : "p.dkproj",
+                "findings" : [
+
+                ],
+                "objects" : 4,
+                "valid" : true,
+                "versions" : 2
+              }
+            ]
+
+            """)
+    }
+
+    @Test func helpIsPrintedExactly() throws {
+        let help = try Run.docctl(["set", "--help"], environment: ["COLUMNS": "80"])
+        #expect(help.status == 0)
+        #expect(help.stdout == """
+            OVERVIEW: Set the value at a JSON path, as one new version.
+
+            VALUE is read as JSON where it parses (42, true, null, {"title": "x"}),
+            otherwise as a string; --string always takes it as a string. The result is
+            checked against the document's schema and completed (a new task gets an id); an
+            invalid result is refused and nothing is saved. tasks[+] appends.
+
+            USAGE: docctl set <bundle> <path> <value> [--string] [--message <message>] [--author <author>] [--json]
+
+            ARGUMENTS:
+              <bundle>                The bundle (.dkproj) to work on.
+              <path>                  A path such as name, tasks[0].title or tasks[+].
+              <value>                 The new value.
+
+            OPTIONS:
+              --string                Take VALUE as a string even if it parses as JSON.
+              -m, --message <message> Why: recorded in the version.
+              --author <author>       Who: recorded in the version (default: your login
+                                      name).
+              --json                  Print machine-readable JSON instead of text.
+              --version               Show the version.
+              -h, --help              Show help information.
+
+
+            """)
+        for command in ["new", "info", "cat", "get", "unset", "attach", "extract", "log", "export", "import", "validate"] {
+            let result = try Run.docctl([command, "--help"])
+            #expect(result.status == 0 && result.stdout.contains("USAGE: docctl \(command)"), "\(command)")
+        }
+        let version = try Run.docctl(["--version"])
+        #expect(version.stdout == "\(DocumentKitInfo.version)\n")
+    }
+
+    @Test func usageErrorsAreOneLineWithStatus64() throws {
+        expectFailure(try Run.docctl(["bogus"]), status: 64, containing: "error: unexpected argument 'bogus' (see 'docctl --help')")
+        expectFailure(try Run.docctl(["info"]), status: 64, containing: "missing expected argument '<bundle>'")
+        expectFailure(try Run.docctl(["export", "x.dkproj", "--format", "rar", "-o", "x"]), status: 64, containing: "'rar'")
+        expectFailure(try Run.docctl(["validate"]), status: 64, containing: "missing expected argument '<bundles> ...'")
+    }
+}

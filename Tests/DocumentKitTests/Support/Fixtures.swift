@@ -1,0 +1,59 @@
+import Foundation
+@testable import DocumentKit
+
+/// Small builders for the files tests work on.
+enum Fixtures {
+    /// A real 1x1 PNG (67 bytes).
+    static let png = Data([
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
+        0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4,
+        0x89, 0x00, 0x00, 0x00, 0x0A, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x00, 0x01, 0x00, 0x00,
+        0x05, 0x00, 0x01, 0x0D, 0x0A, 0x2D, 0xB4, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE,
+        0x42, 0x60, 0x82,
+    ])
+
+    /// Deterministic pseudo-random bytes (incompressible), so tests need no /dev/urandom.
+    static func noise(_ count: Int, seed: UInt64 = 0x9E3779B97F4A7C15) -> Data {
+        var state = seed
+        var bytes = [UInt8](repeating: 0, count: count)
+        for index in 0..<count {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            bytes[index] = UInt8(truncatingIfNeeded: state)
+        }
+        return Data(bytes)
+    }
+
+    /// A project with `taskCount` tasks whose ids are fixed.
+    static func project(name: String = "Garden", taskCount: Int = 3) -> Project {
+        Project(name: name, createdAt: Date(timeIntervalSince1970: 1_767_225_600), tasks: (0..<taskCount).map { index in
+            ProjectTask(id: UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", index))!, title: "Task \(index)",
+                        priority: index % 2 == 0 ? .high : .low)
+        })
+    }
+
+    /// Writes `data` to `name` in `directory` and returns its URL.
+    @discardableResult
+    static func write(_ data: Data, to name: String, in directory: URL) throws -> URL {
+        let url = directory.appendingPathComponent(name)
+        try data.write(to: url)
+        return url
+    }
+
+    /// The names of everything in `directory` (not recursive), sorted.
+    static func listing(_ directory: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+    }
+
+    /// The SHA-256 of a file, to prove it unchanged.
+    static func digest(of url: URL) throws -> String {
+        ObjectDigest.of(try Data(contentsOf: url)).hex
+    }
+
+    /// Runs Python with `script`, for building and inspecting zips with a second implementation.
+    @discardableResult
+    static func python(_ script: String, _ arguments: [String] = []) throws -> ProcessResult {
+        try Run.tool("python3", ["-c", script] + arguments)
+    }
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The main job on SampleDocs, end to end: build docctl, then open, edit, validate and
+# export a copy of a sample bundle in a scratch folder (SampleDocs stays untouched).
+# Usage: scripts/demo.sh [SCRATCH_DIR]
+set -euo pipefail
+if [[ "${1:-}" == "--help" ]]; then
+    sed -n '2,4p' "$0" | sed 's/^# \{0,1\}//'
+    exit 0
+fi
+cd "$(dirname "$0")/.."
+swift build -c release --product docctl 2>&1 | tail -1
+docctl="$(swift build -c release --show-bin-path)/docctl"
+scratch="${1:-$(mktemp -d)}"
+mkdir -p "$scratch"
+cp SampleDocs/garden.dkproj "$scratch/"
+cd "$scratch"
+run() { printf '\n$ %s\n' "$*"; "$@"; }
+
+run "$docctl" info garden.dkproj
+run "$docctl" log garden.dkproj
+run "$docctl" get garden.dkproj 'tasks[0].title'
+run "$docctl" set garden.dkproj 'tasks[+]' '{"title": "Water the seedlings", "priority": "high"}' -m "Add a task"
+run "$docctl" set garden.dkproj 'tasks[0].isComplete' true -m "Seeds bought"
+run "$docctl" cat garden.dkproj --version 1
+run "$docctl" validate --deep garden.dkproj
+run "$docctl" export garden.dkproj --format tar.zst -o garden.tar.zst
+run "$docctl" extract garden.dkproj thumbnail -o thumbnail.png
+run unzip -l garden.dkproj
+printf '\ndemo files are in %s\n' "$scratch"

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what building and testing DocumentKit needs on Debian or Ubuntu, only when it
+# is missing: libarchive's headers, and the peer tools the interoperability tests run.
+# Usage: scripts/setup.sh   (as root, or with sudo available)
+set -euo pipefail
+if [[ "${1:-}" == "--help" ]]; then
+    sed -n '2,4p' "$0" | sed 's/^# \{0,1\}//'
+    exit 0
+fi
+
+missing=()
+pkg-config --exists libarchive 2>/dev/null || missing+=(libarchive-dev)
+command -v pkg-config >/dev/null || missing+=(pkg-config)
+command -v bsdtar >/dev/null || missing+=(libarchive-tools)
+command -v unzip >/dev/null || missing+=(unzip)
+command -v zstd >/dev/null || missing+=(zstd)
+command -v python3 >/dev/null || missing+=(python3)
+
+if ((${#missing[@]})); then
+    sudo=""
+    [[ $(id -u) -ne 0 ]] && sudo="sudo"
+    echo "setup: installing ${missing[*]}" >&2
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+command -v swift >/dev/null || { echo "setup: swift is not on PATH; install Swift 6 from swift.org" >&2; exit 1; }
