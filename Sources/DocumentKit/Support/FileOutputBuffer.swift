@@ -1,8 +1,18 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Buffered, position-tracking output to a file descriptor, for writers that append
 /// records and later patch a few bytes they already wrote (a CRC in a local header).
 ///
 /// Every write is a `pwrite` at an offset this object tracks, starting at 0, so the
 /// descriptor's own file position is never used or moved.
+///
+/// When the file was empty at the start, blocks of zeros are not written at all: the
+/// offset moves past them, leaving a hole that reads back as zeros (POSIX guarantees it),
+/// so a long run of zeros costs neither disk space nor write bandwidth.
 final class FileOutputBuffer {
     /// The descriptor written to; owned by the caller.
     let fileDescriptor: Int32
@@ -12,12 +22,16 @@ final class FileOutputBuffer {
     private var flushedOffset: UInt64 = 0
     private let buffer: UnsafeMutableRawBufferPointer
     private var buffered = 0
+    /// Whether zeros may be skipped: only when nothing was in the file to begin with.
+    private let leavesHoles: Bool
 
     /// Output to `fileDescriptor`, gathering small writes into `capacity` bytes.
     init(fileDescriptor: Int32, path: String, capacity: Int = 1 << 20) {
         self.fileDescriptor = fileDescriptor
         self.path = path
         self.buffer = .allocate(byteCount: capacity, alignment: 16)
+        var status = stat()
+        leavesHoles = fstat(fileDescriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && status.st_size == 0
     }
 
     deinit {
@@ -33,8 +47,7 @@ final class FileOutputBuffer {
             try flush()
             if bytes.count >= buffer.count {
                 // Large writes go straight to the file instead of through the buffer.
-                try POSIXFile.write(fileDescriptor, bytes, at: flushedOffset, path: path)
-                flushedOffset += UInt64(bytes.count)
+                try writeOut(bytes)
                 return
             }
         }
@@ -79,9 +92,34 @@ final class FileOutputBuffer {
     /// Writes out everything buffered.
     func flush() throws(ArchiveError) {
         guard buffered > 0 else { return }
-        try POSIXFile.write(
-            fileDescriptor, UnsafeRawBufferPointer(rebasing: buffer[0..<buffered]), at: flushedOffset, path: path)
-        flushedOffset += UInt64(buffered)
+        try writeOut(UnsafeRawBufferPointer(rebasing: buffer[0..<buffered]))
         buffered = 0
     }
+
+    /// Writes `bytes` at the end of the file, or skips them if they are all zeros and may
+    /// be left as a hole. The bytes after the hole (at the least, the end records) give the
+    /// file its full length.
+    private func writeOut(_ bytes: UnsafeRawBufferPointer) throws(ArchiveError) {
+        if !(leavesHoles && Self.isZero(bytes)) {
+            try POSIXFile.write(fileDescriptor, bytes, at: flushedOffset, path: path)
+        }
+        flushedOffset += UInt64(bytes.count)
+    }
+
+    /// Whether every byte of `bytes` is zero, compared with `memcmp` a page at a time.
+    private static func isZero(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard var start = bytes.baseAddress else { return true }
+        var remaining = bytes.count
+        return zeroPage.withUnsafeBytes { zeros in
+            while remaining > 0 {
+                let count = min(remaining, zeros.count)
+                if memcmp(start, zeros.baseAddress.unsafelyUnwrapped, count) != 0 { return false }
+                start += count
+                remaining -= count
+            }
+            return true
+        }
+    }
+
+    private static let zeroPage = [UInt8](repeating: 0, count: 1 << 16)
 }
