@@ -1,0 +1,80 @@
+import Foundation
+
+/// The rules every entry name must follow, in bundles and in the archives DocumentKit
+/// imports or exports.
+///
+/// A name is a relative path of `/`-separated components in UTF-8. The rules refuse
+/// everything that could escape an extraction directory (`/abs`, `../x`), that different
+/// tools would read differently (`a\b`, `a//b`, `./a`), or that C code would cut short (NUL).
+///
+/// ```swift
+/// try ArchiveEntryName.validate("objects/ab/cdef")      // fine
+/// try ArchiveEntryName.validate("../etc/passwd")        // throws .unsafeEntry
+/// ```
+package enum ArchiveEntryName {
+    /// The longest accepted name, in UTF-8 bytes (PATH_MAX on Linux).
+    package static let maxByteCount = 4096
+
+    /// Throws `.unsafeEntry` unless `name` is a safe relative path.
+    ///
+    /// Refused: the empty name, names longer than ``maxByteCount`` bytes, absolute paths,
+    /// NUL, backslashes, and empty, `.` or `..` components (so also a trailing `/`).
+    package static func validate(_ name: String) throws(ArchiveError) {
+        if let problem = problem(in: name) {
+            throw ArchiveError(.unsafeEntry, problem, entry: name)
+        }
+    }
+
+    /// Decodes a name read from an archive and validates it.
+    ///
+    /// Invalid UTF-8 is refused as `.unsafeEntry` (the error's `entry` shows it with
+    /// replacement characters), never repaired: two different byte strings must never
+    /// become the same name.
+    package static func decode(_ bytes: some Collection<UInt8>) throws(ArchiveError) -> String {
+        let name = try decodeUTF8(bytes)
+        try validate(name)
+        return name
+    }
+
+    /// Decodes UTF-8 without validating the result as a path (for symbolic link targets).
+    package static func decodeUTF8(_ bytes: some Collection<UInt8>) throws(ArchiveError) -> String {
+        let name = String(decoding: bytes, as: UTF8.self)
+        // `String(decoding:)` repairs invalid input with U+FFFD; a round trip that changes
+        // the bytes means the input was not UTF-8.
+        guard name.utf8.elementsEqual(bytes) else {
+            throw ArchiveError(.unsafeEntry, "entry name is not valid UTF-8", entry: name)
+        }
+        return name
+    }
+
+    /// A key that is equal for two names exactly when they would name the same file on a
+    /// case-insensitive, normalization-insensitive file system (APFS, HFS+, NTFS defaults).
+    ///
+    /// Callers keep a `Set` of keys to refuse "A.txt" beside "a.txt", or "é" written
+    /// precomposed (NFC) beside "é" written as "e" + combining accent (NFD).
+    package static func collisionKey(_ name: String) -> String {
+        // Swift's String equality already treats canonically equivalent strings as equal;
+        // normalizing to NFC as well makes the key's bytes (not just its equality) canonical.
+        name.precomposedStringWithCanonicalMapping.lowercased()
+    }
+
+    /// The reason `name` is refused, or `nil` when it is safe.
+    private static func problem(in name: String) -> String? {
+        let bytes = name.utf8
+        if bytes.isEmpty { return "entry name is empty" }
+        if bytes.count > maxByteCount {
+            return "entry name is \(bytes.count) bytes long; the limit is \(maxByteCount)"
+        }
+        if bytes.first == UInt8(ascii: "/") { return "entry name is an absolute path" }
+        if bytes.contains(0) { return "entry name contains a NUL byte" }
+        if bytes.contains(UInt8(ascii: "\\")) { return "entry name contains a backslash" }
+        for component in bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            if component.isEmpty { return "entry name contains an empty component" }
+            if component.elementsEqual([UInt8(ascii: ".")]) { return "entry name contains a '.' component" }
+            if component.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) {
+                return "entry name contains a '..' component"
+            }
+        }
+        return nil
+    }
+}

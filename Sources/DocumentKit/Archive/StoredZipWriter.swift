@@ -1,0 +1,175 @@
+import Foundation
+
+/// Writes a zip file whose entries are all stored (method 0), byte for byte the same on
+/// every machine: the container of DocumentKit bundles.
+///
+/// libarchive's zip writer cannot do this (it adds time and owner extra fields, uses local
+/// time, always sets data descriptors and cannot copy an entry raw), so bundles are written
+/// here. CONTAINER.md, next to this file, specifies every field. In short: no extra fields
+/// except zip64 where a size or offset needs it, UTF-8 names, no data descriptors, a fixed
+/// 1980-01-01 date, mode 0644, entries in the order they are added.
+///
+/// ```swift
+/// let writer = StoredZipWriter(fileDescriptor: fd, path: path)
+/// try writer.addEntry(name: "mimetype", data: Data("application/vnd.example+zip".utf8))
+/// try writer.addEntry(name: "big.bin", size: size) { sink in
+///     try sink.write(chunk)
+/// }
+/// try writer.finish()
+/// ```
+///
+/// After any error the writer is unusable and the file is incomplete: discard it.
+package final class StoredZipWriter {
+    /// The file's path, for error messages.
+    package let path: String
+    private let output: FileOutputBuffer
+    /// Writes zip64 fields and end records even where the values would fit in 32 bits;
+    /// legal zip, used by tests to exercise zip64 without writing 4 GiB.
+    let forcesZip64: Bool
+    private var centralHeaders: [[UInt8]] = []
+    private var collisionKeys: Set<String> = []
+    private var state = State.open
+
+    private enum State {
+        case open, finished, failed
+    }
+
+    /// Writes at the start of `fileDescriptor`, a freshly created, empty regular file opened
+    /// for writing (`O_RDWR`), with `pwrite`; never closes it.
+    ///
+    /// - Parameter path: the file's path, used only in error messages.
+    package convenience init(fileDescriptor: Int32, path: String) {
+        self.init(fileDescriptor: fileDescriptor, path: path, forcesZip64: false)
+    }
+
+    /// A writer that, when `forcesZip64`, uses zip64 fields for every entry.
+    init(fileDescriptor: Int32, path: String, forcesZip64: Bool) {
+        self.path = path
+        self.output = FileOutputBuffer(fileDescriptor: fileDescriptor, path: path)
+        self.forcesZip64 = forcesZip64
+    }
+
+    /// Adds an entry of exactly `size` bytes, which `body` streams through
+    /// ``StoredZipSink/write(_:)-(UnsafeRawBufferPointer)``.
+    ///
+    /// The local header is written with the sizes first; the CRC-32 is computed while the
+    /// data streams and then written into the header, so no data descriptor is needed.
+    ///
+    /// - Throws: `.unsafeEntry` or `.duplicateEntry` for a bad name; `.limitExceeded` or
+    ///   `.truncated` if `body` writes more or fewer than `size` bytes; `.io`; or what
+    ///   `body` throws.
+    package func addEntry(name: String, size: UInt64, body: (inout StoredZipSink) throws -> Void) throws {
+        let nameBytes = try beginEntry(name)
+        try failing {
+            let headerOffset = output.offset
+            let zip64Sizes = forcesZip64 || StoredZip.needsZip64(size)
+            try output.append(StoredZip.localHeader(
+                name: nameBytes, size: size, crc32: 0, zip64Sizes: zip64Sizes,
+                versionNeeded: versionNeeded(size: size, offset: headerOffset)))
+            var sink = StoredZipSink(output: output, declaredSize: size, path: path, entry: name)
+            try body(&sink)
+            let crc32 = try sink.finish()
+            var crcBytes: [UInt8] = []
+            crcBytes.appendLittleEndian(crc32)
+            try output.overwrite(crcBytes, at: headerOffset + StoredZip.localHeaderCRCOffset)
+            addCentralHeader(name: nameBytes, size: size, crc32: crc32, headerOffset: headerOffset)
+        }
+    }
+
+    /// Adds an entry holding `data`.
+    package func addEntry(name: String, data: Data) throws {
+        try addEntry(name: name, size: UInt64(data.count)) { sink in try sink.write(data) }
+    }
+
+    /// Copies an entry's stored bytes from another stored zip unchanged, optionally under a
+    /// new name.
+    ///
+    /// The CRC-32 is taken from the source's central directory, not recomputed: the bytes
+    /// move with `copy_file_range(2)` (falling back to `pread`/`pwrite`), so the cost does
+    /// not depend on reading them. The source's local header is checked against its central
+    /// directory first.
+    package func copyEntry(_ entry: StoredZipEntry, from reader: StoredZipReader, as name: String? = nil) throws {
+        try reader.verifyLocalHeader(entry)
+        let targetName = name ?? entry.name
+        let nameBytes = try beginEntry(targetName)
+        try failing {
+            let headerOffset = output.offset
+            try output.append(StoredZip.localHeader(
+                name: nameBytes, size: entry.size, crc32: entry.crc32,
+                zip64Sizes: forcesZip64 || StoredZip.needsZip64(entry.size),
+                versionNeeded: versionNeeded(size: entry.size, offset: headerOffset)))
+            do throws(ArchiveError) {
+                try output.appendCopy(
+                    from: reader.fileDescriptor, at: entry.dataOffset, sourcePath: reader.path, count: entry.size)
+            } catch {
+                throw error.adding(entry: entry.name)
+            }
+            addCentralHeader(name: nameBytes, size: entry.size, crc32: entry.crc32, headerOffset: headerOffset)
+        }
+    }
+
+    /// Writes the central directory, the zip64 end records when needed, and the end record,
+    /// then flushes. Call once, after the last entry. Does not `fsync`: that is the saver's job.
+    package func finish() throws {
+        try checkOpen()
+        try failing {
+            let centralDirectoryOffset = output.offset
+            for header in centralHeaders { try output.append(header) }
+            let centralDirectorySize = output.offset - centralDirectoryOffset
+            try output.append(StoredZip.endRecords(
+                entryCount: centralHeaders.count, centralDirectoryOffset: centralDirectoryOffset,
+                centralDirectorySize: centralDirectorySize, forceZip64: forcesZip64))
+            try output.flush()
+            state = .finished
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// Checks the writer and the name; returns the name's bytes.
+    private func beginEntry(_ name: String) throws(ArchiveError) -> [UInt8] {
+        try checkOpen()
+        do {
+            try ArchiveEntryName.validate(name)
+        } catch {
+            throw error.adding(path: path)
+        }
+        guard collisionKeys.insert(ArchiveEntryName.collisionKey(name)).inserted else {
+            throw ArchiveError(
+                .duplicateEntry, "another entry has the same name, or one differing only in case or Unicode normalization",
+                path: path, entry: name)
+        }
+        return Array(name.utf8)
+    }
+
+    private func checkOpen() throws(ArchiveError) {
+        switch state {
+        case .open: return
+        case .finished: throw ArchiveError(.io, "the archive is already finished", path: path)
+        case .failed: throw ArchiveError(.io, "an earlier error left the archive incomplete", path: path)
+        }
+    }
+
+    /// Runs `body`, leaving the writer failed if it throws: the file is then incomplete.
+    private func failing(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch {
+            state = .failed
+            throw error
+        }
+    }
+
+    private func versionNeeded(size: UInt64, offset: UInt64) -> UInt16 {
+        forcesZip64 || StoredZip.needsZip64(size) || StoredZip.needsZip64(offset)
+            ? StoredZip.versionNeededZip64 : StoredZip.versionNeededStored
+    }
+
+    private func addCentralHeader(name: [UInt8], size: UInt64, crc32: UInt32, headerOffset: UInt64) {
+        centralHeaders.append(StoredZip.centralHeader(
+            name: name, size: size, crc32: crc32, localHeaderOffset: headerOffset,
+            zip64Sizes: forcesZip64 || StoredZip.needsZip64(size),
+            zip64Offset: forcesZip64 || StoredZip.needsZip64(headerOffset),
+            versionNeeded: versionNeeded(size: size, offset: headerOffset)))
+    }
+}

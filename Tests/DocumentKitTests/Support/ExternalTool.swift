@@ -1,0 +1,72 @@
+import Foundation
+
+/// A command-line tool that interoperability tests run as a real process: `unzip`,
+/// `bsdtar`, `python3`, `zstd`, `zip`.
+///
+/// Tests that need one declare `.enabled(if: ExternalTool.unzip.isAvailable, ...)` so that
+/// a machine without it reports them as skipped instead of failed.
+struct ExternalTool: Sendable {
+    /// What a finished process left behind.
+    struct Result {
+        var status: Int32
+        var standardOutput: Data
+        var standardError: String
+        var output: String { String(decoding: standardOutput, as: UTF8.self) }
+    }
+
+    /// The tool's name, looked up in `PATH`.
+    let name: String
+
+    static let unzip = ExternalTool(name: "unzip")
+    static let bsdtar = ExternalTool(name: "bsdtar")
+    static let python3 = ExternalTool(name: "python3")
+    static let zstd = ExternalTool(name: "zstd")
+    static let zip = ExternalTool(name: "zip")
+
+    /// The tool's full path, or `nil` when it is not installed.
+    var executablePath: String? {
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return directories.lazy.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Whether the tool is installed.
+    var isAvailable: Bool { executablePath != nil }
+
+    /// Runs the tool with `arguments` and waits for it.
+    @discardableResult
+    func run(_ arguments: [String], environment: [String: String]? = nil, input: Data? = nil) throws -> Result {
+        guard let executablePath else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: name]) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executablePath)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let stdout = Pipe()
+        let stderr = Pipe()
+        let stdin = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = stdin
+        try process.run()
+        // Read both pipes while the process runs, or a chatty tool blocks on a full pipe.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errorData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            errorData = stderr.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        if let input { stdin.fileHandleForWriting.write(input) }
+        try stdin.fileHandleForWriting.close()
+        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, standardOutput: outputData,
+            standardError: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Runs a Python 3 script with `arguments` (available to it as `sys.argv[1:]`).
+    static func python(_ script: String, _ arguments: [String] = []) throws -> Result {
+        try python3.run(["-c", script] + arguments)
+    }
+}
