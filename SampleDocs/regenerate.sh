@@ -19,7 +19,7 @@ trap 'rm -rf "$out"' EXIT
 export TZ=UTC LC_ALL=C.UTF-8
 at() { SOURCE_DATE_EPOCH="$1" "$DOCCTL" "${@:2}" --author "Sample Author" >/dev/null; }
 
-# small.dkproj: one version, two tasks.
+# small.dkproj: two versions, one task.
 at 1767225600 new "$out/small.dkproj" --name "Reading list" -m "Start the reading list"
 at 1767229200 set "$out/small.dkproj" 'tasks[+]' '{"title": "The Mythical Man-Month", "priority": "low"}' -m "Add a book"
 

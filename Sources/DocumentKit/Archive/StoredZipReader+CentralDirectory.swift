@@ -79,6 +79,8 @@ enum StoredZipCentralDirectory {
 
 /// One central directory file header (APPNOTE 4.3.12), as read, before any checks.
 private struct CentralRecord {
+    var madeBy: UInt16
+    var externalAttributes: UInt32
     var flags: UInt16
     var method: UInt16
     var crc32: UInt32
@@ -93,7 +95,8 @@ private struct CentralRecord {
         let signature = try cursor.uint32()
         // A wrong signature is reported like a short record: the directory is not a directory.
         guard signature == StoredZip.centralHeaderSignature else { throw ByteCursor.EndOfData() }
-        try cursor.skip(4)  // version made by, version needed
+        madeBy = try cursor.uint16()
+        try cursor.skip(2)  // version needed
         flags = try cursor.uint16()
         method = try cursor.uint16()
         try cursor.skip(4)  // DOS time and date
@@ -104,7 +107,8 @@ private struct CentralRecord {
         let extraLength = Int(try cursor.uint16())
         let commentLength = Int(try cursor.uint16())
         diskNumber = UInt64(try cursor.uint16())
-        try cursor.skip(6)  // internal and external attributes
+        try cursor.skip(2)  // internal attributes
+        externalAttributes = try cursor.uint32()
         localHeaderOffset = UInt64(try cursor.uint32())
         name = try cursor.bytes(nameLength)
         extra = try cursor.bytes(extraLength)
@@ -130,6 +134,16 @@ private struct CentralRecord {
             throw ArchiveError(.unsafeEntry, "the entry name is not ASCII and not marked as UTF-8")
         }
         let name = try ArchiveEntryName.decode(self.name)
+        // Unix-made entries carry their file type in the external attributes. A bundle
+        // holds regular files only: a symbolic link or folder entry is someone's trick.
+        let fileType = (externalAttributes >> 16) & 0o170000
+        if madeBy >> 8 == 3, fileType != 0, fileType != 0o100000 {
+            let kind = fileType == 0o120000 ? "a symbolic link" : fileType == 0o040000 ? "a folder" : "not a regular file"
+            throw ArchiveError(.unsafeEntry, "the entry is \(kind); bundle entries must be regular files")
+        }
+        if name.hasSuffix("/") {
+            throw ArchiveError(.unsafeEntry, "the entry is a folder; bundle entries must be regular files")
+        }
         let sizesInZip64 = uncompressedSize == UInt64(StoredZip.saturated32)
         var resolved = (uncompressed: uncompressedSize, compressed: compressedSize, offset: localHeaderOffset, disk: diskNumber)
         try resolveZip64(&resolved)
