@@ -82,9 +82,14 @@ final class AtomicReplacement {
 
     /// The permissions a new file gets: 0666 less the process's umask, as `open(2)` would.
     static func defaultMode() -> mode_t {
+        0o666 & ~currentUmask()
+    }
+
+    /// The process's umask. Reading it means setting it, so it is set straight back.
+    static func currentUmask() -> mode_t {
         let mask = umask(0)
         umask(mask)
-        return 0o666 & ~mask
+        return mask
     }
 
     /// Removes temporary files that an earlier, killed save of `destination` left behind.

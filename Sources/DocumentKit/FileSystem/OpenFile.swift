@@ -19,10 +19,11 @@ final class OpenFile {
         return OpenFile(descriptor: fd, path: path)
     }
 
-    /// Creates a new file that must not exist yet (`O_EXCL`), private to the user (0600)
-    /// until its final permissions are set, so no one reads a half-written file.
-    static func creatingExclusively(_ path: String) throws -> OpenFile {
-        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    /// Creates a new file that must not exist yet (`O_EXCL`, which also refuses to follow
+    /// a symbolic link planted at `path`), private to the user (0600) by default so no one
+    /// reads a half-written file before its final permissions are set.
+    static func creatingExclusively(_ path: String, mode: mode_t = 0o600) throws -> OpenFile {
+        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw DocumentKitError.system("cannot create", path: path, errno: errno) }
         return OpenFile(descriptor: fd, path: path)
     }

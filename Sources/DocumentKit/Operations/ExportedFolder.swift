@@ -18,28 +18,16 @@ enum ExportedFolder {
             // links. The staging folder is new and ours, so nothing here can point out of it.
             let target = staging.appendingPathComponent(file.path).path
             if let node = file.node {
-                let fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
-                guard fd >= 0 else { throw DocumentKitError.system("cannot create", path: target, errno: errno) }
-                defer { close(fd) }
-                try node.streamContents { block in
-                    var offset = 0
-                    while offset < block.count {
-                        let written = Foundation.write(fd, block.baseAddress! + offset, block.count - offset)
-                        if written < 0 {
-                            if errno == EINTR { continue }
-                            throw DocumentKitError.system("cannot write", path: target, errno: errno)
-                        }
-                        offset += written
-                    }
-                }
-                guard fsync(fd) == 0 else { throw DocumentKitError.system("cannot flush", path: target, errno: errno) }
+                let output = try OpenFile.creatingExclusively(target, mode: 0o666)
+                try node.streamContents { try output.write($0) }
+                try output.synchronize()
                 count += 1
                 bytes += node.fileSize ?? 0
             } else {
                 guard mkdir(target, 0o777) == 0 else { throw DocumentKitError.system("cannot create folder", path: target, errno: errno) }
             }
         }
-        guard chmod(staging.path, 0o777 & ~currentUmask()) == 0 else {
+        guard chmod(staging.path, 0o777 & ~AtomicReplacement.currentUmask()) == 0 else {
             throw DocumentKitError.system("cannot set permissions", path: staging.path, errno: errno)
         }
         var displaced: URL?
@@ -57,11 +45,5 @@ enum ExportedFolder {
         if let displaced { try? FileManager.default.removeItem(at: displaced) }
         try AtomicReplacement.synchronizeDirectory(of: output)
         return (count, bytes)
-    }
-
-    private static func currentUmask() -> mode_t {
-        let mask = umask(0)
-        umask(mask)
-        return mask
     }
 }

@@ -7,11 +7,10 @@ extension DocCtl {
         static let configuration = CommandConfiguration(abstract: "Print a version's document JSON (default: the head).")
 
         @OptionGroup var target: BundleArgument
-        @Option(name: .long, help: "The version: a number, an id prefix, head or head~N.")
-        var version: String?
+        @OptionGroup var version: VersionOption
 
         func run() throws {
-            Console.write(try BundleReading.documentData(of: target.url, version: version))
+            Console.write(try BundleReading.documentData(of: target.url, version: version.name))
         }
     }
 }

@@ -15,15 +15,13 @@ extension DocCtl {
         var format: ExportFormat
         @Option(name: .shortAndLong, help: "The file or folder to create.")
         var output: String
-        @Option(name: .long, help: "The version: a number, an id prefix, head or head~N.")
-        var version: String?
-        @Flag(help: "Replace the output if it exists.")
-        var force = false
+        @OptionGroup var version: VersionOption
+        @OptionGroup var force: ForceOption
         @OptionGroup var options: OutputOptions
 
         func run() throws {
-            let result = try BundleExporter.export(target.url, version: version, format: format,
-                                                   to: URL(fileURLWithPath: output), replace: force)
+            let result = try BundleExporter.export(target.url, version: version.name, format: format,
+                                                   to: URL(fileURLWithPath: output), replace: force.force)
             if options.json { return try Console.printJSON(result) }
             Console.print("exported version \(result.version) of \(target.bundle) to \(output) (\(format.rawValue), \(result.files) file\(result.files == 1 ? "" : "s"), \(Console.bytes(result.bytes)))")
         }

@@ -13,18 +13,16 @@ extension DocCtl {
         var path: String
         @Option(name: .shortAndLong, help: "The file to write, or - for standard output.")
         var output: String
-        @Option(name: .long, help: "The version: a number, an id prefix, head or head~N.")
-        var version: String?
-        @Flag(help: "Replace the output if it exists.")
-        var force = false
+        @OptionGroup var version: VersionOption
+        @OptionGroup var force: ForceOption
         @OptionGroup var format: OutputOptions
 
         func run() throws {
             let jsonPath = try JSONPath(parsing: path)
             if output == "-" {
-                return try BundleReading.extract(jsonPath, from: target.url, version: version) { Console.write(Data($0)) }
+                return try BundleReading.extract(jsonPath, from: target.url, version: version.name) { Console.write(Data($0)) }
             }
-            let bytes = try BundleReading.extract(jsonPath, from: target.url, version: version, to: URL(fileURLWithPath: output), replace: force)
+            let bytes = try BundleReading.extract(jsonPath, from: target.url, version: version.name, to: URL(fileURLWithPath: output), replace: force.force)
             if format.json { return try Console.printJSON(ExtractReport(output: output, bytes: bytes)) }
             Console.print("wrote \(bytes) bytes to \(output)")
         }

@@ -11,12 +11,11 @@ extension DocCtl {
         @OptionGroup var target: BundleArgument
         @Argument(help: "A path such as name, tasks[0].title, tasks[-1] or tasks[id=UUID].")
         var path: String
-        @Option(name: .long, help: "The version: a number, an id prefix, head or head~N.")
-        var version: String?
+        @OptionGroup var version: VersionOption
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let value = try BundleReading.value(at: JSONPath(parsing: path), in: target.url, version: version)
+            let value = try BundleReading.value(at: JSONPath(parsing: path), in: target.url, version: version.name)
             if case .string(let text) = value, !output.json {
                 Console.print(text)
             } else {

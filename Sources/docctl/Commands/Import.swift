@@ -12,15 +12,14 @@ extension DocCtl {
         var source: String
         @Option(name: .shortAndLong, help: "The bundle to create.")
         var output: String
-        @Flag(help: "Replace the bundle if it exists.")
-        var force = false
+        @OptionGroup var force: ForceOption
         @OptionGroup var edit: EditOptions
         @OptionGroup var options: OutputOptions
 
         func run() throws {
             let sourceURL = URL(fileURLWithPath: source)
             let version = try BundleImporter.importDocument(from: sourceURL, to: URL(fileURLWithPath: output),
-                                                            metadata: edit.metadata(defaultMessage: "Import \(sourceURL.lastPathComponent)"), replace: force)
+                                                            metadata: edit.metadata(defaultMessage: "Import \(sourceURL.lastPathComponent)"), replace: force.force)
             let summary = VersionSummary(version)
             if options.json { return try Console.printJSON(summary) }
             Console.print("imported \(source) into \(output) at \(Console.version(summary))")

@@ -9,15 +9,14 @@ extension DocCtl {
         @OptionGroup var target: BundleArgument
         @Option(help: "The project's name (default: the bundle's file name).")
         var name: String?
-        @Flag(help: "Replace the bundle if it exists.")
-        var force = false
+        @OptionGroup var force: ForceOption
         @OptionGroup var edit: EditOptions
         @OptionGroup var output: OutputOptions
 
         func run() throws {
             let projectName = name ?? target.url.deletingPathExtension().lastPathComponent
             let version = try BundleEditor.create(at: target.url, json: .object(["name": .string(projectName)]),
-                                                  metadata: edit.metadata(defaultMessage: "Create \(projectName)"), replace: force)
+                                                  metadata: edit.metadata(defaultMessage: "Create \(projectName)"), replace: force.force)
             let summary = VersionSummary(version)
             if output.json { return try Console.printJSON(summary) }
             Console.print("created \(target.bundle) at \(Console.version(summary))")
