@@ -3,7 +3,7 @@
 ///
 /// CONTAINER.md, next to this file, documents the same layout for people; the two must
 /// change together. Record layouts follow PKWARE's APPNOTE.TXT 6.3.x, sections 4.3 and 4.5.
-package enum StoredZip {
+enum StoredZip {
     // MARK: Signatures (APPNOTE 4.3.7, 4.3.12, 4.3.14, 4.3.15, 4.3.16)
 
     static let localHeaderSignature: UInt32 = 0x0403_4B50

@@ -56,7 +56,7 @@ import Testing
             try writer.addEntry(name: "document.json", data: Data("{\"v\":2}".utf8))
         }
         // A copied entry is indistinguishable from one written afresh.
-        #expect(try contents(of: copied) == contents(of: fresh))
+        #expect(try bytes(ofFile: copied) == bytes(ofFile: fresh))
         let copy = try StoredZipReader(path: copied)
         #expect(try copy.readData(try #require(copy.entry(named: "objects/bb"))) == payload)
     }
