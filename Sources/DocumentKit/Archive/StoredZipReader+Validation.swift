@@ -41,7 +41,8 @@ extension StoredZipReader {
             let uncompressedSize = try cursor.uint32()
             let nameLength = Int(try cursor.uint16())
             let extraLength = Int(try cursor.uint16())
-            guard flags & 0x0049 == 0, method == StoredZip.methodStored else {
+            let refused = StoredZip.encryptionFlags | StoredZip.dataDescriptorFlag
+            guard flags & refused == 0, method == StoredZip.methodStored else {
                 throw ArchiveError(
                     .malformed, "the local header (flags 0x\(Self.hexadecimal(flags)), method \(method)) disagrees with the central directory")
             }
