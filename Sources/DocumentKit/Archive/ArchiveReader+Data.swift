@@ -3,7 +3,7 @@ import Foundation
 
 extension ArchiveReader {
     /// Passes the current entry's data to `body`, block by block, as libarchive
-    /// decompresses it.
+    /// decompresses it. Does nothing when there is no current entry, or its data was read.
     ///
     /// Every block is counted against ``ArchiveLimits`` *before* `body` sees it: the entry's
     /// size, the total of all entries, and the expansion ratio against the archive file's
@@ -18,28 +18,27 @@ extension ArchiveReader {
         if let size = entry.declaredSize, size > limits.maxEntryBytes {
             throw limitError("the entry declares \(size) bytes; the limit is \(limits.maxEntryBytes)", entry: entry.name)
         }
-        try LibArchive.withUTF8Locale {
-            while true {
-                var block: UnsafeRawPointer?
-                var size = 0
-                var offset: Int64 = 0
-                let code = archive_read_data_block(archive, &block, &size, &offset)
-                if code == ARCHIVE_EOF {
-                    entry.finished = true
-                    return
-                }
-                guard code == ARCHIVE_OK else {
-                    entry.finished = true
-                    throw LibArchive.error(archive, kind: .malformed, path: path, entry: entry.name)
-                }
-                // A block that starts past what was read leaves a hole (a sparse entry).
-                if offset > 0, UInt64(offset) > entry.bytesRead {
-                    try deliverZeros(UInt64(offset) - entry.bytesRead, to: &entry, body)
-                }
-                guard let block, size > 0 else { continue }
-                try count(UInt64(size), in: &entry)
-                try body(UnsafeRawBufferPointer(start: block, count: size))
+        while true {
+            var block: UnsafeRawPointer?
+            var size = 0
+            var offset: Int64 = 0
+            // The locale is set around libarchive only; `body` runs in the caller's.
+            let code = LibArchive.withUTF8Locale { archive_read_data_block(archive, &block, &size, &offset) }
+            if code == ARCHIVE_EOF {
+                entry.finished = true
+                return
             }
+            guard code == ARCHIVE_OK else {
+                entry.finished = true
+                throw LibArchive.error(archive, kind: .malformed, path: path, entry: entry.name)
+            }
+            // A block that starts past what was read leaves a hole (a sparse entry).
+            if offset > 0, UInt64(offset) > entry.bytesRead {
+                try deliverZeros(UInt64(offset) - entry.bytesRead, to: &entry, body)
+            }
+            guard let block, size > 0 else { continue }
+            try count(UInt64(size), in: &entry)
+            try body(UnsafeRawBufferPointer(start: block, count: size))
         }
     }
 

@@ -53,8 +53,9 @@ extension ArchiveReader {
         let isDirectory = fileType == CARCHIVE_AE_IFDIR
         guard let name = try normalize(rawName, isDirectory: isDirectory) else { return nil }
         if warning {
-            // Header warnings are names or attributes libarchive could not convert.
-            throw LibArchive.error(archive, kind: .unsafeEntry, path: path, entry: name)
+            // The name converted fine, so the warning is about another field (a malformed
+            // pax attribute, an owner name): the header is damaged.
+            throw LibArchive.error(archive, kind: .malformed, path: path, entry: name)
         }
         var info = ArchiveEntryInfo(name: name, kind: .other, mode: UInt32(archive_entry_perm(entry)) & 0o7777)
         if archive_entry_size_is_set(entry) != 0 { info.size = UInt64(clamping: max(archive_entry_size(entry), 0)) }

@@ -65,15 +65,17 @@ package final class ArchiveWriter {
     ) throws {
         try begin(name)
         try failing {
-            try LibArchive.withUTF8Locale {
+            try LibArchive.withUTF8Locale { () throws(ArchiveError) in
                 try writeHeader(
                     name: name, type: CARCHIVE_AE_IFREG, size: size, mode: mode,
                     modificationTime: modificationTime, compression: compression)
-                var sink = ArchiveDataSink(archive: archive, declaredSize: size, path: path, entry: name)
-                try body(&sink)
-                try sink.finish()
-                try LibArchive.check(archive_write_finish_entry(archive), archive, kind: .io, path: path, entry: name)
             }
+            // The caller's code runs in its own locale; each sink write sets ours.
+            var sink = ArchiveDataSink(archive: archive, declaredSize: size, path: path, entry: name)
+            try body(&sink)
+            try sink.finish()
+            let code = LibArchive.withUTF8Locale { archive_write_finish_entry(archive) }
+            try LibArchive.check(code, archive, kind: .io, path: path, entry: name)
         }
     }
 

@@ -18,7 +18,7 @@ enum LibArchive {
     /// writer drops the UTF-8 flag. `uselocale(3)` changes only this thread, so other
     /// threads and the process locale are untouched. Wrap whole call sequences: code here
     /// is synchronous, so a sequence never changes threads midway.
-    static func withUTF8Locale<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+    static func withUTF8Locale<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
         guard let locale = utf8Locale else { return try body() }
         let previous = uselocale(locale)
         defer { uselocale(previous) }

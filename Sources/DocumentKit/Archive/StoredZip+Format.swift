@@ -3,7 +3,7 @@
 ///
 /// CONTAINER.md, next to this file, documents the same layout for people; the two must
 /// change together. Record layouts follow PKWARE's APPNOTE.TXT 6.3.x, sections 4.3 and 4.5.
-package enum StoredZip {
+enum StoredZip {
     // MARK: Signatures (APPNOTE 4.3.7, 4.3.12, 4.3.14, 4.3.15, 4.3.16)
 
     static let localHeaderSignature: UInt32 = 0x0403_4B50
@@ -30,7 +30,13 @@ package enum StoredZip {
     /// Version needed to extract an entry with zip64 fields, and for the zip64 end record: 4.5.
     static let versionNeededZip64: UInt16 = 45
     /// General-purpose flags: only bit 11, "names are UTF-8". Never bit 3 (data descriptor).
-    static let flags: UInt16 = 0x0800
+    static let flags: UInt16 = utf8NamesFlag
+    /// General-purpose bit 11: the name is UTF-8 (APPNOTE 4.4.4, appendix D).
+    static let utf8NamesFlag: UInt16 = 0x0800
+    /// General-purpose bit 3: sizes and CRC follow the data in a data descriptor.
+    static let dataDescriptorFlag: UInt16 = 0x0008
+    /// General-purpose bits 0 (encrypted) and 6 (strong encryption).
+    static let encryptionFlags: UInt16 = 0x0041
     /// Compression method 0: stored.
     static let methodStored: UInt16 = 0
     /// MS-DOS time 00:00:00, fixed so that bytes never depend on a clock or a time zone.

@@ -14,8 +14,10 @@ enum StoredZipCentralDirectory {
                 .limitExceeded, "the archive has \(end.entryCount) entries; the limit is \(limits.maxEntries)", path: path)
         }
         let count = Int(end.entryCount)
-        guard end.centralDirectorySize >= UInt64(count) * UInt64(StoredZip.centralHeaderSize),
-              end.centralDirectorySize <= UInt64(count) * maxRecordSize,
+        let smallest = end.entryCount.multipliedReportingOverflow(by: UInt64(StoredZip.centralHeaderSize))
+        let largest = end.entryCount.multipliedReportingOverflow(by: maxRecordSize)
+        guard !smallest.overflow, end.centralDirectorySize >= smallest.partialValue,
+              largest.overflow || end.centralDirectorySize <= largest.partialValue,
               let size = Int(exactly: end.centralDirectorySize)
         else {
             throw ArchiveError(
@@ -28,6 +30,10 @@ enum StoredZipCentralDirectory {
         var collisionKeys = Set<String>(minimumCapacity: count)
         var totalBytes: UInt64 = 0
         for index in 0..<count {
+            guard ByteCursor.uint32(cursor.bytes, at: cursor.position) == StoredZip.centralHeaderSignature else {
+                throw ArchiveError(
+                    .malformed, "central directory record \(index + 1) of \(count) has no valid signature", path: path)
+            }
             let record: CentralRecord
             do {
                 record = try CentralRecord(&cursor)
@@ -91,10 +97,9 @@ private struct CentralRecord {
     var name: ArraySlice<UInt8>
     var extra: ArraySlice<UInt8>
 
+    /// Reads the record at `cursor`, whose signature the caller has checked.
     init(_ cursor: inout ByteCursor) throws(ByteCursor.EndOfData) {
-        let signature = try cursor.uint32()
-        // A wrong signature is reported like a short record: the directory is not a directory.
-        guard signature == StoredZip.centralHeaderSignature else { throw ByteCursor.EndOfData() }
+        try cursor.skip(4)  // signature
         madeBy = try cursor.uint16()
         try cursor.skip(2)  // version needed
         flags = try cursor.uint16()
@@ -120,17 +125,17 @@ private struct CentralRecord {
 
     /// Checks the record and derives the entry, or throws an error without path or entry.
     func entry(index: Int, centralDirectoryOffset: UInt64, fileSize: UInt64) throws(ArchiveError) -> StoredZipEntry {
-        if flags & 0x0041 != 0 {
+        if flags & StoredZip.encryptionFlags != 0 {
             throw ArchiveError(.unsupported, "the entry is encrypted; bundle entries must not be")
         }
         guard method == StoredZip.methodStored else {
             throw ArchiveError(.unsupported, "the entry is compressed (method \(method)); bundle entries must be stored")
         }
-        if flags & 0x0008 != 0 {
+        if flags & StoredZip.dataDescriptorFlag != 0 {
             throw ArchiveError(
                 .unsupported, "the entry uses a data descriptor; bundle entries must carry their sizes in the local header")
         }
-        if flags & StoredZip.flags == 0, name.contains(where: { $0 >= 0x80 }) {
+        if flags & StoredZip.utf8NamesFlag == 0, name.contains(where: { $0 >= 0x80 }) {
             throw ArchiveError(.unsafeEntry, "the entry name is not ASCII and not marked as UTF-8")
         }
         let name = try ArchiveEntryName.decode(self.name)

@@ -57,7 +57,7 @@ extension StoredZipReader {
     private func checkCRC(_ computed: UInt32, of entry: StoredZipEntry) throws(ArchiveError) {
         guard computed == entry.crc32 else {
             throw ArchiveError(
-                .checksumMismatch, "the data's CRC-32 is 0x\(hex(computed)); the archive records 0x\(hex(entry.crc32))",
+                .checksumMismatch, "the data's CRC-32 is 0x\(Self.hexadecimal(computed)); the archive records 0x\(Self.hexadecimal(entry.crc32))",
                 path: path, entry: entry.name)
         }
     }

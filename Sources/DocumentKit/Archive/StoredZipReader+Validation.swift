@@ -41,9 +41,10 @@ extension StoredZipReader {
             let uncompressedSize = try cursor.uint32()
             let nameLength = Int(try cursor.uint16())
             let extraLength = Int(try cursor.uint16())
-            guard flags & 0x0049 == 0, method == StoredZip.methodStored else {
+            let refused = StoredZip.encryptionFlags | StoredZip.dataDescriptorFlag
+            guard flags & refused == 0, method == StoredZip.methodStored else {
                 throw ArchiveError(
-                    .malformed, "the local header (flags 0x\(hex(flags)), method \(method)) disagrees with the central directory")
+                    .malformed, "the local header (flags 0x\(Self.hexadecimal(flags)), method \(method)) disagrees with the central directory")
             }
             guard nameLength == expectedName.count, extraLength == expectedExtra,
                   try cursor.bytes(nameLength).elementsEqual(expectedName)
@@ -67,7 +68,7 @@ extension StoredZipReader {
             }
             guard crc32 == entry.crc32 else {
                 throw ArchiveError(
-                    .malformed, "the local header's CRC-32 0x\(hex(crc32)) disagrees with the central directory's 0x\(hex(entry.crc32))")
+                    .malformed, "the local header's CRC-32 0x\(Self.hexadecimal(crc32)) disagrees with the central directory's 0x\(Self.hexadecimal(entry.crc32))")
             }
         } catch let error as ArchiveError {
             throw error
@@ -77,8 +78,10 @@ extension StoredZipReader {
     }
 }
 
-/// `value` in hexadecimal, zero-padded to its width.
-func hex<T: FixedWidthInteger>(_ value: T) -> String {
-    let digits = String(value, radix: 16, uppercase: true)
-    return String(repeating: "0", count: max(0, T.bitWidth / 4 - digits.count)) + digits
+extension StoredZipReader {
+    /// `value` in hexadecimal, zero-padded to its width, for messages about CRCs and flags.
+    static func hexadecimal<T: FixedWidthInteger>(_ value: T) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, T.bitWidth / 4 - digits.count)) + digits
+    }
 }

@@ -48,7 +48,7 @@ extension POSIXFile {
     }
 
     /// The portable path: a 1 MiB buffer between `pread` and `pwrite`.
-    private static func copyByReading(
+    static func copyByReading(
         from source: Int32, at sourceOffset: UInt64, sourcePath: String,
         to destination: Int32, at destinationOffset: UInt64, destinationPath: String,
         count: UInt64

@@ -30,7 +30,7 @@ import Testing
         ]
         for (name, data) in samples {
             let path = directory.path(name)
-            try write(data, to: path)
+            try writeBytes(data, to: path)
             let error = expectArchiveError(.notAnArchive) { _ = try entries(of: path) }
             #expect(error?.path == path)
             if name != "empty" { #expect(error?.message == "not a zip or tar archive", "\(name)") }
@@ -42,7 +42,7 @@ import Testing
     @Test(.enabled(if: bsdtar, "bsdtar is not installed"), arguments: ["cpio", "newc", "iso9660", "7zip", "ar", "shar"])
     func refusesOtherFormatsMadeByBsdtar(format: String) throws {
         let directory = try TemporaryDirectory()
-        try write(Data(String(repeating: "content ", count: 100).utf8), to: directory.path("file.txt"))
+        try writeBytes(Data(String(repeating: "content ", count: 100).utf8), to: directory.path("file.txt"))
         let path = directory.path("archive.\(format)")
         let made = try ExternalTool.bsdtar.run(["--format", format, "-cf", path, "-C", directory.url.path, "file.txt"])
         try #require(made.status == 0, "\(made.standardError)")
@@ -52,7 +52,7 @@ import Testing
     @Test func acceptsEmptyArchives() throws {
         let directory = try TemporaryDirectory()
         let tar = directory.path("empty.tar")
-        try write(Data(count: 10_240), to: tar)
+        try writeBytes(Data(count: 10_240), to: tar)
         #expect(try entries(of: tar).isEmpty)
         let zip = directory.path("empty.zip")
         try writeStoredZip(at: zip) { _ in }
@@ -67,7 +67,7 @@ import Testing
     @Test func reportsUnsafeNamesAndCanSkipThem() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("evil.zip")
-        try write(RawZip.build([
+        try writeBytes(RawZip.build([
             RawZip.Entry("ok.txt", "1"), RawZip.Entry("../evil", "2"), RawZip.Entry("/etc/passwd", "3"),
             RawZip.Entry("dir/a\\b", "4"), RawZip.Entry("..\\evil", "5"), RawZip.Entry(bytes: [0x62, 0xFF], Array("6".utf8)),
             RawZip.Entry("last.txt", "7"),
@@ -91,7 +91,7 @@ import Testing
     func reportsCollidingNames(_ first: String, _ second: String) throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("dup.zip")
-        try write(RawZip.build([RawZip.Entry(first, "1"), RawZip.Entry(second, "2")]), to: path)
+        try writeBytes(RawZip.build([RawZip.Entry(first, "1"), RawZip.Entry(second, "2")]), to: path)
         let error = expectArchiveError(.duplicateEntry) { _ = try entries(of: path) }
         #expect(error?.entry == second)
     }
@@ -150,9 +150,9 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.path("damaged.zip")
         try writeStoredZip(at: path) { try $0.addEntry(name: "a.txt", data: Data("hello, world".utf8)) }
-        var bytes = try contents(of: path)
+        var bytes = try bytes(ofFile: path)
         bytes[30 + 5 + 3] ^= 0x01
-        try write(bytes, to: path)
+        try writeBytes(bytes, to: path)
         let reader = try ArchiveReader(path: path)
         #expect(try reader.nextEntry()?.name == "a.txt")
         let error = expectArchiveError(.checksumMismatch) { try reader.readData { _ in } }
@@ -164,7 +164,7 @@ import Testing
         let path = directory.path("disagree.zip")
         var entry = RawZip.Entry("a.txt", "hello")
         entry.localCRC32 = 0x1234_5678
-        try write(RawZip.build([entry]), to: path)
+        try writeBytes(RawZip.build([entry]), to: path)
         expectArchiveError(.malformed) { _ = try entries(of: path) }
     }
 
@@ -177,10 +177,10 @@ import Testing
             try writer.addFile(name: "a.bin", data: random)
             try writer.addFile(name: "b.txt", data: Data("b".utf8))
         }
-        let whole = try contents(of: path)
+        let whole = try bytes(ofFile: path)
         for fraction in [0.3, 0.6, 0.9] {
             let cut = directory.path("cut-\(fraction).\(format.fileExtension)")
-            try write(whole.prefix(Int(Double(whole.count) * fraction)), to: cut)
+            try writeBytes(whole.prefix(Int(Double(whole.count) * fraction)), to: cut)
             let error = expectArchiveError(.truncated) { _ = try entries(of: cut) }
             #expect(error?.path == cut)
         }
@@ -213,7 +213,7 @@ import Testing
                     for _ in range(200): f.write(chunk)
             """, [path])
         try #require(made.status == 0, "\(made.standardError)")
-        let compressed = try contents(of: path).count
+        let compressed = try bytes(ofFile: path).count
         #expect(compressed < 400_000)
         for limits in [ArchiveLimits(maxEntryBytes: 10_000_000), ArchiveLimits(maxExpansionRatio: 100), .default] {
             let reader = try ArchiveReader(path: path, limits: limits)

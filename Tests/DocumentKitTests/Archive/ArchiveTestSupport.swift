@@ -13,12 +13,12 @@ func writeStoredZip(at path: String, forcesZip64: Bool = false, _ body: (StoredZ
 }
 
 /// The bytes of the file at `path`.
-func contents(of path: String) throws -> Data {
+func bytes(ofFile path: String) throws -> Data {
     try Data(contentsOf: URL(fileURLWithPath: path))
 }
 
 /// Writes `data` to a new file at `path`.
-func write(_ data: Data, to path: String) throws {
+func writeBytes(_ data: Data, to path: String) throws {
     try data.write(to: URL(fileURLWithPath: path))
 }
 

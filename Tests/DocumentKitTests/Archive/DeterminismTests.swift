@@ -36,8 +36,8 @@ import Testing
         let binary = CommandLine.arguments[0]
         try #require(FileManager.default.isExecutableFile(atPath: binary), "cannot find the test binary to rerun")
         let directory = try TemporaryDirectory()
-        // POSIX TZ strings need no tzdata: UTC, UTC+14 (Kiritimati) and UTC-12.
-        let settings = [("UTC0", "022", "C"), ("KIR-14", "077", "C.UTF-8"), ("BIT+12", "002", "POSIX")]
+        // UTC, UTC+14 and UTC-12; the last as a POSIX TZ string, which needs no tzdata.
+        let settings = [("UTC", "022", "C"), ("Pacific/Kiritimati", "077", "C.UTF-8"), ("BIT+12", "002", "POSIX")]
         var runs: [[String: Data]] = []
         for (index, (timeZone, mask, locale)) in settings.enumerated() {
             let output = directory.path("run\(index)")
@@ -53,7 +53,7 @@ import Testing
             #expect(result.status == 0, "\(result.output.suffix(2000))\(result.standardError.suffix(2000))")
             var files: [String: Data] = [:]
             for name in try FileManager.default.contentsOfDirectory(atPath: output) {
-                files[name] = try contents(of: "\(output)/\(name)")
+                files[name] = try bytes(ofFile: "\(output)/\(name)")
             }
             runs.append(files)
         }

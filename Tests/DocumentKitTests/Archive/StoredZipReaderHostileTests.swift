@@ -13,7 +13,7 @@ import Testing
     ) throws -> ArchiveError? {
         let directory = try TemporaryDirectory()
         let path = directory.path("hostile.zip")
-        try write(data, to: path)
+        try writeBytes(data, to: path)
         let error = expectArchiveError(kind, sourceLocation: sourceLocation) {
             _ = try StoredZipReader(path: path, limits: limits)
         }
@@ -92,7 +92,7 @@ import Testing
     @Test(.enabled(if: ExternalTool.zip.isAvailable, "zip is not installed"))
     func refusesAZipMadeByInfoZIP() throws {
         let directory = try TemporaryDirectory()
-        try write(Data(String(repeating: "text ", count: 1000).utf8), to: directory.path("a.txt"))
+        try writeBytes(Data(String(repeating: "text ", count: 1000).utf8), to: directory.path("a.txt"))
         let path = directory.path("info.zip")
         let result = try ExternalTool.zip.run(["-q", "-j", path, directory.path("a.txt")])
         #expect(result.status == 0, "\(result.standardError)")
@@ -103,9 +103,9 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.path("damaged.zip")
         try writeStoredZip(at: path) { try $0.addEntry(name: "a.txt", data: Data("hello, world".utf8)) }
-        var bytes = try contents(of: path)
+        var bytes = try bytes(ofFile: path)
         bytes[30 + 5 + 3] ^= 0x01  // a data byte of "a.txt"
-        try write(bytes, to: path)
+        try writeBytes(bytes, to: path)
         let reader = try StoredZipReader(path: path)
         let entry = try #require(reader.entry(named: "a.txt"))
         let error = expectArchiveError(.checksumMismatch) { _ = try reader.readData(entry) }
@@ -126,7 +126,7 @@ import Testing
             var entry = RawZip.Entry("a.txt", "hello")
             change(&entry)
             let path = directory.path("\(label).zip")
-            try write(RawZip.build([entry]), to: path)
+            try writeBytes(RawZip.build([entry]), to: path)
             let reader = try StoredZipReader(path: path)
             let zipEntry = try #require(reader.entries.first)
             let error = expectArchiveError(.malformed) { try reader.verifyLocalHeader(zipEntry) }
@@ -138,7 +138,7 @@ import Testing
         var bytes = Array(RawZip.build([RawZip.Entry("a.txt", "hello")]))
         bytes[8] = 8
         let path = directory.path("method.zip")
-        try write(Data(bytes), to: path)
+        try writeBytes(Data(bytes), to: path)
         let reader = try StoredZipReader(path: path)
         expectArchiveError(.malformed) { _ = try reader.readData(reader.entries[0]) }
     }
@@ -159,7 +159,7 @@ import Testing
         try expectOpen(three, fails: .limitExceeded, limits: ArchiveLimits(maxTotalBytes: 5))
         let directory = try TemporaryDirectory()
         let path = directory.path("ok.zip")
-        try write(three, to: path)
+        try writeBytes(three, to: path)
         _ = try StoredZipReader(path: path, limits: ArchiveLimits(maxEntries: 3, maxEntryBytes: 3, maxTotalBytes: 6))
     }
 
@@ -188,7 +188,7 @@ import Testing
             }
         }
         for input in inputs {
-            try write(Data(input), to: path)
+            try writeBytes(Data(input), to: path)
             // Every error is an ArchiveError: the reader's functions throw nothing else.
             guard let reader = try? StoredZipReader(path: path) else { continue }
             for entry in reader.entries { _ = try? reader.readData(entry) }

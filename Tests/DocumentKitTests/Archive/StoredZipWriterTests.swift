@@ -19,14 +19,14 @@ import Testing
         expected += [0x50, 0x4B, 0x05, 0x06, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00]
         expected += [0x36, 0x00, 0x00, 0x00, 0x28, 0x00, 0x00, 0x00, 0x00, 0x00]
         #expect(CRC32.checksum(Data("ab".utf8)) == 0x9E83_486D)
-        #expect(Array(try contents(of: path)) == expected)
+        #expect(Array(try bytes(ofFile: path)) == expected)
     }
 
     @Test func writesAnEmptyArchive() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("empty.zip")
         try writeStoredZip(at: path) { _ in }
-        #expect(Array(try contents(of: path)) == [0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18))
+        #expect(Array(try bytes(ofFile: path)) == [0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18))
         #expect(try StoredZipReader(path: path).entries.isEmpty)
     }
 

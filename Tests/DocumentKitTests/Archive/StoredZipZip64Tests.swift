@@ -94,7 +94,7 @@ import Testing
         try writeStoredZip(at: path) { writer in
             for index in 0..<65_535 { try writer.addEntry(name: String(index), data: Data()) }
         }
-        let bytes = try contents(of: path)
+        let bytes = try bytes(ofFile: path)
         #expect(Array(bytes.suffix(22).prefix(12)) == [0x50, 0x4B, 0x05, 0x06, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF])
         #expect(Array(bytes.suffix(42).prefix(4)) == [0x50, 0x4B, 0x06, 0x07])
         let reader = try StoredZipReader(path: path)
