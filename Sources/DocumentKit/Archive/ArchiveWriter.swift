@@ -23,12 +23,7 @@ package final class ArchiveWriter {
     /// The format being written.
     package let format: ArchiveWriteFormat
     let archive: OpaquePointer
-    private var collisionKeys: Set<String> = []
-    private var state = State.open
-
-    private enum State {
-        case open, finished, failed
-    }
+    private let ledger: ArchiveWriterLedger
 
     /// Starts an archive at the current position of `fileDescriptor`
     /// (`archive_write_open_fd`), which stays open and owned by the caller.
@@ -37,6 +32,7 @@ package final class ArchiveWriter {
     package init(fileDescriptor: Int32, path: String, format: ArchiveWriteFormat) throws(ArchiveError) {
         self.path = path
         self.format = format
+        self.ledger = ArchiveWriterLedger(path: path)
         self.archive = try LibArchive.withUTF8Locale { () throws(ArchiveError) in
             try Self.open(fileDescriptor, path: path, format: format)
         }
@@ -45,12 +41,12 @@ package final class ArchiveWriter {
     deinit {
         // An unfinished archive must not be completed by archive_write_free (which would
         // write to a descriptor the caller may have closed and reused): mark it failed.
-        if state != .finished { archive_write_fail(archive) }
+        if ledger.state != .finished { archive_write_fail(archive) }
         archive_write_free(archive)
     }
 
     /// Adds a regular file of exactly `size` bytes, which `body` writes through
-    /// ``ArchiveDataSink/write(_:)-(UnsafeRawBufferPointer)``.
+    /// ``ArchiveEntrySink/write(_:)-(UnsafeRawBufferPointer)``.
     ///
     /// - Parameters:
     ///   - mode: permission bits, stored as given.
@@ -61,17 +57,24 @@ package final class ArchiveWriter {
     ///   `.truncated` if `body` writes more or fewer than `size` bytes, `.io`, or what `body` throws.
     package func addFile(
         name: String, size: UInt64, mode: UInt32 = 0o644, modificationTime: Int64? = nil,
-        compression: EntryCompression = .deflate, body: (inout ArchiveDataSink) throws -> Void
+        compression: EntryCompression = .deflate, body: (inout ArchiveEntrySink) throws -> Void
     ) throws {
         try begin(name)
-        try failing {
+        try ledger.failing {
             try LibArchive.withUTF8Locale { () throws(ArchiveError) in
                 try writeHeader(
                     name: name, type: CARCHIVE_AE_IFREG, size: size, mode: mode,
                     modificationTime: modificationTime, compression: compression)
             }
             // The caller's code runs in its own locale; each sink write sets ours.
-            var sink = ArchiveDataSink(archive: archive, declaredSize: size, path: path, entry: name)
+            let archive = self.archive, path = self.path
+            var sink = ArchiveEntrySink(declaredSize: size, path: path, entry: name, computesCRC: false) { bytes throws(ArchiveError) in
+                let written = LibArchive.withUTF8Locale { archive_write_data(archive, bytes.baseAddress, bytes.count) }
+                guard written == bytes.count else {
+                    if written < 0 { throw LibArchive.error(archive, kind: .io, path: path, entry: name) }
+                    throw ArchiveError(.io, "libarchive accepted \(written) of \(bytes.count) bytes", path: path, entry: name)
+                }
+            }
             try body(&sink)
             try sink.finish()
             let code = LibArchive.withUTF8Locale { archive_write_finish_entry(archive) }
@@ -101,7 +104,7 @@ package final class ArchiveWriter {
                 try LibArchive.check(archive_write_finish_entry(archive), archive, kind: .io, path: path, entry: name)
             }
         } catch {
-            state = .failed
+            ledger.markFailed()
             throw error
         }
     }
@@ -109,13 +112,13 @@ package final class ArchiveWriter {
     /// Completes the archive (`archive_write_close`: for zip, this writes the central
     /// directory) and flushes it to the descriptor. Call once.
     package func finish() throws(ArchiveError) {
-        try checkOpen()
+        try ledger.checkOpen()
         let code = LibArchive.withUTF8Locale { archive_write_close(archive) }
         guard code == ARCHIVE_OK else {
-            state = .failed
+            ledger.markFailed()
             throw LibArchive.error(archive, kind: .io, path: path)
         }
-        state = .finished
+        ledger.markFinished()
     }
 
     // MARK: - Helpers
@@ -183,37 +186,10 @@ package final class ArchiveWriter {
     }
 
     private func begin(_ name: String) throws(ArchiveError) {
-        try checkOpen()
-        do {
-            try ArchiveEntryName.validate(name)
-        } catch {
-            throw error.adding(path: path)
-        }
         guard LibArchive.hasUTF8Locale || name.utf8.allSatisfy({ $0 < 0x80 }) else {
             // Without a UTF-8 locale, libarchive 3.6.2's pax writer crashes on such names.
             throw ArchiveError(.unsupported, "non-ASCII names need a UTF-8 locale (C.UTF-8)", path: path, entry: name)
         }
-        guard collisionKeys.insert(ArchiveEntryName.collisionKey(name)).inserted else {
-            throw ArchiveError(
-                .duplicateEntry, "another entry has the same name, or one differing only in case or Unicode normalization",
-                path: path, entry: name)
-        }
-    }
-
-    private func checkOpen() throws(ArchiveError) {
-        switch state {
-        case .open: return
-        case .finished: throw ArchiveError(.io, "the archive is already finished", path: path)
-        case .failed: throw ArchiveError(.io, "an earlier error left the archive incomplete", path: path)
-        }
-    }
-
-    private func failing(_ body: () throws -> Void) throws {
-        do {
-            try body()
-        } catch {
-            state = .failed
-            throw error
-        }
+        try ledger.admit(name)
     }
 }

@@ -27,12 +27,7 @@ package final class StoredZipWriter {
     /// legal zip, used by tests to exercise zip64 without writing 4 GiB.
     let forcesZip64: Bool
     private var centralHeaders: [[UInt8]] = []
-    private var collisionKeys: Set<String> = []
-    private var state = State.open
-
-    private enum State {
-        case open, finished, failed
-    }
+    private let ledger: ArchiveWriterLedger
 
     /// Writes at the start of `fileDescriptor`, a freshly created, empty regular file opened
     /// for writing (`O_RDWR`), with `pwrite`; never closes it.
@@ -47,10 +42,11 @@ package final class StoredZipWriter {
         self.path = path
         self.output = FileOutputBuffer(fileDescriptor: fileDescriptor, path: path)
         self.forcesZip64 = forcesZip64
+        self.ledger = ArchiveWriterLedger(path: path)
     }
 
     /// Adds an entry of exactly `size` bytes, which `body` streams through
-    /// ``StoredZipSink/write(_:)-(UnsafeRawBufferPointer)``.
+    /// ``ArchiveEntrySink/write(_:)-(UnsafeRawBufferPointer)``.
     ///
     /// The local header is written with the sizes first; the CRC-32 is computed while the
     /// data streams and then written into the header, so no data descriptor is needed.
@@ -58,17 +54,21 @@ package final class StoredZipWriter {
     /// - Throws: `.unsafeEntry` or `.duplicateEntry` for a bad name; `.limitExceeded` or
     ///   `.truncated` if `body` writes more or fewer than `size` bytes; `.io`; or what
     ///   `body` throws.
-    package func addEntry(name: String, size: UInt64, body: (inout StoredZipSink) throws -> Void) throws {
-        let nameBytes = try beginEntry(name)
-        try failing {
+    package func addEntry(name: String, size: UInt64, body: (inout ArchiveEntrySink) throws -> Void) throws {
+        try ledger.admit(name)
+        let nameBytes = Array(name.utf8)
+        try ledger.failing {
             let headerOffset = output.offset
             let zip64Sizes = forcesZip64 || StoredZip.needsZip64(size)
             try output.append(StoredZip.localHeader(
                 name: nameBytes, size: size, crc32: 0, zip64Sizes: zip64Sizes,
                 versionNeeded: versionNeeded(size: size, offset: headerOffset)))
-            var sink = StoredZipSink(output: output, declaredSize: size, path: path, entry: name)
+            let output = self.output
+            var sink = ArchiveEntrySink(declaredSize: size, path: path, entry: name, computesCRC: true) { bytes throws(ArchiveError) in
+                try output.append(bytes)
+            }
             try body(&sink)
-            let crc32 = try sink.finish()
+            let crc32 = try sink.finish() ?? 0
             var crcBytes: [UInt8] = []
             crcBytes.appendLittleEndian(crc32)
             try output.overwrite(crcBytes, at: headerOffset + StoredZip.localHeaderCRCOffset)
@@ -91,8 +91,9 @@ package final class StoredZipWriter {
     package func copyEntry(_ entry: StoredZipEntry, from reader: StoredZipReader, as name: String? = nil) throws {
         try reader.verifyLocalHeader(entry)
         let targetName = name ?? entry.name
-        let nameBytes = try beginEntry(targetName)
-        try failing {
+        try ledger.admit(targetName)
+        let nameBytes = Array(targetName.utf8)
+        try ledger.failing {
             let headerOffset = output.offset
             try output.append(StoredZip.localHeader(
                 name: nameBytes, size: entry.size, crc32: entry.crc32,
@@ -111,8 +112,8 @@ package final class StoredZipWriter {
     /// Writes the central directory, the zip64 end records when needed, and the end record,
     /// then flushes. Call once, after the last entry. Does not `fsync`: that is the saver's job.
     package func finish() throws {
-        try checkOpen()
-        try failing {
+        try ledger.checkOpen()
+        try ledger.failing {
             let centralDirectoryOffset = output.offset
             for header in centralHeaders { try output.append(header) }
             let centralDirectorySize = output.offset - centralDirectoryOffset
@@ -120,45 +121,11 @@ package final class StoredZipWriter {
                 entryCount: centralHeaders.count, centralDirectoryOffset: centralDirectoryOffset,
                 centralDirectorySize: centralDirectorySize, forceZip64: forcesZip64))
             try output.flush()
-            state = .finished
+            ledger.markFinished()
         }
     }
 
     // MARK: - Helpers
-
-    /// Checks the writer and the name; returns the name's bytes.
-    private func beginEntry(_ name: String) throws(ArchiveError) -> [UInt8] {
-        try checkOpen()
-        do {
-            try ArchiveEntryName.validate(name)
-        } catch {
-            throw error.adding(path: path)
-        }
-        guard collisionKeys.insert(ArchiveEntryName.collisionKey(name)).inserted else {
-            throw ArchiveError(
-                .duplicateEntry, "another entry has the same name, or one differing only in case or Unicode normalization",
-                path: path, entry: name)
-        }
-        return Array(name.utf8)
-    }
-
-    private func checkOpen() throws(ArchiveError) {
-        switch state {
-        case .open: return
-        case .finished: throw ArchiveError(.io, "the archive is already finished", path: path)
-        case .failed: throw ArchiveError(.io, "an earlier error left the archive incomplete", path: path)
-        }
-    }
-
-    /// Runs `body`, leaving the writer failed if it throws: the file is then incomplete.
-    private func failing(_ body: () throws -> Void) throws {
-        do {
-            try body()
-        } catch {
-            state = .failed
-            throw error
-        }
-    }
 
     private func versionNeeded(size: UInt64, offset: UInt64) -> UInt16 {
         forcesZip64 || StoredZip.needsZip64(size) || StoredZip.needsZip64(offset)

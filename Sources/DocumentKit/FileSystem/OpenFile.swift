@@ -4,6 +4,8 @@ import Foundation
 final class OpenFile {
     let descriptor: Int32
     let path: String
+    /// Where the next `write` goes: writes are positional, so reads never move it.
+    private var writeOffset: UInt64 = 0
 
     private init(descriptor: Int32, path: String) {
         self.descriptor = descriptor
@@ -40,56 +42,47 @@ final class OpenFile {
         guard fsync(descriptor) == 0 else { throw DocumentKitError.system("cannot flush to disk", path: path, errno: errno) }
     }
 
-    /// Writes all of `buffer` at the current offset, retrying short writes and EINTR.
+    /// Writes all of `buffer` after what this object wrote before (`POSIXFile.write`).
     func write(_ buffer: UnsafeRawBufferPointer) throws {
-        var offset = 0
-        while offset < buffer.count {
-            let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw DocumentKitError.system("cannot write", path: path, errno: errno)
-            }
-            offset += written
+        do {
+            try POSIXFile.write(descriptor, buffer, at: writeOffset, path: path)
+        } catch {
+            throw DocumentKitError(error)
         }
+        writeOffset += UInt64(buffer.count)
     }
 
     func write(_ data: Data) throws {
-        try data.withUnsafeBytes { buffer in
-            guard buffer.count > 0 else { return }
-            try write(buffer)
-        }
+        try data.withUnsafeBytes { try write($0) }
     }
 
-    /// Reads the whole file in blocks, refusing one larger than `limit` bytes.
+    /// Reads the whole file, refusing one larger than `limit` bytes.
     func readAll(limit: Int) throws -> Data {
         var data = Data()
-        var block = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw DocumentKitError.system("cannot read", path: path, errno: errno)
-            }
-            if count == 0 { return data }
-            data.append(contentsOf: block[0..<count])
-            if data.count > limit {
+        try stream(blockSize: 1 << 16) { block in
+            guard data.count + block.count <= limit else {
                 throw DocumentKitError(.malformedInput, "file is larger than the limit of \(limit) bytes", path: path)
             }
+            data.append(contentsOf: block)
         }
+        return data
     }
 
     /// Streams the whole file through `body` in blocks of `blockSize` bytes.
     func stream(blockSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let block = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
         defer { block.deallocate() }
+        var offset: UInt64 = 0
         while true {
-            let count = read(descriptor, block.baseAddress, blockSize)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw DocumentKitError.system("cannot read", path: path, errno: errno)
+            let count: Int
+            do {
+                count = try POSIXFile.read(descriptor, into: block, at: offset, path: path)
+            } catch {
+                throw DocumentKitError(error)
             }
-            if count == 0 { return }
-            try body(UnsafeRawBufferPointer(rebasing: block[0..<count]))
+            if count > 0 { try body(UnsafeRawBufferPointer(rebasing: block[0..<count])) }
+            if count < blockSize { return }
+            offset += UInt64(count)
         }
     }
 }

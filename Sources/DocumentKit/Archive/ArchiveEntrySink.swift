@@ -1,42 +1,41 @@
-import CArchive
 import Foundation
 
-/// Where the body of ``ArchiveWriter/addFile(name:size:mode:modificationTime:compression:body:)``
-/// writes a file's bytes.
+/// Where the body of an `addEntry`/`addFile` call writes an entry's bytes, for both
+/// archive writers.
 ///
-/// libarchive silently truncates or pads data that does not match the declared size; the
-/// sink refuses extra bytes instead, and the writer refuses a short entry. It cannot be
-/// copied, so no write can slip past the count.
-package struct ArchiveDataSink: ~Copyable {
-    private let archive: OpaquePointer
+/// It counts what passes through and refuses to go past the size the entry declared
+/// (libarchive would silently truncate or pad instead), optionally computing the CRC-32
+/// on the way. It cannot be copied, so no write can slip past the count.
+package struct ArchiveEntrySink: ~Copyable {
+    private let destination: (UnsafeRawBufferPointer) throws(ArchiveError) -> Void
     private let declaredSize: UInt64
     private let path: String
     private let entry: String
+    private var crc: CRC32?
     /// Bytes written so far.
     package private(set) var bytesWritten: UInt64 = 0
 
-    init(archive: OpaquePointer, declaredSize: UInt64, path: String, entry: String) {
-        self.archive = archive
+    /// A sink passing bytes to `destination`; `computesCRC` when the writer needs the CRC-32.
+    init(declaredSize: UInt64, path: String, entry: String, computesCRC: Bool,
+         destination: @escaping (UnsafeRawBufferPointer) throws(ArchiveError) -> Void) {
+        self.destination = destination
         self.declaredSize = declaredSize
         self.path = path
         self.entry = entry
+        self.crc = computesCRC ? CRC32() : nil
     }
 
-    /// Appends `bytes` to the entry (`archive_write_data`).
+    /// Appends `bytes` to the entry.
     ///
-    /// - Throws: `.limitExceeded` past the declared size; `.io` if libarchive fails.
+    /// - Throws: `.limitExceeded` if the entry would grow past its declared size; `.io`.
     package mutating func write(_ bytes: UnsafeRawBufferPointer) throws(ArchiveError) {
         guard UInt64(bytes.count) <= declaredSize - bytesWritten else {
             throw ArchiveError(
                 .limitExceeded, "more than the declared \(declaredSize) bytes were written", path: path, entry: entry)
         }
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-        let written = LibArchive.withUTF8Locale { archive_write_data(archive, base, bytes.count) }
-        guard written == bytes.count else {
-            if written < 0 { throw LibArchive.error(archive, kind: .io, path: path, entry: entry) }
-            throw ArchiveError(
-                .io, "libarchive accepted \(written) of \(bytes.count) bytes", path: path, entry: entry)
-        }
+        guard !bytes.isEmpty else { return }
+        crc?.update(bytes)
+        try destination(bytes)
         bytesWritten += UInt64(bytes.count)
     }
 
@@ -46,12 +45,14 @@ package struct ArchiveDataSink: ~Copyable {
         try bytes.withUnsafeBytes { raw in Result { () throws(ArchiveError) in try write(raw) } }.get()
     }
 
-    /// Checks that exactly the declared size was written.
-    func finish() throws(ArchiveError) {
+    /// Checks that exactly the declared size was written; returns the CRC-32 if computed.
+    @discardableResult
+    func finish() throws(ArchiveError) -> UInt32? {
         guard bytesWritten == declaredSize else {
             throw ArchiveError(
                 .truncated, "\(bytesWritten) bytes were written; the entry declared \(declaredSize)",
                 path: path, entry: entry)
         }
+        return crc?.value
     }
 }
