@@ -10,15 +10,20 @@ struct DocCtl: ParsableCommand {
         discussion: """
             Exit status: 0 success, 1 validation found errors, 64 usage, 65 malformed or \
             invalid input, 66 missing input, 73 cannot create output, 74 I/O error, \
-            75 locked or changed by another writer.
+            75 locked or changed by another writer. `docctl --version` prints the version.
             """,
-        version: DocumentKitInfo.version,
         subcommands: [New.self, Info.self, Cat.self, Get.self, Set.self, Unset.self, Attach.self, Extract.self,
                       Log.self, Export.self, Import.self, Validate.self])
 
     /// Parses and runs the command; every failure ends as one `error: …` line on stderr
     /// and the sysexits status of its cause. Help and --version print as usual.
     static func main() {
+        // `docctl --version` is handled here rather than as an ArgumentParser flag: a root
+        // flag is parsed anywhere on the line and would swallow `cat --version 3`.
+        if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
+            Console.print(DocumentKitInfo.version)
+            return
+        }
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -1,7 +1,7 @@
 /// The byte layout of DocumentKit's stored zip files: the constants and record encoders
 /// shared by ``StoredZipWriter`` and ``StoredZipReader``.
 ///
-/// CONTAINER.md, next to this file, documents the same layout for people; the two must
+/// FORMAT.md §9 documents the same layout for people; the two must
 /// change together. Record layouts follow PKWARE's APPNOTE.TXT 6.3.x, sections 4.3 and 4.5.
 enum StoredZip {
     // MARK: Signatures (APPNOTE 4.3.7, 4.3.12, 4.3.14, 4.3.15, 4.3.16)

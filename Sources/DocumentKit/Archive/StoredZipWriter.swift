@@ -5,7 +5,7 @@ import Foundation
 ///
 /// libarchive's zip writer cannot do this (it adds time and owner extra fields, uses local
 /// time, always sets data descriptors and cannot copy an entry raw), so bundles are written
-/// here. CONTAINER.md, next to this file, specifies every field. In short: no extra fields
+/// here. FORMAT.md §9 specifies every field. In short: no extra fields
 /// except zip64 where a size or offset needs it, UTF-8 names, no data descriptors, a fixed
 /// 1980-01-01 date, mode 0644, entries in the order they are added.
 ///

@@ -3,7 +3,7 @@ import Testing
 @testable import DocumentKit
 
 @Suite struct StoredZipWriterTests {
-    /// The exact bytes of a one-entry bundle, field by field, as CONTAINER.md specifies them.
+    /// The exact bytes of a one-entry bundle, field by field, as FORMAT.md §9 specifies them.
     @Test func writesTheDocumentedLayout() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("layout.zip")

@@ -28,8 +28,8 @@ import Testing
             }
             process.waitUntilExit()
             let validate = try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url)
-            #expect(validate.status == 0, "attempt \(attempt): \(validate.stdout)")
-            let name = try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).stdout.trimmingCharacters(in: .newlines)
+            #expect(validate.status == 0, "attempt \(attempt): \(validate.output)")
+            let name = try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).output.trimmingCharacters(in: .newlines)
             #expect(name == names.last! || name == "v\(attempt)", "attempt \(attempt): \(name)")
             if name != names.last! { names.append(name) }
         }

@@ -8,23 +8,23 @@ import Testing
         let directory = try TemporaryDirectory()
         try Run.docctl(["new", "g.dkproj", "--name", "Garden", "--author", "ada"], in: directory.url)
         let set = try Run.docctl(["set", "g.dkproj", "tasks[+]", #"{"title": "Buy seeds", "dueDate": "2026-03-01"}"#, "-m", "First task", "--author", "ada"], in: directory.url)
-        #expect(set.status == 0, "\(set.stderr)")
-        #expect(set.stdout.hasPrefix("saved version 2 ("))
-        #expect(set.stdout.hasSuffix(") of g.dkproj: First task\n"))
+        #expect(set.status == 0, "\(set.standardError)")
+        #expect(set.output.hasPrefix("saved version 2 ("))
+        #expect(set.output.hasSuffix(") of g.dkproj: First task\n"))
 
-        #expect(try Run.docctl(["get", "g.dkproj", "tasks[0].title"], in: directory.url).stdout == "Buy seeds\n")
-        #expect(try Run.docctl(["get", "g.dkproj", "tasks[0].title", "--json"], in: directory.url).stdout == "\"Buy seeds\"\n")
-        #expect(try Run.docctl(["get", "g.dkproj", "tasks[0].dueDate"], in: directory.url).stdout == "2026-03-01T00:00:00Z\n")
-        #expect(try Run.docctl(["get", "g.dkproj", "tasks[0].priority"], in: directory.url).stdout == "medium\n", "completed with the default")
-        let id = try Run.docctl(["get", "g.dkproj", "tasks[0].id"], in: directory.url).stdout.trimmingCharacters(in: .newlines)
+        #expect(try Run.docctl(["get", "g.dkproj", "tasks[0].title"], in: directory.url).output == "Buy seeds\n")
+        #expect(try Run.docctl(["get", "g.dkproj", "tasks[0].title", "--json"], in: directory.url).output == "\"Buy seeds\"\n")
+        #expect(try Run.docctl(["get", "g.dkproj", "tasks[0].dueDate"], in: directory.url).output == "2026-03-01T00:00:00Z\n")
+        #expect(try Run.docctl(["get", "g.dkproj", "tasks[0].priority"], in: directory.url).output == "medium\n", "completed with the default")
+        let id = try Run.docctl(["get", "g.dkproj", "tasks[0].id"], in: directory.url).output.trimmingCharacters(in: .newlines)
         #expect(UUID(uuidString: id) != nil, "a new task gets a UUID")
-        #expect(try Run.docctl(["get", "g.dkproj", "tasks[id=\(id)].title"], in: directory.url).stdout == "Buy seeds\n")
+        #expect(try Run.docctl(["get", "g.dkproj", "tasks[id=\(id)].title"], in: directory.url).output == "Buy seeds\n")
 
         let cat = try Run.docctl(["cat", "g.dkproj"], in: directory.url)
-        let project = try Project.decode(cat.stdoutData)
+        let project = try Project.decode(cat.standardOutput)
         #expect(project.name == "Garden" && project.tasks.count == 1)
         let first = try Run.docctl(["cat", "g.dkproj", "--version", "1"], in: directory.url)
-        #expect(try Project.decode(first.stdoutData).tasks.isEmpty)
+        #expect(try Project.decode(first.standardOutput).tasks.isEmpty)
     }
 
     @Test func valuesThatParseAsJSONAreJSONAndOthersAreStrings() throws {
@@ -32,10 +32,10 @@ import Testing
         try Run.docctl(["new", "p.dkproj"], in: directory.url)
         try Run.docctl(["set", "p.dkproj", "tasks[+]", #"{"title": "a"}"#], in: directory.url)
         #expect(try Run.docctl(["set", "p.dkproj", "tasks[0].isComplete", "true"], in: directory.url).status == 0)
-        #expect(try Run.docctl(["get", "p.dkproj", "tasks[0].isComplete"], in: directory.url).stdout == "true\n")
+        #expect(try Run.docctl(["get", "p.dkproj", "tasks[0].isComplete"], in: directory.url).output == "true\n")
         #expect(try Run.docctl(["set", "p.dkproj", "tasks[0].title", "Call the plumber"], in: directory.url).status == 0)
         #expect(try Run.docctl(["set", "p.dkproj", "name", "1984", "--string"], in: directory.url).status == 0)
-        #expect(try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).stdout == "1984\n")
+        #expect(try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).output == "1984\n")
     }
 
     @Test func invalidEditsAreRefusedAndSaveNothing() throws {
@@ -58,8 +58,8 @@ import Testing
         for (arguments, status, message) in cases {
             let result = try Run.docctl(arguments, in: directory.url)
             #expect(result.status == status, "\(arguments)")
-            #expect(result.stderr == message + "\n", "\(arguments)")
-            #expect(result.stdout.isEmpty, "\(arguments)")
+            #expect(result.standardError == message + "\n", "\(arguments)")
+            #expect(result.output.isEmpty, "\(arguments)")
         }
         #expect(try Data(contentsOf: bundle) == before)
         #expect(Fixtures.listing(directory.url) == ["p.dkproj"])
@@ -70,7 +70,7 @@ import Testing
         try Run.docctl(["new", "p.dkproj", "--name", "Same"], in: directory.url)
         let result = try Run.docctl(["set", "p.dkproj", "name", "Same"], in: directory.url)
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("no change: p.dkproj stays at version 1 ("))
+        #expect(result.output.hasPrefix("no change: p.dkproj stays at version 1 ("))
         #expect(try DocumentBundle(contentsOf: directory.url.appendingPathComponent("p.dkproj")).manifest.versions.count == 1)
     }
 
@@ -78,10 +78,10 @@ import Testing
         let directory = try TemporaryDirectory()
         try Run.docctl(["new", "p.dkproj"], in: directory.url)
         for title in ["a", "b", "c"] { try Run.docctl(["set", "p.dkproj", "tasks[+]", #"{"title": "\#(title)"}"#], in: directory.url) }
-        let idOfB = try Run.docctl(["get", "p.dkproj", "tasks[1].id"], in: directory.url).stdout.trimmingCharacters(in: .newlines)
+        let idOfB = try Run.docctl(["get", "p.dkproj", "tasks[1].id"], in: directory.url).output.trimmingCharacters(in: .newlines)
         #expect(try Run.docctl(["unset", "p.dkproj", "tasks[id=\(idOfB)]"], in: directory.url).status == 0)
         #expect(try Run.docctl(["unset", "p.dkproj", "tasks[0]"], in: directory.url).status == 0)
-        #expect(try Run.docctl(["get", "p.dkproj", "tasks", "--json"], in: directory.url).stdout.contains(#""title" : "c""#))
+        #expect(try Run.docctl(["get", "p.dkproj", "tasks", "--json"], in: directory.url).output.contains(#""title" : "c""#))
         #expect(try Run.docctl(["get", "p.dkproj", "tasks[1]"], in: directory.url).status == 65)
     }
 
@@ -90,19 +90,19 @@ import Testing
         let picture = try Fixtures.write(Fixtures.noise(200_000), to: "cover.png", in: directory.url)
         try Run.docctl(["new", "p.dkproj"], in: directory.url)
         let attach = try Run.docctl(["attach", "p.dkproj", "cover.png"], in: directory.url)
-        #expect(attach.status == 0, "\(attach.stderr)")
-        #expect(try Run.docctl(["get", "p.dkproj", "thumbnail.mediaType"], in: directory.url).stdout == "image/png\n")
-        #expect(try Run.docctl(["attach", "p.dkproj", "cover.png", "--as", "thumbnail"], in: directory.url).stdout.hasPrefix("no change"))
+        #expect(attach.status == 0, "\(attach.standardError)")
+        #expect(try Run.docctl(["get", "p.dkproj", "thumbnail.mediaType"], in: directory.url).output == "image/png\n")
+        #expect(try Run.docctl(["attach", "p.dkproj", "cover.png", "--as", "thumbnail"], in: directory.url).output.hasPrefix("no change"))
         #expect(try Run.docctl(["set", "p.dkproj", "name", "Renamed"], in: directory.url).status == 0)
 
         let extract = try Run.docctl(["extract", "p.dkproj", "thumbnail", "-o", "out.png"], in: directory.url)
-        #expect(extract.stdout == "wrote 200000 bytes to out.png\n")
+        #expect(extract.output == "wrote 200000 bytes to out.png\n")
         #expect(try Data(contentsOf: directory.url.appendingPathComponent("out.png")) == Data(contentsOf: picture))
         let refused = try Run.docctl(["extract", "p.dkproj", "thumbnail", "-o", "out.png"], in: directory.url)
         expectFailure(refused, status: 73, containing: "out.png: already exists (use --force to replace it)")
         #expect(try Run.docctl(["extract", "p.dkproj", "thumbnail", "-o", "out.png", "--force"], in: directory.url).status == 0)
         let piped = try Run.docctl(["extract", "p.dkproj", "thumbnail", "--version", "2", "-o", "-"], in: directory.url)
-        #expect(piped.stdoutData == (try Data(contentsOf: picture)))
+        #expect(piped.standardOutput == (try Data(contentsOf: picture)))
 
         let bundle = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("p.dkproj"))
         #expect(bundle.manifest.objects.values.filter { $0.size == 200_000 }.count == 1)
@@ -118,9 +118,9 @@ import Testing
         let bundle = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("p.dkproj"))
         let second = bundle.manifest.versions[1]
         for name in ["2", String(second.id.prefix(6)), second.id, "head~1", "HEAD~1"] {
-            #expect(try Run.docctl(["get", "p.dkproj", "name", "--version", name], in: directory.url).stdout == "v2\n", "\(name)")
+            #expect(try Run.docctl(["get", "p.dkproj", "name", "--version", name], in: directory.url).output == "v2\n", "\(name)")
         }
-        #expect(try Run.docctl(["get", "p.dkproj", "name", "--version", "head"], in: directory.url).stdout == "v3\n")
+        #expect(try Run.docctl(["get", "p.dkproj", "name", "--version", "head"], in: directory.url).output == "v3\n")
         #expect(try Run.docctl(["get", "p.dkproj", "name", "--version", "head~5"], in: directory.url).status == 65)
     }
 }

@@ -17,14 +17,14 @@ import Testing
         let directory = try TemporaryDirectory()
         try makeBundle(in: directory.url)
         let export = try Run.docctl(["export", "p.dkproj", "--format", format, "-o", "out.\(format)"], in: directory.url)
-        #expect(export.status == 0, "\(export.stderr)")
-        #expect(export.stdout.hasPrefix("exported version 4 of p.dkproj to out.\(format) (\(format), 2 files, "))
+        #expect(export.status == 0, "\(export.standardError)")
+        #expect(export.output.hasPrefix("exported version 4 of p.dkproj to out.\(format) (\(format), 2 files, "))
         let imported = try Run.docctl(["import", "out.\(format)", "-o", "back.dkproj"], in: directory.url)
-        #expect(imported.status == 0, "\(imported.stderr)")
-        let original = try Run.docctl(["cat", "p.dkproj"], in: directory.url).stdout
-        #expect(try Run.docctl(["cat", "back.dkproj"], in: directory.url).stdout == original)
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let original = try Run.docctl(["cat", "p.dkproj"], in: directory.url).output
+        #expect(try Run.docctl(["cat", "back.dkproj"], in: directory.url).output == original)
         let thumbnail = try Run.docctl(["extract", "back.dkproj", "thumbnail", "-o", "-"], in: directory.url)
-        #expect(thumbnail.stdoutData == Fixtures.png)
+        #expect(thumbnail.standardOutput == Fixtures.png)
     }
 
     @Test func exportedArchivesAreReadByOrdinaryTools() throws {
@@ -54,7 +54,7 @@ import Testing
         expectFailure(try Run.docctl(["export", "p.dkproj", "--format", "dir", "-o", "folder"], in: directory.url),
                       status: 73, containing: "already exists")
         #expect(try Run.docctl(["export", "p.dkproj", "--format", "json", "-o", "taken.json", "--force"], in: directory.url).status == 0)
-        #expect(try Data(contentsOf: directory.url.appendingPathComponent("taken.json")) == Run.docctl(["cat", "p.dkproj"], in: directory.url).stdoutData)
+        #expect(try Data(contentsOf: directory.url.appendingPathComponent("taken.json")) == Run.docctl(["cat", "p.dkproj"], in: directory.url).standardOutput)
         #expect(try Run.docctl(["export", "p.dkproj", "--format", "dir", "-o", "folder", "--force"], in: directory.url).status == 0)
         #expect(Fixtures.listing(directory.url.appendingPathComponent("folder")) == ["blobs", "document.json"])
         #expect(Fixtures.listing(directory.url) == ["folder", "p.dkproj", "taken.json", "thumb.png"], "no staging folder left")
@@ -71,8 +71,8 @@ import Testing
         guard ExternalTool.bsdtar.isAvailable else { return }
         try ExternalTool.bsdtar.run(["-czf", directory.path("p.tgz"), "-C", directory.url.path, "myproject"])
         let result = try Run.docctl(["import", "p.tgz", "-o", "p.dkproj"], in: directory.url)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).stdout == "From tar\n")
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).output == "From tar\n")
         #expect(try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url).status == 0)
         let fromJSON = try Run.docctl(["import", "myproject/document.json", "-o", "j.dkproj"], in: directory.url)
         expectFailure(fromJSON, status: 65, containing: "thumbnail")

@@ -100,27 +100,27 @@ import Testing
         for (file, status, fragment) in Self.cases {
             for command in [["info", file], ["cat", file], ["get", file, "name"], ["export", file, "--format", "dir", "-o", "out"]] {
                 let result = try Run.docctl(command, in: corpus)
-                #expect(result.status == status, "\(command): \(result.stderr)")
-                #expect(result.stderr.hasPrefix("error: \(file): ") && result.stderr.contains(fragment), "\(command): \(result.stderr)")
-                #expect(result.stderr.split(separator: "\n").count == 1, "\(command): \(result.stderr)")
+                #expect(result.status == status, "\(command): \(result.standardError)")
+                #expect(result.standardError.hasPrefix("error: \(file): ") && result.standardError.contains(fragment), "\(command): \(result.standardError)")
+                #expect(result.standardError.split(separator: "\n").count == 1, "\(command): \(result.standardError)")
             }
             let validate = try Run.docctl(["validate", "--json", file], in: corpus)
-            #expect(validate.status == 1, "validate \(file): \(validate.stderr)")
-            #expect(validate.stdout.contains(#""valid" : false"#))
+            #expect(validate.status == 1, "validate \(file): \(validate.standardError)")
+            #expect(validate.output.contains(#""valid" : false"#))
         }
         // The nested document breaks only what parses the document.
         expectFailure(try Run.docctl(["get", "document-nested.dkproj", "name"], in: corpus), status: 65, containing: "nested more than 256 levels")
         let nested = try Run.docctl(["validate", "document-nested.dkproj"], in: corpus)
-        #expect(nested.status == 1 && nested.stdout.contains("document.stale") && nested.stdout.contains("document.invalid-json"))
+        #expect(nested.status == 1 && nested.output.contains("document.stale") && nested.output.contains("document.invalid-json"))
         // Bad CRC in document.json: reading it fails, validation locates it.
         expectFailure(try Run.docctl(["cat", "bad-crc.dkproj"], in: corpus), status: 65, containing: "document.json")
         let crc = try Run.docctl(["validate", "bad-crc.dkproj"], in: corpus)
-        #expect(crc.status == 1 && crc.stdout.contains("entry 'document.json'"), "\(crc.stdout)")
+        #expect(crc.status == 1 && crc.output.contains("entry 'document.json'"), "\(crc.output)")
         // The zip bomb is stopped by the limits, quickly.
         let start = Date()
         let bomb = try Run.docctl(["import", "bomb.zip", "-o", "bomb.dkproj"], in: corpus)
-        #expect(bomb.status == 65, "\(bomb.stderr)")
-        #expect(bomb.stderr.hasPrefix("error: bomb.zip: "), "\(bomb.stderr)")
+        #expect(bomb.status == 65, "\(bomb.standardError)")
+        #expect(bomb.standardError.hasPrefix("error: bomb.zip: "), "\(bomb.standardError)")
         #expect(Date().timeIntervalSince(start) < 20)
 
         // Nothing was changed, nothing was written.

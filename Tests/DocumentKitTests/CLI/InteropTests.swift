@@ -13,7 +13,7 @@ import Testing
             ["attach", "p.dkproj", "thumb.png", "--author", "ada"],
         ] {
             let result = try Run.docctl(arguments, in: directory, environment: environment)
-            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.status == 0, "\(result.standardError)")
         }
     }
 
@@ -25,7 +25,7 @@ import Testing
         let names = try ExternalTool.unzip.run(["-Z1", directory.path("p.dkproj")]).output.split(separator: "\n")
         #expect(names.first == "mimetype" && names[1] == "document.json" && names.last == "manifest.json")
         let printed = try ExternalTool.unzip.run(["-p", directory.path("p.dkproj"), "document.json"])
-        #expect(printed.standardOutput == (try Run.docctl(["cat", "p.dkproj"], in: directory.url).stdoutData))
+        #expect(printed.standardOutput == (try Run.docctl(["cat", "p.dkproj"], in: directory.url).standardOutput))
     }
 
     @Test(.enabled(if: ExternalTool.python3.isAvailable)) func pythonsZipfileReadsEveryEntry() throws {
@@ -76,8 +76,8 @@ import Testing
     @Test func timestampsFollowSourceDateEpoch() throws {
         let directory = try TemporaryDirectory()
         try Run.docctl(["new", "p.dkproj"], in: directory.url, environment: ["SOURCE_DATE_EPOCH": "1000000000"])
-        #expect(try Run.docctl(["get", "p.dkproj", "createdAt"], in: directory.url).stdout == "2001-09-09T01:46:40Z\n")
-        let log = try Run.docctl(["log", "p.dkproj", "--json"], in: directory.url).stdout
+        #expect(try Run.docctl(["get", "p.dkproj", "createdAt"], in: directory.url).output == "2001-09-09T01:46:40Z\n")
+        let log = try Run.docctl(["log", "p.dkproj", "--json"], in: directory.url).output
         #expect(log.contains(#""created" : "2001-09-09T01:46:40Z""#))
     }
 

@@ -14,8 +14,10 @@ struct ExternalTool: Sendable {
         var output: String { String(decoding: standardOutput, as: UTF8.self) }
     }
 
-    /// The tool's name, looked up in `PATH`.
+    /// The tool's name, looked up in `PATH` unless `path` is given.
     let name: String
+    /// Where the tool is, when it is not looked up in `PATH` (docctl, built beside the tests).
+    var path: String? = nil
 
     static let unzip = ExternalTool(name: "unzip")
     static let bsdtar = ExternalTool(name: "bsdtar")
@@ -25,6 +27,7 @@ struct ExternalTool: Sendable {
 
     /// The tool's full path, or `nil` when it is not installed.
     var executablePath: String? {
+        if let path { return FileManager.default.isExecutableFile(atPath: path) ? path : nil }
         let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         return directories.lazy.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
@@ -34,12 +37,13 @@ struct ExternalTool: Sendable {
 
     /// Runs the tool with `arguments` and waits for it.
     @discardableResult
-    func run(_ arguments: [String], environment: [String: String]? = nil, input: Data? = nil) throws -> Result {
+    func run(_ arguments: [String], environment: [String: String]? = nil, input: Data? = nil, in directory: URL? = nil) throws -> Result {
         guard let executablePath else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: name]) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executablePath)
         process.arguments = arguments
         if let environment { process.environment = environment }
+        if let directory { process.currentDirectoryURL = directory }
         let stdout = Pipe()
         let stderr = Pipe()
         let stdin = Pipe()

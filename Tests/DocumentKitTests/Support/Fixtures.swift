@@ -50,10 +50,4 @@ enum Fixtures {
     static func digest(of url: URL) throws -> String {
         ObjectDigest.of(try Data(contentsOf: url)).hex
     }
-
-    /// Runs Python with `script`, for building and inspecting zips with a second implementation.
-    @discardableResult
-    static func python(_ script: String, _ arguments: [String] = []) throws -> ProcessResult {
-        try Run.tool("python3", ["-c", script] + arguments)
-    }
 }
