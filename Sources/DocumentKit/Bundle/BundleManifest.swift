@@ -37,19 +37,37 @@ public struct BundleManifest: Codable, Sendable, Equatable {
         self.objects = objects
     }
 
+    /// The members a reader checks before anything else: enough to refuse a bundle this
+    /// build cannot read, and to find the head, without decoding the version list.
+    struct Header: Decodable {
+        var format: String
+        var formatVersion: Int
+        var contentType: String
+        var head: VersionID
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            format = try container.decode(String.self, forKey: .format)
+            formatVersion = try container.decode(Int.self, forKey: .formatVersion)
+            // Refuse a newer layout before trying to understand the rest of it.
+            guard format == BundleManifest.formatName else {
+                throw DocumentKitError(.malformedInput, "manifest.json is not a DocumentKit manifest (format '\(format)')")
+            }
+            guard formatVersion <= BundleManifest.currentFormatVersion, formatVersion >= 1 else {
+                throw DocumentKitError(.unsupportedFormat, "bundle format version \(formatVersion) is newer than this DocumentKit supports (\(BundleManifest.currentFormatVersion)); upgrade docctl to open it")
+            }
+            contentType = try container.decode(String.self, forKey: .contentType)
+            head = try container.decode(VersionID.self, forKey: .head)
+        }
+    }
+
     public init(from decoder: any Decoder) throws {
+        let header = try Header(from: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        format = try container.decode(String.self, forKey: .format)
-        formatVersion = try container.decode(Int.self, forKey: .formatVersion)
-        // Refuse a newer layout before trying to understand the rest of it.
-        guard format == Self.formatName else {
-            throw DocumentKitError(.malformedInput, "manifest.json is not a DocumentKit manifest (format '\(format)')")
-        }
-        guard formatVersion <= Self.currentFormatVersion, formatVersion >= 1 else {
-            throw DocumentKitError(.unsupportedFormat, "bundle format version \(formatVersion) is newer than this DocumentKit supports (\(Self.currentFormatVersion)); upgrade docctl to open it")
-        }
-        contentType = try container.decode(String.self, forKey: .contentType)
-        head = try container.decode(VersionID.self, forKey: .head)
+        format = header.format
+        formatVersion = header.formatVersion
+        contentType = header.contentType
+        head = header.head
         versions = try container.decode([BundleVersion].self, forKey: .versions)
         // JSON object keys are strings; decode them as digests explicitly.
         let rawObjects = try container.decode([String: ObjectRecord].self, forKey: .objects)

@@ -79,8 +79,7 @@ enum BundleWriter {
                 head: version.id,
                 versions: (previous?.versions ?? []) + [version],
                 objects: objects)
-            var manifestJSON = try DocumentDates.encoder(pretty: true).encode(manifest)
-            manifestJSON.append(0x0A)
+            let manifestJSON = try CanonicalJSONEncoder().encode(manifest, terminated: true)
             try zip.addEntry(name: BundleEntry.manifest, data: manifestJSON)
             try zip.finish()
         }

@@ -26,31 +26,29 @@ public final class DocumentBundle: ObjectSource {
     public init(contentsOf url: URL, limits: BundleLimits = .default) throws {
         self.url = url
         self.limits = limits
-        let path = url.path
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw DocumentKitError.system("cannot open", path: url.relativePath, errno: errno) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw DocumentKitError(.malformedInput, "not a bundle: it is not a regular file", path: url.relativePath)
-        }
+        let container = try BundleContainer(url: url, limits: limits)
+        zip = container.zip
+        mimeType = container.mimeType
         do {
-            zip = try StoredZipReader(path: path, limits: limits.archive)
-            let first = zip.entries.first
-            guard let first, first.name == BundleEntry.mimetype else {
-                throw DocumentKitError(.malformedInput, "not a DocumentKit bundle: the first entry is \(first.map { "'\($0.name)'" } ?? "missing"), expected 'mimetype'")
-            }
-            guard first.size <= 256 else { throw DocumentKitError(.malformedInput, "the mimetype entry is too long", location: "entry 'mimetype'") }
-            mimeType = String(decoding: try zip.readData(first), as: UTF8.self)
-            guard let manifestEntry = zip.entry(named: BundleEntry.manifest) else {
-                throw DocumentKitError(.malformedInput, "not a DocumentKit bundle: it has no manifest.json")
-            }
-            guard manifestEntry.size <= UInt64(limits.maxManifestBytes) else {
-                throw DocumentKitError(.malformedInput, "manifest.json is larger than the limit of \(limits.maxManifestBytes) bytes")
-            }
-            let manifestData = try zip.readData(manifestEntry)
-            manifest = try Self.decodeManifest(manifestData, limits: limits)
+            manifest = try Self.decodeManifest(container.manifestData, limits: limits)
         } catch {
             throw Self.locate(error, path: url.relativePath)
         }
+    }
+
+    /// The head version's document JSON, reading no more of the manifest than its format
+    /// and head: the fast path for `docctl cat`, whatever the length of the history.
+    public static func headDocument(of url: URL, limits: BundleLimits = .default) throws -> Data {
+        let container = try BundleContainer(url: url, limits: limits)
+        do {
+            try JSONDepth.check(container.manifestData, limit: limits.maxJSONDepth)
+            _ = try DocumentDates.decoder().decode(BundleManifest.Header.self, from: container.manifestData)
+        } catch let error as DocumentKitError {
+            throw DocumentKitError(error.code, error.message, path: url.relativePath, location: error.location ?? BundleEntry.manifest)
+        } catch {
+            throw DocumentKitError(.malformedInput, "not a valid manifest: \(DecodingErrorDescription.describe(error))", path: url.relativePath, location: BundleEntry.manifest)
+        }
+        return try container.read(BundleEntry.document, limit: limits.maxInMemoryObjectBytes)
     }
 
     private static func decodeManifest(_ data: Data, limits: BundleLimits) throws -> BundleManifest {
@@ -90,15 +88,7 @@ public final class DocumentBundle: ObjectSource {
 
     /// The head document's JSON, as stored in the `document.json` entry.
     public func headDocumentData() throws -> Data {
-        try DocumentKitError.located(at: url.relativePath) {
-            guard let entry = zip.entry(named: BundleEntry.document) else {
-                throw DocumentKitError(.malformedInput, "the bundle has no document.json")
-            }
-            guard entry.size <= limits.maxInMemoryObjectBytes else {
-                throw DocumentKitError(.malformedInput, "document.json is larger than the limit of \(limits.maxInMemoryObjectBytes) bytes")
-            }
-            return try zip.readData(entry)
-        }
+        try BundleContainer.read(BundleEntry.document, from: zip, path: url.relativePath, limit: limits.maxInMemoryObjectBytes)
     }
 
     /// The document JSON of `version`, read from its tree.

@@ -77,18 +77,7 @@ public enum DocumentDates {
         return Date(timeIntervalSince1970: TimeInterval(Int64(seconds) - Int64(offset)))
     }
 
-    /// A JSON encoder with DocumentKit's conventions: sorted keys, UTC times.
-    static func encoder(pretty: Bool) -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(format(date))
-        }
-        return encoder
-    }
-
-    /// A JSON decoder that reads the times `encoder` writes (and plain dates).
+    /// A JSON decoder that reads the times `CanonicalJSONEncoder` writes (and plain dates).
     static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in

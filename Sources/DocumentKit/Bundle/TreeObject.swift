@@ -26,7 +26,7 @@ struct TreeObject: Codable, Equatable {
     func encoded() throws -> Data {
         var sorted = self
         sorted.entries.sort { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }
-        return try DocumentDates.encoder(pretty: false).encode(sorted)
+        return try CanonicalJSONEncoder(pretty: false).encode(sorted)
     }
 
     /// Parses a tree object, checking that every name is one safe path component.

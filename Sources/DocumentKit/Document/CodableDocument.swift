@@ -69,11 +69,9 @@ extension CodableDocument {
     }
 
     func encodedJSON(collector: BlobCollector?) throws -> Data {
-        let encoder = DocumentDates.encoder(pretty: true)
+        var encoder = CanonicalJSONEncoder()
         if let collector { encoder.userInfo[.documentKitBlobCollector] = collector }
-        var data = try encoder.encode(self)
-        data.append(0x0A)
-        return data
+        return try encoder.encode(self, terminated: true)
     }
 
     public func fileWrapper(configuration: WriteConfiguration) throws -> FileWrapper {

@@ -59,6 +59,9 @@ final class OpenFile {
     /// Reads the whole file, refusing one larger than `limit` bytes.
     func readAll(limit: Int) throws -> Data {
         var data = Data()
+        // Sized once from the file's length: growing block by block would copy the whole
+        // document each time the buffer doubled.
+        if let size = try? status().st_size, size > 0, size <= limit { data.reserveCapacity(Int(size)) }
         try stream(blockSize: 1 << 16) { block in
             guard data.count + block.count <= limit else {
                 throw DocumentKitError(.malformedInput, "file is larger than the limit of \(limit) bytes", path: path)

@@ -4,7 +4,7 @@ import Foundation
 /// hostile `[[[[…` cannot exhaust the stack.
 enum JSONDepth {
     /// The nesting DocumentKit accepts in a document or manifest.
-    static let defaultLimit = 256
+    static let defaultLimit = 256  // also the default of `JSONValue.parse(_:depthLimit:)`
 
     static func check(_ data: Data, limit: Int) throws {
         var depth = 0

@@ -58,29 +58,9 @@ public enum JSONValue: Codable, Equatable, Sendable {
         }
     }
 
-    /// Parses JSON text, refusing nesting deeper than `JSONDepth.defaultLimit`.
-    public static func parse(_ data: Data) throws -> JSONValue {
-        try JSONDepth.check(data, limit: JSONDepth.defaultLimit)
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch {
-            throw DocumentKitError(.malformedInput, "not valid JSON: \(DecodingErrorDescription.describe(error))")
-        }
-    }
-
     /// A command-line value: JSON where it parses as JSON, otherwise the text as a string.
     public static func parseArgument(_ text: String) -> JSONValue {
         (try? parse(Data(text.utf8))) ?? .string(text)
-    }
-
-    /// The value as JSON text: sorted keys, pretty-printed unless `pretty` is false.
-    public func encoded(pretty: Bool = true) throws -> Data {
-        try DocumentDates.encoder(pretty: pretty).encode(self)
-    }
-
-    /// The value as JSON text, as a string.
-    public func jsonText(pretty: Bool = true) -> String {
-        (try? encoded(pretty: pretty)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 
     /// A word for the value's kind, for messages: `object`, `array`, `string`, …

@@ -19,7 +19,7 @@ public enum BundleEditor {
                               metadata: SaveMetadata, replace: Bool = false) throws -> BundleVersion {
         let overlay = ObjectOverlay(base: nil)
         return try DocumentKitError.located(at: url.relativePath) {
-            try commit(type, json: json, base: nil, overlay: overlay, metadata: metadata, url: url, replace: replace)!
+            try commit(type, text: try checkedText(json, overlay: overlay), overlay: overlay, metadata: metadata, url: url, replace: replace)!
         }
     }
 
@@ -36,10 +36,16 @@ public enum BundleEditor {
             let bundle = current!
             previous = bundle.headVersion
             let type = try DocumentTypes.type(of: bundle)
-            var json = try JSONValue.parse(try bundle.headDocumentData())
             let context = EditContext(overlay: ObjectOverlay(base: bundle), documentType: type)
-            try change(&json, context)
-            return try request(type, json: json, base: bundle, overlay: context.overlay, metadata: metadata, url: url, replace: true)
+            // The JSON tree lives only inside this closure: a multi-megabyte document is
+            // then held once as a tree, once as typed values, never both at the same time.
+            let text = try { () throws -> Data in
+                var json = try JSONValue.parse(try bundle.headDocumentData())
+                try change(&json, context)
+                return try checkedText(json, overlay: context.overlay)
+            }()
+            MemoryPressure.releaseFreedMemory()
+            return try request(type, text: consume text, base: bundle, overlay: context.overlay, metadata: metadata, url: url, replace: true)
         }
         return Outcome(version: version, previous: previous!)
     }
@@ -78,22 +84,31 @@ public enum BundleEditor {
         }
     }
 
-    static func commit<T: CodableDocument>(_ type: T.Type, json: JSONValue, base: DocumentBundle?, overlay: ObjectOverlay,
+    /// Saves `text` (checked JSON) as the first version of a new bundle at `url`.
+    static func commit<T: CodableDocument>(_ type: T.Type, text: consuming Data, overlay: ObjectOverlay,
                                            metadata: SaveMetadata, url: URL, replace: Bool) throws -> BundleVersion? {
-        try BundleWriter.write(try request(type, json: json, base: base, overlay: overlay, metadata: metadata, url: url, replace: replace))
+        try BundleWriter.write(try request(type, text: text, base: nil, overlay: overlay, metadata: metadata, url: url, replace: replace))
     }
 
-    /// Completes and checks `json` as a `T`, and prepares the save of its file tree.
-    static func request<T: CodableDocument>(_ type: T.Type, json: JSONValue, base: DocumentBundle?, overlay: ObjectOverlay,
-                                            metadata: SaveMetadata, url: URL, replace: Bool) throws -> BundleWriter.Request {
+    /// The JSON text of an edited document, once every blob it refers to is known to exist.
+    static func checkedText(_ json: JSONValue, overlay: ObjectOverlay) throws -> Data {
         for reference in json.blobReferences() {
             guard let digest = ObjectDigest(hex: reference.digest), overlay.contains(digest) else {
                 throw DocumentKitError(.invalidDocument, "refers to blob \(reference.digest.prefix(12)), which is not in the bundle", location: reference.path.description)
             }
         }
-        let data = try json.encoded(pretty: false)
-        let seed = "\(base?.manifest.head ?? "new")/\(ObjectDigest.of(data).hex)"
-        let document = try T.decode(data, context: DocumentDecodingContext(now: metadata.created, seed: seed, objectSource: overlay))
+        return json.encoded(pretty: false)
+    }
+
+    /// Completes and checks `text` as a `T`, and prepares the save of its file tree.
+    static func request<T: CodableDocument>(_ type: T.Type, text: consuming Data, base: DocumentBundle?, overlay: ObjectOverlay,
+                                            metadata: SaveMetadata, url: URL, replace: Bool) throws -> BundleWriter.Request {
+        let seed = "\(base?.manifest.head ?? "new")/\(ObjectDigest.of(text).hex)"
+        let document = try T.decode(text, context: DocumentDecodingContext(now: metadata.created, seed: seed, objectSource: overlay))
+        // From here on the document exists as typed values only: let the text and the
+        // decoder's scratch memory go before the typed values are encoded again.
+        _ = consume text
+        MemoryPressure.releaseFreedMemory()
         let existing = try base.map { try $0.tree(of: $0.headVersion) }
         let root = try document.fileWrapper(configuration: WriteConfiguration(contentType: T.contentType, existingFile: existing))
         return BundleWriter.Request(root: root, contentType: T.contentType, schema: T.schemaVersion, metadata: metadata,

@@ -14,18 +14,23 @@ public enum BundleImporter {
         }
         let staging = try StagingFolder(beside: output)
         let overlay = ObjectOverlay(base: nil)
-        let json: JSONValue
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            json = try readFolder(source, into: overlay)
-        } else if try looksLikeJSON(source) {
-            json = try DocumentKitError.located(at: source.relativePath) {
-                try JSONValue.parse(try OpenFile.forReading(source.path).readAll(limit: Int(BundleLimits.default.maxInMemoryObjectBytes)))
+        // The parsed tree lives only until its text is checked and written out.
+        let text = try { () throws -> Data in
+            let json: JSONValue
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                json = try readFolder(source, into: overlay)
+            } else if try looksLikeJSON(source) {
+                json = try DocumentKitError.located(at: source.relativePath) {
+                    try JSONValue.parse(try OpenFile.forReading(source.path).readAll(limit: Int(BundleLimits.default.maxInMemoryObjectBytes)))
+                }
+            } else {
+                json = try readArchive(source, staging: staging, into: overlay)
             }
-        } else {
-            json = try readArchive(source, staging: staging, into: overlay)
-        }
+            return try DocumentKitError.located(at: source.relativePath) { try BundleEditor.checkedText(json, overlay: overlay) }
+        }()
+        MemoryPressure.releaseFreedMemory()
         return try withExtendedLifetime(staging) {
-            try BundleEditor.commit(type, json: json, base: nil, overlay: overlay, metadata: metadata, url: output, replace: replace)!
+            try BundleEditor.commit(type, text: consume text, overlay: overlay, metadata: metadata, url: output, replace: replace)!
         }
     }
 

@@ -5,6 +5,7 @@ import Foundation
 public enum BundleReading {
     /// The document JSON of the version named `version` (default: the head), as stored.
     public static func documentData(of url: URL, version: String? = nil) throws -> Data {
+        if version == nil { return try DocumentBundle.headDocument(of: url) }
         let bundle = try DocumentBundle(contentsOf: url)
         return try bundle.documentData(of: try version.map(bundle.version(named:)) ?? bundle.headVersion)
     }
@@ -40,7 +41,7 @@ public enum BundleReading {
             }
             try bundle.streamObject(digest, body)
         } else {
-            var data = try value.encoded(pretty: true)
+            var data = value.encoded(pretty: true)
             data.append(0x0A)
             try data.withUnsafeBytes { try body($0) }
         }

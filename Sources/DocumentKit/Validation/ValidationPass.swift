@@ -186,15 +186,18 @@ struct ValidationPass {
     }
 
     private mutating func checkDocument(_ data: Data, version: BundleVersion) {
-        let json: JSONValue
+        // Only the blob references are kept from the parsed tree, which is released (and its
+        // memory returned) before the typed decode below builds the document a second way.
+        let references: [(path: JSONPath, digest: String)]
         do {
-            json = try JSONValue.parse(data)
+            references = try JSONValue.parse(data).blobReferences()
         } catch {
             report("document.invalid-json", (error as? DocumentKitError)?.message ?? "\(error)", entry: BundleEntry.document, version: version.number)
             return
         }
+        MemoryPressure.releaseFreedMemory()
         let blobs = (try? bundle.tree(of: version))?[CodableDocumentLayout.blobsFolder]?.fileWrappers ?? [:]
-        for reference in json.blobReferences() {
+        for reference in references {
             guard let digest = ObjectDigest(hex: reference.digest), manifest.objects[digest] != nil, blobs[digest.hex] != nil else {
                 report("blob.unresolved", "refers to blob \(reference.digest.prefix(12)), which the version does not hold", version: version.number, path: reference.path.description)
                 continue

@@ -15,11 +15,7 @@ enum Console {
 
     /// Prints `value` as pretty JSON with sorted keys on stdout.
     static func printJSON<T: Encodable>(_ value: T) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        var data = try encoder.encode(value)
-        data.append(0x0A)
-        write(data)
+        write(try CanonicalJSONEncoder().encode(value, terminated: true))
     }
 
     /// Prints `error: message` on stderr and exits with `status`.

@@ -6,7 +6,7 @@ import Testing
 @Suite struct DocCtlOutputTests {
     /// The JSON form of a version, as every command prints it.
     private func versionJSON(_ version: BundleVersion, indent: String) -> String {
-        let parents = version.parents.isEmpty ? "[\n\n\(indent)  ]" : "[\n\(indent)    \"\(version.parents[0])\"\n\(indent)  ]"
+        let parents = version.parents.isEmpty ? "[]" : "[\n\(indent)    \"\(version.parents[0])\"\n\(indent)  ]"
         return """
             {
             \(indent)  "author" : "\(version.author)",
@@ -75,9 +75,7 @@ import Testing
               {
                 "deep" : false,
                 "file" : "p.dkproj",
-                "findings" : [
-
-                ],
+                "findings" : [],
                 "objects" : 4,
                 "valid" : true,
                 "versions" : 2

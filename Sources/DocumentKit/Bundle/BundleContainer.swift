@@ -1,0 +1,52 @@
+import Foundation
+
+/// A bundle file opened as far as every reader needs: the zip's central directory, the
+/// `mimetype` entry checked, and the manifest's bytes read (not yet decoded).
+struct BundleContainer {
+    let zip: StoredZipReader
+    let mimeType: String
+    let manifestData: Data
+    let path: String
+
+    /// Opens the bundle at `url`; throws `missingInput` or `malformedInput` naming the file.
+    init(url: URL, limits: BundleLimits) throws {
+        path = url.relativePath
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { throw DocumentKitError.system("cannot open", path: path, errno: errno) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw DocumentKitError(.malformedInput, "not a bundle: it is not a regular file", path: path)
+        }
+        do {
+            zip = try StoredZipReader(path: url.path, limits: limits.archive)
+            let first = zip.entries.first
+            guard let first, first.name == BundleEntry.mimetype else {
+                throw DocumentKitError(.malformedInput, "not a DocumentKit bundle: the first entry is \(first.map { "'\($0.name)'" } ?? "missing"), expected 'mimetype'")
+            }
+            guard first.size <= 256 else { throw DocumentKitError(.malformedInput, "the mimetype entry is too long", location: "entry 'mimetype'") }
+            mimeType = String(decoding: try zip.readData(first), as: UTF8.self)
+            guard zip.entry(named: BundleEntry.manifest) != nil else {
+                throw DocumentKitError(.malformedInput, "not a DocumentKit bundle: it has no manifest.json")
+            }
+            manifestData = try Self.read(BundleEntry.manifest, from: zip, path: path, limit: UInt64(limits.maxManifestBytes))
+        } catch {
+            throw DocumentBundle.locate(error, path: path)
+        }
+    }
+
+    /// Reads a whole entry, checking its CRC-32 and refusing one larger than `limit`.
+    func read(_ name: String, limit: UInt64) throws -> Data {
+        try Self.read(name, from: zip, path: path, limit: limit)
+    }
+
+    static func read(_ name: String, from zip: StoredZipReader, path: String, limit: UInt64) throws -> Data {
+        try DocumentKitError.located(at: path) {
+            guard let entry = zip.entry(named: name) else {
+                throw DocumentKitError(.malformedInput, "the bundle has no \(name)")
+            }
+            guard entry.size <= limit else {
+                throw DocumentKitError(.malformedInput, "\(name) is larger than the limit of \(limit) bytes")
+            }
+            return try zip.readData(entry)
+        }
+    }
+}
