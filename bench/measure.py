@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""Runs commands several times each and reports the median wall time and the peak
-resident memory of each run (from wait4), as a Markdown table with ratios to peers.
+"""Times commands against each other on a noisy machine: the commands of a group run
+round-robin (one run of each, RUNS times), so load that comes and goes hits them alike.
+Reports the median wall time and the peak resident memory (from wait4) of each command,
+then the ratios the spec asks for, with their targets.
 
-Usage: measure.py SPEC.json RUNS   (SPEC: [{"group", "name", "cmd", "shell"?}], written by run.sh)
+Usage: measure.py SPEC.json RUNS
+SPEC: {"commands": [{"group", "name", "cmd", "before"?}], "ratios": [{"of", "to", "target"?, "max"?}]}
 """
 import json, os, statistics, subprocess, sys, time
 
@@ -13,33 +16,43 @@ def run_once(command):
     elapsed = time.perf_counter() - start
     error = process.stderr.read().decode(errors="replace")
     process.stderr.close()
-    if os.waitstatus_to_exitcode(status) not in (0,):
+    if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"failed ({os.waitstatus_to_exitcode(status)}): {command}\n{error}")
     return elapsed, usage.ru_maxrss / 1024  # MiB
 
 def main():
     spec = json.load(open(sys.argv[1]))
     runs = int(sys.argv[2])
-    results = {}
-    for item in spec:
-        if item.get("setup"):
-            subprocess.run(item["setup"], shell=True, check=True, executable="/bin/bash")
-        times, memory = [], []
+    groups = {}
+    for item in spec["commands"]:
+        groups.setdefault(item["group"], []).append(item)
+    times = {item["name"]: [] for item in spec["commands"]}
+    memory = {item["name"]: 0.0 for item in spec["commands"]}
+    for group, items in groups.items():
+        print(f"  {group}...", file=sys.stderr)
         for _ in range(runs):
-            if item.get("before"):
-                subprocess.run(item["before"], shell=True, check=True, executable="/bin/bash")
-            elapsed, rss = run_once(item["cmd"])
-            times.append(elapsed)
-            memory.append(rss)
-        results[item["name"]] = (statistics.median(times), max(memory))
-        print(f"  {item['name']}: median {statistics.median(times):.3f} s, peak {max(memory):.1f} MiB", file=sys.stderr)
-    print("| group | command | median | peak RSS | vs peer |")
-    print("|---|---|---|---|---|")
-    for item in spec:
-        median, rss = results[item["name"]]
-        peer = item.get("peer")
-        ratio = f"{median / results[peer][0]:.2f}x {peer}" if peer else ""
-        print(f"| {item['group']} | {item['name']} | {median:.3f} s | {rss:.1f} MiB | {ratio} |")
+            for item in items:
+                if item.get("before"):
+                    subprocess.run(item["before"], shell=True, check=True, executable="/bin/bash")
+                elapsed, rss = run_once(item["cmd"])
+                times[item["name"]].append(elapsed)
+                memory[item["name"]] = max(memory[item["name"]], rss)
+    median = {name: statistics.median(values) for name, values in times.items()}
+    print("| group | command | median | peak RSS |")
+    print("|---|---|---|---|")
+    for item in spec["commands"]:
+        print(f"| {item['group']} | `{item['label']}` | {median[item['name']]:.3f} s | {memory[item['name']]:.1f} MiB |")
+    print()
+    print("| ratio | measured | target | |")
+    print("|---|---|---|---|")
+    for ratio in spec["ratios"]:
+        value = median[ratio["of"]] / median[ratio["to"]]
+        limit = ratio.get("max")
+        verdict = "" if limit is None else ("met" if value <= limit else "**missed**")
+        print(f"| {ratio['of']} / {ratio['to']} | {value:.2f}x | {ratio.get('target', '')} | {verdict} |")
+    peak = max(memory[item["name"]] for item in spec["commands"] if item["name"].startswith("docctl"))
+    print()
+    print(f"Largest docctl peak RSS: {peak:.1f} MiB (target: under 64 MiB: {'met' if peak < 64 else '**missed**'}).")
 
 if __name__ == "__main__":
     main()

@@ -27,29 +27,45 @@ python3 bench/make_corpus.py "$work/small-source" --big-mib 0 --blobs 0 --tasks 
 ls -l "$work/big.dkproj" "$work/small.dkproj" >&2
 
 B="$work/big.dkproj" S="$work/small.dkproj" W="$work"
-cat > "$out/spec.json" <<JSON
-[
- {"group": "read head document", "name": "bsdtar -xOf big document.json", "cmd": "bsdtar -xOf $B document.json"},
- {"group": "read head document", "name": "unzip -p big document.json", "cmd": "unzip -p $B document.json"},
- {"group": "read head document", "name": "docctl cat big", "cmd": "$docctl cat $B", "peer": "bsdtar -xOf big document.json"},
- {"group": "read head document", "name": "docctl cat small", "cmd": "$docctl cat $S"},
- {"group": "read head document", "name": "docctl cat big (vs small)", "cmd": "$docctl cat $B", "peer": "docctl cat small"},
- {"group": "create", "name": "bsdtar zip store", "cmd": "rm -f $W/peer.zip && bsdtar --format zip --options zip:compression=store -cf $W/peer.zip -C $corpus/source ."},
- {"group": "create", "name": "docctl import", "cmd": "rm -f $W/new.dkproj && $docctl import $corpus/source -o $W/new.dkproj", "peer": "bsdtar zip store"},
- {"group": "save one-field edit", "name": "cp big (floor)", "cmd": "cp $B $W/copy.dkproj"},
- {"group": "save one-field edit", "name": "docctl set big", "before": "cp $B $W/edit.dkproj", "cmd": "$docctl set $W/edit.dkproj name Edited", "peer": "bsdtar zip store"},
- {"group": "validate", "name": "sha256sum corpus files", "cmd": "find $corpus/source -type f -print0 | xargs -0 sha256sum"},
- {"group": "validate", "name": "bsdtar -xOf big (all bytes)", "cmd": "bsdtar -xOf $B"},
- {"group": "validate", "name": "docctl validate --deep big", "cmd": "$docctl validate --deep $B", "peer": "sha256sum corpus files"},
- {"group": "validate", "name": "docctl validate big", "cmd": "$docctl validate $B"},
- {"group": "memory", "name": "docctl info big", "cmd": "$docctl info $B"},
- {"group": "memory", "name": "docctl log big", "cmd": "$docctl log $B"},
- {"group": "memory", "name": "docctl get big", "cmd": "$docctl get $B 'tasks[24999].title'"},
- {"group": "memory", "name": "docctl extract big thumbnail", "cmd": "$docctl extract $B thumbnail -o $W/thumb.bin --force"},
- {"group": "memory", "name": "docctl export big tar.zst", "cmd": "$docctl export $B --format tar.zst -o $W/big.tar.zst --force"},
- {"group": "memory", "name": "docctl export big dir", "cmd": "rm -rf $W/big.dir && $docctl export $B --format dir -o $W/big.dir"}
+# Each command: a name for ratios, the command line, and a label with the paths shortened.
+python3 - "$out/spec.json" "$docctl" "$B" "$S" "$W" "$corpus/source" <<'PY'
+import json, sys
+out, docctl, big, small, work, source = sys.argv[1:]
+def c(group, name, cmd, before=None):
+    item = {"group": group, "name": name, "cmd": cmd,
+            "label": cmd.replace(docctl, "docctl").replace(work + "/", "").replace(source, "corpus")}
+    if before: item["before"] = before
+    return item
+commands = [
+    c("read head document", "bsdtar -xOf big", f"bsdtar -xOf {big} document.json"),
+    c("read head document", "unzip -p big", f"unzip -p {big} document.json"),
+    c("read head document", "docctl cat big", f"{docctl} cat {big}"),
+    c("read head document", "docctl cat small", f"{docctl} cat {small}"),
+    c("create", "bsdtar zip store", f"rm -f {work}/peer.zip && bsdtar --format zip --options zip:compression=store -cf {work}/peer.zip -C {source} ."),
+    c("create", "docctl import", f"rm -f {work}/new.dkproj && {docctl} import {source} -o {work}/new.dkproj"),
+    c("save one-field edit", "cp big", f"cp {big} {work}/copy.dkproj"),
+    c("save one-field edit", "docctl set big", f"{docctl} set {work}/edit.dkproj name Edited", before=f"cp {big} {work}/edit.dkproj"),
+    c("validate", "sha256sum", f"find {source} -type f -print0 | xargs -0 sha256sum"),
+    c("validate", "bsdtar -xOf all", f"bsdtar -xOf {big}"),
+    c("validate", "docctl validate --deep big", f"{docctl} validate --deep {big}"),
+    c("validate", "docctl validate big", f"{docctl} validate {big}"),
+    c("other commands", "docctl info big", f"{docctl} info {big}"),
+    c("other commands", "docctl log big", f"{docctl} log {big}"),
+    c("other commands", "docctl get big", f"{docctl} get {big} 'tasks[24999].title'"),
+    c("other commands", "docctl extract big", f"{docctl} extract {big} thumbnail -o {work}/thumb.bin --force"),
+    c("other commands", "docctl export tar.zst", f"{docctl} export {big} --format tar.zst -o {work}/big.tar.zst --force"),
+    c("other commands", "docctl export dir", f"rm -rf {work}/big.dir && {docctl} export {big} --format dir -o {work}/big.dir"),
 ]
-JSON
+ratios = [
+    {"of": "docctl cat big", "to": "bsdtar -xOf big", "target": "within 2x", "max": 2.0},
+    {"of": "docctl cat big", "to": "docctl cat small", "target": "within 1.3x", "max": 1.3},
+    {"of": "docctl validate --deep big", "to": "sha256sum", "target": "under 1x", "max": 1.0},
+    {"of": "docctl import", "to": "bsdtar zip store", "target": ""},
+    {"of": "docctl set big", "to": "bsdtar zip store", "target": "issue 3: under 1x"},
+    {"of": "docctl set big", "to": "cp big", "target": ""},
+]
+json.dump({"commands": commands, "ratios": ratios}, open(out, "w"), indent=1)
+PY
 echo "measuring ($runs runs each)..." >&2
 {
     echo "Run: \`bench/run.sh $runs\` on $(nproc) cores, $(date -u +%Y-%m-%d), $(uname -r); warm cache; medians of $runs runs."

@@ -66,7 +66,6 @@ public struct BlobReference: Codable, Hashable, CustomStringConvertible {
         self.size = size
         mediaType = try container.decodeIfPresent(String.self, forKey: .mediaType) ?? "application/octet-stream"
         file = decoder.documentContext?.objectSource.map { FileWrapper(object: digest, size: size, store: $0) }
-        decoder.documentContext?.blobs.append(self)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -15,7 +15,6 @@ public final class DocumentDecodingContext: @unchecked Sendable {
     /// The time to give fields a user left empty (honours `SOURCE_DATE_EPOCH`).
     public let now: Date
     let objectSource: (any ObjectSource)?
-    var blobs: [BlobReference] = []
     private let seed: String
     private var counter = 0
 
