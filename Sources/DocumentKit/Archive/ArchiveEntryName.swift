@@ -56,6 +56,7 @@ package enum ArchiveEntryName {
         // ASCII needs no normalization, and bundles are nearly all ASCII (object names are
         // hex): folding case byte by byte keeps opening a bundle of thousands of entries fast.
         if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            guard name.utf8.contains(where: { (0x41...0x5A).contains($0) }) else { return name }
             return String(decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
         }
         // Swift's String equality already treats canonically equivalent strings as equal;
@@ -73,13 +74,26 @@ package enum ArchiveEntryName {
         if bytes.first == UInt8(ascii: "/") { return "entry name is an absolute path" }
         if bytes.contains(0) { return "entry name contains a NUL byte" }
         if bytes.contains(UInt8(ascii: "\\")) { return "entry name contains a backslash" }
-        for component in bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-            if component.isEmpty { return "entry name contains an empty component" }
-            if component.elementsEqual([UInt8(ascii: ".")]) { return "entry name contains a '.' component" }
-            if component.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) {
-                return "entry name contains a '..' component"
+        // One pass over the bytes, tracking the current component's length and whether it
+        // is all dots: no component arrays are built for the thousands of names in a bundle.
+        var length = 0
+        var dots = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: "/") {
+                if let problem = componentProblem(length: length, dots: dots) { return problem }
+                (length, dots) = (0, 0)
+            } else {
+                length += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
             }
         }
+        return componentProblem(length: length, dots: dots)
+    }
+
+    private static func componentProblem(length: Int, dots: Int) -> String? {
+        if length == 0 { return "entry name contains an empty component" }
+        if length == 1, dots == 1 { return "entry name contains a '.' component" }
+        if length == 2, dots == 2 { return "entry name contains a '..' component" }
         return nil
     }
 }

@@ -50,14 +50,28 @@ public struct BundleManifest: Codable, Sendable, Equatable {
             format = try container.decode(String.self, forKey: .format)
             formatVersion = try container.decode(Int.self, forKey: .formatVersion)
             // Refuse a newer layout before trying to understand the rest of it.
+            try Self.check(format: format, formatVersion: formatVersion)
+            contentType = try container.decode(String.self, forKey: .contentType)
+            head = try container.decode(VersionID.self, forKey: .head)
+        }
+
+        /// Throws unless the manifest is one this build reads.
+        static func check(format: String, formatVersion: Int) throws {
             guard format == BundleManifest.formatName else {
                 throw DocumentKitError(.malformedInput, "manifest.json is not a DocumentKit manifest (format '\(format)')")
             }
             guard formatVersion <= BundleManifest.currentFormatVersion, formatVersion >= 1 else {
                 throw DocumentKitError(.unsupportedFormat, "bundle format version \(formatVersion) is newer than this DocumentKit supports (\(BundleManifest.currentFormatVersion)); upgrade docctl to open it")
             }
-            contentType = try container.decode(String.self, forKey: .contentType)
-            head = try container.decode(VersionID.self, forKey: .head)
+        }
+
+        /// Checks the members `JSONValue.parseMembers` read from a manifest's start.
+        static func check(_ members: [String: JSONValue]) throws {
+            guard case .string(let format)? = members["format"], case .integer(let version)? = members["formatVersion"],
+                  case .string? = members["head"] else {
+                throw DocumentKitError(.malformedInput, "not a valid manifest: format, formatVersion or head is missing or of the wrong type")
+            }
+            try check(format: format, formatVersion: Int(version))
         }
     }
 

@@ -60,10 +60,16 @@ final class TreePlanner {
         case .data(let data):
             (digest, size) = (ObjectDigest.of(data), UInt64(data.count))
             add(digest, size: size, .data(data))
-        case .file:
-            var hasher = ObjectHasher()
-            try file.streamContents { hasher.update($0) }
-            (digest, size) = (hasher.finalize(), hasher.byteCount)
+        case .file(_, let knownSize):
+            if let expected = file.expectedDigest {
+                // Hashed when it was attached; the write hashes it again as it copies the
+                // bytes and refuses the save if they changed, so planning can trust it.
+                (digest, size) = (expected, knownSize)
+            } else {
+                var hasher = ObjectHasher()
+                try file.streamContents { hasher.update($0) }
+                (digest, size) = (hasher.finalize(), hasher.byteCount)
+            }
             add(digest, size: size, .file(file))
         }
         if let expected = file.expectedDigest, expected != digest {

@@ -104,9 +104,7 @@ enum BundleWriter {
             case .data(let bytes): data = bytes
             case .file(let file): data = try file.regularFileContents()
             }
-            guard ObjectDigest.of(data) == digest else {
-                throw DocumentKitError(.invalidDocument, "a file changed while it was being saved (object \(digest.short))")
-            }
+            guard ObjectDigest.of(data) == digest else { throw changedFile(digest) }
             let compressed = try ZstdCodec.compress(data)
             if UInt64(compressed.count) * 10 < size * 9 {
                 try zip.addEntry(name: digest.entryName, data: compressed)
@@ -116,6 +114,18 @@ enum BundleWriter {
             return ObjectRecord(size: size, codec: .identity, storedSize: size)
         }
         var hasher = ObjectHasher()
+        do {
+            try writeStream(pending, as: digest, size: size, hasher: &hasher, to: zip)
+        } catch let error as ArchiveError where error.kind == .limitExceeded || error.kind == .truncated {
+            // More or fewer bytes than the file had when it was attached.
+            throw changedFile(digest)
+        }
+        guard hasher.finalize() == digest else { throw changedFile(digest) }
+        return ObjectRecord(size: size, codec: .identity, storedSize: size)
+    }
+
+    private static func writeStream(_ pending: TreePlanner.PendingObject, as digest: ObjectDigest, size: UInt64,
+                                    hasher: inout ObjectHasher, to zip: StoredZipWriter) throws {
         try zip.addEntry(name: digest.entryName, size: size) { sink in
             switch pending {
             case .data(let data):
@@ -128,10 +138,10 @@ enum BundleWriter {
                 }
             }
         }
-        guard hasher.finalize() == digest else {
-            throw DocumentKitError(.invalidDocument, "a file changed while it was being saved (object \(digest.short))")
-        }
-        return ObjectRecord(size: size, codec: .identity, storedSize: size)
+    }
+
+    private static func changedFile(_ digest: ObjectDigest) -> DocumentKitError {
+        DocumentKitError(.invalidDocument, "a file changed after it was attached or while it was being saved (object \(digest.short)); nothing was saved")
     }
 }
 

@@ -41,12 +41,10 @@ public final class DocumentBundle: ObjectSource {
     public static func headDocument(of url: URL, limits: BundleLimits = .default) throws -> Data {
         let container = try BundleContainer(url: url, limits: limits)
         do {
-            try JSONDepth.check(container.manifestData, limit: limits.maxJSONDepth)
-            _ = try DocumentDates.decoder().decode(BundleManifest.Header.self, from: container.manifestData)
+            try BundleManifest.Header.check(JSONValue.parseMembers(["format", "formatVersion", "head"], of: container.manifestData,
+                                                                   depthLimit: limits.maxJSONDepth))
         } catch let error as DocumentKitError {
             throw DocumentKitError(error.code, error.message, path: url.relativePath, location: error.location ?? BundleEntry.manifest)
-        } catch {
-            throw DocumentKitError(.malformedInput, "not a valid manifest: \(DecodingErrorDescription.describe(error))", path: url.relativePath, location: BundleEntry.manifest)
         }
         return try container.read(BundleEntry.document, limit: limits.maxInMemoryObjectBytes)
     }

@@ -14,6 +14,18 @@ extension JSONValue {
     }
 }
 
+extension JSONValue {
+    /// The members named `wanted` of the JSON object `data` holds, reading members only
+    /// until all of them are found: the rest of the text is neither parsed nor checked.
+    /// A member found before them is parsed in full. Throws if `data` is not an object.
+    static func parseMembers(_ wanted: Set<String>, of data: Data, depthLimit: Int = 256) throws -> [String: JSONValue] {
+        try data.withUnsafeBytes { bytes in
+            var parser = JSONParser(bytes: bytes, depthLimit: depthLimit)
+            return try parser.parseMembers(wanted)
+        }
+    }
+}
+
 /// A recursive-descent JSON parser over UTF-8 bytes.
 private struct JSONParser {
     let bytes: UnsafeRawBufferPointer
@@ -32,6 +44,37 @@ private struct JSONParser {
         skipWhitespace()
         guard index == bytes.count else { throw failure("unexpected text after the JSON value") }
         return value
+    }
+
+    /// Reads the top-level object's members until every `wanted` one is found.
+    mutating func parseMembers(_ wanted: Set<String>) throws -> [String: JSONValue] {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        skipWhitespace()
+        guard current == UInt8(ascii: "{") else { throw failure("expected a JSON object") }
+        try enter()
+        index += 1
+        var found: [String: JSONValue] = [:]
+        skipWhitespace()
+        if current == UInt8(ascii: "}") { return found }
+        while found.count < wanted.count {
+            skipWhitespace()
+            guard current == UInt8(ascii: "\"") else { throw failure("expected a member name in quotes") }
+            let key = try parseString()
+            skipWhitespace()
+            guard current == UInt8(ascii: ":") else { throw failure("expected ':' after a member name") }
+            index += 1
+            let value = try parseValue()
+            if wanted.contains(key) {
+                guard found.updateValue(value, forKey: key) == nil else { throw failure("duplicate member name '\(key)'") }
+            }
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"): return found
+            default: throw failure("expected ',' or '}' in an object")
+            }
+        }
+        return found
     }
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }

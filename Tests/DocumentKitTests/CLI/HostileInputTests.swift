@@ -54,7 +54,7 @@ import Testing
         newer = dict(manifest, formatVersion=99)
         write("newer-format.dkproj", replaced("manifest.json", json.dumps(newer).encode()))
         write("manifest-not-json.dkproj", replaced("manifest.json", b"{not json"))
-        write("manifest-nested.dkproj", replaced("manifest.json", b"[" * 100000 + b"]" * 100000))
+        write("manifest-nested.dkproj", replaced("manifest.json", b"{\"a\": " + b"[" * 100000 + b"]" * 100000 + b"}"))
         write("document-nested.dkproj", replaced("document.json", b"[" * 100000 + b"]" * 100000))
         lying = dict(manifest, head="0" * 64)
         write("head-missing.dkproj", replaced("manifest.json", json.dumps(lying).encode()))
