@@ -41,7 +41,8 @@ def main():
     print("| group | command | median | peak RSS |")
     print("|---|---|---|---|")
     for item in spec["commands"]:
-        print(f"| {item['group']} | `{item['label']}` | {median[item['name']]:.3f} s | {memory[item['name']]:.1f} MiB |")
+        label = item["label"].replace("|", "\\|")  # a pipe would end the table cell
+        print(f"| {item['group']} | `{label}` | {median[item['name']]:.3f} s | {memory[item['name']]:.1f} MiB |")
     print()
     print("| ratio | measured | target | |")
     print("|---|---|---|---|")
