@@ -73,6 +73,30 @@ public enum BundleEditor {
         }
     }
 
+    /// Saves, as a new version, exactly what the version named `name` holds: its tree,
+    /// document and blobs, without decoding or re-encoding anything. History is never
+    /// rewritten: the restored content is appended as the head.
+    public static func restore(_ name: String, in url: URL, metadata: SaveMetadata) throws -> Outcome {
+        var previous: BundleVersion?
+        let version = try DocumentKitError.located(at: url.relativePath) {
+            try BundleCommit.perform(at: url, expectedHead: nil, creating: false) { current in
+                let bundle = current!
+                previous = bundle.headVersion
+                let source = try bundle.version(named: name)
+                let root: FileWrapper
+                do {
+                    root = try bundle.tree(of: source)
+                } catch let error as DocumentKitError {
+                    throw DocumentKitError(.notFound, "version \(source.number) cannot be restored: \(error.message)", path: url.relativePath)
+                }
+                let contentType = bundle.contentType ?? ContentType(identifier: bundle.manifest.contentType, mimeType: bundle.mimeType)
+                return BundleWriter.Request(root: root, contentType: contentType, schema: source.schema, metadata: metadata,
+                                            base: bundle, destination: url, replace: true)
+            }
+        }
+        return Outcome(version: version, previous: previous!)
+    }
+
     /// Where an edit can add objects (attached files) before they are saved.
     public final class EditContext {
         let overlay: ObjectOverlay
