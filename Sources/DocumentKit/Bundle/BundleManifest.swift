@@ -15,6 +15,9 @@ public struct BundleManifest: Codable, Sendable, Equatable {
     public var versions: [BundleVersion]
     /// Every object the bundle stores, by digest.
     public var objects: [ObjectDigest: ObjectRecord]
+    /// The ids of versions `prune` removed, oldest first: the first remaining version's
+    /// parent is one of them. Written only when not empty.
+    public var pruned: [VersionID]
 
     /// The `format` value every manifest carries.
     public static let formatName = "documentkit.bundle"
@@ -25,16 +28,18 @@ public struct BundleManifest: Codable, Sendable, Equatable {
     public var headVersion: BundleVersion? { versions.last { $0.id == head } }
 
     private enum CodingKeys: String, CodingKey {
-        case format, formatVersion, contentType, head, versions, objects
+        case format, formatVersion, contentType, head, versions, objects, pruned
     }
 
-    public init(contentType: String, head: VersionID, versions: [BundleVersion], objects: [ObjectDigest: ObjectRecord]) {
+    public init(contentType: String, head: VersionID, versions: [BundleVersion], objects: [ObjectDigest: ObjectRecord],
+                pruned: [VersionID] = []) {
         self.format = Self.formatName
         self.formatVersion = Self.currentFormatVersion
         self.contentType = contentType
         self.head = head
         self.versions = versions
         self.objects = objects
+        self.pruned = pruned
     }
 
     /// The members a reader checks before anything else: enough to refuse a bundle this
@@ -83,6 +88,7 @@ public struct BundleManifest: Codable, Sendable, Equatable {
         contentType = header.contentType
         head = header.head
         versions = try container.decode([BundleVersion].self, forKey: .versions)
+        pruned = try container.decodeIfPresent([VersionID].self, forKey: .pruned) ?? []
         // JSON object keys are strings; decode them as digests explicitly.
         let rawObjects = try container.decode([String: ObjectRecord].self, forKey: .objects)
         var objects: [ObjectDigest: ObjectRecord] = [:]
@@ -103,6 +109,7 @@ public struct BundleManifest: Codable, Sendable, Equatable {
         try container.encode(contentType, forKey: .contentType)
         try container.encode(head, forKey: .head)
         try container.encode(versions, forKey: .versions)
+        if !pruned.isEmpty { try container.encode(pruned, forKey: .pruned) }
         try container.encode(Dictionary(uniqueKeysWithValues: objects.map { ($0.key.hex, $0.value) }), forKey: .objects)
     }
 }

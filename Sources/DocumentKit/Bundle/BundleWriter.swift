@@ -59,31 +59,50 @@ enum BundleWriter {
             schema: request.schema,
             tree: rootTree)
 
-        let output = try AtomicReplacement(destination: request.destination)
+        let manifest = BundleManifest(
+            contentType: request.contentType.identifier, head: version.id,
+            versions: (previous?.versions ?? []) + [version], objects: previous?.objects ?? [:],
+            pruned: previous?.pruned ?? [])
+        try writeContainer(Container(mimeType: request.contentType.mimeType, document: documentJSON, manifest: manifest,
+                                     newObjects: planner.pending, sizes: planner.sizes, base: request.base),
+                           to: request.destination, replace: request.replace)
+        return version
+    }
+
+    /// Everything a bundle file holds, ready to be written.
+    struct Container {
+        var mimeType: String
+        var document: Data
+        /// The manifest; its `objects` are completed with the new objects' records.
+        var manifest: BundleManifest
+        /// Objects to write now, by digest; every other object of the manifest is copied
+        /// raw from `base`.
+        var newObjects: [ObjectDigest: TreePlanner.PendingObject] = [:]
+        var sizes: [ObjectDigest: UInt64] = [:]
+        var base: DocumentBundle?
+    }
+
+    /// Writes `container` to a temporary file beside `destination` and moves it into place
+    /// atomically, keeping the permissions and owner of the file it replaces.
+    static func writeContainer(_ container: Container, to destination: URL, replace: Bool) throws {
+        let output = try AtomicReplacement(destination: destination)
         let zip = StoredZipWriter(fileDescriptor: output.file.descriptor, path: output.file.path)
-        var objects = previous?.objects ?? [:]
-        try DocumentKitError.located(at: request.destination.relativePath) {
-            try zip.addEntry(name: BundleEntry.mimetype, data: Data(request.contentType.mimeType.utf8))
-            try zip.addEntry(name: BundleEntry.document, data: documentJSON)
-            let digests = Set(objects.keys).union(planner.pending.keys).sorted()
-            for digest in digests {
-                if let pending = planner.pending[digest] {
-                    objects[digest] = try writeObject(digest, pending, size: planner.sizes[digest] ?? 0, to: zip)
-                } else if let base = request.base {
+        var manifest = container.manifest
+        try DocumentKitError.located(at: destination.relativePath) {
+            try zip.addEntry(name: BundleEntry.mimetype, data: Data(container.mimeType.utf8))
+            try zip.addEntry(name: BundleEntry.document, data: container.document)
+            for digest in Set(manifest.objects.keys).union(container.newObjects.keys).sorted() {
+                if let pending = container.newObjects[digest] {
+                    manifest.objects[digest] = try writeObject(digest, pending, size: container.sizes[digest] ?? 0, to: zip)
+                } else if let base = container.base {
                     let (entry, _) = try base.storedObject(digest)
                     try zip.copyEntry(entry, from: base.zip)
                 }
             }
-            let manifest = BundleManifest(
-                contentType: request.contentType.identifier,
-                head: version.id,
-                versions: (previous?.versions ?? []) + [version],
-                objects: objects)
-            let manifestJSON = try CanonicalJSONEncoder().encode(manifest, terminated: true)
-            try zip.addEntry(name: BundleEntry.manifest, data: manifestJSON)
+            try zip.addEntry(name: BundleEntry.manifest, data: try CanonicalJSONEncoder().encode(manifest, terminated: true))
             try zip.finish()
         }
-        if request.replace {
+        if replace {
             var info = stat()
             if stat(output.destination.path, &info) == 0 {
                 try output.commit(mode: info.st_mode & 0o7777, owner: (info.st_uid, info.st_gid))
@@ -93,7 +112,6 @@ enum BundleWriter {
         } else {
             try output.commitWithoutReplacing(mode: AtomicReplacement.defaultMode())
         }
-        return version
     }
 
     /// Writes one new object, compressed with zstd when that saves at least a tenth.

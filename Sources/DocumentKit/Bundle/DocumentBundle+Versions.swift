@@ -7,7 +7,14 @@ extension DocumentBundle {
         let versions = manifest.versions
         let range = versions.isEmpty ? "none" : "\(versions.first!.number)–\(versions.last!.number)"
         func missing() -> DocumentKitError {
-            DocumentKitError(.notFound, "no version '\(name)' (versions \(range); use a number, an id prefix, head or head~N)", path: url.relativePath)
+            let lowered = name.lowercased()
+            let firstNumber = versions.first?.number ?? 1
+            let wasPruned = (Int(name).map { $0 >= 1 && $0 < firstNumber } ?? false)
+                || (lowered.count >= 4 && manifest.pruned.contains { $0.hasPrefix(lowered) })
+            if wasPruned {
+                return DocumentKitError(.notFound, "version '\(name)' was pruned (versions \(range) remain)", path: url.relativePath)
+            }
+            return DocumentKitError(.notFound, "no version '\(name)' (versions \(range); use a number, an id prefix, head or head~N)", path: url.relativePath)
         }
         let lowered = name.lowercased()
         if lowered == "head" { return headVersion }

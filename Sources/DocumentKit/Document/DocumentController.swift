@@ -64,29 +64,3 @@ public final class DocumentController<Document: FileDocument> {
         self.bundle = bundle
     }
 }
-
-/// The one path every change to a bundle takes: lock, re-open, check for a conflicting
-/// save, write, unlock.
-enum BundleCommit {
-    /// Runs `makeRequest` with the bundle as it is now (or `nil` when `creating`) and
-    /// writes what it returns. `expectedHead` is the head the caller's changes are based
-    /// on; if the bundle's head moved since, nothing is written and `conflict` is thrown.
-    static func perform(at url: URL, expectedHead: VersionID?, creating: Bool,
-                        _ makeRequest: (DocumentBundle?) throws -> BundleWriter.Request) throws -> BundleVersion? {
-        if creating {
-            return try BundleWriter.write(try makeRequest(nil))
-        }
-        let lock = try BundleLock.acquire(url)
-        defer { withExtendedLifetime(lock) {} }
-        AtomicReplacement.removeLeftovers(of: url)
-        let current = try DocumentBundle(contentsOf: url)
-        if let expectedHead, current.manifest.head != expectedHead {
-            let opened = current.manifest.versions.first { $0.id == expectedHead }
-            let now = current.headVersion
-            throw DocumentKitError(.conflict,
-                "changed since it was opened: opened at version \(opened.map { "\($0.number) (\($0.shortID))" } ?? String(expectedHead.prefix(12))), now at version \(now.number) (\(now.shortID)); nothing was saved",
-                path: url.relativePath)
-        }
-        return try BundleWriter.write(try makeRequest(current))
-    }
-}

@@ -118,8 +118,8 @@ struct ValidationPass {
                 if version.parents != [previous.id] {
                     report("version.chain-broken", "its parent should be version \(previous.number) (\(previous.shortID))", version: version.number)
                 }
-            } else if !version.parents.isEmpty {
-                report("version.parent-missing", "the first version names a parent that is not in the bundle", version: version.number)
+            } else if !version.parents.allSatisfy(manifest.pruned.contains) {
+                report("version.parent-missing", "the first version names a parent that is neither in the bundle nor recorded as pruned", version: version.number)
             }
             if manifest.objects[version.tree] == nil {
                 report("tree.missing", "its tree object \(version.tree.short) is not listed in the manifest", version: version.number)

@@ -113,7 +113,7 @@ import Testing
 
 
             """)
-        for command in ["new", "info", "cat", "get", "unset", "attach", "extract", "log", "diff", "restore", "export", "import", "validate"] {
+        for command in ["new", "info", "cat", "get", "unset", "attach", "extract", "log", "diff", "restore", "prune", "export", "import", "validate"] {
             let result = try Run.docctl([command, "--help"])
             #expect(result.status == 0 && result.output.contains("USAGE: docctl \(command)"), "\(command)")
         }

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Drops old versions and the objects no remaining version uses, atomically. The versions
+/// that stay keep their numbers and ids; the manifest records the ids it dropped, so the
+/// oldest remaining version's parent is accounted for.
+///
+/// ```swift
+/// let report = try BundlePruner.prune(url, keep: 10, dryRun: true)
+/// print(report.removedVersions.count, report.freedBytes)
+/// ```
+public enum BundlePruner {
+    /// What a prune removed, or would remove.
+    public struct Report: Codable, Equatable, Sendable {
+        /// Whether nothing was written.
+        public var dryRun: Bool
+        /// The numbers of the versions removed, oldest first.
+        public var removedVersions: [Int]
+        /// How many versions remain.
+        public var keptVersions: Int
+        /// How many objects no remaining version uses.
+        public var removedObjects: Int
+        /// Their stored bytes: what the bundle shrinks by.
+        public var freedBytes: UInt64
+    }
+
+    /// Removes the oldest versions of the bundle at `url`: all but the newest `keep`, and/or
+    /// those created before `before` (with both, only versions both would remove). The
+    /// head always stays. With `dryRun`, reports and writes nothing.
+    public static func prune(_ url: URL, keep: Int? = nil, before: Date? = nil, dryRun: Bool = false) throws -> Report {
+        guard keep != nil || before != nil else {
+            throw DocumentKitError(.usage, "say what to prune: --keep N and/or --before DATE")
+        }
+        if let keep, keep < 1 {
+            throw DocumentKitError(.usage, "--keep must be at least 1: the head version always stays")
+        }
+        return try DocumentKitError.located(at: url.relativePath) {
+            try BundleCommit.withLockedBundle(at: url) { bundle in
+                let versions = bundle.manifest.versions
+                var dropCount = 0
+                while dropCount < versions.count - 1 {
+                    let byCount = keep.map { dropCount < versions.count - $0 } ?? true
+                    let byDate = before.map { versions[dropCount].created < $0 } ?? true
+                    guard byCount, byDate else { break }
+                    dropCount += 1
+                }
+                let kept = Array(versions[dropCount...])
+                let reachable = try reachableObjects(of: kept, in: bundle)
+                let unused = bundle.manifest.objects.filter { !reachable.contains($0.key) }
+                let report = Report(dryRun: dryRun, removedVersions: versions[..<dropCount].map(\.number), keptVersions: kept.count,
+                                    removedObjects: unused.count, freedBytes: unused.values.reduce(0) { $0 + $1.storedSize })
+                guard !dryRun, dropCount > 0 || !unused.isEmpty else { return report }
+                var manifest = bundle.manifest
+                manifest.versions = kept
+                manifest.objects = manifest.objects.filter { reachable.contains($0.key) }
+                manifest.pruned += versions[..<dropCount].map(\.id)
+                try BundleWriter.writeContainer(
+                    BundleWriter.Container(mimeType: bundle.mimeType, document: try bundle.headDocumentData(), manifest: manifest, base: bundle),
+                    to: url, replace: true)
+                return report
+            }
+        }
+    }
+
+    /// Every object the trees of `versions` use, trees included.
+    static func reachableObjects(of versions: [BundleVersion], in bundle: DocumentBundle) throws -> Set<ObjectDigest> {
+        var reachable = Set<ObjectDigest>()
+        var pending = versions.map(\.tree)
+        while let digest = pending.popLast() {
+            guard reachable.insert(digest).inserted else { continue }
+            for entry in try TreeObject.decode(try bundle.objectData(digest), digest: digest).entries {
+                switch entry.kind {
+                case .tree: pending.append(entry.digest)
+                case .file: reachable.insert(entry.digest)
+                }
+            }
+        }
+        return reachable
+    }
+}
