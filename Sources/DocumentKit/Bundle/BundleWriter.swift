@@ -119,10 +119,13 @@ enum BundleWriter {
         if size >= compressionFloor, size <= compressionLimit {
             let data: Data
             switch pending {
-            case .data(let bytes): data = bytes
-            case .file(let file): data = try file.regularFileContents()
+            case .data(let bytes):
+                // Hashed by the planner a moment ago, and bytes in memory cannot change.
+                data = bytes
+            case .file(let file):
+                data = try file.regularFileContents()
+                guard ObjectDigest.of(data) == digest else { throw changedFile(digest) }
             }
-            guard ObjectDigest.of(data) == digest else { throw changedFile(digest) }
             let compressed = try ZstdCodec.compress(data)
             if UInt64(compressed.count) * 10 < size * 9 {
                 try zip.addEntry(name: digest.entryName, data: compressed)
