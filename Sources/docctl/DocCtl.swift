@@ -20,6 +20,9 @@ struct DocCtl: ParsableCommand {
     static func main() {
         // `docctl --version` is handled here rather than as an ArgumentParser flag: a root
         // flag is parsed anywhere on the line and would swallow `cat --version 3`.
+        // Past a file-size limit (`ulimit -f`) a write should fail with EFBIG, which a save
+        // reports and undoes, rather than kill the process halfway through the save.
+        signal(SIGXFSZ, SIG_IGN)
         if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
             Console.print(DocumentKitInfo.version)
             return

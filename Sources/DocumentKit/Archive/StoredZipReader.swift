@@ -35,15 +35,21 @@ package final class StoredZipReader: Sendable {
     package let fileDescriptor: Int32
     /// Offset of the central directory: entries' data must end before it.
     let centralDirectoryOffset: UInt64
+    /// Where the zip ends: the file's size, or less when the file has an interrupted
+    /// append's tail after it.
+    package let length: UInt64
     private let indexByName: [String: Int]
 
     /// Opens the zip at `path` (`O_RDONLY | O_CLOEXEC`) and reads its central directory.
     ///
+    /// - Parameter length: read the file as if it ended here: the zip an interrupted
+    ///   append left in front of its partial tail (see ``AppendJournal``).
     /// - Throws: ``ArchiveError``; see the type's description for the kinds.
-    package init(path: String, limits: ArchiveLimits = .default) throws(ArchiveError) {
+    package init(path: String, limits: ArchiveLimits = .default, length: UInt64? = nil) throws(ArchiveError) {
         let fd = try POSIXFile.open(path, flags: O_RDONLY)
         do {
-            let fileSize = try POSIXFile.regularFileSize(fd, path: path)
+            let actualSize = try POSIXFile.regularFileSize(fd, path: path)
+            let fileSize = min(actualSize, length ?? actualSize)
             let end = try StoredZipEndRecord.locate(in: fd, fileSize: fileSize, path: path)
             let entries = try StoredZipCentralDirectory.read(
                 from: fd, end: end, fileSize: fileSize, limits: limits, path: path)
@@ -54,6 +60,7 @@ package final class StoredZipReader: Sendable {
             self.entries = entries
             self.fileDescriptor = fd
             self.centralDirectoryOffset = end.centralDirectoryOffset
+            self.length = fileSize
             self.indexByName = indexByName
         } catch {
             POSIXFile.close(fd)
@@ -63,6 +70,12 @@ package final class StoredZipReader: Sendable {
 
     deinit {
         POSIXFile.close(fileDescriptor)
+    }
+
+    /// Bytes before the central directory that no entry's header or data covers: what
+    /// in-place appends left behind, and a rewrite would reclaim.
+    package var unreferencedBytes: UInt64 {
+        centralDirectoryOffset - entries.reduce(0) { $0 + ($1.dataEnd - $1.localHeaderOffset) }
     }
 
     /// The entry called `name`, or `nil`.

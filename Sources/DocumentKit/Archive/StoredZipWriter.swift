@@ -45,6 +45,41 @@ package final class StoredZipWriter {
         self.ledger = ArchiveWriterLedger(path: path)
     }
 
+    /// A writer that adds to an existing stored zip in place: new entries and a new
+    /// central directory go after byte `offset` (the zip's end), and entries that stay
+    /// are listed with ``keepEntry(_:)`` without moving.
+    ///
+    /// Nothing before `offset` is written, so the old zip stays whole until the new end
+    /// record replaces the old one as the file's last bytes; the old central directory,
+    /// end record and every entry not kept remain as bytes no entry refers to.
+    package init(appendingTo fileDescriptor: Int32, path: String, at offset: UInt64) {
+        self.path = path
+        self.output = FileOutputBuffer(fileDescriptor: fileDescriptor, path: path, startingAt: offset)
+        self.forcesZip64 = false
+        self.ledger = ArchiveWriterLedger(path: path)
+    }
+
+    /// Lists `entry` (an entry of the zip being appended to) in the new central directory
+    /// where it is, with its CRC-32 and sizes: its bytes are neither read nor written.
+    package func keepEntry(_ entry: StoredZipEntry) throws {
+        try ledger.admit(entry.name)
+        let nameBytes = Array(entry.name.utf8)
+        try ledger.failing {
+            guard entry.dataEnd <= output.offset else {
+                throw ArchiveError(.io, "a kept entry lies past where the append starts", path: path, entry: entry.name)
+            }
+            // The local header holds a zip64 extra field exactly when its sizes were too
+            // large for it or the writer forced zip64; the central directory must agree.
+            let localExtra = Int(entry.dataOffset - entry.localHeaderOffset) - StoredZip.localHeaderSize - nameBytes.count
+            let zip64Sizes = localExtra > 0
+            centralHeaders.append(StoredZip.centralHeader(
+                name: nameBytes, size: entry.size, crc32: entry.crc32, localHeaderOffset: entry.localHeaderOffset,
+                zip64Sizes: zip64Sizes, zip64Offset: StoredZip.needsZip64(entry.localHeaderOffset),
+                versionNeeded: zip64Sizes || StoredZip.needsZip64(entry.localHeaderOffset)
+                    ? StoredZip.versionNeededZip64 : StoredZip.versionNeededStored))
+        }
+    }
+
     /// Adds an entry of exactly `size` bytes, which `body` streams through
     /// ``ArchiveEntrySink/write(_:)-(UnsafeRawBufferPointer)``.
     ///
@@ -111,12 +146,18 @@ package final class StoredZipWriter {
 
     /// Writes the central directory, the zip64 end records when needed, and the end record,
     /// then flushes. Call once, after the last entry. Does not `fsync`: that is the saver's job.
-    package func finish() throws {
+    ///
+    /// - Parameter beforeEndRecords: runs once everything but the end records is written
+    ///   out; an in-place append makes those bytes durable here, so that a file ending in
+    ///   the new end record never refers to bytes that did not reach the disk.
+    package func finish(beforeEndRecords: () throws -> Void = {}) throws {
         try ledger.checkOpen()
         try ledger.failing {
             let centralDirectoryOffset = output.offset
             for header in centralHeaders { try output.append(header) }
             let centralDirectorySize = output.offset - centralDirectoryOffset
+            try output.flush()
+            try beforeEndRecords()
             try output.append(StoredZip.endRecords(
                 entryCount: centralHeaders.count, centralDirectoryOffset: centralDirectoryOffset,
                 centralDirectorySize: centralDirectorySize, forceZip64: forcesZip64))

@@ -13,7 +13,9 @@ enum BundleCommit {
         }
         return try withLockedBundle(at: url) { current in
             try checkHead(of: current, is: expectedHead, url: url)
-            return try BundleWriter.write(try makeRequest(current))
+            var request = try makeRequest(current)
+            request.inPlace = request.base === current && request.replace
+            return try BundleWriter.write(request)
         }
     }
 
@@ -23,6 +25,7 @@ enum BundleCommit {
         let lock = try BundleLock.acquire(url)
         defer { withExtendedLifetime(lock) {} }
         AtomicReplacement.removeLeftovers(of: url)
+        try AppendJournal.recover(bundlePath: AtomicReplacement.resolvingSymbolicLinks(url).path)
         return try body(try DocumentBundle(contentsOf: url))
     }
 

@@ -7,6 +7,9 @@ struct BundleContainer {
     let mimeType: String
     let manifestData: Data
     let path: String
+    /// Bytes after the zip's end that an unfinished in-place save wrote (it is running, or
+    /// was killed); 0 normally. The next save removes them.
+    let unfinishedAppendBytes: UInt64
 
     /// Opens the bundle at `url`; throws `missingInput` or `malformedInput` naming the file.
     init(url: URL, limits: BundleLimits) throws {
@@ -17,7 +20,9 @@ struct BundleContainer {
             throw DocumentKitError(.malformedInput, "not a bundle: it is not a regular file", path: path)
         }
         do {
-            zip = try StoredZipReader(path: url.path, limits: limits.archive)
+            zip = try Self.openZip(url, limits: limits)
+            let size = UInt64(clamping: info.st_size)
+            unfinishedAppendBytes = size > zip.length ? size - zip.length : 0
             let first = zip.entries.first
             guard let first, first.name == BundleEntry.mimetype else {
                 throw DocumentKitError(.malformedInput, "not a DocumentKit bundle: the first entry is \(first.map { "'\($0.name)'" } ?? "missing"), expected 'mimetype'")
@@ -30,6 +35,28 @@ struct BundleContainer {
             manifestData = try Self.read(BundleEntry.manifest, from: zip, path: path, limit: UInt64(limits.maxManifestBytes))
         } catch {
             throw DocumentBundle.locate(error, path: path)
+        }
+    }
+
+    /// Opens the zip, or, while an in-place save is appending to it (or after one was
+    /// killed), the complete zip in front of the append, which its journal locates.
+    private static func openZip(_ url: URL, limits: BundleLimits) throws -> StoredZipReader {
+        let resolved = AtomicReplacement.resolvingSymbolicLinks(url).path
+        func beforeAppend() -> StoredZipReader? {
+            guard let journal = AppendJournal.existing(for: resolved),
+                  let zip = try? StoredZipReader(path: resolved, limits: limits.archive, length: journal.length),
+                  journal.describes(zip.fileDescriptor, path: resolved)
+            else { return nil }
+            return zip
+        }
+        if let zip = beforeAppend() { return zip }
+        do {
+            return try StoredZipReader(path: url.path, limits: limits.archive)
+        } catch {
+            // A save may have begun appending between the journal check and the read of
+            // the file's end: look again.
+            if let zip = beforeAppend() { return zip }
+            throw error
         }
     }
 

@@ -18,9 +18,9 @@ public struct SaveMetadata: Sendable {
 
 /// Writes a bundle: the base bundle's history and objects, plus one new version.
 ///
-/// Objects the base already has are copied as stored bytes (never decoded, re-compressed
-/// or re-hashed), so a save costs the new bytes plus a copy of the old ones, whatever
-/// the length of the history. The new file replaces the old one atomically.
+/// Objects the base already has are never decoded, re-compressed or re-hashed: a save in
+/// place leaves them where they are and appends only what changed; a rewrite copies
+/// their stored bytes. Either way the save is atomic (see `appendInPlace`).
 enum BundleWriter {
     /// Objects at most this large are tried with zstd; larger ones are stored as they are.
     static let compressionLimit: UInt64 = 16 << 20
@@ -36,6 +36,9 @@ enum BundleWriter {
         var destination: URL
         /// Whether an existing file at `destination` may be replaced.
         var replace: Bool
+        /// Whether the save may append to `base` in place: only under the bundle's writer
+        /// lock, with `base` opened under it and `destination` its file.
+        var inPlace = false
     }
 
     /// Writes the bundle; returns the new version, or `nil` when the tree equals the
@@ -65,7 +68,7 @@ enum BundleWriter {
             pruned: previous?.pruned ?? [])
         try writeContainer(Container(mimeType: request.contentType.mimeType, document: documentJSON, manifest: manifest,
                                      newObjects: planner.pending, sizes: planner.sizes, base: request.base),
-                           to: request.destination, replace: request.replace)
+                           to: request.destination, replace: request.replace, inPlace: request.inPlace)
         return version
     }
 
@@ -82,24 +85,17 @@ enum BundleWriter {
         var base: DocumentBundle?
     }
 
-    /// Writes `container` to a temporary file beside `destination` and moves it into place
-    /// atomically, keeping the permissions and owner of the file it replaces.
-    static func writeContainer(_ container: Container, to destination: URL, replace: Bool) throws {
+    /// Writes `container` to `destination`: in place, appending to the base bundle, when
+    /// `inPlace` allows it and the base is the destination (see `appendInPlace`);
+    /// otherwise to a temporary file beside `destination`, moved into place atomically
+    /// and keeping the permissions and owner of the file it replaces.
+    static func writeContainer(_ container: Container, to destination: URL, replace: Bool, inPlace: Bool = false) throws {
+        if inPlace, let base = container.base, try appendInPlace(container, to: base, destination: destination) { return }
         let output = try AtomicReplacement(destination: destination)
         let zip = StoredZipWriter(fileDescriptor: output.file.descriptor, path: output.file.path)
-        var manifest = container.manifest
         try DocumentKitError.located(at: destination.relativePath) {
             try zip.addEntry(name: BundleEntry.mimetype, data: Data(container.mimeType.utf8))
-            try zip.addEntry(name: BundleEntry.document, data: container.document)
-            for digest in Set(manifest.objects.keys).union(container.newObjects.keys).sorted() {
-                if let pending = container.newObjects[digest] {
-                    manifest.objects[digest] = try writeObject(digest, pending, size: container.sizes[digest] ?? 0, to: zip)
-                } else if let base = container.base {
-                    let (entry, _) = try base.storedObject(digest)
-                    try zip.copyEntry(entry, from: base.zip)
-                }
-            }
-            try zip.addEntry(name: BundleEntry.manifest, data: try CanonicalJSONEncoder().encode(manifest, terminated: true))
+            try writeEntries(container, to: zip) { entry, base in try zip.copyEntry(entry, from: base.zip) }
             try zip.finish()
         }
         if replace {
@@ -112,6 +108,22 @@ enum BundleWriter {
         } else {
             try output.commitWithoutReplacing(mode: AtomicReplacement.defaultMode())
         }
+    }
+
+    /// Writes everything after `mimetype`: `document.json`, every object (new ones written,
+    /// the base's passed to `carry`), and the manifest, completed with the new objects' records.
+    static func writeEntries(_ container: Container, to zip: StoredZipWriter,
+                             carry: (StoredZipEntry, DocumentBundle) throws -> Void) throws {
+        var manifest = container.manifest
+        try zip.addEntry(name: BundleEntry.document, data: container.document)
+        for digest in Set(manifest.objects.keys).union(container.newObjects.keys).sorted() {
+            if let pending = container.newObjects[digest] {
+                manifest.objects[digest] = try writeObject(digest, pending, size: container.sizes[digest] ?? 0, to: zip)
+            } else if let base = container.base {
+                try carry(try base.storedObject(digest).entry, base)
+            }
+        }
+        try zip.addEntry(name: BundleEntry.manifest, data: try CanonicalJSONEncoder().encode(manifest, terminated: true))
     }
 
     /// Writes one new object, compressed with zstd when that saves at least a tenth.

@@ -15,6 +15,11 @@ extension DocumentBundle {
         return (entry, record)
     }
 
+    /// No expansion ratio for objects: the output is bounded by the size the manifest
+    /// declares, itself bounded by `maxInMemoryObjectBytes`, and a ratio would refuse
+    /// objects writers rightly make (a document of repeated text compresses past 1,000:1).
+    private static let objectDecodingLimits = ArchiveLimits(maxExpansionRatio: .max)
+
     /// An object's bytes, decoded and checked against its digest.
     public func objectData(_ digest: ObjectDigest) throws -> Data {
         let (entry, record) = try storedObject(digest)
@@ -25,7 +30,7 @@ extension DocumentBundle {
             let stored = try zip.readData(entry, verifyCRC: false)
             switch record.codec {
             case .identity: return stored
-            case .zstd: return try ZstdCodec.decompress(stored, expectedSize: Int(record.size))
+            case .zstd: return try ZstdCodec.decompress(stored, expectedSize: Int(record.size), limits: Self.objectDecodingLimits)
             }
         }
         try checkDigest(of: data, is: digest, entry: entry)

@@ -20,6 +20,13 @@ public final class DocumentBundle: ObjectSource {
     public let mimeType: String
     let zip: StoredZipReader
     let limits: BundleLimits
+    /// Bytes an unfinished in-place save left after the bundle's end (see `AppendJournal`).
+    let unfinishedAppendBytes: UInt64
+
+    /// Bytes of the file that no entry uses: superseded copies of `document.json`, the
+    /// manifest and the central directory that in-place saves leave behind. A save
+    /// rewrites the bundle without them once they pass a third of the file.
+    public var reclaimableBytes: UInt64 { zip.unreferencedBytes }
 
     /// Opens the bundle at `url`; throws `missingInput`, `malformedInput` or
     /// `unsupportedFormat` with the path and the entry at fault.
@@ -28,6 +35,7 @@ public final class DocumentBundle: ObjectSource {
         self.limits = limits
         let container = try BundleContainer(url: url, limits: limits)
         zip = container.zip
+        unfinishedAppendBytes = container.unfinishedAppendBytes
         mimeType = container.mimeType
         do {
             manifest = try Self.decodeManifest(container.manifestData, limits: limits)

@@ -5,7 +5,8 @@ import Foundation
 /// A save replaces the file with a new inode, so a lock on the old inode means nothing
 /// once the rename is done. After taking the lock the holder therefore checks that the
 /// path still names the inode it locked, and starts again if not. Readers take no lock:
-/// the rename makes every reader see either the old file or the new one.
+/// a rewrite's rename makes every reader see either the old file or the new one, and
+/// while an in-place append runs they read the zip its journal locates.
 final class BundleLock {
     /// The locked file (the bundle, open for reading).
     let file: OpenFile

@@ -7,8 +7,8 @@ import Darwin
 /// Buffered, position-tracking output to a file descriptor, for writers that append
 /// records and later patch a few bytes they already wrote (a CRC in a local header).
 ///
-/// Every write is a `pwrite` at an offset this object tracks, starting at 0, so the
-/// descriptor's own file position is never used or moved.
+/// Every write is a `pwrite` at an offset this object tracks, starting at 0 (or where an
+/// append begins), so the descriptor's own file position is never used or moved.
 ///
 /// When the file was empty at the start, blocks of zeros are not written at all: the
 /// offset moves past them, leaving a hole that reads back as zeros (POSIX guarantees it),
@@ -19,19 +19,20 @@ final class FileOutputBuffer {
     /// The file's path, for error messages.
     let path: String
     /// The offset in the file where `buffer` starts: everything before it is written.
-    private var flushedOffset: UInt64 = 0
+    private var flushedOffset: UInt64
     private let buffer: UnsafeMutableRawBufferPointer
     private var buffered = 0
     /// Whether zeros may be skipped: only when nothing was in the file to begin with.
     private let leavesHoles: Bool
 
-    /// Output to `fileDescriptor`, gathering small writes into `capacity` bytes.
-    init(fileDescriptor: Int32, path: String, capacity: Int = 1 << 20) {
+    /// Output to `fileDescriptor` from `offset` on, gathering small writes into `capacity` bytes.
+    init(fileDescriptor: Int32, path: String, startingAt offset: UInt64 = 0, capacity: Int = 1 << 20) {
         self.fileDescriptor = fileDescriptor
         self.path = path
+        self.flushedOffset = offset
         self.buffer = .allocate(byteCount: capacity, alignment: 16)
         var status = stat()
-        leavesHoles = fstat(fileDescriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && status.st_size == 0
+        leavesHoles = offset == 0 && fstat(fileDescriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && status.st_size == 0
     }
 
     deinit {

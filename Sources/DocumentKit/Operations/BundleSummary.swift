@@ -40,6 +40,9 @@ public struct BundleSummary: Codable, Equatable, Sendable {
     public var storedBytes: UInt64
     /// The bundle file's size.
     public var fileBytes: UInt64
+    /// Bytes of the file no entry uses any more (superseded by in-place saves); a save
+    /// rewrites the bundle without them once they pass a third of it.
+    public var reclaimableBytes: UInt64
     /// The head document's size.
     public var documentBytes: UInt64
     /// The blobs the head document refers to.
@@ -60,6 +63,7 @@ public struct BundleSummary: Codable, Equatable, Sendable {
         storedBytes = manifest.objects.values.reduce(0) { $0 + $1.storedSize }
         var info = stat()
         fileBytes = stat(url.path, &info) == 0 ? UInt64(info.st_size) : 0
+        reclaimableBytes = bundle.reclaimableBytes
         let tree = try bundle.tree(of: bundle.headVersion)
         documentBytes = tree[CodableDocumentLayout.documentName]?.fileSize ?? 0
         blobCount = tree[CodableDocumentLayout.blobsFolder]?.fileWrappers?.count ?? 0

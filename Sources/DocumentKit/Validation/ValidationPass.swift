@@ -24,6 +24,9 @@ struct ValidationPass {
     }
 
     mutating func run() {
+        if bundle.unfinishedAppendBytes > 0 {
+            report("bundle.unfinished-save", .warning, "a save that did not finish (it is running, or was killed) left \(bundle.unfinishedAppendBytes) bytes after the bundle's end; readers ignore them and the next save removes them")
+        }
         checkMimetype()
         checkEntries()
         checkObjects()

@@ -57,6 +57,7 @@ import Testing
               "objectBytes" : \(objects.reduce(0) { $0 + $1.size }),
               "objectCount" : 4,
               "path" : "p.dkproj",
+              "reclaimableBytes" : 0,
               "storedBytes" : \(objects.reduce(0) { $0 + $1.storedSize }),
               "versionCount" : 2
             }

@@ -1,0 +1,126 @@
+import Foundation
+
+/// The note an in-place append leaves beside a bundle while it runs: where the bundle
+/// ended before the append, so that a reader can ignore a tail a killed save left, and the
+/// next writer can cut it off.
+///
+/// An append writes new entries, a new central directory and, last, a new end record
+/// after the bundle's old end. Until that end record is written the file ends in bytes
+/// no zip reader can use; the journal, `.NAME.dk-append` in the bundle's folder, says
+/// where the last complete zip ends. Its text is three lines:
+///
+/// ```
+/// documentkit-append 1
+/// length 677870860
+/// end 504b0506…
+/// ```
+///
+/// `end` is the hex of the bytes just before `length` (up to 98: the end records), so a
+/// journal that outlived its bundle (replaced by another file) is recognised as stale and
+/// never used to cut a file it does not describe. See DESIGN.md, "Saving in place".
+struct AppendJournal {
+    /// The journal file.
+    let path: String
+    /// The bundle's length before the append: where its last complete zip ends.
+    let length: UInt64
+    /// The bundle's bytes just before `length`.
+    let end: [UInt8]
+
+    /// How many bytes before `length` a journal records: the classic end record, the zip64
+    /// end record and the zip64 locator.
+    static let recordedEndBytes = 98
+
+    /// The journal path for the bundle file at `bundlePath` (symbolic links resolved).
+    static func path(for bundlePath: String) -> String {
+        let url = URL(fileURLWithPath: bundlePath)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).dk-append").path
+    }
+
+    /// Writes and flushes the journal for an append to `fd` (the bundle at `bundlePath`,
+    /// `length` bytes long), and flushes the folder so the journal is on disk before the
+    /// first appended byte can be.
+    static func begin(bundlePath: String, fd: Int32, length: UInt64) throws -> AppendJournal {
+        let end = try tail(of: fd, before: length, path: bundlePath)
+        let journal = AppendJournal(path: path(for: bundlePath), length: length, end: end)
+        let text = "documentkit-append 1\nlength \(length)\nend \(end.map { String($0, radix: 16).leftPadded(to: 2) }.joined())\n"
+        unlink(journal.path)
+        let file = try OpenFile.creatingExclusively(journal.path)
+        try file.write(Data(text.utf8))
+        try file.synchronize()
+        try AtomicReplacement.synchronizeDirectory(of: URL(fileURLWithPath: journal.path))
+        return journal
+    }
+
+    /// Removes the journal once the append is complete and durable. The folder is not
+    /// flushed: a journal that reappears after a power loss describes a bundle that ends
+    /// in a complete zip, which ``recover(bundlePath:)`` recognises and keeps.
+    func finish() {
+        unlink(path)
+    }
+
+    /// The journal beside the bundle at `bundlePath`, if there is a readable one.
+    static func existing(for bundlePath: String) -> AppendJournal? {
+        let path = path(for: bundlePath)
+        guard let data = FileManager.default.contents(atPath: path), data.count < 1024 else { return nil }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        guard lines.count == 3, lines[0] == "documentkit-append 1",
+              lines[1].hasPrefix("length "), let length = UInt64(lines[1].dropFirst(7)),
+              lines[2].hasPrefix("end "), let end = hexBytes(lines[2].dropFirst(4)),
+              UInt64(end.count) == min(length, UInt64(recordedEndBytes))
+        else { return nil }
+        return AppendJournal(path: path, length: length, end: end)
+    }
+
+    /// Whether `fd`'s bytes before `length` are the ones the journal recorded.
+    func describes(_ fd: Int32, path bundlePath: String) -> Bool {
+        (try? Self.tail(of: fd, before: length, path: bundlePath)) == end
+    }
+
+    /// Finishes what a killed append left, under the bundle's writer lock: if the file ends
+    /// in a complete zip (the append finished) the journal goes; otherwise the partial tail
+    /// is cut off, flushed, and then the journal goes. A stale journal is removed.
+    static func recover(bundlePath: String) throws {
+        guard let journal = existing(for: bundlePath) else {
+            // Unreadable (cut short by the kill before its flush): the append it announced
+            // had not started, since appends start only after the journal is durable.
+            unlink(path(for: bundlePath))
+            return
+        }
+        let fd = open(bundlePath, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { throw DocumentKitError.system("cannot open to repair an interrupted save", path: bundlePath, errno: errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw DocumentKitError.system("cannot stat", path: bundlePath, errno: errno) }
+        let size = UInt64(info.st_size)
+        if size > journal.length, journal.describes(fd, path: bundlePath), (try? StoredZipReader(path: bundlePath)) == nil {
+            guard ftruncate(fd, off_t(journal.length)) == 0, fsync(fd) == 0 else {
+                throw DocumentKitError.system("cannot remove the tail of an interrupted save", path: bundlePath, errno: errno)
+            }
+        }
+        journal.finish()
+    }
+
+    private static func tail(of fd: Int32, before length: UInt64, path: String) throws -> [UInt8] {
+        let count = Int(min(length, UInt64(recordedEndBytes)))
+        do {
+            let bytes = try POSIXFile.read(fd, count: count, at: length - UInt64(count), path: path)
+            guard bytes.count == count else { throw DocumentKitError(.ioError, "the file is shorter than its append journal says", path: path) }
+            return bytes
+        } catch let error as ArchiveError {
+            throw DocumentKitError(error)
+        }
+    }
+
+    private static func hexBytes(_ text: Substring) -> [UInt8]? {
+        guard text.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(index, offsetBy: 2)
+            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+@testable import DocumentKit
+
+/// Saves append to the bundle in place (the cost of a save is the bytes that changed),
+/// stay readable by every zip tool, and are undone cleanly when they fail or are killed.
+@Suite struct InPlaceSaveTests {
+    /// A bundle whose 4 MB blob makes appending the cheaper way to save.
+    private func bundleWithBlob(in directory: TemporaryDirectory) throws -> URL {
+        try Fixtures.write(Fixtures.noise(4_000_000), to: "big.bin", in: directory.url)
+        try Run.docctl(["new", "p.dkproj", "--name", "v0"], in: directory.url)
+        try Run.docctl(["attach", "p.dkproj", "big.bin"], in: directory.url)
+        return directory.url.appendingPathComponent("p.dkproj")
+    }
+
+    @Test func aSmallEditAppendsAndLeavesEveryEarlierByteInPlace() throws {
+        let directory = try TemporaryDirectory()
+        let url = try bundleWithBlob(in: directory)
+        let before = try Data(contentsOf: url)
+        try Run.docctl(["set", "p.dkproj", "name", "v1"], in: directory.url)
+        let after = try Data(contentsOf: url)
+        #expect(after.prefix(before.count) == before, "the old bytes are untouched")
+        #expect(after.count > before.count && after.count < before.count + 10_000, "grew by \(after.count - before.count)")
+        #expect(try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url).status == 0)
+
+        let unzip = try ExternalTool(name: "unzip").run(["-p", url.path, "document.json"])
+        #expect(unzip.output.contains("\"name\" : \"v1\""))
+        #expect(try ExternalTool(name: "unzip").run(["-tq", url.path]).status == 0)
+        let bsdtar = try ExternalTool(name: "bsdtar").run(["-xOf", url.path, "document.json"])
+        #expect(bsdtar.output == unzip.output)
+        let python = try ExternalTool.python("""
+            import sys, zipfile
+            z = zipfile.ZipFile(sys.argv[1])
+            assert z.testzip() is None
+            names = z.namelist()
+            assert len(names) == len(set(names)), names
+            print(z.read("document.json").decode(), end="")
+            """, [url.path])
+        #expect(python.output == unzip.output)
+        let info = try JSONSerialization.jsonObject(with: Data(try Run.docctl(["info", "p.dkproj", "--json"], in: directory.url).output.utf8)) as! [String: Any]
+        #expect((info["reclaimableBytes"] as! Int) > 0)
+    }
+
+    @Test func supersededBytesNeverPassAThirdOfTheFile() throws {
+        let directory = try TemporaryDirectory()
+        let url = try bundleWithBlob(in: directory)
+        var rewrites = 0
+        var previous: (file: Int, reclaimable: Int) = (0, 0)
+        for index in 1...20 {
+            // A 100 KB task note (text that compresses past 1,000:1, which objects may): each save supersedes a document of that size.
+            try Run.docctl(["set", "p.dkproj", "tasks[+]", #"{"title": "t\#(index)", "notes": "\#(String(repeating: "x", count: 100_000))"}"#], in: directory.url)
+            let bundle = try DocumentBundle(contentsOf: url)
+            let file = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as! Int
+            #expect(Int(bundle.reclaimableBytes) * 3 <= file, "save \(index): \(bundle.reclaimableBytes) of \(file) superseded")
+            if Int(bundle.reclaimableBytes) < previous.reclaimable { rewrites += 1 }
+            previous = (file, Int(bundle.reclaimableBytes))
+        }
+        #expect(rewrites > 0, "a save rewrote the bundle without its superseded bytes")
+        #expect(try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url).status == 0)
+    }
+
+    @Test func anUnfinishedAppendIsIgnoredByReadersAndCutOffByTheNextSave() throws {
+        let directory = try TemporaryDirectory()
+        let url = try bundleWithBlob(in: directory)
+        let original = try Data(contentsOf: url)
+        // What a save killed in the middle leaves: its journal, then part of its entries.
+        let fd = open(url.path, O_RDWR)
+        defer { close(fd) }
+        let journal = try AppendJournal.begin(bundlePath: url.path, fd: fd, length: UInt64(original.count))
+        let tail = Data("PK\u{3}\u{4}".utf8) + Fixtures.noise(70_000)
+        _ = tail.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(original.count)) }
+
+        #expect(try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).output == "v0\n")
+        let validate = try Run.docctl(["validate", "p.dkproj"], in: directory.url)
+        #expect(validate.status == 0)
+        #expect(validate.output.contains("bundle.unfinished-save"), "\(validate.output)")
+        #expect(FileManager.default.fileExists(atPath: journal.path))
+        #expect(try Data(contentsOf: url).count == original.count + tail.count, "readers write nothing")
+
+        try Run.docctl(["set", "p.dkproj", "name", "v1"], in: directory.url)
+        let after = try Data(contentsOf: url)
+        #expect(after.prefix(original.count) == original)
+        #expect(after.count < original.count + 10_000, "the tail was cut before appending")
+        #expect(Fixtures.listing(directory.url) == ["big.bin", "p.dkproj"], "the journal is gone")
+        #expect(try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url).output.contains("ok"))
+    }
+
+    @Test func aStaleJournalNeverCutsAFileItDoesNotDescribe() throws {
+        let directory = try TemporaryDirectory()
+        let url = try bundleWithBlob(in: directory)
+        let fd = open(url.path, O_RDWR)
+        _ = try AppendJournal.begin(bundlePath: url.path, fd: fd, length: 1_000)
+        close(fd)
+        let original = try Data(contentsOf: url)
+        #expect(try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).output == "v0\n")
+        try Run.docctl(["set", "p.dkproj", "name", "v1"], in: directory.url)
+        #expect(try Data(contentsOf: url).prefix(original.count) == original)
+        #expect(Fixtures.listing(directory.url) == ["big.bin", "p.dkproj"])
+    }
+
+    @Test func anAppendThatHitsTheFileSizeLimitIsUndone() throws {
+        let directory = try TemporaryDirectory()
+        let url = try bundleWithBlob(in: directory)
+        let original = try Data(contentsOf: url)
+        try Fixtures.write(Fixtures.noise(3_000_000, seed: 7), to: "more.bin", in: directory.url)
+        // `ulimit -f` counts 1024-byte blocks: room for the bundle and 1 MB more.
+        let limit = original.count / 1024 + 1024
+        let result = try ExternalTool(name: "sh").run(
+            ["-c", "ulimit -f \(limit) && exec \"$0\" attach p.dkproj more.bin --as thumbnail", Run.docctlURL.path],
+            environment: ["SOURCE_DATE_EPOCH": "1767225600", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+            in: directory.url)
+        expectFailure(result, status: 74, containing: "p.dkproj")
+        #expect(try Data(contentsOf: url) == original, "byte-identical after the failed save")
+        #expect(Fixtures.listing(directory.url) == ["big.bin", "more.bin", "p.dkproj"], "no journal or temporary file left")
+    }
+}
