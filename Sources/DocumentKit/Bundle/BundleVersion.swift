@@ -23,10 +23,13 @@ public struct BundleVersion: Codable, Sendable, Equatable {
     public var tree: ObjectDigest
     /// The software that wrote the version, e.g. `DocumentKit 0.1.0`.
     public var writer: String
+    /// What changed compared with the parent, as recorded by the save; absent for a first
+    /// version. Not covered by the id (see ``VersionChanges``).
+    public var changes: VersionChanges?
 
     /// Creates a version record and computes its id.
     public init(number: Int, parents: [VersionID], created: Date, author: String, message: String,
-                schema: String, tree: ObjectDigest, writer: String = DocumentKitInfo.writer) {
+                schema: String, tree: ObjectDigest, writer: String = DocumentKitInfo.writer, changes: VersionChanges? = nil) {
         self.number = number
         self.id = ""
         self.parents = parents
@@ -36,6 +39,7 @@ public struct BundleVersion: Codable, Sendable, Equatable {
         self.schema = schema
         self.tree = tree
         self.writer = writer
+        self.changes = changes
         self.id = computeID()
     }
 

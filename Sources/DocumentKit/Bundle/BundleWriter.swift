@@ -53,6 +53,10 @@ enum BundleWriter {
         let documentJSON = try documentFile.regularFileContents()
 
         let previous = request.base?.manifest
+        let changes = try request.base.map { base in
+            try VersionChanges.between(oldDocument: try base.headDocumentData(), oldTree: try base.tree(of: base.headVersion),
+                                       newDocument: documentJSON, newTree: request.root)
+        }
         let version = BundleVersion(
             number: (previous?.versions.map(\.number).max() ?? 0) + 1,
             parents: previous.map { [$0.head] } ?? [],
@@ -60,7 +64,8 @@ enum BundleWriter {
             author: request.metadata.author,
             message: request.metadata.message,
             schema: request.schema,
-            tree: rootTree)
+            tree: rootTree,
+            changes: changes)
 
         let manifest = BundleManifest(
             contentType: request.contentType.identifier, head: version.id,

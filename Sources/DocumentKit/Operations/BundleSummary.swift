@@ -10,6 +10,8 @@ public struct VersionSummary: Codable, Equatable, Sendable {
     public var message: String
     public var schema: String
     public var writer: String
+    /// What the version changed, when its save recorded it.
+    public var changes: VersionChanges?
 
     public init(_ version: BundleVersion) {
         number = version.number
@@ -20,6 +22,7 @@ public struct VersionSummary: Codable, Equatable, Sendable {
         message = version.message
         schema = version.schema
         writer = version.writer
+        changes = version.changes
     }
 }
 

@@ -46,7 +46,8 @@ public struct VersionDiff: Codable, Equatable, Sendable {
         blobs = Self.blobChanges(from: oldTree, to: newTree)
     }
 
-    private static func blobChanges(from old: FileWrapper, to new: FileWrapper) -> [BlobChange] {
+    /// The blobs (files of the `blobs` folder) one tree has and the other has not.
+    static func blobChanges(from old: FileWrapper, to new: FileWrapper) -> [BlobChange] {
         func sizes(_ tree: FileWrapper) -> [String: UInt64] {
             (tree[CodableDocumentLayout.blobsFolder]?.fileWrappers ?? [:]).mapValues { $0.fileSize ?? 0 }
         }

@@ -7,9 +7,23 @@ import Testing
     /// The JSON form of a version, as every command prints it.
     private func versionJSON(_ version: BundleVersion, indent: String) -> String {
         let parents = version.parents.isEmpty ? "[]" : "[\n\(indent)    \"\(version.parents[0])\"\n\(indent)  ]"
+        // Every version here but the first renamed the project: one changed path.
+        let changes = version.parents.isEmpty ? "" : """
+
+            \(indent)  "changes" : {
+            \(indent)    "blobs" : [],
+            \(indent)    "omitted" : 0,
+            \(indent)    "paths" : [
+            \(indent)      {
+            \(indent)        "kind" : "changed",
+            \(indent)        "path" : "name"
+            \(indent)      }
+            \(indent)    ]
+            \(indent)  },
+            """
         return """
             {
-            \(indent)  "author" : "\(version.author)",
+            \(indent)  "author" : "\(version.author)",\(changes)
             \(indent)  "created" : "2026-01-01T00:00:00Z",
             \(indent)  "id" : "\(version.id)",
             \(indent)  "message" : "\(version.message)",
@@ -66,8 +80,31 @@ import Testing
 
         let log = try Run.docctl(["log", "p.dkproj", "--json"], in: directory.url)
         #expect(log.output == "[\n  \(versionJSON(second, indent: "  ")),\n  \(versionJSON(first, indent: "  "))\n]\n")
-        let text = try Run.docctl(["log", "p.dkproj", "-n", "1"], in: directory.url)
-        #expect(text.output == "2  \(second.shortID)  2026-01-01T00:00:00Z  ada  Set name\n")
+        let oneline = try Run.docctl(["log", "p.dkproj", "-n", "1", "--oneline"], in: directory.url)
+        #expect(oneline.output == "2  \(second.shortID)  2026-01-01T00:00:00Z  ada  Set name\n")
+        let text = try Run.docctl(["log", "p.dkproj"], in: directory.url)
+        #expect(text.output == """
+            version 2  \(second.id)
+            parent   \(first.id)
+            date     2026-01-01T00:00:00Z
+            author   ada
+            schema   1.0.0  (DocumentKit \(DocumentKitInfo.version))
+
+                Set name
+
+                ~ name
+
+            version 1  \(first.id)
+            parent   none
+            date     2026-01-01T00:00:00Z
+            author   ada
+            schema   1.0.0  (DocumentKit \(DocumentKitInfo.version))
+
+                Create p
+
+                (first version)
+
+            """)
 
         let validate = try Run.docctl(["validate", "p.dkproj", "--json"], in: directory.url)
         #expect(validate.status == 0)

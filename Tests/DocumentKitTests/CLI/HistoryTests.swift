@@ -79,6 +79,22 @@ import Testing
               },
               "to" : {
                 "author" : "\(second.author)",
+                "changes" : {
+                  "blobs" : [
+                    {
+                      "digest" : "\(digest)",
+                      "kind" : "added",
+                      "size" : 67
+                    }
+                  ],
+                  "omitted" : 0,
+                  "paths" : [
+                    {
+                      "kind" : "added",
+                      "path" : "thumbnail"
+                    }
+                  ]
+                },
                 "created" : "2026-01-01T00:00:00Z",
                 "id" : "\(second.id)",
                 "message" : "Attach t.png",
