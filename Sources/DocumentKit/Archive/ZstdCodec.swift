@@ -70,17 +70,31 @@ package enum ZstdCodec {
             throw ArchiveError(
                 .limitExceeded, "\(data.count) compressed bytes may not expand to \(expectedSize) bytes")
         }
+        return try decode(data, capacity: expectedSize, exact: true)
+    }
+
+    /// Decompresses a zstd frame of unknown size, at most `maxSize` bytes: for data whose
+    /// size is bounded but not recorded (delta programs).
+    ///
+    /// - Throws: `.limitExceeded` if the frame decodes to more than `maxSize` bytes;
+    ///   `.malformed` if `data` is not a zstd frame or is damaged.
+    package static func decompress(_ data: Data, maxSize: Int) throws(ArchiveError) -> Data {
+        guard maxSize >= 0 else { throw ArchiveError(.malformed, "a negative size (\(maxSize)) was expected") }
+        return try decode(data, capacity: maxSize, exact: false)
+    }
+
+    private static func decode(_ data: Data, capacity: Int, exact: Bool) throws(ArchiveError) -> Data {
         // libarchive reads the input in place: keep it pinned for the whole decode.
-        return try data.withUnsafeBytes { input in
+        try data.withUnsafeBytes { input in
             Result { () throws(ArchiveError) in
                 try LibArchive.withUTF8Locale { () throws(ArchiveError) in
-                    try decode(input, expectedSize: expectedSize)
+                    try decode(input, expectedSize: capacity, exact: exact)
                 }
             }
         }.get()
     }
 
-    private static func decode(_ input: UnsafeRawBufferPointer, expectedSize: Int) throws(ArchiveError) -> Data {
+    private static func decode(_ input: UnsafeRawBufferPointer, expectedSize: Int, exact: Bool) throws(ArchiveError) -> Data {
         let notZstd = ArchiveError(.malformed, "the data is not a zstd frame")
         guard let base = input.baseAddress, !input.isEmpty else { throw notZstd }
         guard let archive = archive_read_new() else { throw ArchiveError(.io, "libarchive could not allocate a reader") }
@@ -92,13 +106,14 @@ package enum ZstdCodec {
         guard archive_filter_code(archive, 0) == ARCHIVE_FILTER_ZSTD else { throw notZstd }
         if opened != ARCHIVE_OK {
             // The raw format refuses an empty stream: a valid frame of nothing.
-            if expectedSize == 0, String(cString: archive_error_string(archive)).contains("Unrecognized archive format") {
+            if expectedSize == 0 || !exact, String(cString: archive_error_string(archive)).contains("Unrecognized archive format") {
                 return Data()
             }
             throw LibArchive.error(archive, kind: .malformed)
         }
         var entry: OpaquePointer?
         try LibArchive.check(archive_read_next_header(archive, &entry), archive, kind: .malformed)
+        if !exact { return try readAll(archive, limit: expectedSize) }
         var output = Data(count: expectedSize)
         let filled = try output.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
             Result { () throws(ArchiveError) -> Int in
@@ -122,6 +137,24 @@ package enum ZstdCodec {
             throw ArchiveError(.limitExceeded, "the frame decodes to more than the expected \(expectedSize) bytes")
         }
         return output
+    }
+}
+
+extension ZstdCodec {
+    /// Reads the rest of a decoding archive's data, refusing more than `limit` bytes; the
+    /// buffer grows with what arrives, so a small frame costs a small buffer.
+    fileprivate static func readAll(_ archive: OpaquePointer, limit: Int) throws(ArchiveError) -> Data {
+        var output = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { archive_read_data(archive, $0.baseAddress, $0.count) }
+            if count < 0 { throw LibArchive.error(archive, kind: .malformed) }
+            if count == 0 { return output }
+            guard output.count + count <= limit else {
+                throw ArchiveError(.limitExceeded, "the frame decodes to more than the expected \(limit) bytes")
+            }
+            output.append(contentsOf: chunk[0..<count])
+        }
     }
 }
 

@@ -122,11 +122,14 @@ public struct ObjectRecord: Codable, Sendable, Equatable {
     public var codec: ObjectCodec
     /// The size of the zip entry's data.
     public var storedSize: UInt64
+    /// For the `delta` codec: the object the delta program rebuilds this one from.
+    public var base: ObjectDigest?
 
-    public init(size: UInt64, codec: ObjectCodec, storedSize: UInt64) {
+    public init(size: UInt64, codec: ObjectCodec, storedSize: UInt64, base: ObjectDigest? = nil) {
         self.size = size
         self.codec = codec
         self.storedSize = storedSize
+        self.base = base
     }
 }
 
@@ -136,4 +139,7 @@ public enum ObjectCodec: String, Codable, Sendable {
     case identity
     /// The stored bytes are one zstd frame (RFC 8878) that decodes to the object.
     case zstd
+    /// The stored bytes are one zstd frame that decodes to a delta program (FORMAT.md
+    /// §4.1), which rebuilds the object from the object named by the record's `base`.
+    case delta
 }

@@ -8,6 +8,8 @@ final class TreePlanner {
     enum PendingObject {
         case data(Data)
         case file(FileWrapper)
+        /// Bytes already encoded for storing, with their record: a delta.
+        case encoded(Data, ObjectRecord)
     }
 
     let base: DocumentBundle?

@@ -53,9 +53,15 @@ enum BundleWriter {
         let documentJSON = try documentFile.regularFileContents()
 
         let previous = request.base?.manifest
-        let changes = try request.base.map { base in
-            try VersionChanges.between(oldDocument: try base.headDocumentData(), oldTree: try base.tree(of: base.headVersion),
-                                       newDocument: documentJSON, newTree: request.root)
+        var newObjects = planner.pending
+        var changes: VersionChanges?
+        if let base = request.base {
+            let oldDocument = try base.headDocumentData()
+            changes = try VersionChanges.between(oldDocument: oldDocument, oldTree: try base.tree(of: base.headVersion),
+                                                 newDocument: documentJSON, newTree: request.root)
+            for (digest, object) in try DocumentHistoryEncoding.reencode(oldDocument: oldDocument, newDocument: documentJSON, in: base) {
+                newObjects[digest] = object
+            }
         }
         let version = BundleVersion(
             number: (previous?.versions.map(\.number).max() ?? 0) + 1,
@@ -72,7 +78,7 @@ enum BundleWriter {
             versions: (previous?.versions ?? []) + [version], objects: previous?.objects ?? [:],
             pruned: previous?.pruned ?? [])
         try writeContainer(Container(mimeType: request.contentType.mimeType, document: documentJSON, manifest: manifest,
-                                     newObjects: planner.pending, sizes: planner.sizes, base: request.base),
+                                     newObjects: newObjects, sizes: planner.sizes, base: request.base),
                            to: request.destination, replace: request.replace, inPlace: request.inPlace)
         return version
     }
@@ -133,6 +139,10 @@ enum BundleWriter {
 
     /// Writes one new object, compressed with zstd when that saves at least a tenth.
     private static func writeObject(_ digest: ObjectDigest, _ pending: TreePlanner.PendingObject, size: UInt64, to zip: StoredZipWriter) throws -> ObjectRecord {
+        if case .encoded(let stored, let record) = pending {
+            try zip.addEntry(name: digest.entryName, data: stored)
+            return record
+        }
         if size >= compressionFloor, size <= compressionLimit {
             let data: Data
             switch pending {
@@ -142,6 +152,8 @@ enum BundleWriter {
             case .file(let file):
                 data = try file.regularFileContents()
                 guard ObjectDigest.of(data) == digest else { throw changedFile(digest) }
+            case .encoded:
+                preconditionFailure("encoded objects are written above")
             }
             let compressed = try ZstdCodec.compress(data)
             if UInt64(compressed.count) * 10 < size * 9 {
@@ -174,6 +186,8 @@ enum BundleWriter {
                     hasher.update(block)
                     try sink.write(block)
                 }
+            case .encoded:
+                preconditionFailure("encoded objects are written whole")
             }
         }
     }

@@ -21,19 +21,63 @@ extension DocumentBundle {
     private static let objectDecodingLimits = ArchiveLimits(maxExpansionRatio: .max)
 
     /// An object's bytes, decoded and checked against its digest.
+    ///
+    /// A `delta` object is rebuilt from its base, which may be a delta too: the chain is
+    /// followed to an object stored whole, then the programs are applied newest base
+    /// first. Only the result is hashed; ``validateObject(_:base:)`` checks each link.
     public func objectData(_ digest: ObjectDigest) throws -> Data {
+        var chain = [digest]
+        var seen: Set<ObjectDigest> = [digest]
+        var record = try storedObject(digest).record
+        while record.codec == .delta {
+            guard let base = record.base else {
+                throw DocumentKitError(.malformedInput, "object \(chain.last!.short) is a delta without a base", path: url.relativePath)
+            }
+            guard seen.insert(base).inserted else {
+                throw DocumentKitError(.malformedInput, "object \(digest.short)'s delta chain loops back to \(base.short)", path: url.relativePath)
+            }
+            chain.append(base)
+            record = try storedObject(base).record
+        }
+        var data = try decodeObject(chain.removeLast(), base: nil)
+        while let next = chain.popLast() {
+            data = try decodeObject(next, base: data)
+        }
+        try checkDigest(of: data, is: digest, entry: try storedObject(digest).entry)
+        return data
+    }
+
+    /// Decodes one object from its stored bytes, given its base's bytes if it is a delta;
+    /// the result is not checked against the digest.
+    func decodeObject(_ digest: ObjectDigest, base: Data?) throws -> Data {
         let (entry, record) = try storedObject(digest)
         guard record.size <= limits.maxInMemoryObjectBytes else {
             throw DocumentKitError(.malformedInput, "object \(digest.short) is \(record.size) bytes, more than can be read into memory (\(limits.maxInMemoryObjectBytes))", path: url.relativePath)
         }
-        let data = try DocumentKitError.located(at: url.relativePath) { () throws -> Data in
+        return try DocumentKitError.located(at: url.relativePath) { () throws -> Data in
             let stored = try zip.readData(entry, verifyCRC: false)
             switch record.codec {
-            case .identity: return stored
-            case .zstd: return try ZstdCodec.decompress(stored, expectedSize: Int(record.size), limits: Self.objectDecodingLimits)
+            case .identity:
+                return stored
+            case .zstd:
+                return try ZstdCodec.decompress(stored, expectedSize: Int(record.size), limits: Self.objectDecodingLimits)
+            case .delta:
+                guard let base else { preconditionFailure("a delta object is decoded with its base") }
+                let program = try ZstdCodec.decompress(stored, maxSize: Int(record.size) + ObjectDelta.maxOverhead)
+                do {
+                    return try ObjectDelta.apply(program, to: base, expectedSize: Int(record.size))
+                } catch let error as DocumentKitError {
+                    throw DocumentKitError(error.code, error.message, location: "entry '\(entry.name)'")
+                }
             }
         }
-        try checkDigest(of: data, is: digest, entry: entry)
+    }
+
+    /// Decodes one object, given its base's bytes if it is a delta, and checks its digest:
+    /// how a validator checks every link of a delta chain once.
+    func validateObject(_ digest: ObjectDigest, base: Data?) throws -> Data {
+        let data = try decodeObject(digest, base: base)
+        try checkDigest(of: data, is: digest, entry: try storedObject(digest).entry)
         return data
     }
 

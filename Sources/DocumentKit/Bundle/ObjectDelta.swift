@@ -14,6 +14,11 @@ import Foundation
 /// let rebuilt = try ObjectDelta.apply(program, to: oldDocument, expectedSize: newDocument.count)
 /// ```
 package enum ObjectDelta {
+    /// How many bytes longer than its target a stored program may be (FORMAT.md §4.1):
+    /// bounds what a reader decompresses, since a program's own size is not recorded.
+    /// Writers store a delta only when it is far smaller than the object anyway.
+    package static let maxOverhead = 64
+
     /// The first four bytes of every program: `DKD1`.
     static let magic: [UInt8] = Array("DKD1".utf8)
 

@@ -53,8 +53,17 @@ public enum BundlePruner {
                 manifest.versions = kept
                 manifest.objects = manifest.objects.filter { reachable.contains($0.key) }
                 manifest.pruned += versions[..<dropCount].map(\.id)
+                // A delta whose base goes is stored whole instead. (Bases are newer documents,
+                // so this takes a history a writer other than DocumentKit arranged.)
+                var whole: [ObjectDigest: TreePlanner.PendingObject] = [:]
+                var sizes: [ObjectDigest: UInt64] = [:]
+                for (digest, record) in manifest.objects where record.codec == .delta && !reachable.contains(record.base ?? digest) {
+                    whole[digest] = .data(try bundle.objectData(digest))
+                    sizes[digest] = record.size
+                }
                 try BundleWriter.writeContainer(
-                    BundleWriter.Container(mimeType: bundle.mimeType, document: try bundle.headDocumentData(), manifest: manifest, base: bundle),
+                    BundleWriter.Container(mimeType: bundle.mimeType, document: try bundle.headDocumentData(), manifest: manifest,
+                                           newObjects: whole, sizes: sizes, base: bundle),
                     to: url, replace: true)
                 return report
             }

@@ -12,14 +12,14 @@ struct ValidationPass {
         self.deep = deep
     }
 
-    private var manifest: BundleManifest { bundle.manifest }
+    var manifest: BundleManifest { bundle.manifest }
 
-    private mutating func report(_ code: String, _ severity: ValidationFinding.Severity, _ message: String,
+    mutating func report(_ code: String, _ severity: ValidationFinding.Severity, _ message: String,
                                  entry: String? = nil, version: Int? = nil, path: String? = nil) {
         findings.append(ValidationFinding(code, severity, message, entry: entry, version: version, path: path))
     }
 
-    private mutating func report(_ code: String, _ message: String, entry: String? = nil, version: Int? = nil, path: String? = nil) {
+    mutating func report(_ code: String, _ message: String, entry: String? = nil, version: Int? = nil, path: String? = nil) {
         report(code, .error, message, entry: entry, version: version, path: path)
     }
 
@@ -30,6 +30,7 @@ struct ValidationPass {
         checkMimetype()
         checkEntries()
         checkObjects()
+        checkDeltas()
         checkVersions()
         for version in manifest.versions { checkTree(version.tree, version: version.number, path: "") }
         checkHeadDocument()
@@ -89,7 +90,8 @@ struct ValidationPass {
                 report("object.size-mismatch", "an identity object's size (\(record.size)) must equal its stored size (\(record.storedSize))", entry: digest.entryName)
                 continue
             }
-            guard deep else { continue }
+            // Deltas are checked chain by chain (checkDeltas), so each link is decoded once.
+            guard deep, record.codec != .delta else { continue }
             do {
                 var hasher = ObjectHasher()
                 try bundle.streamObject(digest) { hasher.update($0) }

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Benchmarks what a long history costs (issue 3): a bundle with VERSIONS versions of a
+# 5 MB document (25,000 tasks), each save changing one task's title, against a bundle of
+# one version with the same head content. Interleaved medians of RUNS runs, peak memory,
+# ratios: save and head-open time, size, and the history commands. Builds docctl in
+# release mode; the bundles go under bench/corpus/history/ (kept between runs).
+# Usage: bench/history.sh [RUNS] [VERSIONS]   (default 7 and 1000; results also go to
+#        bench/out/history.md)
+set -euo pipefail
+if [[ "${1:-}" == "--help" ]]; then sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+runs="${1:-7}"
+versions="${2:-1000}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+scripts/setup.sh
+swift build -c release --product docctl 2>&1 | tail -1
+docctl="$(swift build -c release --show-bin-path)/docctl"
+dir="$root/bench/corpus/history"
+out="$root/bench/out"
+mkdir -p "$dir" "$out"
+export SOURCE_DATE_EPOCH=1767225600 TZ=UTC
+long="$dir/long-$versions.dkproj"
+
+if [[ ! -f "$long" ]]; then
+    rm -rf "$dir/source" "$dir/saves.tsv"
+    python3 bench/make_corpus.py "$dir/source" --big-mib 0 --blobs 0 --tasks 25000
+    "$docctl" import "$dir/source" -o "$long.partial" --author bench >/dev/null
+    echo "making $versions versions (one docctl set each)..." >&2
+    # Each save renames one task, spread over the whole document.
+    for ((i = 1; i < versions; i++)); do
+        task=$(( (i * 7919) % 25000 ))
+        id=$(printf '%08x-0000-4000-8000-%012x' "$task" "$task")
+        start=$EPOCHREALTIME
+        SOURCE_DATE_EPOCH=$((1767225600 + i)) "$docctl" set "$long.partial" "tasks[id=$id].title" "Renamed in save $i" -m "Save $i" --author bench >/dev/null
+        awk -v i="$i" -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%d\t%.4f\n", i, b - a }' >> "$dir/saves.tsv"
+    done
+    mv "$long.partial" "$long"
+fi
+# The same head content as a single version: export the head, import it.
+rm -rf "$dir/head" "$dir/one.dkproj"
+"$docctl" export "$long" --format dir -o "$dir/head" >/dev/null
+"$docctl" import "$dir/head" -o "$dir/one.dkproj" --author bench >/dev/null
+cmp <("$docctl" cat "$long") <("$docctl" cat "$dir/one.dkproj")
+"$docctl" validate --deep "$long" >&2
+
+python3 - "$out/history-spec.json" "$docctl" "$dir" "$long" "$versions" <<'PY'
+import json, sys
+out, docctl, d, long, versions = sys.argv[1:]
+one = f"{d}/one.dkproj"
+def c(group, name, cmd, before=None):
+    item = {"group": group, "name": name, "cmd": cmd,
+            "label": cmd.replace(docctl, "docctl").replace(d + "/", "")}
+    if before: item["before"] = before
+    return item
+task = "tasks[id=00000007-0000-4000-8000-000000000007].title"
+commands = [
+    c("save a one-field edit", "set 1 version", f"{docctl} set {d}/e1.dkproj '{task}' Edited",
+      before=f"cp {one} {d}/e1.dkproj && sync {d}/e1.dkproj"),
+    c("save a one-field edit", f"set {versions} versions", f"{docctl} set {d}/eN.dkproj '{task}' Edited",
+      before=f"cp {long} {d}/eN.dkproj && sync {d}/eN.dkproj"),
+    c("open the head", "cat 1 version", f"{docctl} cat {one}"),
+    c("open the head", f"cat {versions} versions", f"{docctl} cat {long}"),
+    c("open the head", "get 1 version", f"{docctl} get {one} '{task}'"),
+    c("open the head", f"get {versions} versions", f"{docctl} get {long} '{task}'"),
+    c("history commands", "log", f"{docctl} log {long}"),
+    c("history commands", "log -n 10", f"{docctl} log {long} -n 10"),
+    c("history commands", "diff head~1 head", f"{docctl} diff {long} head~1 head || test $? = 1"),
+    c("history commands", "diff 1 head", f"{docctl} diff {long} 1 head || test $? = 1"),
+    c("history commands", "cat --version 1", f"{docctl} cat {long} --version 1"),
+    c("history commands", "restore 1", f"{docctl} restore {d}/r.dkproj 1", before=f"cp {long} {d}/r.dkproj"),
+    c("history commands", "prune --keep 100", f"{docctl} prune {d}/p.dkproj --keep 100", before=f"cp {long} {d}/p.dkproj"),
+]
+ratios = [
+    {"of": f"set {versions} versions", "to": "set 1 version", "target": "within 1.2x", "max": 1.2},
+    {"of": f"cat {versions} versions", "to": "cat 1 version", "target": "within 1.2x", "max": 1.2},
+    {"of": f"get {versions} versions", "to": "get 1 version", "target": "within 1.2x", "max": 1.2},
+]
+json.dump({"commands": commands, "ratios": ratios}, open(out, "w"), indent=1)
+PY
+echo "measuring ($runs runs each)..." >&2
+{
+    echo "Run: \`bench/history.sh $runs $versions\` on $(nproc) cores, $(date -u +%Y-%m-%d), $(uname -r); warm cache; medians of $runs runs."
+    echo
+    python3 bench/measure.py "$out/history-spec.json" "$runs" | sed 's/^Largest docctl peak RSS.*//'
+    python3 - "$dir" "$long" "$versions" <<'PY'
+import os, statistics, subprocess, sys
+d, long, versions = sys.argv[1], sys.argv[2], int(sys.argv[3])
+one = os.path.getsize(f"{d}/one.dkproj")
+size = os.path.getsize(long)
+# The bytes the saves changed: each save's new title, compressed together with zstd.
+titles = "".join(f"Renamed in save {i}" for i in range(1, versions)).encode()
+changed = len(subprocess.run(["zstd", "-3", "-c"], input=titles, capture_output=True, check=True).stdout)
+limit = 3 * one + changed
+print(f"| size | bytes |\n|---|---|")
+print(f"| one version | {one:,} |\n| {versions} versions | {size:,} |\n| changed bytes (titles, zstd) | {changed:,} |")
+print(f"| limit: 3 x one version + changed | {limit:,} |")
+print()
+print(f"{versions} versions / one version: {size / one:.2f}x; against the limit: {size / limit:.2f} ({'met' if size < limit else '**missed**'}).")
+saves = [float(line.split()[1]) for line in open(f"{d}/saves.tsv")]
+if len(saves) >= 40:
+    first, last = statistics.median(saves[:20]), statistics.median(saves[-20:])
+    print(f"While the history grew: median save of saves 1-20 {first:.3f} s, of the last 20 {last:.3f} s ({last / first:.2f}x).")
+PY
+} | tee "$out/history.md"
