@@ -113,4 +113,28 @@ import Testing
         #expect(try Data(contentsOf: url) == original, "byte-identical after the failed save")
         #expect(Fixtures.listing(directory.url) == ["big.bin", "more.bin", "p.dkproj"], "no journal or temporary file left")
     }
+
+    @Test func readersDuringAppendsAlwaysSeeACompleteVersion() throws {
+        let directory = try TemporaryDirectory()
+        _ = try bundleWithBlob(in: directory)
+        // A writer appends 25 versions while a reader reads the name 60 times meanwhile.
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", "for i in $(seq 1 25); do \"$0\" set p.dkproj name \"v$i\" || exit 1; done", Run.docctlURL.path]
+        writer.currentDirectoryURL = directory.url
+        writer.standardOutput = FileHandle.nullDevice
+        try writer.run()
+        var seen = Set<String>()
+        for _ in 0..<60 {
+            let read = try Run.docctl(["get", "p.dkproj", "name"], in: directory.url)
+            #expect(read.status == 0, "\(read.standardError)")
+            let name = read.output.trimmingCharacters(in: .newlines)
+            #expect(name == "v0" || (name.hasPrefix("v") && Int(name.dropFirst()).map { 1...25 ~= $0 } == true), "\(name)")
+            seen.insert(name)
+        }
+        writer.waitUntilExit()
+        #expect(writer.terminationStatus == 0)
+        #expect(seen.count > 1, "the reads overlapped the writes")
+        #expect(try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url).status == 0)
+    }
 }
