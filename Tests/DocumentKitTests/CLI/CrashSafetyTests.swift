@@ -11,13 +11,21 @@ import Testing
         try ExternalTool(name: "sh").run(["-c", "head -c 48000000 /dev/urandom > \"$1\"", "sh", blob.path])
         try Run.docctl(["new", "p.dkproj", "--name", "v0"], in: directory.url)
         try Run.docctl(["attach", "p.dkproj", "big.bin", "--as", "thumbnail"], in: directory.url)
+        // Two more blobs to attach in turn: an attach appends 32 MB in place.
+        for (index, name) in ["a.bin", "b.bin"].enumerated() {
+            try Fixtures.write(Fixtures.noise(32_000_000, seed: UInt64(index + 1)), to: name, in: directory.url)
+        }
         var names = ["v0"]
         var killedMidway = 0
-        for attempt in 1...8 {
+        for attempt in 1...12 {
             let process = Process()
             process.executableURL = Run.docctlURL
-            // Odd attempts edit; even ones prune (which rewrites every object too).
-            process.arguments = attempt % 2 == 1 ? ["set", "p.dkproj", "name", "v\(attempt)"] : ["prune", "p.dkproj", "--keep", "2"]
+            // Edits (appended in place), attaches (a large append) and prunes (a rewrite).
+            process.arguments = switch attempt % 3 {
+            case 1: ["set", "p.dkproj", "name", "v\(attempt)"]
+            case 2: ["attach", "p.dkproj", attempt % 2 == 0 ? "a.bin" : "b.bin", "--as", "thumbnail"]
+            default: ["prune", "p.dkproj", "--keep", "2"]
+            }
             process.currentDirectoryURL = directory.url
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
@@ -31,12 +39,12 @@ import Testing
             let validate = try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url)
             #expect(validate.status == 0, "attempt \(attempt): \(validate.output)")
             let name = try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).output.trimmingCharacters(in: .newlines)
-            #expect(name == names.last! || (attempt % 2 == 1 && name == "v\(attempt)"), "attempt \(attempt): \(name)")
+            #expect(name == names.last! || (attempt % 3 == 1 && name == "v\(attempt)"), "attempt \(attempt): \(name)")
             if name != names.last! { names.append(name) }
         }
         // A later save removes what killed saves left behind.
         try Run.docctl(["set", "p.dkproj", "name", "final"], in: directory.url)
-        #expect(Fixtures.listing(directory.url) == ["big.bin", "p.dkproj"])
+        #expect(Fixtures.listing(directory.url) == ["a.bin", "b.bin", "big.bin", "p.dkproj"])
         #expect(killedMidway > 0, "at least one save was killed while running")
     }
 }
