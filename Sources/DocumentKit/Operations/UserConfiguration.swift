@@ -10,8 +10,9 @@ public enum UserConfiguration {
     public static let settings: [Setting] = [
         .text("author.name", summary: "your name, as the author of the versions you save") { $0.authorName },
         .text("author.email", summary: "your email, saved with your name as 'Name <email>'") { $0.authorEmail },
-        .choice("export.format", summary: "what exports write when given no format") { $0.exportFormat },
-        .choice("compression", summary: "how new objects are compressed (default zstd)") { $0.compression },
+        .choice("export.format", summary: "the format 'docctl export' writes when given no --format") { $0.exportFormat },
+        // Kept for the writer to consult; saves do not apply it yet, as the summary says.
+        .choice("compression", summary: "compression of new objects (default zstd; not yet applied)") { $0.compression },
     ]
 
     /// The setting called `name`; a usage error listing the known names if there is none.

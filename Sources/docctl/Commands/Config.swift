@@ -19,7 +19,7 @@ extension DocCtl {
             let width = (UserConfiguration.settings.map(\.name.count).max() ?? 0) + 4
             let first = "  " + setting.name.padding(toLength: width - 2, withPad: " ", startingAt: 0) + setting.summary
             guard let choices = setting.choices else { return first }
-            return first + "\n" + String(repeating: " ", count: width) + choices.joined(separator: ", ")
+            return first + "\n" + String(repeating: " ", count: width) + "one of: " + choices.joined(separator: ", ")
         }
     }
 }
