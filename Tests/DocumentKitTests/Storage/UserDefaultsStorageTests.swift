@@ -26,6 +26,9 @@ private struct Point: Codable, Equatable {
 /// swift-corelibs-foundation (and Apple's Foundation) keep in that path plus `.plist`:
 /// the user's own defaults are never touched.
 @Suite struct UserDefaultsStorageTests {
+    /// Tests that write through `UserDefaults` itself synchronize before they end: a
+    /// domain left with unsaved changes is written when the process exits, after the
+    /// temporary directory is gone, and would bring the directory back.
     private func makeDefaults(_ directory: TemporaryDirectory) throws -> UserDefaults {
         try #require(UserDefaults(suiteName: directory.path("defaults")))
     }
@@ -77,6 +80,7 @@ private struct Point: Codable, Equatable {
         defaults.set(["pages": 3], forKey: "limits")
         defaults.set("zip", forKey: "exportFormat")
         defaults.set(["x": 1, "y": 2.5], forKey: "origin")
+        defaults.synchronize()
 
         #expect(try storage.name.get() == "Ada")
         #expect(try storage.count.get() == 7)
@@ -101,6 +105,7 @@ private struct Point: Codable, Equatable {
         defaults.set(1, forKey: "app.enabled")
         defaults.set("rar", forKey: "app.exportFormat")
         defaults.set(["x": "left"], forKey: "app.origin")
+        defaults.synchronize()
         func message(_ read: () throws -> Any?) -> String {
             do { _ = try read(); return "no error" } catch { return "\(error)" }
         }
