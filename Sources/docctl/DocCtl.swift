@@ -13,7 +13,7 @@ struct DocCtl: ParsableCommand {
             75 locked or changed by another writer. `docctl --version` prints the version.
             """,
         subcommands: [New.self, Info.self, Cat.self, Get.self, Set.self, Unset.self, Attach.self, Extract.self,
-                      Log.self, Diff.self, Restore.self, Prune.self, Export.self, Import.self, Validate.self])
+                      Log.self, Diff.self, Restore.self, Prune.self, Export.self, Import.self, Validate.self, Config.self])
 
     /// Parses and runs the command; every failure ends as one `error: …` line on stderr
     /// and the sysexits status of its cause. Help and --version print as usual.

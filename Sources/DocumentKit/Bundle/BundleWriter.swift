@@ -196,14 +196,3 @@ enum BundleWriter {
         DocumentKitError(.invalidDocument, "a file changed after it was attached or while it was being saved (object \(digest.short)); nothing was saved")
     }
 }
-
-/// Who a version is attributed to when the caller does not say.
-public enum Authorship {
-    /// The login name of the user running the process, or `unknown`.
-    public static func defaultAuthor() -> String {
-        if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name {
-            return String(cString: name)
-        }
-        return ProcessInfo.processInfo.environment["USER"] ?? "unknown"
-    }
-}

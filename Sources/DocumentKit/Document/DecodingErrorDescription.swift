@@ -54,7 +54,7 @@ enum DecodingErrorDescription {
         return text
     }
 
-    private static func article(for type: Any.Type) -> String {
+    static func article(for type: Any.Type) -> String {
         switch type {
         case is String.Type: return "a string"
         case is Bool.Type: return "true or false"

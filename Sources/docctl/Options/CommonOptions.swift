@@ -21,11 +21,11 @@ struct EditOptions: ParsableArguments {
     @Option(name: [.short, .customLong("message")], help: "Why: recorded in the version.")
     var message: String?
 
-    @Option(help: "Who: recorded in the version (default: your login name).")
+    @Option(help: "Who: recorded in the version (default: your author.name in 'docctl config', else your login name).")
     var author: String?
 
-    func metadata(defaultMessage: String) -> SaveMetadata {
-        SaveMetadata(author: author, message: message ?? defaultMessage)
+    func metadata(defaultMessage: String) throws -> SaveMetadata {
+        SaveMetadata(author: try Authorship.author(author), message: message ?? defaultMessage)
     }
 }
 

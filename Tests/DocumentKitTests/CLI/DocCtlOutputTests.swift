@@ -144,14 +144,14 @@ import Testing
             OPTIONS:
               --string                Take VALUE as a string even if it parses as JSON.
               -m, --message <message> Why: recorded in the version.
-              --author <author>       Who: recorded in the version (default: your login
-                                      name).
+              --author <author>       Who: recorded in the version (default: your
+                                      author.name in 'docctl config', else your login name).
               --json                  Print machine-readable JSON instead of text.
               -h, --help              Show help information.
 
 
             """)
-        for command in ["new", "info", "cat", "get", "unset", "attach", "extract", "log", "diff", "restore", "prune", "export", "import", "validate"] {
+        for command in ["new", "info", "cat", "get", "unset", "attach", "extract", "log", "diff", "restore", "prune", "export", "import", "validate", "config"] {
             let result = try Run.docctl([command, "--help"])
             #expect(result.status == 0 && result.output.contains("USAGE: docctl \(command)"), "\(command)")
         }

@@ -14,12 +14,19 @@ enum Run {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }()
 
+    /// Where docctl looks for the user's settings unless a test names its own
+    /// `XDG_CONFIG_HOME`: a path under `/dev/null`, which holds no settings and under which
+    /// nothing (not even root) can create one. So neither the real user's settings nor
+    /// another test's reach a test, and a test that writes settings must give a folder of its own.
+    static let noConfigurationHome = "/dev/null/docctl-tests"
+
     /// Runs docctl with `arguments` in `directory`, with a fixed time zone, locale and
-    /// `SOURCE_DATE_EPOCH` unless `environment` overrides them.
+    /// `SOURCE_DATE_EPOCH`, and no user settings, unless `environment` overrides them.
     @discardableResult
     static func docctl(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> ExternalTool.Result {
         var env = ProcessInfo.processInfo.environment
-        env.merge(["SOURCE_DATE_EPOCH": "1767225600", "TZ": "UTC", "LC_ALL": "C.UTF-8", "NO_COLOR": "1"]) { $1 }
+        env.merge(["SOURCE_DATE_EPOCH": "1767225600", "TZ": "UTC", "LC_ALL": "C.UTF-8", "NO_COLOR": "1",
+                   "XDG_CONFIG_HOME": noConfigurationHome]) { $1 }
         env.merge(environment) { $1 }
         return try ExternalTool(name: "docctl", path: docctlURL.path).run(arguments, environment: env, in: directory)
     }

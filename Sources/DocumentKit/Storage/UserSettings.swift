@@ -1,0 +1,38 @@
+import Foundation
+
+/// The settings a user keeps for DocumentKit's tools, as typed containers over a
+/// ``KeyValueStorage``: by default the user's ``PreferencesFile``, the file
+/// `docctl config` edits.
+///
+/// ```swift
+/// let settings = try UserSettings.standard()
+/// try settings.authorName.set("Ada Lovelace")
+/// let name = try settings.authorName.get()
+/// ```
+///
+/// Each setting is a computed property whose name is its key in the storage; more are
+/// declared in extensions next to the code that uses them (`exportFormat` and
+/// `compression` in Operations). They are all members of this one type, so two settings
+/// with the same key cannot both compile in DocumentKit.
+public struct UserSettings: Sendable {
+    /// Where the settings are kept.
+    public let storage: any KeyValueStorage
+
+    /// The settings kept in `storage`.
+    public init(storage: any KeyValueStorage) {
+        self.storage = storage
+    }
+
+    /// The settings in the user's preferences file, `PreferencesFile(application: "docctl")`:
+    /// `$XDG_CONFIG_HOME/docctl/preferences.json`, else `~/.config/docctl/preferences.json`.
+    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> UserSettings {
+        UserSettings(storage: try PreferencesFile(application: "docctl", environment: environment))
+    }
+
+    /// Who the user is, for the versions they save: `author.name` in `docctl config`.
+    public var authorName: KeyValueContainer<String> { storage.makeContainer() }
+
+    /// The user's email address, added to their name in versions they save as
+    /// `Name <email>`: `author.email` in `docctl config`.
+    public var authorEmail: KeyValueContainer<String> { storage.makeContainer() }
+}
