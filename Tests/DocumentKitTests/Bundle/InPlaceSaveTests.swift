@@ -107,7 +107,7 @@ import Testing
         let limit = original.count / 1024 + 1024
         let result = try ExternalTool(name: "sh").run(
             ["-c", "ulimit -f \(limit) && exec \"$0\" attach p.dkproj more.bin --as thumbnail", Run.docctlURL.path],
-            environment: ["SOURCE_DATE_EPOCH": "1767225600", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+            environment: Run.environment,
             in: directory.url)
         expectFailure(result, status: 74, containing: "p.dkproj")
         #expect(try Data(contentsOf: url) == original, "byte-identical after the failed save")
@@ -119,6 +119,7 @@ import Testing
         _ = try bundleWithBlob(in: directory)
         // A writer appends 25 versions while a reader reads the name 60 times meanwhile.
         let writer = Process()
+        writer.environment = Run.environment
         writer.executableURL = URL(fileURLWithPath: "/bin/sh")
         writer.arguments = ["-c", "for i in $(seq 1 25); do \"$0\" set p.dkproj name \"v$i\" || exit 1; done", Run.docctlURL.path]
         writer.currentDirectoryURL = directory.url

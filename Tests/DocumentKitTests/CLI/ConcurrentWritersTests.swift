@@ -13,6 +13,7 @@ import Testing
         // loop of real docctl processes.
         let writers = try (0..<4).map { index -> Process in
             let process = Process()
+            process.environment = Run.environment
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "for i in $(seq 1 \(editsPerWriter)); do \"$0\" set p.dkproj 'tasks[\(index)].title' \"writer \(index) edit $i\" || exit 1; done",
                                  Run.docctlURL.path]

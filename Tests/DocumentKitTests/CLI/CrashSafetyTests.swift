@@ -19,6 +19,7 @@ import Testing
         var killedMidway = 0
         for attempt in 1...12 {
             let process = Process()
+            process.environment = Run.environment
             process.executableURL = Run.docctlURL
             // Edits (appended in place), attaches (a large append) and prunes (a rewrite).
             process.arguments = switch attempt % 3 {

@@ -65,7 +65,7 @@ import Testing
         let third = try TemporaryDirectory()
         let result = try ExternalTool(name: "sh").run(["-c", "umask 077 && cd \"$1\" && \"$2\" new p.dkproj --name 'Café ☕' --author ada && \"$2\" set p.dkproj 'tasks[+]' '{\"title\": \"Grind beans\"}' --author ada && cp \"$3\" thumb.png && \"$2\" attach p.dkproj thumb.png --author ada",
                                                        "sh", third.url.path, Run.docctlURL.path, first.path("thumb.png")],
-                                                      environment: ["SOURCE_DATE_EPOCH": "1767225600", "PATH": "/usr/bin:/bin"])
+                                                      environment: ["SOURCE_DATE_EPOCH": "1767225600", "PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": Run.noConfigurationHome])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(try Data(contentsOf: third.url.appendingPathComponent("p.dkproj")) == a)
         var info = stat()

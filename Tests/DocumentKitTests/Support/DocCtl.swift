@@ -24,11 +24,15 @@ enum Run {
     /// `SOURCE_DATE_EPOCH`, and no user settings, unless `environment` overrides them.
     @discardableResult
     static func docctl(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> ExternalTool.Result {
-        var env = ProcessInfo.processInfo.environment
-        env.merge(["SOURCE_DATE_EPOCH": "1767225600", "TZ": "UTC", "LC_ALL": "C.UTF-8", "NO_COLOR": "1",
-                   "XDG_CONFIG_HOME": noConfigurationHome]) { $1 }
-        env.merge(environment) { $1 }
-        return try ExternalTool(name: "docctl", path: docctlURL.path).run(arguments, environment: env, in: directory)
+        try ExternalTool(name: "docctl", path: docctlURL.path).run(arguments, environment: Run.environment.merging(environment) { $1 }, in: directory)
+    }
+
+    /// The environment docctl runs in under test, also for tests that start it themselves
+    /// (through a shell, or as a `Process` to kill).
+    static var environment: [String: String] {
+        ProcessInfo.processInfo.environment.merging(
+            ["SOURCE_DATE_EPOCH": "1767225600", "TZ": "UTC", "LC_ALL": "C.UTF-8", "NO_COLOR": "1",
+             "XDG_CONFIG_HOME": noConfigurationHome]) { $1 }
     }
 }
 
