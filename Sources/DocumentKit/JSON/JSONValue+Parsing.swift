@@ -26,12 +26,15 @@ extension JSONValue {
     }
 }
 
-/// A recursive-descent JSON parser over UTF-8 bytes.
-private struct JSONParser {
+/// A recursive-descent JSON parser over UTF-8 bytes. `JSONParser+Skipping.swift` checks
+/// values with the same rules, and the same messages, without building them.
+struct JSONParser {
     let bytes: UnsafeRawBufferPointer
     let depthLimit: Int
     var index = 0
     var depth = 0
+    /// The member names of the objects being skipped, innermost last, to find duplicates.
+    var skippedMemberNames: [String] = []
 
     init(bytes: UnsafeRawBufferPointer, depthLimit: Int) {
         self.bytes = bytes
@@ -77,9 +80,9 @@ private struct JSONParser {
         return found
     }
 
-    private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+    var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -88,7 +91,7 @@ private struct JSONParser {
         }
     }
 
-    private mutating func parseValue() throws -> JSONValue {
+    mutating func parseValue() throws -> JSONValue {
         skipWhitespace()
         guard let byte = current else { throw failure("unexpected end of input") }
         switch byte {
@@ -103,7 +106,7 @@ private struct JSONParser {
         }
     }
 
-    private mutating func enter() throws {
+    mutating func enter() throws {
         depth += 1
         guard depth <= depthLimit else { throw failure("JSON is nested more than \(depthLimit) levels deep") }
     }
@@ -167,20 +170,25 @@ private struct JSONParser {
         }
     }
 
-    private mutating func parseString() throws -> String {
+    mutating func parseString() throws -> String {
         index += 1
         let start = index
+        var isASCII = true
         // Fast path: no escapes, so the bytes are the string.
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
                 index += 1
+                // ASCII needs no validation; the generic validating initializer costs more
+                // than the rest of parsing a short string.
+                if isASCII { return String(decoding: slice.assumingMemoryBound(to: UInt8.self), as: UTF8.self) }
                 guard let text = String(validating: slice, as: UTF8.self) else { throw failure("invalid UTF-8 in a string") }
                 return text
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw failure("control character in a string") }
+            isASCII = isASCII && byte < 0x80
             index += 1
         }
         var utf8 = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
@@ -201,7 +209,9 @@ private struct JSONParser {
                 case UInt8(ascii: "n"): utf8.append(0x0A)
                 case UInt8(ascii: "r"): utf8.append(0x0D)
                 case UInt8(ascii: "t"): utf8.append(0x09)
-                case UInt8(ascii: "u"): utf8.append(contentsOf: try parseUnicodeEscape())
+                case UInt8(ascii: "u"):
+                    let scalar = try parseUnicodeEscape()
+                    UTF8.encode(scalar) { utf8.append($0) }
                 default: throw failure("invalid escape '\\\(Character(Unicode.Scalar(escape)))'")
                 }
             case 0..<0x20:
@@ -213,7 +223,7 @@ private struct JSONParser {
     }
 
     /// Reads the hex digits after `\u` (and a second escape for a surrogate pair).
-    private mutating func parseUnicodeEscape() throws -> [UInt8] {
+    mutating func parseUnicodeEscape() throws -> Unicode.Scalar {
         var scalar = try hexQuad()
         if (0xD800...0xDBFF).contains(scalar) {
             guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
@@ -227,7 +237,7 @@ private struct JSONParser {
             throw failure("unpaired surrogate in a \\u escape")
         }
         guard let unicode = Unicode.Scalar(scalar) else { throw failure("invalid \\u escape") }
-        return Array(String(Character(unicode)).utf8)
+        return unicode
     }
 
     private mutating func hexQuad() throws -> UInt32 {
@@ -250,6 +260,12 @@ private struct JSONParser {
 
     private mutating func parseNumber() throws -> JSONValue {
         let start = index
+        let isInteger = try scanNumber()
+        return try numberValue(from: start, isInteger: isInteger)
+    }
+
+    /// Moves past a number, checking its grammar; whether it has neither fraction nor exponent.
+    mutating func scanNumber() throws -> Bool {
         var isInteger = true
         if current == UInt8(ascii: "-") { index += 1 }
         guard let first = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { throw failure("invalid number") }
@@ -271,13 +287,18 @@ private struct JSONParser {
             guard let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { throw failure("invalid number") }
             while let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { index += 1 }
         }
+        return isInteger
+    }
+
+    /// The number whose text runs from `start` to the current byte.
+    func numberValue(from start: Int, isInteger: Bool) throws -> JSONValue {
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let integer = Int64(text) { return .integer(integer) }
         guard let number = Double(text), number.isFinite else { throw failure("number \(text) is out of range") }
         return .number(number)
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws {
+    mutating func expectLiteral(_ literal: StaticString) throws {
         let count = literal.utf8CodeUnitCount
         guard index + count <= bytes.count,
               memcmp(bytes.baseAddress! + index, literal.utf8Start, count) == 0
@@ -286,7 +307,7 @@ private struct JSONParser {
     }
 
     /// A malformed-input error naming the line and column of the current byte.
-    private func failure(_ message: String) -> DocumentKitError {
+    func failure(_ message: String) -> DocumentKitError {
         var line = 1
         var column = 1
         for byte in bytes[0..<min(index, bytes.count)] {

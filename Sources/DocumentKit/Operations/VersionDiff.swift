@@ -40,9 +40,8 @@ public struct VersionDiff: Codable, Equatable, Sendable {
             blobs = []
             return
         }
-        let oldDocument = try JSONValue.parse(try bundle.documentData(of: old))
-        let newDocument = try JSONValue.parse(try bundle.documentData(of: new))
-        changes = oldDocument.changes(to: newDocument)
+        // Compared as text: only what differs is parsed, not two trees of the documents.
+        changes = try JSONValue.changes(from: bundle.documentData(of: old), to: bundle.documentData(of: new))
         blobs = Self.blobChanges(from: oldTree, to: newTree)
     }
 
