@@ -56,6 +56,9 @@ enum BundleWriter {
         var newObjects = planner.pending
         var changes: VersionChanges?
         if let base = request.base {
+            // The typed document that produced the new tree is gone: give its memory back
+            // before holding two documents and diffing them.
+            MemoryPressure.releaseFreedMemory()
             let oldDocument = try base.headDocumentData()
             changes = try VersionChanges.between(oldDocument: oldDocument, oldTree: try base.tree(of: base.headVersion),
                                                  newDocument: documentJSON, newTree: request.root)

@@ -38,7 +38,7 @@ public struct VersionChanges: Codable, Equatable, Sendable {
 
     /// The changes from the document `oldDocument` and tree `oldTree` to the new ones.
     static func between(oldDocument: Data, oldTree: FileWrapper, newDocument: Data, newTree: FileWrapper) throws -> VersionChanges {
-        VersionChanges(changes: try JSONValue.parse(oldDocument).changes(to: JSONValue.parse(newDocument)),
+        VersionChanges(changes: try JSONValue.changes(from: oldDocument, to: newDocument),
                        blobs: VersionDiff.blobChanges(from: oldTree, to: newTree))
     }
 }
