@@ -8,11 +8,12 @@ struct DocCtl: ParsableCommand {
         commandName: "docctl",
         abstract: "Open, edit, export and validate DocumentKit bundles.",
         discussion: """
-            Exit status: 0 success, 1 validation found errors, 64 usage, 65 malformed or \
-            invalid input, 66 missing input, 73 cannot create output, 74 I/O error, \
-            75 locked or changed by another writer. `docctl --version` prints the version.
+            Exit status: 0 success, 1 validation found errors or an edit was aborted, \
+            64 usage, 65 malformed or invalid input, 66 missing input, 73 cannot create \
+            output, 74 I/O error, 75 locked or changed by another writer. `docctl --version` \
+            prints the version.
             """,
-        subcommands: [New.self, Info.self, Cat.self, Get.self, Set.self, Unset.self, Attach.self, Extract.self,
+        subcommands: [New.self, Info.self, Cat.self, Get.self, Set.self, Unset.self, Edit.self, Attach.self, Extract.self,
                       Log.self, Diff.self, Restore.self, Prune.self, Export.self, Import.self, Validate.self, Config.self])
 
     /// Parses and runs the command; every failure ends as one `error: …` line on stderr

@@ -28,6 +28,9 @@ public struct DocumentKitError: Error, Sendable, Equatable, CustomStringConverti
         case ioError
         /// Another writer holds the bundle's lock, or it changed since it was opened (75).
         case conflict
+        /// The user abandoned an interactive operation, e.g. quit the editor of
+        /// `docctl edit` with an error status or left its file empty (1, as `git commit`).
+        case cancelled
     }
 
     /// What kind of failure this is.
@@ -61,6 +64,7 @@ public struct DocumentKitError: Error, Sendable, Equatable, CustomStringConverti
         case .cannotCreateOutput: 73
         case .ioError: 74
         case .conflict: 75
+        case .cancelled: 1
         }
     }
 

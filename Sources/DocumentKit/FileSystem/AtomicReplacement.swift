@@ -125,7 +125,8 @@ final class AtomicReplacement {
         return current
     }
 
-    private static func randomSuffix() -> String {
+    /// Eight random hex digits, for names of temporary files.
+    static func randomSuffix() -> String {
         String(UInt32.random(in: 0...UInt32.max), radix: 16).leftPadded(to: 8)
     }
 }

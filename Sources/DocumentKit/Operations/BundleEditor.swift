@@ -26,13 +26,20 @@ public enum BundleEditor {
     /// Applies `change` to the head document's JSON and saves the result as a new version.
     public static func edit(at url: URL, metadata: SaveMetadata,
                             _ change: (inout JSONValue, EditContext) throws -> Void) throws -> Outcome {
-        try DocumentKitError.located(at: url.relativePath) { try editLocated(at: url, metadata: metadata, change) }
+        try edit(at: url, expectedHead: nil, metadata: metadata, change)
     }
 
-    private static func editLocated(at url: URL, metadata: SaveMetadata,
+    /// Like `edit(at:metadata:_:)`, for a change made to the version `expectedHead` (when
+    /// given): if the bundle's head moved since, nothing is saved and `conflict` is thrown.
+    static func edit(at url: URL, expectedHead: VersionID?, metadata: SaveMetadata,
+                     _ change: (inout JSONValue, EditContext) throws -> Void) throws -> Outcome {
+        try DocumentKitError.located(at: url.relativePath) { try editLocated(at: url, expectedHead: expectedHead, metadata: metadata, change) }
+    }
+
+    private static func editLocated(at url: URL, expectedHead: VersionID?, metadata: SaveMetadata,
                                     _ change: (inout JSONValue, EditContext) throws -> Void) throws -> Outcome {
         var previous: BundleVersion?
-        let version = try BundleCommit.perform(at: url, expectedHead: nil, creating: false) { current in
+        let version = try BundleCommit.perform(at: url, expectedHead: expectedHead, creating: false) { current in
             let bundle = current!
             previous = bundle.headVersion
             let type = try DocumentTypes.type(of: bundle)

@@ -1,0 +1,178 @@
+import Foundation
+
+/// Edits a bundle's document, or the value at one path in it, in the user's text editor,
+/// the way `git commit`, `crontab -e` and `kubectl edit` do, and saves the result as one
+/// new version. `docctl edit` is this.
+///
+/// ```swift
+/// let session = DocumentEditSession(bundle: url, path: try JSONPath(parsing: "tasks[2]"), message: "Reword")
+/// let outcome = try session.run()    // outcome.version is nil when nothing changed
+/// ```
+///
+/// `run()` reads the head version, writes the value as pretty canonical JSON to a private
+/// file (0600) in `temporaryDirectory` named after the bundle, runs `editor` on it, and
+/// when the editor exits:
+///
+/// - with the text as it was (or equal as JSON): saves nothing, returns no version;
+/// - with valid text: saves it as one version, through the same checks as every edit
+///   (schema, rules, blob references), based on the head read at the start: if another
+///   writer saved since, nothing is saved and the error is a `conflict` naming both versions;
+/// - with text that is not JSON, or that the schema or rules refuse: reopens the editor on
+///   the user's text with the error in `#` lines at the top (see `EditorText`), until the
+///   text is valid, unchanged from the original, or abandoned;
+/// - with an error status, killed, or with the file emptied: a `cancelled` error.
+///
+/// The file is removed when the session saves or changes nothing. Whenever it ends without
+/// saving text the user changed (abandoned, refused and saved again unfixed, a conflict,
+/// any failure to save) the file is kept, untouched since the editor left it, and the
+/// error's message ends with `; your text is in PATH`. The bundle's lock is held only while
+/// saving, never while the editor is open.
+public struct DocumentEditSession {
+    /// The bundle.
+    public var url: URL
+    /// What to edit: the whole document (the empty path) or the value at this path.
+    public var path: JSONPath
+    /// Why: recorded in the version.
+    public var message: String
+    /// Who: recorded in the version (`nil`: `Authorship.defaultAuthor()`).
+    public var author: String?
+    /// The editor to run.
+    public var editor: EditorCommand
+    /// Where the file the editor works on is made.
+    public var temporaryDirectory: URL
+
+    /// A session editing the value at `path` in the bundle at `url`; nothing happens until `run()`.
+    public init(bundle url: URL, path: JSONPath = JSONPath(components: []), message: String, author: String? = nil,
+                editor: EditorCommand = .preferred(), temporaryDirectory: URL = DocumentEditSession.defaultTemporaryDirectory) {
+        self.url = url
+        self.path = path
+        self.message = message
+        self.author = author
+        self.editor = editor
+        self.temporaryDirectory = temporaryDirectory
+    }
+
+    /// `$TMPDIR`, else `/tmp`.
+    public static var defaultTemporaryDirectory: URL {
+        let variable = ProcessInfo.processInfo.environment["TMPDIR"] ?? ""
+        return URL(fileURLWithPath: variable.isEmpty ? "/tmp" : variable, isDirectory: true)
+    }
+
+    /// Runs the edit to its end (see the type's description). Returns what was saved; throws
+    /// `cancelled` when the user abandoned the edit, the refusal when they left refused text
+    /// unfixed, `conflict` when the bundle changed meanwhile, and any error of reading the
+    /// bundle or saving (a bundle this build cannot edit and a path not in the document
+    /// are refused before the editor opens).
+    public func run() throws -> BundleEditor.Outcome {
+        try DocumentKitError.located(at: url.relativePath) { try runLocated() }
+    }
+
+    private func runLocated() throws -> BundleEditor.Outcome {
+        let (base, original) = try readHead()
+        var originalText = original.encoded(pretty: true)
+        originalText.append(0x0A)
+        let file = try ScratchFile(in: temporaryDirectory, prefix: scratchPrefix, suffix: ".json", contents: originalText)
+        var written = originalText
+        var refusal: DocumentKitError?
+        while true {
+            let termination: EditorCommand.Termination
+            do {
+                termination = try editor.edit(file.url)
+            } catch let error as DocumentKitError {
+                throw ending(error, file, keep: refusal != nil)
+            }
+            let text = EditorText(try file.read())
+            if let failure = termination.failure(of: editor) {
+                throw ending(DocumentKitError(.cancelled, "edit aborted: \(failure); nothing was saved"), file, keep: text.body != originalText)
+            }
+            if text.isBlank {
+                throw ending(DocumentKitError(.cancelled, "edit aborted: the file was left empty; nothing was saved"), file, keep: false)
+            }
+            if text.saved == written {
+                // Left as it was given: the original means no change, refused text unfixed
+                // means the user gives up (reopening again would only loop).
+                guard let refusal else { return ending(BundleEditor.Outcome(version: nil, previous: base), file) }
+                throw ending(refusal, file, keep: true)
+            }
+            do {
+                let value = try parse(text)
+                if value == original { return ending(BundleEditor.Outcome(version: nil, previous: base), file) }
+                return ending(try save(value, basedOn: base), file)
+            } catch let error as Refusal {
+                refusal = error.error
+                written = EditorText.reopening(text.body, after: error.error, editing: subject)
+                try file.write(written)
+            } catch let error as DocumentKitError {
+                throw ending(error, file, keep: true)
+            }
+        }
+    }
+
+    /// The head version and the value at `path` in it; the bundle is closed again before
+    /// the editor runs.
+    private func readHead() throws -> (BundleVersion, JSONValue) {
+        let bundle = try DocumentBundle(contentsOf: url)
+        _ = try DocumentTypes.type(of: bundle)
+        let value = try JSONValue.parse(try bundle.headDocumentData()).value(at: path)
+        return (bundle.headVersion, value)
+    }
+
+    /// The user's text as JSON, or a `Refusal` saying why it is not.
+    private func parse(_ text: EditorText) throws -> JSONValue {
+        do {
+            return try JSONValue.parse(text.parsable)
+        } catch let error as DocumentKitError {
+            throw Refusal(error: error)
+        }
+    }
+
+    /// Saves `value` at `path` as one version, if the head is still `base`. The document
+    /// type's schema and rules refuse a value with `invalidDocument`, and only they do:
+    /// that is a `Refusal`, to show the user; anything else concerns the bundle.
+    private func save(_ value: JSONValue, basedOn base: BundleVersion) throws -> BundleEditor.Outcome {
+        do {
+            return try BundleEditor.edit(at: url, expectedHead: base.id, metadata: SaveMetadata(author: author, message: message)) { json, _ in
+                try json.setValue(value, at: path)
+            }
+        } catch let error as DocumentKitError where error.code == .invalidDocument {
+            throw Refusal(error: error)
+        }
+    }
+
+    /// What a refused save told the user, for the next round in the editor.
+    private struct Refusal: Error {
+        var error: DocumentKitError
+    }
+
+    /// `outcome`, once the file is removed.
+    private func ending(_ outcome: BundleEditor.Outcome, _ file: ScratchFile) -> BundleEditor.Outcome {
+        file.remove()
+        return outcome
+    }
+
+    /// `error`, naming `file` when the user's text is kept there, else with `file` removed.
+    private func ending(_ error: DocumentKitError, _ file: ScratchFile, keep: Bool) -> DocumentKitError {
+        guard keep else {
+            file.remove()
+            return error
+        }
+        var error = error
+        error.message += "; your text is in \(file.url.path)"
+        return error
+    }
+
+    /// What the header of a reopened file says is being edited.
+    private var subject: String {
+        path.components.isEmpty ? url.relativePath : "\(path) in \(url.relativePath)"
+    }
+
+    /// `docctl-edit-garden`: the program, and the bundle's name as far as it is safe in a
+    /// file name, so a kept file says where it came from.
+    private var scratchPrefix: String {
+        let name = url.deletingPathExtension().lastPathComponent.unicodeScalars.map { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar)) ? Character(scalar) : "-"
+        }
+        let stem = String(name.prefix(32))
+        return "\(ProcessInfo.processInfo.processName)-edit-\(stem.isEmpty ? "document" : stem)"
+    }
+}
