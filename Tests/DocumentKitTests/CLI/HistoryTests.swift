@@ -126,4 +126,34 @@ import Testing
         expectFailure(try Run.docctl(["restore", "p.dkproj", "9"], in: directory.url), status: 65, containing: "no version '9'")
         #expect(try BundleValidator.validate(bundle.url, deep: true).valid)
     }
+
+    @Test func restoringAVersionWhoseBlobIsGoneIsRefusedAndChangesNothing() throws {
+        let directory = try TemporaryDirectory()
+        try Run.docctl(["new", "p.dkproj", "--name", "Garden"], in: directory.url)
+        try Fixtures.write(Fixtures.png, to: "t.png", in: directory.url)
+        try Run.docctl(["attach", "p.dkproj", "t.png"], in: directory.url)
+        try Run.docctl(["unset", "p.dkproj", "thumbnail"], in: directory.url)
+        // Version 2's thumbnail blob removed behind the format's back, as a careless
+        // hand-made prune would: the object and its manifest record both gone.
+        let digest = ObjectDigest.of(Fixtures.png).hex
+        let script = """
+            import json, sys, zipfile
+            source = zipfile.ZipFile(sys.argv[1])
+            manifest = json.loads(source.read("manifest.json"))
+            del manifest["objects"][sys.argv[3]]
+            with zipfile.ZipFile(sys.argv[2], "w") as out:
+                for info in source.infolist():
+                    if info.filename == "objects/" + sys.argv[3][:2] + "/" + sys.argv[3][2:]:
+                        continue
+                    data = json.dumps(manifest).encode() if info.filename == "manifest.json" else source.read(info.filename)
+                    out.writestr(zipfile.ZipInfo(info.filename, (1980, 1, 1, 0, 0, 0)), data)
+            """
+        let damaged = directory.url.appendingPathComponent("damaged.dkproj")
+        #expect(try ExternalTool.python(script, [directory.path("p.dkproj"), damaged.path, digest]).status == 0)
+        let before = try Data(contentsOf: damaged)
+        expectFailure(try Run.docctl(["restore", "damaged.dkproj", "2"], in: directory.url), status: 65,
+                      containing: "version 2 cannot be restored")
+        #expect(try Data(contentsOf: damaged) == before, "nothing written")
+        #expect(try Run.docctl(["restore", "damaged.dkproj", "1"], in: directory.url).status == 0, "other versions restore")
+    }
 }
