@@ -34,9 +34,7 @@ struct ValidationPass {
         checkVersions()
         for version in manifest.versions { checkTree(version.tree, version: version.number, path: "") }
         checkHeadDocument()
-        if deep {
-            for version in manifest.versions where version.id != manifest.head { checkDocument(of: version) }
-        }
+        if deep { checkOldDocuments() }
     }
 
     private mutating func checkMimetype() {
@@ -182,15 +180,7 @@ struct ValidationPass {
         checkDocument(data, version: head)
     }
 
-    private mutating func checkDocument(of version: BundleVersion) {
-        guard let data = try? bundle.documentData(of: version) else {
-            report("document.unreadable", "the version's document.json cannot be read", version: version.number)
-            return
-        }
-        checkDocument(data, version: version)
-    }
-
-    private mutating func checkDocument(_ data: Data, version: BundleVersion) {
+    mutating func checkDocument(_ data: Data, version: BundleVersion) {
         // Only the blob references are kept from the parsed tree, which is released (and its
         // memory returned) before the typed decode below builds the document a second way.
         let references: [(path: JSONPath, digest: String)]

@@ -1,0 +1,92 @@
+import Foundation
+
+extension ValidationPass {
+    /// Checks every old version's document (`--deep`): readable, and every blob it refers
+    /// to held by its version.
+    ///
+    /// Versions are read newest first, each document rebuilt from the one read before it
+    /// (its delta base), so a history of 1,000 versions costs 1,000 delta applications,
+    /// not 500,000. Old documents are not decoded against the schema again: their bytes are
+    /// proven, by their digests, to be the ones that were checked when they were saved, and
+    /// decoding 1,000 documents of 5 MB would take minutes. A document that does not parse
+    /// as JSON is still reported, with every path at fault.
+    mutating func checkOldDocuments() {
+        var previous: (digest: ObjectDigest, data: Data)?
+        if let data = try? bundle.headDocumentData() {
+            previous = (ObjectDigest.of(data), data)
+        }
+        for version in manifest.versions.reversed() where version.id != manifest.head {
+            guard let tree = try? bundle.tree(of: version), let digest = tree[CodableDocumentLayout.documentName]?.knownDigest else {
+                report("document.unreadable", "the version's document.json cannot be read", version: version.number)
+                continue
+            }
+            let data: Data
+            do {
+                if let previous, previous.digest == digest {
+                    data = previous.data
+                } else if let previous, let record = manifest.objects[digest], record.codec == .delta, record.base == previous.digest {
+                    data = try bundle.validateObject(digest, base: previous.data)
+                } else {
+                    data = try bundle.objectData(digest)
+                }
+            } catch {
+                report("document.unreadable", "the version's document.json cannot be read: \((error as? DocumentKitError)?.message ?? "\(error)")", version: version.number)
+                continue
+            }
+            previous = (digest, data)
+            checkBlobReferences(in: data, version: version, tree: tree)
+        }
+    }
+
+    /// Reports blob references of `data` that `tree` does not hold; the document is
+    /// scanned for `"$blob"` members rather than parsed, and parsed only to name paths.
+    private mutating func checkBlobReferences(in data: Data, version: BundleVersion, tree: FileWrapper) {
+        let blobs = tree[CodableDocumentLayout.blobsFolder]?.fileWrappers ?? [:]
+        let objects = manifest.objects
+        let held = { (hex: String) -> Bool in
+            guard let digest = ObjectDigest(hex: hex) else { return false }
+            return blobs[digest.hex] != nil && objects[digest] != nil
+        }
+        if let scanned = BlobReferenceScan.digests(in: data), scanned.allSatisfy(held) { return }
+        do {
+            for reference in try JSONValue.parse(data).blobReferences() where !held(reference.digest) {
+                report("blob.unresolved", "refers to blob \(reference.digest.prefix(12)), which the version does not hold", version: version.number, path: reference.path.description)
+            }
+        } catch {
+            report("document.invalid-json", (error as? DocumentKitError)?.message ?? "\(error)", version: version.number)
+        }
+    }
+}
+
+/// Finds the digests of blob references (`"$blob": "…"` members) in JSON text by
+/// searching its bytes, without parsing it.
+enum BlobReferenceScan {
+    /// The digests, in text order; `nil` when a match is not plainly a member name
+    /// followed by a string, and the caller should parse instead.
+    static func digests(in data: Data) -> [String]? {
+        let needle = Array(#""$blob""#.utf8)
+        return data.withUnsafeBytes { (text: UnsafeRawBufferPointer) -> [String]? in
+            guard let base = text.baseAddress else { return [] }
+            var found: [String] = []
+            var from = 0
+            while from < text.count, let quote = memchr(base + from, Int32(UInt8(ascii: "\"")), text.count - from) {
+                let start = base.distance(to: UnsafeRawPointer(quote))
+                guard start + needle.count <= text.count, memcmp(base + start, needle, needle.count) == 0 else {
+                    from = start + 1
+                    continue
+                }
+                // Inside a string, a quote is escaped: a backslash before it means no key.
+                if start > 0, text[start - 1] == UInt8(ascii: "\\") { return nil }
+                var index = start + needle.count
+                while index < text.count, text[index] == 0x20 || text[index] == 0x0A || text[index] == 0x09 || text[index] == 0x0D { index += 1 }
+                guard index < text.count, text[index] == UInt8(ascii: ":") else { return nil }
+                index += 1
+                while index < text.count, text[index] == 0x20 || text[index] == 0x0A || text[index] == 0x09 || text[index] == 0x0D { index += 1 }
+                guard index + 66 <= text.count, text[index] == UInt8(ascii: "\""), text[index + 65] == UInt8(ascii: "\"") else { return nil }
+                found.append(String(decoding: text[(index + 1)..<(index + 65)], as: UTF8.self))
+                from = index + 66
+            }
+            return found
+        }
+    }
+}
