@@ -81,7 +81,7 @@ echo "measuring ($runs runs each)..." >&2
 {
     echo "Run: \`bench/history.sh $runs $versions\` on $(nproc) cores, $(date -u +%Y-%m-%d), $(uname -r); warm cache; medians of $runs runs."
     echo
-    python3 bench/measure.py "$out/history-spec.json" "$runs" | sed 's/^Largest docctl peak RSS.*//'
+    python3 bench/measure.py "$out/history-spec.json" "$runs"
     python3 - "$dir" "$long" "$versions" <<'PY'
 import os, statistics, subprocess, sys
 d, long, versions = sys.argv[1], sys.argv[2], int(sys.argv[3])
