@@ -15,7 +15,7 @@ public struct Project: CodableDocument, Equatable {
     public static let contentType = ContentType(
         identifier: "org.documentkit.project", filenameExtensions: ["dkproj"],
         mimeType: "application/vnd.documentkit.project+zip", conformsTo: [.documentBundle])
-    public static let schemaVersion = "1.0.0"
+    public static let schemaVersion = SchemaVersion(1, 0, 0)
     public static let defaultAttachmentPath: String? = "thumbnail"
 
     /// The project's name; not empty.
