@@ -20,7 +20,7 @@ run "$docctl" info garden.dkproj
 run "$docctl" log garden.dkproj
 run "$docctl" get garden.dkproj 'tasks[0].title'
 run "$docctl" set garden.dkproj 'tasks[+]' '{"title": "Water the seedlings", "priority": "high"}' -m "Add a task"
-run "$docctl" set garden.dkproj 'tasks[0].isComplete' true -m "Seeds bought"
+run "$docctl" set garden.dkproj 'tasks[1].status' done -m "Beds dug"
 run "$docctl" cat garden.dkproj --version 1
 run "$docctl" validate --deep garden.dkproj
 run "$docctl" export garden.dkproj --format tar.zst -o garden.tar.zst

@@ -65,7 +65,11 @@ public enum BundleEditor {
     /// was written with an older schema, refused (`unsupportedFormat`) when with a newer one.
     static func headDocumentJSON(of bundle: DocumentBundle, as type: any CodableDocument.Type, now: Date) throws -> Data {
         let context = DocumentDecodingContext(now: now, seed: "\(bundle.manifest.head)/migrate", objectSource: bundle)
-        return try type.migratedJSON(try bundle.headDocumentData(), schema: bundle.headVersion.schema, context: context)
+        let target = try writeSchemaOverride(for: type)?.versionIdentifier
+        if let target, let stored = SchemaVersion(bundle.headVersion.schema), stored > target, stored <= type.schemaVersion {
+            throw DocumentKitError(.usage, "\(writeSchemaVariable)=\(target) cannot write over a head written with schema \(stored): documents are never migrated back")
+        }
+        return try type.migratedJSON(try bundle.headDocumentData(), schema: bundle.headVersion.schema, to: target, context: context)
     }
 
     /// Sets the value at `path` (a JSON value, completed and checked by the schema).
@@ -150,6 +154,9 @@ public enum BundleEditor {
     /// Completes and checks `text` as a `T`, and prepares the save of its file tree.
     static func request<T: CodableDocument>(_ type: T.Type, text: consuming Data, base: DocumentBundle?, overlay: ObjectOverlay,
                                             metadata: SaveMetadata, url: URL, replace: Bool) throws -> BundleWriter.Request {
+        if let schema = try writeSchemaOverride(for: T.self) {
+            return try request(T.self, writing: schema, text: text, base: base, overlay: overlay, metadata: metadata, url: url, replace: replace)
+        }
         let seed = "\(base?.manifest.head ?? "new")/\(ObjectDigest.of(text).hex)"
         let document = try T.decode(text, context: DocumentDecodingContext(now: metadata.created, seed: seed, objectSource: overlay))
         // From here on the document exists as typed values only: let the text and the
