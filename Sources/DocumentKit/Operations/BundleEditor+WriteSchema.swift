@@ -25,6 +25,16 @@ extension BundleEditor {
         return schema
     }
 
+    /// The schema an edit of `head` writes: `nil` for the type's current one, else the
+    /// older one `DOCUMENTKIT_WRITE_SCHEMA` names, which must not be older than the head's.
+    static func writtenSchema(of type: any CodableDocument.Type, over head: BundleVersion) throws -> SchemaVersion? {
+        guard let target = try writeSchemaOverride(for: type)?.versionIdentifier else { return nil }
+        if let stored = SchemaVersion(head.schema), stored > target, stored <= type.schemaVersion {
+            throw DocumentKitError(.usage, "\(writeSchemaVariable)=\(target) cannot write over a head written with schema \(stored): documents are never migrated back")
+        }
+        return target
+    }
+
     /// Like `request(_:text:…)`, for a document written with the older `schema` of `T`: the
     /// text is completed and checked by that version's model (the type's rules beyond its
     /// schema are today's, so they are not applied), and the version records that schema.

@@ -65,11 +65,8 @@ public enum BundleEditor {
     /// was written with an older schema, refused (`unsupportedFormat`) when with a newer one.
     static func headDocumentJSON(of bundle: DocumentBundle, as type: any CodableDocument.Type, now: Date) throws -> Data {
         let context = DocumentDecodingContext(now: now, seed: "\(bundle.manifest.head)/migrate", objectSource: bundle)
-        let target = try writeSchemaOverride(for: type)?.versionIdentifier
-        if let target, let stored = SchemaVersion(bundle.headVersion.schema), stored > target, stored <= type.schemaVersion {
-            throw DocumentKitError(.usage, "\(writeSchemaVariable)=\(target) cannot write over a head written with schema \(stored): documents are never migrated back")
-        }
-        return try type.migratedJSON(try bundle.headDocumentData(), schema: bundle.headVersion.schema, to: target, context: context)
+        return try type.migratedJSON(try bundle.headDocumentData(), schema: bundle.headVersion.schema,
+                                     to: try writtenSchema(of: type, over: bundle.headVersion), context: context)
     }
 
     /// Sets the value at `path` (a JSON value, completed and checked by the schema).

@@ -151,7 +151,7 @@ import Testing
 
 
             """)
-        for command in ["new", "info", "cat", "get", "unset", "edit", "attach", "extract", "log", "diff", "restore", "prune", "export", "import", "validate", "config"] {
+        for command in ["new", "info", "cat", "get", "unset", "edit", "attach", "extract", "log", "diff", "restore", "prune", "migrate", "export", "import", "validate", "config"] {
             let result = try Run.docctl([command, "--help"])
             #expect(result.status == 0 && result.output.contains("USAGE: docctl \(command)"), "\(command)")
         }
