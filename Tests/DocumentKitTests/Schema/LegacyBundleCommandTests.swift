@@ -136,3 +136,27 @@ import Testing
         #expect(try Run.docctl(["get", "p.dkproj", "tasks[0].isComplete"], in: directory.url).output == "true\n")
     }
 }
+
+/// Exports carry no schema: importing one of an older schema names it.
+@Suite struct LegacyImportTests {
+    @Test func anExportOfAnOldVersionImportsWithItsSchema() throws {
+        let directory = try TemporaryDirectory()
+        let source = Fixtures.sampleDoc("legacy-v1.dkproj").path
+        #expect(try Run.docctl(["export", source, "--format", "dir", "-o", "old"], in: directory.url).status == 0)
+        expectFailure(try Run.docctl(["import", "old", "-o", "new.dkproj"], in: directory.url), status: 65,
+                      containing: "error: old: tasks[0].isComplete: unknown field 'isComplete'")
+        expectFailure(try Run.docctl(["import", "old", "-o", "new.dkproj", "--schema", "9.0.0"], in: directory.url), status: 65,
+                      containing: "error: old: written with Project schema 9.0.0; this build reads up to 3.0.0; upgrade docctl")
+        expectFailure(try Run.docctl(["import", "old", "-o", "new.dkproj", "--schema", "v1"], in: directory.url), status: 64,
+                      containing: "error: 'v1' is not a schema version (use major.minor.patch, e.g. 1.0.0)")
+        #expect(Fixtures.listing(directory.url) == ["old"])
+
+        let imported = try Run.docctl(["import", "old", "-o", "new.dkproj", "--schema", "1.0.0"], in: directory.url)
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let bundle = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("new.dkproj"))
+        #expect(bundle.headVersion.schema == "3.0.0")
+        let project = try bundle.read(Project.self)
+        #expect(project == (try DocumentBundle(contentsOf: Fixtures.sampleDoc("legacy-v1.dkproj")).read(Project.self)))
+        #expect(try project.thumbnail?.data().count == 4898)
+    }
+}
