@@ -9,8 +9,8 @@ struct DocCtl: ParsableCommand {
         abstract: "Open, edit, export and validate DocumentKit bundles.",
         discussion: """
             Exit status: 0 success, 1 validation found errors or an edit was aborted, \
-            64 usage, 65 malformed or invalid input, 66 missing input, 73 cannot create \
-            output, 74 I/O error, 75 locked or changed by another writer. `docctl --version` \
+            64 usage, 65 malformed or invalid input, 66 missing input, 70 internal error, \
+            73 cannot create output, 74 I/O error, 75 locked or changed by another writer. `docctl --version` \
             prints the version.
             """,
         subcommands: [New.self, Info.self, Cat.self, Get.self, Set.self, Unset.self, Edit.self, Attach.self, Extract.self,

@@ -92,6 +92,13 @@ import Testing
         #expect(try Fixtures.digest(of: url) == before, "reading writes nothing")
     }
 
+    @Test func theFrozen100ModelWritesWhatDocumentKit010Wrote() throws {
+        // regenerate.sh writes legacy-v1.dkproj with DOCUMENTKIT_WRITE_SCHEMA=1.0.0, replaying
+        // the edits that made 0.1.0's SampleDocs/garden.dkproj (commit 784784a), whose
+        // SHA-256 this is: the 1.0.0 model encodes and completes documents as 0.1.0 did.
+        #expect(try Fixtures.digest(of: Fixtures.sampleDoc("legacy-v1.dkproj")) == "b06837d11f6b331a9e5cdb5404960f638fd9116d0a99c5a770985cf172b79687")
+    }
+
     @Test func theLegacySamplesHoldWhatTheirScriptSays() throws {
         let v1 = try DocumentBundle(contentsOf: Fixtures.sampleDoc("legacy-v1.dkproj"))
         #expect(v1.manifest.versions.allSatisfy { $0.schema == "1.0.0" })
