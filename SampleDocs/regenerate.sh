@@ -17,7 +17,12 @@ fi
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 export TZ=UTC LC_ALL=C.UTF-8
+unset DOCUMENTKIT_WRITE_SCHEMA
 at() { SOURCE_DATE_EPOCH="$1" "$DOCCTL" "${@:2}" --author "Sample Author" >/dev/null; }
+# `at1`/`at2` save as builds of Project schema 1.0.0 and 2.0.0 did: DOCUMENTKIT_WRITE_SCHEMA
+# makes docctl check and encode with that schema's model and record it (README, "Schemas").
+at1() { DOCUMENTKIT_WRITE_SCHEMA=1.0.0 at "$@"; }
+at2() { DOCUMENTKIT_WRITE_SCHEMA=2.0.0 at "$@"; }
 
 # small.dkproj: two versions, one task.
 at 1767225600 new "$out/small.dkproj" --name "Reading list" -m "Start the reading list"
@@ -26,21 +31,43 @@ at 1767229200 set "$out/small.dkproj" 'tasks[+]' '{"title": "The Mythical Man-Mo
 # garden.dkproj: a thumbnail and several versions.
 g="$out/garden.dkproj"
 at 1767225600 new "$g" --name "Garden" -m "Plan the garden"
-at 1767312000 set "$g" 'tasks[+]' '{"title": "Buy seeds", "priority": "high", "dueDate": "2026-03-01"}' -m "First task"
+at 1767312000 set "$g" 'tasks[+]' '{"title": "Buy seeds", "priority": "high", "dueDate": "2026-03-01", "tags": ["shopping"]}' -m "First task"
 at 1767398400 set "$g" 'tasks[+]' '{"title": "Dig the beds", "notes": "North side first"}' -m "Second task"
 at 1767484800 attach "$g" "$here/sources/thumbnail.png" -m "Add a thumbnail"
-at 1767571200 set "$g" 'tasks[0].isComplete' true -m "Seeds bought"
+at 1767571200 set "$g" 'tasks[0].status' done -m "Seeds bought"
 at 1767657600 set "$g" 'tasks[+]' '{"title": "Plant tomatoes", "priority": "medium", "dueDate": "2026-05-15"}' -m "Third task"
+at 1767744000 set "$g" 'tasks[1].status' inProgress -m "Digging"
+at 1767830400 set "$g" summary "Vegetables for the summer" -m "Say what it is for"
 
 # garden.tar.zst: the head of garden.dkproj, exported.
 "$DOCCTL" export "$g" --format tar.zst -o "$out/garden.tar.zst" >/dev/null
 
+# legacy-v1.dkproj: the garden as a 1.0.0 build kept it (these bytes are the garden.dkproj
+# DocumentKit 0.1.0 wrote); every version records schema 1.0.0.
+l1="$out/legacy-v1.dkproj"
+at1 1767225600 new "$l1" --name "Garden" -m "Plan the garden"
+at1 1767312000 set "$l1" 'tasks[+]' '{"title": "Buy seeds", "priority": "high", "dueDate": "2026-03-01"}' -m "First task"
+at1 1767398400 set "$l1" 'tasks[+]' '{"title": "Dig the beds", "notes": "North side first"}' -m "Second task"
+at1 1767484800 attach "$l1" "$here/sources/thumbnail.png" -m "Add a thumbnail"
+at1 1767571200 set "$l1" 'tasks[0].isComplete' true -m "Seeds bought"
+at1 1767657600 set "$l1" 'tasks[+]' '{"title": "Plant tomatoes", "priority": "medium", "dueDate": "2026-05-15"}' -m "Third task"
+
+# legacy-v2.dkproj: started by a 1.0.0 build (versions 1-2), then edited by a 2.0.0 build,
+# whose first save migrated it (versions 3-5 record schema 2.0.0).
+l2="$out/legacy-v2.dkproj"
+at1 1767225600 new "$l2" --name "Kitchen" -m "Plan the kitchen"
+at1 1767312000 set "$l2" 'tasks[+]' '{"title": "Measure the room", "priority": "high", "isComplete": true}' -m "First task"
+at2 1767398400 set "$l2" 'tasks[+]' '{"title": "Choose tiles", "tags": ["shopping", "floor"], "dueDate": "2026-04-01"}' -m "Second task"
+at2 1767484800 set "$l2" summary "New floor and cupboards" -m "Say what it is for"
+at2 1767571200 attach "$l2" "$here/sources/thumbnail.png" -m "Add a thumbnail"
+
+names=(small.dkproj garden.dkproj garden.tar.zst legacy-v1.dkproj legacy-v2.dkproj)
 if [[ "${1:-}" == "--check" ]]; then
     status=0
-    for name in small.dkproj garden.dkproj garden.tar.zst; do
+    for name in "${names[@]}"; do
         cmp -s "$out/$name" "$here/$name" || { echo "differs: SampleDocs/$name" >&2; status=1; }
     done
     exit $status
 fi
-cp "$out/small.dkproj" "$out/garden.dkproj" "$out/garden.tar.zst" "$here/"
-echo "regenerated SampleDocs/small.dkproj, garden.dkproj, garden.tar.zst"
+for name in "${names[@]}"; do cp "$out/$name" "$here/"; done
+echo "regenerated SampleDocs/$(IFS=,; echo "${names[*]}" | sed 's/,/, /g')"

@@ -40,7 +40,7 @@ def main():
         task = {
             "id": "%08x-0000-4000-8000-%012x" % (index, index),
             "title": "Task %d: %s" % (index, " ".join(rng.choice(words) for _ in range(4))),
-            "isComplete": index % 3 == 0,
+            "status": "done" if index % 3 == 0 else "todo",
             "priority": ["low", "medium", "high"][index % 3],
             "notes": " ".join(rng.choice(words) for _ in range(18)),
         }

@@ -12,7 +12,7 @@ swift build -c release --product docctl 2>&1 | tail -1
 docctl="$(swift build -c release --show-bin-path)/docctl"
 scratch="${1:-$(mktemp -d)}"
 mkdir -p "$scratch"
-cp SampleDocs/garden.dkproj "$scratch/"
+cp SampleDocs/garden.dkproj SampleDocs/legacy-v1.dkproj "$scratch/"
 cd "$scratch"
 run() { printf '\n$ %s\n' "$*"; "$@"; }
 
@@ -20,8 +20,10 @@ run "$docctl" info garden.dkproj
 run "$docctl" log garden.dkproj
 run "$docctl" get garden.dkproj 'tasks[0].title'
 run "$docctl" set garden.dkproj 'tasks[+]' '{"title": "Water the seedlings", "priority": "high"}' -m "Add a task"
-run "$docctl" set garden.dkproj 'tasks[0].isComplete' true -m "Seeds bought"
+run "$docctl" set garden.dkproj 'tasks[1].status' done -m "Beds dug"
 run "$docctl" cat garden.dkproj --version 1
+run "$docctl" migrate legacy-v1.dkproj --dry-run
+run "$docctl" migrate legacy-v1.dkproj -m "To schema 3.0.0"
 run "$docctl" validate --deep garden.dkproj
 run "$docctl" export garden.dkproj --format tar.zst -o garden.tar.zst
 run "$docctl" extract garden.dkproj thumbnail -o thumbnail.png

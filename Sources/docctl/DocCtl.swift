@@ -9,12 +9,12 @@ struct DocCtl: ParsableCommand {
         abstract: "Open, edit, export and validate DocumentKit bundles.",
         discussion: """
             Exit status: 0 success, 1 validation found errors or an edit was aborted, \
-            64 usage, 65 malformed or invalid input, 66 missing input, 73 cannot create \
-            output, 74 I/O error, 75 locked or changed by another writer. `docctl --version` \
+            64 usage, 65 malformed or invalid input, 66 missing input, 70 internal error, \
+            73 cannot create output, 74 I/O error, 75 locked or changed by another writer. `docctl --version` \
             prints the version.
             """,
         subcommands: [New.self, Info.self, Cat.self, Get.self, Set.self, Unset.self, Edit.self, Attach.self, Extract.self,
-                      Log.self, Diff.self, Restore.self, Prune.self, Export.self, Import.self, Validate.self, Config.self])
+                      Log.self, Diff.self, Restore.self, Prune.self, Migrate.self, Export.self, Import.self, Validate.self, Config.self])
 
     /// Parses and runs the command; every failure ends as one `error: …` line on stderr
     /// and the sysexits status of its cause. Help and --version print as usual.

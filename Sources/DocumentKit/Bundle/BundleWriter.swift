@@ -41,12 +41,13 @@ enum BundleWriter {
         var inPlace = false
     }
 
-    /// Writes the bundle; returns the new version, or `nil` when the tree equals the
-    /// base's head (nothing is written then).
+    /// Writes the bundle; returns the new version, or `nil` when the tree and schema equal
+    /// the base's head (nothing is written then). A migration that leaves the bytes as they
+    /// were still saves a version, recording the new schema.
     static func write(_ request: Request) throws -> BundleVersion? {
         let planner = TreePlanner(base: request.base)
         let rootTree = try planner.storeTree(request.root)
-        if let base = request.base, base.headVersion.tree == rootTree { return nil }
+        if let base = request.base, base.headVersion.tree == rootTree, base.headVersion.schema == request.schema { return nil }
         guard let documentFile = request.root[CodableDocumentLayout.documentName], documentFile.isRegularFile else {
             throw DocumentKitError(.invalidDocument, "a bundle's tree needs a \(CodableDocumentLayout.documentName) at its root")
         }

@@ -7,15 +7,22 @@ import Foundation
 /// struct Note: CodableDocument {
 ///     static let contentType = ContentType(identifier: "com.example.note", filenameExtensions: ["note"],
 ///                                          mimeType: "application/vnd.example.note+zip", conformsTo: [.documentBundle])
-///     static let schemaVersion = "1.0.0"
 ///     var text: String
 /// }
 /// ```
+///
+/// When the type changes, give it versioned schemas and a `migrationPlan`: versions
+/// written with an older schema are then migrated in memory when read, and saved in the
+/// current schema only when saved again (see `SchemaMigrationPlan`).
 public protocol CodableDocument: FileDocument, Codable {
     /// The type of the bundles this document is stored in.
     static var contentType: ContentType { get }
-    /// The version of the JSON schema this build writes, e.g. `1.0.0`.
-    static var schemaVersion: String { get }
+    /// The version of the JSON schema this build writes: by default the last schema of
+    /// `migrationPlan`, else `1.0.0`.
+    static var schemaVersion: SchemaVersion { get }
+    /// How documents of older schemas become current ones; `nil` (the default) when the
+    /// type has only ever had one schema.
+    static var migrationPlan: (any SchemaMigrationPlan.Type)? { get }
     /// Where `docctl attach` puts a file when no `--as` path is given; `nil` to require one.
     static var defaultAttachmentPath: String? { get }
     /// Checks the rules decoding alone cannot (e.g. unique ids); throws `invalidDocument`.
@@ -41,7 +48,7 @@ extension CodableDocument {
         }
         let source: (any ObjectSource)? = if case .object(_, _, let store) = file.contents { store } else { nil }
         let context = DocumentDecodingContext(seed: configuration.version?.id ?? "", objectSource: source)
-        self = try Self.decode(try file.regularFileContents(), context: context)
+        self = try Self.decode(try file.regularFileContents(), schema: configuration.version?.schema ?? Self.schemaVersion.description, context: context)
     }
 
     /// Decodes the document from JSON, completing what the context supplies and checking
@@ -65,19 +72,23 @@ extension CodableDocument {
 
     /// The document's canonical JSON: pretty-printed, keys sorted, UTC times.
     public func encodedJSON() throws -> Data {
-        try encodedJSON(collector: nil)
-    }
-
-    func encodedJSON(collector: BlobCollector?) throws -> Data {
-        var encoder = CanonicalJSONEncoder()
-        if let collector { encoder.userInfo[.documentKitBlobCollector] = collector }
-        return try encoder.encode(self, terminated: true)
+        try CanonicalJSONEncoder().encode(self, terminated: true)
     }
 
     public func fileWrapper(configuration: WriteConfiguration) throws -> FileWrapper {
+        try CodableDocumentLayout.fileWrapper(for: self, existingFile: configuration.existingFile)
+    }
+}
+
+extension CodableDocumentLayout {
+    /// The tree of a document whose root value is `value`: its JSON, and the blobs it
+    /// refers to, taken from `existingFile` when they are there already.
+    static func fileWrapper(for value: some Encodable, existingFile: FileWrapper?) throws -> FileWrapper {
         let collector = BlobCollector()
-        let json = try encodedJSON(collector: collector)
-        let existingBlobs = configuration.existingFile?[CodableDocumentLayout.blobsFolder]?.fileWrappers ?? [:]
+        var encoder = CanonicalJSONEncoder()
+        encoder.userInfo[.documentKitBlobCollector] = collector
+        let json = try encoder.encode(value, terminated: true)
+        let existingBlobs = existingFile?[CodableDocumentLayout.blobsFolder]?.fileWrappers ?? [:]
         var blobs: [String: FileWrapper] = [:]
         for blob in collector.blobs where blobs[blob.digest.hex] == nil {
             if let existing = existingBlobs[blob.digest.hex], existing.knownDigest == blob.digest {

@@ -9,6 +9,10 @@ import Foundation
 /// try controller.save(message: "Add a task")
 /// ```
 ///
+/// A bundle whose head was written with an older schema is migrated in memory when opened
+/// (see `CodableDocument.migrationPlan`) and saved in the current schema, as a new
+/// version, at the next save; one written with a newer schema cannot be opened.
+///
 /// A save takes the bundle's lock, and fails with a `conflict` error, naming both
 /// versions, if another writer saved since this controller opened or last saved the
 /// bundle: nobody's work is overwritten. The unsaved document stays in `document`.
@@ -50,7 +54,7 @@ public final class DocumentController<Document: FileDocument> {
             BundleWriter.Request(
                 root: try document.fileWrapper(configuration: WriteConfiguration(
                     contentType: contentType, existingFile: try current.map { try $0.tree(of: $0.headVersion) })),
-                contentType: contentType, schema: Document.schemaVersion, metadata: metadata,
+                contentType: contentType, schema: Document.schemaVersion.description, metadata: metadata,
                 base: current, destination: url, replace: current != nil)
         }
         bundle = try DocumentBundle(contentsOf: url)

@@ -11,7 +11,9 @@ public protocol FileDocument {
     /// The types this document can be written as; by default the readable ones.
     static var writableContentTypes: [ContentType] { get }
     /// The version of the document's layout this build writes, recorded in every version.
-    static var schemaVersion: String { get }
+    /// Reading a version recorded with another schema is up to the type (see
+    /// `ReadConfiguration.version`); `CodableDocument` migrates older ones.
+    static var schemaVersion: SchemaVersion { get }
     /// Reads the document from a version's file tree.
     init(configuration: ReadConfiguration) throws
     /// Produces the file tree to save. Return children of `configuration.existingFile`
@@ -21,7 +23,7 @@ public protocol FileDocument {
 
 extension FileDocument {
     public static var writableContentTypes: [ContentType] { readableContentTypes }
-    public static var schemaVersion: String { "1.0.0" }
+    public static var schemaVersion: SchemaVersion { SchemaVersion(1, 0, 0) }
 }
 
 /// What a document is read from.

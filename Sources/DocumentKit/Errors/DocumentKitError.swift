@@ -28,6 +28,9 @@ public struct DocumentKitError: Error, Sendable, Equatable, CustomStringConverti
         case ioError
         /// Another writer holds the bundle's lock, or it changed since it was opened (75).
         case conflict
+        /// A document type's migration plan is wrong (see `SchemaMigrationPlan`): a mistake
+        /// in the program, not in its input (70, EX_SOFTWARE).
+        case invalidMigrationPlan
         /// The user abandoned an interactive operation, e.g. quit the editor of
         /// `docctl edit` with an error status or left its file empty (1, as `git commit`).
         case cancelled
@@ -64,6 +67,7 @@ public struct DocumentKitError: Error, Sendable, Equatable, CustomStringConverti
         case .cannotCreateOutput: 73
         case .ioError: 74
         case .conflict: 75
+        case .invalidMigrationPlan: 70
         case .cancelled: 1
         }
     }

@@ -4,6 +4,10 @@ import Foundation
 /// against the document type's schema and rules, completed (new ids, creation dates),
 /// and saved as one new version under the bundle's lock. An edit that leaves the
 /// document as it was saves nothing.
+///
+/// A head written with an older schema is migrated in memory first, so the edit applies to
+/// the current schema and the new version records it; a head written with a newer schema
+/// than this build knows is refused (`unsupportedFormat`) and the bundle is not written.
 public enum BundleEditor {
     /// What an edit did.
     public struct Outcome: Sendable {
@@ -47,7 +51,7 @@ public enum BundleEditor {
             // The JSON tree lives only inside this closure: a multi-megabyte document is
             // then held once as a tree, once as typed values, never both at the same time.
             let text = try { () throws -> Data in
-                var json = try JSONValue.parse(try bundle.headDocumentData())
+                var json = try JSONValue.parse(try headDocumentJSON(of: bundle, as: type, now: metadata.created))
                 try change(&json, context)
                 return try checkedText(json, overlay: context.overlay)
             }()
@@ -55,6 +59,14 @@ public enum BundleEditor {
             return try request(type, text: consume text, base: bundle, overlay: context.overlay, metadata: metadata, url: url, replace: true)
         }
         return Outcome(version: version, previous: previous!)
+    }
+
+    /// The head document's JSON in the schema edits write: migrated in memory when the head
+    /// was written with an older schema, refused (`unsupportedFormat`) when with a newer one.
+    static func headDocumentJSON(of bundle: DocumentBundle, as type: any CodableDocument.Type, now: Date) throws -> Data {
+        let context = DocumentDecodingContext(now: now, seed: "\(bundle.manifest.head)/migrate", objectSource: bundle)
+        return try type.migratedJSON(try bundle.headDocumentData(), schema: bundle.headVersion.schema,
+                                     to: try writtenSchema(of: type, over: bundle.headVersion), context: context)
     }
 
     /// Sets the value at `path` (a JSON value, completed and checked by the schema).
@@ -90,6 +102,11 @@ public enum BundleEditor {
                 let bundle = current!
                 previous = bundle.headVersion
                 let source = try bundle.version(named: name)
+                // Restoring copies the version's tree as it is, recording its schema: a
+                // schema this build cannot read would be written as if it could.
+                if let type = DocumentTypes.type(for: bundle.manifest.contentType) {
+                    _ = try type.migration(from: source.schema)
+                }
                 let root: FileWrapper
                 do {
                     root = try bundle.tree(of: source)
@@ -134,6 +151,9 @@ public enum BundleEditor {
     /// Completes and checks `text` as a `T`, and prepares the save of its file tree.
     static func request<T: CodableDocument>(_ type: T.Type, text: consuming Data, base: DocumentBundle?, overlay: ObjectOverlay,
                                             metadata: SaveMetadata, url: URL, replace: Bool) throws -> BundleWriter.Request {
+        if let schema = try writeSchemaOverride(for: T.self) {
+            return try request(T.self, writing: schema, text: text, base: base, overlay: overlay, metadata: metadata, url: url, replace: replace)
+        }
         let seed = "\(base?.manifest.head ?? "new")/\(ObjectDigest.of(text).hex)"
         let document = try T.decode(text, context: DocumentDecodingContext(now: metadata.created, seed: seed, objectSource: overlay))
         // From here on the document exists as typed values only: let the text and the
@@ -142,7 +162,7 @@ public enum BundleEditor {
         MemoryPressure.releaseFreedMemory()
         let existing = try base.map { try $0.tree(of: $0.headVersion) }
         let root = try document.fileWrapper(configuration: WriteConfiguration(contentType: T.contentType, existingFile: existing))
-        return BundleWriter.Request(root: root, contentType: T.contentType, schema: T.schemaVersion, metadata: metadata,
+        return BundleWriter.Request(root: root, contentType: T.contentType, schema: T.schemaVersion.description, metadata: metadata,
                                     base: base, destination: url, replace: replace)
     }
 }

@@ -4,9 +4,14 @@ import Foundation
 /// (and `blobs/<sha-256>` files for the blobs it refers to), or a JSON file alone.
 /// What `BundleExporter` writes, this reads back. The source is only read.
 public enum BundleImporter {
-    /// Imports `source` into a new bundle at `output` as a `type` document.
+    /// Imports `source` into a new bundle at `output` as a `type` document. `schema` is the
+    /// schema the source was written with (an export records none), by default the type's
+    /// current one; an older one is migrated, a newer one refused (`unsupportedFormat`).
     public static func importDocument(from source: URL, to output: URL, type: any CodableDocument.Type = Project.self,
-                                      metadata: SaveMetadata, replace: Bool = false) throws -> BundleVersion {
+                                      schema: String? = nil, metadata: SaveMetadata, replace: Bool = false) throws -> BundleVersion {
+        if let schema, SchemaVersion(schema) == nil {
+            throw DocumentKitError(.usage, "'\(schema)' is not a schema version (use major.minor.patch, e.g. 1.0.0)")
+        }
         var info = stat()
         guard stat(source.path, &info) == 0 else { throw DocumentKitError.system("cannot open", path: source.relativePath, errno: errno) }
         if !replace, FileManager.default.fileExists(atPath: output.path) {
@@ -26,11 +31,19 @@ public enum BundleImporter {
             } else {
                 json = try readArchive(source, staging: staging, into: overlay)
             }
-            return try DocumentKitError.located(at: source.relativePath) { try BundleEditor.checkedText(json, overlay: overlay) }
+            return try DocumentKitError.located(at: source.relativePath) {
+                let text = try BundleEditor.checkedText(json, overlay: overlay)
+                guard let schema else { return text }
+                let context = DocumentDecodingContext(now: metadata.created, seed: "import/\(ObjectDigest.of(text).hex)", objectSource: overlay)
+                return try type.migratedJSON(text, schema: schema, to: try BundleEditor.writeSchemaOverride(for: type)?.versionIdentifier, context: context)
+            }
         }()
         MemoryPressure.releaseFreedMemory()
         return try withExtendedLifetime(staging) {
-            try BundleEditor.commit(type, text: consume text, overlay: overlay, metadata: metadata, url: output, replace: replace)!
+            // What the schema refuses is in the source; errors of writing name the output.
+            try DocumentKitError.located(at: source.relativePath) {
+                try BundleEditor.commit(type, text: consume text, overlay: overlay, metadata: metadata, url: output, replace: replace)!
+            }
         }
     }
 

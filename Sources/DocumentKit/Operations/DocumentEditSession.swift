@@ -108,12 +108,13 @@ public struct DocumentEditSession {
         }
     }
 
-    /// The head version and the value at `path` in it; the bundle is closed again before
+    /// The head version and the value at `path` in it, in the current schema (an older
+    /// head is migrated in memory, as every edit does); the bundle is closed again before
     /// the editor runs.
     private func readHead() throws -> (BundleVersion, JSONValue) {
         let bundle = try DocumentBundle(contentsOf: url)
-        _ = try DocumentTypes.type(of: bundle)
-        let value = try JSONValue.parse(try bundle.headDocumentData()).value(at: path)
+        let type = try DocumentTypes.type(of: bundle)
+        let value = try JSONValue.parse(try BundleEditor.headDocumentJSON(of: bundle, as: type, now: DocumentDates.now())).value(at: path)
         return (bundle.headVersion, value)
     }
 

@@ -199,16 +199,37 @@ struct ValidationPass {
             }
         }
         guard let type = DocumentTypes.type(for: manifest.contentType) else { return }
-        if version.schema != type.schemaVersion {
-            report("document.schema-version", .warning, "written with schema \(version.schema); this build knows \(type.schemaVersion)", version: version.number)
-            return
-        }
+        guard checkSchema(of: version, as: type) else { return }
         do {
-            _ = try type.decode(data, context: DocumentDecodingContext(now: version.created, seed: version.id))
+            // Read as the type reads it: an older schema is migrated first, and a document
+            // its stages refuse is as unreadable as one the current schema refuses.
+            _ = try type.decode(data, schema: version.schema, context: DocumentDecodingContext(now: version.created, seed: version.id))
         } catch let error as DocumentKitError {
             report("document.schema", error.message, entry: version.id == manifest.head ? BundleEntry.document : nil, version: version.number, path: error.location)
         } catch {
             report("document.schema", "\(error)", version: version.number)
         }
+    }
+
+    /// Reports a schema this build reads only by migrating (a warning, for the head: `docctl
+    /// migrate` would save it in the current schema), one newer than it knows or one it does
+    /// not know at all (errors). Returns whether the document can be decoded.
+    private mutating func checkSchema(of version: BundleVersion, as type: any CodableDocument.Type) -> Bool {
+        let migration: SchemaMigration
+        do {
+            migration = try type.migration(from: version.schema)
+        } catch let error as DocumentKitError {
+            let newer = SchemaVersion(version.schema).map { $0 > type.schemaVersion } ?? false
+            report(newer ? "document.schema-newer" : "document.schema-unknown", error.message, version: version.number)
+            return false
+        } catch {
+            report("document.schema-unknown", "\(error)", version: version.number)
+            return false
+        }
+        if version.id == manifest.head, migration.from != migration.to {
+            let stages = migration.stages.isEmpty ? "" : " (\(migration.stages.map(\.id).joined(separator: ", ")))"
+            report("document.schema-version", .warning, "written with schema \(migration.from); this build migrates it to \(migration.to) when reading\(stages), and 'docctl migrate' saves it so", version: version.number)
+        }
+        return true
     }
 }

@@ -8,15 +8,15 @@ import Testing
         let url = directory.url.appendingPathComponent("garden.dkproj")
         let controller = DocumentController(newDocument: Fixtures.project(), at: url)
         let first = try #require(try controller.save(message: "Start", author: "ada"))
-        controller.document.tasks[0].isComplete = true
+        controller.document.tasks[0].status = .done
         let second = try #require(try controller.save(message: "Done", author: "ada"))
 
         #expect(first.number == 1 && second.number == 2)
         #expect(first.parents.isEmpty && second.parents == [first.id])
         let bundle = try DocumentBundle(contentsOf: url)
         #expect(bundle.manifest.versions.map(\.message) == ["Start", "Done"])
-        #expect(try bundle.read(Project.self, version: bundle.version(named: "1")).tasks[0].isComplete == false)
-        #expect(try bundle.read(Project.self).tasks[0].isComplete == true)
+        #expect(try bundle.read(Project.self, version: bundle.version(named: "1")).tasks[0].status == .todo)
+        #expect(try bundle.read(Project.self).tasks[0].status == .done)
         #expect(try bundle.version(named: "head~1") == first)
         #expect(try bundle.version(named: String(second.id.prefix(8))) == second)
     }

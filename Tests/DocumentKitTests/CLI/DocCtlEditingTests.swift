@@ -31,8 +31,10 @@ import Testing
         let directory = try TemporaryDirectory()
         try Run.docctl(["new", "p.dkproj"], in: directory.url)
         try Run.docctl(["set", "p.dkproj", "tasks[+]", #"{"title": "a"}"#], in: directory.url)
-        #expect(try Run.docctl(["set", "p.dkproj", "tasks[0].isComplete", "true"], in: directory.url).status == 0)
-        #expect(try Run.docctl(["get", "p.dkproj", "tasks[0].isComplete"], in: directory.url).output == "true\n")
+        #expect(try Run.docctl(["set", "p.dkproj", "tasks[0].status", "done"], in: directory.url).status == 0)
+        #expect(try Run.docctl(["get", "p.dkproj", "tasks[0].status"], in: directory.url).output == "done\n")
+        #expect(try Run.docctl(["set", "p.dkproj", "isArchived", "true"], in: directory.url).status == 0)
+        #expect(try Run.docctl(["get", "p.dkproj", "isArchived"], in: directory.url).output == "true\n")
         #expect(try Run.docctl(["set", "p.dkproj", "tasks[0].title", "Call the plumber"], in: directory.url).status == 0)
         #expect(try Run.docctl(["set", "p.dkproj", "name", "1984", "--string"], in: directory.url).status == 0)
         #expect(try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).output == "1984\n")
@@ -44,10 +46,10 @@ import Testing
         try Run.docctl(["new", "p.dkproj"], in: directory.url)
         let before = try Data(contentsOf: bundle)
         let cases: [([String], Int32, String)] = [
-            (["set", "p.dkproj", "name", "42"], 65, "error: p.dkproj: name: expected a string, found number (org.documentkit.project schema 1.0.0)"),
+            (["set", "p.dkproj", "name", "42"], 65, "error: p.dkproj: name: expected a string, found number (org.documentkit.project schema 3.0.0)"),
             (["set", "p.dkproj", "tasks[+]", #"{"title": ""}"#], 65, "error: p.dkproj: tasks[0].title: must not be empty"),
-            (["set", "p.dkproj", "tasks[+]", #"{"title": "a", "priority": "urgent"}"#], 65, "error: p.dkproj: tasks[0].priority: 'urgent' is not a priority (low, medium or high) (org.documentkit.project schema 1.0.0)"),
-            (["set", "p.dkproj", "colour", "red"], 65, "error: p.dkproj: colour: unknown field 'colour' (known fields: createdAt, isArchived, name, tasks, thumbnail) (org.documentkit.project schema 1.0.0)"),
+            (["set", "p.dkproj", "tasks[+]", #"{"title": "a", "priority": "urgent"}"#], 65, "error: p.dkproj: tasks[0].priority: 'urgent' is not a priority (low, medium or high) (org.documentkit.project schema 3.0.0)"),
+            (["set", "p.dkproj", "colour", "red"], 65, "error: p.dkproj: colour: unknown field 'colour' (known fields: createdAt, isArchived, name, summary, tasks, thumbnail) (org.documentkit.project schema 3.0.0)"),
             (["set", "p.dkproj", "tasks[3].title", "x"], 65, "error: p.dkproj: no value at tasks[3]: index 3 is out of range (the array has 0 elements)"),
             (["set", "p.dkproj", "tasks[", "x"], 64, "error: invalid path 'tasks[': unclosed '[' at character 7"),
             (["get", "p.dkproj", "name.first"], 65, "error: p.dkproj: no value at name.first: name is a string, not an object"),

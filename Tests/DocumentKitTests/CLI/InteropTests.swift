@@ -86,7 +86,7 @@ import Testing
         let script = root.appendingPathComponent("SampleDocs/regenerate.sh")
         let result = try ExternalTool(name: "bash").run([script.path, "--check"], environment: ["DOCCTL": Run.docctlURL.path, "PATH": "/usr/bin:/bin"])
         #expect(result.status == 0, "\(result.standardError)")
-        for name in ["small.dkproj", "garden.dkproj"] {
+        for name in ["small.dkproj", "garden.dkproj", "legacy-v1.dkproj", "legacy-v2.dkproj"] {
             #expect(try Run.docctl(["validate", "--deep", root.appendingPathComponent("SampleDocs/\(name)").path]).status == 0)
         }
     }

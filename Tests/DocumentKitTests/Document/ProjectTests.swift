@@ -11,8 +11,10 @@ import Testing
         #expect(project.isArchived == false)
         #expect(project.tasks.count == 1)
         #expect(project.tasks[0].priority == .medium)
-        #expect(project.tasks[0].isComplete == false)
+        #expect(project.tasks[0].status == .todo)
         #expect(project.tasks[0].notes == "")
+        #expect(project.tasks[0].tags.isEmpty)
+        #expect(project.summary == "")
         // New ids are derived from the seed: the same edit replayed gives the same id.
         let again = try Project.decode(json, context: DocumentDecodingContext(now: .distantPast, seed: "seed"))
         #expect(again.tasks[0].id == project.tasks[0].id)

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import DocumentKit
 
 /// Small builders for the files tests work on.
@@ -49,5 +50,32 @@ enum Fixtures {
     /// The SHA-256 of a file, to prove it unchanged.
     static func digest(of url: URL) throws -> String {
         ObjectDigest.of(try Data(contentsOf: url)).hex
+    }
+}
+
+extension Fixtures {
+    /// A bundle of `SampleDocs`, as committed (copy it before changing it).
+    static func sampleDoc(_ name: String) -> URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("SampleDocs/\(name)")
+    }
+
+    /// Copies the sample bundle `name` into `directory` and returns the copy's URL.
+    static func copySampleDoc(_ name: String, to directory: TemporaryDirectory) throws -> URL {
+        let url = directory.url.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: sampleDoc(name), to: url)
+        return url
+    }
+
+    /// Adds a version to the bundle at `url` whose document is `json` and which records
+    /// `schema`, as a build that knows that schema would save it.
+    @discardableResult
+    static func saveVersion(of url: URL, json: String, schema: String, message: String = "Written by a newer build") throws -> BundleVersion {
+        let bundle = try DocumentBundle(contentsOf: url)
+        let root = FileWrapper(directoryWithFileWrappers: [CodableDocumentLayout.documentName: FileWrapper(regularFileWithContents: Data(json.utf8))])
+        let request = BundleWriter.Request(root: root, contentType: Project.contentType, schema: schema,
+                                           metadata: SaveMetadata(author: "future", message: message, created: Date(timeIntervalSince1970: 1_800_000_000)),
+                                           base: bundle, destination: url, replace: true)
+        return try #require(try BundleWriter.write(request))
     }
 }

@@ -15,7 +15,7 @@ enum GeneratedProject {
         .object([
             "id": .string(id(index)),
             "title": .string("Task \(index): \(phrase(4, using: &random))"),
-            "isComplete": .bool(index % 3 == 0),
+            "status": .string(index % 3 == 0 ? "done" : "todo"),
             "priority": .string(["low", "medium", "high"][index % 3]),
             "notes": .string(phrase(18, using: &random)),
         ])
