@@ -61,8 +61,8 @@ enum BundleWriter {
             // before holding two documents and diffing them.
             MemoryPressure.releaseFreedMemory()
             let oldDocument = try base.headDocumentData()
-            changes = try VersionChanges.between(oldDocument: oldDocument, oldTree: try base.tree(of: base.headVersion),
-                                                 newDocument: documentJSON, newTree: request.root)
+            let oldTree = try base.tree(of: base.headVersion)
+            changes = try VersionChanges.between(oldDocument: oldDocument, oldTree: oldTree, newDocument: documentJSON, newTree: request.root)
             for (digest, object) in try DocumentHistoryEncoding.reencode(oldDocument: oldDocument, newDocument: documentJSON, in: base) {
                 newObjects[digest] = object
             }

@@ -13,6 +13,8 @@ enum DocumentHistoryEncoding {
     /// delta (when that saves at least half of what it occupies now), and the new head
     /// document whole if the base holds it as a delta (a restore of an old version).
     static func reencode(oldDocument: Data, newDocument: Data, in base: DocumentBundle) throws -> [ObjectDigest: TreePlanner.PendingObject] {
+        // Hashed, not taken from the head's tree: a `document.json` entry that disagrees
+        // with the head's object must never become that object's delta.
         let oldDigest = ObjectDigest.of(oldDocument)
         let newDigest = ObjectDigest.of(newDocument)
         guard oldDigest != newDigest else { return [:] }

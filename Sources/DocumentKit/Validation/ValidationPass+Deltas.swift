@@ -66,10 +66,8 @@ extension ValidationPass {
     private mutating func decodeForChain(_ digest: ObjectDigest, base: Data?) -> Data? {
         do {
             return try bundle.validateObject(digest, base: base)
-        } catch let error as DocumentKitError {
-            report(error.message.contains("SHA-256") ? "object.digest-mismatch" : "object.unreadable", error.message, entry: digest.entryName)
         } catch {
-            report("object.unreadable", "\(error)", entry: digest.entryName)
+            reportUnreadableObject(error, entry: digest.entryName)
         }
         return nil
     }
@@ -82,10 +80,8 @@ extension ValidationPass {
             guard reached.insert(next).inserted else { continue }
             do {
                 _ = try bundle.objectData(next)
-            } catch let error as DocumentKitError {
-                report(error.message.contains("SHA-256") ? "object.digest-mismatch" : "object.unreadable", error.message, entry: next.entryName)
             } catch {
-                report("object.unreadable", "\(error)", entry: next.entryName)
+                reportUnreadableObject(error, entry: next.entryName)
             }
             pending += dependents[next] ?? []
         }

@@ -59,7 +59,8 @@ extension ValidationPass {
 }
 
 /// Finds the digests of blob references (`"$blob": "…"` members) in JSON text by
-/// searching its bytes, without parsing it.
+/// searching its bytes for the member name, reading only what follows each match with the
+/// document parser, without parsing the document.
 enum BlobReferenceScan {
     /// The digests, in text order; `nil` when a match is not plainly a member name
     /// followed by a string, and the caller should parse instead.
@@ -67,6 +68,7 @@ enum BlobReferenceScan {
         let needle = Array(#""$blob""#.utf8)
         return data.withUnsafeBytes { (text: UnsafeRawBufferPointer) -> [String]? in
             guard let base = text.baseAddress else { return [] }
+            var parser = JSONParser(bytes: text, depthLimit: 1)
             var found: [String] = []
             var from = 0
             while from < text.count, let quote = memchr(base + from, Int32(UInt8(ascii: "\"")), text.count - from) {
@@ -77,14 +79,15 @@ enum BlobReferenceScan {
                 }
                 // Inside a string, a quote is escaped: a backslash before it means no key.
                 if start > 0, text[start - 1] == UInt8(ascii: "\\") { return nil }
-                var index = start + needle.count
-                while index < text.count, text[index] == 0x20 || text[index] == 0x0A || text[index] == 0x09 || text[index] == 0x0D { index += 1 }
-                guard index < text.count, text[index] == UInt8(ascii: ":") else { return nil }
-                index += 1
-                while index < text.count, text[index] == 0x20 || text[index] == 0x0A || text[index] == 0x09 || text[index] == 0x0D { index += 1 }
-                guard index + 66 <= text.count, text[index] == UInt8(ascii: "\""), text[index + 65] == UInt8(ascii: "\"") else { return nil }
-                found.append(String(decoding: text[(index + 1)..<(index + 65)], as: UTF8.self))
-                from = index + 66
+                parser.index = start + needle.count
+                parser.skipWhitespace()
+                guard parser.current == UInt8(ascii: ":") else { return nil }
+                parser.index += 1
+                parser.skipWhitespace()
+                guard parser.current == UInt8(ascii: "\""), let digest = try? parser.parseString(),
+                      digest.utf8.count == 64 else { return nil }
+                found.append(digest)
+                from = parser.index
             }
             return found
         }

@@ -19,6 +19,13 @@ struct ValidationPass {
         findings.append(ValidationFinding(code, severity, message, entry: entry, version: version, path: path))
     }
 
+    /// Reports an object that failed to decode: damaged bytes (a digest that does not
+    /// match) or bytes that cannot be decoded at all.
+    mutating func reportUnreadableObject(_ error: any Error, entry: String) {
+        guard let error = error as? DocumentKitError else { return report("object.unreadable", "\(error)", entry: entry) }
+        report(error.message.contains("SHA-256") ? "object.digest-mismatch" : "object.unreadable", error.message, entry: entry)
+    }
+
     mutating func report(_ code: String, _ message: String, entry: String? = nil, version: Int? = nil, path: String? = nil) {
         report(code, .error, message, entry: entry, version: version, path: path)
     }
@@ -96,10 +103,8 @@ struct ValidationPass {
                 if hasher.byteCount != record.size {
                     report("object.size-mismatch", "object decodes to \(hasher.byteCount) bytes, the manifest says \(record.size)", entry: digest.entryName)
                 }
-            } catch let error as DocumentKitError {
-                report(error.message.contains("SHA-256") ? "object.digest-mismatch" : "object.unreadable", error.message, entry: digest.entryName)
             } catch {
-                report("object.unreadable", "\(error)", entry: digest.entryName)
+                reportUnreadableObject(error, entry: digest.entryName)
             }
         }
     }
