@@ -61,7 +61,22 @@ at2 1767398400 set "$l2" 'tasks[+]' '{"title": "Choose tiles", "tags": ["shoppin
 at2 1767484800 set "$l2" summary "New floor and cupboards" -m "Say what it is for"
 at2 1767571200 attach "$l2" "$here/sources/thumbnail.png" -m "Add a thumbnail"
 
-names=(small.dkproj garden.dkproj garden.tar.zst legacy-v1.dkproj legacy-v2.dkproj)
+# board.dkproj: a board of columns owning tasks, a task waiting for two others, a draft.
+b="$out/board.dkproj"
+at 1767225600 new "$b" --name "Website" -m "Plan the website"
+for column in "To do" "Doing" "Done"; do
+    at 1767229200 set "$b" 'columns[+]' "{\"name\": \"$column\"}" -m "Add the $column column"
+done
+# `get` prints a string as it is: these give the ids the edits above completed.
+col() { "$DOCCTL" get "$b" "columns[$1].id"; }
+task() { "$DOCCTL" get "$b" "tasks[$1].id"; }
+at 1767312000 set "$b" 'tasks[+]' "{\"title\": \"Write the copy\", \"column\": \"$(col 0)\"}" -m "First task"
+at 1767398400 set "$b" 'tasks[+]' "{\"title\": \"Design the pages\", \"column\": \"$(col 1)\", \"status\": \"inProgress\"}" -m "Second task"
+at 1767484800 set "$b" 'tasks[+]' "{\"title\": \"Buy the domain\", \"column\": \"$(col 2)\", \"status\": \"done\"}" -m "Third task"
+at 1767571200 set "$b" 'tasks[+]' "{\"title\": \"Publish\", \"column\": \"$(col 0)\", \"blockedBy\": [\"$(task 0)\", \"$(task 1)\"]}" -m "Publishing waits for the copy and the design"
+at 1767657600 set "$b" 'drafts[+]' '{"content": "We are live: the new website is up."}' -m "Draft the launch post"
+
+names=(small.dkproj garden.dkproj garden.tar.zst legacy-v1.dkproj legacy-v2.dkproj board.dkproj)
 if [[ "${1:-}" == "--check" ]]; then
     status=0
     for name in "${names[@]}"; do

@@ -73,7 +73,7 @@ public struct BlobReference: Codable, Hashable, CustomStringConvertible {
         try container.encode(digest, forKey: .digest)
         try container.encode(size, forKey: .size)
         try container.encode(mediaType, forKey: .mediaType)
-        (encoder.userInfo[.documentKitBlobCollector] as? BlobCollector)?.blobs.append(self)
+        (encoder.userInfo[.documentKitBlobCollector] as? BlobCollector)?.blobs.append((self, DecodingErrorDescription.path(encoder.codingPath)))
     }
 
     public static func == (lhs: BlobReference, rhs: BlobReference) -> Bool {
@@ -83,11 +83,11 @@ public struct BlobReference: Codable, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(digest) }
 }
 
-/// Gathers the blob references met while encoding a document.
+/// Gathers the blob references met while encoding a document, with their JSON paths.
 ///
 /// Unchecked: one collector serves one encode, on one thread, like the encoder itself.
 final class BlobCollector: @unchecked Sendable {
-    var blobs: [BlobReference] = []
+    var blobs: [(reference: BlobReference, path: String)] = []
 }
 
 extension CodingUserInfoKey {

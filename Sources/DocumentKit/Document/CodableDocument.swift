@@ -25,7 +25,15 @@ public protocol CodableDocument: FileDocument, Codable {
     static var migrationPlan: (any SchemaMigrationPlan.Type)? { get }
     /// Where `docctl attach` puts a file when no `--as` path is given; `nil` to require one.
     static var defaultAttachmentPath: String? { get }
-    /// Checks the rules decoding alone cannot (e.g. unique ids); throws `invalidDocument`.
+    /// The relationships between the document's records, with their delete rules: kept
+    /// consistent and applied by every write transaction, checked by `validate()` (by
+    /// default none).
+    static var relationships: [DocumentRelationship<Self>] { get }
+    /// The rules beyond the schema and the relationships that the document breaks (e.g.
+    /// an empty title, a duplicate id), each with its JSON path; by default none.
+    func ruleViolations() -> [RuleViolation]
+    /// Checks the rules decoding alone cannot; throws an `invalidDocument` error listing
+    /// every broken one. By default: `ruleViolations()` and every relationship's.
     func validate() throws
 }
 
@@ -40,7 +48,24 @@ public enum CodableDocumentLayout {
 extension CodableDocument {
     public static var readableContentTypes: [ContentType] { [contentType] }
     public static var defaultAttachmentPath: String? { nil }
-    public func validate() throws {}
+    public static var relationships: [DocumentRelationship<Self>] { [] }
+    public func ruleViolations() -> [RuleViolation] { [] }
+
+    public func validate() throws {
+        let broken = ruleViolations() + Self.relationships.flatMap { $0.violations(in: self) }
+        if !broken.isEmpty { throw DocumentKitError(violations: broken) }
+    }
+
+    /// The ids this document's relationships relate: what a transaction compares its
+    /// change with.
+    public var relationshipState: RelationshipState {
+        RelationshipState(snapshots: Self.relationships.map { $0.snapshot(self) })
+    }
+
+    /// The ids the relationships relate in `json`, a document of this type as JSON.
+    static func relationshipState(ofJSON json: JSONValue) -> RelationshipState {
+        RelationshipState(snapshots: relationships.map { $0.snapshot(ofJSON: json) })
+    }
 
     public init(configuration: ReadConfiguration) throws {
         guard let file = configuration.file[CodableDocumentLayout.documentName], file.isRegularFile else {
@@ -54,6 +79,14 @@ extension CodableDocument {
     /// Decodes the document from JSON, completing what the context supplies and checking
     /// the type's rules. Every failure is an `invalidDocument` error naming the JSON path.
     public static func decode(_ data: Data, context: DocumentDecodingContext = DocumentDecodingContext()) throws -> Self {
+        let document = try decodeSchema(data, context: context)
+        try document.validate()
+        return document
+    }
+
+    /// Decodes the document from JSON without checking its rules: what a transaction
+    /// does before it applies the relationships' rules and checks them all at once.
+    static func decodeSchema(_ data: Data, context: DocumentDecodingContext) throws -> Self {
         try JSONDepth.check(data, limit: JSONDepth.defaultLimit)
         let decoder = DocumentDates.decoder()
         decoder.userInfo[.documentKitContext] = context
@@ -66,7 +99,6 @@ extension CodableDocument {
             let (path, message) = DecodingErrorDescription.locate(error)
             throw DocumentKitError(.invalidDocument, "\(message) (\(contentType.identifier) schema \(schemaVersion))", location: path)
         }
-        try document.validate()
         return document
     }
 
@@ -90,15 +122,17 @@ extension CodableDocumentLayout {
         let json = try encoder.encode(value, terminated: true)
         let existingBlobs = existingFile?[CodableDocumentLayout.blobsFolder]?.fileWrappers ?? [:]
         var blobs: [String: FileWrapper] = [:]
-        for blob in collector.blobs where blobs[blob.digest.hex] == nil {
+        var missing: [RuleViolation] = []
+        for (blob, path) in collector.blobs where blobs[blob.digest.hex] == nil {
             if let existing = existingBlobs[blob.digest.hex], existing.knownDigest == blob.digest {
                 blobs[blob.digest.hex] = existing
             } else if let file = blob.file {
                 blobs[blob.digest.hex] = file
             } else {
-                throw DocumentKitError(.invalidDocument, "blob \(blob.digest.hex) is referenced but its bytes are not available")
+                missing.append(RuleViolation(path, "refers to blob \(blob.digest.short), which is not in the bundle", code: "document.missing-blob"))
             }
         }
+        if !missing.isEmpty { throw DocumentKitError(violations: missing) }
         var root: [String: FileWrapper] = [CodableDocumentLayout.documentName: FileWrapper(regularFileWithContents: json)]
         if !blobs.isEmpty {
             root[CodableDocumentLayout.blobsFolder] = FileWrapper(directoryWithFileWrappers: blobs)

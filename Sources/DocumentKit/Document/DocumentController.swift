@@ -13,6 +13,9 @@ import Foundation
 /// (see `CodableDocument.migrationPlan`) and saved in the current schema, as a new
 /// version, at the next save; one written with a newer schema cannot be opened.
 ///
+/// `write { }` groups changes into one version as a transaction: all of them are saved,
+/// or none (see `write(message:author:created:_:)`).
+///
 /// A save takes the bundle's lock, and fails with a `conflict` error, naming both
 /// versions, if another writer saved since this controller opened or last saved the
 /// bundle: nobody's work is overwritten. The unsaved document stays in `document`.
@@ -45,11 +48,14 @@ public final class DocumentController<Document: FileDocument> {
     /// Saves the document as a new version; returns it, or `nil` when nothing changed.
     @discardableResult
     public func save(message: String = "", author: String? = nil, created: Date = DocumentDates.now()) throws -> BundleVersion? {
-        let metadata = SaveMetadata(author: author, message: message, created: created)
+        try save(document, metadata: SaveMetadata(author: author, message: message, created: created))
+    }
+
+    /// Saves `document` (this controller's, or a transaction's copy of it) as a new version.
+    func save(_ document: Document, metadata: SaveMetadata) throws -> BundleVersion? {
         guard let contentType = Document.writableContentTypes.first else {
             throw DocumentKitError(.usage, "\(Document.self) declares no writable content type")
         }
-        let document = self.document
         let saved = try BundleCommit.perform(at: url, expectedHead: bundle?.manifest.head, creating: bundle == nil) { current in
             BundleWriter.Request(
                 root: try document.fileWrapper(configuration: WriteConfiguration(

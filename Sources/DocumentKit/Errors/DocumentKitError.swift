@@ -44,6 +44,9 @@ public struct DocumentKitError: Error, Sendable, Equatable, CustomStringConverti
     public var path: String?
     /// The entry, object, version or JSON path inside that file, when there is one.
     public var location: String?
+    /// Each rule the document breaks, when this error refuses a document for its rules
+    /// (a write transaction lists them all); empty otherwise.
+    public var violations: [RuleViolation] = []
 
     /// Creates an error. `path` is the file on disk, `location` the place inside it.
     public init(_ code: Code, _ message: String, path: String? = nil, location: String? = nil) {

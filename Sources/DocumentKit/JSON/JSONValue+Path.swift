@@ -11,8 +11,8 @@ extension JSONValue {
         return current
     }
 
-    /// Replaces the value at `path` (creating missing object members on the way; `[+]`
-    /// appends to an array).
+    /// Replaces the value at `path` (creating missing object members on the way, and a
+    /// missing array before `[+]`; `[+]` appends to an array).
     public mutating func setValue(_ value: JSONValue, at path: JSONPath) throws {
         try update(path.components[...], walked: JSONPath(components: [])) { $0 = value }
     }
@@ -63,7 +63,9 @@ extension JSONValue {
         let rest = components.dropFirst()
         switch (self, component) {
         case (.object(var members), .key(let key)):
-            var child = members[key] ?? (rest.isEmpty ? .null : .object([:]))
+            // A missing member is created as what the rest of the path needs: `tags[+]`
+            // starts the array an encoder left out because it was empty.
+            var child = members[key] ?? (rest.isEmpty ? .null : rest.first == .append ? .array([]) : .object([:]))
             try child.update(rest, walked: here, change)
             members[key] = child
             self = .object(members)

@@ -1,9 +1,11 @@
 import Foundation
 
-/// Edits a bundle's document as JSON, the way `docctl` does: every edit is checked
-/// against the document type's schema and rules, completed (new ids, creation dates),
-/// and saved as one new version under the bundle's lock. An edit that leaves the
-/// document as it was saves nothing.
+/// Edits a bundle's document as JSON, the way `docctl` does: every edit is a write
+/// transaction (see `DocumentController.write`): checked against the document type's
+/// schema, completed (new ids, creation dates), brought in line with its relationships
+/// and delete rules, checked against every rule (all broken ones are listed), and saved
+/// as one new version under the bundle's lock. An edit that leaves the document as it was
+/// saves nothing; a refused one saves nothing either.
 ///
 /// A head written with an older schema is migrated in memory first, so the edit applies to
 /// the current schema and the new version records it; a head written with a newer schema
@@ -50,13 +52,18 @@ public enum BundleEditor {
             let context = EditContext(overlay: ObjectOverlay(base: bundle), documentType: type)
             // The JSON tree lives only inside this closure: a multi-megabyte document is
             // then held once as a tree, once as typed values, never both at the same time.
+            var before = RelationshipState.empty
+            var missingBlobs: [RuleViolation] = []
             let text = try { () throws -> Data in
                 var json = try JSONValue.parse(try headDocumentJSON(of: bundle, as: type, now: metadata.created))
+                before = type.relationshipState(ofJSON: json)
                 try change(&json, context)
-                return try checkedText(json, overlay: context.overlay)
+                missingBlobs = self.missingBlobs(in: json, overlay: context.overlay)
+                return json.encoded(pretty: false)
             }()
             MemoryPressure.releaseFreedMemory()
-            return try request(type, text: consume text, base: bundle, overlay: context.overlay, metadata: metadata, url: url, replace: true)
+            return try request(type, text: consume text, base: bundle, overlay: context.overlay, before: before,
+                               alsoBroken: missingBlobs, metadata: metadata, url: url, replace: true)
         }
         return Outcome(version: version, previous: previous!)
     }
@@ -140,22 +147,32 @@ public enum BundleEditor {
 
     /// The JSON text of an edited document, once every blob it refers to is known to exist.
     static func checkedText(_ json: JSONValue, overlay: ObjectOverlay) throws -> Data {
-        for reference in json.blobReferences() {
-            guard let digest = ObjectDigest(hex: reference.digest), overlay.contains(digest) else {
-                throw DocumentKitError(.invalidDocument, "refers to blob \(reference.digest.prefix(12)), which is not in the bundle", location: reference.path.description)
-            }
-        }
+        let missing = missingBlobs(in: json, overlay: overlay)
+        if !missing.isEmpty { throw DocumentKitError(violations: missing) }
         return json.encoded(pretty: false)
     }
 
-    /// Completes and checks `text` as a `T`, and prepares the save of its file tree.
+    /// The references in `json` to blobs neither the bundle nor the edit has.
+    static func missingBlobs(in json: JSONValue, overlay: ObjectOverlay) -> [RuleViolation] {
+        json.blobReferences().compactMap { reference in
+            if let digest = ObjectDigest(hex: reference.digest), overlay.contains(digest) { return nil }
+            return RuleViolation(reference.path.description, "refers to blob \(reference.digest.prefix(12)), which is not in the bundle", code: "document.missing-blob")
+        }
+    }
+
+    /// Completes `text` as a `T` and commits it as a write transaction (the type's
+    /// relationships applied from `before`, every rule checked, each broken one listed
+    /// with `alsoBroken`), and prepares the save of its file tree.
     static func request<T: CodableDocument>(_ type: T.Type, text: consuming Data, base: DocumentBundle?, overlay: ObjectOverlay,
+                                            before: RelationshipState = .empty, alsoBroken: [RuleViolation] = [],
                                             metadata: SaveMetadata, url: URL, replace: Bool) throws -> BundleWriter.Request {
         if let schema = try writeSchemaOverride(for: T.self) {
+            if !alsoBroken.isEmpty { throw DocumentKitError(violations: alsoBroken) }
             return try request(T.self, writing: schema, text: text, base: base, overlay: overlay, metadata: metadata, url: url, replace: replace)
         }
         let seed = "\(base?.manifest.head ?? "new")/\(ObjectDigest.of(text).hex)"
-        let document = try T.decode(text, context: DocumentDecodingContext(now: metadata.created, seed: seed, objectSource: overlay))
+        var document = try T.decodeSchema(text, context: DocumentDecodingContext(now: metadata.created, seed: seed, objectSource: overlay))
+        try DocumentTransaction.complete(&document, before: before, alsoBroken: alsoBroken)
         // From here on the document exists as typed values only: let the text and the
         // decoder's scratch memory go before the typed values are encoded again.
         _ = consume text

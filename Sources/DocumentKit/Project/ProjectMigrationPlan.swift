@@ -6,11 +6,12 @@ import Foundation
 /// |---|---|---|---|
 /// | `v2-tags-and-summary` | lightweight | 1.0.0 → 2.0.0 | adds the project's `summary` (`""`) and tasks' `tags` (`[]`) |
 /// | `v3-task-status` | custom | 2.0.0 → 3.0.0 | a task's `isComplete` becomes `status`: `true` → `done`, `false` → `todo` |
+/// | `v4-board-and-drafts` | lightweight | 3.0.0 → 4.0.0 | adds the project's `columns` and `drafts` (`[]`) and tasks' `column` (none) and `blockedBy` (`[]`) |
 ///
 /// Shipped stages never change; a new schema adds a stage at the end.
 public enum ProjectMigrationPlan: SchemaMigrationPlan {
     public static var schemas: [any VersionedSchema.Type] {
-        [ProjectSchemaV1.self, ProjectSchemaV2.self, ProjectSchemaV3.self]
+        [ProjectSchemaV1.self, ProjectSchemaV2.self, ProjectSchemaV3.self, ProjectSchemaV4.self]
     }
 
     public static var stages: [MigrationStage] {
@@ -18,6 +19,7 @@ public enum ProjectMigrationPlan: SchemaMigrationPlan {
             .lightweight(id: "v2-tags-and-summary", fromVersion: ProjectSchemaV1.self, toVersion: ProjectSchemaV2.self),
             .custom(id: "v3-task-status", fromVersion: ProjectSchemaV2.self, toVersion: ProjectSchemaV3.self,
                     migrate: ProjectSchemaV3.Project.init(migrating:)),
+            .lightweight(id: "v4-board-and-drafts", fromVersion: ProjectSchemaV3.self, toVersion: ProjectSchemaV4.self),
         ]
     }
 }

@@ -1,20 +1,12 @@
 import Foundation
 
-extension ProjectSchemaV3 {
+extension ProjectSchemaV4 {
     /// One task of a project, identified by a stable UUID; see the `ProjectTask` type alias.
     public struct ProjectTask: Codable, Equatable, Identifiable {
         /// How urgent a task is (unchanged since schema 1.0.0).
         public typealias Priority = ProjectSchemaV1.ProjectTask.Priority
-
-        /// Where a task stands.
-        public enum Status: String, Codable, CaseIterable, Sendable {
-            /// Not started.
-            case todo
-            /// Started, not finished.
-            case inProgress
-            /// Finished.
-            case done
-        }
+        /// Where a task stands (unchanged since schema 3.0.0).
+        public typealias Status = ProjectSchemaV3.ProjectTask.Status
 
         public var id: UUID
         /// What to do; not empty.
@@ -30,9 +22,15 @@ extension ProjectSchemaV3 {
         public var tags: [String]
         /// Files that belong to the task, stored as blobs beside the document.
         public var attachments: [BlobReference]
+        /// The id of the board column the task is on, `nil` for none; the inverse of the
+        /// column's `tasks`, kept in step with it by every write transaction.
+        public var column: UUID?
+        /// The ids of the tasks this one waits for. A task others wait for cannot be deleted.
+        public var blockedBy: [UUID]
 
         public init(id: UUID = UUID(), title: String, status: Status = .todo, dueDate: Date? = nil,
-                    priority: Priority = .medium, notes: String = "", tags: [String] = [], attachments: [BlobReference] = []) {
+                    priority: Priority = .medium, notes: String = "", tags: [String] = [], attachments: [BlobReference] = [],
+                    column: UUID? = nil, blockedBy: [UUID] = []) {
             self.id = id
             self.title = title
             self.status = status
@@ -41,14 +39,16 @@ extension ProjectSchemaV3 {
             self.notes = notes
             self.tags = tags
             self.attachments = attachments
+            self.column = column
+            self.blockedBy = blockedBy
         }
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
-            case id, title, status, dueDate, priority, notes, tags, attachments
+            case id, title, status, dueDate, priority, notes, tags, attachments, column, blockedBy
         }
 
         /// Decodes strictly and completes what a user may leave out: a new `id`, to do,
-        /// medium priority, no notes, no tags, no attachments.
+        /// medium priority, no notes, tags, attachments, column or blockers.
         public init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -59,16 +59,9 @@ extension ProjectSchemaV3 {
             tags = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
             attachments = try container.decodeIfPresent([BlobReference].self, forKey: .attachments) ?? []
             priority = try Priority.decode(from: container, forKey: .priority)
-            if let text = try container.decodeIfPresent(String.self, forKey: .status) {
-                // Any letter case, as for priorities: `Done`, `inprogress`.
-                guard let status = Status.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
-                    throw DecodingError.dataCorruptedError(forKey: .status, in: container,
-                        debugDescription: "'\(text)' is not a status (todo, inProgress or done)")
-                }
-                self.status = status
-            } else {
-                status = .todo
-            }
+            status = try Status.decode(from: container, forKey: .status)
+            column = try container.decodeIfPresent(UUID.self, forKey: .column)
+            blockedBy = try container.decodeIfPresent([UUID].self, forKey: .blockedBy) ?? []
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -81,6 +74,65 @@ extension ProjectSchemaV3 {
             try container.encode(notes, forKey: .notes)
             if !tags.isEmpty { try container.encode(tags, forKey: .tags) }
             if !attachments.isEmpty { try container.encode(attachments, forKey: .attachments) }
+            try container.encodeIfPresent(column, forKey: .column)
+            if !blockedBy.isEmpty { try container.encode(blockedBy, forKey: .blockedBy) }
+        }
+    }
+
+    /// A column of the project's board, e.g. "Doing": a named, ordered list of tasks.
+    public struct ProjectColumn: Codable, Equatable, Identifiable {
+        public var id: UUID
+        /// The column's heading; not empty.
+        public var name: String
+        /// The ids of the tasks on the column, top to bottom. Each task's `column` names
+        /// the column back; deleting a column deletes its tasks (see `Project.relationships`).
+        public var tasks: [UUID]
+
+        public init(id: UUID = UUID(), name: String, tasks: [UUID] = []) {
+            self.id = id
+            self.name = name
+            self.tasks = tasks
+        }
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case id, name, tasks
+        }
+
+        /// Decodes strictly; a new column gets an `id` and no tasks.
+        public init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? decoder.makeIdentifier()
+            name = try container.decode(String.self, forKey: .name)
+            tasks = try container.decodeIfPresent([UUID].self, forKey: .tasks) ?? []
+        }
+    }
+
+    /// Text kept for later, with when it was first written.
+    public struct ProjectDraft: Codable, Equatable, Identifiable {
+        public var id: UUID
+        /// The draft's text; not blank.
+        public var content: String
+        /// When the draft was created (UTC, whole seconds).
+        public var createdAt: Date
+
+        public init(id: UUID = UUID(), content: String, createdAt: Date = DocumentDates.now()) {
+            self.id = id
+            self.content = content
+            self.createdAt = createdAt
+        }
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case id, content, createdAt
+        }
+
+        /// Decodes strictly; a new draft gets an `id` and is created now.
+        public init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? decoder.makeIdentifier()
+            content = try container.decode(String.self, forKey: .content)
+            createdAt = try container.decodeIfPresent(Date.self, forKey: .createdAt) ?? decoder.documentNow
         }
     }
 }

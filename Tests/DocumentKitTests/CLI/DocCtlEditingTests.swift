@@ -46,10 +46,10 @@ import Testing
         try Run.docctl(["new", "p.dkproj"], in: directory.url)
         let before = try Data(contentsOf: bundle)
         let cases: [([String], Int32, String)] = [
-            (["set", "p.dkproj", "name", "42"], 65, "error: p.dkproj: name: expected a string, found number (org.documentkit.project schema 3.0.0)"),
+            (["set", "p.dkproj", "name", "42"], 65, "error: p.dkproj: name: expected a string, found number (org.documentkit.project schema 4.0.0)"),
             (["set", "p.dkproj", "tasks[+]", #"{"title": ""}"#], 65, "error: p.dkproj: tasks[0].title: must not be empty"),
-            (["set", "p.dkproj", "tasks[+]", #"{"title": "a", "priority": "urgent"}"#], 65, "error: p.dkproj: tasks[0].priority: 'urgent' is not a priority (low, medium or high) (org.documentkit.project schema 3.0.0)"),
-            (["set", "p.dkproj", "colour", "red"], 65, "error: p.dkproj: colour: unknown field 'colour' (known fields: createdAt, isArchived, name, summary, tasks, thumbnail) (org.documentkit.project schema 3.0.0)"),
+            (["set", "p.dkproj", "tasks[+]", #"{"title": "a", "priority": "urgent"}"#], 65, "error: p.dkproj: tasks[0].priority: 'urgent' is not a priority (low, medium or high) (org.documentkit.project schema 4.0.0)"),
+            (["set", "p.dkproj", "colour", "red"], 65, "error: p.dkproj: colour: unknown field 'colour' (known fields: columns, createdAt, drafts, isArchived, name, summary, tasks, thumbnail) (org.documentkit.project schema 4.0.0)"),
             (["set", "p.dkproj", "tasks[3].title", "x"], 65, "error: p.dkproj: no value at tasks[3]: index 3 is out of range (the array has 0 elements)"),
             (["set", "p.dkproj", "tasks[", "x"], 64, "error: invalid path 'tasks[': unclosed '[' at character 7"),
             (["get", "p.dkproj", "name.first"], 65, "error: p.dkproj: no value at name.first: name is a string, not an object"),

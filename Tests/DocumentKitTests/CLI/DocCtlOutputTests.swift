@@ -29,7 +29,7 @@ import Testing
             \(indent)  "message" : "\(version.message)",
             \(indent)  "number" : \(version.number),
             \(indent)  "parents" : \(parents),
-            \(indent)  "schema" : "3.0.0",
+            \(indent)  "schema" : "4.0.0",
             \(indent)  "writer" : "DocumentKit \(DocumentKitInfo.version)"
             \(indent)}
             """
@@ -88,7 +88,7 @@ import Testing
             parent   \(first.id)
             date     2026-01-01T00:00:00Z
             author   ada
-            schema   3.0.0  (DocumentKit \(DocumentKitInfo.version))
+            schema   4.0.0  (DocumentKit \(DocumentKitInfo.version))
 
                 Set name
 
@@ -98,7 +98,7 @@ import Testing
             parent   none
             date     2026-01-01T00:00:00Z
             author   ada
-            schema   3.0.0  (DocumentKit \(DocumentKitInfo.version))
+            schema   4.0.0  (DocumentKit \(DocumentKitInfo.version))
 
                 Create p
 

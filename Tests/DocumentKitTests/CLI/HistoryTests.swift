@@ -74,7 +74,7 @@ import Testing
                 "message" : "Create Garden",
                 "number" : 1,
                 "parents" : [],
-                "schema" : "3.0.0",
+                "schema" : "4.0.0",
                 "writer" : "DocumentKit \(DocumentKitInfo.version)"
               },
               "to" : {
@@ -102,7 +102,7 @@ import Testing
                 "parents" : [
                   "\(first.id)"
                 ],
-                "schema" : "3.0.0",
+                "schema" : "4.0.0",
                 "writer" : "DocumentKit \(DocumentKitInfo.version)"
               }
             }

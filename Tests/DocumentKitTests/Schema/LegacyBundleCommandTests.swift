@@ -13,7 +13,7 @@ import Testing
         let set = try Run.docctl(["set", "legacy-v1.dkproj", "tasks[1].status", "inProgress", "-m", "Digging", "--author", "ada"], in: directory.url)
         #expect(set.status == 0, "\(set.standardError)")
         let bundle = try DocumentBundle(contentsOf: url)
-        #expect(bundle.manifest.versions.map(\.schema) == Array(repeating: "1.0.0", count: 6) + ["3.0.0"])
+        #expect(bundle.manifest.versions.map(\.schema) == Array(repeating: "1.0.0", count: 6) + ["4.0.0"])
         #expect(set.output == "saved version 7 (\(bundle.headVersion.shortID)) of legacy-v1.dkproj: Digging\n")
         #expect(try Run.docctl(["get", "legacy-v1.dkproj", "tasks[1].status"], in: directory.url).output == "inProgress\n")
         #expect(try Run.docctl(["get", "legacy-v1.dkproj", "tasks[0].status"], in: directory.url).output == "done\n")
@@ -60,7 +60,7 @@ import Testing
         let future = #"{"name": "Reading list", "colour": "red", "tasks": []}"# + "\n"
         try Fixtures.saveVersion(of: url, json: future, schema: "9.0.0")
         let before = try Data(contentsOf: url)
-        let refusal = "error: small.dkproj: written with Project schema 9.0.0; this build reads up to 3.0.0; upgrade docctl\n"
+        let refusal = "error: small.dkproj: written with Project schema 9.0.0; this build reads up to 4.0.0; upgrade docctl\n"
 
         // Reading what is stored works.
         #expect(try Run.docctl(["cat", "small.dkproj"], in: directory.url).output == future)
@@ -93,7 +93,7 @@ import Testing
             try DocumentController<Project>(contentsOf: url)
         } throws: { error in
             let error = error as! DocumentKitError
-            return error.code == .unsupportedFormat && error.message.hasPrefix("written with Project schema 9.0.0; this build reads up to 3.0.0; upgrade ")
+            return error.code == .unsupportedFormat && error.message.hasPrefix("written with Project schema 9.0.0; this build reads up to 4.0.0; upgrade ")
         }
 
         // Validation says so, as an error.
@@ -101,7 +101,7 @@ import Testing
         #expect(validate.status == 1)
         #expect(validate.output == """
             small.dkproj: 1 error
-              error document.schema-newer: version 3: written with Project schema 9.0.0; this build reads up to 3.0.0; upgrade docctl
+              error document.schema-newer: version 3: written with Project schema 9.0.0; this build reads up to 4.0.0; upgrade docctl
 
             """)
     }
@@ -110,16 +110,16 @@ import Testing
         let directory = try TemporaryDirectory()
         try Run.docctl(["new", "p.dkproj"], in: directory.url)
         let cases: [(String, String)] = [
-            ("1.5.0", "error: p.dkproj: DOCUMENTKIT_WRITE_SCHEMA is 1.5.0, which is not a schema of Project (1.0.0, 2.0.0, 3.0.0)\n"),
+            ("1.5.0", "error: p.dkproj: DOCUMENTKIT_WRITE_SCHEMA is 1.5.0, which is not a schema of Project (1.0.0, 2.0.0, 3.0.0, 4.0.0)\n"),
             ("two", "error: p.dkproj: DOCUMENTKIT_WRITE_SCHEMA is 'two', which is not a schema version (major.minor.patch)\n"),
-            ("1.0.0", "error: p.dkproj: DOCUMENTKIT_WRITE_SCHEMA=1.0.0 cannot write over a head written with schema 3.0.0: documents are never migrated back\n"),
+            ("1.0.0", "error: p.dkproj: DOCUMENTKIT_WRITE_SCHEMA=1.0.0 cannot write over a head written with schema 4.0.0: documents are never migrated back\n"),
         ]
         for (value, message) in cases {
             let result = try Run.docctl(["set", "p.dkproj", "name", "x"], in: directory.url, environment: [BundleEditor.writeSchemaVariable: value])
             #expect(result.status == 64 && result.standardError == message, "\(value)")
         }
         // The current schema, or an empty value, is no override at all.
-        #expect(try Run.docctl(["set", "p.dkproj", "name", "y"], in: directory.url, environment: [BundleEditor.writeSchemaVariable: "3.0.0"]).status == 0)
+        #expect(try Run.docctl(["set", "p.dkproj", "name", "y"], in: directory.url, environment: [BundleEditor.writeSchemaVariable: "4.0.0"]).status == 0)
         #expect(try Run.docctl(["set", "p.dkproj", "name", "z"], in: directory.url, environment: [BundleEditor.writeSchemaVariable: ""]).status == 0)
     }
 
@@ -146,7 +146,7 @@ import Testing
         expectFailure(try Run.docctl(["import", "old", "-o", "new.dkproj"], in: directory.url), status: 65,
                       containing: "error: old: tasks[0].isComplete: unknown field 'isComplete'")
         expectFailure(try Run.docctl(["import", "old", "-o", "new.dkproj", "--schema", "9.0.0"], in: directory.url), status: 65,
-                      containing: "error: old: written with Project schema 9.0.0; this build reads up to 3.0.0; upgrade docctl")
+                      containing: "error: old: written with Project schema 9.0.0; this build reads up to 4.0.0; upgrade docctl")
         expectFailure(try Run.docctl(["import", "old", "-o", "new.dkproj", "--schema", "v1"], in: directory.url), status: 64,
                       containing: "error: 'v1' is not a schema version (use major.minor.patch, e.g. 1.0.0)")
         #expect(Fixtures.listing(directory.url) == ["old"])
@@ -154,7 +154,7 @@ import Testing
         let imported = try Run.docctl(["import", "old", "-o", "new.dkproj", "--schema", "1.0.0"], in: directory.url)
         #expect(imported.status == 0, "\(imported.standardError)")
         let bundle = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("new.dkproj"))
-        #expect(bundle.headVersion.schema == "3.0.0")
+        #expect(bundle.headVersion.schema == "4.0.0")
         let project = try bundle.read(Project.self)
         #expect(project == (try DocumentBundle(contentsOf: Fixtures.sampleDoc("legacy-v1.dkproj")).read(Project.self)))
         #expect(try project.thumbnail?.data().count == 4898)

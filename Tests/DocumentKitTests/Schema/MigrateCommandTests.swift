@@ -19,9 +19,10 @@ import Testing
         let dry = try Run.docctl(["migrate", "legacy-v1.dkproj", "--dry-run"], in: directory.url)
         #expect(dry.status == 0)
         #expect(dry.output == """
-            would migrate legacy-v1.dkproj from schema 1.0.0 to 3.0.0; nothing was written
+            would migrate legacy-v1.dkproj from schema 1.0.0 to 4.0.0; nothing was written
               v2-tags-and-summary  lightweight  1.0.0 → 2.0.0
               v3-task-status       custom       2.0.0 → 3.0.0
+              v4-board-and-drafts  lightweight  3.0.0 → 4.0.0
 
             """)
         #expect(try Data(contentsOf: url) == original, "a dry run writes nothing")
@@ -31,13 +32,14 @@ import Testing
         let bundle = try DocumentBundle(contentsOf: url)
         let head = bundle.headVersion
         #expect(run.output == """
-            migrated legacy-v1.dkproj from schema 1.0.0 to 3.0.0: saved version 7 (\(head.shortID))
+            migrated legacy-v1.dkproj from schema 1.0.0 to 4.0.0: saved version 7 (\(head.shortID))
               v2-tags-and-summary  lightweight  1.0.0 → 2.0.0
               v3-task-status       custom       2.0.0 → 3.0.0
+              v4-board-and-drafts  lightweight  3.0.0 → 4.0.0
 
             """)
-        #expect(head.number == 7 && head.schema == "3.0.0" && head.author == "ada")
-        #expect(head.message == "Migrate from schema 1.0.0 to 3.0.0")
+        #expect(head.number == 7 && head.schema == "4.0.0" && head.author == "ada")
+        #expect(head.message == "Migrate from schema 1.0.0 to 4.0.0")
         #expect(bundle.manifest.versions.dropLast().allSatisfy { $0.schema == "1.0.0" })
 
         // The old versions are as they were, byte for byte, and still read as documents.
@@ -54,7 +56,7 @@ import Testing
         let after = try Data(contentsOf: url)
         let again = try Run.docctl(["migrate", "legacy-v1.dkproj"], in: directory.url)
         #expect(again.status == 0)
-        #expect(again.output == "legacy-v1.dkproj is at schema 3.0.0 already: nothing to migrate\n")
+        #expect(again.output == "legacy-v1.dkproj is at schema 4.0.0 already: nothing to migrate\n")
         #expect(try Data(contentsOf: url) == after)
     }
 
@@ -107,9 +109,15 @@ import Testing
                   "id" : "v3-task-status",
                   "kind" : "custom",
                   "to" : "3.0.0"
+                },
+                {
+                  "from" : "3.0.0",
+                  "id" : "v4-board-and-drafts",
+                  "kind" : "lightweight",
+                  "to" : "4.0.0"
                 }
               ],
-              "to" : "3.0.0",
+              "to" : "4.0.0",
               "version" : {
                 "author" : "ada",
                 "changes" : {
@@ -141,13 +149,13 @@ import Testing
                 "parents" : [
                   "\(previous.id)"
                 ],
-                "schema" : "3.0.0",
+                "schema" : "4.0.0",
                 "writer" : "DocumentKit \(DocumentKitInfo.version)"
               }
             }
 
             """)
-        #expect(bundle.manifest.versions.map(\.schema) == ["1.0.0", "1.0.0", "2.0.0", "2.0.0", "2.0.0", "3.0.0"])
+        #expect(bundle.manifest.versions.map(\.schema) == ["1.0.0", "1.0.0", "2.0.0", "2.0.0", "2.0.0", "4.0.0"])
         for version in bundle.manifest.versions.dropLast() {
             #expect(try bundle.documentData(of: version) == stored[version.number], "version \(version.number)")
         }
@@ -165,7 +173,7 @@ import Testing
             let result = try Run.docctl(arguments, in: directory.url)
             #expect(result.status == 0)
             let report = try JSONDecoder().decode(BundleMigrator.Report.self, from: result.standardOutput)
-            #expect(report == BundleMigrator.Report(dryRun: arguments.contains("--dry-run"), from: "3.0.0", to: "3.0.0", stages: [],
+            #expect(report == BundleMigrator.Report(dryRun: arguments.contains("--dry-run"), from: "4.0.0", to: "4.0.0", stages: [],
                                                     saved: false, version: nil, previous: VersionSummary(head)))
         }
         #expect(try Data(contentsOf: url) == before)
@@ -178,7 +186,7 @@ import Testing
         let before = try Data(contentsOf: url)
         for arguments in [["migrate", "legacy-v1.dkproj"], ["migrate", "legacy-v1.dkproj", "--dry-run"], ["migrate", "legacy-v1.dkproj", "--json"]] {
             expectFailure(try Run.docctl(arguments, in: directory.url), status: 65,
-                          containing: "error: legacy-v1.dkproj: written with Project schema 9.0.0; this build reads up to 3.0.0; upgrade docctl")
+                          containing: "error: legacy-v1.dkproj: written with Project schema 9.0.0; this build reads up to 4.0.0; upgrade docctl")
         }
         #expect(try Data(contentsOf: url) == before)
         #expect(Fixtures.listing(directory.url) == ["legacy-v1.dkproj"])
@@ -192,7 +200,7 @@ import Testing
         #expect(result.output.hasPrefix("migrated legacy-v1.dkproj from schema 1.0.0 to 2.0.0: saved version 7"))
         #expect(try DocumentBundle(contentsOf: url).headVersion.schema == "2.0.0")
         #expect(try Run.docctl(["get", "legacy-v1.dkproj", "tasks[0].isComplete"], in: directory.url).output == "true\n")
-        #expect(try Run.docctl(["migrate", "legacy-v1.dkproj"], in: directory.url).output.hasPrefix("migrated legacy-v1.dkproj from schema 2.0.0 to 3.0.0"))
+        #expect(try Run.docctl(["migrate", "legacy-v1.dkproj"], in: directory.url).output.hasPrefix("migrated legacy-v1.dkproj from schema 2.0.0 to 4.0.0"))
     }
 
     @Test func helpIsPrintedExactly() throws {

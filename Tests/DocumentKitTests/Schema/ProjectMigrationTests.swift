@@ -21,15 +21,25 @@ import Testing
         return .object(project)
     }
 
-    @Test func thePlanListsThreeSchemasAndTwoStages() throws {
+    @Test func thePlanListsFourSchemasAndThreeStages() throws {
         let migrator = try #require(try Project.schemaMigrator())
-        #expect(migrator.versions.map(\.description) == ["1.0.0", "2.0.0", "3.0.0"])
-        #expect(migrator.stages.map(\.id) == ["v2-tags-and-summary", "v3-task-status"])
-        #expect(migrator.stages.map(\.kind) == [.lightweight, .custom])
-        #expect(Project.schemaVersion == SchemaVersion(3, 0, 0))
-        #expect(try Project.migration(from: "1.0.0").stages.map(\.id) == ["v2-tags-and-summary", "v3-task-status"])
-        #expect(try Project.migration(from: "2.0.0").stages.map(\.id) == ["v3-task-status"])
-        #expect(try Project.migration(from: "3.0.0").isEmpty)
+        #expect(migrator.versions.map(\.description) == ["1.0.0", "2.0.0", "3.0.0", "4.0.0"])
+        #expect(migrator.stages.map(\.id) == ["v2-tags-and-summary", "v3-task-status", "v4-board-and-drafts"])
+        #expect(migrator.stages.map(\.kind) == [.lightweight, .custom, .lightweight])
+        #expect(Project.schemaVersion == SchemaVersion(4, 0, 0))
+        #expect(try Project.migration(from: "1.0.0").stages.map(\.id) == ["v2-tags-and-summary", "v3-task-status", "v4-board-and-drafts"])
+        #expect(try Project.migration(from: "2.0.0").stages.map(\.id) == ["v3-task-status", "v4-board-and-drafts"])
+        #expect(try Project.migration(from: "3.0.0").stages.map(\.id) == ["v4-board-and-drafts"])
+        #expect(try Project.migration(from: "4.0.0").isEmpty)
+    }
+
+    @Test func theBoardStageKeepsA300DocumentAsItIsAndTheNewFieldsDefault() throws {
+        let v3 = #"{"createdAt":"2026-01-01T00:00:00Z","isArchived":false,"name":"Garden","summary":"","tasks":[{"id":"00000000-0000-4000-8000-000000000001","notes":"","priority":"high","status":"done","title":"Dig"}]}"#
+        let stage = ProjectMigrationPlan.stages[2]
+        #expect(text(try stage.apply(to: Data(v3.utf8))) == v3)
+        let project = try Project.decode(Data(v3.utf8))
+        #expect(project.columns.isEmpty && project.drafts.isEmpty)
+        #expect(project.tasks[0].column == nil && project.tasks[0].blockedBy.isEmpty)
     }
 
     @Test func theLightweightStageAddsTheSummaryAndNoTags() throws {
@@ -57,17 +67,17 @@ import Testing
         // stage's output must have every input field but the one it replaces.
         func labels(_ value: Any) -> Set<String> { Set(Mirror(reflecting: value).children.compactMap(\.label)) }
         let oldTask = ProjectSchemaV2.ProjectTask(id: UUID(), title: "t")
-        let newTask = ProjectTask(migrating: oldTask)
+        let newTask = ProjectSchemaV3.ProjectTask(migrating: oldTask)
         #expect(labels(oldTask).subtracting(["isComplete"]) == labels(newTask).subtracting(["status"]))
         let oldProject = ProjectSchemaV2.Project(name: "p", createdAt: .distantPast)
-        #expect(labels(oldProject) == labels(Project(migrating: oldProject)))
+        #expect(labels(oldProject) == labels(ProjectSchemaV3.Project(migrating: oldProject)))
     }
 
     @Test func theCurrentSchemaRefusesTheOldField() throws {
         #expect {
             try Project.decode(Data(#"{"name": "x", "tasks": [{"title": "a", "isComplete": true}]}"#.utf8))
         } throws: { error in
-            (error as! DocumentKitError).description.hasPrefix("tasks[0].isComplete: unknown field 'isComplete' (known fields: attachments, dueDate, id, notes, priority, status, tags, title)")
+            (error as! DocumentKitError).description.hasPrefix("tasks[0].isComplete: unknown field 'isComplete' (known fields: attachments, blockedBy, column, dueDate, id, notes, priority, status, tags, title)")
         }
         #expect {
             try Project.decode(Data(#"{"name": "x", "tasks": [{"title": "a", "status": "finished"}]}"#.utf8))
@@ -127,9 +137,9 @@ import Testing
 
         controller.document.tasks[1].status = .inProgress
         let saved = try #require(try controller.save(message: "Digging", author: "ada"))
-        #expect(saved.number == 7 && saved.schema == "3.0.0")
+        #expect(saved.number == 7 && saved.schema == "4.0.0")
         let bundle = try DocumentBundle(contentsOf: url)
-        #expect(bundle.manifest.versions.map(\.schema) == Array(repeating: "1.0.0", count: 6) + ["3.0.0"])
+        #expect(bundle.manifest.versions.map(\.schema) == Array(repeating: "1.0.0", count: 6) + ["4.0.0"])
         for (version, stored) in zip(bundle.manifest.versions, storedDocuments) {
             #expect(try bundle.documentData(of: version) == stored, "version \(version.number) stays as it was")
         }
@@ -138,15 +148,15 @@ import Testing
     }
 
     @Test func aMigrationThatKeepsTheBytesStillRecordsTheNewSchema() throws {
-        // A 2.0.0 project without tasks is already valid 3.0.0 JSON: saving it migrated
-        // changes no byte, yet must say that the document is now 3.0.0.
+        // A 2.0.0 project without tasks is already valid 4.0.0 JSON: saving it migrated
+        // changes no byte, yet must say that the document is now 4.0.0.
         let directory = try TemporaryDirectory()
         let url = directory.url.appendingPathComponent("p.dkproj")
         try Run.docctl(["new", "p.dkproj", "--name", "Empty"], in: directory.url, environment: [BundleEditor.writeSchemaVariable: "2.0.0"])
         let controller = try DocumentController<Project>(contentsOf: url)
         let saved = try #require(try controller.save(message: "Migrate"))
         let bundle = try DocumentBundle(contentsOf: url)
-        #expect(saved.schema == "3.0.0" && saved.tree == bundle.manifest.versions[0].tree)
+        #expect(saved.schema == "4.0.0" && saved.tree == bundle.manifest.versions[0].tree)
         #expect(try controller.save() == nil, "and then nothing is left to save")
     }
 }

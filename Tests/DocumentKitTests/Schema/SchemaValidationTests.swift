@@ -10,11 +10,11 @@ import Testing
         #expect(report.valid)
         #expect(report.findings == [ValidationFinding(
             "document.schema-version", .warning,
-            "written with schema 2.0.0; this build migrates it to 3.0.0 when reading (v3-task-status), and 'docctl migrate' saves it so",
+            "written with schema 2.0.0; this build migrates it to 4.0.0 when reading (v3-task-status, v4-board-and-drafts), and 'docctl migrate' saves it so",
             version: 5)])
     }
 
-    @Test(arguments: [("1.5.0", "written with Project schema 1.5.0, which this build does not know (it knows 1.0.0, 2.0.0, 3.0.0)"),
+    @Test(arguments: [("1.5.0", "written with Project schema 1.5.0, which this build does not know (it knows 1.0.0, 2.0.0, 3.0.0, 4.0.0)"),
                       ("3.0", "written with Project schema '3.0', which is not a schema version (major.minor.patch)")])
     func aSchemaThePlanDoesNotListIsAnError(schema: String, message: String) throws {
         let directory = try TemporaryDirectory()

@@ -1,0 +1,139 @@
+import Foundation
+
+/// A relationship between two collections of records inside one document, by id, like
+/// SwiftData's `@Relationship(deleteRule:inverse:)`: each record of the *sources* lists the
+/// ids of records of the *targets* it relates to, and each target may name its one source
+/// back (the *inverse*).
+///
+/// ```swift
+/// static var relationships: [DocumentRelationship<Project>] {
+///     [DocumentRelationship("column.tasks", from: \.columns, named: "columns", via: \.tasks, named: "tasks",
+///                           to: \.tasks, named: "tasks", inverse: \.column, named: "column",
+///                           deleteRule: .cascade, inverseDeleteRule: .nullify)]
+/// }
+/// ```
+///
+/// Every write transaction (`DocumentController.write`, every docctl edit) then:
+/// - keeps the two sides in step: set a task's `column` and the column lists it (and the
+///   old column no longer does); list a task in a column and its `column` follows;
+/// - applies `deleteRule` to the targets of a deleted source, and `inverseDeleteRule` to
+///   the sources that list a deleted target (see `DeleteRule`), cascading through every
+///   relationship of the document;
+/// - refuses the document when a reference dangles or the sides disagree, listing each.
+///
+/// The names are the JSON keys of the collections and fields, for the paths the rules
+/// report and for reading the ids straight from a document's JSON.
+public struct DocumentRelationship<Document> {
+    /// A name for messages, e.g. `column.tasks`.
+    public let name: String
+    /// The JSON keys: the sources' collection, their list of target ids, the targets'
+    /// collection, and the targets' field naming their source (`nil` with no inverse).
+    public let sourcesKey: String, referencesKey: String, targetsKey: String, inverseKey: String?
+    /// What deleting a source does to the targets it lists.
+    public let deleteRule: DeleteRule
+    /// What deleting a target does to the sources that list it.
+    public let inverseDeleteRule: DeleteRule
+
+    let snapshot: (Document) -> RelationshipSnapshot
+    let removeSources: (inout Document, Set<UUID>) -> Void
+    let removeTargets: (inout Document, Set<UUID>) -> Void
+    let setReferences: (inout Document, [UUID: [UUID]]) -> Void
+    let setInverses: (inout Document, [UUID: UUID?]) -> Void
+
+    /// A relationship from `sources` (whose `references` list target ids) to `targets`
+    /// (whose `inverse`, when given, names the one source listing them).
+    public init<Source: Identifiable, Target: Identifiable>(
+        _ name: String,
+        from sources: WritableKeyPath<Document, [Source]>, named sourcesKey: String,
+        via references: WritableKeyPath<Source, [UUID]>, named referencesKey: String,
+        to targets: WritableKeyPath<Document, [Target]>, named targetsKey: String,
+        inverse: WritableKeyPath<Target, UUID?>? = nil, named inverseKey: String? = nil,
+        deleteRule: DeleteRule, inverseDeleteRule: DeleteRule
+    ) where Source.ID == UUID, Target.ID == UUID {
+        precondition((inverse == nil) == (inverseKey == nil), "an inverse needs its JSON key, and only an inverse has one")
+        self.name = name
+        self.sourcesKey = sourcesKey
+        self.referencesKey = referencesKey
+        self.targetsKey = targetsKey
+        self.inverseKey = inverseKey
+        self.deleteRule = deleteRule
+        self.inverseDeleteRule = inverseDeleteRule
+        snapshot = { document in
+            RelationshipSnapshot(
+                sources: document[keyPath: sources].map { .init(id: $0.id, references: $0[keyPath: references]) },
+                targets: document[keyPath: targets].map { target in
+                    .init(id: target.id, inverse: inverse.flatMap { target[keyPath: $0] })
+                })
+        }
+        removeSources = { document, ids in document[keyPath: sources].removeAll { ids.contains($0.id) } }
+        removeTargets = { document, ids in document[keyPath: targets].removeAll { ids.contains($0.id) } }
+        setReferences = { document, changes in
+            for index in document[keyPath: sources].indices {
+                if let new = changes[document[keyPath: sources][index].id] { document[keyPath: sources][index][keyPath: references] = new }
+            }
+        }
+        setInverses = { document, changes in
+            guard let inverse else { return }
+            for index in document[keyPath: targets].indices {
+                if let new = changes[document[keyPath: targets][index].id] { document[keyPath: targets][index][keyPath: inverse] = new }
+            }
+        }
+    }
+
+    /// The ids this relationship sees in `json`, a document of its type as JSON.
+    func snapshot(ofJSON json: JSONValue) -> RelationshipSnapshot {
+        func records(_ key: String) -> [[String: JSONValue]] {
+            guard case .object(let members) = json, case .array(let elements)? = members[key] else { return [] }
+            return elements.compactMap { if case .object(let record) = $0 { record } else { nil } }
+        }
+        func id(_ value: JSONValue?) -> UUID? {
+            if case .string(let text)? = value { UUID(uuidString: text) } else { nil }
+        }
+        return RelationshipSnapshot(
+            sources: records(sourcesKey).compactMap { record in
+                guard let sourceID = id(record["id"]) else { return nil }
+                guard case .array(let ids)? = record[referencesKey] else { return .init(id: sourceID, references: []) }
+                return .init(id: sourceID, references: ids.compactMap { id($0) })
+            },
+            targets: records(targetsKey).compactMap { record in
+                guard let targetID = id(record["id"]) else { return nil }
+                return .init(id: targetID, inverse: inverseKey.flatMap { id(record[$0]) })
+            })
+    }
+}
+
+/// The ids one relationship relates in a document at one moment: what a transaction
+/// compares before and after a change.
+struct RelationshipSnapshot: Equatable {
+    struct Source: Equatable {
+        var id: UUID
+        var references: [UUID]
+    }
+
+    struct Target: Equatable {
+        var id: UUID
+        var inverse: UUID?
+    }
+
+    var sources: [Source]
+    var targets: [Target]
+
+    /// Each source's references, by id (the first record of an id, if there are several).
+    var referencesBySource: [UUID: [UUID]] {
+        Dictionary(sources.map { ($0.id, $0.references) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Each target's inverse, by id.
+    var inverseByTarget: [UUID: UUID?] {
+        Dictionary(targets.map { ($0.id, $0.inverse) }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
+/// The ids every relationship of a document relates, in the order of
+/// `CodableDocument.relationships`: the "before" of a transaction.
+public struct RelationshipState: Sendable {
+    let snapshots: [RelationshipSnapshot]
+
+    /// The state of a document with no records: every record of a new one is new.
+    public static let empty = RelationshipState(snapshots: [])
+}
