@@ -6,12 +6,12 @@ public struct RuleViolation: Sendable, Hashable, Codable, CustomStringConvertibl
     public var path: String
     /// What is wrong, e.g. `must not be empty`.
     public var message: String
-    /// The kind of rule, as the validator's finding codes: `document.invalid`,
-    /// `document.dangling-reference`, `document.inconsistent-relationship`,
+    /// The kind of rule, as the validator's finding codes: `document.rule` (a rule of the
+    /// type's own), `document.dangling-reference`, `document.inconsistent-relationship`,
     /// `document.delete-denied`, `document.missing-blob`.
     public var code: String
 
-    public init(_ path: String, _ message: String, code: String = "document.invalid") {
+    public init(_ path: String, _ message: String, code: String = "document.rule") {
         self.path = path
         self.message = message
         self.code = code

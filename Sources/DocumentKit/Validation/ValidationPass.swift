@@ -209,6 +209,12 @@ struct ValidationPass {
             // Read as the type reads it: an older schema is migrated first, and a document
             // its stages refuse is as unreadable as one the current schema refuses.
             _ = try type.decode(data, schema: version.schema, context: DocumentDecodingContext(now: version.created, seed: version.id))
+        } catch let error as DocumentKitError where !error.violations.isEmpty {
+            // Decoded, but rules are broken: each is its own finding, under its own code.
+            for violation in error.violations {
+                report(violation.code, violation.message, entry: version.id == manifest.head ? BundleEntry.document : nil,
+                       version: version.number, path: violation.path.isEmpty ? nil : violation.path)
+            }
         } catch let error as DocumentKitError {
             report("document.schema", error.message, entry: version.id == manifest.head ? BundleEntry.document : nil, version: version.number, path: error.location)
         } catch {
