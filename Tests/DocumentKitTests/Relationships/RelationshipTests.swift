@@ -97,14 +97,16 @@ import Testing
         #expect(controller.document.columns[0].tasks == [id(1)])
     }
 
+    /// What deleting task 2 without task 1, which waits for it, is refused with.
+    private let task1WaitsForTask2 = [RuleViolation(
+        "tasks[id=00000000-0000-4000-8000-000000000002]",
+        "cannot be deleted while tasks[id=00000000-0000-4000-8000-000000000001].blockedBy lists it (task.blockedBy denies it)",
+        code: "document.delete-denied")]
+
     @Test func deletingATaskOthersWaitForIsDenied() throws {
         let directory = try TemporaryDirectory()
         let controller = try board(directory)
-        try expectRefused(controller, [
-            RuleViolation("tasks[id=00000000-0000-4000-8000-000000000002]",
-                          "cannot be deleted while tasks[id=00000000-0000-4000-8000-000000000001].blockedBy lists it (task.blockedBy denies it)",
-                          code: "document.delete-denied"),
-        ]) { $0.tasks.remove(at: 2) }
+        try expectRefused(controller, task1WaitsForTask2) { $0.tasks.remove(at: 2) }
         // Deleting the waiting task with it is fine: nothing is left waiting.
         try controller.write { $0.tasks.removeSubrange(1...2) }
         #expect(controller.document.tasks.map(\.id) == [id(0)] && controller.document.columns.map(\.tasks) == [[id(0)], []])
@@ -114,11 +116,7 @@ import Testing
         // Deleting "Doing" would take task 2, which task 1 (on "To do", staying) waits for.
         let directory = try TemporaryDirectory()
         let controller = try board(directory)
-        try expectRefused(controller, [
-            RuleViolation("tasks[id=00000000-0000-4000-8000-000000000002]",
-                          "cannot be deleted while tasks[id=00000000-0000-4000-8000-000000000001].blockedBy lists it (task.blockedBy denies it)",
-                          code: "document.delete-denied"),
-        ]) { $0.columns.remove(at: 1) }
+        try expectRefused(controller, task1WaitsForTask2) { $0.columns.remove(at: 1) }
     }
 
     @Test func aColumnMovedOffBeforeItsColumnIsDeletedStays() throws {
