@@ -114,19 +114,26 @@ enum BundleWriter {
             try zip.finish()
         }
         if replace {
-            var info = stat()
-            if stat(output.destination.path, &info) == 0 {
-                try output.commit(mode: info.st_mode & 0o7777, owner: (info.st_uid, info.st_gid))
-            } else {
-                try output.commit(mode: AtomicReplacement.defaultMode())
-            }
+            try commitReplacing(output)
         } else {
             try output.commitWithoutReplacing(mode: AtomicReplacement.defaultMode())
         }
     }
 
+    /// Moves a rewritten bundle over the file it replaces, keeping that file's permissions
+    /// and owner (a new file's are the umask's).
+    static func commitReplacing(_ output: AtomicReplacement) throws {
+        var info = stat()
+        if stat(output.destination.path, &info) == 0 {
+            try output.commit(mode: info.st_mode & 0o7777, owner: (info.st_uid, info.st_gid))
+        } else {
+            try output.commit(mode: AtomicReplacement.defaultMode())
+        }
+    }
+
     /// Writes everything after `mimetype`: `document.json`, every object (new ones written,
-    /// the base's passed to `carry`), and the manifest, completed with the new objects' records.
+    /// the base's passed to `carry`), the manifest, completed with the new objects' records,
+    /// and the base's `state.json`, if it has one, passed to `carry` as it is.
     static func writeEntries(_ container: Container, to zip: StoredZipWriter,
                              carry: (StoredZipEntry, DocumentBundle) throws -> Void) throws {
         var manifest = container.manifest
@@ -139,6 +146,11 @@ enum BundleWriter {
             }
         }
         try zip.addEntry(name: BundleEntry.manifest, data: try CanonicalJSONEncoder().encode(manifest, terminated: true))
+        // The bundle's state lies outside the history (FORMAT.md §3.1): no save, prune,
+        // restore or migration changes it, and it stays the last entry.
+        if let base = container.base, let state = base.zip.entry(named: BundleEntry.state) {
+            try carry(state, base)
+        }
     }
 
     /// Writes one new object, compressed with zstd when that saves at least a tenth.

@@ -14,7 +14,7 @@ import Foundation
 /// declared in extensions next to the code that uses them (`exportFormat` and
 /// `compression` in Operations). They are all members of this one type, so two settings
 /// with the same key cannot both compile in DocumentKit.
-public struct UserSettings: Sendable {
+public struct UserSettings: KeyValueSettings {
     /// Where the settings are kept.
     public let storage: any KeyValueStorage
 
