@@ -8,11 +8,16 @@ public struct SaveMetadata: Sendable {
     public var message: String
     /// When; defaults to now (or `SOURCE_DATE_EPOCH`).
     public var created: Date
+    /// How the save stores the objects it adds; defaults to the user's `compression`
+    /// setting (``ObjectCompression/defaultForSaves()``), zstd when unset.
+    public var compression: ObjectCompression
 
-    public init(author: String? = nil, message: String = "", created: Date = DocumentDates.now()) {
+    public init(author: String? = nil, message: String = "", created: Date = DocumentDates.now(),
+                compression: ObjectCompression? = nil) {
         self.author = author ?? Authorship.defaultAuthor()
         self.message = message
         self.created = created
+        self.compression = compression ?? ObjectCompression.defaultForSaves()
     }
 }
 
@@ -82,7 +87,8 @@ enum BundleWriter {
             versions: (previous?.versions ?? []) + [version], objects: previous?.objects ?? [:],
             pruned: previous?.pruned ?? [])
         try writeContainer(Container(mimeType: request.contentType.mimeType, document: documentJSON, manifest: manifest,
-                                     newObjects: newObjects, sizes: planner.sizes, base: request.base),
+                                     newObjects: newObjects, sizes: planner.sizes, base: request.base,
+                                     compression: request.metadata.compression),
                            to: request.destination, replace: request.replace, inPlace: request.inPlace)
         return version
     }
@@ -98,6 +104,8 @@ enum BundleWriter {
         var newObjects: [ObjectDigest: TreePlanner.PendingObject] = [:]
         var sizes: [ObjectDigest: UInt64] = [:]
         var base: DocumentBundle?
+        /// How the new objects are stored; deltas (already encoded) are stored as they are.
+        var compression: ObjectCompression = .zstd
     }
 
     /// Writes `container` to `destination`: in place, appending to the base bundle, when
@@ -140,7 +148,8 @@ enum BundleWriter {
         try zip.addEntry(name: BundleEntry.document, data: container.document)
         for digest in Set(manifest.objects.keys).union(container.newObjects.keys).sorted() {
             if let pending = container.newObjects[digest] {
-                manifest.objects[digest] = try writeObject(digest, pending, size: container.sizes[digest] ?? 0, to: zip)
+                manifest.objects[digest] = try writeObject(digest, pending, size: container.sizes[digest] ?? 0,
+                                                           compression: container.compression, to: zip)
             } else if let base = container.base {
                 try carry(try base.storedObject(digest).entry, base)
             }
@@ -153,13 +162,15 @@ enum BundleWriter {
         }
     }
 
-    /// Writes one new object, compressed with zstd when that saves at least a tenth.
-    private static func writeObject(_ digest: ObjectDigest, _ pending: TreePlanner.PendingObject, size: UInt64, to zip: StoredZipWriter) throws -> ObjectRecord {
+    /// Writes one new object: with `.zstd`, compressed when that saves at least a tenth;
+    /// with `.none`, as it is.
+    private static func writeObject(_ digest: ObjectDigest, _ pending: TreePlanner.PendingObject, size: UInt64,
+                                    compression: ObjectCompression, to zip: StoredZipWriter) throws -> ObjectRecord {
         if case .encoded(let stored, let record) = pending {
             try zip.addEntry(name: digest.entryName, data: stored)
             return record
         }
-        if size >= compressionFloor, size <= compressionLimit {
+        if compression == .zstd, size >= compressionFloor, size <= compressionLimit {
             let data: Data
             switch pending {
             case .data(let bytes):

@@ -48,9 +48,12 @@ public final class DocumentController<Document: FileDocument> {
     public var state: BundleState { BundleState(bundle: url) }
 
     /// Saves the document as a new version; returns it, or `nil` when nothing changed.
+    /// `compression` says how the objects the save adds are stored (by default the
+    /// user's `compression` setting).
     @discardableResult
-    public func save(message: String = "", author: String? = nil, created: Date = DocumentDates.now()) throws -> BundleVersion? {
-        let metadata = SaveMetadata(author: author, message: message, created: created)
+    public func save(message: String = "", author: String? = nil, created: Date = DocumentDates.now(),
+                     compression: ObjectCompression? = nil) throws -> BundleVersion? {
+        let metadata = SaveMetadata(author: author, message: message, created: created, compression: compression)
         guard let contentType = Document.writableContentTypes.first else {
             throw DocumentKitError(.usage, "\(Document.self) declares no writable content type")
         }

@@ -11,8 +11,7 @@ public enum UserConfiguration {
         .text("author.name", summary: "your name, as the author of the versions you save") { $0.authorName },
         .text("author.email", summary: "your email, saved with your name as 'Name <email>'") { $0.authorEmail },
         .choice("export.format", summary: "the format 'docctl export' writes when given no --format") { $0.exportFormat },
-        // Kept for the writer to consult; saves do not apply it yet, as the summary says.
-        .choice("compression", summary: "compression of new objects (default zstd; not yet applied)") { $0.compression },
+        .choice("compression", summary: "how saves store new objects: zstd where it pays, or none") { $0.compression },
     ]
 
     /// The setting called `name`; a usage error listing the known names if there is none.
