@@ -12,12 +12,13 @@ public struct SaveMetadata: Sendable {
     /// setting (``ObjectCompression/defaultForSaves()``), zstd when unset.
     public var compression: ObjectCompression
 
+    // `compression` is not optional, so that `compression: .none` cannot mean "the default".
     public init(author: String? = nil, message: String = "", created: Date = DocumentDates.now(),
-                compression: ObjectCompression? = nil) {
+                compression: ObjectCompression = .defaultForSaves()) {
         self.author = author ?? Authorship.defaultAuthor()
         self.message = message
         self.created = created
-        self.compression = compression ?? ObjectCompression.defaultForSaves()
+        self.compression = compression
     }
 }
 

@@ -52,7 +52,7 @@ public final class DocumentController<Document: FileDocument> {
     /// user's `compression` setting).
     @discardableResult
     public func save(message: String = "", author: String? = nil, created: Date = DocumentDates.now(),
-                     compression: ObjectCompression? = nil) throws -> BundleVersion? {
+                     compression: ObjectCompression = .defaultForSaves()) throws -> BundleVersion? {
         let metadata = SaveMetadata(author: author, message: message, created: created, compression: compression)
         guard let contentType = Document.writableContentTypes.first else {
             throw DocumentKitError(.usage, "\(Document.self) declares no writable content type")

@@ -85,7 +85,7 @@ import Testing
         var project = Fixtures.project()
         project.thumbnail = BlobReference(data: notes, mediaType: "text/plain")
         let controller = DocumentController(newDocument: project, at: url)
-        try controller.save(message: "one", author: "ada", compression: ObjectCompression.none)
+        try controller.save(message: "one", author: "ada", compression: .none)
         #expect(try DocumentBundle(contentsOf: url).manifest.objects[ObjectDigest.of(notes)]?.codec == .identity)
 
         let more = notes + notes
@@ -94,7 +94,7 @@ import Testing
         let bundle = try DocumentBundle(contentsOf: url)
         #expect(bundle.manifest.objects[ObjectDigest.of(more)]?.codec == .zstd)
         #expect(bundle.manifest.objects[ObjectDigest.of(notes)]?.codec == .identity)
-        #expect(SaveMetadata(author: "ada", compression: ObjectCompression.none).compression == .none)
+        #expect(SaveMetadata(author: "ada", compression: .none).compression == ObjectCompression.none)
         #expect(try BundleValidator.validate(url, deep: true).findings.isEmpty)
     }
 
