@@ -25,7 +25,8 @@ run "$docctl" cat garden.dkproj --version 1
 run "$docctl" migrate legacy-v1.dkproj --dry-run
 run "$docctl" migrate legacy-v1.dkproj -m "To schema 3.0.0"
 run "$docctl" validate --deep garden.dkproj
-run "$docctl" export garden.dkproj --format tar.zst -o garden.tar.zst
+run "$docctl" state set garden.dkproj export.format tar.zst
+run "$docctl" export garden.dkproj -o garden.tar.zst
 run "$docctl" extract garden.dkproj thumbnail -o thumbnail.png
 run unzip -l garden.dkproj
 printf '\ndemo files are in %s\n' "$scratch"

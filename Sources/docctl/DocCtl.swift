@@ -14,7 +14,7 @@ struct DocCtl: ParsableCommand {
             prints the version.
             """,
         subcommands: [New.self, Info.self, Cat.self, Get.self, Set.self, Unset.self, Edit.self, Attach.self, Extract.self,
-                      Log.self, Diff.self, Restore.self, Prune.self, Migrate.self, Export.self, Import.self, Validate.self, Config.self])
+                      Log.self, Diff.self, Restore.self, Prune.self, Migrate.self, Export.self, Import.self, Validate.self, Config.self, State.self])
 
     /// Parses and runs the command; every failure ends as one `error: …` line on stderr
     /// and the sysexits status of its cause. Help and --version print as usual.

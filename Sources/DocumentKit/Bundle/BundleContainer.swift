@@ -60,6 +60,18 @@ struct BundleContainer {
         }
     }
 
+    /// Throws unless the manifest is of a format this build reads, decoding no more of it
+    /// than its format, version and head: for readers of one entry (`document.json`,
+    /// `state.json`), whatever the length of the history.
+    func checkManifestHeader(limits: BundleLimits) throws {
+        do {
+            try BundleManifest.Header.check(JSONValue.parseMembers(["format", "formatVersion", "head"], of: manifestData,
+                                                                   depthLimit: limits.maxJSONDepth))
+        } catch let error as DocumentKitError {
+            throw DocumentKitError(error.code, error.message, path: path, location: error.location ?? BundleEntry.manifest)
+        }
+    }
+
     /// Reads a whole entry, checking its CRC-32 and refusing one larger than `limit`.
     func read(_ name: String, limit: UInt64) throws -> Data {
         try Self.read(name, from: zip, path: path, limit: limit)

@@ -15,6 +15,8 @@ public struct BundleLimits: Sendable {
     public var maxTreeDepth: Int = 64
     /// The most versions a manifest may list.
     public var maxVersions: Int = 1_000_000
+    /// The largest `state.json` read or written (bytes): state is a few settings, not data.
+    public var maxStateBytes: Int = 1 << 20
 
     /// The limits every operation uses unless told otherwise.
     public static let `default` = BundleLimits()
@@ -30,6 +32,8 @@ public enum BundleEntry {
     public static let document = "document.json"
     /// The manifest: format, versions, objects.
     public static let manifest = "manifest.json"
+    /// The bundle's state (see ``BundleState``): optional, last, outside every version.
+    public static let state = "state.json"
     /// The prefix of every object entry.
     public static let objectsPrefix = "objects/"
 }

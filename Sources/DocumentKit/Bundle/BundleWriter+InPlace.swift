@@ -19,10 +19,25 @@ extension BundleWriter {
     /// instead: the file cannot be opened for writing, is not the one `base` read, or
     /// would carry more than a third of superseded bytes.
     static func appendInPlace(_ container: Container, to base: DocumentBundle, destination: URL) throws -> Bool {
+        guard container.mimeType == base.mimeType, let superseded = supersededBytes(by: container, in: base) else { return false }
+        return try append(to: base, destination: destination, superseding: superseded) { zip in
+            try zip.keepEntry(base.zip.entries[0])
+            try writeEntries(container, to: zip) { entry, _ in try zip.keepEntry(entry) }
+        }
+    }
+
+    /// Appends to `base`'s file in place, with the journal, flushes and rollback that
+    /// make it crash-safe (see ``appendInPlace(_:to:destination:)``): `write` lists every
+    /// entry of the new central directory on the writer it is given, keeping the base's
+    /// entries that stay (`keepEntry`) and adding new ones, in directory order.
+    ///
+    /// Returns `false`, having written nothing, when `superseded` (the bytes of `base`
+    /// the append leaves unused) would take the file's superseded bytes past a third, or
+    /// the file cannot be opened for writing or is not the one `base` read.
+    static func append(to base: DocumentBundle, destination: URL, superseding superseded: UInt64,
+                       _ write: (StoredZipWriter) throws -> Void) throws -> Bool {
         let path = AtomicReplacement.resolvingSymbolicLinks(base.url).path
         guard AtomicReplacement.resolvingSymbolicLinks(destination).path == path,
-              container.mimeType == base.mimeType,
-              let superseded = supersededBytes(by: container, in: base),
               (base.zip.unreferencedBytes + superseded) * reclaimableFraction <= base.zip.length
         else { return false }
         let fd = open(path, O_RDWR | O_CLOEXEC)
@@ -39,8 +54,7 @@ extension BundleWriter {
         do {
             try DocumentKitError.located(at: destination.relativePath) {
                 let zip = StoredZipWriter(appendingTo: fd, path: path, at: start)
-                try zip.keepEntry(base.zip.entries[0])
-                try writeEntries(container, to: zip) { entry, _ in try zip.keepEntry(entry) }
+                try write(zip)
                 try zip.finish { try synchronize(fd, path: path) }
                 try synchronize(fd, path: path)
             }

@@ -8,11 +8,17 @@ public struct SaveMetadata: Sendable {
     public var message: String
     /// When; defaults to now (or `SOURCE_DATE_EPOCH`).
     public var created: Date
+    /// How the save stores the objects it adds; defaults to the user's `compression`
+    /// setting (``ObjectCompression/defaultForSaves()``), zstd when unset.
+    public var compression: ObjectCompression
 
-    public init(author: String? = nil, message: String = "", created: Date = DocumentDates.now()) {
+    // `compression` is not optional, so that `compression: .none` cannot mean "the default".
+    public init(author: String? = nil, message: String = "", created: Date = DocumentDates.now(),
+                compression: ObjectCompression = .defaultForSaves()) {
         self.author = author ?? Authorship.defaultAuthor()
         self.message = message
         self.created = created
+        self.compression = compression
     }
 }
 
@@ -82,7 +88,8 @@ enum BundleWriter {
             versions: (previous?.versions ?? []) + [version], objects: previous?.objects ?? [:],
             pruned: previous?.pruned ?? [])
         try writeContainer(Container(mimeType: request.contentType.mimeType, document: documentJSON, manifest: manifest,
-                                     newObjects: newObjects, sizes: planner.sizes, base: request.base),
+                                     newObjects: newObjects, sizes: planner.sizes, base: request.base,
+                                     compression: request.metadata.compression),
                            to: request.destination, replace: request.replace, inPlace: request.inPlace)
         return version
     }
@@ -98,6 +105,8 @@ enum BundleWriter {
         var newObjects: [ObjectDigest: TreePlanner.PendingObject] = [:]
         var sizes: [ObjectDigest: UInt64] = [:]
         var base: DocumentBundle?
+        /// How the new objects are stored; deltas (already encoded) are stored as they are.
+        var compression: ObjectCompression = .zstd
     }
 
     /// Writes `container` to `destination`: in place, appending to the base bundle, when
@@ -114,40 +123,55 @@ enum BundleWriter {
             try zip.finish()
         }
         if replace {
-            var info = stat()
-            if stat(output.destination.path, &info) == 0 {
-                try output.commit(mode: info.st_mode & 0o7777, owner: (info.st_uid, info.st_gid))
-            } else {
-                try output.commit(mode: AtomicReplacement.defaultMode())
-            }
+            try commitReplacing(output)
         } else {
             try output.commitWithoutReplacing(mode: AtomicReplacement.defaultMode())
         }
     }
 
+    /// Moves a rewritten bundle over the file it replaces, keeping that file's permissions
+    /// and owner (a new file's are the umask's).
+    static func commitReplacing(_ output: AtomicReplacement) throws {
+        var info = stat()
+        if stat(output.destination.path, &info) == 0 {
+            try output.commit(mode: info.st_mode & 0o7777, owner: (info.st_uid, info.st_gid))
+        } else {
+            try output.commit(mode: AtomicReplacement.defaultMode())
+        }
+    }
+
     /// Writes everything after `mimetype`: `document.json`, every object (new ones written,
-    /// the base's passed to `carry`), and the manifest, completed with the new objects' records.
+    /// the base's passed to `carry`), the manifest, completed with the new objects' records,
+    /// and the base's `state.json`, if it has one, passed to `carry` as it is.
     static func writeEntries(_ container: Container, to zip: StoredZipWriter,
                              carry: (StoredZipEntry, DocumentBundle) throws -> Void) throws {
         var manifest = container.manifest
         try zip.addEntry(name: BundleEntry.document, data: container.document)
         for digest in Set(manifest.objects.keys).union(container.newObjects.keys).sorted() {
             if let pending = container.newObjects[digest] {
-                manifest.objects[digest] = try writeObject(digest, pending, size: container.sizes[digest] ?? 0, to: zip)
+                manifest.objects[digest] = try writeObject(digest, pending, size: container.sizes[digest] ?? 0,
+                                                           compression: container.compression, to: zip)
             } else if let base = container.base {
                 try carry(try base.storedObject(digest).entry, base)
             }
         }
         try zip.addEntry(name: BundleEntry.manifest, data: try CanonicalJSONEncoder().encode(manifest, terminated: true))
+        // The bundle's state lies outside the history (FORMAT.md §3.1): no save, prune,
+        // restore or migration changes it, and it stays the last entry.
+        if let base = container.base, let state = base.zip.entry(named: BundleEntry.state) {
+            try carry(state, base)
+        }
     }
 
-    /// Writes one new object, compressed with zstd when that saves at least a tenth.
-    private static func writeObject(_ digest: ObjectDigest, _ pending: TreePlanner.PendingObject, size: UInt64, to zip: StoredZipWriter) throws -> ObjectRecord {
+    /// Writes one new object: with `.zstd`, compressed when that saves at least a tenth;
+    /// with `.none`, as it is.
+    private static func writeObject(_ digest: ObjectDigest, _ pending: TreePlanner.PendingObject, size: UInt64,
+                                    compression: ObjectCompression, to zip: StoredZipWriter) throws -> ObjectRecord {
         if case .encoded(let stored, let record) = pending {
             try zip.addEntry(name: digest.entryName, data: stored)
             return record
         }
-        if size >= compressionFloor, size <= compressionLimit {
+        if compression == .zstd, size >= compressionFloor, size <= compressionLimit {
             let data: Data
             switch pending {
             case .data(let bytes):

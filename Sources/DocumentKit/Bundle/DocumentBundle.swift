@@ -48,12 +48,7 @@ public final class DocumentBundle: ObjectSource {
     /// and head: the fast path for `docctl cat`, whatever the length of the history.
     public static func headDocument(of url: URL, limits: BundleLimits = .default) throws -> Data {
         let container = try BundleContainer(url: url, limits: limits)
-        do {
-            try BundleManifest.Header.check(JSONValue.parseMembers(["format", "formatVersion", "head"], of: container.manifestData,
-                                                                   depthLimit: limits.maxJSONDepth))
-        } catch let error as DocumentKitError {
-            throw DocumentKitError(error.code, error.message, path: url.relativePath, location: error.location ?? BundleEntry.manifest)
-        }
+        try container.checkManifestHeader(limits: limits)
         return try container.read(BundleEntry.document, limit: limits.maxInMemoryObjectBytes)
     }
 

@@ -22,6 +22,7 @@ extension DocumentController where Document: CodableDocument {
     /// was.
     @discardableResult
     public func write(message: String = "", author: String? = nil, created: Date = DocumentDates.now(),
+                      compression: ObjectCompression = .defaultForSaves(),
                       _ body: (inout Document) throws -> Void) throws -> BundleVersion? {
         var draft = document
         try body(&draft)
@@ -31,7 +32,7 @@ extension DocumentController where Document: CodableDocument {
             throw DocumentKitError(violations: broken + missingBlobs(of: draft), path: url.relativePath)
         }
         let version = try DocumentKitError.located(at: url.relativePath) {
-            try save(draft, metadata: SaveMetadata(author: author, message: message, created: created))
+            try save(draft, metadata: SaveMetadata(author: author, message: message, created: created, compression: compression))
         }
         document = draft
         return version

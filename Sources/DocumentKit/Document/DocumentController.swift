@@ -45,10 +45,18 @@ public final class DocumentController<Document: FileDocument> {
     /// The version this controller's document was read from or last saved as.
     public var version: BundleVersion? { bundle?.headVersion }
 
+    /// The bundle's state: what to remember about it that is not the document (the task
+    /// last open). Setting it makes no version and never conflicts with a save; the
+    /// bundle must have been saved once.
+    public var state: BundleState { BundleState(bundle: url) }
+
     /// Saves the document as a new version; returns it, or `nil` when nothing changed.
+    /// `compression` says how the objects the save adds are stored (by default the
+    /// user's `compression` setting).
     @discardableResult
-    public func save(message: String = "", author: String? = nil, created: Date = DocumentDates.now()) throws -> BundleVersion? {
-        try save(document, metadata: SaveMetadata(author: author, message: message, created: created))
+    public func save(message: String = "", author: String? = nil, created: Date = DocumentDates.now(),
+                     compression: ObjectCompression = .defaultForSaves()) throws -> BundleVersion? {
+        try save(document, metadata: SaveMetadata(author: author, message: message, created: created, compression: compression))
     }
 
     /// Saves `document` (this controller's, or a transaction's copy of it) as a new version.

@@ -63,7 +63,8 @@ public enum BundlePruner {
                 }
                 try BundleWriter.writeContainer(
                     BundleWriter.Container(mimeType: bundle.mimeType, document: try bundle.headDocumentData(), manifest: manifest,
-                                           newObjects: whole, sizes: sizes, base: bundle),
+                                           newObjects: whole, sizes: sizes, base: bundle,
+                                           compression: ObjectCompression.defaultForSaves()),
                     to: url, replace: true)
                 return report
             }

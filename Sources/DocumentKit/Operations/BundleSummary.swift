@@ -50,6 +50,9 @@ public struct BundleSummary: Codable, Equatable, Sendable {
     public var documentBytes: UInt64
     /// The blobs the head document refers to.
     public var blobCount: Int
+    /// How many keys the bundle's state (`state.json`, outside the history) holds; `nil`,
+    /// and left out of the JSON, when it cannot be read (`docctl validate` says why).
+    public var stateKeys: Int?
 
     /// Summarises the bundle at `url` without reading any object but the head's trees.
     public init(of url: URL) throws {
@@ -70,6 +73,8 @@ public struct BundleSummary: Codable, Equatable, Sendable {
         let tree = try bundle.tree(of: bundle.headVersion)
         documentBytes = tree[CodableDocumentLayout.documentName]?.fileSize ?? 0
         blobCount = tree[CodableDocumentLayout.blobsFolder]?.fileWrappers?.count ?? 0
+        // A summary is for looking at a bundle, and a damaged state does not stop that.
+        stateKeys = try? bundle.storedState().count
     }
 
     /// Every version of the bundle at `url`, newest first.

@@ -11,10 +11,10 @@ import Foundation
 /// ```
 ///
 /// Each setting is a computed property whose name is its key in the storage; more are
-/// declared in extensions next to the code that uses them (`exportFormat` and
-/// `compression` in Operations). They are all members of this one type, so two settings
+/// declared in extensions next to the code that uses them (`exportFormat` in Operations,
+/// `compression` in Bundle). They are all members of this one type, so two settings
 /// with the same key cannot both compile in DocumentKit.
-public struct UserSettings: Sendable {
+public struct UserSettings: KeyValueSettings {
     /// Where the settings are kept.
     public let storage: any KeyValueStorage
 

@@ -36,6 +36,7 @@ struct ValidationPass {
         }
         checkMimetype()
         checkEntries()
+        checkState()
         checkObjects()
         checkDeltas()
         checkVersions()
@@ -55,7 +56,7 @@ struct ValidationPass {
     }
 
     private mutating func checkEntries() {
-        let fixed: Set<String> = [BundleEntry.mimetype, BundleEntry.document, BundleEntry.manifest]
+        let fixed: Set<String> = [BundleEntry.mimetype, BundleEntry.document, BundleEntry.manifest, BundleEntry.state]
         for entry in bundle.zip.entries {
             do {
                 try bundle.zip.verifyLocalHeader(entry)

@@ -10,17 +10,9 @@ extension DocCtl {
                 Settings are kept in $XDG_CONFIG_HOME/docctl/preferences.json \
                 (~/.config/docctl/preferences.json when XDG_CONFIG_HOME is unset). Known settings:
 
-                \(UserConfiguration.settings.map(describe).joined(separator: "\n"))
+                \(Console.describe(UserConfiguration.settings))
                 """,
             subcommands: [Get.self, Set.self, Unset.self, List.self])
-
-        /// `  export.format  what exports write …`, and the choices on a line of their own.
-        private static func describe(_ setting: UserConfiguration.Setting) -> String {
-            let width = (UserConfiguration.settings.map(\.name.count).max() ?? 0) + 4
-            let first = "  " + setting.name.padding(toLength: width - 2, withPad: " ", startingAt: 0) + setting.summary
-            guard let choices = setting.choices else { return first }
-            return first + "\n" + String(repeating: " ", count: width) + "one of: " + choices.joined(separator: ", ")
-        }
     }
 }
 
@@ -79,11 +71,7 @@ extension DocCtl.Config {
         func run() throws {
             let entries = try UserConfiguration.list()
             if output.json { return try Console.printJSON(entries) }
-            let width = entries.map(\.name.count).max() ?? 0
-            for entry in entries {
-                let shown = entry.value.map { Console.setting($0) + (entry.isSet ? "" : " (default)") } ?? "(not set)"
-                Console.print(entry.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + shown)
-            }
+            Console.printSettings(entries)
         }
     }
 }
@@ -93,5 +81,26 @@ extension Console {
     static func setting(_ value: JSONValue) -> String {
         if case .string(let text) = value { return text }
         return value.jsonText(pretty: false)
+    }
+
+    /// `author.name    Ada`, one setting a line, names in a column; `(default)` after a
+    /// value that is the default, `(not set)` for no value.
+    static func printSettings(_ entries: [ConfigurationEntry]) {
+        let width = entries.map(\.name.count).max() ?? 0
+        for entry in entries {
+            let shown = entry.value.map { setting($0) + (entry.isSet ? "" : " (default)") } ?? "(not set)"
+            print(entry.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + shown)
+        }
+    }
+
+    /// The settings for a command's help: `  export.format  what exports write …`, one
+    /// a line, with the choices on a line of their own.
+    static func describe<Settings>(_ settings: [ConfigurationSetting<Settings>]) -> String {
+        let width = (settings.map(\.name.count).max() ?? 0) + 4
+        return settings.map { setting in
+            let first = "  " + setting.name.padding(toLength: width - 2, withPad: " ", startingAt: 0) + setting.summary
+            guard let choices = setting.choices else { return first }
+            return first + "\n" + String(repeating: " ", count: width) + "one of: " + choices.joined(separator: ", ")
+        }.joined(separator: "\n")
     }
 }

@@ -11,7 +11,7 @@ extension DocCtl {
             discussion: "The output is never replaced unless --force is given.")
 
         @OptionGroup var target: BundleArgument
-        @Option(help: "zip, tar, tar.gz, tar.zst, dir or json (default: export.format from 'docctl config').")
+        @Option(help: "zip, tar, tar.gz, tar.zst, dir or json (default: the bundle's export.format from 'docctl state', else yours from 'docctl config').")
         var format: ExportFormat?
         @Option(name: .shortAndLong, help: "The file or folder to create.")
         var output: String
@@ -20,7 +20,7 @@ extension DocCtl {
         @OptionGroup var options: OutputOptions
 
         func run() throws {
-            let format = try format ?? ExportFormat.configured()
+            let format = try format ?? ExportFormat.remembered(for: target.url)
             let result = try BundleExporter.export(target.url, version: version.name, format: format,
                                                    to: URL(fileURLWithPath: output), replace: force.force)
             if options.json { return try Console.printJSON(result) }

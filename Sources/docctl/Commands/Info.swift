@@ -20,6 +20,7 @@ extension DocCtl {
                 versions:  \(info.versionCount)
                 objects:   \(info.objectCount), \(Console.bytes(info.objectBytes)) (\(Console.bytes(info.storedBytes)) stored)
                 document:  \(Console.bytes(info.documentBytes)), \(info.blobCount) blob\(info.blobCount == 1 ? "" : "s")
+                state:     \(info.stateKeys.map { "\($0) key\($0 == 1 ? "" : "s")" } ?? "unreadable (see docctl validate)")
                 file:      \(Console.bytes(info.fileBytes))\(info.reclaimableBytes > 0 ? ", \(Console.bytes(info.reclaimableBytes)) reclaimable" : "")
                 """)
         }

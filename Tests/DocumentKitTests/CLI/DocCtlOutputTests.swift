@@ -72,6 +72,7 @@ import Testing
               "objectCount" : 4,
               "path" : "p.dkproj",
               "reclaimableBytes" : 0,
+              "stateKeys" : 0,
               "storedBytes" : \(objects.reduce(0) { $0 + $1.storedSize }),
               "versionCount" : 2
             }
@@ -151,7 +152,7 @@ import Testing
 
 
             """)
-        for command in ["new", "info", "cat", "get", "unset", "edit", "attach", "extract", "log", "diff", "restore", "prune", "migrate", "export", "import", "validate", "config"] {
+        for command in ["new", "info", "cat", "get", "unset", "edit", "attach", "extract", "log", "diff", "restore", "prune", "migrate", "export", "import", "validate", "config", "state"] {
             let result = try Run.docctl([command, "--help"])
             #expect(result.status == 0 && result.output.contains("USAGE: docctl \(command)"), "\(command)")
         }

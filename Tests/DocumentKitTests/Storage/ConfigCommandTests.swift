@@ -105,7 +105,7 @@ import Testing
               author.email   your email, saved with your name as 'Name <email>'
               export.format  the format 'docctl export' writes when given no --format
                              one of: zip, tar, tar.gz, tar.zst, dir, json
-              compression    compression of new objects (default zstd; not yet applied)
+              compression    how saves store new objects: zstd where it pays, or none
                              one of: zstd, none
 
             USAGE: docctl config <subcommand>

@@ -1,0 +1,117 @@
+import Foundation
+
+/// One setting people read and write by name, as text: `author.name` of ``UserSettings``
+/// in `docctl config`, `export.format` of ``BundleState`` in `docctl state`.
+///
+/// Names are dotted and lower case, for people; each maps to one typed container of
+/// `Settings`, whose key (the property's name, `authorName`) is what the storage holds.
+/// The text a user gives is parsed into the container's type before anything is written,
+/// so a value the setting does not take is a usage error that changes nothing.
+public struct ConfigurationSetting<Settings: KeyValueSettings>: Sendable {
+    /// The name people type: `author.name`.
+    public let name: String
+    /// The key its container stores it under: `authorName`.
+    public let key: String
+    /// What it is for, as a short phrase: `your name, as the author of …`.
+    public let summary: String
+    /// The values it accepts, when it is a choice among a few.
+    public let choices: [String]?
+    let read: @Sendable (Settings) throws -> (stored: JSONValue?, defaultValue: JSONValue?)
+    let write: @Sendable (Settings, String) throws -> Void
+    let remove: @Sendable (Settings) throws -> Void
+
+    func entry(in settings: Settings) throws -> ConfigurationEntry {
+        let (stored, defaultValue) = try read(settings)
+        return ConfigurationEntry(name: name, key: key, value: stored ?? defaultValue, isSet: stored != nil, defaultValue: defaultValue)
+    }
+
+    /// A setting whose value is any non-blank text, kept as a string.
+    static func text(_ name: String, summary: String,
+                     _ container: @escaping @Sendable (Settings) -> KeyValueContainer<String>) -> Self {
+        make(name, summary: summary, choices: nil, container) { text in
+            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw DocumentKitError(.usage, "the value must not be blank (use 'unset' to remove it)", location: name)
+            }
+            return text
+        }
+    }
+
+    /// A setting whose value is one of an enumeration's raw values.
+    static func choice<Value: Codable & CaseIterable & RawRepresentable & Sendable>(
+        _ name: String, summary: String, _ container: @escaping @Sendable (Settings) -> KeyValueContainer<Value>
+    ) -> Self where Value.RawValue == String {
+        let choices = Value.allCases.map(\.rawValue)
+        return make(name, summary: summary, choices: choices, container) { text in
+            guard let value = Value(rawValue: text) else {
+                throw DocumentKitError(.usage, "'\(text)' is not one of \(StoredType.listing(choices))", location: name)
+            }
+            return value
+        }
+    }
+
+    /// A setting whose value is a UUID, such as a task's id; read in either letter case,
+    /// stored as `UUID` writes it (upper case).
+    static func uuid(_ name: String, summary: String,
+                     _ container: @escaping @Sendable (Settings) -> KeyValueContainer<UUID>) -> Self {
+        make(name, summary: summary, choices: nil, container) { text in
+            guard let value = UUID(uuidString: text) else {
+                throw DocumentKitError(.usage, "'\(text)' is not a UUID (such as 6F9619FF-8B86-D011-B42D-00C04FC964FF)", location: name)
+            }
+            return value
+        }
+    }
+
+    private static func make<Value: Codable & Sendable>(
+        _ name: String, summary: String, choices: [String]?,
+        _ container: @escaping @Sendable (Settings) -> KeyValueContainer<Value>,
+        parse: @escaping @Sendable (String) throws -> Value
+    ) -> Self {
+        // The key comes from the container itself, so it can never disagree with it.
+        let key = container(Settings(storage: InMemoryStorage())).key
+        return ConfigurationSetting(
+            name: name, key: key, summary: summary, choices: choices,
+            read: { settings in
+                let container = container(settings)
+                let stored = try container.storedValue()
+                return (try stored.map { try StoredJSON.encode($0, key: key) },
+                        try container.defaultValue.map { try StoredJSON.encode($0, key: key) })
+            },
+            // Parsed before the container is touched: a refused value writes nothing.
+            write: { settings, text in
+                let value = try parse(text)
+                try container(settings).set(value)
+            },
+            remove: { settings in try container(settings).remove() })
+    }
+}
+
+/// One setting's value, as `docctl config get` and `list` (and `docctl state`) report it.
+public struct ConfigurationEntry: Codable, Equatable, Sendable {
+    /// The setting's name: `author.name`.
+    public var name: String
+    /// Its key in the storage (the preferences file, `state.json`): `authorName`.
+    public var key: String
+    /// The value in effect: the stored one, else the default; `nil` when neither exists.
+    public var value: JSONValue?
+    /// Whether a value is stored.
+    public var isSet: Bool
+    /// The value when none is stored.
+    public var defaultValue: JSONValue?
+
+    enum CodingKeys: String, CodingKey {
+        case name, key, value
+        case isSet = "set"
+        case defaultValue = "default"
+    }
+
+    // Absent values are written as null rather than left out, so that every entry
+    // has the same members for scripts.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(key, forKey: .key)
+        try container.encode(value ?? .null, forKey: .value)
+        try container.encode(isSet, forKey: .isSet)
+        try container.encode(defaultValue ?? .null, forKey: .defaultValue)
+    }
+}
