@@ -5,24 +5,25 @@ extension LegacyDefaults {
     /// nor are its times touched but the access time), refusing what is not a regular file
     /// or is larger than `maximumBytes`.
     static func readFile(_ url: URL) throws -> Data {
-        var info = stat()
-        // Checked before opening: opening a FIFO would wait for a writer.
-        guard stat(url.path, &info) == 0 else { throw DocumentKitError.system("cannot open", path: url.relativePath, errno: errno) }
-        guard (info.st_mode & S_IFMT) != S_IFDIR else { throw DocumentKitError(.malformedInput, "is a folder, not a defaults export") }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw DocumentKitError(.malformedInput, "is not a regular file") }
-        let file: OpenFile
         do {
-            file = try OpenFile.forReading(url.path)
-        } catch var error as DocumentKitError where error.code == .cannotCreateOutput {
-            // An input that cannot be read is missing input (EX_NOINPUT), whatever the reason.
-            error.code = .missingInput
+            var info = stat()
+            // Checked before opening: opening a FIFO would wait for a writer.
+            guard stat(url.path, &info) == 0 else { throw DocumentKitError.system("cannot open", path: url.path, errno: errno) }
+            guard (info.st_mode & S_IFMT) != S_IFDIR else { throw DocumentKitError(.malformedInput, "is a folder, not a defaults export") }
+            guard (info.st_mode & S_IFMT) == S_IFREG else { throw DocumentKitError(.malformedInput, "is not a regular file") }
+            let file = try OpenFile.forReading(url.path)
+            guard try file.status().st_size <= maximumBytes else {
+                throw DocumentKitError(.malformedInput, "is larger than \(maximumBytes >> 20) MiB, the limit for a defaults export")
+            }
+            return try file.readAll(limit: maximumBytes)
+        } catch var error as DocumentKitError {
+            // An input that cannot be read is missing input (EX_NOINPUT), whatever the
+            // reason (`system` calls EACCES an output's error); and the file is named as
+            // the caller named it.
+            if error.code == .cannotCreateOutput { error.code = .missingInput }
             error.path = nil
             throw error
         }
-        guard try file.status().st_size <= maximumBytes else {
-            throw DocumentKitError(.malformedInput, "is larger than \(maximumBytes >> 20) MiB, the limit for a defaults export")
-        }
-        return try file.readAll(limit: maximumBytes)
     }
 
     /// What `parseDomain` returns: the format, every key, and the values of the known keys.

@@ -124,6 +124,8 @@ import Testing
         #expect(try error("missing.plist").description == "\(directory.path("missing.plist")): cannot open: No such file or directory")
         try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("folder"), withIntermediateDirectories: false)
         #expect(try error("folder").description == "\(directory.path("folder")): is a folder, not a defaults export")
+        #expect(mkfifo(directory.path("pipe"), 0o600) == 0)
+        #expect(try error("pipe").description == "\(directory.path("pipe")): is not a regular file", "refused before opening, which would wait")
         // Sparse: the size is refused before a byte is read.
         let big = FileManager.default.createFile(atPath: directory.path("big.plist"), contents: nil)
         #expect(big)
