@@ -76,6 +76,7 @@ public enum LegacyDefaultsImporter {
     /// yet, as one new version. With `dryRun`, or when there is none to add, nothing is
     /// written. A missing bundle is `missingInput`; a bundle of another type than
     /// `Project`, `unsupportedFormat`.
+    @discardableResult
     public static func importDefaults(from source: URL, into bundle: URL, dryRun: Bool = false,
                                       metadata: SaveMetadata) throws -> Report {
         let defaults = try LegacyDefaults(contentsOf: source)
@@ -111,6 +112,7 @@ public enum LegacyDefaultsImporter {
     /// Its name is `name`, else the export's `project_name`, else the bundle's file name
     /// without its extension. An existing `bundle` is refused (`cannotCreateOutput`)
     /// unless `replace`. With `dryRun`, nothing is written.
+    @discardableResult
     public static func importDefaults(from source: URL, creating bundle: URL, name: String? = nil, replace: Bool = false,
                                       dryRun: Bool = false, metadata: SaveMetadata) throws -> Report {
         let defaults = try LegacyDefaults(contentsOf: source)
