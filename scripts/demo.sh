@@ -12,7 +12,7 @@ swift build -c release --product docctl 2>&1 | tail -1
 docctl="$(swift build -c release --show-bin-path)/docctl"
 scratch="${1:-$(mktemp -d)}"
 mkdir -p "$scratch"
-cp SampleDocs/garden.dkproj SampleDocs/legacy-v1.dkproj "$scratch/"
+cp SampleDocs/garden.dkproj SampleDocs/legacy-v1.dkproj SampleDocs/sources/legacy-defaults.plist "$scratch/"
 cd "$scratch"
 run() { printf '\n$ %s\n' "$*"; "$@"; }
 
@@ -21,6 +21,8 @@ run "$docctl" log garden.dkproj
 run "$docctl" get garden.dkproj 'tasks[0].title'
 run "$docctl" set garden.dkproj 'tasks[+]' '{"title": "Water the seedlings", "priority": "high"}' -m "Add a task"
 run "$docctl" set garden.dkproj 'tasks[1].status' done -m "Beds dug"
+run "$docctl" import --legacy-defaults legacy-defaults.plist garden.dkproj -m "Drafts from the old app"
+run "$docctl" import --legacy-defaults legacy-defaults.plist garden.dkproj   # again: nothing new, no version
 run "$docctl" cat garden.dkproj --version 1
 run "$docctl" migrate legacy-v1.dkproj --dry-run
 run "$docctl" migrate legacy-v1.dkproj -m "To schema 3.0.0"
