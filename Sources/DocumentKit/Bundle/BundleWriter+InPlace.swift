@@ -60,10 +60,10 @@ extension BundleWriter {
             }
         } catch {
             // Nothing before `start` was touched: cutting the tail restores the old bytes.
-            if ftruncate(fd, off_t(start)) == 0, fsync(fd) == 0 { journal.finish() }
+            if ftruncate(fd, off_t(start)) == 0, fsync(fd) == 0 { try? journal.finish() }
             throw error
         }
-        journal.finish()
+        try DocumentKitError.located(at: destination.relativePath) { try journal.finish() }
         return true
     }
 

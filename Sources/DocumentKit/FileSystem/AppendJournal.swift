@@ -51,11 +51,15 @@ struct AppendJournal {
         return journal
     }
 
-    /// Removes the journal once the append is complete and durable. The folder is not
-    /// flushed: a journal that reappears after a power loss describes a bundle that ends
-    /// in a complete zip, which ``recover(bundlePath:)`` recognises and keeps.
-    func finish() {
+    /// Removes the journal once the append is complete and durable, and flushes the
+    /// folder: this is the moment the save happens. Until the journal is gone, readers read
+    /// the bundle as it was and the next writer cuts the append off (see
+    /// ``recover(bundlePath:)``), so a save killed after its end record, but before this,
+    /// did not happen for anyone; and once this returns, no power loss brings the journal
+    /// back to undo a save that was reported done.
+    func finish() throws {
         unlink(path)
+        try AtomicReplacement.synchronizeDirectory(of: URL(fileURLWithPath: path))
     }
 
     /// The journal beside the bundle at `bundlePath`, if there is a readable one.
@@ -66,7 +70,7 @@ struct AppendJournal {
         guard lines.count == 3, lines[0] == "documentkit-append 1",
               lines[1].hasPrefix("length "), let length = UInt64(lines[1].dropFirst(7)),
               lines[2].hasPrefix("end "), let end = hexBytes(lines[2].dropFirst(4)),
-              UInt64(end.count) == min(length, UInt64(recordedEndBytes))
+              UInt64(end.count) == min(length, UInt64(recordedEndBytes)), endsInEndRecord(end)
         else { return nil }
         return AppendJournal(path: path, length: length, end: end)
     }
@@ -76,9 +80,12 @@ struct AppendJournal {
         (try? Self.tail(of: fd, before: length, path: bundlePath)) == end
     }
 
-    /// Finishes what a killed append left, under the bundle's writer lock: if the file ends
-    /// in a complete zip (the append finished) the journal goes; otherwise the partial tail
-    /// is cut off, flushed, and then the journal goes. A stale journal is removed.
+    /// Undoes what a killed append left, under the bundle's writer lock: the tail after
+    /// `length` is cut off, flushed, and then the journal goes. The tail goes even when it
+    /// ends in a complete zip (the append was killed after its end record but before
+    /// removing the journal): readers never saw that save, and the one who made it was
+    /// never told it succeeded, so keeping it would make a version appear after the fact.
+    /// A stale journal (the file no longer has the bytes it recorded) is removed.
     static func recover(bundlePath: String) throws {
         guard let journal = existing(for: bundlePath) else {
             // Unreadable (cut short by the kill before its flush): the append it announced
@@ -92,12 +99,22 @@ struct AppendJournal {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw DocumentKitError.system("cannot stat", path: bundlePath, errno: errno) }
         let size = UInt64(info.st_size)
-        if size > journal.length, journal.describes(fd, path: bundlePath), (try? StoredZipReader(path: bundlePath)) == nil {
+        if size > journal.length, journal.describes(fd, path: bundlePath) {
             guard ftruncate(fd, off_t(journal.length)) == 0, fsync(fd) == 0 else {
                 throw DocumentKitError.system("cannot remove the tail of an interrupted save", path: bundlePath, errno: errno)
             }
         }
-        journal.finish()
+        try journal.finish()
+    }
+
+    /// Whether `bytes` end with an end of central directory record without a comment, as
+    /// every bundle DocumentKit appends to does: a journal whose `end` does not was not
+    /// written by an append, and must never be used to cut a file.
+    private static func endsInEndRecord(_ bytes: [UInt8]) -> Bool {
+        let record = 22
+        guard bytes.count >= record else { return false }
+        let start = bytes.count - record
+        return Array(bytes[start..<start + 4]) == [0x50, 0x4B, 0x05, 0x06] && bytes[bytes.count - 2] == 0 && bytes[bytes.count - 1] == 0
     }
 
     private static func tail(of fd: Int32, before length: UInt64, path: String) throws -> [UInt8] {

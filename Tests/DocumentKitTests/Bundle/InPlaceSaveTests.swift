@@ -85,6 +85,32 @@ import Testing
         #expect(try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url).output.contains("ok"))
     }
 
+    @Test func aSaveKilledAfterItsEndRecordButBeforeRemovingTheJournalNeverHappened() throws {
+        // The state a kill between the append's last two steps leaves: the file ends in
+        // the new, complete zip, and the journal still names the old end. Made here by
+        // saving a copy in place and putting its bytes back under the original's journal.
+        let directory = try TemporaryDirectory()
+        let url = try bundleWithBlob(in: directory)
+        let original = try Data(contentsOf: url)
+        let copy = directory.url.appendingPathComponent("copy.dkproj")
+        try original.write(to: copy)
+        try Run.docctl(["set", "copy.dkproj", "name", "killed"], in: directory.url)
+        let completed = try Data(contentsOf: copy)
+        #expect(completed.prefix(original.count) == original, "the save was an append")
+        try FileManager.default.removeItem(at: copy)
+        let fd = open(url.path, O_RDWR)
+        _ = try AppendJournal.begin(bundlePath: url.path, fd: fd, length: UInt64(original.count))
+        close(fd)
+        try completed.write(to: url)
+
+        #expect(try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).output == "v0\n", "readers never see it")
+        try Run.docctl(["set", "p.dkproj", "summary", "later"], in: directory.url)
+        #expect(try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).output == "v0\n", "nor does the next writer")
+        let bundle = try DocumentBundle(contentsOf: url)
+        #expect(bundle.manifest.versions.map(\.message) == ["Create v0", "Attach big.bin", "Set summary"])
+        #expect(Fixtures.listing(directory.url) == ["big.bin", "p.dkproj"])
+    }
+
     @Test func aStaleJournalNeverCutsAFileItDoesNotDescribe() throws {
         let directory = try TemporaryDirectory()
         let url = try bundleWithBlob(in: directory)
