@@ -35,14 +35,16 @@ extension BundleWriter {
         else { return false }
 
         let start = base.zip.length
-        let journal = try AppendJournal.begin(bundlePath: path, fd: fd, length: start)
+        // Errors name the bundle as the caller did, not the resolved path.
+        let reported = destination.relativePath
+        let journal = try AppendJournal.begin(bundlePath: path, fd: fd, length: start, reportedPath: reported)
         do {
-            try DocumentKitError.located(at: destination.relativePath) {
-                let zip = StoredZipWriter(appendingTo: fd, path: path, at: start)
+            try DocumentKitError.located(at: reported) {
+                let zip = StoredZipWriter(appendingTo: fd, path: reported, at: start)
                 try zip.keepEntry(base.zip.entries[0])
                 try writeEntries(container, to: zip) { entry, _ in try zip.keepEntry(entry) }
-                try zip.finish { try synchronize(fd, path: path) }
-                try synchronize(fd, path: path)
+                try zip.finish { try synchronize(fd, path: reported) }
+                try synchronize(fd, path: reported)
             }
         } catch {
             // Nothing before `start` was touched: cutting the tail restores the old bytes.
