@@ -50,7 +50,7 @@ final class BundleLock {
             }
             guard let deadline else { continue }
             if clock.now >= deadline {
-                throw DocumentKitError(.conflict, "locked by another writer for more than \(Int(timeout ?? 0)) s", path: url.relativePath)
+                throw DocumentKitError(.conflict, "locked by another writer for more than \(String(format: "%g", timeout ?? 0)) s", path: url.relativePath)
             }
             usleep(pause)
             pause = min(pause * 2, 50_000)
