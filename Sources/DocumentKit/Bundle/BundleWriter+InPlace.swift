@@ -52,6 +52,11 @@ extension BundleWriter {
             throw error
         }
         journal.finish()
+        var written = stat()
+        if fstat(fd, &written) == 0, written.st_nlink == 0 {
+            // Removed (its folder deleted) while the save ran: the version went with it.
+            throw DocumentKitError(.cannotCreateOutput, "it was removed while it was being saved", path: reported)
+        }
         return true
     }
 

@@ -38,6 +38,9 @@ final class StagingFolder {
         } catch var error as DocumentKitError {
             guard let path = error.path, path.hasPrefix(url.path + "/") || path == url.path else { throw error }
             error.path = reportedPath
+            // A file of ours that is missing means the folder was removed under us: the
+            // output cannot be made, which is not a missing input.
+            if error.code == .missingInput { error = DocumentKitError(.cannotCreateOutput, "its folder no longer exists", path: reportedPath) }
             if error.location == nil, path != url.path { error.location = String(path.dropFirst(url.path.count + 1)) }
             throw error
         }
