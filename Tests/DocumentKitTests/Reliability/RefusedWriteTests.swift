@@ -13,7 +13,7 @@ import Testing
     /// rewrites replace it.
     @Test(arguments: [WriteOperation.setInPlace, .setRewrite, .prune, .attach])
     func eachCaseTakesThePathItIsNamedFor(_ operation: WriteOperation) throws {
-        let scene = try RefusedWriteScene()
+        let scene = try WriteScene()
         let bundle = URL(fileURLWithPath: scene.directory.path(operation.named(in: "work")))
         var before = stat(), after = stat()
         stat(bundle.path, &before)
@@ -27,14 +27,14 @@ import Testing
 
     @Test(arguments: WriteOperation.allCases)
     func aFileSizeLimitFailsCleanly(_ operation: WriteOperation) throws {
-        let scene = try RefusedWriteScene()
+        let scene = try WriteScene()
         // docctl ignores SIGXFSZ, so passing the limit is an error (EFBIG) it reports and undoes.
         try scene.expectRefused(operation, shell: "ulimit -f \(try operation.fileSizeLimit(in: scene))", status: 74, reason: "File too large")
     }
 
     @Test(.enabled(if: Privileges.canMount, "needs root and permission to mount a tmpfs"), arguments: WriteOperation.allCases)
     func aFullFileSystemFailsCleanly(_ operation: WriteOperation) throws {
-        let scene = try RefusedWriteScene(mountBytes: 8 << 20)
+        let scene = try WriteScene(mountBytes: 8 << 20)
         // Room for a journal (one page), never for a whole save; none at all for a new
         // bundle, which would fit in a page.
         try #require(scene.mount).fill(leaving: operation == .new ? 0 : 4096)
@@ -43,7 +43,7 @@ import Testing
 
     @Test(.enabled(if: Privileges.canMount, "needs root and permission to mount a tmpfs"), arguments: WriteOperation.allCases)
     func aReadOnlyFileSystemFailsCleanly(_ operation: WriteOperation) throws {
-        let scene = try RefusedWriteScene(mountBytes: 16 << 20)
+        let scene = try WriteScene(mountBytes: 16 << 20)
         try #require(scene.mount).makeReadOnly()
         try scene.expectRefused(operation, status: 73, reason: "Read-only file system")
     }
@@ -53,7 +53,7 @@ import Testing
     /// so an append gets as far as its journal.
     @Test(.enabled(if: !Privileges.isRoot || Privileges.canMakeImmutable, "needs chattr +i as root"), arguments: WriteOperation.allCases)
     func aFolderThatRefusesNewFilesFailsCleanly(_ operation: WriteOperation) throws {
-        let scene = try RefusedWriteScene()
+        let scene = try WriteScene()
         if Privileges.isRoot {
             let immutable = try ImmutableFolder(scene.work, in: scene.directory)
             try withExtendedLifetime(immutable) {
@@ -70,7 +70,7 @@ import Testing
     /// is a missing input (66).
     @Test(arguments: WriteOperation.allCases)
     func aMissingFolderFailsCleanly(_ operation: WriteOperation) throws {
-        let scene = try RefusedWriteScene()
+        let scene = try WriteScene()
         if operation.createsOutput {
             try scene.expectRefused(operation, outputsIn: "gone", status: 73, reason: "cannot create it: its folder does not exist")
         } else {
@@ -83,7 +83,7 @@ import Testing
     /// behind in either place.
     @Test(arguments: [WriteOperation.prune, .attach])
     func aFolderRenamedDuringASaveTakesTheSaveWithIt(_ operation: WriteOperation) throws {
-        let scene = try RefusedWriteScene()
+        let scene = try WriteScene()
         try Fixtures.write(Fixtures.noise(8_000_000, seed: 9), to: "more.bin", in: scene.directory.url)
         let moved = scene.directory.url.appendingPathComponent("moved")
         let (outcome, caught) = try DocctlProcess.stopping(operation.arguments(in: "work"), in: scene.directory.url,
@@ -104,7 +104,7 @@ import Testing
     /// 73, and nothing recreated.
     @Test(arguments: [WriteOperation.prune, .attach, .exportFolder])
     func aFolderRemovedDuringAWriteIsAnError(_ operation: WriteOperation) throws {
-        let scene = try RefusedWriteScene()
+        let scene = try WriteScene()
         try Fixtures.write(Fixtures.noise(8_000_000, seed: 9), to: "more.bin", in: scene.directory.url)
         if operation == .exportFolder {
             // A large blob, so the export is caught while it writes.

@@ -50,7 +50,7 @@ enum WriteOperation: String, CaseIterable, CustomTestStringConvertible {
 
     /// A file-size limit (`ulimit -f`, in blocks of 1,024 bytes) that this write passes in
     /// its middle, for the bundles of `scene`.
-    func fileSizeLimit(in scene: RefusedWriteScene) throws -> Int {
+    func fileSizeLimit(in scene: WriteScene) throws -> Int {
         let blob = try scene.size(of: "blob.dkproj")
         return switch self {
         // Less than a block beyond the bundle's end: the append fails after writing some.
@@ -64,10 +64,10 @@ enum WriteOperation: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
-/// Files for one refused-write test: in `work` (the folder whose writes are refused) a
-/// bundle with a 2 MB blob and a new small one; beside it the attachment and an export to
-/// import. Every file in `work` is recorded, to prove afterwards that nothing changed.
-final class RefusedWriteScene {
+/// Files for one test of writes: in `work` (the folder written to, whose writes may be
+/// refused) a bundle with a 2 MB blob and a new small one; beside it the attachment and an
+/// export to import. Every file can be recorded, to prove afterwards that nothing changed.
+final class WriteScene {
     let directory: TemporaryDirectory
     /// The folder under test, `work` or a mount there.
     let work: URL
@@ -75,7 +75,7 @@ final class RefusedWriteScene {
 
     /// Makes the files, in a tmpfs of `mountBytes` mounted at `work` when that is given.
     init(mountBytes: Int? = nil) throws {
-        directory = try TemporaryDirectory("refused-write")
+        directory = try TemporaryDirectory("write-scene")
         if let mountBytes {
             let mount = try ScratchMount(in: directory, name: "work", bytes: mountBytes)
             self.mount = mount
