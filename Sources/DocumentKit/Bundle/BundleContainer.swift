@@ -47,6 +47,10 @@ struct BundleContainer {
                   let zip = try? StoredZipReader(path: resolved, limits: limits.archive, length: journal.length),
                   journal.describes(zip.fileDescriptor, path: resolved)
             else { return nil }
+            // An append whose end record is written is complete, even if its journal is
+            // still there (killed before removing it): the whole file is then a zip, and
+            // the next writer keeps it, so readers must see it too.
+            if let whole = try? StoredZipReader(path: resolved, limits: limits.archive), whole.length > zip.length { return whole }
             return zip
         }
         if let zip = beforeAppend() { return zip }

@@ -50,7 +50,17 @@ enum TemporarySibling {
     static func removeLeftovers(of destinationName: String, in folder: OpenFile) {
         let prefix = prefix(of: destinationName)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        var destination = stat()
+        let hasDestination = fstatat(folder.descriptor, destinationName, &destination, AT_SYMLINK_NOFOLLOW) == 0
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(suffix) {
+            var sibling = stat()
+            if hasDestination, fstatat(folder.descriptor, name, &sibling, AT_SYMLINK_NOFOLLOW) == 0,
+               sibling.st_ino == destination.st_ino, sibling.st_dev == destination.st_dev {
+                // A second name of the output itself: a new file killed between `link` and
+                // `unlink`. Removing the name loses nothing, and its lock may be the output's.
+                unlinkat(folder.descriptor, name, 0)
+                continue
+            }
             let fd = openat(folder.descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
             guard fd >= 0 else { continue }
             let leftover = OpenFile(adopting: fd, path: (folder.path as NSString).appendingPathComponent(name))

@@ -64,7 +64,7 @@ final class CrashHarness {
                 (a temporary file or journal left), \(killedAfterCommit) after the commit, \(trials - killed) not killed; \
                 \(failures.count) failures
                 crash harness by operation (trials/mid-save): \(operations)
-                """
+                """ + failures.map { "\ncrash harness failure: \($0)" }.joined()
         }
     }
 

@@ -186,5 +186,15 @@ import Testing
         AtomicReplacement.removeLeftovers(of: destination)
         #expect(Fixtures.listing(directory.url) == [".other.zip.dk-12345678.tmp", URL(fileURLWithPath: held.file.path).lastPathComponent])
         withExtendedLifetime(held) {}
+
+        // A new bundle killed between `link` and `unlink` leaves a second name of itself,
+        // which its own writer lock would keep: the name goes, the bundle stays.
+        let bundle = try Fixtures.write(Data("a new bundle".utf8), to: "n.dkproj", in: directory.url)
+        #expect(link(bundle.path, directory.path(".n.dkproj.dk-5eed5eed.tmp")) == 0)
+        let lock = try BundleLock.acquire(bundle)
+        AtomicReplacement.removeLeftovers(of: bundle)
+        withExtendedLifetime(lock) {}
+        #expect(!FileManager.default.fileExists(atPath: directory.path(".n.dkproj.dk-5eed5eed.tmp")))
+        #expect(try Data(contentsOf: bundle) == Data("a new bundle".utf8))
     }
 }
