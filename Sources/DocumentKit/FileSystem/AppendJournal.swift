@@ -28,7 +28,7 @@ struct AppendJournal {
     /// The bundle's folder, when this journal was written by this process: it is removed
     /// through the folder's descriptor, so it goes even if the folder was renamed meanwhile
     /// (a journal left beside a completed append would hide the append from readers).
-    private var folder: OpenFile?
+    private let folder: OpenFile?
 
     /// How many bytes before `length` a journal records: the classic end record, the zip64
     /// end record and the zip64 locator.

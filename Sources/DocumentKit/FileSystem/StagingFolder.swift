@@ -37,10 +37,10 @@ final class StagingFolder {
             return try body()
         } catch var error as DocumentKitError {
             guard let path = error.path, path.hasPrefix(url.path + "/") || path == url.path else { throw error }
-            error.path = reportedPath
             // A file of ours that is missing means the folder was removed under us: the
             // output cannot be made, which is not a missing input.
-            if error.code == .missingInput { error = DocumentKitError(.cannotCreateOutput, "its folder no longer exists", path: reportedPath) }
+            if error.code == .missingInput { throw DocumentKitError(.cannotCreateOutput, "its folder no longer exists", path: reportedPath) }
+            error.path = reportedPath
             if error.location == nil, path != url.path { error.location = String(path.dropFirst(url.path.count + 1)) }
             throw error
         }
@@ -51,8 +51,7 @@ final class StagingFolder {
     func synchronize(subfolders: [String]) throws {
         for subfolder in subfolders.reversed() + [""] {
             let path = subfolder.isEmpty ? url.path : url.appendingPathComponent(subfolder).path
-            let folder = try OpenFile.folder(path)
-            try writing { try folder.synchronize() }
+            try writing { try OpenFile.folder(path).synchronize() }
         }
     }
 
