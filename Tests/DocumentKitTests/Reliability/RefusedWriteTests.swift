@@ -83,43 +83,52 @@ import Testing
     /// behind in either place.
     @Test(arguments: [WriteOperation.prune, .attach])
     func aFolderRenamedDuringASaveTakesTheSaveWithIt(_ operation: WriteOperation) throws {
-        let scene = try WriteScene()
-        try Fixtures.write(Fixtures.noise(8_000_000, seed: 9), to: "more.bin", in: scene.directory.url)
-        let moved = scene.directory.url.appendingPathComponent("moved")
-        let (outcome, caught) = try DocctlProcess.stopping(operation.arguments(in: "work"), in: scene.directory.url,
-                                                          whenNameIn: scene.work, matches: { $0.hasPrefix(".blob.dkproj.dk-") }) { _ in
-            #expect(rename(scene.work.path, moved.path) == 0)
+        // A fast machine may finish before the write is seen: then try again, afresh.
+        for _ in 1...3 {
+            let scene = try WriteScene()
+            try Fixtures.write(Fixtures.noise(8_000_000, seed: 9), to: "more.bin", in: scene.directory.url)
+            let moved = scene.directory.url.appendingPathComponent("moved")
+            let (outcome, caught) = try DocctlProcess.stopping(operation.arguments(in: "work"), in: scene.directory.url,
+                                                              whenNameIn: scene.work, matches: { $0.hasPrefix(".blob.dkproj.dk-") }) { _ in
+                #expect(rename(scene.work.path, moved.path) == 0)
+            }
+            guard caught else { continue }
+            #expect(outcome.status == 0 && !outcome.signaled, "\(outcome.standardError)")
+            #expect(Fixtures.listing(moved) == ["blob.dkproj", "fresh.dkproj"], "no temporary file or journal left")
+            #expect(!FileManager.default.fileExists(atPath: scene.work.path), "nothing made at the old path")
+            let validate = try Run.docctl(["validate", "--deep", "moved/blob.dkproj"], in: scene.directory.url)
+            #expect(validate.status == 0, "\(validate.output)")
+            let versions = try DocumentBundle(contentsOf: moved.appendingPathComponent("blob.dkproj")).manifest.versions.count
+            #expect(versions == (operation == .prune ? 1 : 4))
+            return
         }
-        try #require(caught, "the save was stopped while writing")
-        #expect(outcome.status == 0 && !outcome.signaled, "\(outcome.standardError)")
-        #expect(Fixtures.listing(moved) == ["blob.dkproj", "fresh.dkproj"], "no temporary file or journal left")
-        #expect(!FileManager.default.fileExists(atPath: scene.work.path), "nothing made at the old path")
-        let validate = try Run.docctl(["validate", "--deep", "moved/blob.dkproj"], in: scene.directory.url)
-        #expect(validate.status == 0, "\(validate.output)")
-        let versions = try DocumentBundle(contentsOf: moved.appendingPathComponent("blob.dkproj")).manifest.versions.count
-        #expect(versions == (operation == .prune ? 1 : 4))
+        Issue.record("the save was never caught while writing")
     }
 
     /// The folder removed while a save or an export is writing: an error naming the file,
     /// 73, and nothing recreated.
     @Test(arguments: [WriteOperation.prune, .attach, .exportFolder])
     func aFolderRemovedDuringAWriteIsAnError(_ operation: WriteOperation) throws {
-        let scene = try WriteScene()
-        try Fixtures.write(Fixtures.noise(8_000_000, seed: 9), to: "more.bin", in: scene.directory.url)
-        if operation == .exportFolder {
-            // A large blob, so the export is caught while it writes.
-            _ = try Run.docctl(["attach", "work/blob.dkproj", "more.bin", "--as", "thumbnail"], in: scene.directory.url)
+        for _ in 1...3 {
+            let scene = try WriteScene()
+            try Fixtures.write(Fixtures.noise(8_000_000, seed: 9), to: "more.bin", in: scene.directory.url)
+            if operation == .exportFolder {
+                // A large blob, so the export is caught while it writes.
+                _ = try Run.docctl(["attach", "work/blob.dkproj", "more.bin", "--as", "thumbnail"], in: scene.directory.url)
+            }
+            let prefix = operation == .exportFolder ? ".outdir.dk-" : ".blob.dkproj.dk-"
+            let (outcome, caught) = try DocctlProcess.stopping(operation.arguments(in: "work"), in: scene.directory.url,
+                                                              whenNameIn: scene.work, matches: { $0.hasPrefix(prefix) }) { _ in
+                try FileManager.default.removeItem(at: scene.work)
+            }
+            guard caught else { continue }
+            #expect(outcome.status == 73 && !outcome.signaled, "\(outcome.standardError)")
+            let lines = outcome.standardError.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].hasPrefix("error: \(operation.named(in: "work")): "), "\(outcome.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: scene.work.path), "nothing recreated")
+            #expect(Fixtures.listing(scene.directory.url) == ["export.zip", "more.bin"])
+            return
         }
-        let prefix = operation == .exportFolder ? ".outdir.dk-" : ".blob.dkproj.dk-"
-        let (outcome, caught) = try DocctlProcess.stopping(operation.arguments(in: "work"), in: scene.directory.url,
-                                                          whenNameIn: scene.work, matches: { $0.hasPrefix(prefix) }) { _ in
-            try FileManager.default.removeItem(at: scene.work)
-        }
-        try #require(caught, "the write was stopped while writing")
-        #expect(outcome.status == 73 && !outcome.signaled, "\(outcome.standardError)")
-        let lines = outcome.standardError.split(separator: "\n")
-        #expect(lines.count == 1 && lines[0].hasPrefix("error: \(operation.named(in: "work")): "), "\(outcome.standardError)")
-        #expect(!FileManager.default.fileExists(atPath: scene.work.path), "nothing recreated")
-        #expect(Fixtures.listing(scene.directory.url) == ["export.zip", "more.bin"])
+        Issue.record("the write was never caught while writing")
     }
 }
