@@ -83,12 +83,12 @@ final class CrashHarness {
     }
 
     /// What a trial may leave: the old state, or the one the operation makes.
-    private enum Expectation {
+    enum Expectation {
         case bundle(String, old: BundleState, isNew: (BundleState) throws -> Bool)
         case export(String, reference: URL, replacing: Bool)
     }
 
-    private struct Plan {
+    struct Plan {
         var operation: Operation
         var arguments: [String]
         var expectation: Expectation
@@ -96,19 +96,19 @@ final class CrashHarness {
         var target: String { switch expectation { case .bundle(let name, _, _), .export(let name, _, _): name } }
     }
 
-    private let directory: TemporaryDirectory
-    private let references: TemporaryDirectory
-    private var random: SeededRandom
+    let directory: TemporaryDirectory
+    let references: TemporaryDirectory
+    var random: SeededRandom
     private var report: Report
     /// How long each operation takes when not killed, in seconds, for choosing kill delays.
     private var nominal: [Operation: Double] = [:]
     /// How long its temporary files live (the write), in seconds, as last seen.
     private var writing: [Operation: Double] = [:]
-    private var attachmentDigests: [String: String] = [:]
-    private var migrated: BundleState!
+    var attachmentDigests: [String: String] = [:]
+    var migrated: BundleState!
     private var sourceDigest = ""
-    private let bundles = ["small.dkproj", "large.dkproj", "legacy.dkproj"]
-    private let outputs: [Operation: String] = [.exportZip: "out.zip", .exportTarZstd: "out.tar.zst", .exportDir: "outdir"]
+    let bundles = ["small.dkproj", "large.dkproj", "legacy.dkproj"]
+    let outputs: [Operation: String] = [.exportZip: "out.zip", .exportTarZstd: "out.tar.zst", .exportDir: "outdir"]
     private let metadata = SaveMetadata(author: "harness", message: "setup", created: Date(timeIntervalSince1970: 1_767_225_600))
 
     /// The number of trials the environment asks for, else `default`.
@@ -132,7 +132,7 @@ final class CrashHarness {
 
     // MARK: - Setup
 
-    private func url(_ name: String) -> URL { directory.url.appendingPathComponent(name) }
+    func url(_ name: String) -> URL { directory.url.appendingPathComponent(name) }
 
     /// The bundles, attachments and reference exports, made with the library (faster than
     /// one docctl process per version).
@@ -178,7 +178,7 @@ final class CrashHarness {
         guard result.status == 0 else { throw HarnessFailure(description: "\(what) failed (\(result.status)): \(result.standardError)") }
     }
 
-    private func format(_ operation: Operation) -> String {
+    func format(_ operation: Operation) -> String {
         switch operation {
         case .exportZip: "zip"
         case .exportTarZstd: "tar.zst"
@@ -352,148 +352,5 @@ final class CrashHarness {
         }
         let left = leftovers()
         guard left.isEmpty else { throw HarnessFailure(description: "left after the final saves: \(left.keys.sorted())") }
-    }
-
-    // MARK: - Plans
-
-    private func plan(_ operation: Operation) throws -> Plan {
-        switch operation {
-        case .setSmall, .setLarge:
-            let name = operation == .setSmall ? "small.dkproj" : "large.dkproj"
-            let old = try BundleState(url(name))
-            let count = try old.json.value(at: JSONPath(parsing: "tasks")).arrayCount
-            let path = Bool.random(using: &random) || count == 0 ? "name" : "tasks[\(Int.random(in: 0..<count, using: &random))].title"
-            let value = "edit \(UInt32.random(in: 0...UInt32.max, using: &random))"
-            var expected = try old.json
-            try expected.setValue(.string(value), at: JSONPath(parsing: path))
-            return Plan(operation: operation, arguments: ["set", name, path, value],
-                        expectation: .bundle(name, old: old, isNew: Self.oneMoreVersion(after: old, document: expected)))
-        case .unsetLarge:
-            let old = try BundleState(url("large.dkproj"))
-            guard try old.json.value(at: JSONPath(parsing: "tasks")).arrayCount > 20 else { return try plan(.setLarge) }
-            var expected = try old.json
-            try expected.removeValue(at: JSONPath(parsing: "tasks[-1]"))
-            return Plan(operation: operation, arguments: ["unset", "large.dkproj", "tasks[-1]"],
-                        expectation: .bundle("large.dkproj", old: old, isNew: Self.oneMoreVersion(after: old, document: expected)))
-        case .attachLarge:
-            let old = try BundleState(url("large.dkproj"))
-            let current = try old.json.thumbnailDigest
-            let file = ["a.bin", "b.bin", "big.bin"].filter { current != attachmentDigests[$0]! }.randomElement(using: &random)!
-            let digest = attachmentDigests[file]!
-            return Plan(operation: operation, arguments: ["attach", "large.dkproj", file, "--as", "thumbnail"],
-                        expectation: .bundle("large.dkproj", old: old) { new in
-                guard new.versions.dropLast() == old.versions[...], new.versions.count == old.versions.count + 1 else { return false }
-                var before = try old.json, after = try new.json
-                guard after.thumbnailDigest == digest else { return false }
-                try before.removeValue(at: JSONPath(parsing: "thumbnail"))
-                try after.removeValue(at: JSONPath(parsing: "thumbnail"))
-                return before == after
-            })
-        case .pruneSmall, .pruneLarge:
-            let name = operation == .pruneSmall ? "small.dkproj" : "large.dkproj"
-            let old = try BundleState(url(name))
-            // Keep the large history long: prune it only down to 20 versions.
-            let floor = operation == .pruneLarge ? 20 : 2
-            guard old.versions.count > floor + 1 else { return try plan(operation == .pruneSmall ? .setSmall : .setLarge) }
-            let keep = Int.random(in: max(floor, old.versions.count - 8)...(old.versions.count - 1), using: &random)
-            return Plan(operation: operation, arguments: ["prune", name, "--keep", "\(keep)"],
-                        expectation: .bundle(name, old: old) { new in
-                new.versions == Array(old.versions.suffix(keep)) && new.document == old.document
-            })
-        case .migrateLegacy:
-            // A fresh copy of the 1.0.0 bundle each time; what killed runs left beside it stays.
-            let legacy = url("legacy.dkproj")
-            try FileManager.default.removeItem(at: legacy)
-            try FileManager.default.copyItem(at: Fixtures.sampleDoc("legacy-v1.dkproj"), to: legacy)
-            let old = try BundleState(legacy)
-            let migrated = self.migrated!
-            return Plan(operation: operation, arguments: ["migrate", "legacy.dkproj"],
-                        expectation: .bundle("legacy.dkproj", old: old) { $0 == migrated })
-        case .restoreSmall, .restoreLarge:
-            let name = operation == .restoreSmall ? "small.dkproj" : "large.dkproj"
-            let bundle = try DocumentBundle(contentsOf: url(name))
-            let old = try BundleState(url(name))
-            let candidates = bundle.manifest.versions.dropLast().shuffled(using: &random)
-            guard let version = try candidates.first(where: { try bundle.documentData(of: $0) != old.document }) else {
-                return try plan(operation == .restoreSmall ? .setSmall : .setLarge)
-            }
-            let document = try bundle.documentData(of: version)
-            return Plan(operation: operation, arguments: ["restore", name, "\(version.number)"],
-                        expectation: .bundle(name, old: old) { new in
-                new.versions.dropLast() == old.versions[...] && new.versions.count == old.versions.count + 1 && new.document == document
-            })
-        case .exportZip, .exportTarZstd, .exportDir:
-            let output = outputs[operation]!
-            let exists = (try? FileManager.default.attributesOfItem(atPath: url(output).path)) != nil
-            // Half the time over an existing output (--force), half the time to a new one.
-            let replacing = exists && Bool.random(using: &random)
-            if exists, !replacing { try FileManager.default.removeItem(at: url(output)) }
-            return Plan(operation: operation,
-                        arguments: ["export", "source.dkproj", "--format", format(operation), "-o", output] + (replacing ? ["--force"] : []),
-                        expectation: .export(output, reference: references.url.appendingPathComponent(output), replacing: replacing))
-        }
-    }
-
-    /// A check for a state with one more version than `old` whose document is `document`.
-    private static func oneMoreVersion(after old: BundleState, document: JSONValue) -> (BundleState) throws -> Bool {
-        { new in
-            guard new.versions.dropLast() == old.versions[...], new.versions.count == old.versions.count + 1 else { return false }
-            return try new.json == document
-        }
-    }
-
-    // MARK: - Files
-
-    /// The hidden files in the folder, by name, with their inode numbers (a journal written
-    /// again has a new one).
-    private func leftovers() -> [String: UInt64] {
-        var found: [String: UInt64] = [:]
-        for name in Fixtures.listing(directory.url) where name.hasPrefix(".") {
-            var info = stat()
-            lstat(url(name).path, &info)
-            found[name] = UInt64(info.st_ino)
-        }
-        return found
-    }
-
-    /// The file a temporary of our naming belongs to, or `nil` if the name is not ours:
-    /// `.NAME.dk-append`, `.NAME.dk-XXXXXXXX.tmp` or `.NAME.dk-old-XXXXXXXX.tmp`.
-    private func owner(of name: String) -> String? {
-        for target in bundles + outputs.values {
-            let prefix = ".\(target).dk-"
-            guard name.hasPrefix(prefix) else { continue }
-            let rest = name.dropFirst(prefix.count)
-            if rest == "append", bundles.contains(target) { return target }
-            let random = rest.hasPrefix("old-") ? rest.dropFirst(4) : rest
-            if random.hasSuffix(".tmp"), random.count == 12, random.dropLast(4).allSatisfy(\.isHexDigit) { return target }
-        }
-        return nil
-    }
-
-    /// Whether two files, or two folders (recursively), hold the same names and bytes.
-    private func sameContents(_ first: URL, _ second: URL) throws -> Bool {
-        let manager = FileManager.default
-        var isFolder: ObjCBool = false
-        guard manager.fileExists(atPath: first.path, isDirectory: &isFolder) else { return false }
-        if !isFolder.boolValue { return try Data(contentsOf: first) == Data(contentsOf: second) }
-        let names = try manager.contentsOfDirectory(atPath: first.path).sorted()
-        let otherNames = try manager.contentsOfDirectory(atPath: second.path).sorted()
-        guard names == otherNames else { return false }
-        return try names.allSatisfy { try sameContents(first.appendingPathComponent($0), second.appendingPathComponent($0)) }
-    }
-}
-
-private extension JSONValue {
-    /// The digest of the blob a project's thumbnail refers to.
-    var thumbnailDigest: String? {
-        guard case .object(let document) = self, case .object(let thumbnail)? = document["thumbnail"],
-              case .string(let digest)? = thumbnail["$blob"] else { return nil }
-        return digest
-    }
-
-    /// The number of elements, for an array; 0 otherwise.
-    var arrayCount: Int {
-        if case .array(let elements) = self { return elements.count }
-        return 0
     }
 }
