@@ -71,14 +71,14 @@ package final class ArchiveWriter {
             var sink = ArchiveEntrySink(declaredSize: size, path: path, entry: name, computesCRC: false) { bytes throws(ArchiveError) in
                 let written = LibArchive.withUTF8Locale { archive_write_data(archive, bytes.baseAddress, bytes.count) }
                 guard written == bytes.count else {
-                    if written < 0 { throw LibArchive.error(archive, kind: .io, path: path, entry: name) }
+                    if written < 0 { throw Self.writeError(archive, path: path, entry: name) }
                     throw ArchiveError(.io, "libarchive accepted \(written) of \(bytes.count) bytes", path: path, entry: name)
                 }
             }
             try body(&sink)
             try sink.finish()
             let code = LibArchive.withUTF8Locale { archive_write_finish_entry(archive) }
-            try LibArchive.check(code, archive, kind: .io, path: path, entry: name)
+            guard code == ARCHIVE_OK else { throw Self.writeError(archive, path: path, entry: name) }
         }
     }
 
@@ -116,12 +116,24 @@ package final class ArchiveWriter {
         let code = LibArchive.withUTF8Locale { archive_write_close(archive) }
         guard code == ARCHIVE_OK else {
             ledger.markFailed()
-            throw LibArchive.error(archive, kind: .io, path: path)
+            throw Self.writeError(archive, path: path)
         }
         ledger.markFinished()
     }
 
     // MARK: - Helpers
+
+    /// libarchive's error for a failed write, with the system's reason added: libarchive
+    /// says only "Write error", and a full disk should say so.
+    private static func writeError(_ archive: OpaquePointer, path: String, entry: String? = nil) -> ArchiveError {
+        var error = LibArchive.error(archive, kind: .io, path: path, entry: entry)
+        let number = archive_errno(archive)
+        if error.kind == .io, number > 0 {
+            let reason = String(cString: strerror(number))
+            if !error.message.contains(reason) { error.message += ": \(reason)" }
+        }
+        return error
+    }
 
     private static func open(_ fd: Int32, path: String, format: ArchiveWriteFormat) throws(ArchiveError) -> OpaquePointer {
         guard let archive = archive_write_new() else {

@@ -50,20 +50,27 @@ extension BundleWriter {
         else { return false }
 
         let start = base.zip.length
-        let journal = try AppendJournal.begin(bundlePath: path, fd: fd, length: start)
+        // Errors name the bundle as the caller did, not the resolved path.
+        let reported = destination.relativePath
+        let journal = try AppendJournal.begin(bundlePath: path, fd: fd, length: start, reportedPath: reported)
         do {
-            try DocumentKitError.located(at: destination.relativePath) {
-                let zip = StoredZipWriter(appendingTo: fd, path: path, at: start)
+            try DocumentKitError.located(at: reported) {
+                let zip = StoredZipWriter(appendingTo: fd, path: reported, at: start)
                 try write(zip)
-                try zip.finish { try synchronize(fd, path: path) }
-                try synchronize(fd, path: path)
+                try zip.finish { try synchronize(fd, path: reported) }
+                try synchronize(fd, path: reported)
             }
         } catch {
             // Nothing before `start` was touched: cutting the tail restores the old bytes.
             if ftruncate(fd, off_t(start)) == 0, fsync(fd) == 0 { try? journal.finish() }
             throw error
         }
-        try DocumentKitError.located(at: destination.relativePath) { try journal.finish() }
+        try DocumentKitError.located(at: reported) { try journal.finish() }
+        var written = stat()
+        if fstat(fd, &written) == 0, written.st_nlink == 0 {
+            // Removed (its folder deleted) while the save ran: the version went with it.
+            throw DocumentKitError(.cannotCreateOutput, "it was removed while it was being saved", path: reported)
+        }
         return true
     }
 

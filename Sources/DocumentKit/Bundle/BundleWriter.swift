@@ -116,7 +116,7 @@ enum BundleWriter {
     static func writeContainer(_ container: Container, to destination: URL, replace: Bool, inPlace: Bool = false) throws {
         if inPlace, let base = container.base, try appendInPlace(container, to: base, destination: destination) { return }
         let output = try AtomicReplacement(destination: destination)
-        let zip = StoredZipWriter(fileDescriptor: output.file.descriptor, path: output.file.path)
+        let zip = StoredZipWriter(fileDescriptor: output.file.descriptor, path: destination.relativePath)
         try DocumentKitError.located(at: destination.relativePath) {
             try zip.addEntry(name: BundleEntry.mimetype, data: Data(container.mimeType.utf8))
             try writeEntries(container, to: zip) { entry, base in try zip.copyEntry(entry, from: base.zip) }

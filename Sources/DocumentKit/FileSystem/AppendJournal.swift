@@ -25,6 +25,10 @@ struct AppendJournal {
     let length: UInt64
     /// The bundle's bytes just before `length`.
     let end: [UInt8]
+    /// The bundle's folder, when this journal was written by this process: it is removed
+    /// through the folder's descriptor, so it goes even if the folder was renamed meanwhile
+    /// (a journal left beside a completed append would hide the append from readers).
+    private let folder: OpenFile?
 
     /// How many bytes before `length` a journal records: the classic end record, the zip64
     /// end record and the zip64 locator.
@@ -33,21 +37,39 @@ struct AppendJournal {
     /// The journal path for the bundle file at `bundlePath` (symbolic links resolved).
     static func path(for bundlePath: String) -> String {
         let url = URL(fileURLWithPath: bundlePath)
-        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).dk-append").path
+        return url.deletingLastPathComponent().appendingPathComponent(name(for: bundlePath)).path
+    }
+
+    private static func name(for bundlePath: String) -> String {
+        ".\(URL(fileURLWithPath: bundlePath).lastPathComponent).dk-append"
     }
 
     /// Writes and flushes the journal for an append to `fd` (the bundle at `bundlePath`,
     /// `length` bytes long), and flushes the folder so the journal is on disk before the
-    /// first appended byte can be.
-    static func begin(bundlePath: String, fd: Int32, length: UInt64) throws -> AppendJournal {
-        let end = try tail(of: fd, before: length, path: bundlePath)
-        let journal = AppendJournal(path: path(for: bundlePath), length: length, end: end)
+    /// first appended byte can be. Errors name `reportedPath`, the bundle as the caller
+    /// named it.
+    static func begin(bundlePath: String, fd: Int32, length: UInt64, reportedPath: String? = nil) throws -> AppendJournal {
+        let reported = reportedPath ?? bundlePath
+        let end = try tail(of: fd, before: length, path: reported)
+        let folder = try AtomicReplacement.openFolder(of: URL(fileURLWithPath: bundlePath), reportedPath: reported)
+        let name = name(for: bundlePath)
+        let journal = AppendJournal(path: path(for: bundlePath), length: length, end: end, folder: folder)
         let text = "documentkit-append 1\nlength \(length)\nend \(end.map { String($0, radix: 16).leftPadded(to: 2) }.joined())\n"
-        unlink(journal.path)
-        let file = try OpenFile.creatingExclusively(journal.path)
-        try file.write(Data(text.utf8))
-        try file.synchronize()
-        try AtomicReplacement.synchronizeDirectory(of: URL(fileURLWithPath: journal.path))
+        unlinkat(folder.descriptor, name, 0)
+        do {
+            let fd = openat(folder.descriptor, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw TemporarySibling.creationError("cannot create its journal beside it", path: reported, errno: errno) }
+            let file = OpenFile(adopting: fd, path: journal.path)
+            try file.write(Data(text.utf8))
+            try file.synchronize()
+            guard fsync(folder.descriptor) == 0 else {
+                throw DocumentKitError.system("cannot flush its folder", path: reported, errno: errno)
+            }
+        } catch var error as DocumentKitError {
+            try? journal.finish()
+            error.path = reported
+            throw error
+        }
         return journal
     }
 
@@ -56,10 +78,21 @@ struct AppendJournal {
     /// the bundle as it was and the next writer cuts the append off (see
     /// ``recover(bundlePath:)``), so a save killed after its end record, but before this,
     /// did not happen for anyone; and once this returns, no power loss brings the journal
-    /// back to undo a save that was reported done.
+    /// back to undo a save that was reported done. A journal this process wrote is removed
+    /// through its folder's descriptor, so it goes even if the folder was renamed meanwhile.
     func finish() throws {
-        unlink(path)
-        try AtomicReplacement.synchronizeDirectory(of: URL(fileURLWithPath: path))
+        if let folder {
+            unlinkat(folder.descriptor, (path as NSString).lastPathComponent, 0)
+            guard fsync(folder.descriptor) == 0 else {
+                throw DocumentKitError.system("cannot flush the folder of", path: path, errno: errno)
+            }
+        } else {
+            unlink(path)
+            let folder = try AtomicReplacement.openFolder(of: URL(fileURLWithPath: path), reportedPath: path)
+            guard fsync(folder.descriptor) == 0 else {
+                throw DocumentKitError.system("cannot flush the folder of", path: path, errno: errno)
+            }
+        }
     }
 
     /// The journal beside the bundle at `bundlePath`, if there is a readable one.
@@ -72,7 +105,7 @@ struct AppendJournal {
               lines[2].hasPrefix("end "), let end = hexBytes(lines[2].dropFirst(4)),
               UInt64(end.count) == min(length, UInt64(recordedEndBytes)), endsInEndRecord(end)
         else { return nil }
-        return AppendJournal(path: path, length: length, end: end)
+        return AppendJournal(path: path, length: length, end: end, folder: nil)
     }
 
     /// Whether `fd`'s bytes before `length` are the ones the journal recorded.

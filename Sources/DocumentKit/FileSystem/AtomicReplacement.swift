@@ -3,81 +3,108 @@ import Foundation
 /// Writes a file the crash-safe way: a private temporary file beside the destination,
 /// flushed, renamed over the destination, then the directory flushed.
 ///
-/// The order is what makes it safe on power loss: the new bytes reach the disk (`fsync`
-/// of the file) before the name points at them (`rename`), and the rename itself reaches
-/// the disk (`fsync` of the directory) before the save reports success. At every moment
-/// the destination's name refers to either the complete old file or the complete new one.
-/// A temporary file is removed on every failure path; one left by a killed process is
-/// named `.NAME.dk-XXXXXXXX.tmp` and removed by the next save of the same file.
+/// The order is what makes it safe on power loss: the new bytes and their final mode reach
+/// the disk (`fsync` of the file) before the name points at them (`rename`), and the rename
+/// itself reaches the disk (`fsync` of the directory) before the save reports success
+/// (FORMAT.md §8 says why each step is needed). At every moment the destination's name
+/// refers to either the complete old file or the complete new one.
+///
+/// The temporary file is `.NAME.dk-XXXXXXXX.tmp`, 0600 and locked while it lives
+/// (``TemporarySibling``); it is removed on every failure path, and one left by a killed
+/// process is removed by the next write of the same destination. The folder is used by
+/// descriptor, so the file is created, renamed and removed in the same folder even if that
+/// folder is renamed while the write runs.
 final class AtomicReplacement {
     /// The destination, with any symbolic links resolved: the save goes to the link's target.
     let destination: URL
     /// The temporary file being written.
     let file: OpenFile
+    /// The destination's folder.
+    private let folder: OpenFile
+    /// The temporary file's name in `folder`.
+    private let temporaryName: String
+    /// The destination as the caller named it, for messages.
+    private let reportedPath: String
     private var finished = false
 
     /// Starts a replacement of `destination` (which need not exist yet).
     init(destination requested: URL) throws {
         destination = AtomicReplacement.resolvingSymbolicLinks(requested)
-        let directory = destination.deletingLastPathComponent().path
-        var info = stat()
-        guard stat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw DocumentKitError(.cannotCreateOutput, "the folder does not exist", path: directory)
-        }
-        var attempt = 0
-        while true {
-            let name = ".\(destination.lastPathComponent).dk-\(AtomicReplacement.randomSuffix()).tmp"
-            let path = (directory as NSString).appendingPathComponent(name)
-            do {
-                file = try OpenFile.creatingExclusively(path)
-                break
-            } catch let error as DocumentKitError {
-                attempt += 1
-                if access(path, F_OK) == 0, attempt < 16 { continue }
-                throw DocumentKitError(.cannotCreateOutput, "cannot create a temporary file beside it: \(error.message)", path: destination.relativePath)
-            }
-        }
+        reportedPath = requested.relativePath
+        folder = try AtomicReplacement.openFolder(of: destination, reportedPath: reportedPath)
+        TemporarySibling.removeLeftovers(of: destination.lastPathComponent, in: folder)
+        (temporaryName, file) = try TemporarySibling.file(for: destination.lastPathComponent, in: folder, reportedPath: reportedPath)
     }
 
     deinit {
-        if !finished { unlink(file.path) }
+        if !finished { unlinkat(folder.descriptor, temporaryName, 0) }
     }
 
-    /// Gives the new file `mode` (and, when running as root, the owner of the file it
-    /// replaces), flushes it, renames it over the destination and flushes the directory.
+    /// Gives the new file `mode` (and, when allowed, the owner of the file it replaces),
+    /// flushes it, renames it over the destination and flushes the directory.
     func commit(mode: mode_t, owner: (uid: uid_t, gid: gid_t)? = nil) throws {
-        guard fchmod(file.descriptor, mode) == 0 else {
-            throw DocumentKitError.system("cannot set permissions", path: file.path, errno: errno)
-        }
-        if let owner, owner.uid != geteuid() || owner.gid != getegid() {
-            // Only root may give a file away; for anyone else the new file stays theirs.
-            _ = fchown(file.descriptor, owner.uid, owner.gid)
-        }
+        try setAttributes(mode: mode, owner: owner)
         try file.synchronize()
-        guard rename(file.path, destination.path) == 0 else {
-            throw DocumentKitError.system("cannot replace", path: destination.relativePath, errno: errno)
+        guard renameat(folder.descriptor, temporaryName, folder.descriptor, destination.lastPathComponent) == 0 else {
+            throw TemporarySibling.creationError("cannot replace it", path: reportedPath, errno: errno)
         }
         finished = true
-        try AtomicReplacement.synchronizeDirectory(of: destination)
+        file.unlock()
+        try synchronizeFolder()
     }
 
     /// Like `commit`, but fails if the destination exists instead of replacing it:
     /// `link(2)` creates the name only if it is free, atomically.
     func commitWithoutReplacing(mode: mode_t) throws {
-        guard fchmod(file.descriptor, mode) == 0 else {
-            throw DocumentKitError.system("cannot set permissions", path: file.path, errno: errno)
-        }
+        try setAttributes(mode: mode, owner: nil)
         try file.synchronize()
-        guard link(file.path, destination.path) == 0 else {
+        guard linkat(folder.descriptor, temporaryName, folder.descriptor, destination.lastPathComponent, 0) == 0 else {
             let number = errno
             if number == EEXIST {
-                throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: destination.relativePath)
+                throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: reportedPath)
             }
-            throw DocumentKitError.system("cannot create", path: destination.relativePath, errno: number)
+            throw TemporarySibling.creationError("cannot create it", path: reportedPath, errno: number)
         }
-        unlink(file.path)
+        unlinkat(folder.descriptor, temporaryName, 0)
         finished = true
-        try AtomicReplacement.synchronizeDirectory(of: destination)
+        file.unlock()
+        try synchronizeFolder()
+    }
+
+    /// The owner first, then the mode: changing a file's owner clears its set-user-ID and
+    /// set-group-ID bits, so the other order would lose them.
+    private func setAttributes(mode: mode_t, owner: (uid: uid_t, gid: gid_t)?) throws {
+        if let owner, owner.uid != geteuid() || owner.gid != getegid() {
+            // Only root may give a file away; anyone may give it a group they belong to.
+            // What cannot be kept stays the writer's.
+            if fchown(file.descriptor, owner.uid, owner.gid) != 0, owner.gid != getegid() {
+                _ = fchown(file.descriptor, uid_t.max, owner.gid)
+            }
+        }
+        guard fchmod(file.descriptor, mode) == 0 else {
+            throw DocumentKitError.system("cannot set permissions", path: reportedPath, errno: errno)
+        }
+    }
+
+    private func synchronizeFolder() throws {
+        guard fsync(folder.descriptor) == 0 else {
+            throw DocumentKitError.system("cannot flush its folder", path: reportedPath, errno: errno)
+        }
+    }
+
+    /// Opens the folder `destination` (resolved) goes in; one that does not exist means
+    /// the output cannot be created (73).
+    static func openFolder(of destination: URL, reportedPath: String) throws -> OpenFile {
+        let path = destination.deletingLastPathComponent().path
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
+            switch errno {
+            case ENOENT: throw DocumentKitError(.cannotCreateOutput, "cannot create it: its folder does not exist", path: reportedPath)
+            case ENOTDIR: throw DocumentKitError(.cannotCreateOutput, "cannot create it: its folder is not a folder", path: reportedPath)
+            default: throw DocumentKitError.system("cannot open its folder", path: reportedPath, errno: errno)
+            }
+        }
+        return OpenFile(adopting: fd, path: path)
     }
 
     /// The permissions a new file gets: 0666 less the process's umask, as `open(2)` would.
@@ -92,24 +119,13 @@ final class AtomicReplacement {
         return mask
     }
 
-    /// Removes temporary files that an earlier, killed save of `destination` left behind.
-    /// Call only while holding the destination's lock, so no living save owns them.
+    /// Removes temporary files and folders that earlier, killed writes of `destination`
+    /// left behind (``TemporarySibling``): any writer of `destination` may call it, at any
+    /// time, since a temporary still in use is locked and kept.
     static func removeLeftovers(of destination: URL) {
         let target = resolvingSymbolicLinks(destination)
-        let directory = target.deletingLastPathComponent().path
-        let prefix = ".\(target.lastPathComponent).dk-"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-            unlink((directory as NSString).appendingPathComponent(name))
-        }
-    }
-
-    static func synchronizeDirectory(of url: URL) throws {
-        let directory = url.deletingLastPathComponent().path
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw DocumentKitError.system("cannot open folder", path: directory, errno: errno) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw DocumentKitError.system("cannot flush folder", path: directory, errno: errno) }
+        guard let folder = try? OpenFile.folder(target.deletingLastPathComponent().path) else { return }
+        TemporarySibling.removeLeftovers(of: target.lastPathComponent, in: folder)
     }
 
     /// Follows symbolic links at the end of `url` (up to 32), so that saving through a

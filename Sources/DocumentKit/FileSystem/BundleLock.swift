@@ -15,10 +15,18 @@ final class BundleLock {
 
     deinit { flock(file.descriptor, LOCK_UN) }
 
-    /// Waits up to `timeout` seconds for the lock on the existing bundle at `url`.
-    static func acquire(_ url: URL, timeout: TimeInterval = BundleLock.defaultTimeout) throws -> BundleLock {
+    /// Takes the lock on the existing bundle at `url`, waiting for other writers as long as
+    /// they take, or at most `timeout` seconds when one is given.
+    ///
+    /// Waiting is what a writer asked to save wants: `docctl set` run from several scripts
+    /// at once should land every edit, however long the queue, not fail because a busy
+    /// machine made the others slow. Without a timeout the kernel queues the waiter
+    /// (`flock` without `LOCK_NB`) and wakes it when the lock is free; with one, the wait
+    /// polls against the monotonic clock, which wall-clock changes do not move.
+    static func acquire(_ url: URL, timeout: TimeInterval? = BundleLock.defaultTimeout) throws -> BundleLock {
         let path = AtomicReplacement.resolvingSymbolicLinks(url).path
-        let deadline = Date().addingTimeInterval(timeout)
+        let clock = ContinuousClock()
+        let deadline = timeout.map { clock.now.advanced(by: .seconds(min(max(0, $0), 1e9))) }
         var pause: useconds_t = 1_000
         while true {
             let file: OpenFile
@@ -28,7 +36,7 @@ final class BundleLock {
                 error.path = url.relativePath
                 throw error
             }
-            if flock(file.descriptor, LOCK_EX | LOCK_NB) == 0 {
+            if flock(file.descriptor, deadline == nil ? LOCK_EX : LOCK_EX | LOCK_NB) == 0 {
                 var current = stat()
                 let opened = try file.status()
                 if stat(path, &current) == 0, current.st_ino == opened.st_ino, current.st_dev == opened.st_dev {
@@ -40,16 +48,18 @@ final class BundleLock {
             guard errno == EWOULDBLOCK || errno == EINTR else {
                 throw DocumentKitError.system("cannot lock", path: url.relativePath, errno: errno)
             }
-            if Date() >= deadline {
-                throw DocumentKitError(.conflict, "locked by another writer for more than \(Int(timeout)) s", path: url.relativePath)
+            guard let deadline else { continue }
+            if clock.now >= deadline {
+                throw DocumentKitError(.conflict, "locked by another writer for more than \(String(format: "%g", timeout ?? 0)) s", path: url.relativePath)
             }
             usleep(pause)
             pause = min(pause * 2, 50_000)
         }
     }
 
-    /// How long a writer waits for another: `DOCUMENTKIT_LOCK_TIMEOUT` seconds, else 30.
-    static var defaultTimeout: TimeInterval {
-        ProcessInfo.processInfo.environment["DOCUMENTKIT_LOCK_TIMEOUT"].flatMap(TimeInterval.init) ?? 30
+    /// How long a writer waits for another: `DOCUMENTKIT_LOCK_TIMEOUT` seconds when set,
+    /// otherwise as long as it takes (`nil`).
+    static var defaultTimeout: TimeInterval? {
+        ProcessInfo.processInfo.environment["DOCUMENTKIT_LOCK_TIMEOUT"].flatMap(TimeInterval.init)
     }
 }

@@ -7,7 +7,9 @@ final class OpenFile {
     /// Where the next `write` goes: writes are positional, so reads never move it.
     private var writeOffset: UInt64 = 0
 
-    private init(descriptor: Int32, path: String) {
+    /// Takes ownership of `descriptor`, an open file or folder at `path` (the path is for
+    /// messages only).
+    init(adopting descriptor: Int32, path: String) {
         self.descriptor = descriptor
         self.path = path
     }
@@ -18,7 +20,7 @@ final class OpenFile {
     static func forReading(_ path: String) throws -> OpenFile {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw DocumentKitError.system("cannot open", path: path, errno: errno) }
-        return OpenFile(descriptor: fd, path: path)
+        return OpenFile(adopting: fd, path: path)
     }
 
     /// Creates a new file that must not exist yet (`O_EXCL`, which also refuses to follow
@@ -27,7 +29,28 @@ final class OpenFile {
     static func creatingExclusively(_ path: String, mode: mode_t = 0o600) throws -> OpenFile {
         let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw DocumentKitError.system("cannot create", path: path, errno: errno) }
-        return OpenFile(descriptor: fd, path: path)
+        return OpenFile(adopting: fd, path: path)
+    }
+
+    /// Opens the folder at `path`, to create, rename and remove files in it by descriptor
+    /// and to flush its entries (`fsync` of a folder makes renames in it durable).
+    static func folder(_ path: String) throws -> OpenFile {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw DocumentKitError.system("cannot open folder", path: path, errno: errno) }
+        return OpenFile(adopting: fd, path: path)
+    }
+
+    /// Takes an exclusive `flock(2)` on the file if no one else holds one, without waiting.
+    func tryLock() -> Bool {
+        while true {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+            if errno != EINTR { return false }
+        }
+    }
+
+    /// Releases a lock taken with ``tryLock()`` before the file is closed.
+    func unlock() {
+        flock(descriptor, LOCK_UN)
     }
 
     /// The file's status.

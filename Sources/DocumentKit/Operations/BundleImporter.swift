@@ -117,8 +117,8 @@ public enum BundleImporter {
                     document = try reader.readData(limit: Int(BundleLimits.default.maxInMemoryObjectBytes))
                 } else if local.count == 2, local[0] == CodableDocumentLayout.blobsFolder, ObjectDigest(hex: local[1]) != nil {
                     let target = staging.url.appendingPathComponent(local[1])
-                    let file = try OpenFile.creatingExclusively(target.path)
-                    try reader.readData { try file.write($0) }
+                    let file = try staging.writing { try OpenFile.creatingExclusively(target.path) }
+                    try reader.readData { block in try staging.writing { try file.write(block) } }
                     blobFiles[local[1]] = target
                 }
             }
@@ -135,18 +135,4 @@ public enum BundleImporter {
             return json
         }
     }
-}
-
-/// A private folder beside an output, removed with everything in it when released.
-final class StagingFolder {
-    let url: URL
-
-    init(beside output: URL) throws {
-        url = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).dk-\(UInt32.random(in: 0...UInt32.max)).tmp")
-        guard mkdir(url.path, 0o700) == 0 else {
-            throw DocumentKitError.system("cannot create a folder beside the output", path: url.relativePath, errno: errno)
-        }
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
 }

@@ -1,0 +1,59 @@
+import Foundation
+@testable import DocumentKit
+
+/// The files a trial may leave, and comparisons of outputs.
+extension CrashHarness {
+    /// The hidden files in the folder, by name, with their inode numbers (a journal written
+    /// again has a new one).
+    func leftovers() -> [String: UInt64] {
+        var found: [String: UInt64] = [:]
+        for name in Fixtures.listing(directory.url) where name.hasPrefix(".") {
+            var info = stat()
+            lstat(url(name).path, &info)
+            found[name] = UInt64(info.st_ino)
+        }
+        return found
+    }
+
+    /// The file a temporary of our naming belongs to, or `nil` if the name is not ours:
+    /// `.NAME.dk-append`, `.NAME.dk-XXXXXXXX.tmp` or `.NAME.dk-old-XXXXXXXX.tmp`.
+    func owner(of name: String) -> String? {
+        for target in bundles + outputs.values {
+            let prefix = ".\(target).dk-"
+            guard name.hasPrefix(prefix) else { continue }
+            let rest = name.dropFirst(prefix.count)
+            if rest == "append", bundles.contains(target) { return target }
+            let random = rest.hasPrefix("old-") ? rest.dropFirst(4) : rest
+            if random.hasSuffix(".tmp"), random.count == 12, random.dropLast(4).allSatisfy(\.isHexDigit) { return target }
+        }
+        return nil
+    }
+
+    /// Whether two files, or two folders (recursively), hold the same names and bytes.
+    func sameContents(_ first: URL, _ second: URL) throws -> Bool {
+        let manager = FileManager.default
+        var isFolder: ObjCBool = false
+        guard manager.fileExists(atPath: first.path, isDirectory: &isFolder) else { return false }
+        if !isFolder.boolValue { return try Data(contentsOf: first) == Data(contentsOf: second) }
+        let names = try manager.contentsOfDirectory(atPath: first.path).sorted()
+        let otherNames = try manager.contentsOfDirectory(atPath: second.path).sorted()
+        guard names == otherNames else { return false }
+        return try names.allSatisfy { try sameContents(first.appendingPathComponent($0), second.appendingPathComponent($0)) }
+    }
+}
+
+/// What the crash harness reads of project documents.
+extension JSONValue {
+    /// The digest of the blob a project's thumbnail refers to.
+    var thumbnailDigest: String? {
+        guard case .object(let document) = self, case .object(let thumbnail)? = document["thumbnail"],
+              case .string(let digest)? = thumbnail["$blob"] else { return nil }
+        return digest
+    }
+
+    /// The number of elements, for an array; 0 otherwise.
+    var arrayCount: Int {
+        if case .array(let elements) = self { return elements.count }
+        return 0
+    }
+}

@@ -1,0 +1,356 @@
+import Foundation
+import Testing
+@testable import DocumentKit
+
+/// Kills docctl (SIGKILL) at random moments while it saves, and checks after every kill
+/// that nothing was lost and nothing was damaged.
+///
+/// Each trial picks an operation on one of four files: small and large bundles (the large
+/// one has a 16 MB blob and a history of dozens of versions), a legacy 1.0.0 bundle to
+/// migrate, and a bundle to export. It starts docctl, kills it after a random delay (now
+/// and then at once, now and then never), and then checks:
+///
+/// - the bundle passes `docctl validate --deep`;
+/// - its versions and head document are exactly those before the trial, or exactly what
+///   the operation makes of them (each operation says which: the edit applied, versions
+///   dropped by a prune, the migrated bundle, the restored document);
+/// - an export's input is byte-identical, and its output is absent or complete (identical
+///   to a reference export), never a damaged file under the final name;
+/// - only temporary files of our own naming are left (`.NAME.dk-append`,
+///   `.NAME.dk-XXXXXXXX.tmp`), only by killed runs, and none survives the next run on the
+///   same file that succeeds.
+///
+/// A kill counts as *mid-save* when it left such a temporary file: the run had begun
+/// writing. Settings: `DOCUMENTKIT_CRASH_TRIALS` (trials), `DOCUMENTKIT_CRASH_SEED` (seed;
+/// random by default, printed so that a failure can be replayed).
+final class CrashHarness {
+    enum Operation: String, CaseIterable {
+        case setSmall = "set small", setLarge = "set large", unsetLarge = "unset large", attachLarge = "attach large"
+        case pruneSmall = "prune small", pruneLarge = "prune large", migrateLegacy = "migrate legacy"
+        case restoreSmall = "restore small", restoreLarge = "restore large"
+        case exportZip = "export zip", exportTarZstd = "export tar.zst", exportDir = "export dir"
+
+        /// How often it is picked, relative to the others: the long writes, where kills land
+        /// mid-save most often, more than the short ones.
+        var weight: Int {
+            switch self {
+            case .setLarge, .attachLarge, .pruneLarge: 12
+            case .setSmall, .migrateLegacy, .exportDir: 9
+            case .exportZip, .exportTarZstd, .pruneSmall: 7
+            case .unsetLarge, .restoreSmall, .restoreLarge: 5
+            }
+        }
+    }
+
+    /// What a run found.
+    struct Report: CustomStringConvertible {
+        var seed: UInt64
+        var trials = 0
+        /// Runs killed while still running.
+        var killed = 0
+        /// Killed runs that had begun writing: they left a temporary file or journal.
+        var killedMidSave = 0
+        /// Killed runs whose change had already been committed (the new state was found).
+        var killedAfterCommit = 0
+        var failures: [String] = []
+        var byOperation: [Operation: (trials: Int, midSave: Int)] = [:]
+
+        var description: String {
+            let operations = Operation.allCases.compactMap { operation in
+                byOperation[operation].map { "\(operation.rawValue) \($0.trials)/\($0.midSave)" }
+            }.joined(separator: ", ")
+            return """
+                crash harness (seed \(seed)): \(trials) trials, \(killed) killed while running, \(killedMidSave) of them mid-save \
+                (a temporary file or journal left), \(killedAfterCommit) after the commit, \(trials - killed) not killed; \
+                \(failures.count) failures
+                crash harness by operation (trials/mid-save): \(operations)
+                """ + failures.map { "\ncrash harness failure: \($0)" }.joined()
+        }
+    }
+
+    /// A bundle's history and head, as readers see it.
+    struct BundleState: Equatable {
+        var versions: [VersionID]
+        var document: Data
+
+        init(_ url: URL) throws {
+            let bundle = try DocumentBundle(contentsOf: url)
+            versions = bundle.manifest.versions.map(\.id)
+            document = try bundle.headDocumentData()
+        }
+
+        var json: JSONValue { get throws { try JSONValue.parse(document) } }
+    }
+
+    /// What a trial may leave: the old state, or the one the operation makes.
+    enum Expectation {
+        case bundle(String, old: BundleState, isNew: (BundleState) throws -> Bool)
+        case export(String, reference: URL, replacing: Bool)
+    }
+
+    struct Plan {
+        var operation: Operation
+        var arguments: [String]
+        var expectation: Expectation
+        /// The file whose temporaries this run may leave: the bundle, or the export's output.
+        var target: String { switch expectation { case .bundle(let name, _, _), .export(let name, _, _): name } }
+    }
+
+    let directory: TemporaryDirectory
+    let references: TemporaryDirectory
+    var random: SeededRandom
+    private var report: Report
+    /// How long each operation takes when not killed, in seconds, for choosing kill delays.
+    private var nominal: [Operation: Double] = [:]
+    /// How long its temporary files live (the write), in seconds, as last seen.
+    private var writing: [Operation: Double] = [:]
+    var attachmentDigests: [String: String] = [:]
+    var migrated: BundleState!
+    private var sourceDigest = ""
+    let bundles = ["small.dkproj", "large.dkproj", "legacy.dkproj"]
+    let outputs: [Operation: String] = [.exportZip: "out.zip", .exportTarZstd: "out.tar.zst", .exportDir: "outdir"]
+    private let metadata = SaveMetadata(author: "harness", message: "setup", created: Date(timeIntervalSince1970: 1_767_225_600))
+
+    /// The number of trials the environment asks for, else `default`.
+    static func trials(default value: Int) -> Int {
+        ProcessInfo.processInfo.environment["DOCUMENTKIT_CRASH_TRIALS"].flatMap(Int.init) ?? value
+    }
+
+    /// The seed the environment asks for, else a random one.
+    static var seed: UInt64 {
+        ProcessInfo.processInfo.environment["DOCUMENTKIT_CRASH_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64(UInt32.max))
+    }
+
+    init(seed: UInt64) throws {
+        directory = try TemporaryDirectory("crash-harness")
+        references = try TemporaryDirectory("crash-harness-references")
+        random = SeededRandom(seed: seed)
+        report = Report(seed: seed)
+        try makeFiles()
+        try calibrate()
+    }
+
+    // MARK: - Setup
+
+    func url(_ name: String) -> URL { directory.url.appendingPathComponent(name) }
+
+    /// The bundles, attachments and reference exports, made with the library (faster than
+    /// one docctl process per version).
+    private func makeFiles() throws {
+        for (name, size, seed) in [("big.bin", 16_000_000, 1), ("a.bin", 8_000_000, 2), ("b.bin", 8_000_000, 3)] as [(String, Int, UInt64)] {
+            let data = Fixtures.noise(size, seed: seed)
+            try Fixtures.write(data, to: name, in: directory.url)
+            attachmentDigests[name] = ObjectDigest.of(data).hex
+        }
+        _ = try BundleEditor.create(at: url("small.dkproj"), json: GeneratedProject.document(taskCount: 4, seed: 1), metadata: metadata)
+        let large = url("large.dkproj")
+        _ = try BundleEditor.create(at: large, json: GeneratedProject.document(taskCount: 200, seed: 2), metadata: metadata)
+        _ = try BundleEditor.attach(url("big.bin"), at: JSONPath(parsing: "thumbnail"), in: large, metadata: metadata)
+        for index in 1...30 {
+            _ = try BundleEditor.set(.string("setup \(index)"), at: JSONPath(parsing: "tasks[\(index)].title"), in: large, metadata: metadata)
+        }
+        try FileManager.default.copyItem(at: large, to: url("source.dkproj"))
+        sourceDigest = try Fixtures.digest(of: url("source.dkproj"))
+        try FileManager.default.copyItem(at: Fixtures.sampleDoc("legacy-v1.dkproj"), to: url("legacy.dkproj"))
+
+        // What a completed migration and each export make, for comparison.
+        let legacy = references.url.appendingPathComponent("legacy.dkproj")
+        try FileManager.default.copyItem(at: Fixtures.sampleDoc("legacy-v1.dkproj"), to: legacy)
+        try expectSuccess(Run.docctl(["migrate", legacy.path], in: references.url), "reference migration")
+        migrated = try BundleState(legacy)
+        for (operation, output) in outputs {
+            try expectSuccess(Run.docctl(["export", url("source.dkproj").path, "--format", format(operation), "-o", output], in: references.url),
+                              "reference \(operation.rawValue)")
+        }
+    }
+
+    /// Runs every operation once to completion: each must succeed and pass its checks, and
+    /// its time sets the range of kill delays.
+    private func calibrate() throws {
+        for operation in Operation.allCases {
+            try trial(operation, kill: .never, counted: false)
+        }
+    }
+
+    struct HarnessFailure: Error, CustomStringConvertible { var description: String }
+
+    private func expectSuccess(_ result: ExternalTool.Result, _ what: String) throws {
+        guard result.status == 0 else { throw HarnessFailure(description: "\(what) failed (\(result.status)): \(result.standardError)") }
+    }
+
+    func format(_ operation: Operation) -> String {
+        switch operation {
+        case .exportZip: "zip"
+        case .exportTarZstd: "tar.zst"
+        default: "dir"
+        }
+    }
+
+    // MARK: - Trials
+
+    /// Runs `count` trials and returns what they found.
+    func run(trials count: Int) -> Report {
+        for number in 1...max(count, 1) where count > 0 {
+            let operation = pick()
+            let moment = chooseMoment(for: operation)
+            do {
+                try trial(operation, kill: moment, counted: true)
+            } catch {
+                report.failures.append("trial \(number) (\(operation.rawValue), kill \(moment)): \(error)")
+            }
+            if report.failures.count >= 10 { break }
+        }
+        do {
+            try finish()
+        } catch {
+            report.failures.append("final saves: \(error)")
+        }
+        return report
+    }
+
+    private func pick() -> Operation {
+        var choice = Int.random(in: 0..<Operation.allCases.map(\.weight).reduce(0, +), using: &random)
+        for operation in Operation.allCases {
+            if choice < operation.weight { return operation }
+            choice -= operation.weight
+        }
+        return .setSmall
+    }
+
+    /// When a trial kills docctl.
+    enum KillMoment: CustomStringConvertible {
+        /// Not at all: the run must complete.
+        case never
+        /// This many microseconds after it starts.
+        case after(useconds_t)
+        /// This many microseconds after its first temporary file or journal appears: a kill
+        /// aimed at the write itself, which is a small part of a run's time.
+        case whileWriting(useconds_t)
+
+        var description: String {
+            switch self {
+            case .never: "never"
+            case .after(let delay): "after \(delay) µs"
+            case .whileWriting(let delay): "\(delay) µs into the write"
+            }
+        }
+    }
+
+    /// 6% at once, 8% never, 40% while it writes, and otherwise anywhere in the
+    /// operation's usual time.
+    private func chooseMoment(for operation: Operation) -> KillMoment {
+        let roll = Double.random(in: 0..<1, using: &random)
+        func delay(within seconds: Double) -> useconds_t {
+            useconds_t(Double.random(in: 0..<max(seconds, 0.001), using: &random) * 1_000_000)
+        }
+        if roll < 0.06 { return .after(0) }
+        if roll < 0.14 { return .never }
+        if roll < 0.54 { return .whileWriting(delay(within: (writing[operation] ?? 0.02) * 1.2)) }
+        return .after(delay(within: nominal[operation] ?? 0.2))
+    }
+
+    private func trial(_ requested: Operation, kill moment: KillMoment, counted: Bool) throws {
+        let plan = try self.plan(requested)
+        let before = leftovers()
+        let clock = ContinuousClock()
+        let started = clock.now
+        let process = try DocctlProcess(plan.arguments, in: directory.url)
+        var killed = false
+        switch moment {
+        case .never:
+            break
+        case .after(let delay):
+            usleep(delay)
+            killed = process.isRunning
+        case .whileWriting(let delay):
+            var began: ContinuousClock.Instant?
+            while process.isRunning, began == nil {
+                if leftovers().contains(where: { owner(of: $0.key) == plan.target && before[$0.key] != $0.value }) {
+                    began = clock.now
+                } else {
+                    usleep(500)
+                }
+            }
+            guard let began else { break }
+            usleep(delay)
+            killed = process.isRunning
+            if !killed {
+                let elapsed = clock.now - began
+                writing[plan.operation] = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            }
+        }
+        if killed { process.send(SIGKILL) }
+        let outcome = process.wait()
+        killed = killed && outcome.signaled && outcome.status == SIGKILL
+        if !killed {
+            // How long the operation takes, for choosing later kill moments.
+            let elapsed = clock.now - started
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            nominal[plan.operation] = nominal[plan.operation].map { 0.7 * $0 + 0.3 * seconds } ?? seconds
+        }
+        if !killed, outcome.signaled || outcome.status != 0 {
+            throw HarnessFailure(description: "\(plan.arguments.joined(separator: " ")) failed (\(outcome.status)): \(outcome.standardError)")
+        }
+
+        // Temporaries: only ours, only from killed runs, none left by a run that succeeded.
+        let after = leftovers()
+        for (name, inode) in after {
+            guard let owner = owner(of: name) else { throw HarnessFailure(description: "a stray file: \(name)") }
+            if owner != plan.target, before[name] != inode { throw HarnessFailure(description: "\(name) appeared in a run on \(plan.target)") }
+            if owner == plan.target, !killed { throw HarnessFailure(description: "\(name) is left after a run that succeeded") }
+        }
+        let midSave = killed && after.contains { owner(of: $0.key) == plan.target && before[$0.key] != $0.value }
+
+        let isNew: Bool
+        switch plan.expectation {
+        case .bundle(let name, let old, let matches):
+            let validate = try Run.docctl(["validate", "--deep", name], in: directory.url)
+            guard validate.status == 0 else { throw HarnessFailure(description: "validate --deep \(name) (\(validate.status)): \(validate.output)") }
+            let state = try BundleState(url(name))
+            if state == old {
+                isNew = false
+            } else if try matches(state) {
+                isNew = true
+            } else {
+                throw HarnessFailure(description: "\(name) holds neither the old nor the new state (\(old.versions.count) versions before, \(state.versions.count) after)")
+            }
+            if !killed, !isNew {
+                throw HarnessFailure(description: "\(plan.arguments.joined(separator: " ")) succeeded but the bundle did not change")
+            }
+        case .export(let output, let reference, let replacing):
+            guard try Fixtures.digest(of: url("source.dkproj")) == sourceDigest else { throw HarnessFailure(description: "the export's input changed") }
+            let exists = (try? FileManager.default.attributesOfItem(atPath: url(output).path)) != nil
+            if exists, !(try sameContents(url(output), reference)) {
+                throw HarnessFailure(description: "\(output) exists but differs from a complete export")
+            }
+            if !killed, !exists { throw HarnessFailure(description: "\(output) is missing after a complete export") }
+            isNew = exists && !replacing
+        }
+        guard counted else { return }
+        report.trials += 1
+        report.byOperation[plan.operation, default: (0, 0)].trials += 1
+        if killed {
+            report.killed += 1
+            if midSave {
+                report.killedMidSave += 1
+                report.byOperation[plan.operation, default: (0, 0)].midSave += 1
+            }
+            if isNew { report.killedAfterCommit += 1 }
+        }
+    }
+
+    /// One more successful save of each bundle and export of each output: afterwards no
+    /// temporary file of any kind is left, and every bundle validates.
+    private func finish() throws {
+        for name in bundles {
+            try expectSuccess(try Run.docctl(["set", name, "name", "final"], in: directory.url), "final save of \(name)")
+            try expectSuccess(try Run.docctl(["validate", "--deep", name], in: directory.url), "final validation of \(name)")
+        }
+        for (operation, output) in outputs {
+            try expectSuccess(try Run.docctl(["export", "source.dkproj", "--format", format(operation), "-o", output, "--force"], in: directory.url),
+                              "final \(operation.rawValue)")
+        }
+        let left = leftovers()
+        guard left.isEmpty else { throw HarnessFailure(description: "left after the final saves: \(left.keys.sorted())") }
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+import Testing
+@testable import DocumentKit
+
+/// A save, attach, prune, migration, restore or export killed at any moment loses nothing:
+/// the bundle validates and holds the old or the new state, an export's output is complete
+/// or absent, and what the killed run left is removed by the next run that succeeds.
+///
+/// The suite runs a short ``CrashHarness`` (30 trials, about a minute); `scripts/crash-harness.sh
+/// --trials 400` runs the long one (`DOCUMENTKIT_CRASH_TRIALS`, `DOCUMENTKIT_CRASH_SEED`).
+@Suite struct CrashSafetyTests {
+    @Test func killingDocctlAtRandomMomentsLosesNothing() throws {
+        let harness = try CrashHarness(seed: CrashHarness.seed)
+        let report = harness.run(trials: CrashHarness.trials(default: 30))
+        // The figures, for the script and for whoever reads the log.
+        print(report)
+        for failure in report.failures { Issue.record(Comment(rawValue: failure)) }
+        #expect(report.trials > 0)
+        if report.trials >= 30 {
+            #expect(report.killedMidSave > 0, "some kills landed while a save was writing")
+        }
+    }
+}

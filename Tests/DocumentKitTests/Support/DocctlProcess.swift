@@ -1,0 +1,80 @@
+import Foundation
+
+/// A docctl run as a child process that a test can stop, continue or kill at any moment,
+/// unlike `Run.docctl`, which waits for it.
+///
+/// `shell` is a `/bin/sh` command run first, in the same process, such as `umask 077` or
+/// `ulimit -f 100`; docctl then replaces the shell (`exec`), so the process id is docctl's.
+final class DocctlProcess {
+    /// What the process left when it ended.
+    struct Outcome {
+        /// The exit status, or the signal that ended it.
+        var status: Int32
+        /// Whether a signal ended it (`status` is then the signal).
+        var signaled: Bool
+        var standardError: String
+    }
+
+    private let process = Process()
+    private let errorPipe = Pipe()
+
+    /// Starts docctl with `arguments` in `directory`, in `Run.environment` plus `environment`.
+    init(_ arguments: [String], in directory: URL, environment: [String: String] = [:], shell: String? = nil) throws {
+        process.environment = Run.environment.merging(environment) { $1 }
+        process.currentDirectoryURL = directory
+        if let shell {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "\(shell) && exec \"$0\" \"$@\"", Run.docctlURL.path] + arguments
+        } else {
+            process.executableURL = Run.docctlURL
+            process.arguments = arguments
+        }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errorPipe
+        try process.run()
+    }
+
+    /// The process id.
+    var identifier: pid_t { process.processIdentifier }
+
+    /// Whether it is still running (a stopped process is running).
+    var isRunning: Bool { process.isRunning }
+
+    /// Sends `signal` (SIGKILL, SIGSTOP, SIGCONT).
+    func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for it to end. Its error output is small (one line), so reading it after the
+    /// end cannot block the process on a full pipe.
+    func wait() -> Outcome {
+        process.waitUntilExit()
+        let error = errorPipe.fileHandleForReading.readDataToEndOfFile()
+        return Outcome(status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
+                       standardError: String(decoding: error, as: UTF8.self))
+    }
+
+    /// Runs docctl and, as soon as a name `matching` appears in `folder` (polled every
+    /// millisecond), stops it (SIGSTOP), calls `body` with the name, and lets it go on
+    /// (SIGCONT). Returns the outcome and whether `body` ran: a process that ends before
+    /// any such name appears is not stopped.
+    static func stopping(_ arguments: [String], in directory: URL, environment: [String: String] = [:], shell: String? = nil,
+                         whenNameIn folder: URL, matches: (String) -> Bool,
+                         _ body: (String) throws -> Void) throws -> (outcome: Outcome, caught: Bool) {
+        let process = try DocctlProcess(arguments, in: directory, environment: environment, shell: shell)
+        var caught = false
+        while process.isRunning, !caught {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            if let name = names.first(where: matches) {
+                process.send(SIGSTOP)
+                caught = true
+                defer { process.send(SIGCONT) }
+                try body(name)
+            } else {
+                usleep(1_000)
+            }
+        }
+        return (process.wait(), caught)
+    }
+}
