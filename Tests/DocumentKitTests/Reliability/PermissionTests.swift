@@ -175,7 +175,7 @@ import Testing
         defer { close(fd) }
         let journal = try AppendJournal.begin(bundlePath: directory.path("q.dkproj"), fd: fd, length: 6)
         #expect(status(journal.path).st_mode & 0o7777 == 0o600)
-        journal.finish()
+        try journal.finish()
         #expect(Fixtures.listing(directory.url) == ["q.dkproj"], "each removed when released")
     }
 
