@@ -20,6 +20,11 @@ public struct JSONPath: Equatable, Sendable, CustomStringConvertible {
 
     public init(components: [Component]) { self.components = components }
 
+    /// The most steps a path may have: a document is nested no deeper than this
+    /// (`JSONValue.parse` refuses more), so a longer path names nothing a document can
+    /// hold, and setting one would build a document that cannot be read back.
+    static let maxComponents = JSONDepth.defaultLimit
+
     /// Parses a path; the empty string and `.` name the whole document.
     public init(parsing text: String) throws {
         var parser = JSONPathParser(text)
@@ -35,7 +40,9 @@ public struct JSONPath: Equatable, Sendable, CustomStringConvertible {
         for component in components {
             switch component {
             case .key(let key):
+                // A first key `$` is quoted: plain, it would read as the root (`$.name`).
                 let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "$" || $0 == "-" }
+                    && !(text.isEmpty && key == "$")
                 if plain { text += text.isEmpty ? key : ".\(key)" }
                 else { text += "[\(JSONValue.string(key).jsonText(pretty: false))]" }
             case .index(let index): text += "[\(index)]"
@@ -63,6 +70,11 @@ private struct JSONPathParser {
         if scalars == ["."] || scalars.isEmpty { return [] }
         if scalars[0] == "$" && (scalars.count == 1 || scalars[1] == "." || scalars[1] == "[") { position += 1 }
         while position < scalars.count {
+            // Checked while parsing, since every step of a longer path costs a level of
+            // recursion when it is set: a path of 60,000 steps overflowed the stack.
+            guard components.count < JSONPath.maxComponents else {
+                throw failure("more than \(JSONPath.maxComponents) steps")
+            }
             switch scalars[position] {
             case ".":
                 position += 1

@@ -29,7 +29,11 @@ import Testing
         }
     }
 
-    @Test func entriesPastFourGiBAreListedAndReadByEveryTool() throws {
+    /// Under ThreadSanitizer the 4.1 GiB of CRC-32 takes hours (every table lookup is
+    /// checked), and the test runs on one thread, so TSan has nothing to find in it; the
+    /// smaller zip64 tests below still run.
+    @Test(.disabled(if: Sanitizer.thread, "4.1 GiB of CRC-32 under ThreadSanitizer takes hours; single-threaded, nothing for TSan to check"))
+    func entriesPastFourGiBAreListedAndReadByEveryTool() throws {
         let directory = try TemporaryDirectory()
         let path = try Self.writeBigArchive(in: directory)
 

@@ -1,0 +1,1 @@
+// Empty: the module is FuzzerDriver.h; `-sanitize=fuzzer` links the definition.
