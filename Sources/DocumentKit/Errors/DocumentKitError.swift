@@ -56,9 +56,10 @@ public struct DocumentKitError: Error, Sendable, Equatable, CustomStringConverti
         self.location = location
     }
 
-    /// `path: location: message`, leaving out what is unknown.
+    /// `path: location: message`, leaving out what is unknown: always one line, since
+    /// control characters (from a hostile entry name, say) are escaped.
     public var description: String {
-        [path, location, message].compactMap { $0 }.joined(separator: ": ")
+        OneLineText.escaping([path, location, message].compactMap { $0 }.joined(separator: ": "))
     }
 
     /// The sysexits status a command-line tool should exit with.
