@@ -10,15 +10,21 @@ import Foundation
 /// A temporary file is removed on every failure path; one left by a killed process is
 /// named `.NAME.dk-XXXXXXXX.tmp` and removed by the next save of the same file.
 final class AtomicReplacement {
-    /// The destination, with any symbolic links resolved: the save goes to the link's target.
+    /// The destination; when links are followed, with any symbolic links resolved, so the
+    /// save goes to the link's target.
     let destination: URL
     /// The temporary file being written.
     let file: OpenFile
     private var finished = false
 
     /// Starts a replacement of `destination` (which need not exist yet).
-    init(destination requested: URL) throws {
-        destination = AtomicReplacement.resolvingSymbolicLinks(requested)
+    ///
+    /// - Parameter followingLinks: when `destination` is a symbolic link, write its target
+    ///   (a bundle saved through a link stays a link), or, when `false`, replace the link
+    ///   itself: what exports do, so that a link planted at the output cannot send the
+    ///   bytes outside the folder the user named.
+    init(destination requested: URL, followingLinks: Bool = true) throws {
+        destination = followingLinks ? AtomicReplacement.resolvingSymbolicLinks(requested) : requested
         let directory = destination.deletingLastPathComponent().path
         var info = stat()
         guard stat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
