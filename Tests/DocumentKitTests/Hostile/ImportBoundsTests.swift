@@ -27,6 +27,20 @@ import Testing
         #expect(!Fixtures.listing(corpus).contains { $0.contains("x.dkproj") })
     }
 
+    /// A deflate bomb of 200 MB of zeros in 200 KB is read up to 1,000 times the archive's
+    /// size and refused: the document held meanwhile is the run's peak (and shows that the
+    /// peak measured is docctl's).
+    @Test func aDeflateBombIsHeldToTheExpansionRatio() throws {
+        let directory = try TemporaryDirectory()
+        let corpus = try HostileCorpus.build(["import"], in: directory)
+        let result = try BoundedRun().docctl(["import", "import-bomb.zip", "-o", "x.dkproj"], in: corpus)
+        #expect(result.status == 65)
+        #expect(result.standardError.hasPrefix("error: import-bomb.zip: entry 'document.json': the archive expands to more than 1000 times its size"))
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: corpus.appendingPathComponent("import-bomb.zip").path)[.size] as? Int)
+        #expect(result.maxResidentBytes > size * 1000 / 2, "\(result.maxResidentBytes >> 20) MiB")
+        #expect(result.maxResidentBytes < size * 1000 + (128 << 20), "\(result.maxResidentBytes >> 20) MiB")
+    }
+
     /// Bundles given to import are sniffed from their first bytes: a 1 GiB sparse one was
     /// read whole (and reserved a buffer of its size) to find out it was not JSON.
     @Test(arguments: ["document-huge.dkproj", "entry-over-64-GiB.dkproj", "entries-over-1-TiB.dkproj", "manifest-huge.dkproj"])

@@ -5,7 +5,10 @@ import Foundation
 ///
 /// - Memory: the address space is capped with `ulimit -v` (RLIMIT_AS), so an allocation
 ///   past the cap fails inside docctl (and shows up as a crash) instead of swapping the
-///   machine; the peak resident set size is measured with `wait4(2)`.
+///   machine. The peak resident set size is docctl's `VmHWM` (/proc/PID/status), read as
+///   it runs: `wait4`'s `ru_maxrss` would not do, because `posix_spawn` starts the child
+///   in the test process's memory (vfork), and Linux keeps that memory's high-water mark,
+///   hundreds of megabytes, as the child's own when it calls `exec`.
 /// - Time: the process is killed (SIGKILL) when it passes the time limit.
 ///
 /// `/bin/sh` applies the limit and the working directory, then `exec`s docctl, so the
@@ -22,7 +25,8 @@ struct BoundedRun {
         var standardError: String
         /// Wall-clock seconds.
         var seconds: Double
-        /// Peak resident set size in bytes.
+        /// Peak resident set size in bytes, as last read before the process ended (every
+        /// 2 ms while it runs, so at most the last 2 ms of growth can be missed).
         var maxResidentBytes: Int
         /// Whether the time limit ended it.
         var timedOut: Bool
@@ -58,12 +62,13 @@ struct BoundedRun {
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
 
         var status: Int32 = 0
-        var usage = rusage()
         var timedOut = false
+        var peak = 0
         while true {
-            let waited = wait4(pid, &status, WNOHANG, &usage)
+            let waited = waitpid(pid, &status, WNOHANG)
             if waited == pid { break }
             if waited < 0, errno != EINTR { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            peak = max(peak, Self.highWaterMark(of: pid) ?? 0)
             if !timedOut, Date().timeIntervalSince(start) > seconds {
                 kill(pid, SIGKILL)
                 timedOut = true
@@ -76,6 +81,15 @@ struct BoundedRun {
             status: signal == 0 ? (status >> 8) & 0xFF : nil, signal: signal == 0 ? nil : signal,
             standardOutput: (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data(),
             standardError: String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data(), as: UTF8.self),
-            seconds: Date().timeIntervalSince(start), maxResidentBytes: usage.ru_maxrss * 1024, timedOut: timedOut)
+            seconds: Date().timeIntervalSince(start), maxResidentBytes: peak, timedOut: timedOut)
+    }
+
+    /// The process's peak resident set size in bytes (`VmHWM`), or `nil` once it has ended.
+    static func highWaterMark(of pid: pid_t) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces).dropLast(3))
+        else { return nil }
+        return kilobytes * 1024
     }
 }
