@@ -18,7 +18,8 @@ package enum ArchiveEntryName {
     /// Throws `.unsafeEntry` unless `name` is a safe relative path.
     ///
     /// Refused: the empty name, names longer than ``maxByteCount`` bytes, absolute paths,
-    /// NUL, backslashes, and empty, `.` or `..` components (so also a trailing `/`).
+    /// NUL and other control characters, backslashes, and empty, `.` or `..` components
+    /// (so also a trailing `/`).
     package static func validate(_ name: String) throws(ArchiveError) {
         if let problem = problem(in: name) {
             throw ArchiveError(.unsafeEntry, problem, entry: name)
@@ -73,6 +74,7 @@ package enum ArchiveEntryName {
         }
         if bytes.first == UInt8(ascii: "/") { return "entry name is an absolute path" }
         if bytes.contains(0) { return "entry name contains a NUL byte" }
+        if containsControlCharacter(bytes) { return "entry name contains a control character" }
         if bytes.contains(UInt8(ascii: "\\")) { return "entry name contains a backslash" }
         // One pass over the bytes, tracking the current component's length and whether it
         // is all dots: no component arrays are built for the thousands of names in a bundle.
@@ -88,6 +90,17 @@ package enum ArchiveEntryName {
             }
         }
         return componentProblem(length: length, dots: dots)
+    }
+
+    /// Whether UTF-8 `bytes` hold a control character: C0 and DEL are single bytes, C1
+    /// (U+0080–U+009F) is 0xC2 followed by 0x80–0x9F.
+    private static func containsControlCharacter(_ bytes: String.UTF8View) -> Bool {
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && byte < 0xA0) { return true }
+            previous = byte
+        }
+        return false
     }
 
     private static func componentProblem(length: Int, dots: Int) -> String? {

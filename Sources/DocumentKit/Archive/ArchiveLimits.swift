@@ -19,10 +19,12 @@ public struct ArchiveLimits: Sendable, Equatable {
     public var maxTotalBytes: UInt64
     /// The largest accepted ratio of decompressed to compressed bytes. Default: 1,000.
     ///
-    /// It applies where something is decompressed: entries of foreign archives (measured
-    /// against the archive file's size) and zstd objects. Output larger than
+    /// It applies to entries of foreign archives, measured against the archive file's size,
+    /// and to ``ZstdCodec`` callers that pass these limits. Output larger than
     /// `maxExpansionRatio × compressed + 1 MiB` is refused; the 1 MiB allowance keeps
-    /// tiny, highly compressible inputs (a short run of zeros) legal.
+    /// tiny, highly compressible inputs (a short run of zeros) legal. A bundle's zstd
+    /// objects are bounded by the size their manifest records instead (an output buffer of
+    /// exactly that size), since writers rightly make objects that compress further.
     public var maxExpansionRatio: UInt64
 
     /// Creates limits; every parameter defaults to the value of ``default``.

@@ -43,9 +43,18 @@ extension ArchiveReader {
     }
 
     /// The current entry's data, refusing entries larger than `limit` bytes.
+    ///
+    /// An entry that declares more is refused before any byte is read. The buffer is sized
+    /// from the declared size only up to what the archive can expand to under the limits:
+    /// a few hundred bytes of tar header may declare a gigabyte.
     package func readData(limit: Int) throws -> Data {
         var data = Data()
-        if let size = current?.declaredSize { data.reserveCapacity(Int(clamping: min(size, UInt64(max(limit, 0))))) }
+        if let size = current?.declaredSize {
+            guard size <= UInt64(max(limit, 0)) else {
+                throw limitError("the entry declares \(size) bytes; the limit is \(limit)", entry: current?.name)
+            }
+            data.reserveCapacity(Int(clamping: min(size, limits.maxExpandedBytes(fromCompressed: fileSize))))
+        }
         try readData { bytes in
             guard data.count + bytes.count <= limit else {
                 throw limitError("the entry holds more than \(limit) bytes", entry: current?.name)

@@ -65,6 +65,7 @@ package final class ArchiveReader {
         self.path = path
         self.limits = limits
         self.fileSize = UInt64(clamping: status.st_size)
+        try Self.checkZipDirectory(path, fileSize: fileSize, limits: limits)
         self.archive = try LibArchive.withUTF8Locale { () throws(ArchiveError) in
             try Self.open(path, fileSize: UInt64(clamping: status.st_size))
         }

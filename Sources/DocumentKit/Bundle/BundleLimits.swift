@@ -13,6 +13,10 @@ public struct BundleLimits: Sendable {
     public var maxJSONDepth: Int = JSONDepth.defaultLimit
     /// The deepest folder nesting accepted in a version's tree.
     public var maxTreeDepth: Int = 64
+    /// The most files and folders a version's tree may hold, counted once per path (a
+    /// folder object named twice counts twice): as many as an archive may hold, so every
+    /// version can be exported and imported again.
+    public var maxTreeEntries: Int = 1_000_000
     /// The most versions a manifest may list.
     public var maxVersions: Int = 1_000_000
     /// The largest `state.json` read or written (bytes): state is a few settings, not data.

@@ -65,7 +65,10 @@ public struct BundleManifest: Codable, Sendable, Equatable {
             guard format == BundleManifest.formatName else {
                 throw DocumentKitError(.malformedInput, "manifest.json is not a DocumentKit manifest (format '\(format)')")
             }
-            guard formatVersion <= BundleManifest.currentFormatVersion, formatVersion >= 1 else {
+            guard formatVersion >= 1 else {
+                throw DocumentKitError(.malformedInput, "manifest.json has format version \(formatVersion); versions start at 1")
+            }
+            guard formatVersion <= BundleManifest.currentFormatVersion else {
                 throw DocumentKitError(.unsupportedFormat, "bundle format version \(formatVersion) is newer than this DocumentKit supports (\(BundleManifest.currentFormatVersion)); upgrade docctl to open it")
             }
         }

@@ -31,9 +31,14 @@ final class TreePlanner {
             throw DocumentKitError(.invalidDocument, "folders are nested more than \(maxDepth) levels deep", location: path)
         }
         var entries: [TreeObject.Entry] = []
+        var collisionKeys = Set<String>()
         for (name, child) in children {
-            guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\\"), !name.contains("\0") else {
-                throw DocumentKitError(.invalidDocument, "'\(name)' is not a valid file name", location: path)
+            if let problem = TreeObject.problem(withName: name) {
+                throw DocumentKitError(.invalidDocument, "'\(name)' is not a valid file name: \(problem)", location: path)
+            }
+            // Readers refuse such a tree: it could not be exported to macOS or Windows.
+            guard collisionKeys.insert(ArchiveEntryName.collisionKey(name)).inserted else {
+                throw DocumentKitError(.invalidDocument, "'\(name)' differs from another name in its folder only in case or Unicode normalization", location: path)
             }
             let childPath = path.isEmpty ? name : "\(path)/\(name)"
             if child.isDirectory {

@@ -12,6 +12,11 @@ extension DocumentBundle {
         guard entry.size == record.storedSize else {
             throw DocumentKitError(.malformedInput, "object is \(entry.size) bytes, the manifest says \(record.storedSize)", path: url.relativePath, location: "entry '\(digest.entryName)'")
         }
+        // Readers size their output by `size`: an identity object whose stored bytes are
+        // more or fewer would be cut short or overrun by whoever trusts it.
+        guard record.codec != .identity || record.size == record.storedSize else {
+            throw DocumentKitError(.malformedInput, "object is stored as is, but the manifest gives it \(record.size) bytes and \(record.storedSize) stored", path: url.relativePath, location: "entry '\(digest.entryName)'")
+        }
         return (entry, record)
     }
 
@@ -56,19 +61,21 @@ extension DocumentBundle {
         }
         return try DocumentKitError.located(at: url.relativePath) { () throws -> Data in
             let stored = try zip.readData(entry, verifyCRC: false)
-            switch record.codec {
-            case .identity:
-                return stored
-            case .zstd:
-                return try ZstdCodec.decompress(stored, expectedSize: Int(record.size), limits: Self.objectDecodingLimits)
-            case .delta:
-                guard let base else { preconditionFailure("a delta object is decoded with its base") }
-                let program = try ZstdCodec.decompress(stored, maxSize: Int(record.size) + ObjectDelta.maxOverhead)
-                do {
+            do {
+                switch record.codec {
+                case .identity:
+                    return stored
+                case .zstd:
+                    return try ZstdCodec.decompress(stored, expectedSize: Int(record.size), limits: Self.objectDecodingLimits)
+                case .delta:
+                    guard let base else { preconditionFailure("a delta object is decoded with its base") }
+                    let program = try ZstdCodec.decompress(stored, maxSize: Int(record.size) + ObjectDelta.maxOverhead)
                     return try ObjectDelta.apply(program, to: base, expectedSize: Int(record.size))
-                } catch let error as DocumentKitError {
-                    throw DocumentKitError(error.code, error.message, location: "entry '\(entry.name)'")
                 }
+            } catch let error as DocumentKitError {
+                throw DocumentKitError(error.code, error.message, location: "entry '\(entry.name)'")
+            } catch let error as ArchiveError {
+                throw error.adding(entry: entry.name)
             }
         }
     }

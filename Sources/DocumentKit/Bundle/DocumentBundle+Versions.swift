@@ -19,6 +19,9 @@ extension DocumentBundle {
         let lowered = name.lowercased()
         if lowered == "head" { return headVersion }
         if lowered.hasPrefix("head~"), let back = Int(lowered.dropFirst(5)), back >= 0 {
+            // A walk of more steps than there are versions can only go round a cycle of
+            // parents (a manifest that lies): refuse it rather than walk it for ever.
+            guard back < versions.count else { throw missing() }
             var current = headVersion
             for _ in 0..<back {
                 guard let parent = current.parents.first, let found = versions.first(where: { $0.id == parent }) else { throw missing() }

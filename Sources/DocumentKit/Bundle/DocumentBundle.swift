@@ -54,7 +54,10 @@ public final class DocumentBundle: ObjectSource {
 
     private static func decodeManifest(_ data: Data, limits: BundleLimits) throws -> BundleManifest {
         do {
-            try JSONDepth.check(data, limit: limits.maxJSONDepth)
+            // DocumentKit's parser first: it refuses duplicate member names (a second "head"
+            // that other readers would take instead of the first) and nesting past the limit,
+            // which JSONDecoder would accept or overflow its stack on.
+            try JSONValue.check(data, depthLimit: limits.maxJSONDepth)
             let manifest = try DocumentDates.decoder().decode(BundleManifest.self, from: data)
             guard manifest.versions.count <= limits.maxVersions else {
                 throw DocumentKitError(.malformedInput, "manifest.json lists more than \(limits.maxVersions) versions")
@@ -111,30 +114,5 @@ public final class DocumentBundle: ObjectSource {
         return try DocumentKitError.located(at: url.relativePath) {
             try D(configuration: ReadConfiguration(contentType: contentType, file: try tree(of: version), version: version))
         }
-    }
-
-    /// The root of `version`'s file tree; file contents are read when asked for.
-    public func tree(of version: BundleVersion) throws -> FileWrapper {
-        try DocumentKitError.located(at: url.relativePath) { try tree(version.tree, depth: 0) }
-    }
-
-    func tree(_ digest: ObjectDigest, depth: Int) throws -> FileWrapper {
-        guard depth < limits.maxTreeDepth else {
-            throw DocumentKitError(.malformedInput, "folders are nested more than \(limits.maxTreeDepth) levels deep", location: "object \(digest.short)")
-        }
-        let object = try TreeObject.decode(try objectData(digest), digest: digest)
-        var children: [String: FileWrapper] = [:]
-        for entry in object.entries {
-            switch entry.kind {
-            case .tree:
-                children[entry.name] = try tree(entry.digest, depth: depth + 1)
-            case .file:
-                guard let record = manifest.objects[entry.digest] else {
-                    throw DocumentKitError(.malformedInput, "'\(entry.name)' refers to object \(entry.digest.short), which the manifest does not list", location: "object \(digest.short)")
-                }
-                children[entry.name] = FileWrapper(object: entry.digest, size: record.size, store: self)
-            }
-        }
-        return FileWrapper(directoryWithFileWrappers: children)
     }
 }

@@ -29,24 +29,49 @@ struct TreeObject: Codable, Equatable {
         return try CanonicalJSONEncoder(pretty: false).encode(sorted)
     }
 
-    /// Parses a tree object, checking that every name is one safe path component.
+    /// Parses a tree object, checking that every name is one safe path component and that
+    /// no two names would name the same file on a case-insensitive file system.
+    ///
+    /// The text is checked by DocumentKit's own JSON parser first, so that nesting past
+    /// the depth limit and duplicate member names are refused with a located message
+    /// before `JSONDecoder` sees it.
     static func decode(_ data: Data, digest: ObjectDigest) throws -> TreeObject {
         let tree: TreeObject
         do {
+            try JSONValue.check(data)
             tree = try DocumentDates.decoder().decode(TreeObject.self, from: data)
+        } catch let error as DocumentKitError {
+            throw DocumentKitError(.malformedInput, "tree object is not valid: \(error.message)", location: "object \(digest.short)")
         } catch {
             throw DocumentKitError(.malformedInput, "tree object is not valid: \(DecodingErrorDescription.describe(error))", location: "object \(digest.short)")
         }
         var seen = Set<String>()
         for entry in tree.entries {
-            guard !entry.name.isEmpty, entry.name != ".", entry.name != "..", !entry.name.contains("/"),
-                  !entry.name.contains("\\"), !entry.name.contains("\0") else {
-                throw DocumentKitError(.malformedInput, "tree object has an unsafe name '\(entry.name)'", location: "object \(digest.short)")
+            if let problem = problem(withName: entry.name) {
+                throw DocumentKitError(.malformedInput, "tree object has an unsafe name '\(entry.name)': \(problem)", location: "object \(digest.short)")
             }
-            guard seen.insert(entry.name).inserted else {
-                throw DocumentKitError(.malformedInput, "tree object names '\(entry.name)' twice", location: "object \(digest.short)")
+            guard seen.insert(ArchiveEntryName.collisionKey(entry.name)).inserted else {
+                throw DocumentKitError(.malformedInput, "tree object names '\(entry.name)' twice, or with another name differing only in case or Unicode normalization", location: "object \(digest.short)")
             }
         }
         return tree
+    }
+
+    /// The longest name in a tree, in UTF-8 bytes: the longest file name Linux, macOS and
+    /// Windows file systems take (NAME_MAX), so that every exported folder can be created.
+    static let maxNameBytes = 255
+
+    /// Why `name` cannot name a file or folder in a tree (FORMAT.md §6), or `nil`: it must
+    /// be one path component, as an entry name's rules see it (``ArchiveEntryName``).
+    static func problem(withName name: String) -> String? {
+        if name == "." || name == ".." { return "it is '\(name)'" }
+        if name.contains("/") { return "it contains '/'" }
+        if name.utf8.count > maxNameBytes { return "it is \(name.utf8.count) bytes long; the limit is \(maxNameBytes)" }
+        do {
+            try ArchiveEntryName.validate(name)
+        } catch {
+            return error.message
+        }
+        return nil
     }
 }

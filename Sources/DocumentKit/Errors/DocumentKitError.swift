@@ -56,9 +56,10 @@ public struct DocumentKitError: Error, Sendable, Equatable, CustomStringConverti
         self.location = location
     }
 
-    /// `path: location: message`, leaving out what is unknown.
+    /// `path: location: message`, leaving out what is unknown: always one line, since
+    /// control characters (from a hostile entry name, say) are escaped.
     public var description: String {
-        [path, location, message].compactMap { $0 }.joined(separator: ": ")
+        OneLineText.escaping([path, location, message].compactMap { $0 }.joined(separator: ": "))
     }
 
     /// The sysexits status a command-line tool should exit with.
@@ -104,13 +105,19 @@ extension DocumentKitError {
     }
 
     /// Runs `body`, turning any error it throws into a `DocumentKitError` located at `path`.
+    ///
+    /// An archive error gets `path` even when it names a file already: archive readers
+    /// name the file as they opened it (absolute, or with links resolved), and messages
+    /// name it as the user did.
     static func located<T>(at path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as DocumentKitError {
             throw error.at(path: path)
         } catch let error as ArchiveError {
-            throw DocumentKitError(error).at(path: path)
+            var converted = DocumentKitError(error)
+            converted.path = path
+            throw converted
         }
     }
 }

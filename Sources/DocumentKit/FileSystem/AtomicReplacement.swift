@@ -15,7 +15,8 @@ import Foundation
 /// descriptor, so the file is created, renamed and removed in the same folder even if that
 /// folder is renamed while the write runs.
 final class AtomicReplacement {
-    /// The destination, with any symbolic links resolved: the save goes to the link's target.
+    /// The destination; when links are followed, with any symbolic links resolved, so the
+    /// save goes to the link's target.
     let destination: URL
     /// The temporary file being written.
     let file: OpenFile
@@ -28,8 +29,13 @@ final class AtomicReplacement {
     private var finished = false
 
     /// Starts a replacement of `destination` (which need not exist yet).
-    init(destination requested: URL) throws {
-        destination = AtomicReplacement.resolvingSymbolicLinks(requested)
+    ///
+    /// - Parameter followingLinks: when `destination` is a symbolic link, write its target
+    ///   (a bundle saved through a link stays a link), or, when `false`, replace the link
+    ///   itself: what exports do, so that a link planted at the output cannot send the
+    ///   bytes outside the folder the user named.
+    init(destination requested: URL, followingLinks: Bool = true) throws {
+        destination = followingLinks ? AtomicReplacement.resolvingSymbolicLinks(requested) : requested
         reportedPath = requested.relativePath
         folder = try AtomicReplacement.openFolder(of: destination, reportedPath: reportedPath)
         TemporarySibling.removeLeftovers(of: destination.lastPathComponent, in: folder)

@@ -4,23 +4,36 @@ import Foundation
 final class OpenFile {
     let descriptor: Int32
     let path: String
+    /// The file as messages name it: as the user named it, where that is known.
+    let name: String
     /// Where the next `write` goes: writes are positional, so reads never move it.
     private var writeOffset: UInt64 = 0
 
-    /// Takes ownership of `descriptor`, an open file or folder at `path` (the path is for
-    /// messages only).
-    init(adopting descriptor: Int32, path: String) {
+    /// Takes ownership of `descriptor`, an open file or folder at `path`; messages name it
+    /// `name` (as the user typed it), by default `path`.
+    init(adopting descriptor: Int32, path: String, name: String? = nil) {
         self.descriptor = descriptor
         self.path = path
+        self.name = name ?? path
     }
 
     deinit { close(descriptor) }
 
     /// Opens an existing file for reading.
     static func forReading(_ path: String) throws -> OpenFile {
+        try forReading(path, name: path)
+    }
+
+    /// Opens an existing file for reading; errors name it as `url.relativePath` (as the
+    /// user typed it), not as the absolute path opened.
+    static func forReading(_ url: URL) throws -> OpenFile {
+        try forReading(url.path, name: url.relativePath)
+    }
+
+    private static func forReading(_ path: String, name: String) throws -> OpenFile {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw DocumentKitError.system("cannot open", path: path, errno: errno) }
-        return OpenFile(adopting: fd, path: path)
+        guard fd >= 0 else { throw DocumentKitError.system("cannot open", path: name, errno: errno) }
+        return OpenFile(adopting: fd, path: path, name: name)
     }
 
     /// Creates a new file that must not exist yet (`O_EXCL`, which also refuses to follow
@@ -56,19 +69,19 @@ final class OpenFile {
     /// The file's status.
     func status() throws -> stat {
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw DocumentKitError.system("cannot stat", path: path, errno: errno) }
+        guard fstat(descriptor, &info) == 0 else { throw DocumentKitError.system("cannot stat", path: name, errno: errno) }
         return info
     }
 
     /// Flushes the file's data and metadata to stable storage.
     func synchronize() throws {
-        guard fsync(descriptor) == 0 else { throw DocumentKitError.system("cannot flush to disk", path: path, errno: errno) }
+        guard fsync(descriptor) == 0 else { throw DocumentKitError.system("cannot flush to disk", path: name, errno: errno) }
     }
 
     /// Writes all of `buffer` after what this object wrote before (`POSIXFile.write`).
     func write(_ buffer: UnsafeRawBufferPointer) throws {
         do {
-            try POSIXFile.write(descriptor, buffer, at: writeOffset, path: path)
+            try POSIXFile.write(descriptor, buffer, at: writeOffset, path: name)
         } catch {
             throw DocumentKitError(error)
         }
@@ -79,15 +92,28 @@ final class OpenFile {
         try data.withUnsafeBytes { try write($0) }
     }
 
+    /// Reads up to `count` bytes from the start of the file: enough to recognise it.
+    func readPrefix(_ count: Int) throws -> Data {
+        var data = Data(count: count)
+        let read = try data.withUnsafeMutableBytes { buffer in
+            Result { () throws(ArchiveError) in try POSIXFile.read(descriptor, into: buffer, at: 0, path: name) }
+        }.mapError(DocumentKitError.init).get()
+        return data.prefix(read)
+    }
+
     /// Reads the whole file, refusing one larger than `limit` bytes.
     func readAll(limit: Int) throws -> Data {
         var data = Data()
         // Sized once from the file's length: growing block by block would copy the whole
-        // document each time the buffer doubled.
-        if let size = try? status().st_size, size > 0, size <= limit { data.reserveCapacity(Int(size)) }
+        // document each time the buffer doubled. A file already past the limit is refused
+        // before a byte is read.
+        if let size = try? status().st_size, size > limit {
+            throw DocumentKitError(.malformedInput, "file is larger than the limit of \(limit) bytes", path: name)
+        }
+        if let size = try? status().st_size, size > 0 { data.reserveCapacity(Int(size)) }
         try stream(blockSize: 1 << 16) { block in
             guard data.count + block.count <= limit else {
-                throw DocumentKitError(.malformedInput, "file is larger than the limit of \(limit) bytes", path: path)
+                throw DocumentKitError(.malformedInput, "file is larger than the limit of \(limit) bytes", path: name)
             }
             data.append(contentsOf: block)
         }
@@ -102,7 +128,7 @@ final class OpenFile {
         while true {
             let count: Int
             do {
-                count = try POSIXFile.read(descriptor, into: block, at: offset, path: path)
+                count = try POSIXFile.read(descriptor, into: block, at: offset, path: name)
             } catch {
                 throw DocumentKitError(error)
             }

@@ -15,6 +15,18 @@ extension JSONValue {
 }
 
 extension JSONValue {
+    /// Checks that `data` is one JSON text by the parser's rules (grammar, nesting up to
+    /// `depthLimit`, no duplicate member names, valid UTF-8) without building any value:
+    /// for text another decoder reads next, which would accept duplicates or stack-overflow.
+    static func check(_ data: Data, depthLimit: Int = JSONDepth.defaultLimit) throws {
+        try data.withUnsafeBytes { bytes in
+            var parser = JSONParser(bytes: bytes, depthLimit: depthLimit)
+            _ = try parser.skipDocument()
+        }
+    }
+}
+
+extension JSONValue {
     /// The members named `wanted` of the JSON object `data` holds, reading members only
     /// until all of them are found: the rest of the text is neither parsed nor checked.
     /// A member found before them is parsed in full. Throws if `data` is not an object.

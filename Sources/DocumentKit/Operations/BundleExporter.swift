@@ -53,7 +53,7 @@ public enum BundleExporter {
     }
 
     private static func writeFile(_ data: Data, to output: URL, replace: Bool) throws {
-        let file = try AtomicReplacement(destination: output)
+        let file = try AtomicReplacement(destination: output, followingLinks: false)
         try file.file.write(data)
         if replace { try file.commit(mode: AtomicReplacement.defaultMode()) } else { try file.commitWithoutReplacing(mode: AtomicReplacement.defaultMode()) }
     }
@@ -65,7 +65,7 @@ public enum BundleExporter {
         case .tarZstd: .tarZstd
         default: .zip
         }
-        let temporary = try AtomicReplacement(destination: output)
+        let temporary = try AtomicReplacement(destination: output, followingLinks: false)
         var bytes: UInt64 = 0
         try DocumentKitError.located(at: output.relativePath) {
             let writer = try ArchiveWriter(fileDescriptor: temporary.file.descriptor, path: output.relativePath, format: archiveFormat)

@@ -14,6 +14,10 @@ public enum BundleImporter {
         }
         var info = stat()
         guard stat(source.path, &info) == 0 else { throw DocumentKitError.system("cannot open", path: source.relativePath, errno: errno) }
+        // A FIFO or a device would block the open or never end (/dev/zero): refuse it unread.
+        guard [S_IFDIR, S_IFREG].contains(info.st_mode & S_IFMT) else {
+            throw DocumentKitError(.malformedInput, "not a folder, an archive or a JSON file: it is not a regular file", path: source.relativePath)
+        }
         if !replace, FileManager.default.fileExists(atPath: output.path) {
             throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
         }
@@ -26,7 +30,7 @@ public enum BundleImporter {
                 json = try readFolder(source, into: overlay)
             } else if try looksLikeJSON(source) {
                 json = try DocumentKitError.located(at: source.relativePath) {
-                    try JSONValue.parse(try OpenFile.forReading(source.path).readAll(limit: Int(BundleLimits.default.maxInMemoryObjectBytes)))
+                    try JSONValue.parse(try OpenFile.forReading(source).readAll(limit: Int(BundleLimits.default.maxInMemoryObjectBytes)))
                 }
             } else {
                 json = try readArchive(source, staging: staging, into: overlay)
@@ -49,7 +53,7 @@ public enum BundleImporter {
 
     private static func looksLikeJSON(_ url: URL) throws -> Bool {
         if url.pathExtension.lowercased() == "json" { return true }
-        let head = try OpenFile.forReading(url.path).readAll(limit: Int.max).prefix(64)
+        let head = try OpenFile.forReading(url).readPrefix(64)
         return head.first { !(" \t\r\n".utf8.contains($0)) } == UInt8(ascii: "{")
     }
 
@@ -64,7 +68,7 @@ public enum BundleImporter {
             guard ObjectDigest(hex: reference.digest) != nil, (try? regularFile(url)) != nil else {
                 throw DocumentKitError(.malformedInput, "refers to blob \(reference.digest.prefix(12)), but \(CodableDocumentLayout.blobsFolder)/\(reference.digest) is missing", path: documentURL.relativePath, location: reference.path.description)
             }
-            try addBlob(FileWrapper(regularFileWithContentsOf: url), named: reference.digest, path: url.relativePath, to: overlay)
+            try addBlob(FileWrapper(regularFileWithContentsOf: url), named: reference.digest, path: url.relativePath, location: nil, to: overlay)
         }
         return json
     }
@@ -76,15 +80,15 @@ public enum BundleImporter {
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw DocumentKitError(.malformedInput, "is not a regular file (links are not followed)", path: url.relativePath)
         }
-        return try OpenFile.forReading(url.path)
+        return try OpenFile.forReading(url)
     }
 
-    private static func addBlob(_ file: FileWrapper, named hex: String, path: String, to overlay: ObjectOverlay) throws {
+    private static func addBlob(_ file: FileWrapper, named hex: String, path: String, location: String?, to overlay: ObjectOverlay) throws {
         var hasher = ObjectHasher()
         try file.streamContents { hasher.update($0) }
         let digest = hasher.finalize()
         guard digest.hex == hex else {
-            throw DocumentKitError(.malformedInput, "blob is damaged: its SHA-256 is \(digest.short)…, its name says \(hex.prefix(12))…", path: path)
+            throw DocumentKitError(.malformedInput, "blob is damaged: its SHA-256 is \(digest.short)…, its name says \(hex.prefix(12))…", path: path, location: location)
         }
         overlay.add(file, digest: digest)
     }
@@ -130,7 +134,8 @@ public enum BundleImporter {
                 guard let url = blobFiles[reference.digest] else {
                     throw DocumentKitError(.malformedInput, "refers to blob \(reference.digest.prefix(12)), but the archive has no blobs/\(reference.digest)", location: reference.path.description)
                 }
-                try addBlob(FileWrapper(regularFileWithContentsOf: url), named: reference.digest, path: "\(source.path): blobs/\(reference.digest)", to: overlay)
+                try addBlob(FileWrapper(regularFileWithContentsOf: url), named: reference.digest, path: source.relativePath,
+                            location: "entry 'blobs/\(reference.digest)'", to: overlay)
             }
             return json
         }

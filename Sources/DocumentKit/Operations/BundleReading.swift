@@ -19,7 +19,7 @@ public enum BundleReading {
     /// Writes what `path` names to `output`: a blob's bytes if it is a blob reference,
     /// otherwise the value as JSON. Fails if `output` exists, unless `replace`.
     public static func extract(_ path: JSONPath, from url: URL, version: String? = nil, to output: URL, replace: Bool) throws -> UInt64 {
-        let file = try AtomicReplacement(destination: output)
+        let file = try AtomicReplacement(destination: output, followingLinks: false)
         var written: UInt64 = 0
         try extract(path, from: url, version: version) { block in
             try file.file.write(block)

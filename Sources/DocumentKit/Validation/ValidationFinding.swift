@@ -30,14 +30,15 @@ public struct ValidationFinding: Codable, Equatable, Sendable, CustomStringConve
         self.path = path
     }
 
-    /// `error object.missing: entry 'objects/ab/…': version 3: message`.
+    /// `error object.missing: entry 'objects/ab/…': version 3: message`, on one line
+    /// (control characters escaped).
     public var description: String {
         var parts = ["\(severity.rawValue) \(code)"]
         if let entry { parts.append("entry '\(entry)'") }
         if let version { parts.append("version \(version)") }
         if let path { parts.append(path) }
         parts.append(message)
-        return parts.joined(separator: ": ")
+        return OneLineText.escaping(parts.joined(separator: ": "))
     }
 }
 

@@ -5,7 +5,8 @@ struct ValidationPass {
     let bundle: DocumentBundle
     let deep: Bool
     private(set) var findings: [ValidationFinding] = []
-    private var checkedTrees = Set<ObjectDigest>()
+    /// The trees checked so far, with the files and folders below each, counted per path.
+    private var checkedTrees: [ObjectDigest: Int] = [:]
 
     init(bundle: DocumentBundle, deep: Bool) {
         self.bundle = bundle
@@ -40,7 +41,9 @@ struct ValidationPass {
         checkObjects()
         checkDeltas()
         checkVersions()
-        for version in manifest.versions { checkTree(version.tree, version: version.number, path: "") }
+        for version in manifest.versions where checkTree(version.tree, version: version.number, path: "") > bundle.limits.maxTreeEntries {
+            report("tree.too-large", "the version's tree holds more than \(bundle.limits.maxTreeEntries) files and folders (a folder named twice counts twice)", version: version.number)
+        }
         checkHeadDocument()
         if deep { checkOldDocuments() }
     }
@@ -140,20 +143,27 @@ struct ValidationPass {
         }
     }
 
-    private mutating func checkTree(_ digest: ObjectDigest, version: Int, path: String, depth: Int = 0) {
-        guard checkedTrees.insert(digest).inserted, manifest.objects[digest] != nil else { return }
+    /// Checks a tree and everything below it, each tree object once, and returns how many
+    /// files and folders hang below it, counted per path (saturating past the limit).
+    @discardableResult
+    private mutating func checkTree(_ digest: ObjectDigest, version: Int, path: String, depth: Int = 0) -> Int {
+        if let count = checkedTrees[digest] { return count }
+        checkedTrees[digest] = 0
+        guard manifest.objects[digest] != nil else { return 0 }
         guard depth < bundle.limits.maxTreeDepth else {
             report("tree.too-deep", "folders are nested more than \(bundle.limits.maxTreeDepth) levels deep", version: version, path: path)
-            return
+            return 0
         }
         let tree: TreeObject
         do {
             tree = try TreeObject.decode(try bundle.objectData(digest), digest: digest)
         } catch {
             report("tree.invalid", (error as? DocumentKitError)?.message ?? "\(error)", entry: digest.entryName, version: version, path: path.isEmpty ? nil : path)
-            return
+            return 0
         }
+        var count = 0
         for entry in tree.entries {
+            count = min(count + 1, bundle.limits.maxTreeEntries + 1)
             let childPath = path.isEmpty ? entry.name : "\(path)/\(entry.name)"
             guard let record = manifest.objects[entry.digest] else {
                 report("tree.object-missing", "'\(childPath)' refers to object \(entry.digest.short), which the manifest does not list", entry: digest.entryName, version: version)
@@ -161,13 +171,15 @@ struct ValidationPass {
             }
             switch entry.kind {
             case .tree:
-                checkTree(entry.digest, version: version, path: childPath, depth: depth + 1)
+                count = min(count + checkTree(entry.digest, version: version, path: childPath, depth: depth + 1), bundle.limits.maxTreeEntries + 1)
             case .file:
                 if let size = entry.size, size != record.size {
                     report("tree.size-mismatch", "'\(childPath)' is listed as \(size) bytes, its object is \(record.size)", entry: digest.entryName, version: version)
                 }
             }
         }
+        checkedTrees[digest] = count
+        return count
     }
 
     private mutating func checkHeadDocument() {

@@ -8,7 +8,7 @@ extension DocCtl {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Export a version as ordinary files: zip, tar, tar.gz, tar.zst, a folder, or the JSON alone.",
-            discussion: "The output is never replaced unless --force is given.")
+            discussion: "The output is never replaced unless --force is given; a symbolic link at the output is replaced, not written through.")
 
         @OptionGroup var target: BundleArgument
         @Option(help: "zip, tar, tar.gz, tar.zst, dir or json (default: the bundle's export.format from 'docctl state', else yours from 'docctl config').")

@@ -6,7 +6,7 @@ extension DocCtl {
     struct Extract: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write a blob (or any value, as JSON) out to a file.",
-            discussion: "The output is never replaced unless --force is given; -o - writes to standard output.")
+            discussion: "The output is never replaced unless --force is given; a symbolic link at the output is replaced, not written through. -o - writes to standard output.")
 
         @OptionGroup var target: BundleArgument
         @Argument(help: "The JSON path of a blob reference, such as thumbnail.")

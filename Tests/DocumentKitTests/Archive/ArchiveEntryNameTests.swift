@@ -10,7 +10,7 @@ import Testing
 
     @Test(arguments: [
         "", "/x", "/", "..", "../evil", "a/../b", "a/..", "a\\b", "C:\\x", "a//b", "a/", "./a", "a/./b", ".",
-        "a\u{0}b",
+        "a\u{0}b", "a\nb", "evil\nerror: forged", "a\tb", "\u{1B}[2J", "a\u{7F}", "a\u{85}b", "a\u{9F}",
     ])
     func refusesUnsafeNames(_ name: String) {
         let error = expectArchiveError(.unsafeEntry) { try ArchiveEntryName.validate(name) }
