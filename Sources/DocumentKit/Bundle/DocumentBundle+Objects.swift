@@ -100,7 +100,13 @@ extension DocumentBundle {
         try DocumentKitError.located(at: url.relativePath) {
             try zip.stream(entry, verifyCRC: false) { block in
                 hasher.update(block)
-                try body(block)
+                do {
+                    try body(block)
+                } catch let error as ArchiveError {
+                    // The consumer's own failure (writing an export, say) names its file:
+                    // made a DocumentKitError here, it keeps that name, not this bundle's.
+                    throw DocumentKitError(error)
+                }
             }
         }
         let actual = hasher.finalize()
