@@ -25,7 +25,11 @@ import Testing
         if inPlace { #expect(after.st_size > before.st_size) }
     }
 
-    @Test(arguments: WriteOperation.allCases)
+    // Under ThreadSanitizer a process past RLIMIT_FSIZE takes a SIGBUS inside the
+    // sanitizer's own shadow-memory access (MemoryAccessRange, from a memcpy in the Swift
+    // runtime), not in docctl: the full tmpfs below tests the same refusal under it.
+    @Test(.disabled(if: Sanitizer.thread, "ThreadSanitizer's runtime faults under a file-size limit"),
+          arguments: WriteOperation.allCases)
     func aFileSizeLimitFailsCleanly(_ operation: WriteOperation) throws {
         let scene = try WriteScene()
         // docctl ignores SIGXFSZ, so passing the limit is an error (EFBIG) it reports and undoes.
