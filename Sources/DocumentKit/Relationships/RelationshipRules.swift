@@ -13,6 +13,8 @@ struct RelationshipRules<Document> {
         guard !relationships.isEmpty else { return [] }
         let old = relationships.indices.map { before.snapshots.indices.contains($0) ? before.snapshots[$0] : RelationshipSnapshot(sources: [], targets: []) }
         let new = relationships.map { $0.snapshot(document) }
+        // Most edits (a title, a status) add, remove and move no record: nothing to apply.
+        if new == old { return [] }
         let deleted = cascade(deletions(old: old, new: new), old: old, new: new)
         var violations = denials(deleted.all, old: old, new: new)
         for (key, ids) in deleted.cascaded where !ids.isEmpty { remove(ids, from: key, in: &document) }
@@ -33,17 +35,30 @@ struct RelationshipRules<Document> {
         return deleted
     }
 
-    /// The targets of a deleted source that the change left where they were: they went
-    /// with it, unless the change moved them to another source.
-    private func members(of source: UUID, _ relationship: DocumentRelationship<Document>, goneSources: Set<UUID>,
-                         old: RelationshipSnapshot, new: RelationshipSnapshot) -> [UUID] {
-        let listed = old.referencesBySource[source] ?? []
-        let newInverse = new.inverseByTarget
-        let listedElsewhere = Set(new.sources.filter { !goneSources.contains($0.id) }.flatMap(\.references))
-        return listed.filter { target in
-            guard let inverse = newInverse[target] else { return false }
-            if relationship.inverseKey != nil, inverse != source { return false }
-            return !listedElsewhere.contains(target)
+    /// Who belongs to whom after the change, for finding what deleted sources take along:
+    /// built once per relationship and set of deleted sources, not once per source.
+    private struct Membership {
+        let relationship: DocumentRelationship<Document>
+        let oldReferences: [UUID: [UUID]]
+        let newInverse: [UUID: UUID?]
+        /// Targets listed by a source that stays.
+        let listedElsewhere: Set<UUID>
+
+        init(_ relationship: DocumentRelationship<Document>, goneSources: Set<UUID>, old: RelationshipSnapshot, new: RelationshipSnapshot) {
+            self.relationship = relationship
+            oldReferences = old.referencesBySource
+            newInverse = new.inverseByTarget
+            listedElsewhere = Set(new.sources.filter { !goneSources.contains($0.id) }.flatMap(\.references))
+        }
+
+        /// The targets of the deleted `source` that the change left where they were: they
+        /// go with it, unless the change moved them to another source.
+        func members(of source: UUID) -> [UUID] {
+            (oldReferences[source] ?? []).filter { target in
+                guard let inverse = newInverse[target] else { return false }
+                if relationship.inverseKey != nil, inverse != source { return false }
+                return !listedElsewhere.contains(target)
+            }
         }
     }
 
@@ -63,8 +78,9 @@ struct RelationshipRules<Document> {
             for (index, relationship) in relationships.enumerated() {
                 if relationship.deleteRule == .cascade {
                     let goneSources = all[relationship.sourcesKey] ?? []
+                    let membership = Membership(relationship, goneSources: goneSources, old: old[index], new: new[index])
                     for source in goneSources {
-                        for target in members(of: source, relationship, goneSources: goneSources, old: old[index], new: new[index]) {
+                        for target in membership.members(of: source) {
                             changed = delete(target, from: relationship.targetsKey) || changed
                         }
                     }
@@ -87,8 +103,9 @@ struct RelationshipRules<Document> {
         for (index, relationship) in relationships.enumerated() {
             let goneSources = deleted[relationship.sourcesKey] ?? [], goneTargets = deleted[relationship.targetsKey] ?? []
             if relationship.deleteRule == .deny {
+                let membership = Membership(relationship, goneSources: goneSources, old: old[index], new: new[index])
                 for source in old[index].sources where goneSources.contains(source.id) {
-                    let kept = members(of: source.id, relationship, goneSources: goneSources, old: old[index], new: new[index]).filter { !goneTargets.contains($0) }
+                    let kept = membership.members(of: source.id).filter { !goneTargets.contains($0) }
                     guard !kept.isEmpty else { continue }
                     violations.append(RuleViolation(
                         "\(relationship.sourcesKey)[id=\(source.id.uuidString)]",
