@@ -18,9 +18,8 @@ import Foundation
 /// - **Small.** The state as a whole is limited to ``BundleLimits/maxStateBytes`` (1 MiB);
 ///   a write past it is refused (`invalidDocument`) and changes nothing.
 ///
-/// Values are stored as JSON, as ``PreferencesFile`` stores them: times as UTC whole
-/// seconds, data as base64, other `Codable` values as their JSON encoding.
-public final class BundleStateStorage: KeyValueStorage {
+/// Values are stored as JSON, as ``PreferencesFile`` stores them (``JSONObjectStorage``).
+public final class BundleStateStorage: JSONObjectStorage {
     /// The bundle file.
     public let url: URL
     public let keyPrefix: String
@@ -34,22 +33,8 @@ public final class BundleStateStorage: KeyValueStorage {
         self.limits = limits
     }
 
-    public func value<T: Codable>(_ type: T.Type, forKey key: String) throws -> T? {
-        let full = fullKey(key)
-        guard let stored = try storedValues()[full] else { return nil }
-        return try StoredJSON.decode(T.self, from: stored, key: full, path: url.relativePath)
-    }
-
-    public func setValue<T: Codable>(_ value: T?, forKey key: String) throws {
-        let full = fullKey(key)
-        // Encoded before taking the lock: a value that cannot be stored changes nothing.
-        let json = try value.map { try StoredJSON.encode($0, key: full) }
-        try update { $0[full] = json }
-    }
-
-    public func keys() throws -> [String] {
-        unprefixed(try storedValues().keys)
-    }
+    /// The bundle's path as it was given, for messages.
+    public var storagePath: String { url.relativePath }
 
     /// Everything in the state, by full key, whatever its prefix; empty when the bundle
     /// has no `state.json`.

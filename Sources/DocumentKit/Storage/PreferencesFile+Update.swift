@@ -31,8 +31,12 @@ extension PreferencesFile {
 
     /// Applies `change` to the file's members under the folder's lock: creates the folder
     /// if need be, locks it, reads the file afresh, and writes it again only if `change`
-    /// changed something.
-    func update(_ change: (inout [String: JSONValue]) -> Void) throws {
+    /// changed something. Errors name the file.
+    public func update(_ change: (inout [String: JSONValue]) throws -> Void) throws {
+        try DocumentKitError.located(at: url.path) { try updateLocated(change) }
+    }
+
+    private func updateLocated(_ change: (inout [String: JSONValue]) throws -> Void) throws {
         let target = AtomicReplacement.resolvingSymbolicLinks(url)
         let folder = target.deletingLastPathComponent()
         try createFolder(folder)
@@ -44,7 +48,7 @@ extension PreferencesFile {
         AtomicReplacement.removeLeftovers(of: target)
         let contents = try PreferencesFile.read(target, named: url.path)
         var values = contents.values
-        change(&values)
+        try change(&values)
         guard values != contents.values else { return }
         var text = JSONValue.object(values).encoded(pretty: true)
         text.append(0x0A)

@@ -24,7 +24,7 @@ import Foundation
 ///
 /// Values are stored as JSON: times as UTC whole seconds (`2026-11-22T09:30:00Z`), data
 /// as base64, other `Codable` values as their JSON encoding.
-public final class PreferencesFile: KeyValueStorage {
+public final class PreferencesFile: JSONObjectStorage {
     /// The file. It need not exist: a missing file holds nothing, and the first write
     /// creates it and its folder.
     public let url: URL
@@ -64,26 +64,8 @@ public final class PreferencesFile: KeyValueStorage {
             .appendingPathComponent("preferences.json")
     }
 
-    public func value<T: Codable>(_ type: T.Type, forKey key: String) throws -> T? {
-        let full = fullKey(key)
-        guard let stored = try storedValues()[full] else { return nil }
-        return try StoredJSON.decode(T.self, from: stored, key: full, path: url.path)
-    }
-
-    public func setValue<T: Codable>(_ value: T?, forKey key: String) throws {
-        let full = fullKey(key)
-        // Encoded before taking the lock: a value that cannot be stored changes nothing.
-        let json = try value.map { try StoredJSON.encode($0, key: full) }
-        do {
-            try update { $0[full] = json }
-        } catch let error as DocumentKitError {
-            throw error.at(path: url.path)
-        }
-    }
-
-    public func keys() throws -> [String] {
-        unprefixed(try storedValues().keys)
-    }
+    /// The file's path, for messages.
+    public var storagePath: String { url.path }
 
     /// Everything in the file, by full key, whatever its prefix; empty when there is no file.
     public func storedValues() throws -> [String: JSONValue] {
