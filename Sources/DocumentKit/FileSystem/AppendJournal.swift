@@ -81,17 +81,10 @@ struct AppendJournal {
     /// back to undo a save that was reported done. A journal this process wrote is removed
     /// through its folder's descriptor, so it goes even if the folder was renamed meanwhile.
     func finish() throws {
-        if let folder {
-            unlinkat(folder.descriptor, (path as NSString).lastPathComponent, 0)
-            guard fsync(folder.descriptor) == 0 else {
-                throw DocumentKitError.system("cannot flush the folder of", path: path, errno: errno)
-            }
-        } else {
-            unlink(path)
-            let folder = try AtomicReplacement.openFolder(of: URL(fileURLWithPath: path), reportedPath: path)
-            guard fsync(folder.descriptor) == 0 else {
-                throw DocumentKitError.system("cannot flush the folder of", path: path, errno: errno)
-            }
+        let folder = try self.folder ?? AtomicReplacement.openFolder(of: URL(fileURLWithPath: path), reportedPath: path)
+        unlinkat(folder.descriptor, (path as NSString).lastPathComponent, 0)
+        guard fsync(folder.descriptor) == 0 else {
+            throw DocumentKitError.system("cannot flush the folder of", path: path, errno: errno)
         }
     }
 

@@ -46,6 +46,21 @@ final class DocctlProcess {
         kill(process.processIdentifier, signal)
     }
 
+    /// Waits until the kernel has stopped it (after SIGSTOP, which is delivered
+    /// asynchronously): until then it may still be writing. Gives up after 5 s, or when it
+    /// ended meanwhile.
+    func waitUntilStopped() {
+        let statPath = "/proc/\(process.processIdentifier)/stat"
+        for _ in 0..<5_000 {
+            // The state is the field after the command name's closing parenthesis.
+            guard let text = try? String(contentsOfFile: statPath, encoding: .utf8),
+                  let close = text.lastIndex(of: ")") else { return }
+            let state = text[text.index(after: close)...].drop { $0 == " " }.first
+            if state == "T" || state == "t" || state == "Z" { return }
+            usleep(1_000)
+        }
+    }
+
     /// Waits for it to end. Its error output is small (one line), so reading it after the
     /// end cannot block the process on a full pipe.
     func wait() -> Outcome {
@@ -68,6 +83,7 @@ final class DocctlProcess {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             if let name = names.first(where: matches) {
                 process.send(SIGSTOP)
+                process.waitUntilStopped()
                 caught = true
                 defer { process.send(SIGCONT) }
                 try body(name)
