@@ -3,6 +3,10 @@ import Foundation
 /// Applies a document type's relationships to a change, as a write transaction commits
 /// it: the delete rules first (cascades, then denials, then nullified references), then
 /// the inverse sides brought in step with whichever side the change set.
+///
+/// Every step is linear in the records and references of the document: the ids are read
+/// once into dictionaries (`RelationshipIndex`), cascades follow a work list that visits
+/// each deleted record once, and lists are edited through sets, never searched.
 struct RelationshipRules<Document> {
     let relationships: [DocumentRelationship<Document>]
 
@@ -15,12 +19,13 @@ struct RelationshipRules<Document> {
         let new = relationships.map { $0.snapshot(document) }
         // Most edits (a title, a status) add, remove and move no record: nothing to apply.
         if new == old { return [] }
-        let deleted = cascade(deletions(old: old, new: new), old: old, new: new)
-        var violations = denials(deleted.all, old: old, new: new)
+        let indexes = zip(old, new).map { RelationshipIndex(old: $0, new: $1) }
+        let deleted = cascade(deletions(old: old, new: new), indexes: indexes)
+        var violations = denials(deleted.all, old: old, indexes: indexes)
         for (key, ids) in deleted.cascaded where !ids.isEmpty { remove(ids, from: key, in: &document) }
-        nullify(deleted.all, in: &document)
+        if deleted.all.contains(where: { !$0.value.isEmpty }) { nullify(deleted.all, in: &document) }
         for (index, relationship) in relationships.enumerated() where relationship.inverseKey != nil {
-            violations += keepInverse(relationship, old: old[index], in: &document)
+            violations += keepInverse(relationship, old: indexes[index], in: &document)
         }
         return violations
     }
@@ -35,61 +40,51 @@ struct RelationshipRules<Document> {
         return deleted
     }
 
-    /// Who belongs to whom after the change, for finding what deleted sources take along:
-    /// built once per relationship and set of deleted sources, not once per source.
-    private struct Membership {
-        let relationship: DocumentRelationship<Document>
-        let oldReferences: [UUID: [UUID]]
-        let newInverse: [UUID: UUID?]
-        /// Targets listed by a source that stays.
-        let listedElsewhere: Set<UUID>
-
-        init(_ relationship: DocumentRelationship<Document>, goneSources: Set<UUID>, old: RelationshipSnapshot, new: RelationshipSnapshot) {
-            self.relationship = relationship
-            oldReferences = old.referencesBySource
-            newInverse = new.inverseByTarget
-            listedElsewhere = Set(new.sources.filter { !goneSources.contains($0.id) }.flatMap(\.references))
-        }
-
-        /// The targets of the deleted `source` that the change left where they were: they
-        /// go with it, unless the change moved them to another source.
-        func members(of source: UUID) -> [UUID] {
-            (oldReferences[source] ?? []).filter { target in
-                guard let inverse = newInverse[target] else { return false }
-                if relationship.inverseKey != nil, inverse != source { return false }
-                return !listedElsewhere.contains(target)
-            }
-        }
-    }
-
     /// Follows cascading delete rules through every relationship until nothing more goes.
-    private func cascade(_ deleted: [String: Set<UUID>], old: [RelationshipSnapshot], new: [RelationshipSnapshot])
+    ///
+    /// A deleted source takes along the targets it listed before the change that the
+    /// change left where they were (still there, still naming it when there is an
+    /// inverse) and that no source that stays lists. Whether a source stays can change as
+    /// the cascade goes on, so such a target still listed elsewhere waits, and goes when
+    /// its last other lister does. A deleted target takes along the sources that list it,
+    /// under an inverse cascade. Each record enters the work list once.
+    private func cascade(_ deleted: [String: Set<UUID>], indexes: [RelationshipIndex])
         -> (all: [String: Set<UUID>], cascaded: [String: Set<UUID>]) {
         var all = deleted
         var cascaded: [String: Set<UUID>] = [:]
-        func delete(_ id: UUID, from key: String) -> Bool {
-            guard all[key, default: []].insert(id).inserted else { return false }
+        var work: [(key: String, id: UUID)] = []
+        for key in deleted.keys.sorted() { work += deleted[key]!.sorted { $0.uuidString < $1.uuidString }.map { (key, $0) } }
+        func delete(_ id: UUID, from key: String) {
+            guard all[key, default: []].insert(id).inserted else { return }
             cascaded[key, default: []].insert(id)
-            return true
+            work.append((key, id))
         }
-        var changed = true
-        while changed {
-            changed = false
+        // For each cascading relationship: how many sources that stay list a target, and
+        // the targets that go as soon as that count reaches zero.
+        var stayingListers: [[UUID: Int]] = indexes.map(\.newListerCounts)
+        var waiting: [Set<UUID>] = Array(repeating: [], count: relationships.count)
+        while let (key, id) = work.popLast() {
             for (index, relationship) in relationships.enumerated() {
-                if relationship.deleteRule == .cascade {
-                    let goneSources = all[relationship.sourcesKey] ?? []
-                    let membership = Membership(relationship, goneSources: goneSources, old: old[index], new: new[index])
-                    for source in goneSources {
-                        for target in membership.members(of: source) {
-                            changed = delete(target, from: relationship.targetsKey) || changed
+                let lookup = indexes[index]
+                if relationship.deleteRule == .cascade, relationship.sourcesKey == key {
+                    for target in Set(lookup.newReferences[id] ?? []) {
+                        stayingListers[index][target, default: 1] -= 1
+                        if stayingListers[index][target] == 0, waiting[index].remove(target) != nil {
+                            delete(target, from: relationship.targetsKey)
+                        }
+                    }
+                    for target in lookup.oldReferences[id] ?? [] {
+                        guard let inverse = lookup.newInverse[target] else { continue }
+                        if relationship.inverseKey != nil, inverse != id { continue }
+                        if stayingListers[index][target, default: 0] == 0 {
+                            delete(target, from: relationship.targetsKey)
+                        } else {
+                            waiting[index].insert(target)
                         }
                     }
                 }
-                if relationship.inverseDeleteRule == .cascade {
-                    let gone = all[relationship.targetsKey] ?? []
-                    for source in new[index].sources where source.references.contains(where: gone.contains) {
-                        changed = delete(source.id, from: relationship.sourcesKey) || changed
-                    }
+                if relationship.inverseDeleteRule == .cascade, relationship.targetsKey == key {
+                    for source in lookup.newListers[id] ?? [] { delete(source, from: relationship.sourcesKey) }
                 }
             }
         }
@@ -98,14 +93,19 @@ struct RelationshipRules<Document> {
 
     /// The deletes a `deny` rule refuses: a source deleted with targets it still has, a
     /// target deleted while a source that stays lists it.
-    private func denials(_ deleted: [String: Set<UUID>], old: [RelationshipSnapshot], new: [RelationshipSnapshot]) -> [RuleViolation] {
+    private func denials(_ deleted: [String: Set<UUID>], old: [RelationshipSnapshot], indexes: [RelationshipIndex]) -> [RuleViolation] {
         var violations: [RuleViolation] = []
         for (index, relationship) in relationships.enumerated() {
             let goneSources = deleted[relationship.sourcesKey] ?? [], goneTargets = deleted[relationship.targetsKey] ?? []
-            if relationship.deleteRule == .deny {
-                let membership = Membership(relationship, goneSources: goneSources, old: old[index], new: new[index])
+            let lookup = indexes[index]
+            if relationship.deleteRule == .deny, !goneSources.isEmpty {
+                let listedByStayers = lookup.targetsListed(bySourcesOtherThan: goneSources)
                 for source in old[index].sources where goneSources.contains(source.id) {
-                    let kept = membership.members(of: source.id).filter { !goneTargets.contains($0) }
+                    let kept = (lookup.oldReferences[source.id] ?? []).filter { target in
+                        guard let inverse = lookup.newInverse[target] else { return false }
+                        if relationship.inverseKey != nil, inverse != source.id { return false }
+                        return !listedByStayers.contains(target) && !goneTargets.contains(target)
+                    }
                     guard !kept.isEmpty else { continue }
                     violations.append(RuleViolation(
                         "\(relationship.sourcesKey)[id=\(source.id.uuidString)]",
@@ -113,14 +113,12 @@ struct RelationshipRules<Document> {
                         code: "document.delete-denied"))
                 }
             }
-            if relationship.inverseDeleteRule == .deny {
+            if relationship.inverseDeleteRule == .deny, !goneTargets.isEmpty {
                 for target in old[index].targets where goneTargets.contains(target.id) {
-                    guard let source = new[index].sources.first(where: {
-                        !goneSources.contains($0.id) && $0.references.contains(target.id)
-                    }) else { continue }
+                    guard let source = (lookup.newListers[target.id] ?? []).first(where: { !goneSources.contains($0) }) else { continue }
                     violations.append(RuleViolation(
                         "\(relationship.targetsKey)[id=\(target.id.uuidString)]",
-                        "cannot be deleted while \(relationship.sourcesKey)[id=\(source.id.uuidString)].\(relationship.referencesKey) lists it (\(relationship.name) denies it)",
+                        "cannot be deleted while \(relationship.sourcesKey)[id=\(source.uuidString)].\(relationship.referencesKey) lists it (\(relationship.name) denies it)",
                         code: "document.delete-denied"))
                 }
             }
@@ -157,52 +155,124 @@ struct RelationshipRules<Document> {
 
     /// Makes each side follow the other where the change set only one; reports the
     /// targets whose two sides the change set to disagree.
-    private func keepInverse(_ relationship: DocumentRelationship<Document>, old: RelationshipSnapshot,
+    private func keepInverse(_ relationship: DocumentRelationship<Document>, old: RelationshipIndex,
                              in document: inout Document) -> [RuleViolation] {
         let current = relationship.snapshot(document)
-        let oldInverse = old.inverseByTarget, oldReferences = old.referencesBySource
-        var references = current.referencesBySource
-        var inverses = current.inverseByTarget
+        let currentReferences = current.referencesBySource, currentInverse = current.inverseByTarget
         let known = Set(current.targets.map(\.id))
+        var lists = ListEdits(currentReferences)
+        var inverses: [UUID: UUID?] = [:]
+        func inverse(of target: UUID) -> UUID? { inverses[target] ?? currentInverse[target] ?? nil }
         var setByTarget = Set<UUID>()
         var violations: [RuleViolation] = []
 
         // A target's inverse set: its old source lets it go, its new source lists it last.
-        for target in current.targets where target.inverse != (oldInverse[target.id] ?? nil) {
+        for target in current.targets where target.inverse != (old.oldInverse[target.id] ?? nil) {
             setByTarget.insert(target.id)
-            if let previous = oldInverse[target.id] ?? nil, references[previous] != nil {
-                references[previous]!.removeAll { $0 == target.id }
-            }
-            if let source = target.inverse, references[source] != nil, !references[source]!.contains(target.id) {
-                references[source]!.append(target.id)
-            }
+            if let previous = old.oldInverse[target.id] ?? nil { lists.remove(target.id, from: previous) }
+            if let source = target.inverse { lists.append(target.id, to: source) }
         }
         // A source's list changed: targets it gained name it, targets it lost name nothing.
         for (position, source) in current.sources.enumerated() {
-            let before = oldReferences[source.id] ?? []
+            let before = old.oldReferences[source.id] ?? []
             guard source.references != before else { continue }
-            for target in before where !source.references.contains(target) && known.contains(target) {
-                if !setByTarget.contains(target), inverses[target] == source.id { inverses[target] = .some(nil) }
+            let now = Set(source.references), then = Set(before)
+            for target in before where !now.contains(target) && known.contains(target) {
+                if !setByTarget.contains(target), inverse(of: target) == source.id { inverses[target] = .some(nil) }
             }
-            for target in source.references where !before.contains(target) && known.contains(target) {
+            for target in source.references where !then.contains(target) && known.contains(target) {
                 if setByTarget.contains(target) {
-                    guard (inverses[target] ?? nil) != source.id else { continue }
+                    guard inverse(of: target) != source.id else { continue }
                     violations.append(RuleViolation(
                         "\(relationship.sourcesKey)[\(position)].\(relationship.referencesKey)",
-                        "lists \(target.uuidString), whose \(relationship.inverseKey!) the same change set to \((inverses[target] ?? nil)?.uuidString ?? "none")",
+                        "lists \(target.uuidString), whose \(relationship.inverseKey!) the same change set to \(inverse(of: target)?.uuidString ?? "none")",
                         code: "document.inconsistent-relationship"))
                     continue
                 }
-                if let previous = inverses[target] ?? nil, previous != source.id, references[previous] != nil {
-                    references[previous]!.removeAll { $0 == target }
-                }
+                if let previous = inverse(of: target), previous != source.id { lists.remove(target, from: previous) }
                 inverses[target] = .some(source.id)
             }
         }
-        let changedReferences = references.filter { current.referencesBySource[$0.key] != $0.value }
-        let changedInverses = inverses.filter { (current.inverseByTarget[$0.key] ?? nil) != $0.value }
+        let changedReferences = lists.changed()
+        let changedInverses = inverses.filter { (currentInverse[$0.key] ?? nil) != $0.value }
         if !changedReferences.isEmpty { relationship.setReferences(&document, changedReferences) }
         if !changedInverses.isEmpty { relationship.setInverses(&document, changedInverses) }
         return violations
+    }
+}
+
+/// Edits to sources' lists of target ids, recorded as removals and appends so that each
+/// costs a set operation, applied once at the end. A target is only ever removed from
+/// one source and appended to another, so the two never meet in one list.
+private struct ListEdits {
+    private let current: [UUID: [UUID]]
+    private var removed: [UUID: Set<UUID>] = [:]
+    private var appended: [UUID: [UUID]] = [:]
+    private var members: [UUID: Set<UUID>] = [:]
+
+    init(_ current: [UUID: [UUID]]) { self.current = current }
+
+    /// Takes `target` off the list of `source`, if that source exists.
+    mutating func remove(_ target: UUID, from source: UUID) {
+        guard current[source] != nil else { return }
+        removed[source, default: []].insert(target)
+    }
+
+    /// Puts `target` at the end of the list of `source`, if that source exists and does
+    /// not list it already.
+    mutating func append(_ target: UUID, to source: UUID) {
+        guard let list = current[source] else { return }
+        if members[source] == nil { members[source] = Set(list) }
+        guard members[source]!.insert(target).inserted else { return }
+        appended[source, default: []].append(target)
+    }
+
+    /// The lists that differ from the current ones, by source.
+    func changed() -> [UUID: [UUID]] {
+        var lists: [UUID: [UUID]] = [:]
+        for source in Set(removed.keys).union(appended.keys) {
+            let gone = removed[source] ?? []
+            let list = current[source]!.filter { !gone.contains($0) } + (appended[source] ?? [])
+            if list != current[source]! { lists[source] = list }
+        }
+        return lists
+    }
+}
+
+/// One relationship's ids before and after a change, by id: what the rules look up.
+struct RelationshipIndex {
+    /// Each source's references before the change.
+    let oldReferences: [UUID: [UUID]]
+    /// Each target's inverse before the change.
+    let oldInverse: [UUID: UUID?]
+    /// Each source's references after the change.
+    let newReferences: [UUID: [UUID]]
+    /// Each target's inverse after the change; a target not here is gone.
+    let newInverse: [UUID: UUID?]
+    /// The sources listing each target after the change, in document order.
+    let newListers: [UUID: [UUID]]
+
+    init(old: RelationshipSnapshot, new: RelationshipSnapshot) {
+        oldReferences = old.referencesBySource
+        oldInverse = old.inverseByTarget
+        newReferences = new.referencesBySource
+        newInverse = new.inverseByTarget
+        var listers: [UUID: [UUID]] = [:]
+        var seen = Set<UUID>()
+        // The first record of an id only, as `referencesBySource` reads it.
+        for source in new.sources where seen.insert(source.id).inserted {
+            for target in Set(source.references) { listers[target, default: []].append(source.id) }
+        }
+        newListers = listers
+    }
+
+    /// How many sources list each target after the change.
+    var newListerCounts: [UUID: Int] { newListers.mapValues(\.count) }
+
+    /// The targets listed after the change by a source not in `gone`.
+    func targetsListed(bySourcesOtherThan gone: Set<UUID>) -> Set<UUID> {
+        var listed = Set<UUID>()
+        for (target, sources) in newListers where sources.contains(where: { !gone.contains($0) }) { listed.insert(target) }
+        return listed
     }
 }
