@@ -29,11 +29,16 @@ public protocol CodableDocument: FileDocument, Codable {
     /// consistent and applied by every write transaction, checked by `validate()` (by
     /// default none).
     static var relationships: [DocumentRelationship<Self>] { get }
-    /// The rules beyond the schema and the relationships that the document breaks (e.g.
-    /// an empty title, a duplicate id), each with its JSON path; by default none.
+    /// The document's collections of records, in the order their rules are reported (by
+    /// default none). Declaring them lets an edit of one record check and encode only
+    /// that record, and checks each record's own rules and unique ids.
+    static var recordCollections: [RecordCollection<Self>] { get }
+    /// The rules beyond the schema, the records' own and the relationships that the
+    /// document breaks (e.g. an empty name), each with its JSON path; by default none.
     func ruleViolations() -> [RuleViolation]
     /// Checks the rules decoding alone cannot; throws an `invalidDocument` error listing
-    /// every broken one. By default: `ruleViolations()` and every relationship's.
+    /// every broken one. By default: `ruleViolations()`, then every record collection's
+    /// (each record's rules, unique ids), then every relationship's.
     func validate() throws
 }
 
@@ -49,10 +54,12 @@ extension CodableDocument {
     public static var readableContentTypes: [ContentType] { [contentType] }
     public static var defaultAttachmentPath: String? { nil }
     public static var relationships: [DocumentRelationship<Self>] { [] }
+    public static var recordCollections: [RecordCollection<Self>] { [] }
     public func ruleViolations() -> [RuleViolation] { [] }
 
     public func validate() throws {
-        let broken = ruleViolations() + Self.relationships.flatMap { $0.violations(in: self) }
+        let broken = ruleViolations() + Self.recordCollections.flatMap { $0.violations(self) }
+            + Self.relationships.flatMap { $0.violations(in: self) }
         if !broken.isEmpty { throw DocumentKitError(violations: broken) }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The small pieces of JSON text both of DocumentKit's JSON writers share: string
 /// escaping, numbers, and pretty-printing white space.
 enum JSONText {
@@ -68,5 +70,19 @@ enum JSONText {
         }
         appendNewline(&output, pretty: pretty, indent: indent)
         output.append(UInt8(ascii: "]"))
+    }
+
+    /// Pretty text written for the top level, as it reads `levels` deeper: two more spaces
+    /// after every newline. Canonical text has newlines only between members and elements
+    /// (a newline inside a string is `\n`), so this is the text the encoder writes there.
+    static func reindented(_ text: Data, levels: Int) -> [UInt8] {
+        let indent = [UInt8](repeating: UInt8(ascii: " "), count: levels * 2)
+        var output: [UInt8] = []
+        output.reserveCapacity(text.count + text.count / 8)
+        for byte in text {
+            output.append(byte)
+            if byte == 0x0A { output.append(contentsOf: indent) }
+        }
+        return output
     }
 }

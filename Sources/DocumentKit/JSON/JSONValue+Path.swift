@@ -95,16 +95,22 @@ extension JSONValue {
         case .match(let field, let value):
             let found = elements.firstIndex { element in
                 guard case .object(let members) = element, let candidate = members[field] else { return false }
-                switch candidate {
-                case .string(let text): return text == value || text.lowercased() == value.lowercased()
-                case .integer(let number): return String(number) == value
-                default: return false
-                }
+                return candidate.matches(value)
             }
             guard let found else { throw notFound(path, "no element has \(field) = \(value)") }
             return found
         default:
             throw notFound(path, "expected an index")
+        }
+    }
+
+    /// Whether this value, a member of an element, is what `[field=value]` names: a string
+    /// equal to `value` (ignoring case, for UUIDs), or an integer written as `value`.
+    func matches(_ value: String) -> Bool {
+        switch self {
+        case .string(let text): text == value || text.lowercased() == value.lowercased()
+        case .integer(let number): String(number) == value
+        default: false
         }
     }
 

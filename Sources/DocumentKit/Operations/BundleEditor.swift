@@ -32,40 +32,69 @@ public enum BundleEditor {
     /// Applies `change` to the head document's JSON and saves the result as a new version.
     public static func edit(at url: URL, metadata: SaveMetadata,
                             _ change: (inout JSONValue, EditContext) throws -> Void) throws -> Outcome {
-        try edit(at: url, expectedHead: nil, metadata: metadata, change)
-    }
-
-    /// Like `edit(at:metadata:_:)`, for a change made to the version `expectedHead` (when
-    /// given): if the bundle's head moved since, nothing is saved and `conflict` is thrown.
-    static func edit(at url: URL, expectedHead: VersionID?, metadata: SaveMetadata,
-                     _ change: (inout JSONValue, EditContext) throws -> Void) throws -> Outcome {
-        try DocumentKitError.located(at: url.relativePath) { try editLocated(at: url, expectedHead: expectedHead, metadata: metadata, change) }
-    }
-
-    private static func editLocated(at url: URL, expectedHead: VersionID?, metadata: SaveMetadata,
-                                    _ change: (inout JSONValue, EditContext) throws -> Void) throws -> Outcome {
-        var previous: BundleVersion?
-        let version = try BundleCommit.perform(at: url, expectedHead: expectedHead, creating: false) { current in
-            let bundle = current!
-            previous = bundle.headVersion
-            let type = try DocumentTypes.type(of: bundle)
-            let context = EditContext(overlay: ObjectOverlay(base: bundle), documentType: type)
-            // The JSON tree lives only inside this closure: a multi-megabyte document is
-            // then held once as a tree, once as typed values, never both at the same time.
-            var before = RelationshipState.empty
-            var missingBlobs: [RuleViolation] = []
-            let text = try { () throws -> Data in
-                var json = try JSONValue.parse(try headDocumentJSON(of: bundle, as: type, now: metadata.created))
-                before = type.relationshipState(ofJSON: json)
-                try change(&json, context)
-                missingBlobs = self.missingBlobs(in: json, overlay: context.overlay)
-                return json.encoded(pretty: false)
-            }()
-            MemoryPressure.releaseFreedMemory()
-            return try request(type, text: consume text, base: bundle, overlay: context.overlay, before: before,
-                               alsoBroken: missingBlobs, metadata: metadata, url: url, replace: true)
+        try commitEdit(at: url, expectedHead: nil) { bundle, context in
+            try wholeDocumentRequest(bundle, context: context, seed: nil, metadata: metadata, url: url, change)
         }
-        return Outcome(version: version, previous: previous!)
+    }
+
+    /// Applies `edit` to the head document and saves the result as a new version; the
+    /// edit is made by `makeEdit`, which may add objects (attached files) to the context.
+    /// When the head is in the current schema and the edit changes one record (or a
+    /// field that is no collection) without touching a relationship, only that record is
+    /// decoded, checked and encoded (`RecordSplice`); otherwise the whole document is.
+    /// Both give the same bundle, or the same error. If `expectedHead` is given and the
+    /// bundle's head moved since, nothing is saved and `conflict` is thrown.
+    static func apply(at url: URL, expectedHead: VersionID? = nil, metadata: SaveMetadata, splicing: Bool = true,
+                      _ makeEdit: (EditContext) throws -> DocumentEdit) throws -> Outcome {
+        try commitEdit(at: url, expectedHead: expectedHead) { bundle, context in
+            let edit = try makeEdit(context)
+            let seed = "\(bundle.manifest.head)/\(edit.seed)"
+            if splicing, let request = try splicedRequest(context.documentType, edit, bundle: bundle, overlay: context.overlay,
+                                                seed: seed, metadata: metadata, url: url) {
+                return request
+            }
+            return try wholeDocumentRequest(bundle, context: context, seed: seed, metadata: metadata, url: url) { json, _ in
+                try edit.apply(to: &json)
+            }
+        }
+    }
+
+    /// Locks the bundle, hands it with a fresh edit context to `makeRequest`, and saves
+    /// what that returns, locating every error at `url`.
+    private static func commitEdit(at url: URL, expectedHead: VersionID?,
+                                   _ makeRequest: (DocumentBundle, EditContext) throws -> BundleWriter.Request) throws -> Outcome {
+        try DocumentKitError.located(at: url.relativePath) {
+            var previous: BundleVersion?
+            let version = try BundleCommit.perform(at: url, expectedHead: expectedHead, creating: false) { current in
+                let bundle = current!
+                previous = bundle.headVersion
+                let context = EditContext(overlay: ObjectOverlay(base: bundle), documentType: try DocumentTypes.type(of: bundle))
+                return try makeRequest(bundle, context)
+            }
+            return Outcome(version: version, previous: previous!)
+        }
+    }
+
+    /// The save of `change` applied to the whole head document: parsed, changed, decoded
+    /// as the document type, brought in line with its relationships, checked and encoded.
+    /// `seed` is what new ids derive from (by default the head and the changed text).
+    private static func wholeDocumentRequest(_ bundle: DocumentBundle, context: EditContext, seed: String?, metadata: SaveMetadata, url: URL,
+                                             _ change: (inout JSONValue, EditContext) throws -> Void) throws -> BundleWriter.Request {
+        let type = context.documentType
+        // The JSON tree lives only inside this closure: a multi-megabyte document is
+        // then held once as a tree, once as typed values, never both at the same time.
+        var before = RelationshipState.empty
+        var missingBlobs: [RuleViolation] = []
+        let text = try { () throws -> Data in
+            var json = try JSONValue.parse(try headDocumentJSON(of: bundle, as: type, now: metadata.created))
+            before = type.relationshipState(ofJSON: json)
+            try change(&json, context)
+            missingBlobs = self.missingBlobs(in: json, overlay: context.overlay)
+            return json.encoded(pretty: false)
+        }()
+        MemoryPressure.releaseFreedMemory()
+        return try request(type, text: consume text, base: bundle, overlay: context.overlay, before: before,
+                           alsoBroken: missingBlobs, seed: seed, metadata: metadata, url: url, replace: true)
     }
 
     /// The head document's JSON in the schema edits write: migrated in memory when the head
@@ -78,24 +107,24 @@ public enum BundleEditor {
 
     /// Sets the value at `path` (a JSON value, completed and checked by the schema).
     public static func set(_ value: JSONValue, at path: JSONPath, in url: URL, metadata: SaveMetadata) throws -> Outcome {
-        try edit(at: url, metadata: metadata) { json, _ in try json.setValue(value, at: path) }
+        try apply(at: url, metadata: metadata) { _ in .set(path, value) }
     }
 
     /// Removes the value at `path`: an optional field, or an element of an array.
     public static func remove(at path: JSONPath, in url: URL, metadata: SaveMetadata) throws -> Outcome {
-        try edit(at: url, metadata: metadata) { json, _ in try json.removeValue(at: path) }
+        try apply(at: url, metadata: metadata) { _ in .remove(path) }
     }
 
     /// Stores the file at `file` as a blob and puts a reference to it at `path` (by
     /// default the document type's `defaultAttachmentPath`).
     public static func attach(_ file: URL, at path: JSONPath?, mediaType: String? = nil, in url: URL, metadata: SaveMetadata) throws -> Outcome {
-        try edit(at: url, metadata: metadata) { json, context in
+        try apply(at: url, metadata: metadata) { context in
             let blob = try BlobReference(contentsOf: file, mediaType: mediaType ?? MediaTypes.guess(for: file))
             guard let path = try path ?? context.documentType.defaultAttachmentPath.map(JSONPath.init(parsing:)) else {
                 throw DocumentKitError(.usage, "this document type has no default place for attachments; name one with --as PATH")
             }
             context.overlay.add(blob.file!, digest: blob.digest)
-            try json.setValue(.object(["$blob": .string(blob.digest.hex), "size": .integer(Int64(blob.size)), "mediaType": .string(blob.mediaType)]), at: path)
+            return .set(path, .object(["$blob": .string(blob.digest.hex), "size": .integer(Int64(blob.size)), "mediaType": .string(blob.mediaType)]))
         }
     }
 
@@ -162,15 +191,16 @@ public enum BundleEditor {
 
     /// Completes `text` as a `T` and commits it as a write transaction (the type's
     /// relationships applied from `before`, every rule checked, each broken one listed
-    /// with `alsoBroken`), and prepares the save of its file tree.
+    /// with `alsoBroken`), and prepares the save of its file tree. New ids derive from
+    /// `seed`, by default the base's head and the text's digest.
     static func request<T: CodableDocument>(_ type: T.Type, text: consuming Data, base: DocumentBundle?, overlay: ObjectOverlay,
-                                            before: RelationshipState = .empty, alsoBroken: [RuleViolation] = [],
+                                            before: RelationshipState = .empty, alsoBroken: [RuleViolation] = [], seed: String? = nil,
                                             metadata: SaveMetadata, url: URL, replace: Bool) throws -> BundleWriter.Request {
         if let schema = try writeSchemaOverride(for: T.self) {
             if !alsoBroken.isEmpty { throw DocumentKitError(violations: alsoBroken) }
             return try request(T.self, writing: schema, text: text, base: base, overlay: overlay, metadata: metadata, url: url, replace: replace)
         }
-        let seed = "\(base?.manifest.head ?? "new")/\(ObjectDigest.of(text).hex)"
+        let seed = seed ?? "\(base?.manifest.head ?? "new")/\(ObjectDigest.of(text).hex)"
         var document = try T.decodeSchema(text, context: DocumentDecodingContext(now: metadata.created, seed: seed, objectSource: overlay))
         try DocumentTransaction.complete(&document, before: before, alsoBroken: alsoBroken)
         // From here on the document exists as typed values only: let the text and the

@@ -132,8 +132,8 @@ public struct DocumentEditSession {
     /// that is a `Refusal`, to show the user; anything else concerns the bundle.
     private func save(_ value: JSONValue, basedOn base: BundleVersion) throws -> BundleEditor.Outcome {
         do {
-            return try BundleEditor.edit(at: url, expectedHead: base.id, metadata: SaveMetadata(author: author, message: message)) { json, _ in
-                try json.setValue(value, at: path)
+            return try BundleEditor.apply(at: url, expectedHead: base.id, metadata: SaveMetadata(author: author, message: message)) { _ in
+                .set(path, value)
             }
         } catch let error as DocumentKitError where error.code == .invalidDocument {
             throw Refusal(error: error)

@@ -9,6 +9,9 @@ final class ObjectOverlay: ObjectSource {
 
     func add(_ file: FileWrapper, digest: ObjectDigest) { files[digest] = file }
 
+    /// The file added under `digest`, if one was.
+    func addedFile(_ digest: ObjectDigest) -> FileWrapper? { files[digest] }
+
     func contains(_ digest: ObjectDigest) -> Bool {
         files[digest] != nil || base?.manifest.objects[digest] != nil
     }

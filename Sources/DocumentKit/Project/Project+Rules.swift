@@ -16,35 +16,46 @@ extension ProjectSchemaV4.Project {
         ]
     }
 
-    /// Rules beyond the schema: a name, titles, tags, column names and drafts that are not
-    /// blank; ids unique among tasks, among columns and among drafts; no task waiting for
-    /// itself.
+    /// Tasks, columns and drafts: each checked on its own (see their `ruleViolations()`),
+    /// with ids unique within each collection.
+    public static var recordCollections: [RecordCollection<Self>] {
+        [
+            RecordCollection("tasks", \.tasks, recordName: "task"),
+            RecordCollection("columns", \.columns, recordName: "column"),
+            RecordCollection("drafts", \.drafts, recordName: "draft"),
+        ]
+    }
+
+    /// The project's own rule: a name that is not blank. Its records' rules are theirs.
     public func ruleViolations() -> [RuleViolation] {
-        var broken: [RuleViolation] = []
-        func notBlank(_ text: String, _ path: String) {
-            if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { broken.append(RuleViolation(path, "must not be empty")) }
+        [RuleViolation.blank(name, at: "name")].compactMap { $0 }
+    }
+}
+
+extension ProjectSchemaV4.ProjectTask: DocumentRecord {
+    /// A title and tags that are not blank, and no waiting for itself.
+    public func ruleViolations() -> [RuleViolation] {
+        var broken = [RuleViolation.blank(title, at: "title")].compactMap { $0 }
+        if let blank = tags.firstIndex(where: { RuleViolation.blank($0, at: "") != nil }) {
+            broken.append(RuleViolation("tags[\(blank)]", "must not be empty"))
         }
-        func unique<Record: Identifiable>(_ records: [Record], _ key: String, _ noun: String) where Record.ID == UUID {
-            var seen = Set<UUID>()
-            for (index, record) in records.enumerated() where !seen.insert(record.id).inserted {
-                broken.append(RuleViolation("\(key)[\(index)].id", "\(record.id) is used by another \(noun)"))
-            }
+        if let own = blockedBy.firstIndex(of: id) {
+            broken.append(RuleViolation("blockedBy[\(own)]", "a task cannot wait for itself"))
         }
-        notBlank(name, "name")
-        for (index, task) in tasks.enumerated() {
-            notBlank(task.title, "tasks[\(index)].title")
-            if let blank = task.tags.firstIndex(where: { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }) {
-                broken.append(RuleViolation("tasks[\(index)].tags[\(blank)]", "must not be empty"))
-            }
-            if let own = task.blockedBy.firstIndex(of: task.id) {
-                broken.append(RuleViolation("tasks[\(index)].blockedBy[\(own)]", "a task cannot wait for itself"))
-            }
-        }
-        unique(tasks, "tasks", "task")
-        for (index, column) in columns.enumerated() { notBlank(column.name, "columns[\(index)].name") }
-        unique(columns, "columns", "column")
-        for (index, draft) in drafts.enumerated() { notBlank(draft.content, "drafts[\(index)].content") }
-        unique(drafts, "drafts", "draft")
         return broken
+    }
+}
+
+extension ProjectSchemaV4.ProjectColumn: DocumentRecord {
+    /// A name that is not blank.
+    public func ruleViolations() -> [RuleViolation] {
+        [RuleViolation.blank(name, at: "name")].compactMap { $0 }
+    }
+}
+
+extension ProjectSchemaV4.ProjectDraft: DocumentRecord {
+    /// Content that is not blank.
+    public func ruleViolations() -> [RuleViolation] {
+        [RuleViolation.blank(content, at: "content")].compactMap { $0 }
     }
 }

@@ -82,23 +82,31 @@ public struct DocumentRelationship<Document> {
 
     /// The ids this relationship sees in `json`, a document of its type as JSON.
     func snapshot(ofJSON json: JSONValue) -> RelationshipSnapshot {
-        func records(_ key: String) -> [[String: JSONValue]] {
+        func records(_ key: String) -> [JSONValue] {
             guard case .object(let members) = json, case .array(let elements)? = members[key] else { return [] }
-            return elements.compactMap { if case .object(let record) = $0 { record } else { nil } }
+            return elements
         }
-        func id(_ value: JSONValue?) -> UUID? {
-            if case .string(let text)? = value { UUID(uuidString: text) } else { nil }
-        }
-        return RelationshipSnapshot(
-            sources: records(sourcesKey).compactMap { record in
-                guard let sourceID = id(record["id"]) else { return nil }
-                guard case .array(let ids)? = record[referencesKey] else { return .init(id: sourceID, references: []) }
-                return .init(id: sourceID, references: ids.compactMap { id($0) })
-            },
-            targets: records(targetsKey).compactMap { record in
-                guard let targetID = id(record["id"]) else { return nil }
-                return .init(id: targetID, inverse: inverseKey.flatMap { id(record[$0]) })
-            })
+        return RelationshipSnapshot(sources: records(sourcesKey).compactMap(source(ofJSON:)),
+                                    targets: records(targetsKey).compactMap(target(ofJSON:)))
+    }
+
+    /// What this relationship sees of `record`, one of the sources as JSON: its id and
+    /// the ids it lists; `nil` for a record without an id.
+    func source(ofJSON record: JSONValue) -> RelationshipSnapshot.Source? {
+        guard case .object(let members) = record, let sourceID = Self.id(members["id"]) else { return nil }
+        guard case .array(let ids)? = members[referencesKey] else { return .init(id: sourceID, references: []) }
+        return .init(id: sourceID, references: ids.compactMap { Self.id($0) })
+    }
+
+    /// What this relationship sees of `record`, one of the targets as JSON: its id and
+    /// the source it names back; `nil` for a record without an id.
+    func target(ofJSON record: JSONValue) -> RelationshipSnapshot.Target? {
+        guard case .object(let members) = record, let targetID = Self.id(members["id"]) else { return nil }
+        return .init(id: targetID, inverse: inverseKey.flatMap { Self.id(members[$0]) })
+    }
+
+    private static func id(_ value: JSONValue?) -> UUID? {
+        if case .string(let text)? = value { UUID(uuidString: text) } else { nil }
     }
 }
 

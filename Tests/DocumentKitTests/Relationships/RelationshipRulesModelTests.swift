@@ -6,21 +6,10 @@ import Testing
 /// quadratic reading it replaced) on random boards and random changes: the same document
 /// and the same broken rules, in the same order, every time.
 @Suite struct RelationshipRulesModelTests {
-    private struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private func id(_ number: Int) -> UUID { UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", number))! }
 
     /// A consistent board: tasks on columns (listed both ways), some waiting for others.
-    private func board(_ random: inout Generator) -> Project {
+    private func board(_ random: inout SeededRandom) -> Project {
         var project = Project(name: "Model", createdAt: Date(timeIntervalSince1970: 0))
         let columnCount = Int.random(in: 0...4, using: &random)
         project.columns = (0..<columnCount).map { ProjectColumn(id: id(1000 + $0), name: "C\($0)") }
@@ -41,7 +30,7 @@ import Testing
 
     /// One to three random changes of the kinds users make: deleting, adding and moving
     /// tasks and columns, from either side of the inverse, consistently or not.
-    private func change(_ project: inout Project, _ random: inout Generator) {
+    private func change(_ project: inout Project, _ random: inout SeededRandom) {
         for _ in 0..<Int.random(in: 1...3, using: &random) {
             switch Int.random(in: 0..<8, using: &random) {
             case 0 where !project.tasks.isEmpty:
@@ -74,7 +63,7 @@ import Testing
     }
 
     @Test func agreesWithTheReferenceOnRandomBoardsAndChanges() {
-        var random = Generator(state: 20261124)
+        var random = SeededRandom(seed: 20261124)
         var refused = 0, cascaded = 0
         for _ in 0..<4000 {
             let before = board(&random)
@@ -96,7 +85,7 @@ import Testing
 
     @Test func agreesWithTheReferenceOnALibraryWhoseRulesRunTheOtherWay() {
         typealias Library = DeleteRuleTests.Library
-        var random = Generator(state: 7)
+        var random = SeededRandom(seed: 7)
         for _ in 0..<3000 {
             var library = Library()
             library.shelves = (0..<Int.random(in: 0...3, using: &random)).map { .init(id: id(100 + $0), books: []) }

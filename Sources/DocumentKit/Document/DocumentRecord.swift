@@ -1,0 +1,89 @@
+import Foundation
+
+/// One record of a document's collection (a task of a project, a column of its board):
+/// a `Codable` value with a UUID, whose rules can be checked on their own.
+///
+/// Declaring a document's collections (`CodableDocument.recordCollections`) lets an edit
+/// of one record decode, check and encode that record alone: changing one task of 20,000
+/// costs one task, not the document (DESIGN.md, "Edits cost what they change").
+///
+/// ```swift
+/// struct Card: DocumentRecord {
+///     var id: UUID
+///     var title: String
+///     func ruleViolations() -> [RuleViolation] {
+///         title.isEmpty ? [RuleViolation("title", "must not be empty")] : []
+///     }
+/// }
+/// ```
+public protocol DocumentRecord: Codable, Identifiable where ID == UUID {
+    /// The rules the record breaks on its own, with paths relative to the record
+    /// (`title`, `tags[2]`, or `""` for the record as a whole); by default none.
+    func ruleViolations() -> [RuleViolation]
+}
+
+extension DocumentRecord {
+    public func ruleViolations() -> [RuleViolation] { [] }
+}
+
+/// A top-level array of a document's records, under its JSON key: what a document is
+/// made of besides its few top-level fields.
+///
+/// The collection's rules are the records' own, each under `key[index]`, and unique ids
+/// (`tasks[3].id: … is used by another task`). The array must be encoded under `key` as
+/// the document's member, and left out, if at all, only when empty.
+public struct RecordCollection<Document>: @unchecked Sendable {
+    /// The collection's JSON key, e.g. `tasks`.
+    public let key: String
+    /// What one record is called in messages, e.g. `task`.
+    public let recordName: String
+
+    let violations: (Document) -> [RuleViolation]
+    let decodeRecord: (Data, DocumentDecodingContext) throws -> any DocumentRecord
+    let encodeRecord: (any DocumentRecord) throws -> Data
+
+    /// The collection of `Record`s at `records`, stored under `key`.
+    public init<Record: DocumentRecord>(_ key: String, _ records: KeyPath<Document, [Record]>, recordName: String) {
+        self.key = key
+        self.recordName = recordName
+        violations = { document in
+            let all = document[keyPath: records]
+            var broken: [RuleViolation] = []
+            for (index, record) in all.enumerated() {
+                broken += record.ruleViolations().map { $0.inside("\(key)[\(index)]") }
+            }
+            broken += Self.duplicateIDs(all.map(\.id), key: key, recordName: recordName)
+            return broken
+        }
+        decodeRecord = { data, context in
+            let decoder = DocumentDates.decoder()
+            decoder.userInfo[.documentKitContext] = context
+            return try decoder.decode(Record.self, from: data)
+        }
+        encodeRecord = { record in try CanonicalJSONEncoder().encode(record as! Record) }
+    }
+
+    /// `key[index].id: … is used by another …` for every id that an earlier record has.
+    static func duplicateIDs(_ ids: [UUID], key: String, recordName: String) -> [RuleViolation] {
+        var seen = Set<UUID>()
+        var broken: [RuleViolation] = []
+        for (index, id) in ids.enumerated() where !seen.insert(id).inserted {
+            broken.append(RuleViolation("\(key)[\(index)].id", "\(id) is used by another \(recordName)"))
+        }
+        return broken
+    }
+}
+
+extension RuleViolation {
+    /// The violation of a value found at `prefix`: its path made a path of the document.
+    func inside(_ prefix: String) -> RuleViolation {
+        var moved = self
+        moved.path = path.isEmpty ? prefix : path.hasPrefix("[") ? prefix + path : "\(prefix).\(path)"
+        return moved
+    }
+
+    /// `must not be empty` at `path` when `text` is blank.
+    static func blank(_ text: String, at path: String) -> RuleViolation? {
+        text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? RuleViolation(path, "must not be empty") : nil
+    }
+}

@@ -1,0 +1,281 @@
+import Foundation
+
+/// An edit made to the head's text instead of to the whole document: the record (or
+/// top-level field) it changes is decoded, changed, checked and encoded alone, and its
+/// canonical text takes the place of the old one. A one-field change of a document of
+/// 20,000 tasks then costs one task and a copy of the bytes around it (DESIGN.md, "Edits
+/// cost what they change").
+///
+/// It makes only edits whose outcome it can vouch for: the change of one record that
+/// keeps its id and its relationships, a record appended that relates to nothing yet,
+/// or a change of a field that is no collection. Anything else, and anything that breaks
+/// a rule, gives `nil`, and the caller applies the edit to the whole document, which
+/// produces the same bundle or the same error.
+struct RecordSplice<Document: CodableDocument> {
+    /// The document's new text, and its blobs when the edit changed which it refers to.
+    struct Result {
+        var text: Data
+        /// Every blob the new text refers to, when that differs from the head's; `nil`
+        /// when the edit added and removed no reference.
+        var blobs: Set<ObjectDigest>?
+    }
+
+    let edit: DocumentEdit
+    let context: DocumentDecodingContext
+    let overlay: ObjectOverlay
+
+    /// The head's text `head` with the edit spliced in, or `nil` when this edit must be
+    /// applied to the whole document.
+    func apply(to head: Data) -> Result? {
+        guard case .key(let key)? = edit.path.components.first else { return nil }
+        return head.withUnsafeBytes { text -> Result? in
+            // The scans below trust the text's grammar, so it is checked first, as parsing would.
+            var parser = JSONParser(bytes: text, depthLimit: JSONDepth.defaultLimit)
+            guard let root = try? parser.skipDocument(), text[root.lowerBound] == UInt8(ascii: "{") else { return nil }
+            var members: [(key: String, value: Range<Int>)] = []
+            var scanner = JSONTextScanner(text: text, after: root.lowerBound)
+            while let member = try? scanner.nextMember() { members.append(member) }
+            let splicer = Splicer(text: text, members: members)
+            if let collection = Document.recordCollections.first(where: { $0.key == key }) {
+                return spliceRecord(of: collection, splicer)
+            }
+            return spliceField(splicer)
+        }
+    }
+
+    // MARK: One record
+
+    private func spliceRecord(of collection: RecordCollection<Document>, _ splicer: Splicer) -> Result? {
+        let components = edit.path.components
+        guard components.count >= 2 else { return nil }
+        let array = splicer.members.first { $0.key == collection.key }?.value
+        if let array, splicer.text[array.lowerBound] != UInt8(ascii: "[") { return nil }
+        let elements = array.map { splicer.elements(of: $0) } ?? []
+        let rest = JSONPath(components: Array(components.dropFirst(2)))
+        let position: Int
+        var oldRecord: JSONValue?
+        let newRecord: JSONValue
+        switch components[1] {
+        case .append:
+            guard case .set(_, let value) = edit else { return nil }
+            var appended = JSONValue.array([])
+            guard (try? appended.setValue(value, at: JSONPath(components: [.append] + rest.components))) != nil,
+                  case .array(let made) = appended, made.count == 1 else { return nil }
+            position = elements.count
+            newRecord = made[0]
+        case .index(let index):
+            position = index < 0 ? elements.count + index : index
+            guard elements.indices.contains(position) else { return nil }
+            guard let changed = changedRecord(splicer, elements[position], rest) else { return nil }
+            (oldRecord, newRecord) = changed
+        case .match(let field, let value):
+            guard let found = elements.firstIndex(where: { splicer.member(field, of: $0)?.matches(value) ?? false }),
+                  let changed = changedRecord(splicer, elements[found], rest) else { return nil }
+            position = found
+            (oldRecord, newRecord) = changed
+        case .key:
+            return nil
+        }
+        guard case .object = newRecord,
+              let record = try? collection.decodeRecord(newRecord.encoded(pretty: false), context),
+              record.ruleViolations().isEmpty,
+              let encoded = try? collection.encodeRecord(record),
+              let canonical = try? JSONValue.parse(encoded),
+              keepsRelationships(collection.key, old: oldRecord, new: canonical),
+              refersToKnownBlobs(canonical) else { return nil }
+        if oldRecord.flatMap({ idText($0) }) != idText(canonical) {
+            guard let id = idText(canonical),
+                  !elements.indices.contains(where: { $0 != position && splicer.member("id", of: elements[$0]) == .string(id) }) else { return nil }
+        }
+        let recordText = JSONText.reindented(encoded, levels: 2)
+        var arrayText: [UInt8] = []
+        if let array, !elements.isEmpty {
+            let (start, end) = position < elements.count
+                ? (elements[position].lowerBound, elements[position].upperBound)
+                : (elements[elements.count - 1].upperBound, elements[elements.count - 1].upperBound)
+            arrayText.append(contentsOf: splicer.bytes(array.lowerBound..<start))
+            if position == elements.count { arrayText += Array(",\n    ".utf8) }
+            arrayText += recordText
+            arrayText.append(contentsOf: splicer.bytes(end..<array.upperBound))
+        } else {
+            arrayText = Array("[\n    ".utf8) + recordText + Array("\n  ]".utf8)
+        }
+        let blobsChanged = (oldRecord.map { !$0.blobReferences().isEmpty } ?? false) || !canonical.blobReferences().isEmpty
+        return result(splicer.document(replacing: [collection.key: arrayText], removing: []), blobsChanged: blobsChanged)
+    }
+
+    /// The record at `range` as it is, and as the edit at `rest` (inside it) leaves it.
+    private func changedRecord(_ splicer: Splicer, _ range: Range<Int>, _ rest: JSONPath) -> (JSONValue, JSONValue)? {
+        guard let old = try? JSONValue.parse(Data(splicer.bytes(range))) else { return nil }
+        var new = old
+        switch edit {
+        case .set(_, let value):
+            guard (try? new.setValue(value, at: rest)) != nil else { return nil }
+        case .remove:
+            // Removing a whole record runs the delete rules through the document.
+            guard !rest.components.isEmpty, (try? new.removeValue(at: rest)) != nil else { return nil }
+        }
+        return (old, new)
+    }
+
+    /// Whether the record's relationships are what they were: its id, the ids it lists
+    /// and the record it names back, in every relationship of its collection. A record
+    /// appended relates to nothing. Then no delete rule or inverse has anything to do.
+    private func keepsRelationships(_ key: String, old: JSONValue?, new: JSONValue) -> Bool {
+        for relationship in Document.relationships {
+            if relationship.sourcesKey == key {
+                let before = old.flatMap(relationship.source(ofJSON:)), after = relationship.source(ofJSON: new)
+                if let before, before != after { return false }
+                if before == nil, !(after?.references.isEmpty ?? true) { return false }
+            }
+            if relationship.targetsKey == key {
+                let before = old.flatMap(relationship.target(ofJSON:)), after = relationship.target(ofJSON: new)
+                if let before, before != after { return false }
+                if before == nil, after?.inverse != nil { return false }
+            }
+        }
+        return true
+    }
+
+    private func idText(_ record: JSONValue) -> String? {
+        guard case .object(let members) = record, case .string(let id)? = members["id"] else { return nil }
+        return id
+    }
+
+    // MARK: A top-level field
+
+    /// A change of a field that is no collection: the document's fields (its records
+    /// left out) are decoded, changed, checked and encoded as the document itself.
+    private func spliceField(_ splicer: Splicer) -> Result? {
+        let collections = Set(Document.recordCollections.map(\.key))
+        var fields: [String: JSONValue] = [:]
+        for member in splicer.members where !collections.contains(member.key) {
+            guard let value = try? JSONValue.parse(Data(splicer.bytes(member.value))) else { return nil }
+            fields[member.key] = value
+        }
+        let old = JSONValue.object(fields)
+        var new = old
+        guard (try? edit.apply(to: &new)) != nil, refersToKnownBlobs(new),
+              let document = try? Document.decodeSchema(new.encoded(pretty: false), context: context),
+              (try? document.validate()) != nil,
+              let encoded = try? CanonicalJSONEncoder().encode(document, terminated: true) else { return nil }
+        return encoded.withUnsafeBytes { fieldsText -> Result? in
+            guard let root = fieldsText.firstIndex(of: UInt8(ascii: "{")) else { return nil }
+            var scanner = JSONTextScanner(text: fieldsText, after: root)
+            var replaced: [String: [UInt8]] = [:]
+            var encodedKeys = Set<String>()
+            while let member = try? scanner.nextMember() {
+                encodedKeys.insert(member.key)
+                // A collection keeps the head's records; it is written here only when the
+                // head has none and the type writes it even empty (`"tasks" : []`).
+                if collections.contains(member.key), splicer.members.contains(where: { $0.key == member.key }) { continue }
+                replaced[member.key] = Array(UnsafeRawBufferPointer(rebasing: fieldsText[member.value]))
+            }
+            let removed = splicer.members.map(\.key).filter { !collections.contains($0) && !encodedKeys.contains($0) }
+            return result(splicer.document(replacing: replaced, removing: Set(removed)),
+                          blobsChanged: !old.blobReferences().isEmpty || !new.blobReferences().isEmpty)
+        }
+    }
+
+    // MARK: Blobs
+
+    private func refersToKnownBlobs(_ value: JSONValue) -> Bool {
+        value.blobReferences().allSatisfy { reference in ObjectDigest(hex: reference.digest).map(overlay.contains) ?? false }
+    }
+
+    /// The new text, with the blobs it refers to when the edit may have changed them.
+    private func result(_ text: Data, blobsChanged: Bool) -> Result? {
+        guard blobsChanged else { return Result(text: text, blobs: nil) }
+        guard let digests = BlobReferenceScan.digests(in: text) else { return nil }
+        var blobs = Set<ObjectDigest>()
+        for hex in digests {
+            guard let digest = ObjectDigest(hex: hex) else { return nil }
+            blobs.insert(digest)
+        }
+        return Result(text: text, blobs: blobs)
+    }
+}
+
+/// The head's text as its top-level members, and the new document made of them and of
+/// replaced members.
+private struct Splicer {
+    let text: UnsafeRawBufferPointer
+    let members: [(key: String, value: Range<Int>)]
+
+    func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: text[range]) }
+
+    /// The byte ranges of the elements of the array at `range`.
+    func elements(of range: Range<Int>) -> [Range<Int>] {
+        var scanner = JSONTextScanner(text: text, after: range.lowerBound)
+        var elements: [Range<Int>] = []
+        while let element = scanner.nextElement() { elements.append(element) }
+        return elements
+    }
+
+    /// The value of the member `name` of the object at `range`, if it has one.
+    func member(_ name: String, of range: Range<Int>) -> JSONValue? {
+        guard text[range.lowerBound] == UInt8(ascii: "{") else { return nil }
+        var scanner = JSONTextScanner(text: text, after: range.lowerBound)
+        while let member = try? scanner.nextMember() {
+            if member.key == name { return try? JSONValue.parse(Data(bytes(member.value))) }
+        }
+        return nil
+    }
+
+    /// The canonical text of the document of the head's members, with `replacing` in
+    /// place of (or added to) them and `removing` left out: members in the order of their
+    /// names' UTF-8 bytes, each value as its bytes, which are canonical for the first
+    /// level of indentation.
+    func document(replacing: [String: [UInt8]], removing: Set<String>) -> Data {
+        var keys = members.map(\.key).filter { !removing.contains($0) }
+        keys += replacing.keys.filter { key in !members.contains { $0.key == key } }
+        keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let ranges = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        var output: [UInt8] = []
+        output.reserveCapacity(text.count + replacing.values.reduce(0) { $0 + $1.count })
+        output.append(UInt8(ascii: "{"))
+        for (offset, key) in keys.enumerated() {
+            output.append(contentsOf: (offset == 0 ? "\n  " : ",\n  ").utf8)
+            JSONText.appendString(key, to: &output)
+            output.append(contentsOf: " : ".utf8)
+            if let value = replacing[key] { output.append(contentsOf: value) } else { output.append(contentsOf: bytes(ranges[key]!)) }
+        }
+        output.append(contentsOf: (keys.isEmpty ? "}\n" : "\n}\n").utf8)
+        return Data(output)
+    }
+}
+
+extension BundleEditor {
+    /// The save of `edit` made by splicing (`RecordSplice`), or `nil` when the edit must
+    /// be applied to the whole document: the head written with an older schema (it needs
+    /// migrating), an older schema being written, or an edit splicing cannot vouch for.
+    static func splicedRequest<T: CodableDocument>(_ type: T.Type, _ edit: DocumentEdit, bundle: DocumentBundle, overlay: ObjectOverlay,
+                                                   seed: String, metadata: SaveMetadata, url: URL) throws -> BundleWriter.Request? {
+        guard try writeSchemaOverride(for: T.self) == nil, bundle.headVersion.schema == T.schemaVersion.description else { return nil }
+        let context = DocumentDecodingContext(now: metadata.created, seed: seed, objectSource: overlay)
+        guard let spliced = RecordSplice<T>(edit: edit, context: context, overlay: overlay).apply(to: try bundle.headDocumentData()) else {
+            return nil
+        }
+        let existing = try bundle.tree(of: bundle.headVersion)
+        var children = [CodableDocumentLayout.documentName: FileWrapper(regularFileWithContents: spliced.text)]
+        let existingBlobs = existing[CodableDocumentLayout.blobsFolder]?.fileWrappers ?? [:]
+        var blobs = existingBlobs
+        if let referenced = spliced.blobs {
+            // As `CodableDocumentLayout.fileWrapper` makes the tree: exactly the blobs the
+            // document refers to, the bundle's where it has them.
+            blobs = [:]
+            for digest in referenced {
+                if let file = existingBlobs[digest.hex], file.knownDigest == digest {
+                    blobs[digest.hex] = file
+                } else if let file = overlay.addedFile(digest) {
+                    blobs[digest.hex] = file
+                } else {
+                    return nil
+                }
+            }
+        }
+        if !blobs.isEmpty { children[CodableDocumentLayout.blobsFolder] = FileWrapper(directoryWithFileWrappers: blobs) }
+        return BundleWriter.Request(root: FileWrapper(directoryWithFileWrappers: children), contentType: T.contentType,
+                                    schema: T.schemaVersion.description, metadata: metadata, base: bundle, destination: url, replace: true)
+    }
+}
