@@ -8,6 +8,7 @@ extension StoredZipReader {
     ///   checked anyway.
     package func readData(_ entry: StoredZipEntry, verifyCRC: Bool = true) throws(ArchiveError) -> Data {
         try verifyLocalHeader(entry)
+        WorkMeter.count(.readBytes, Int(clamping: entry.size))
         guard let count = Int(exactly: entry.size) else {
             throw ArchiveError(.limitExceeded, "the entry is too large to hold in memory", path: path, entry: entry.name)
         }
@@ -32,6 +33,7 @@ extension StoredZipReader {
         _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         try verifyLocalHeader(entry)
+        WorkMeter.count(.readBytes, Int(clamping: entry.size))
         let capacity = Int(clamping: min(UInt64(max(blockSize, 1)), max(entry.size, 1)))
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
         defer { buffer.deallocate() }

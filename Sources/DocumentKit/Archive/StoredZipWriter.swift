@@ -91,6 +91,7 @@ package final class StoredZipWriter {
     ///   `body` throws.
     package func addEntry(name: String, size: UInt64, body: (inout ArchiveEntrySink) throws -> Void) throws {
         try ledger.admit(name)
+        WorkMeter.count(.storedBytes, Int(clamping: size))
         let nameBytes = Array(name.utf8)
         try ledger.failing {
             let headerOffset = output.offset
@@ -127,6 +128,7 @@ package final class StoredZipWriter {
         try reader.verifyLocalHeader(entry)
         let targetName = name ?? entry.name
         try ledger.admit(targetName)
+        WorkMeter.count(.storedBytes, Int(clamping: entry.size))
         let nameBytes = Array(targetName.utf8)
         try ledger.failing {
             let headerOffset = output.offset

@@ -45,6 +45,9 @@ enum BundleWriter {
         /// Whether the save may append to `base` in place: only under the bundle's writer
         /// lock, with `base` opened under it and `destination` its file.
         var inPlace = false
+        /// The changes from the base's head document to the new one, when the caller knows
+        /// them (an edit that spliced one record); otherwise the save diffs the two texts.
+        var documentChanges: [JSONChange]?
     }
 
     /// Writes the bundle; returns the new version, or `nil` when the tree and schema equal
@@ -68,7 +71,8 @@ enum BundleWriter {
             MemoryPressure.releaseFreedMemory()
             let oldDocument = try base.headDocumentData()
             let oldTree = try base.tree(of: base.headVersion)
-            changes = try VersionChanges.between(oldDocument: oldDocument, oldTree: oldTree, newDocument: documentJSON, newTree: request.root)
+            changes = VersionChanges(changes: try request.documentChanges ?? JSONValue.changes(from: oldDocument, to: documentJSON),
+                                     blobs: VersionDiff.blobChanges(from: oldTree, to: request.root))
             for (digest, object) in try DocumentHistoryEncoding.reencode(oldDocument: oldDocument, newDocument: documentJSON, in: base) {
                 newObjects[digest] = object
             }

@@ -11,6 +11,7 @@ extension ObjectDelta {
     /// by ``maximumCandidates`` lookups per byte when they are not; an unrelated target
     /// gives a single ADD, its size plus a few bytes.
     package static func encode(target: Data, base: Data) -> Data {
+        WorkMeter.count(.deltaBytes, target.count + base.count)
         var program = magic
         appendVarint(base.count, to: &program)
         appendVarint(target.count, to: &program)

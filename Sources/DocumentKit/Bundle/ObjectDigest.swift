@@ -26,7 +26,8 @@ public struct ObjectDigest: Hashable, Comparable, Sendable, Codable, CustomStrin
 
     /// The digest of `data`.
     public static func of(_ data: Data) -> ObjectDigest {
-        ObjectDigest(SHA256.hash(data: data))
+        WorkMeter.count(.hashedBytes, data.count)
+        return ObjectDigest(SHA256.hash(data: data))
     }
 
     /// The zip entry that holds this object: `objects/` + two digits + `/` + the rest.
@@ -62,6 +63,7 @@ struct ObjectHasher {
     private(set) var byteCount: UInt64 = 0
 
     mutating func update(_ buffer: UnsafeRawBufferPointer) {
+        WorkMeter.count(.hashedBytes, buffer.count)
         hasher.update(bufferPointer: buffer)
         byteCount += UInt64(buffer.count)
     }

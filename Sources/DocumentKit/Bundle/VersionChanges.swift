@@ -35,10 +35,4 @@ public struct VersionChanges: Codable, Equatable, Sendable {
         self.blobs = Array(blobs.prefix(Self.limit - listedPaths.count))
         omitted = changes.count + blobs.count - paths.count - self.blobs.count
     }
-
-    /// The changes from the document `oldDocument` and tree `oldTree` to the new ones.
-    static func between(oldDocument: Data, oldTree: FileWrapper, newDocument: Data, newTree: FileWrapper) throws -> VersionChanges {
-        VersionChanges(changes: try JSONValue.changes(from: oldDocument, to: newDocument),
-                       blobs: VersionDiff.blobChanges(from: oldTree, to: newTree))
-    }
 }

@@ -95,6 +95,8 @@ extension CodableDocument {
     /// does before it applies the relationships' rules and checks them all at once.
     static func decodeSchema(_ data: Data, context: DocumentDecodingContext) throws -> Self {
         try JSONDepth.check(data, limit: JSONDepth.defaultLimit)
+        // JSONDecoder's pass over the text, and the depth check's.
+        WorkMeter.count(.jsonBytes, 2 * data.count)
         let decoder = DocumentDates.decoder()
         decoder.userInfo[.documentKitContext] = context
         let document: Self

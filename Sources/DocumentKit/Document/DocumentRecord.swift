@@ -48,6 +48,7 @@ public struct RecordCollection<Document>: @unchecked Sendable {
         self.recordName = recordName
         violations = { document in
             let all = document[keyPath: records]
+            WorkMeter.count(.ruleSteps, all.count)
             var broken: [RuleViolation] = []
             for (index, record) in all.enumerated() {
                 broken += record.ruleViolations().map { $0.inside("\(key)[\(index)]") }
@@ -56,6 +57,7 @@ public struct RecordCollection<Document>: @unchecked Sendable {
             return broken
         }
         decodeRecord = { data, context in
+            WorkMeter.count(.jsonBytes, data.count)
             let decoder = DocumentDates.decoder()
             decoder.userInfo[.documentKitContext] = context
             return try decoder.decode(Record.self, from: data)

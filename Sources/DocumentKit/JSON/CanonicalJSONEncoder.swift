@@ -29,7 +29,9 @@ public struct CanonicalJSONEncoder {
         var sink = output
         try node.append(to: &sink, pretty: pretty)
         if terminated { output.append(0x0A) }
-        return output.data()
+        let data = output.data()
+        WorkMeter.count(.encodedBytes, data.count)
+        return data
     }
 }
 

@@ -24,9 +24,11 @@ protocol JSONDiffOperand {
 /// `reordered` if the ids kept are in another order); other arrays by position; anything
 /// else, blob references included, as one value.
 enum JSONDiff {
-    static func changes<Operand: JSONDiffOperand>(from old: Operand, to new: Operand) throws(Operand.Failure) -> [JSONChange] {
+    /// The changes from `old` to `new`, two values found at `path` of their documents.
+    static func changes<Operand: JSONDiffOperand>(from old: Operand, to new: Operand,
+                                                  at path: JSONPath = JSONPath(components: [])) throws(Operand.Failure) -> [JSONChange] {
         var changes: [JSONChange] = []
-        try diff(old, new, path: JSONPath(components: []), into: &changes)
+        try diff(old, new, path: path, into: &changes)
         return changes
     }
 
@@ -34,6 +36,7 @@ enum JSONDiff {
     /// most elements of a long array are equal.
     private static func diff<Operand: JSONDiffOperand>(_ old: Operand, _ new: Operand, path makePath: @autoclosure () -> JSONPath,
                                                        into changes: inout [JSONChange]) throws(Operand.Failure) {
+        WorkMeter.count(.diffSteps)
         if old.isCertainlyEqual(to: new) { return }
         let path = makePath()
         if let before = try old.members(), let after = try new.members() {

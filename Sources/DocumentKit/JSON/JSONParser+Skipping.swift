@@ -8,6 +8,7 @@ extension JSONParser {
     /// depth limit, duplicate member names, UTF-8 and number range checks), so that text
     /// this accepts parses, and text it refuses fails with the error `parse` would give.
     mutating func skipDocument() throws -> Range<Int> {
+        WorkMeter.count(.jsonBytes, bytes.count)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         skipWhitespace()
         let start = index

@@ -19,7 +19,9 @@ struct JSONTextScanner {
     /// The next element's bytes, or `nil` after the last one.
     mutating func nextElement() -> Range<Int>? {
         guard startNext() else { return nil }
-        return skipValue()
+        let element = skipValue()
+        WorkMeter.count(.jsonBytes, element.count)
+        return element
     }
 
     /// The next member's name and value bytes, or `nil` after the last one.
@@ -29,7 +31,9 @@ struct JSONTextScanner {
         parser.skipWhitespace()
         parser.index += 1  // the colon
         parser.skipWhitespace()
-        return (key, skipValue())
+        let value = skipValue()
+        WorkMeter.count(.jsonBytes, value.count)
+        return (key, value)
     }
 
     /// Moves to the start of the next member or element; false at the closing bracket.

@@ -54,6 +54,7 @@ struct JSONParser {
     }
 
     mutating func parseDocument() throws -> JSONValue {
+        WorkMeter.count(.jsonBytes, bytes.count)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         let value = try parseValue()
         skipWhitespace()

@@ -8,7 +8,9 @@ extension JSONValue {
         let output = JSONOutputBuffer()
         var sink = output
         append(to: &sink, pretty: pretty, indent: 0)
-        return output.data()
+        let data = output.data()
+        WorkMeter.count(.encodedBytes, data.count)
+        return data
     }
 
     /// The value as JSON text, as a string.

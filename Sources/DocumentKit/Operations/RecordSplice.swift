@@ -12,9 +12,13 @@ import Foundation
 /// a rule, gives `nil`, and the caller applies the edit to the whole document, which
 /// produces the same bundle or the same error.
 struct RecordSplice<Document: CodableDocument> {
-    /// The document's new text, and its blobs when the edit changed which it refers to.
+    /// The document's new text, what changed in it, and its blobs when the edit changed
+    /// which it refers to.
     struct Result {
         var text: Data
+        /// The changes from the head's text to `text`, as `JSONValue.changes(from:to:)`
+        /// finds them, found from the record or fields that changed alone.
+        var changes: [JSONChange]
         /// Every blob the new text refers to, when that differs from the head's; `nil`
         /// when the edit added and removed no reference.
         var blobs: Set<ObjectDigest>?
@@ -101,7 +105,21 @@ struct RecordSplice<Document: CodableDocument> {
             arrayText = Array("[\n    ".utf8) + recordText + Array("\n  ]".utf8)
         }
         let blobsChanged = (oldRecord.map { !$0.blobReferences().isEmpty } ?? false) || !canonical.blobReferences().isEmpty
-        return result(splicer.document(replacing: [collection.key: arrayText], removing: []), blobsChanged: blobsChanged)
+        // The diff matches the records of a collection by id, so the change is the
+        // record's own, under its id, or the record added; or, for the first record of a
+        // collection the head leaves out, the collection added.
+        let changes: [JSONChange]
+        if let oldRecord {
+            guard let id = idText(oldRecord) else { return nil }
+            changes = JSONDiff.changes(from: oldRecord, to: canonical, at: JSONPath(components: [.key(collection.key), .match(field: "id", value: id)]))
+        } else if array != nil {
+            guard let id = idText(canonical) else { return nil }
+            changes = [JSONChange(kind: .added, path: JSONPath(components: [.key(collection.key), .match(field: "id", value: id)]).description,
+                                  old: nil, new: canonical)]
+        } else {
+            changes = [JSONChange(kind: .added, path: collection.key, old: nil, new: .array([canonical]))]
+        }
+        return result(splicer.document(replacing: [collection.key: arrayText], removing: []), changes: changes, blobsChanged: blobsChanged)
     }
 
     /// The record at `range` as it is, and as the edit at `rest` (inside it) leaves it.
@@ -172,7 +190,19 @@ struct RecordSplice<Document: CodableDocument> {
                 replaced[member.key] = Array(UnsafeRawBufferPointer(rebasing: fieldsText[member.value]))
             }
             let removed = splicer.members.map(\.key).filter { !collections.contains($0) && !encodedKeys.contains($0) }
-            return result(splicer.document(replacing: replaced, removing: Set(removed)),
+            // The collections the head has are the same before and after: one placeholder
+            // stands for each on both sides, so the diff sees the members in their order.
+            var before = fields, after: [String: JSONValue] = [:]
+            for member in splicer.members where collections.contains(member.key) {
+                before[member.key] = .null
+                after[member.key] = .null
+            }
+            for (key, bytes) in replaced {
+                guard let value = try? JSONValue.parse(Data(bytes)) else { return nil }
+                after[key] = value
+            }
+            let changes = JSONDiff.changes(from: JSONValue.object(before), to: JSONValue.object(after))
+            return result(splicer.document(replacing: replaced, removing: Set(removed)), changes: changes,
                           blobsChanged: !old.blobReferences().isEmpty || !new.blobReferences().isEmpty)
         }
     }
@@ -184,15 +214,15 @@ struct RecordSplice<Document: CodableDocument> {
     }
 
     /// The new text, with the blobs it refers to when the edit may have changed them.
-    private func result(_ text: Data, blobsChanged: Bool) -> Result? {
-        guard blobsChanged else { return Result(text: text, blobs: nil) }
+    private func result(_ text: Data, changes: [JSONChange], blobsChanged: Bool) -> Result? {
+        guard blobsChanged else { return Result(text: text, changes: changes, blobs: nil) }
         guard let digests = BlobReferenceScan.digests(in: text) else { return nil }
         var blobs = Set<ObjectDigest>()
         for hex in digests {
             guard let digest = ObjectDigest(hex: hex) else { return nil }
             blobs.insert(digest)
         }
-        return Result(text: text, blobs: blobs)
+        return Result(text: text, changes: changes, blobs: blobs)
     }
 }
 
@@ -275,7 +305,9 @@ extension BundleEditor {
             }
         }
         if !blobs.isEmpty { children[CodableDocumentLayout.blobsFolder] = FileWrapper(directoryWithFileWrappers: blobs) }
-        return BundleWriter.Request(root: FileWrapper(directoryWithFileWrappers: children), contentType: T.contentType,
-                                    schema: T.schemaVersion.description, metadata: metadata, base: bundle, destination: url, replace: true)
+        var request = BundleWriter.Request(root: FileWrapper(directoryWithFileWrappers: children), contentType: T.contentType,
+                                           schema: T.schemaVersion.description, metadata: metadata, base: bundle, destination: url, replace: true)
+        request.documentChanges = spliced.changes
+        return request
     }
 }

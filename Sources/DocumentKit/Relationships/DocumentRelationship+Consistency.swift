@@ -6,6 +6,7 @@ extension DocumentRelationship {
     /// disagrees with the lists. A document that passes has both sides in step.
     public func violations(in document: Document) -> [RuleViolation] {
         let snapshot = snapshot(document)
+        WorkMeter.count(.ruleSteps, snapshot.sources.reduce(0) { $0 + $1.references.count } + snapshot.targets.count)
         var sourcePositions: [UUID: Int] = [:]
         for (position, source) in snapshot.sources.enumerated() where sourcePositions[source.id] == nil {
             sourcePositions[source.id] = position

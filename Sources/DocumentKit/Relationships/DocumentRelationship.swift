@@ -59,7 +59,8 @@ public struct DocumentRelationship<Document> {
         self.deleteRule = deleteRule
         self.inverseDeleteRule = inverseDeleteRule
         snapshot = { document in
-            RelationshipSnapshot(
+            WorkMeter.count(.ruleSteps, document[keyPath: sources].count + document[keyPath: targets].count)
+            return RelationshipSnapshot(
                 sources: document[keyPath: sources].map { .init(id: $0.id, references: $0[keyPath: references]) },
                 targets: document[keyPath: targets].map { target in
                     .init(id: target.id, inverse: inverse.flatMap { target[keyPath: $0] })
@@ -128,12 +129,14 @@ struct RelationshipSnapshot: Equatable {
 
     /// Each source's references, by id (the first record of an id, if there are several).
     var referencesBySource: [UUID: [UUID]] {
-        Dictionary(sources.map { ($0.id, $0.references) }, uniquingKeysWith: { first, _ in first })
+        WorkMeter.count(.ruleSteps, sources.count)
+        return Dictionary(sources.map { ($0.id, $0.references) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Each target's inverse, by id.
     var inverseByTarget: [UUID: UUID?] {
-        Dictionary(targets.map { ($0.id, $0.inverse) }, uniquingKeysWith: { first, _ in first })
+        WorkMeter.count(.ruleSteps, targets.count)
+        return Dictionary(targets.map { ($0.id, $0.inverse) }, uniquingKeysWith: { first, _ in first })
     }
 }
 

@@ -64,6 +64,7 @@ struct RelationshipRules<Document> {
         var stayingListers: [[UUID: Int]] = indexes.map(\.newListerCounts)
         var waiting: [Set<UUID>] = Array(repeating: [], count: relationships.count)
         while let (key, id) = work.popLast() {
+            WorkMeter.count(.ruleSteps)
             for (index, relationship) in relationships.enumerated() {
                 let lookup = indexes[index]
                 if relationship.deleteRule == .cascade, relationship.sourcesKey == key {
@@ -253,6 +254,7 @@ struct RelationshipIndex {
     let newListers: [UUID: [UUID]]
 
     init(old: RelationshipSnapshot, new: RelationshipSnapshot) {
+        WorkMeter.count(.ruleSteps, old.sources.count + old.targets.count + new.sources.count + new.targets.count)
         oldReferences = old.referencesBySource
         oldInverse = old.inverseByTarget
         newReferences = new.referencesBySource
