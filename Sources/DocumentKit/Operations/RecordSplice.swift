@@ -6,11 +6,12 @@ import Foundation
 /// 20,000 tasks then costs one task and a copy of the bytes around it (DESIGN.md, "Edits
 /// cost what they change").
 ///
-/// It makes only edits whose outcome it can vouch for: the change of one record that
-/// keeps its id and its relationships, a record appended that relates to nothing yet,
-/// or a change of a field that is no collection. Anything else, and anything that breaks
-/// a rule, gives `nil`, and the caller applies the edit to the whole document, which
-/// produces the same bundle or the same error.
+/// It makes the edits of one record (changed, appended or removed) and of one field that
+/// is no collection. When the edit moves a relationship, the rules run over the records
+/// as the head holds them (`RecordTable`), and the records they change are spliced too.
+/// Anything else (replacing a whole collection, a head that needs migrating), and
+/// anything that breaks a rule, gives `nil`, and the caller applies the edit to the whole
+/// document, which produces the same bundle or the same error.
 struct RecordSplice<Document: CodableDocument> {
     /// The document's new text, what changed in it, and its blobs when the edit changed
     /// which it refers to.
@@ -47,124 +48,11 @@ struct RecordSplice<Document: CodableDocument> {
         }
     }
 
-    // MARK: One record
-
-    private func spliceRecord(of collection: RecordCollection<Document>, _ splicer: Splicer) -> Result? {
-        let components = edit.path.components
-        guard components.count >= 2 else { return nil }
-        let array = splicer.members.first { $0.key == collection.key }?.value
-        if let array, splicer.text[array.lowerBound] != UInt8(ascii: "[") { return nil }
-        let elements = array.map { splicer.elements(of: $0) } ?? []
-        let rest = JSONPath(components: Array(components.dropFirst(2)))
-        let position: Int
-        var oldRecord: JSONValue?
-        let newRecord: JSONValue
-        switch components[1] {
-        case .append:
-            guard case .set(_, let value) = edit else { return nil }
-            var appended = JSONValue.array([])
-            guard (try? appended.setValue(value, at: JSONPath(components: [.append] + rest.components))) != nil,
-                  case .array(let made) = appended, made.count == 1 else { return nil }
-            position = elements.count
-            newRecord = made[0]
-        case .index(let index):
-            position = index < 0 ? elements.count + index : index
-            guard elements.indices.contains(position) else { return nil }
-            guard let changed = changedRecord(splicer, elements[position], rest) else { return nil }
-            (oldRecord, newRecord) = changed
-        case .match(let field, let value):
-            guard let found = elements.firstIndex(where: { splicer.member(field, of: $0)?.matches(value) ?? false }),
-                  let changed = changedRecord(splicer, elements[found], rest) else { return nil }
-            position = found
-            (oldRecord, newRecord) = changed
-        case .key:
-            return nil
-        }
-        guard case .object = newRecord,
-              let record = try? collection.decodeRecord(newRecord.encoded(pretty: false), context),
-              record.ruleViolations().isEmpty,
-              let encoded = try? collection.encodeRecord(record),
-              let canonical = try? JSONValue.parse(encoded),
-              keepsRelationships(collection.key, old: oldRecord, new: canonical),
-              refersToKnownBlobs(canonical) else { return nil }
-        if oldRecord.flatMap({ idText($0) }) != idText(canonical) {
-            guard let id = idText(canonical),
-                  !elements.indices.contains(where: { $0 != position && splicer.member("id", of: elements[$0]) == .string(id) }) else { return nil }
-        }
-        let recordText = JSONText.reindented(encoded, levels: 2)
-        var arrayText: [UInt8] = []
-        if let array, !elements.isEmpty {
-            let (start, end) = position < elements.count
-                ? (elements[position].lowerBound, elements[position].upperBound)
-                : (elements[elements.count - 1].upperBound, elements[elements.count - 1].upperBound)
-            arrayText.append(contentsOf: splicer.bytes(array.lowerBound..<start))
-            if position == elements.count { arrayText += Array(",\n    ".utf8) }
-            arrayText += recordText
-            arrayText.append(contentsOf: splicer.bytes(end..<array.upperBound))
-        } else {
-            arrayText = Array("[\n    ".utf8) + recordText + Array("\n  ]".utf8)
-        }
-        let blobsChanged = (oldRecord.map { !$0.blobReferences().isEmpty } ?? false) || !canonical.blobReferences().isEmpty
-        // The diff matches the records of a collection by id, so the change is the
-        // record's own, under its id, or the record added; or, for the first record of a
-        // collection the head leaves out, the collection added.
-        let changes: [JSONChange]
-        if let oldRecord {
-            guard let id = idText(oldRecord) else { return nil }
-            changes = JSONDiff.changes(from: oldRecord, to: canonical, at: JSONPath(components: [.key(collection.key), .match(field: "id", value: id)]))
-        } else if array != nil {
-            guard let id = idText(canonical) else { return nil }
-            changes = [JSONChange(kind: .added, path: JSONPath(components: [.key(collection.key), .match(field: "id", value: id)]).description,
-                                  old: nil, new: canonical)]
-        } else {
-            changes = [JSONChange(kind: .added, path: collection.key, old: nil, new: .array([canonical]))]
-        }
-        return result(splicer.document(replacing: [collection.key: arrayText], removing: []), changes: changes, blobsChanged: blobsChanged)
-    }
-
-    /// The record at `range` as it is, and as the edit at `rest` (inside it) leaves it.
-    private func changedRecord(_ splicer: Splicer, _ range: Range<Int>, _ rest: JSONPath) -> (JSONValue, JSONValue)? {
-        guard let old = try? JSONValue.parse(Data(splicer.bytes(range))) else { return nil }
-        var new = old
-        switch edit {
-        case .set(_, let value):
-            guard (try? new.setValue(value, at: rest)) != nil else { return nil }
-        case .remove:
-            // Removing a whole record runs the delete rules through the document.
-            guard !rest.components.isEmpty, (try? new.removeValue(at: rest)) != nil else { return nil }
-        }
-        return (old, new)
-    }
-
-    /// Whether the record's relationships are what they were: its id, the ids it lists
-    /// and the record it names back, in every relationship of its collection. A record
-    /// appended relates to nothing. Then no delete rule or inverse has anything to do.
-    private func keepsRelationships(_ key: String, old: JSONValue?, new: JSONValue) -> Bool {
-        for relationship in Document.relationships {
-            if relationship.sourcesKey == key {
-                let before = old.flatMap(relationship.source(ofJSON:)), after = relationship.source(ofJSON: new)
-                if let before, before != after { return false }
-                if before == nil, !(after?.references.isEmpty ?? true) { return false }
-            }
-            if relationship.targetsKey == key {
-                let before = old.flatMap(relationship.target(ofJSON:)), after = relationship.target(ofJSON: new)
-                if let before, before != after { return false }
-                if before == nil, after?.inverse != nil { return false }
-            }
-        }
-        return true
-    }
-
-    private func idText(_ record: JSONValue) -> String? {
-        guard case .object(let members) = record, case .string(let id)? = members["id"] else { return nil }
-        return id
-    }
-
     // MARK: A top-level field
 
     /// A change of a field that is no collection: the document's fields (its records
     /// left out) are decoded, changed, checked and encoded as the document itself.
-    private func spliceField(_ splicer: Splicer) -> Result? {
+    func spliceField(_ splicer: Splicer) -> Result? {
         let collections = Set(Document.recordCollections.map(\.key))
         var fields: [String: JSONValue] = [:]
         for member in splicer.members where !collections.contains(member.key) {
@@ -209,12 +97,12 @@ struct RecordSplice<Document: CodableDocument> {
 
     // MARK: Blobs
 
-    private func refersToKnownBlobs(_ value: JSONValue) -> Bool {
+    func refersToKnownBlobs(_ value: JSONValue) -> Bool {
         value.blobReferences().allSatisfy { reference in ObjectDigest(hex: reference.digest).map(overlay.contains) ?? false }
     }
 
     /// The new text, with the blobs it refers to when the edit may have changed them.
-    private func result(_ text: Data, changes: [JSONChange], blobsChanged: Bool) -> Result? {
+    func result(_ text: Data, changes: [JSONChange], blobsChanged: Bool) -> Result? {
         guard blobsChanged else { return Result(text: text, changes: changes, blobs: nil) }
         guard let digests = BlobReferenceScan.digests(in: text) else { return nil }
         var blobs = Set<ObjectDigest>()
@@ -228,7 +116,7 @@ struct RecordSplice<Document: CodableDocument> {
 
 /// The head's text as its top-level members, and the new document made of them and of
 /// replaced members.
-private struct Splicer {
+struct Splicer {
     let text: UnsafeRawBufferPointer
     let members: [(key: String, value: Range<Int>)]
 

@@ -5,7 +5,11 @@ extension DocumentRelationship {
     /// not exist (dangling), a target listed twice or by two sources, and an inverse that
     /// disagrees with the lists. A document that passes has both sides in step.
     public func violations(in document: Document) -> [RuleViolation] {
-        let snapshot = snapshot(document)
+        violations(in: snapshot(document))
+    }
+
+    /// What is wrong with this relationship among the ids of `snapshot`.
+    func violations(in snapshot: RelationshipSnapshot) -> [RuleViolation] {
         WorkMeter.count(.ruleSteps, snapshot.sources.reduce(0) { $0 + $1.references.count } + snapshot.targets.count)
         var sourcePositions: [UUID: Int] = [:]
         for (position, source) in snapshot.sources.enumerated() where sourcePositions[source.id] == nil {

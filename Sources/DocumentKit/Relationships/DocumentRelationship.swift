@@ -107,7 +107,7 @@ public struct DocumentRelationship<Document> {
     }
 
     private static func id(_ value: JSONValue?) -> UUID? {
-        if case .string(let text)? = value { UUID(uuidString: text) } else { nil }
+        if case .string(let text)? = value { UUID(text: text) } else { nil }
     }
 }
 

@@ -1,0 +1,295 @@
+import Foundation
+
+extension RecordSplice {
+    /// What happened to the record the edit names.
+    private enum RecordEdit {
+        case changed(position: Int, old: JSONValue, new: JSONValue)
+        case appended(JSONValue)
+        case removed(position: Int)
+    }
+
+    /// An edit of one record of `collection`: changed, appended or removed; the
+    /// relationships applied over the head's records when the edit moves one.
+    func spliceRecord(of collection: RecordCollection<Document>, _ splicer: Splicer) -> Result? {
+        let components = edit.path.components
+        guard components.count >= 2 else { return nil }
+        let key = collection.key
+        let collections = Document.recordCollections
+        var table = RecordTable(text: splicer.text, members: splicer.members, keys: collections.map(\.key))
+        if splicer.members.contains(where: { $0.key == key }), table.records[key] == nil { return nil }
+        guard let recordEdit = locate(in: table, key: key, components: components) else { return nil }
+
+        // The edited record, completed and checked by its type before any rule sees it, as
+        // decoding the whole document would (a new task gets its id here).
+        var edited: (json: JSONValue, text: Data)?
+        switch recordEdit {
+        case .changed(_, _, let new), .appended(let new):
+            guard let canonical = canonicalRecord(new, of: collection) else { return nil }
+            edited = canonical
+        case .removed:
+            break
+        }
+        let relationships = Document.relationships
+        let lists = Dictionary(grouping: relationships, by: \.sourcesKey).mapValues { Set($0.map(\.referencesKey)) }
+        let names = Dictionary(grouping: relationships.filter { $0.inverseKey != nil }, by: \.targetsKey).mapValues { Set($0.map { $0.inverseKey! }) }
+        let movesRelationships: Bool
+        switch recordEdit {
+        case .removed: movesRelationships = true
+        case .appended: movesRelationships = !relates(nil, edited!.json, key)
+        case .changed(_, let old, _): movesRelationships = !relates(old, edited!.json, key)
+        }
+        var before: RelationshipState?
+        if movesRelationships {
+            table.readFields(of: Set(relationships.flatMap { [$0.sourcesKey, $0.targetsKey] }), lists: lists, names: names)
+            before = RelationshipState(snapshots: relationships.map { $0.onRecords().snapshot(table) })
+        }
+        let idChanged: Bool
+        if case .changed(_, let old, _) = recordEdit { idChanged = idText(old) != idText(edited!.json) } else { idChanged = edited != nil }
+        if idChanged { table.readFields(of: [key]) }
+        // The records as the head holds them, for the changes.
+        let original = table
+        // The edit, made to the table.
+        switch recordEdit {
+        case .changed(let position, _, _):
+            RecordTable.set(&table.records[key]![position], to: edited!.json, lists: lists[key] ?? [], names: names[key] ?? [])
+        case .appended:
+            var record = RecordTable.Record()
+            RecordTable.set(&record, to: edited!.json, lists: lists[key] ?? [], names: names[key] ?? [])
+            table.records[key, default: []].append(record)
+        case .removed(let position):
+            table.records[key]!.remove(at: position)
+        }
+        // A new id must be the collection's only one.
+        if idChanged {
+            guard let id = idText(edited!.json), table.records[key]!.filter({ $0.idText == id }).count == 1 else { return nil }
+        }
+        var encoded: [String: [Int: [UInt8]]] = [:]
+        if let edited, case .changed(let position, _, _) = recordEdit {
+            encoded[key, default: [:]][position] = JSONText.reindented(edited.text, levels: 2)
+        }
+        if let before {
+            let rules = RelationshipRules(relationships: relationships.map { $0.onRecords() })
+            guard rules.apply(before: before, to: &table).isEmpty else { return nil }
+            // The records the rules changed are completed and checked by their types too.
+            for (collectionKey, records) in table.records {
+                guard let recordCollection = collections.first(where: { $0.key == collectionKey }) else { continue }
+                for (index, record) in records.enumerated() where record.changed != nil {
+                    guard let canonical = canonicalRecord(record.changed!, of: recordCollection) else { return nil }
+                    RecordTable.set(&table.records[collectionKey]![index], to: canonical.json,
+                                    lists: lists[collectionKey] ?? [], names: names[collectionKey] ?? [])
+                    encoded[collectionKey, default: [:]][index] = JSONText.reindented(canonical.text, levels: 2)
+                }
+            }
+            for relationship in relationships {
+                guard relationship.violations(in: relationship.onRecords().snapshot(table)).isEmpty else { return nil }
+            }
+        } else if let edited, case .appended = recordEdit {
+            encoded[key, default: [:]][table.records[key]!.count - 1] = JSONText.reindented(edited.text, levels: 2)
+        }
+        return assemble(table, original: original, encoded: encoded, splicer)
+    }
+
+    /// Finds the record the path names and makes the edit to a copy of it.
+    private func locate(in table: RecordTable, key: String, components: [JSONPath.Component]) -> RecordEdit? {
+        let records = table.records[key] ?? []
+        let rest = JSONPath(components: Array(components.dropFirst(2)))
+        let position: Int
+        switch components[1] {
+        case .append:
+            guard case .set(_, let value) = edit else { return nil }
+            var appended = JSONValue.array([])
+            guard (try? appended.setValue(value, at: JSONPath(components: [.append] + rest.components))) != nil,
+                  case .array(let made) = appended, made.count == 1, case .object = made[0] else { return nil }
+            return .appended(made[0])
+        case .index(let index):
+            position = index < 0 ? records.count + index : index
+            guard records.indices.contains(position) else { return nil }
+        case .match(let field, let value):
+            guard let found = records.firstIndex(where: { record in
+                guard case .object(let members)? = table.json(record) else { return false }
+                return members[field]?.matches(value) ?? false
+            }) else { return nil }
+            position = found
+        case .key:
+            return nil
+        }
+        guard let old = table.json(records[position]) else { return nil }
+        if case .remove = edit, rest.components.isEmpty { return .removed(position: position) }
+        var new = old
+        switch edit {
+        case .set(_, let value): guard (try? new.setValue(value, at: rest)) != nil else { return nil }
+        case .remove: guard (try? new.removeValue(at: rest)) != nil else { return nil }
+        }
+        guard case .object = new else { return nil }
+        return .changed(position: position, old: old, new: new)
+    }
+
+    /// `json` decoded as a record of `collection`, checked by its rules, encoded again:
+    /// its canonical JSON and text (for the top level), or `nil` if it breaks a rule.
+    private func canonicalRecord(_ json: JSONValue, of collection: RecordCollection<Document>) -> (json: JSONValue, text: Data)? {
+        guard let record = try? collection.decodeRecord(json.encoded(pretty: false), context),
+              record.ruleViolations().isEmpty,
+              let text = try? collection.encodeRecord(record),
+              let canonical = try? JSONValue.parse(text),
+              refersToKnownBlobs(canonical) else { return nil }
+        return (canonical, text)
+    }
+
+    /// Whether the record `new` relates to what `old` related to (nothing, for a new
+    /// record): its id, the ids it lists and the record it names back, in every
+    /// relationship of its collection. Then no rule has anything to do.
+    private func relates(_ old: JSONValue?, _ new: JSONValue, _ key: String) -> Bool {
+        for relationship in Document.relationships {
+            if relationship.sourcesKey == key {
+                let before = old.flatMap(relationship.source(ofJSON:)), after = relationship.source(ofJSON: new)
+                if let before, before != after { return false }
+                if before == nil, !(after?.references.isEmpty ?? true) { return false }
+            }
+            if relationship.targetsKey == key {
+                let before = old.flatMap(relationship.target(ofJSON:)), after = relationship.target(ofJSON: new)
+                if let before, before != after { return false }
+                if before == nil, after?.inverse != nil { return false }
+            }
+        }
+        return true
+    }
+
+    func idText(_ record: JSONValue) -> String? {
+        guard case .object(let members) = record, case .string(let id)? = members["id"] else { return nil }
+        return id
+    }
+
+    /// The new document: each collection that changed written anew from its records (the
+    /// head's bytes of those unchanged, `encoded` for the others), or left out when empty
+    /// if the type leaves it out; and the changes, as the diff would find them.
+    private func assemble(_ table: RecordTable, original: RecordTable, encoded: [String: [Int: [UInt8]]], _ splicer: Splicer) -> Result? {
+        var replaced: [String: [UInt8]] = [:]
+        var removedMembers = Set<String>()
+        var changes: [JSONChange] = []
+        var blobsChanged = false
+        let headKeys = Set(splicer.members.map(\.key))
+        for key in Set(encoded.keys).union(changedCollections(table, original)).sorted() {
+            let records = table.records[key] ?? []
+            let old = original.records[key] ?? []
+            let stays = !records.isEmpty || writesEmpty(key, splicer)
+            var text: [UInt8] = []
+            if records.isEmpty {
+                text = Array("[]".utf8)
+            } else {
+                text.append(contentsOf: "[\n    ".utf8)
+                for (index, record) in records.enumerated() {
+                    if index > 0 { text.append(contentsOf: ",\n    ".utf8) }
+                    if let bytes = encoded[key]?[index] {
+                        text += bytes
+                    } else if let stored = record.stored, record.changed == nil {
+                        text.append(contentsOf: splicer.bytes(stored))
+                    } else {
+                        return nil
+                    }
+                }
+                text.append(contentsOf: "\n  ]".utf8)
+            }
+            if stays { replaced[key] = text } else if headKeys.contains(key) { removedMembers.insert(key) }
+            // The changes, as the diff finds them: records matched by id, in the head's
+            // order, changed or removed, then the ones added; a collection that appears or
+            // goes, whole.
+            let oldJSON = { JSONValue.array(old.compactMap { original.json($0) }) }
+            let newJSON = { JSONValue.array(records.compactMap { table.json($0) }) }
+            switch (headKeys.contains(key), stays) {
+            case (false, true):
+                changes.append(JSONChange(kind: .added, path: key, old: nil, new: newJSON()))
+                blobsChanged = blobsChanged || !newJSON().blobReferences().isEmpty
+                continue
+            case (true, false):
+                changes.append(JSONChange(kind: .removed, path: key, old: oldJSON(), new: nil))
+                blobsChanged = blobsChanged || !oldJSON().blobReferences().isEmpty
+                continue
+            case (false, false):
+                continue
+            case (true, true):
+                break
+            }
+            func path(_ id: String) -> JSONPath { JSONPath(components: [.key(key), .match(field: "id", value: id)]) }
+            // Records changed where they were, and records appended after them: each
+            // one's own changes, under its id, then the records added.
+            if records.count >= old.count, zip(records, old).allSatisfy({ $0.stored == $1.stored }) {
+                var inPlace: [JSONChange] = []
+                var sameIDs = true
+                for (index, record) in records.prefix(old.count).enumerated() where record.changed != nil {
+                    guard let before = original.json(old[index]), let after = record.changed, let id = idText(before) else { return nil }
+                    // A record whose id changed is one removed and one added, to the diff.
+                    guard idText(after) == id else {
+                        sameIDs = false
+                        break
+                    }
+                    blobsChanged = blobsChanged || !before.blobReferences().isEmpty || !after.blobReferences().isEmpty
+                    inPlace += JSONDiff.changes(from: before, to: after, at: path(id))
+                }
+                for record in records.dropFirst(old.count) {
+                    guard let after = table.json(record), let id = idText(after) else { return nil }
+                    blobsChanged = blobsChanged || !after.blobReferences().isEmpty
+                    inPlace.append(JSONChange(kind: .added, path: path(id).description, old: nil, new: after))
+                }
+                if sameIDs {
+                    changes += inPlace
+                    continue
+                }
+            }
+            var read = table
+            read.readFields(of: [key])
+            var oldTable = original
+            oldTable.readFields(of: [key])
+            let oldIDs = (oldTable.records[key] ?? []).map(\.idText)
+            var newIDs = (read.records[key] ?? []).map(\.idText)
+            for index in records.indices where newIDs[index] == nil {
+                newIDs[index] = table.json(records[index]).flatMap(idText)
+            }
+            guard !oldIDs.contains(nil), !newIDs.contains(nil), Set(oldIDs).count == oldIDs.count, Set(newIDs).count == newIDs.count else { return nil }
+            let newPositions = Dictionary(uniqueKeysWithValues: newIDs.enumerated().map { ($0.element!, $0.offset) })
+            let oldIDSet = Set(oldIDs.map { $0! })
+            for (index, id) in oldIDs.enumerated() {
+                let id = id!
+                if let position = newPositions[id] {
+                    guard records[position].changed != nil else { continue }
+                    guard let before = original.json(old[index]), let after = table.json(records[position]) else { return nil }
+                    blobsChanged = blobsChanged || !before.blobReferences().isEmpty || !after.blobReferences().isEmpty
+                    changes += JSONDiff.changes(from: before, to: after, at: path(id))
+                } else {
+                    guard let before = original.json(old[index]) else { return nil }
+                    blobsChanged = blobsChanged || !before.blobReferences().isEmpty
+                    changes.append(JSONChange(kind: .removed, path: path(id).description, old: before, new: nil))
+                }
+            }
+            for (position, id) in newIDs.enumerated() where !oldIDSet.contains(id!) {
+                guard let after = table.json(records[position]) else { return nil }
+                blobsChanged = blobsChanged || !after.blobReferences().isEmpty
+                changes.append(JSONChange(kind: .added, path: path(id!).description, old: nil, new: after))
+            }
+        }
+        return result(splicer.document(replacing: replaced, removing: removedMembers), changes: changes, blobsChanged: blobsChanged)
+    }
+
+    /// The collections whose records differ from the head's: some removed or changed.
+    private func changedCollections(_ table: RecordTable, _ original: RecordTable) -> Set<String> {
+        var keys = Set<String>()
+        for (key, records) in table.records where records.count != (original.records[key]?.count ?? 0) || records.contains(where: { $0.changed != nil }) {
+            keys.insert(key)
+        }
+        for key in original.records.keys where table.records[key] == nil { keys.insert(key) }
+        return keys
+    }
+
+    /// Whether the type writes the collection `key` when it is empty (`"tasks" : []`)
+    /// rather than leaving it out: asked of the document's fields encoded with no records.
+    private func writesEmpty(_ key: String, _ splicer: Splicer) -> Bool {
+        let collections = Set(Document.recordCollections.map(\.key))
+        var fields: [String: JSONValue] = [:]
+        for member in splicer.members where !collections.contains(member.key) {
+            fields[member.key] = try? JSONValue.parse(Data(splicer.bytes(member.value)))
+        }
+        guard let document = try? Document.decodeSchema(JSONValue.object(fields).encoded(pretty: false), context: context),
+              let text = try? CanonicalJSONEncoder().encode(document),
+              case .object(let members)? = try? JSONValue.parse(text) else { return true }
+        return members[key] != nil
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+
+/// The records of a document's collections as the head's text holds them, and as a
+/// spliced edit and the relationship rules change them: the document `RelationshipRules`
+/// works on when an edit is spliced (`DocumentRelationship.onRecords()`). A record stays
+/// a range of the head's bytes until something changes it; only the members the
+/// relationships read (ids, lists of ids, the id naming a record back) are parsed, and
+/// only when the rules need them.
+struct RecordTable {
+    struct Record {
+        /// The head's bytes of the record; `nil` for a record the edit added.
+        var stored: Range<Int>?
+        /// The record as changed (by the edit or the rules); `nil` while unchanged.
+        var changed: JSONValue?
+        /// Its `id` as the text spells it, and as a UUID.
+        var idText: String?
+        var id: UUID?
+        /// The lists of ids (by member name) and the ids naming a record back (by member
+        /// name) that the relationships read.
+        var lists: [String: [UUID]] = [:]
+        var names: [String: UUID] = [:]
+    }
+
+    let text: UnsafeRawBufferPointer
+    /// The records of each collection, in order.
+    var records: [String: [Record]] = [:]
+    /// The collections whose records' ids have been read, with the members read besides.
+    private var read: [String: (lists: Set<String>, names: Set<String>)] = [:]
+
+    /// The table of the collections `keys` of the head's `members` (those the head has).
+    init(text: UnsafeRawBufferPointer, members: [(key: String, value: Range<Int>)], keys: [String]) {
+        self.text = text
+        for member in members where keys.contains(member.key) && text[member.value.lowerBound] == UInt8(ascii: "[") {
+            var scanner = JSONTextScanner(text: text, after: member.value.lowerBound)
+            var records: [Record] = []
+            while let element = scanner.nextElement() { records.append(Record(stored: element)) }
+            self.records[member.key] = records
+        }
+    }
+
+    /// The record's JSON: as changed, or parsed from the head's bytes.
+    func json(_ record: Record) -> JSONValue? {
+        if let changed = record.changed { return changed }
+        guard let stored = record.stored else { return nil }
+        return try? JSONValue.parse(Data(UnsafeRawBufferPointer(rebasing: text[stored])))
+    }
+
+    /// Reads the id of every unchanged record of the collections `keys`, and the members
+    /// `lists` and `names` name for each collection (lists of ids, ids naming a record
+    /// back), each collection once.
+    mutating func readFields(of keys: some Sequence<String>, lists: [String: Set<String>] = [:], names: [String: Set<String>] = [:]) {
+        for key in keys {
+            guard let collection = records[key] else { continue }
+            let listKeys = lists[key] ?? [], nameKeys = names[key] ?? []
+            if let done = read[key], listKeys.isSubset(of: done.lists), nameKeys.isSubset(of: done.names) { continue }
+            read[key] = (listKeys, nameKeys)
+            for index in collection.indices where collection[index].changed == nil {
+                guard let stored = collection[index].stored, text[stored.lowerBound] == UInt8(ascii: "{") else { continue }
+                var scanner = JSONTextScanner(text: text, after: stored.lowerBound)
+                var record = collection[index]
+                while let member = try? scanner.nextMember() {
+                    if member.key == "id" {
+                        record.idText = string(member.value)
+                        record.id = record.idText.flatMap(UUID.init(text:))
+                    } else if listKeys.contains(member.key) {
+                        guard case .array(let ids)? = try? JSONValue.parse(Data(UnsafeRawBufferPointer(rebasing: text[member.value]))) else { continue }
+                        record.lists[member.key] = ids.compactMap { if case .string(let id) = $0 { UUID(text: id) } else { nil } }
+                    } else if nameKeys.contains(member.key), let name = string(member.value) {
+                        record.names[member.key] = UUID(text: name)
+                    }
+                }
+                records[key]![index] = record
+            }
+        }
+    }
+
+    /// The string at `range`, if it is one.
+    private func string(_ range: Range<Int>) -> String? {
+        guard text[range.lowerBound] == UInt8(ascii: "\"") else { return nil }
+        if !text[range].contains(UInt8(ascii: "\\")) {
+            return String(decoding: UnsafeRawBufferPointer(rebasing: text[(range.lowerBound + 1)..<(range.upperBound - 1)]), as: UTF8.self)
+        }
+        guard case .string(let value)? = try? JSONValue.parse(Data(UnsafeRawBufferPointer(rebasing: text[range]))) else { return nil }
+        return value
+    }
+
+    /// Makes `record` read as `json` (its id, lists and names too), marking it changed.
+    static func set(_ record: inout Record, to json: JSONValue, lists: Set<String>, names: Set<String>) {
+        record.changed = json
+        guard case .object(let members) = json else { return }
+        if case .string(let id)? = members["id"] { record.idText = id } else { record.idText = nil }
+        record.id = record.idText.flatMap(UUID.init(text:))
+        record.lists = [:]
+        record.names = [:]
+        for key in lists {
+            if case .array(let ids)? = members[key] {
+                record.lists[key] = ids.compactMap { if case .string(let id) = $0 { UUID(text: id) } else { nil } }
+            }
+        }
+        for key in names {
+            if case .string(let name)? = members[key] { record.names[key] = UUID(text: name) }
+        }
+    }
+}
+
+extension DocumentRelationship {
+    /// This relationship over a `RecordTable`, by its JSON keys: the same rules, applied
+    /// to the records of a spliced edit instead of to typed values.
+    func onRecords() -> DocumentRelationship<RecordTable> {
+        DocumentRelationship<RecordTable>(keysOf: self)
+    }
+}
+
+extension DocumentRelationship where Document == RecordTable {
+    /// A relationship over records with the keys and rules of `other`.
+    init<Other>(keysOf other: DocumentRelationship<Other>) {
+        name = other.name
+        sourcesKey = other.sourcesKey
+        referencesKey = other.referencesKey
+        targetsKey = other.targetsKey
+        inverseKey = other.inverseKey
+        deleteRule = other.deleteRule
+        inverseDeleteRule = other.inverseDeleteRule
+        let (sourcesKey, referencesKey, targetsKey, inverseKey) = (other.sourcesKey, other.referencesKey, other.targetsKey, other.inverseKey)
+        snapshot = { table in
+            let sources = table.records[sourcesKey] ?? [], targets = table.records[targetsKey] ?? []
+            WorkMeter.count(.ruleSteps, sources.count + targets.count)
+            return RelationshipSnapshot(
+                sources: sources.compactMap { record in record.id.map { .init(id: $0, references: record.lists[referencesKey] ?? []) } },
+                targets: targets.compactMap { record in record.id.map { .init(id: $0, inverse: inverseKey.flatMap { record.names[$0] }) } })
+        }
+        removeSources = { table, ids in table.records[sourcesKey]?.removeAll { $0.id.map(ids.contains) ?? false } }
+        removeTargets = { table, ids in table.records[targetsKey]?.removeAll { $0.id.map(ids.contains) ?? false } }
+        setReferences = { table, changes in
+            guard var records = table.records[sourcesKey] else { return }
+            for index in records.indices {
+                guard let id = records[index].id, let new = changes[id], case .object(var members)? = table.json(records[index]) else { continue }
+                members[referencesKey] = .array(new.map { .string($0.uuidString) })
+                records[index].changed = .object(members)
+                records[index].lists[referencesKey] = new
+            }
+            table.records[sourcesKey] = records
+        }
+        setInverses = { table, changes in
+            guard let inverseKey, var records = table.records[targetsKey] else { return }
+            for index in records.indices {
+                guard let id = records[index].id, let new = changes[id], case .object(var members)? = table.json(records[index]) else { continue }
+                members[inverseKey] = new.map { .string($0.uuidString) }
+                records[index].changed = .object(members)
+                records[index].names[inverseKey] = new
+            }
+            table.records[targetsKey] = records
+        }
+    }
+}
