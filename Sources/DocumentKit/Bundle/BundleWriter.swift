@@ -48,6 +48,8 @@ enum BundleWriter {
         /// The changes from the base's head document to the new one, when the caller knows
         /// them (an edit that spliced one record); otherwise the save diffs the two texts.
         var documentChanges: [JSONChange]?
+        /// The base's head document, when the caller has read it already.
+        var baseDocument: Data?
     }
 
     /// Writes the bundle; returns the new version, or `nil` when the tree and schema equal
@@ -69,7 +71,7 @@ enum BundleWriter {
             // The typed document that produced the new tree is gone: give its memory back
             // before holding two documents and diffing them.
             MemoryPressure.releaseFreedMemory()
-            let oldDocument = try base.headDocumentData()
+            let oldDocument = try request.baseDocument ?? base.headDocumentData()
             let oldTree = try base.tree(of: base.headVersion)
             changes = VersionChanges(changes: try request.documentChanges ?? JSONValue.changes(from: oldDocument, to: documentJSON),
                                      blobs: VersionDiff.blobChanges(from: oldTree, to: request.root))

@@ -163,31 +163,39 @@ extension RecordSplice {
     /// head's bytes of those unchanged, `encoded` for the others), or left out when empty
     /// if the type leaves it out; and the changes, as the diff would find them.
     private func assemble(_ table: RecordTable, original: RecordTable, encoded: [String: [Int: [UInt8]]], _ splicer: Splicer) -> Result? {
-        var replaced: [String: [UInt8]] = [:]
+        var replaced: [String: [Splicer.Piece]] = [:]
         var removedMembers = Set<String>()
         var changes: [JSONChange] = []
         var blobsChanged = false
         let headKeys = Set(splicer.members.map(\.key))
+        let separator = Array(",\n    ".utf8)
         for key in Set(encoded.keys).union(changedCollections(table, original)).sorted() {
             let records = table.records[key] ?? []
             let old = original.records[key] ?? []
             let stays = !records.isEmpty || writesEmpty(key, splicer)
-            var text: [UInt8] = []
+            // The head's records that stay side by side are one range of its bytes, with
+            // the separators between them.
+            var text: [Splicer.Piece] = []
             if records.isEmpty {
-                text = Array("[]".utf8)
+                text = [.bytes(Array("[]".utf8))]
             } else {
-                text.append(contentsOf: "[\n    ".utf8)
+                text.append(.bytes(Array("[\n    ".utf8)))
                 for (index, record) in records.enumerated() {
-                    if index > 0 { text.append(contentsOf: ",\n    ".utf8) }
                     if let bytes = encoded[key]?[index] {
-                        text += bytes
+                        text.append(.bytes(index > 0 ? separator + bytes : bytes))
                     } else if let stored = record.stored, record.changed == nil {
-                        text.append(contentsOf: splicer.bytes(stored))
+                        if index > 0, case .head(let last)? = text.last, last.upperBound + separator.count == stored.lowerBound,
+                           splicer.bytes(last.upperBound..<stored.lowerBound).elementsEqual(separator) {
+                            text[text.count - 1] = .head(last.lowerBound..<stored.upperBound)
+                        } else {
+                            if index > 0 { text.append(.bytes(separator)) }
+                            text.append(.head(stored))
+                        }
                     } else {
                         return nil
                     }
                 }
-                text.append(contentsOf: "\n  ]".utf8)
+                text.append(.bytes(Array("\n  ]".utf8)))
             }
             if stays { replaced[key] = text } else if headKeys.contains(key) { removedMembers.insert(key) }
             // The changes, as the diff finds them: records matched by id, in the head's

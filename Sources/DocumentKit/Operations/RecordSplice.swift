@@ -68,14 +68,14 @@ struct RecordSplice<Document: CodableDocument> {
         return encoded.withUnsafeBytes { fieldsText -> Result? in
             guard let root = fieldsText.firstIndex(of: UInt8(ascii: "{")) else { return nil }
             var scanner = JSONTextScanner(text: fieldsText, after: root)
-            var replaced: [String: [UInt8]] = [:]
+            var replaced: [String: [Splicer.Piece]] = [:]
             var encodedKeys = Set<String>()
             while let member = try? scanner.nextMember() {
                 encodedKeys.insert(member.key)
                 // A collection keeps the head's records; it is written here only when the
                 // head has none and the type writes it even empty (`"tasks" : []`).
                 if collections.contains(member.key), splicer.members.contains(where: { $0.key == member.key }) { continue }
-                replaced[member.key] = Array(UnsafeRawBufferPointer(rebasing: fieldsText[member.value]))
+                replaced[member.key] = [.bytes(Array(UnsafeRawBufferPointer(rebasing: fieldsText[member.value])))]
             }
             let removed = splicer.members.map(\.key).filter { !collections.contains($0) && !encodedKeys.contains($0) }
             // The collections the head has are the same before and after: one placeholder
@@ -85,8 +85,8 @@ struct RecordSplice<Document: CodableDocument> {
                 before[member.key] = .null
                 after[member.key] = .null
             }
-            for (key, bytes) in replaced {
-                guard let value = try? JSONValue.parse(Data(bytes)) else { return nil }
+            for (key, pieces) in replaced {
+                guard case .bytes(let bytes)? = pieces.first, let value = try? JSONValue.parse(Data(bytes)) else { return nil }
                 after[key] = value
             }
             let changes = JSONDiff.changes(from: JSONValue.object(before), to: JSONValue.object(after))
@@ -140,26 +140,48 @@ struct Splicer {
         return nil
     }
 
+    /// A piece of a member's new value: bytes of the head, or new bytes.
+    enum Piece {
+        case head(Range<Int>)
+        case bytes([UInt8])
+    }
+
     /// The canonical text of the document of the head's members, with `replacing` in
     /// place of (or added to) them and `removing` left out: members in the order of their
     /// names' UTF-8 bytes, each value as its bytes, which are canonical for the first
-    /// level of indentation.
-    func document(replacing: [String: [UInt8]], removing: Set<String>) -> Data {
+    /// level of indentation. Written once, into one buffer: a 40 MB document is not
+    /// copied again on its way out.
+    func document(replacing: [String: [Piece]], removing: Set<String>) -> Data {
         var keys = members.map(\.key).filter { !removing.contains($0) }
         keys += replacing.keys.filter { key in !members.contains { $0.key == key } }
         keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let ranges = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-        var output: [UInt8] = []
-        output.reserveCapacity(text.count + replacing.values.reduce(0) { $0 + $1.count })
+        var output = Data(capacity: text.count + replacing.values.joined().reduce(0) {
+            if case .bytes(let bytes) = $1 { $0 + bytes.count } else { $0 }
+        })
+        func append(_ range: Range<Int>) {
+            output.append(text.baseAddress!.advanced(by: range.lowerBound).assumingMemoryBound(to: UInt8.self), count: range.count)
+        }
         output.append(UInt8(ascii: "{"))
         for (offset, key) in keys.enumerated() {
-            output.append(contentsOf: (offset == 0 ? "\n  " : ",\n  ").utf8)
-            JSONText.appendString(key, to: &output)
-            output.append(contentsOf: " : ".utf8)
-            if let value = replacing[key] { output.append(contentsOf: value) } else { output.append(contentsOf: bytes(ranges[key]!)) }
+            var name: [UInt8] = Array((offset == 0 ? "\n  " : ",\n  ").utf8)
+            JSONText.appendString(key, to: &name)
+            name.append(contentsOf: " : ".utf8)
+            output.append(contentsOf: name)
+            if let pieces = replacing[key] {
+                for piece in pieces {
+                    switch piece {
+                    case .head(let range): append(range)
+                    case .bytes(let bytes): output.append(contentsOf: bytes)
+                    }
+                }
+            } else {
+                append(ranges[key]!)
+            }
         }
         output.append(contentsOf: (keys.isEmpty ? "}\n" : "\n}\n").utf8)
-        return Data(output)
+        WorkMeter.count(.encodedBytes, output.count)
+        return output
     }
 }
 
@@ -171,9 +193,8 @@ extension BundleEditor {
                                                    seed: String, metadata: SaveMetadata, url: URL) throws -> BundleWriter.Request? {
         guard try writeSchemaOverride(for: T.self) == nil, bundle.headVersion.schema == T.schemaVersion.description else { return nil }
         let context = DocumentDecodingContext(now: metadata.created, seed: seed, objectSource: overlay)
-        guard let spliced = RecordSplice<T>(edit: edit, context: context, overlay: overlay).apply(to: try bundle.headDocumentData()) else {
-            return nil
-        }
+        let head = try bundle.headDocumentData()
+        guard let spliced = RecordSplice<T>(edit: edit, context: context, overlay: overlay).apply(to: head) else { return nil }
         let existing = try bundle.tree(of: bundle.headVersion)
         var children = [CodableDocumentLayout.documentName: FileWrapper(regularFileWithContents: spliced.text)]
         let existingBlobs = existing[CodableDocumentLayout.blobsFolder]?.fileWrappers ?? [:]
@@ -196,6 +217,7 @@ extension BundleEditor {
         var request = BundleWriter.Request(root: FileWrapper(directoryWithFileWrappers: children), contentType: T.contentType,
                                            schema: T.schemaVersion.description, metadata: metadata, base: bundle, destination: url, replace: true)
         request.documentChanges = spliced.changes
+        request.baseDocument = head
         return request
     }
 }
