@@ -180,7 +180,6 @@ struct Splicer {
             }
         }
         output.append(contentsOf: (keys.isEmpty ? "}\n" : "\n}\n").utf8)
-        WorkMeter.count(.encodedBytes, output.count)
         return output
     }
 }
