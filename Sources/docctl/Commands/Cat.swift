@@ -4,7 +4,7 @@ import Foundation
 
 extension DocCtl {
     struct Cat: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a version's document JSON (default: the head).")
+        static let configuration = CommandConfiguration(commandName: "cat", abstract: "Print a version's document JSON (default: the head).")
 
         @OptionGroup var target: BundleArgument
         @OptionGroup var version: VersionOption

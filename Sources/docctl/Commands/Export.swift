@@ -7,6 +7,7 @@ extension ExportFormat: ExpressibleByArgument {}
 extension DocCtl {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Export a version as ordinary files: zip, tar, tar.gz, tar.zst, a folder, or the JSON alone.",
             discussion: "The output is never replaced unless --force is given; a symbolic link at the output is replaced, not written through.")
 

@@ -5,6 +5,7 @@ import Foundation
 extension DocCtl {
     struct Extract: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "extract",
             abstract: "Write a blob (or any value, as JSON) out to a file.",
             discussion: "The output is never replaced unless --force is given; a symbolic link at the output is replaced, not written through. -o - writes to standard output.")
 
