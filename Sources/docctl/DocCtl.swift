@@ -4,6 +4,10 @@ import Foundation
 
 @main
 struct DocCtl: ParsableCommand {
+    // Every command names itself (`commandName`), although ArgumentParser would derive the
+    // same name from its type: deriving it looks up how each command type describes itself,
+    // a scan of every protocol conformance in the process, which cost about 2 ms of each
+    // run (`docctl cat` of a 7.7 MB document took 24 ms).
     static let configuration = CommandConfiguration(
         commandName: "docctl",
         abstract: "Open, edit, export and validate DocumentKit bundles.",

@@ -614,7 +614,8 @@ def main():
     lying("delta-without-base.dkproj", lambda b, m: m["objects"][blob].update(codec="delta"))
     lying("codec-unknown.dkproj", lambda b, m: m["objects"][blob].update(codec="brotli"))
 
-    # Documents: nested, huge, wide, not JSON, not a Project.
+    # document.json entries the head version does not record: nested, huge, wide, not JSON,
+    # not a Project, cut short, an older version's.
     def with_document(name, doc, hole=0):
         b = Bundle()
         b.save(document(), message="Document")
@@ -630,6 +631,16 @@ def main():
     # 1 MB of `[0],`: the most JSON values per byte (an array and a number in 4 bytes).
     with_document("document-wide.dkproj", b'{"name": "Wide", "tasks": [' + b"[0]," * (MiB // 4) + b"[0]]}")
     with_document("document-schema-violation.dkproj", document().replace(b'"Task 0"', b'42'))
+    # The head's document cut short, and an older version's document: both valid zip entries.
+    with_document("document-truncated.dkproj", document()[: len(document()) // 2])
+    b = built()
+    b.document = document()
+    zip_("document-stale.dkproj", b.entries())
+    # Consistent, but not JSON: the head version itself records the nested text, so every
+    # digest agrees (no DocumentKit writer saves a document it cannot parse).
+    b = Bundle()
+    b.save(b"[" * 100_000 + b"]" * 100_000, message="Nested")
+    zip_("head-document-nested.dkproj", b.entries())
 
     # Sizes past the limits, as holes.
     zip_("entry-over-64-GiB.dkproj", plus(Z("objects/huge", b"", hole=(64 << 30) + 1, crc=0)))

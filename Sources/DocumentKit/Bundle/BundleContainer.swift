@@ -61,8 +61,8 @@ struct BundleContainer {
     }
 
     /// Throws unless the manifest is of a format this build reads, decoding no more of it
-    /// than its format, version and head: for readers of one entry (`document.json`,
-    /// `state.json`), whatever the length of the history.
+    /// than its format, version and head: for readers of `state.json`, whatever the length
+    /// of the history.
     func checkManifestHeader(limits: BundleLimits) throws {
         do {
             try BundleManifest.Header.check(JSONValue.parseMembers(["format", "formatVersion", "head"], of: manifestData,
@@ -72,12 +72,9 @@ struct BundleContainer {
         }
     }
 
-    /// Reads a whole entry, checking its CRC-32 and refusing one larger than `limit`.
-    func read(_ name: String, limit: UInt64) throws -> Data {
-        try Self.read(name, from: zip, path: path, limit: limit)
-    }
-
-    static func read(_ name: String, from zip: StoredZipReader, path: String, limit: UInt64) throws -> Data {
+    /// Reads a whole entry, refusing one larger than `limit`; checks its CRC-32 unless
+    /// `verifyCRC` is false, for a caller that checks a stronger digest anyway.
+    static func read(_ name: String, from zip: StoredZipReader, path: String, limit: UInt64, verifyCRC: Bool = true) throws -> Data {
         try DocumentKitError.located(at: path) {
             guard let entry = zip.entry(named: name) else {
                 throw DocumentKitError(.malformedInput, "the bundle has no \(name)")
@@ -85,7 +82,7 @@ struct BundleContainer {
             guard entry.size <= limit else {
                 throw DocumentKitError(.malformedInput, "\(name) is larger than the limit of \(limit) bytes")
             }
-            return try zip.readData(entry)
+            return try zip.readData(entry, verifyCRC: verifyCRC)
         }
     }
 }

@@ -89,7 +89,9 @@ extension DocumentBundle {
     }
 
     /// Streams an object's bytes through `body`; throws at the end if they do not match
-    /// the digest, so a caller writing them out must treat what it wrote as suspect.
+    /// the digest, so a caller writing them out must treat what it wrote as suspect (and
+    /// not commit it). A caller that cannot take back what it was given uses
+    /// ``streamCheckedObject(_:_:)``.
     public func streamObject(_ digest: ObjectDigest, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let (entry, record) = try storedObject(digest)
         if record.codec != .identity {
@@ -109,14 +111,32 @@ extension DocumentBundle {
                 }
             }
         }
-        let actual = hasher.finalize()
-        guard actual == digest else {
-            throw DocumentKitError(.malformedInput, "object is damaged: its SHA-256 is \(actual.short)…, expected \(digest.short)…", path: url.relativePath, location: "entry '\(entry.name)'")
+        try checkDigest(hasher.finalize(), is: digest, entry: entry)
+    }
+
+    /// Streams an object's bytes through `body` only once all of them are known to match
+    /// its digest: for a consumer that cannot take back what it was given, such as
+    /// standard output. An object stored as is is read twice, first to hash it, so that it
+    /// is never held in memory whole; any other is decoded and checked in memory first.
+    public func streamCheckedObject(_ digest: ObjectDigest, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let (entry, record) = try storedObject(digest)
+        if record.codec == .identity {
+            var hasher = ObjectHasher()
+            try DocumentKitError.located(at: url.relativePath) {
+                try zip.stream(entry, verifyCRC: false) { hasher.update($0) }
+            }
+            try checkDigest(hasher.finalize(), is: digest, entry: entry)
         }
+        // Hashed again as it goes out: bytes changed in place since the first pass (by no
+        // DocumentKit writer, which never writes below a bundle's end) still end in an error.
+        try streamObject(digest, body)
     }
 
     private func checkDigest(of data: Data, is digest: ObjectDigest, entry: StoredZipEntry) throws {
-        let actual = ObjectDigest.of(data)
+        try checkDigest(ObjectDigest.of(data), is: digest, entry: entry)
+    }
+
+    private func checkDigest(_ actual: ObjectDigest, is digest: ObjectDigest, entry: StoredZipEntry) throws {
         guard actual == digest else {
             throw DocumentKitError(.malformedInput, "object is damaged: its SHA-256 is \(actual.short)…, expected \(digest.short)…", path: url.relativePath, location: "entry '\(entry.name)'")
         }

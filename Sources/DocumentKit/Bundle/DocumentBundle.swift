@@ -4,7 +4,8 @@ import Foundation
 /// tree and every object.
 ///
 /// Opening reads the zip's central directory, the `mimetype` entry and the manifest; no
-/// object is read until asked for, and every object read is checked against its digest.
+/// object is read until asked for, and every object read is checked against its digest,
+/// as is `document.json` against the head's (``documentData(of:)``).
 ///
 /// ```swift
 /// let bundle = try DocumentBundle(contentsOf: url)
@@ -30,26 +31,30 @@ public final class DocumentBundle: ObjectSource {
 
     /// Opens the bundle at `url`; throws `missingInput`, `malformedInput` or
     /// `unsupportedFormat` with the path and the entry at fault.
-    public init(contentsOf url: URL, limits: BundleLimits = .default) throws {
-        self.url = url
-        self.limits = limits
-        let container = try BundleContainer(url: url, limits: limits)
-        zip = container.zip
-        unfinishedAppendBytes = container.unfinishedAppendBytes
-        mimeType = container.mimeType
+    public convenience init(contentsOf url: URL, limits: BundleLimits = .default) throws {
+        try self.init(url: url, container: try BundleContainer(url: url, limits: limits), limits: limits)
+    }
+
+    /// Opens a bundle whose container is open, decoding its whole manifest.
+    convenience init(url: URL, container: BundleContainer, limits: BundleLimits) throws {
+        let manifest: BundleManifest
         do {
             manifest = try Self.decodeManifest(container.manifestData, limits: limits)
         } catch {
             throw Self.locate(error, path: url.relativePath)
         }
+        self.init(url: url, container: container, manifest: manifest, limits: limits)
     }
 
-    /// The head version's document JSON, reading no more of the manifest than its format
-    /// and head: the fast path for `docctl cat`, whatever the length of the history.
-    public static func headDocument(of url: URL, limits: BundleLimits = .default) throws -> Data {
-        let container = try BundleContainer(url: url, limits: limits)
-        try container.checkManifestHeader(limits: limits)
-        return try container.read(BundleEntry.document, limit: limits.maxInMemoryObjectBytes)
+    /// A bundle over `container` with the manifest the caller decoded (in part, to read the
+    /// head's document alone: see ``headDocument(of:limits:)``).
+    init(url: URL, container: BundleContainer, manifest: BundleManifest, limits: BundleLimits) {
+        self.url = url
+        self.limits = limits
+        zip = container.zip
+        unfinishedAppendBytes = container.unfinishedAppendBytes
+        mimeType = container.mimeType
+        self.manifest = manifest
     }
 
     private static func decodeManifest(_ data: Data, limits: BundleLimits) throws -> BundleManifest {
@@ -89,20 +94,6 @@ public final class DocumentBundle: ObjectSource {
 
     /// The content type the manifest names, if this build knows it.
     public var contentType: ContentType? { ContentTypeRegistry.shared.type(identifier: manifest.contentType) }
-
-    /// The head document's JSON, as stored in the `document.json` entry.
-    public func headDocumentData() throws -> Data {
-        try BundleContainer.read(BundleEntry.document, from: zip, path: url.relativePath, limit: limits.maxInMemoryObjectBytes)
-    }
-
-    /// The document JSON of `version`, read from its tree.
-    public func documentData(of version: BundleVersion) throws -> Data {
-        if version.id == manifest.head { return try headDocumentData() }
-        guard let file = try tree(of: version)[CodableDocumentLayout.documentName] else {
-            throw DocumentKitError(.malformedInput, "version \(version.number) has no document.json", path: url.relativePath)
-        }
-        return try file.regularFileContents()
-    }
 
     /// Reads `version` (by default the head) as a document of type `D`.
     public func read<D: FileDocument>(_ type: D.Type, version: BundleVersion? = nil) throws -> D {

@@ -2,8 +2,14 @@ import Foundation
 
 /// Reads values and blobs out of a bundle's versions, as `docctl cat`, `get` and
 /// `extract` do. Nothing here writes to the bundle.
+///
+/// Nothing is handed out that the bundle does not vouch for: a document is checked
+/// against the digest its version's tree records, a blob against its own, and a value is
+/// taken only from a document that parses. Each failure is `malformedInput` naming the file
+/// and where in it.
 public enum BundleReading {
-    /// The document JSON of the version named `version` (default: the head), as stored.
+    /// The document JSON of the version named `version` (default: the head), as stored,
+    /// once checked against the version's digest of it.
     public static func documentData(of url: URL, version: String? = nil) throws -> Data {
         if version == nil { return try DocumentBundle.headDocument(of: url) }
         let bundle = try DocumentBundle(contentsOf: url)
@@ -12,16 +18,24 @@ public enum BundleReading {
 
     /// The JSON value at `path` in the version named `version` (default: the head).
     public static func value(at path: JSONPath, in url: URL, version: String? = nil) throws -> JSONValue {
-        let json = try JSONValue.parse(try documentData(of: url, version: version))
+        let json: JSONValue
+        if version == nil {
+            json = try parse(try DocumentBundle.headDocument(of: url), path: url.relativePath, location: "entry '\(BundleEntry.document)'")
+        } else {
+            let bundle = try DocumentBundle(contentsOf: url)
+            json = try document(of: try version.map(bundle.version(named:)) ?? bundle.headVersion, in: bundle)
+        }
         return try DocumentKitError.located(at: url.relativePath) { try json.value(at: path) }
     }
 
     /// Writes what `path` names to `output`: a blob's bytes if it is a blob reference,
-    /// otherwise the value as JSON. Fails if `output` exists, unless `replace`.
+    /// otherwise the value as JSON. Fails if `output` exists, unless `replace`; on any
+    /// failure, a blob that does not match its digest included, `output` is left as it was.
     public static func extract(_ path: JSONPath, from url: URL, version: String? = nil, to output: URL, replace: Bool) throws -> UInt64 {
         let file = try AtomicReplacement(destination: output, followingLinks: false)
         var written: UInt64 = 0
-        try extract(path, from: url, version: version) { block in
+        // The blob is hashed as it is written: the file is committed only if it matched.
+        try extract(path, from: url, version: version, checkingFirst: false) { block in
             try file.file.write(block)
             written += UInt64(block.count)
         }
@@ -30,20 +44,41 @@ public enum BundleReading {
     }
 
     /// Streams what `path` names through `body`: a blob's bytes, or the value as JSON.
+    /// `body` is called only once every byte is known to be the bundle's (see
+    /// ``DocumentBundle/streamCheckedObject(_:_:)``), so nothing reaches it on a failure.
     public static func extract(_ path: JSONPath, from url: URL, version: String? = nil, into body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try extract(path, from: url, version: version, checkingFirst: true, body)
+    }
+
+    private static func extract(_ path: JSONPath, from url: URL, version: String?, checkingFirst: Bool,
+                                _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let bundle = try DocumentBundle(contentsOf: url)
-        let selected = try version.map(bundle.version(named:)) ?? bundle.headVersion
-        let json = try JSONValue.parse(try bundle.documentData(of: selected))
+        let json = try document(of: try version.map(bundle.version(named:)) ?? bundle.headVersion, in: bundle)
         let value = try DocumentKitError.located(at: url.relativePath) { try json.value(at: path) }
         if case .object(let members) = value, case .string(let hex)? = members["$blob"] {
             guard let digest = ObjectDigest(hex: hex) else {
                 throw DocumentKitError(.malformedInput, "'\(hex)' is not a blob digest", path: url.relativePath, location: path.description)
             }
-            try bundle.streamObject(digest, body)
+            if checkingFirst { try bundle.streamCheckedObject(digest, body) } else { try bundle.streamObject(digest, body) }
         } else {
             var data = value.encoded(pretty: true)
             data.append(0x0A)
             try data.withUnsafeBytes { try body($0) }
+        }
+    }
+
+    /// `version`'s document, checked and parsed.
+    private static func document(of version: BundleVersion, in bundle: DocumentBundle) throws -> JSONValue {
+        try parse(try bundle.documentData(of: version), path: bundle.url.relativePath, location: bundle.documentLocation(of: version))
+    }
+
+    /// Parses a document, naming the file and where in it when it is not JSON: a bundle
+    /// built to be consistent can still hold text that no writer of it would have saved.
+    private static func parse(_ data: Data, path: String, location: String) throws -> JSONValue {
+        do {
+            return try JSONValue.parse(data)
+        } catch let error as DocumentKitError {
+            throw DocumentKitError(error.code, error.message, path: path, location: error.location ?? location)
         }
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 extension DocCtl {
     struct Attach: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "attach",
             abstract: "Store a file as a blob and refer to it from the document, as one new version.",
             discussion: "Without --as, a project's attachment becomes its thumbnail.")
 

@@ -5,6 +5,7 @@ import Foundation
 extension DocCtl {
     struct Config: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "config",
             abstract: "Show and change your settings: author, export format, compression.",
             discussion: """
                 Settings are kept in $XDG_CONFIG_HOME/docctl/preferences.json \
@@ -25,6 +26,7 @@ struct SettingArgument: ParsableArguments {
 extension DocCtl.Config {
     struct Get: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "get",
             abstract: "Print a setting's value, or its default.",
             discussion: "Exits 1, printing nothing, when the setting has neither a value nor a default (--json prints null then).")
 
@@ -41,6 +43,7 @@ extension DocCtl.Config {
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Set a setting.",
             discussion: "A value the setting does not take (an export format docctl does not write) is refused, and nothing is changed.")
 
@@ -54,7 +57,7 @@ extension DocCtl.Config {
     }
 
     struct Unset: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a setting's value, so that its default applies.")
+        static let configuration = CommandConfiguration(commandName: "unset", abstract: "Remove a setting's value, so that its default applies.")
 
         @OptionGroup var setting: SettingArgument
 
@@ -64,7 +67,7 @@ extension DocCtl.Config {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List every setting with its value or default.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List every setting with its value or default.")
 
         @OptionGroup var output: OutputOptions
 

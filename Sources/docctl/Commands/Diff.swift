@@ -5,6 +5,7 @@ import Foundation
 extension DocCtl {
     struct Diff: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "diff",
             abstract: "Show what changed between two versions: document paths and blobs.",
             discussion: """
                 Array elements with an id are matched by it, so a moved or inserted task does not \

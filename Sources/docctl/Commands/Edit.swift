@@ -5,6 +5,7 @@ import Foundation
 extension DocCtl {
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Edit the document, or the value at a JSON path, in your text editor.",
             discussion: """
                 Opens the document (or the value at PATH) as JSON in $VISUAL, else $EDITOR, else \

@@ -7,8 +7,9 @@ extension ExportFormat: ExpressibleByArgument {}
 extension DocCtl {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Export a version as ordinary files: zip, tar, tar.gz, tar.zst, a folder, or the JSON alone.",
-            discussion: "The output is never replaced unless --force is given; a symbolic link at the output is replaced, not written through.")
+            discussion: "The output is never replaced unless --force is given; a symbolic link at the output is replaced, not written through. A file that does not match the digest its version records is refused (65), and nothing is written.")
 
         @OptionGroup var target: BundleArgument
         @Option(help: "zip, tar, tar.gz, tar.zst, dir or json (default: the bundle's export.format from 'docctl state', else yours from 'docctl config').")

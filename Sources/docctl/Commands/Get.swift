@@ -5,6 +5,7 @@ import Foundation
 extension DocCtl {
     struct Get: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "get",
             abstract: "Print the value at a JSON path.",
             discussion: "Strings print as plain text, other values as JSON; --json prints strings as JSON too.")
 

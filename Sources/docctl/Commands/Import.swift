@@ -5,6 +5,7 @@ import Foundation
 extension DocCtl {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Make a new bundle from a folder, a zip or tar, or a JSON file holding a document; or import drafts from a UserDefaults export.",
             usage: """
                 docctl import <source> --output <output> [--schema <schema>] [--force] [--message <message>] [--author <author>] [--json]

@@ -4,7 +4,7 @@ import Foundation
 
 extension DocCtl {
     struct Info: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a bundle's type, head version and size.")
+        static let configuration = CommandConfiguration(commandName: "info", abstract: "Show a bundle's type, head version and size.")
 
         @OptionGroup var target: BundleArgument
         @OptionGroup var output: OutputOptions

@@ -5,6 +5,7 @@ import Foundation
 extension DocCtl {
     struct Log: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "log",
             abstract: "List a bundle's versions, newest first, with what each changed.",
             discussion: """
                 Each version shows its id, parent, time (UTC), author, schema version, the \

@@ -5,6 +5,7 @@ import Foundation
 extension DocCtl {
     struct Migrate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "migrate",
             abstract: "Upgrade the document to this build's schema, as one new version.",
             discussion: """
                 A head written with an older schema is migrated through the stages of its type's \

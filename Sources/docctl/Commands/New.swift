@@ -4,7 +4,7 @@ import Foundation
 
 extension DocCtl {
     struct New: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a new project bundle.")
+        static let configuration = CommandConfiguration(commandName: "new", abstract: "Create a new project bundle.")
 
         @OptionGroup var target: BundleArgument
         @Option(help: "The project's name (default: the bundle's file name).")

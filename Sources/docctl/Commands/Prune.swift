@@ -5,6 +5,7 @@ import Foundation
 extension DocCtl {
     struct Prune: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "prune",
             abstract: "Drop old versions and the objects no remaining version uses.",
             discussion: """
                 Keeps the newest N versions (--keep) and/or those created on or after DATE \

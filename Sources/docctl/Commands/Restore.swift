@@ -5,6 +5,7 @@ import Foundation
 extension DocCtl {
     struct Restore: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "restore",
             abstract: "Make a new version whose content equals an earlier one.",
             discussion: "Nothing is rewritten: the restored content becomes the new head, and every version stays.")
 

@@ -5,6 +5,7 @@ import Foundation
 extension DocCtl {
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Set the value at a JSON path, as one new version.",
             discussion: """
                 VALUE is read as JSON where it parses (42, true, null, {"title": "x"}), otherwise \

@@ -5,6 +5,7 @@ import Foundation
 extension DocCtl {
     struct State: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "state",
             abstract: "Show and change a bundle's state: what to remember about it that is not the document.",
             discussion: """
                 The state is kept in the bundle (its state.json), outside its history: changing it \
@@ -28,7 +29,7 @@ struct StateKeyArgument: ParsableArguments {
 
 extension DocCtl.State {
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the known state with its values, then every other key.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the known state with its values, then every other key.")
 
         @OptionGroup var target: BundleArgument
         @OptionGroup var output: OutputOptions
@@ -42,6 +43,7 @@ extension DocCtl.State {
 
     struct Get: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "get",
             abstract: "Print a state value.",
             discussion: "Exits 1, printing nothing, when nothing is stored under the key (--json prints null then).")
 
@@ -59,6 +61,7 @@ extension DocCtl.State {
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Set a state value; makes no version.",
             discussion: """
                 A value the known state does not take (an export format docctl does not write, \
@@ -79,7 +82,7 @@ extension DocCtl.State {
     }
 
     struct Unset: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a state value; makes no version.")
+        static let configuration = CommandConfiguration(commandName: "unset", abstract: "Remove a state value; makes no version.")
 
         @OptionGroup var target: BundleArgument
         @OptionGroup var key: StateKeyArgument
@@ -91,6 +94,7 @@ extension DocCtl.State {
 
     struct Clear: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "clear",
             abstract: "Remove the whole state; makes no version.",
             discussion: "Works also when the state cannot be read (validate reports state.invalid), which is how such a bundle is mended.")
 

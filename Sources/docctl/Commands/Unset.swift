@@ -4,7 +4,7 @@ import Foundation
 
 extension DocCtl {
     struct Unset: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove an optional field or an array element, as one new version.")
+        static let configuration = CommandConfiguration(commandName: "unset", abstract: "Remove an optional field or an array element, as one new version.")
 
         @OptionGroup var target: BundleArgument
         @Argument(help: "A path such as thumbnail or tasks[2].")

@@ -5,6 +5,7 @@ import Foundation
 extension DocCtl {
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "validate",
             abstract: "Check bundles and report every problem, located.",
             discussion: "Exits 0 when every bundle is valid, 1 when any has an error finding, 66 when one is missing.")
 

@@ -4,11 +4,18 @@
 /// A file no reader can open fails every reading command with exit 65, and `validate`
 /// reports it as a finding (exit 1, as for any error finding). A file that opens but
 /// lies fails only the commands that read what it lies about: `info` reads the manifest
-/// and the head's trees, `cat` only the manifest's header and `document.json`, `export`
-/// the version's trees and objects, quick `validate` everything but the objects' bytes,
-/// which `validate --deep` checks too. `import` refuses every bundle (64: copy it instead).
+/// and the head's trees, `cat` and `get` the manifest, the head's root tree and
+/// `document.json` (checked against the digest that tree records), `export` the version's
+/// trees and objects (`--format json`: its trees and the checked `document.json`), quick
+/// `validate` everything but the objects' bytes, which `validate --deep` checks too.
+/// `import` refuses every bundle (64: copy it instead).
 enum HostileBundleCases {
     static let blobEntry = "objects/43/707e4c5f3a42edd2db4a6a6a517041c67c110598ad55be6e693d8b1fa81efb"
+    /// What `cat`, `get` and `export --format json` say of a `document.json` that is not the
+    /// document its head version records.
+    static func notTheHeadsDocument(version: Int) -> HostileOutcome {
+        .fails("entry 'document.json': differs from the head version's document (version \(version)): its SHA-256 is")
+    }
     static let sameName = "another entry has the same name, or one differing only in case or Unicode normalization"
 
     static let all: [HostileCase] = controls + notBundles + containers + names + manifests + lies + trees + objects + documents
@@ -49,16 +56,21 @@ enum HostileBundleCases {
         .unreadable("local-crc-differs.dkproj", "entry 'manifest.json': the local header's CRC-32 0x12345678 disagrees with the central directory's"),
         // Local headers are checked when an entry is read: info and export never read document.json.
         HostileCase("local-name-differs.dkproj", info: .ok, cat: .fails("entry 'document.json': the local header's name or extra fields disagree"),
-                    validate: .finds("entry.header-mismatch"), export: .ok),
+                    validate: .finds("entry.header-mismatch"), export: .ok,
+                    exportJSON: .fails("entry 'document.json': the local header's name or extra fields disagree")),
         HostileCase("local-flags-differ.dkproj", info: .ok, cat: .fails("entry 'document.json': the local header (flags 0x0808, method 0) disagrees"),
-                    validate: .finds("entry.header-mismatch"), export: .ok),
+                    validate: .finds("entry.header-mismatch"), export: .ok,
+                    exportJSON: .fails("entry 'document.json': the local header (flags 0x0808, method 0) disagrees")),
         HostileCase("local-size-differs.dkproj", info: .ok, cat: .ok, validate: .finds("entry.header-mismatch"),
-                    export: .fails("entry '\(blobEntryOfGood)': the local header's sizes (3, 3) disagree")),
-        HostileCase("bad-crc-document.dkproj", info: .ok, cat: .fails("entry 'document.json': the data's CRC-32 is 0x"),
-                    validate: .finds("document.unreadable"), export: .ok),
+                    export: .fails("entry '\(blobEntryOfGood)': the local header's sizes (3, 3) disagree"), exportJSON: .ok),
+        // document.json is checked against the head's SHA-256, a stronger check than the
+        // CRC-32, which the readers of it then leave out; the exports to a zip and a folder
+        // take the document from the version's own object.
+        HostileCase("bad-crc-document.dkproj", info: .ok, cat: notTheHeadsDocument(version: 3),
+                    validate: .finds("document.unreadable"), export: .ok, exportJSON: notTheHeadsDocument(version: 3)),
         // Objects are checked against their SHA-256, a stronger check than the CRC-32.
         HostileCase("bad-crc-blob.dkproj", info: .ok, cat: .ok, validate: .ok, deep: .finds("object.digest-mismatch"),
-                    export: .fails("entry '\(blobEntryOfGood)': object is damaged: its SHA-256 is")),
+                    export: .fails("entry '\(blobEntryOfGood)': object is damaged: its SHA-256 is"), exportJSON: .ok),
     ]
 
     /// The blob of the bundle docctl wrote (`hello, blob\n`).
@@ -97,57 +109,58 @@ enum HostileBundleCases {
         .unreadable("manifest-missing.dkproj", "not a DocumentKit bundle: it has no manifest.json", finding: "manifest.invalid"),
         .unreadable("manifest-huge.dkproj", "manifest.json is larger than the limit of 268435456 bytes", finding: "manifest.invalid"),
         .unreadable("manifest-not-json.dkproj", "manifest.json: not valid JSON: expected a member name in quotes at line 1, column 2", finding: "manifest.invalid"),
-        HostileCase("manifest-not-object.dkproj", info: .fails("manifest.json: not a valid manifest: expected an object, found an array"),
-                    cat: .fails("manifest.json: not valid JSON: expected a JSON object"), validate: .finds("manifest.invalid"),
-                    export: .fails("manifest.json: not a valid manifest: expected an object, found an array")),
-        HostileCase("manifest-wrong-types.dkproj", info: .fails("formatVersion: expected an integer, found a string"),
-                    cat: .fails("format, formatVersion or head is missing or of the wrong type"), validate: .finds("manifest.invalid"),
-                    export: .fails("formatVersion: expected an integer, found a string")),
+        // `cat` and `get` decode the whole manifest too when theirs is not as a valid one is.
+        .unreadable("manifest-not-object.dkproj", "manifest.json: not a valid manifest: expected an object, found an array", finding: "manifest.invalid"),
+        .unreadable("manifest-wrong-types.dkproj", "manifest.json: not a valid manifest: formatVersion: expected an integer, found a string",
+                    finding: "manifest.invalid"),
         .unreadable("manifest-nested.dkproj", "manifest.json: not valid JSON: JSON is nested more than 256 levels deep", finding: "manifest.invalid"),
         .unreadable("manifest-nested-objects.dkproj", "manifest.json: not valid JSON: JSON is nested more than 256 levels deep", finding: "manifest.invalid"),
-        // `cat` reads the manifest only up to the first format, formatVersion and head.
-        HostileCase("manifest-duplicate-key.dkproj", info: .fails("manifest.json: not valid JSON: duplicate member name 'head'"), cat: .ok,
-                    validate: .finds("manifest.invalid"), export: .fails("duplicate member name 'head'")),
+        .unreadable("manifest-duplicate-key.dkproj", "manifest.json: not valid JSON: duplicate member name 'head'", finding: "manifest.invalid"),
         .unreadable("format-newer.dkproj", "bundle format version 99 is newer than this DocumentKit supports (1); upgrade docctl to open it", finding: "format.newer"),
         .unreadable("format-version-zero.dkproj", "manifest.json has format version 0; versions start at 1", finding: "manifest.invalid"),
         .unreadable("format-foreign.dkproj", "manifest.json is not a DocumentKit manifest (format 'something.else')", finding: "manifest.invalid"),
+        // `cat` and `get` decode the records of the head and its root tree, not the blob's.
         HostileCase("codec-unknown.dkproj", info: .fails("codec: Cannot initialize ObjectCodec from invalid String value brotli"), cat: .ok,
                     validate: .finds("manifest.invalid"), export: .fails("Cannot initialize ObjectCodec from invalid String value brotli")),
     ]
 
     /// Versions that lie: heads, parents, ids, order.
     static let lies: [HostileCase] = [
-        HostileCase("head-missing.dkproj", info: .fails("manifest.json names head 000000000000, which is not one of its versions"), cat: .ok,
-                    validate: .finds("manifest.invalid"), export: .fails("names head 000000000000, which is not one of its versions")),
-        HostileCase("head-not-latest.dkproj", info: .ok, cat: .ok, validate: .finds("manifest.head-not-latest"), export: .ok),
+        .unreadable("head-missing.dkproj", "manifest.json: manifest.json names head 000000000000, which is not one of its versions",
+                    finding: "manifest.invalid"),
+        // The head is version 1, document.json version 2's document.
+        HostileCase("head-not-latest.dkproj", info: .ok, cat: notTheHeadsDocument(version: 1), validate: .finds("manifest.head-not-latest"),
+                    export: .ok, exportJSON: notTheHeadsDocument(version: 1)),
         HostileCase("parents-cycle.dkproj", info: .ok, cat: .ok, validate: .finds("version.parent-missing"), export: .ok),
         HostileCase("version-duplicate-ids.dkproj", info: .ok, cat: .ok, validate: .finds("version.duplicate-id"), export: .ok),
         HostileCase("versions-out-of-order.dkproj", info: .ok, cat: .ok, validate: .finds("version.order"), export: .ok),
         HostileCase("schema-newer.dkproj", info: .ok, cat: .ok, validate: .finds("document.schema-newer"), export: .ok),
     ]
 
-    /// Trees: too deep, too many paths, unsafe or colliding names, nested JSON. `cat`
-    /// reads no tree.
+    /// Trees: too deep, too many paths, unsafe or colliding names, nested JSON. `cat` and
+    /// `get` read the root tree alone (where document.json is), so they fail only when that
+    /// object is at fault.
     static let trees: [HostileCase] = [
-        tree("tree-missing.dkproj", "object 3a50f14ac5d2 is missing", finding: "tree.invalid"),
+        tree("tree-missing.dkproj", "object 3a50f14ac5d2 is missing", finding: "tree.invalid", root: true),
         tree("tree-too-deep.dkproj", "folders are nested more than 64 levels deep", finding: "tree.too-deep"),
         tree("tree-shared-subtree-bomb.dkproj", "the version's tree holds more than 1000000 files and folders", finding: "tree.too-large"),
-        tree("tree-unsafe-name.dkproj", "tree object has an unsafe name '..'"),
-        tree("tree-slash-name.dkproj", "tree object has an unsafe name 'a/b'"),
-        tree("tree-newline-name.dkproj", #"tree object has an unsafe name 'evil\nerror: forged': entry name contains a control character"#),
-        tree("tree-long-name.dkproj", "it is 300 bytes long; the limit is 255"),
-        tree("tree-case-collision.dkproj", "tree object names 'Readme' twice, or with another name differing only in case"),
+        tree("tree-unsafe-name.dkproj", "tree object has an unsafe name '..'", root: true),
+        tree("tree-slash-name.dkproj", "tree object has an unsafe name 'a/b'", root: true),
+        tree("tree-newline-name.dkproj", #"tree object has an unsafe name 'evil\nerror: forged': entry name contains a control character"#, root: true),
+        tree("tree-long-name.dkproj", "it is 300 bytes long; the limit is 255", root: true),
+        tree("tree-case-collision.dkproj", "tree object names 'Readme' twice, or with another name differing only in case", root: true),
         tree("tree-nested-json.dkproj", "tree object is not valid: not valid JSON: JSON is nested more than 256 levels deep"),
         tree("tree-nested-json-member.dkproj", "tree object is not valid: not valid JSON: JSON is nested more than 256 levels deep"),
         tree("object-unlisted.dkproj", "refers to object 43707e4c5f3a, which the manifest does not list", finding: "tree.object-missing"),
     ]
 
-    static func tree(_ file: String, _ fragment: String, finding: String = "tree.invalid") -> HostileCase {
-        HostileCase(file, info: .fails(fragment), cat: .ok, validate: .finds(finding), export: .fails(fragment))
+    /// `root`: the fault is in the root tree object, which `cat` and `get` read too.
+    static func tree(_ file: String, _ fragment: String, finding: String = "tree.invalid", root: Bool = false) -> HostileCase {
+        HostileCase(file, info: .fails(fragment), cat: root ? .fails(fragment) : .ok, validate: .finds(finding), export: .fails(fragment))
     }
 
     /// Objects that lie about their size, digest or codec, and zstd bombs: only what reads
-    /// the blob (export, deep validation) meets them.
+    /// the blob (an export of the files, deep validation) meets them.
     static let objects: [HostileCase] = [
         blob("object-missing.dkproj", "entry '\(blobEntry)': object 43707e4c5f3a is missing", finding: "object.missing"),
         blob("object-stored-size-lies.dkproj", "entry '\(blobEntry)': object is 25 bytes, the manifest says 3", finding: "object.size-mismatch"),
@@ -166,16 +179,32 @@ enum HostileBundleCases {
 
     static func blob(_ file: String, _ fragment: String, finding: String?, deep: String? = nil) -> HostileCase {
         HostileCase(file, info: .ok, cat: .ok, validate: finding.map(HostileOutcome.finds) ?? .ok,
-                    deep: .finds(deep ?? finding!), export: .fails(fragment))
+                    deep: .finds(deep ?? finding!), export: .fails(fragment), exportJSON: .ok)
     }
 
-    /// Documents: `document.json` is not read by `info` or `export` (which read objects).
+    /// Documents: `document.json` is not read by `info` or the exports of the files (which
+    /// read the version's objects), and is checked by `cat`, `get` and `export --format
+    /// json` against the head's digest before anything else.
     static let documents: [HostileCase] = [
-        HostileCase("document-nested.dkproj", info: .ok, cat: .ok, validate: .finds("document.invalid-json"), export: .ok),
-        HostileCase("document-not-json.dkproj", info: .ok, cat: .ok, validate: .finds("document.invalid-json"), export: .ok),
-        HostileCase("document-wide.dkproj", info: .ok, cat: .ok, validate: .finds("document.schema"), export: .ok),
-        HostileCase("document-schema-violation.dkproj", info: .ok, cat: .ok, validate: .finds("document.schema"), export: .ok),
+        document("document-nested.dkproj", validate: .finds("document.invalid-json")),
+        document("document-not-json.dkproj", validate: .finds("document.invalid-json")),
+        document("document-wide.dkproj", validate: .finds("document.schema")),
+        document("document-schema-violation.dkproj", validate: .finds("document.schema")),
+        document("document-truncated.dkproj", validate: .finds("document.invalid-json")),
+        document("document-stale.dkproj", version: 2, validate: .finds("document.stale")),
         HostileCase("document-huge.dkproj", info: .ok, cat: .fails("document.json is larger than the limit of 1073741824 bytes"),
-                    validate: .finds("document.unreadable"), export: .ok),
+                    validate: .finds("document.unreadable"), export: .ok,
+                    exportJSON: .fails("document.json is larger than the limit of 1073741824 bytes")),
+        // Every digest agrees: `cat` and the exports hand out what the version records (no
+        // syntax check: FORMAT.md §8 says why), `get` cannot parse it.
+        HostileCase("head-document-nested.dkproj", info: .ok, cat: .ok,
+                    get: .fails("entry 'document.json': not valid JSON: JSON is nested more than 256 levels deep at line 1, column 257"),
+                    validate: .finds("document.invalid-json"), export: .ok),
     ]
+
+    /// A `document.json` that is not the document of the head, version `version`.
+    static func document(_ file: String, version: Int = 1, validate: HostileOutcome) -> HostileCase {
+        HostileCase(file, info: .ok, cat: notTheHeadsDocument(version: version), validate: validate, export: .ok,
+                    exportJSON: notTheHeadsDocument(version: version))
+    }
 }

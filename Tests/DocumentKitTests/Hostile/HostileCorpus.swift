@@ -6,10 +6,12 @@ import Testing
 enum HostileCommand: String, CaseIterable, Sendable {
     case info
     case cat
+    case get
     case validate
     case validateDeep = "validate --deep"
     case exportZip = "export --format zip"
     case exportDir = "export --format dir"
+    case exportJSON = "export --format json"
     case importSource = "import"
 
     /// The command line for `file`, run in the corpus folder; outputs go to `../out`.
@@ -17,10 +19,12 @@ enum HostileCommand: String, CaseIterable, Sendable {
         switch self {
         case .info: ["info", file]
         case .cat: ["cat", file]
+        case .get: ["get", file, "name"]
         case .validate: ["validate", file]
         case .validateDeep: ["validate", "--deep", file]
         case .exportZip: ["export", file, "--format", "zip", "-o", "../out/x.zip"]
         case .exportDir: ["export", file, "--format", "dir", "-o", "../out/x"]
+        case .exportJSON: ["export", file, "--format", "json", "-o", "../out/x.json"]
         case .importSource: ["import", file, "-o", "../out/x.dkproj"]
         }
     }
@@ -30,6 +34,7 @@ enum HostileCommand: String, CaseIterable, Sendable {
         switch self {
         case .exportZip: "x.zip"
         case .exportDir: "x"
+        case .exportJSON: "x.json"
         case .importSource: "x.dkproj"
         default: nil
         }
@@ -65,14 +70,17 @@ struct HostileCase: Sendable {
     var file: String
     var outcomes: [HostileCommand: HostileOutcome]
 
-    init(_ file: String, info: HostileOutcome, cat: HostileOutcome, validate: HostileOutcome, deep: HostileOutcome? = nil,
-         export: HostileOutcome, exportDir: HostileOutcome? = nil, importing: HostileOutcome = .alreadyABundle) {
+    /// `get` does what `cat` does unless told otherwise (it reads the same document, then
+    /// parses it), and every export what the zip export does.
+    init(_ file: String, info: HostileOutcome, cat: HostileOutcome, get: HostileOutcome? = nil, validate: HostileOutcome,
+         deep: HostileOutcome? = nil, export: HostileOutcome, exportDir: HostileOutcome? = nil, exportJSON: HostileOutcome? = nil,
+         importing: HostileOutcome = .alreadyABundle) {
         self.file = file
-        outcomes = [.info: info, .cat: cat, .validate: validate, .validateDeep: deep ?? validate,
-                    .exportZip: export, .exportDir: exportDir ?? export, .importSource: importing]
+        outcomes = [.info: info, .cat: cat, .get: get ?? cat, .validate: validate, .validateDeep: deep ?? validate,
+                    .exportZip: export, .exportDir: exportDir ?? export, .exportJSON: exportJSON ?? export, .importSource: importing]
     }
 
-    /// A file no reader opens: `info`, `cat` and both exports fail with `fragment`,
+    /// A file no reader opens: `info`, `cat`, `get` and every export fail with `fragment`,
     /// `validate` reports `finding`.
     static func unreadable(_ file: String, _ fragment: String?, finding: String = "container.invalid",
                            importing: HostileOutcome = .alreadyABundle) -> HostileCase {

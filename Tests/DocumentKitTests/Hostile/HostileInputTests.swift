@@ -4,8 +4,8 @@ import Testing
 
 /// Issue 5, point 4: a corpus of broken and hostile files, built by Tests/HostileCorpus/
 /// make_corpus.py with a second implementation of the format, given to every docctl
-/// command that reads a file: `info`, `cat`, `validate`, `validate --deep`, `export` to a
-/// zip and to a folder, and `import`. Each run must give its documented exit status, one
+/// command that reads a file: `info`, `cat`, `get`, `validate`, `validate --deep`, `export`
+/// to a zip, to a folder and as JSON, and `import`. Each run must give its documented exit status, one
 /// `error: FILE: …` line on failure, no crash, no more than 30 s and 384 MiB (in 1 GiB of
 /// address space), nothing outside the named output (nor that output on failure), and
 /// the input unchanged. `HostileCorpus.check` says exactly what is checked.
