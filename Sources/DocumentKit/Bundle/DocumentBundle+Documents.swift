@@ -28,8 +28,8 @@ extension DocumentBundle {
     }
 
     /// The head document's JSON, as stored in the `document.json` entry, unchecked: for
-    /// validating and rewriting a bundle, which compare it with the head themselves. Readers
-    /// that hand the document out use ``documentData(of:)``.
+    /// validating a bundle, which compares it with the head itself. Readers that hand the
+    /// document out, and edits, use ``documentData(of:)``.
     public func headDocumentData() throws -> Data {
         try BundleContainer.read(BundleEntry.document, from: zip, path: url.relativePath, limit: limits.maxInMemoryObjectBytes)
     }
@@ -38,7 +38,7 @@ extension DocumentBundle {
     /// head, the `document.json` entry (throwing `malformedInput` if it is not that
     /// document); for any other version, its object, rebuilt through its deltas.
     public func documentData(of version: BundleVersion) throws -> Data {
-        let digest = try documentDigest(of: version)
+        let digest = try documentEntry(of: version).digest
         guard version.id == manifest.head else { return try objectData(digest) }
         // The digest is a stronger check than the entry's CRC-32, and this is the one read
         // of a 7 MB document whose cost `docctl cat` shows: the CRC is left out.
@@ -52,21 +52,32 @@ extension DocumentBundle {
         return data
     }
 
+    /// The document JSON of `version`, as `documentData(of:)` gives it, for parsing: refused
+    /// (`malformedInput`) by the size its tree records, before a byte of it is read, when
+    /// it is larger than `limits.maxDocumentBytes`.
+    func documentDataForParsing(of version: BundleVersion) throws -> Data {
+        let entry = try documentEntry(of: version)
+        guard entry.size <= limits.maxDocumentBytes else {
+            throw DocumentKitError(.malformedInput, limits.documentTooLarge(entry.size), path: url.relativePath, location: documentLocation(of: version))
+        }
+        return try documentData(of: version)
+    }
+
     /// Where a version's document is, for messages: the `document.json` entry for the head,
     /// else the version.
     func documentLocation(of version: BundleVersion) -> String {
         version.id == manifest.head ? "entry '\(BundleEntry.document)'" : "document.json of version \(version.number)"
     }
 
-    /// The digest of `version`'s `document.json`, from its root tree object alone: the rest
-    /// of the tree is neither read nor measured.
-    private func documentDigest(of version: BundleVersion) throws -> ObjectDigest {
+    /// The digest and size of `version`'s `document.json`, from its root tree object alone:
+    /// the rest of the tree is neither read nor measured.
+    private func documentEntry(of version: BundleVersion) throws -> (digest: ObjectDigest, size: UInt64) {
         try DocumentKitError.located(at: url.relativePath) {
             let root = try TreeObject.decode(try objectData(version.tree), digest: version.tree)
             guard let entry = root.entries.first(where: { $0.name == CodableDocumentLayout.documentName }), entry.kind == .file else {
                 throw DocumentKitError(.malformedInput, "version \(version.number) has no document.json")
             }
-            return entry.digest
+            return (entry.digest, entry.size ?? 0)
         }
     }
 }

@@ -101,7 +101,7 @@ public enum BundleEditor {
     /// was written with an older schema, refused (`unsupportedFormat`) when with a newer one.
     static func headDocumentJSON(of bundle: DocumentBundle, as type: any CodableDocument.Type, now: Date) throws -> Data {
         let context = DocumentDecodingContext(now: now, seed: "\(bundle.manifest.head)/migrate", objectSource: bundle)
-        return try type.migratedJSON(try bundle.headDocumentData(), schema: bundle.headVersion.schema,
+        return try type.migratedJSON(try bundle.documentDataForParsing(of: bundle.headVersion), schema: bundle.headVersion.schema,
                                      to: try writtenSchema(of: type, over: bundle.headVersion), context: context)
     }
 

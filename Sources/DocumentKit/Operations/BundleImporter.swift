@@ -30,7 +30,7 @@ public enum BundleImporter {
                 json = try readFolder(source, into: overlay)
             } else if try looksLikeJSON(source) {
                 json = try DocumentKitError.located(at: source.relativePath) {
-                    try JSONValue.parse(try OpenFile.forReading(source).readAll(limit: Int(BundleLimits.default.maxInMemoryObjectBytes)))
+                    try JSONValue.parse(try documentText(OpenFile.forReading(source)))
                 }
             } else {
                 json = try readArchive(source, staging: staging, into: overlay)
@@ -51,6 +51,16 @@ public enum BundleImporter {
         }
     }
 
+    /// The text of the document `file`, refused before a byte is read when it is larger
+    /// than a document may be to be parsed.
+    private static func documentText(_ file: OpenFile) throws -> Data {
+        let limits = BundleLimits.default
+        if let size = try? file.status().st_size, UInt64(size) > limits.maxDocumentBytes {
+            throw DocumentKitError(.malformedInput, limits.documentTooLarge(UInt64(size)))
+        }
+        return try file.readAll(limit: Int(limits.maxDocumentBytes))
+    }
+
     private static func looksLikeJSON(_ url: URL) throws -> Bool {
         if url.pathExtension.lowercased() == "json" { return true }
         let head = try OpenFile.forReading(url).readPrefix(64)
@@ -60,7 +70,7 @@ public enum BundleImporter {
     private static func readFolder(_ folder: URL, into overlay: ObjectOverlay) throws -> JSONValue {
         let documentURL = folder.appendingPathComponent(CodableDocumentLayout.documentName)
         let json = try DocumentKitError.located(at: documentURL.relativePath) {
-            try JSONValue.parse(try regularFile(documentURL).readAll(limit: Int(BundleLimits.default.maxInMemoryObjectBytes)))
+            try JSONValue.parse(try documentText(regularFile(documentURL)))
         }
         let blobs = folder.appendingPathComponent(CodableDocumentLayout.blobsFolder)
         for reference in json.blobReferences() {
@@ -128,6 +138,9 @@ public enum BundleImporter {
             }
             guard let document else {
                 throw DocumentKitError(.malformedInput, "the archive holds no document.json (at its root or in one top-level folder)")
+            }
+            guard UInt64(document.count) <= BundleLimits.default.maxDocumentBytes else {
+                throw DocumentKitError(.malformedInput, BundleLimits.default.documentTooLarge(UInt64(document.count)), location: "entry '\(CodableDocumentLayout.documentName)'")
             }
             let json = try JSONValue.parse(document)
             for reference in json.blobReferences() {

@@ -62,7 +62,7 @@ public enum BundlePruner {
                     sizes[digest] = record.size
                 }
                 try BundleWriter.writeContainer(
-                    BundleWriter.Container(mimeType: bundle.mimeType, document: try bundle.headDocumentData(), manifest: manifest,
+                    BundleWriter.Container(mimeType: bundle.mimeType, document: try bundle.documentData(of: bundle.headVersion), manifest: manifest,
                                            newObjects: whole, sizes: sizes, base: bundle,
                                            compression: ObjectCompression.defaultForSaves()),
                     to: url, replace: true)

@@ -69,7 +69,7 @@ public enum BundleReading {
 
     /// `version`'s document, checked and parsed.
     private static func document(of version: BundleVersion, in bundle: DocumentBundle) throws -> JSONValue {
-        try parse(try bundle.documentData(of: version), path: bundle.url.relativePath, location: bundle.documentLocation(of: version))
+        try parse(try bundle.documentDataForParsing(of: version), path: bundle.url.relativePath, location: bundle.documentLocation(of: version))
     }
 
     /// Parses a document, naming the file and where in it when it is not JSON: a bundle

@@ -192,7 +192,7 @@ extension BundleEditor {
                                                    seed: String, metadata: SaveMetadata, url: URL) throws -> BundleWriter.Request? {
         guard try writeSchemaOverride(for: T.self) == nil, bundle.headVersion.schema == T.schemaVersion.description else { return nil }
         let context = DocumentDecodingContext(now: metadata.created, seed: seed, objectSource: overlay)
-        let head = try bundle.headDocumentData()
+        let head = try bundle.documentDataForParsing(of: bundle.headVersion)
         guard let spliced = RecordSplice<T>(edit: edit, context: context, overlay: overlay).apply(to: head) else { return nil }
         let existing = try bundle.tree(of: bundle.headVersion)
         var children = [CodableDocumentLayout.documentName: FileWrapper(regularFileWithContents: spliced.text)]

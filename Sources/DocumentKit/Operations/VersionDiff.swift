@@ -41,7 +41,7 @@ public struct VersionDiff: Codable, Equatable, Sendable {
             return
         }
         // Compared as text: only what differs is parsed, not two trees of the documents.
-        changes = try JSONValue.changes(from: bundle.documentData(of: old), to: bundle.documentData(of: new))
+        changes = try JSONValue.changes(from: bundle.documentDataForParsing(of: old), to: bundle.documentDataForParsing(of: new))
         blobs = Self.blobChanges(from: oldTree, to: newTree)
     }
 

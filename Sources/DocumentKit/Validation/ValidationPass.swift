@@ -195,6 +195,10 @@ struct ValidationPass {
            ObjectDigest.of(data) != stored {
             report("document.stale", "document.json differs from the head version's document", entry: BundleEntry.document, version: head.number)
         }
+        guard UInt64(data.count) <= bundle.limits.maxDocumentBytes else {
+            report("document.too-large", bundle.limits.documentTooLarge(UInt64(data.count)), entry: BundleEntry.document, version: head.number)
+            return
+        }
         checkDocument(data, version: head)
     }
 
