@@ -86,6 +86,9 @@ extension RuleViolation {
 
     /// `must not be empty` at `path` when `text` is blank.
     static func blank(_ text: String, at path: String) -> RuleViolation? {
-        text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? RuleViolation(path, "must not be empty") : nil
+        // Most text starts with what is not white space: one look, instead of trimming
+        // every title of a document.
+        if let first = text.unicodeScalars.first, !CharacterSet.whitespacesAndNewlines.contains(first) { return nil }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? RuleViolation(path, "must not be empty") : nil
     }
 }
