@@ -47,7 +47,7 @@ enum BundleWriter {
         var inPlace = false
         /// The changes from the base's head document to the new one, when the caller knows
         /// them (an edit that spliced one record); otherwise the save diffs the two texts.
-        var documentChanges: [JSONChange]?
+        var documentChanges: JSONChangeList?
         /// The base's head document, when the caller has read it already.
         var baseDocument: Data?
     }
@@ -73,8 +73,11 @@ enum BundleWriter {
             MemoryPressure.releaseFreedMemory()
             let oldDocument = try request.baseDocument ?? base.headDocumentData()
             let oldTree = try base.tree(of: base.headVersion)
-            changes = VersionChanges(changes: try request.documentChanges ?? JSONValue.changes(from: oldDocument, to: documentJSON),
-                                     blobs: VersionDiff.blobChanges(from: oldTree, to: request.root))
+            var documentChanges = request.documentChanges ?? JSONChangeList(limit: VersionChanges.limit)
+            if request.documentChanges == nil {
+                try JSONValue.collectChanges(from: oldDocument, to: documentJSON, into: &documentChanges)
+            }
+            changes = VersionChanges(changes: documentChanges, blobs: VersionDiff.blobChanges(from: oldTree, to: request.root))
             for (digest, object) in try DocumentHistoryEncoding.reencode(oldDocument: oldDocument, newDocument: documentJSON, in: base) {
                 newObjects[digest] = object
             }

@@ -30,7 +30,15 @@ public struct VersionChanges: Codable, Equatable, Sendable {
 
     /// Summarises `changes` and `blobs`, listing at most ``limit`` items, paths first.
     public init(changes: [JSONChange], blobs: [VersionDiff.BlobChange]) {
-        let listedPaths = changes.prefix(Self.limit)
+        var list = JSONChangeList(limit: Self.limit)
+        for change in changes { list.append(throwing: Never.self, change) }
+        self.init(changes: list, blobs: blobs)
+    }
+
+    /// Summarises the changes a diff listed (at least ``limit`` of them when there were as
+    /// many) and counted, and `blobs`.
+    init(changes: JSONChangeList, blobs: [VersionDiff.BlobChange]) {
+        let listedPaths = changes.listed.prefix(Self.limit)
         paths = listedPaths.map { PathChange(kind: $0.kind, path: $0.path) }
         self.blobs = Array(blobs.prefix(Self.limit - listedPaths.count))
         omitted = changes.count + blobs.count - paths.count - self.blobs.count

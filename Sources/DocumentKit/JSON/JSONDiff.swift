@@ -27,15 +27,21 @@ enum JSONDiff {
     /// The changes from `old` to `new`, two values found at `path` of their documents.
     static func changes<Operand: JSONDiffOperand>(from old: Operand, to new: Operand,
                                                   at path: JSONPath = JSONPath(components: [])) throws(Operand.Failure) -> [JSONChange] {
-        var changes: [JSONChange] = []
+        var changes = JSONChangeList(limit: .max)
+        try collect(from: old, to: new, at: path, into: &changes)
+        return changes.listed
+    }
+
+    /// Adds the changes from `old` to `new`, found at `path`, to `changes`.
+    static func collect<Operand: JSONDiffOperand>(from old: Operand, to new: Operand, at path: JSONPath = JSONPath(components: []),
+                                                  into changes: inout JSONChangeList) throws(Operand.Failure) {
         try diff(old, new, path: path, into: &changes)
-        return changes
     }
 
     /// Appends the changes from `old` to `new` at `path`, which is made only if they differ:
     /// most elements of a long array are equal.
     private static func diff<Operand: JSONDiffOperand>(_ old: Operand, _ new: Operand, path makePath: @autoclosure () -> JSONPath,
-                                                       into changes: inout [JSONChange]) throws(Operand.Failure) {
+                                                       into changes: inout JSONChangeList) throws(Operand.Failure) {
         WorkMeter.count(.diffSteps)
         if old.isCertainlyEqual(to: new) { return }
         let path = makePath()
@@ -44,8 +50,8 @@ enum JSONDiff {
                 let here = path.appending(.key(key))
                 switch (before[key], after[key]) {
                 case (let a?, let b?): try diff(a, b, path: here, into: &changes)
-                case (let a?, nil): changes.append(JSONChange(kind: .removed, path: here.description, old: try a.value(), new: nil))
-                case (nil, let b?): changes.append(JSONChange(kind: .added, path: here.description, old: nil, new: try b.value()))
+                case (let a?, nil): try changes.append(throwing: Operand.Failure.self, JSONChange(kind: .removed, path: here.description, old: try a.value(), new: nil))
+                case (nil, let b?): try changes.append(throwing: Operand.Failure.self, JSONChange(kind: .added, path: here.description, old: nil, new: try b.value()))
                 case (nil, nil): break
                 }
             }
@@ -55,10 +61,10 @@ enum JSONDiff {
             } else {
                 for index in 0..<max(before.count, after.count) {
                     if index >= after.count {
-                        changes.append(JSONChange(kind: .removed, path: path.appending(.index(index)).description,
+                        try changes.append(throwing: Operand.Failure.self, JSONChange(kind: .removed, path: path.appending(.index(index)).description,
                                                   old: try before[index].value(), new: nil))
                     } else if index >= before.count {
-                        changes.append(JSONChange(kind: .added, path: path.appending(.index(index)).description,
+                        try changes.append(throwing: Operand.Failure.self, JSONChange(kind: .added, path: path.appending(.index(index)).description,
                                                   old: nil, new: try after[index].value()))
                     } else {
                         try diff(before[index], after[index], path: path.appending(.index(index)), into: &changes)
@@ -70,14 +76,14 @@ enum JSONDiff {
             // values differ (text can differ in spelling only: `"\u0041"` is `"A"`).
             let oldValue = try old.value(), newValue = try new.value()
             if oldValue != newValue {
-                changes.append(JSONChange(kind: .changed, path: path.description, old: oldValue, new: newValue))
+                try changes.append(throwing: Operand.Failure.self, JSONChange(kind: .changed, path: path.description, old: oldValue, new: newValue))
             }
         }
     }
 
     private static func diffByIdentity<Operand: JSONDiffOperand>(
         _ before: [Operand], _ beforeIDs: Identities, _ after: [Operand], _ afterIDs: Identities,
-        path: JSONPath, into changes: inout [JSONChange]
+        path: JSONPath, into changes: inout JSONChangeList
     ) throws(Operand.Failure) {
         if beforeIDs.ids == afterIDs.ids {
             // The usual case, and the cheapest: the same elements in the same order.
@@ -93,7 +99,7 @@ enum JSONDiff {
                 try diff(before[index], after[newIndex], path: path.appending(.match(field: "id", value: id)), into: &changes)
             } else {
                 let here = path.appending(.match(field: "id", value: id))
-                changes.append(JSONChange(kind: .removed, path: here.description, old: try before[index].value(), new: nil))
+                try changes.append(throwing: Operand.Failure.self, JSONChange(kind: .removed, path: here.description, old: try before[index].value(), new: nil))
             }
         }
         var keptAfter: [String] = []
@@ -101,12 +107,12 @@ enum JSONDiff {
             if beforeIDs.positions[id] != nil {
                 keptAfter.append(id)
             } else {
-                changes.append(JSONChange(kind: .added, path: path.appending(.match(field: "id", value: id)).description,
+                try changes.append(throwing: Operand.Failure.self, JSONChange(kind: .added, path: path.appending(.match(field: "id", value: id)).description,
                                           old: nil, new: try after[index].value()))
             }
         }
         if keptBefore != keptAfter {
-            changes.append(JSONChange(kind: .reordered, path: path.description,
+            try changes.append(throwing: Operand.Failure.self, JSONChange(kind: .reordered, path: path.description,
                                       old: .array(keptBefore.map(JSONValue.string)), new: .array(keptAfter.map(JSONValue.string))))
         }
     }
@@ -127,5 +133,24 @@ enum JSONDiff {
             identities.ids.append(id)
         }
         return identities
+    }
+}
+
+/// The changes a diff finds, the first `limit` of them kept and the rest only counted: a
+/// version's summary lists 50, and a change to a list of 5,000 ids need not build the
+/// paths and values of the 4,950 it leaves out.
+struct JSONChangeList {
+    let limit: Int
+    /// The changes kept, in document order.
+    private(set) var listed: [JSONChange] = []
+    /// How many changes there were.
+    private(set) var count = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Counts a change, and keeps it (making it only then) while fewer than `limit` are kept.
+    mutating func append<Failure: Error>(throwing: Failure.Type, _ change: @autoclosure () throws(Failure) -> JSONChange) throws(Failure) {
+        count += 1
+        if listed.count < limit { listed.append(try change()) }
     }
 }

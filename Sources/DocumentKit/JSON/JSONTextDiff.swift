@@ -16,13 +16,20 @@ extension JSONValue {
     /// let changes = try JSONValue.changes(from: oldDocument, to: newDocument)
     /// ```
     public static func changes(from oldText: Data, to newText: Data, depthLimit: Int = 256) throws -> [JSONChange] {
+        var changes = JSONChangeList(limit: .max)
+        try collectChanges(from: oldText, to: newText, depthLimit: depthLimit, into: &changes)
+        return changes.listed
+    }
+
+    /// Adds the changes from `oldText` to `newText` to `changes`.
+    static func collectChanges(from oldText: Data, to newText: Data, depthLimit: Int = 256, into changes: inout JSONChangeList) throws {
         try oldText.withUnsafeBytes { old in
             try newText.withUnsafeBytes { new in
                 // Both texts are checked before anything is compared, the old one first, as
                 // parsing both first would: the same text gives the same error.
                 let oldRoot = try JSONTextOperand.document(old, depthLimit: depthLimit)
                 let newRoot = try JSONTextOperand.document(new, depthLimit: depthLimit)
-                return try JSONDiff.changes(from: oldRoot, to: newRoot)
+                try JSONDiff.collect(from: oldRoot, to: newRoot, into: &changes)
             }
         }
     }

@@ -165,7 +165,7 @@ extension RecordSplice {
     private func assemble(_ table: RecordTable, original: RecordTable, encoded: [String: [Int: [UInt8]]], _ splicer: Splicer) -> Result? {
         var replaced: [String: [Splicer.Piece]] = [:]
         var removedMembers = Set<String>()
-        var changes: [JSONChange] = []
+        var changes = JSONChangeList(limit: VersionChanges.limit)
         var blobsChanged = false
         let headKeys = Set(splicer.members.map(\.key))
         let separator = Array(",\n    ".utf8)
@@ -205,11 +205,11 @@ extension RecordSplice {
             let newJSON = { JSONValue.array(records.compactMap { table.json($0) }) }
             switch (headKeys.contains(key), stays) {
             case (false, true):
-                changes.append(JSONChange(kind: .added, path: key, old: nil, new: newJSON()))
+                changes.append(throwing: Never.self, JSONChange(kind: .added, path: key, old: nil, new: newJSON()))
                 blobsChanged = blobsChanged || !newJSON().blobReferences().isEmpty
                 continue
             case (true, false):
-                changes.append(JSONChange(kind: .removed, path: key, old: oldJSON(), new: nil))
+                changes.append(throwing: Never.self, JSONChange(kind: .removed, path: key, old: oldJSON(), new: nil))
                 blobsChanged = blobsChanged || !oldJSON().blobReferences().isEmpty
                 continue
             case (false, false):
@@ -221,7 +221,7 @@ extension RecordSplice {
             // Records changed where they were, and records appended after them: each
             // one's own changes, under its id, then the records added.
             if records.count >= old.count, zip(records, old).allSatisfy({ $0.stored == $1.stored }) {
-                var inPlace: [JSONChange] = []
+                var inPlace = changes
                 var sameIDs = true
                 for (index, record) in records.prefix(old.count).enumerated() where record.changed != nil {
                     guard let before = original.json(old[index]), let after = record.changed, let id = idText(before) else { return nil }
@@ -231,15 +231,15 @@ extension RecordSplice {
                         break
                     }
                     blobsChanged = blobsChanged || !before.blobReferences().isEmpty || !after.blobReferences().isEmpty
-                    inPlace += JSONDiff.changes(from: before, to: after, at: path(id))
+                    JSONDiff.collect(from: before, to: after, at: path(id), into: &inPlace)
                 }
                 for record in records.dropFirst(old.count) {
                     guard let after = table.json(record), let id = idText(after) else { return nil }
                     blobsChanged = blobsChanged || !after.blobReferences().isEmpty
-                    inPlace.append(JSONChange(kind: .added, path: path(id).description, old: nil, new: after))
+                    inPlace.append(throwing: Never.self, JSONChange(kind: .added, path: path(id).description, old: nil, new: after))
                 }
                 if sameIDs {
-                    changes += inPlace
+                    changes = inPlace
                     continue
                 }
             }
@@ -261,17 +261,17 @@ extension RecordSplice {
                     guard records[position].changed != nil else { continue }
                     guard let before = original.json(old[index]), let after = table.json(records[position]) else { return nil }
                     blobsChanged = blobsChanged || !before.blobReferences().isEmpty || !after.blobReferences().isEmpty
-                    changes += JSONDiff.changes(from: before, to: after, at: path(id))
+                    JSONDiff.collect(from: before, to: after, at: path(id), into: &changes)
                 } else {
                     guard let before = original.json(old[index]) else { return nil }
                     blobsChanged = blobsChanged || !before.blobReferences().isEmpty
-                    changes.append(JSONChange(kind: .removed, path: path(id).description, old: before, new: nil))
+                    changes.append(throwing: Never.self, JSONChange(kind: .removed, path: path(id).description, old: before, new: nil))
                 }
             }
             for (position, id) in newIDs.enumerated() where !oldIDSet.contains(id!) {
                 guard let after = table.json(records[position]) else { return nil }
                 blobsChanged = blobsChanged || !after.blobReferences().isEmpty
-                changes.append(JSONChange(kind: .added, path: path(id!).description, old: nil, new: after))
+                changes.append(throwing: Never.self, JSONChange(kind: .added, path: path(id!).description, old: nil, new: after))
             }
         }
         return result(splicer.document(replacing: replaced, removing: removedMembers), changes: changes, blobsChanged: blobsChanged)

@@ -19,7 +19,7 @@ struct RecordSplice<Document: CodableDocument> {
         var text: Data
         /// The changes from the head's text to `text`, as `JSONValue.changes(from:to:)`
         /// finds them, found from the record or fields that changed alone.
-        var changes: [JSONChange]
+        var changes: JSONChangeList
         /// Every blob the new text refers to, when that differs from the head's; `nil`
         /// when the edit added and removed no reference.
         var blobs: Set<ObjectDigest>?
@@ -89,7 +89,8 @@ struct RecordSplice<Document: CodableDocument> {
                 guard case .bytes(let bytes)? = pieces.first, let value = try? JSONValue.parse(Data(bytes)) else { return nil }
                 after[key] = value
             }
-            let changes = JSONDiff.changes(from: JSONValue.object(before), to: JSONValue.object(after))
+            var changes = JSONChangeList(limit: VersionChanges.limit)
+            JSONDiff.collect(from: JSONValue.object(before), to: JSONValue.object(after), into: &changes)
             return result(splicer.document(replacing: replaced, removing: Set(removed)), changes: changes,
                           blobsChanged: !old.blobReferences().isEmpty || !new.blobReferences().isEmpty)
         }
@@ -102,7 +103,7 @@ struct RecordSplice<Document: CodableDocument> {
     }
 
     /// The new text, with the blobs it refers to when the edit may have changed them.
-    func result(_ text: Data, changes: [JSONChange], blobsChanged: Bool) -> Result? {
+    func result(_ text: Data, changes: JSONChangeList, blobsChanged: Bool) -> Result? {
         guard blobsChanged else { return Result(text: text, changes: changes, blobs: nil) }
         guard let digests = BlobReferenceScan.digests(in: text) else { return nil }
         var blobs = Set<ObjectDigest>()

@@ -48,6 +48,7 @@ import Testing
             ("by id", set("tasks[id=\(id(13))].priority", .string("high")), true),
             ("by lower-case id", set("tasks[id=\(id(13).lowercased())].dueDate", .string("2026-05-01")), true),
             ("a tag appended", set("tasks[1].tags[+]", .string("new")), true),
+            ("sixty tags, more changes than a summary lists", set("tasks[0].tags", .array((0..<60).map { .string("t\($0)") })), true),
             ("an optional field removed", unset("tasks[0].tags"), true),
             ("a whole task replaced, same id", set("tasks[4]", .object(["id": .string(id(4)), "title": .string("Four"), "column": .string(id(1001))])), true),
             ("a task appended", set("tasks[+]", .object(["title": .string("New task"), "tags": .array([.string("x")])])), true),
