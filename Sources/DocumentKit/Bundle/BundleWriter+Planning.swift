@@ -15,6 +15,8 @@ final class TreePlanner {
     let base: DocumentBundle?
     private(set) var pending: [ObjectDigest: PendingObject] = [:]
     private(set) var sizes: [ObjectDigest: UInt64] = [:]
+    /// The digest of each regular file stored, by the file.
+    private var fileDigests: [ObjectIdentifier: ObjectDigest] = [:]
     private let maxDepth: Int
 
     init(base: DocumentBundle?, maxDepth: Int = BundleLimits.default.maxTreeDepth) {
@@ -82,8 +84,12 @@ final class TreePlanner {
         if let expected = file.expectedDigest, expected != digest {
             throw DocumentKitError(.invalidDocument, "the file changed after it was attached (its SHA-256 is now \(digest.short)…, was \(expected.short)…)", location: path)
         }
+        fileDigests[ObjectIdentifier(file)] = digest
         return (digest, size)
     }
+
+    /// The digest `file` was stored under, if it was.
+    func digest(of file: FileWrapper) -> ObjectDigest? { fileDigests[ObjectIdentifier(file)] }
 
     private func add(_ digest: ObjectDigest, size: UInt64, _ object: PendingObject) {
         sizes[digest] = size

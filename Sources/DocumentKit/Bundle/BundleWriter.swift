@@ -48,7 +48,8 @@ enum BundleWriter {
         /// The changes from the base's head document to the new one, when the caller knows
         /// them (an edit that spliced one record); otherwise the save diffs the two texts.
         var documentChanges: JSONChangeList?
-        /// The base's head document, when the caller has read it already.
+        /// The base's head document, when the caller has read it already, checked against
+        /// the digest the head's tree records (`DocumentBundle.documentData(of:)`).
         var baseDocument: Data?
     }
 
@@ -78,7 +79,11 @@ enum BundleWriter {
                 try JSONValue.collectChanges(from: oldDocument, to: documentJSON, into: &documentChanges)
             }
             changes = VersionChanges(changes: documentChanges, blobs: VersionDiff.blobChanges(from: oldTree, to: request.root))
-            for (digest, object) in try DocumentHistoryEncoding.reencode(oldDocument: oldDocument, newDocument: documentJSON, in: base) {
+            // A base document the caller read is checked against the head's digest; the new
+            // one the planner hashed a moment ago.
+            let oldDigest = request.baseDocument == nil ? nil : oldTree[CodableDocumentLayout.documentName]?.knownDigest
+            for (digest, object) in try DocumentHistoryEncoding.reencode(oldDocument: oldDocument, oldDigest: oldDigest, newDocument: documentJSON,
+                                                                        newDigest: planner.digest(of: documentFile), in: base) {
                 newObjects[digest] = object
             }
         }

@@ -12,11 +12,15 @@ enum DocumentHistoryEncoding {
     /// Objects a save stores anew besides its new ones: the previous head document as a
     /// delta (when that saves at least half of what it occupies now), and the new head
     /// document whole if the base holds it as a delta (a restore of an old version).
-    static func reencode(oldDocument: Data, newDocument: Data, in base: DocumentBundle) throws -> [ObjectDigest: TreePlanner.PendingObject] {
-        // Hashed, not taken from the head's tree: a `document.json` entry that disagrees
-        // with the head's object must never become that object's delta.
-        let oldDigest = ObjectDigest.of(oldDocument)
-        let newDigest = ObjectDigest.of(newDocument)
+    ///
+    /// `oldDigest` is the old document's digest when the caller checked the text against
+    /// it, `newDigest` the new one's when the caller hashed it; each is computed otherwise.
+    static func reencode(oldDocument: Data, oldDigest: ObjectDigest? = nil, newDocument: Data, newDigest: ObjectDigest? = nil,
+                         in base: DocumentBundle) throws -> [ObjectDigest: TreePlanner.PendingObject] {
+        // Hashed, unless checked, not taken from the head's tree: a `document.json` entry
+        // that disagrees with the head's object must never become that object's delta.
+        let oldDigest = oldDigest ?? ObjectDigest.of(oldDocument)
+        let newDigest = newDigest ?? ObjectDigest.of(newDocument)
         guard oldDigest != newDigest else { return [:] }
         var objects: [ObjectDigest: TreePlanner.PendingObject] = [:]
         if base.manifest.objects[newDigest]?.codec == .delta {
