@@ -75,16 +75,48 @@ public enum JSONValue: Codable, Equatable, Sendable {
         }
     }
 
-    /// Every blob reference (`{"$blob": …}`) inside the value, with its JSON path.
+    /// Every blob reference (`{"$blob": …}`) inside the value, with its JSON path, in
+    /// document order (object members by sorted name).
     public func blobReferences(at prefix: JSONPath = JSONPath(components: [])) -> [(path: JSONPath, digest: String)] {
+        var found: [(path: JSONPath, digest: String)] = []
+        var path = prefix.components
+        collectBlobReferences(path: &path, into: &found)
+        return found
+    }
+
+    /// Walks the containers only, with one path that grows and shrinks as it goes: a
+    /// document of 20,000 tasks has a few references and 200,000 values that are none.
+    private func collectBlobReferences(path: inout [JSONPath.Component], into found: inout [(path: JSONPath, digest: String)]) {
         switch self {
         case .object(let members):
-            if case .string(let digest)? = members["$blob"] { return [(prefix, digest)] }
-            return members.keys.sorted().flatMap { members[$0]!.blobReferences(at: prefix.appending(.key($0))) }
+            if case .string(let digest)? = members["$blob"] {
+                found.append((JSONPath(components: path), digest))
+                return
+            }
+            guard members.values.contains(where: \.isContainer) else { return }
+            for key in members.keys.sorted() {
+                let member = members[key]!
+                guard member.isContainer else { continue }
+                path.append(.key(key))
+                member.collectBlobReferences(path: &path, into: &found)
+                path.removeLast()
+            }
         case .array(let elements):
-            return elements.enumerated().flatMap { $0.element.blobReferences(at: prefix.appending(.index($0.offset))) }
+            for (index, element) in elements.enumerated() where element.isContainer {
+                path.append(.index(index))
+                element.collectBlobReferences(path: &path, into: &found)
+                path.removeLast()
+            }
         default:
-            return []
+            return
+        }
+    }
+
+    /// Whether the value is an object or an array.
+    private var isContainer: Bool {
+        switch self {
+        case .object, .array: true
+        default: false
         }
     }
 }

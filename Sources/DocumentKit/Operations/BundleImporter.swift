@@ -23,20 +23,20 @@ public enum BundleImporter {
         }
         let staging = try StagingFolder(beside: output)
         let overlay = ObjectOverlay(base: nil)
-        // The parsed tree lives only until its text is checked and written out.
+        // The source's text is checked as JSON and decoded as it is: no tree of it is built
+        // unless a blob reference needs its path named.
         let text = try { () throws -> Data in
-            let json: JSONValue
+            let text: Data
             if (info.st_mode & S_IFMT) == S_IFDIR {
-                json = try readFolder(source, into: overlay)
+                text = try readFolder(source, into: overlay)
             } else if try looksLikeJSON(source) {
-                json = try DocumentKitError.located(at: source.relativePath) {
-                    try JSONValue.parse(try documentText(OpenFile.forReading(source)))
+                text = try DocumentKitError.located(at: source.relativePath) {
+                    try checkedJSON(try documentText(OpenFile.forReading(source)), blobs: { _ in nil })
                 }
             } else {
-                json = try readArchive(source, staging: staging, into: overlay)
+                text = try readArchive(source, staging: staging, into: overlay)
             }
             return try DocumentKitError.located(at: source.relativePath) {
-                let text = try BundleEditor.checkedText(json, overlay: overlay)
                 guard let schema else { return text }
                 let context = DocumentDecodingContext(now: metadata.created, seed: "import/\(ObjectDigest.of(text).hex)", objectSource: overlay)
                 return try type.migratedJSON(text, schema: schema, to: try BundleEditor.writeSchemaOverride(for: type)?.versionIdentifier, context: context)
@@ -67,20 +67,62 @@ public enum BundleImporter {
         return head.first { !(" \t\r\n".utf8.contains($0)) } == UInt8(ascii: "{")
     }
 
-    private static func readFolder(_ folder: URL, into overlay: ObjectOverlay) throws -> JSONValue {
+    /// `text` checked as JSON, as parsing it would check it (the same errors), without its
+    /// UTF-8 byte order mark, once every blob it refers to is found by `blobs` (a file,
+    /// or `nil` for none). The references are found by a scan of the bytes; the text is
+    /// parsed into a tree only when the scan cannot tell, or to name where a reference
+    /// whose blob is missing stands, in document order.
+    private static func checkedJSON(_ text: Data, blobs: (String) -> URL?,
+                                    missing: ([(path: JSONPath, digest: String)]) -> DocumentKitError = missingBlobs) throws -> Data {
+        try text.withUnsafeBytes { bytes in
+            var parser = JSONParser(bytes: bytes, depthLimit: JSONDepth.defaultLimit)
+            _ = try parser.skipDocument()
+        }
+        if let digests = BlobReferenceScan.digests(in: text), digests.allSatisfy({ ObjectDigest(hex: $0) != nil && blobs($0) != nil }) {
+            return text.starts(with: [0xEF, 0xBB, 0xBF]) ? text.dropFirst(3) : text
+        }
+        let absent = try JSONValue.parse(text).blobReferences().filter { ObjectDigest(hex: $0.digest) == nil || blobs($0.digest) == nil }
+        if !absent.isEmpty { throw missing(absent) }
+        return text.starts(with: [0xEF, 0xBB, 0xBF]) ? text.dropFirst(3) : text
+    }
+
+    /// What a document alone (a JSON file) says of its references: each blob is missing.
+    private static func missingBlobs(_ references: [(path: JSONPath, digest: String)]) -> DocumentKitError {
+        DocumentKitError(violations: references.map {
+            RuleViolation($0.path.description, "refers to blob \($0.digest.prefix(12)), which is not in the bundle", code: "document.missing-blob")
+        })
+    }
+
+    private static func readFolder(_ folder: URL, into overlay: ObjectOverlay) throws -> Data {
         let documentURL = folder.appendingPathComponent(CodableDocumentLayout.documentName)
-        let json = try DocumentKitError.located(at: documentURL.relativePath) {
-            try JSONValue.parse(try documentText(regularFile(documentURL)))
-        }
         let blobs = folder.appendingPathComponent(CodableDocumentLayout.blobsFolder)
-        for reference in json.blobReferences() {
-            let url = blobs.appendingPathComponent(reference.digest)
-            guard ObjectDigest(hex: reference.digest) != nil, (try? regularFile(url)) != nil else {
-                throw DocumentKitError(.malformedInput, "refers to blob \(reference.digest.prefix(12)), but \(CodableDocumentLayout.blobsFolder)/\(reference.digest) is missing", path: documentURL.relativePath, location: reference.path.description)
-            }
-            try addBlob(FileWrapper(regularFileWithContentsOf: url), named: reference.digest, path: url.relativePath, location: nil, to: overlay)
+        let files = BlobFiles { digest in
+            let url = blobs.appendingPathComponent(digest)
+            return (try? regularFile(url)) != nil ? url : nil
         }
-        return json
+        let text = try DocumentKitError.located(at: documentURL.relativePath) {
+            try checkedJSON(try documentText(regularFile(documentURL)), blobs: files.url(of:)) { absent in
+                DocumentKitError(.malformedInput, "refers to blob \(absent[0].digest.prefix(12)), but \(CodableDocumentLayout.blobsFolder)/\(absent[0].digest) is missing",
+                                 path: documentURL.relativePath, location: absent[0].path.description)
+            }
+        }
+        for (digest, url) in files.found.sorted(by: { $0.key < $1.key }) {
+            try addBlob(FileWrapper(regularFileWithContentsOf: url), named: digest, path: url.relativePath, location: nil, to: overlay)
+        }
+        return text
+    }
+
+    /// The blob files a document's references were found in, each looked up once.
+    private final class BlobFiles {
+        let lookUp: (String) -> URL?
+        private(set) var found: [String: URL] = [:]
+        init(_ lookUp: @escaping (String) -> URL?) { self.lookUp = lookUp }
+        func url(of digest: String) -> URL? {
+            if let url = found[digest] { return url }
+            let url = lookUp(digest)
+            if let url { found[digest] = url }
+            return url
+        }
     }
 
     /// Opens a file refusing symbolic links, so an import never reads outside its source.
@@ -105,7 +147,7 @@ public enum BundleImporter {
 
     /// Reads `document.json` and `blobs/*` from a zip or tar, at its root or inside one
     /// top-level folder; blobs go to files in `staging`, never into memory whole.
-    private static func readArchive(_ source: URL, staging: StagingFolder, into overlay: ObjectOverlay) throws -> JSONValue {
+    private static func readArchive(_ source: URL, staging: StagingFolder, into overlay: ObjectOverlay) throws -> Data {
         try DocumentKitError.located(at: source.relativePath) {
             let reader = try ArchiveReader(path: source.relativePath)
             var document: Data?
@@ -142,15 +184,16 @@ public enum BundleImporter {
             guard UInt64(document.count) <= BundleLimits.default.maxDocumentBytes else {
                 throw DocumentKitError(.malformedInput, BundleLimits.default.documentTooLarge(UInt64(document.count)), location: "entry '\(CodableDocumentLayout.documentName)'")
             }
-            let json = try JSONValue.parse(document)
-            for reference in json.blobReferences() {
-                guard let url = blobFiles[reference.digest] else {
-                    throw DocumentKitError(.malformedInput, "refers to blob \(reference.digest.prefix(12)), but the archive has no blobs/\(reference.digest)", location: reference.path.description)
-                }
-                try addBlob(FileWrapper(regularFileWithContentsOf: url), named: reference.digest, path: source.relativePath,
-                            location: "entry 'blobs/\(reference.digest)'", to: overlay)
+            let files = BlobFiles { blobFiles[$0] }
+            let text = try checkedJSON(document, blobs: files.url(of:)) { absent in
+                DocumentKitError(.malformedInput, "refers to blob \(absent[0].digest.prefix(12)), but the archive has no blobs/\(absent[0].digest)",
+                                 location: absent[0].path.description)
             }
-            return json
+            for (digest, url) in files.found.sorted(by: { $0.key < $1.key }) {
+                try addBlob(FileWrapper(regularFileWithContentsOf: url), named: digest, path: source.relativePath,
+                            location: "entry 'blobs/\(digest)'", to: overlay)
+            }
+            return text
         }
     }
 }

@@ -43,6 +43,9 @@ extension ProjectSchemaV4 {
             self.blockedBy = blockedBy
         }
 
+        /// The members a decode accepts: made once, not once for each of 20,000 records.
+        private static let knownKeys = Set(CodingKeys.allCases.map(\.stringValue))
+
         private enum CodingKeys: String, CodingKey, CaseIterable {
             case id, title, status, dueDate, priority, notes, tags, attachments, column, blockedBy
         }
@@ -50,7 +53,7 @@ extension ProjectSchemaV4 {
         /// Decodes strictly and completes what a user may leave out: a new `id`, to do,
         /// medium priority, no notes, tags, attachments, column or blockers.
         public init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
+            try decoder.rejectUnknownKeys(Self.knownKeys)
             let container = try decoder.container(keyedBy: CodingKeys.self)
             id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? decoder.makeIdentifier()
             title = try container.decode(String.self, forKey: .title)
@@ -94,13 +97,16 @@ extension ProjectSchemaV4 {
             self.tasks = tasks
         }
 
+        /// The members a decode accepts: made once, not once for each of 20,000 records.
+        private static let knownKeys = Set(CodingKeys.allCases.map(\.stringValue))
+
         private enum CodingKeys: String, CodingKey, CaseIterable {
             case id, name, tasks
         }
 
         /// Decodes strictly; a new column gets an `id` and no tasks.
         public init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
+            try decoder.rejectUnknownKeys(Self.knownKeys)
             let container = try decoder.container(keyedBy: CodingKeys.self)
             id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? decoder.makeIdentifier()
             name = try container.decode(String.self, forKey: .name)
@@ -122,13 +128,16 @@ extension ProjectSchemaV4 {
             self.createdAt = createdAt
         }
 
+        /// The members a decode accepts: made once, not once for each of 20,000 records.
+        private static let knownKeys = Set(CodingKeys.allCases.map(\.stringValue))
+
         private enum CodingKeys: String, CodingKey, CaseIterable {
             case id, content, createdAt
         }
 
         /// Decodes strictly; a new draft gets an `id` and is created now.
         public init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
+            try decoder.rejectUnknownKeys(Self.knownKeys)
             let container = try decoder.container(keyedBy: CodingKeys.self)
             id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? decoder.makeIdentifier()
             content = try container.decode(String.self, forKey: .content)
