@@ -7,6 +7,16 @@ enum JSONText {
     /// escaped, everything else (including `/` and non-ASCII) as UTF-8.
     static func appendString(_ value: String, to output: inout some JSONByteSink) {
         output.append(UInt8(ascii: "\""))
+        // Most strings (titles, ids, names) need no escape: copied whole, not byte by byte.
+        let plain: Bool? = value.utf8.withContiguousStorageIfAvailable { bytes in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        if plain == true {
+            output.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
