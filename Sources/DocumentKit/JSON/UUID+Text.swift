@@ -39,3 +39,53 @@ extension UUID {
         }
     }
 }
+
+extension UUID {
+    /// The canonical text (`6F9619FF-8B86-D011-B42D-00C04FC964FF`, upper case), as
+    /// `uuidString` spells it, written digit by digit rather than through `sprintf`.
+    var text: String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        return withUnsafeBytes(of: uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { output in
+                var position = 0
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        output[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    output[position] = digits[Int(byte >> 4)]
+                    output[position + 1] = digits[Int(byte & 0x0F)]
+                    position += 2
+                }
+                return position
+            }
+        }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The UUID at `key`, read as `UUID(from:)` reads one (a string, the same error for one
+    /// that is not a UUID), but without Foundation's `sscanf`: 20,000 tasks hold 40,000.
+    public func decodeUUID(forKey key: Key) throws -> UUID {
+        try Self.uuid(try decode(String.self, forKey: key), at: codingPath + [key])
+    }
+
+    /// The UUID at `key`, or `nil` when there is none (or it is `null`).
+    public func decodeUUIDIfPresent(forKey key: Key) throws -> UUID? {
+        try decodeIfPresent(String.self, forKey: key).map { try Self.uuid($0, at: codingPath + [key]) }
+    }
+
+    /// The UUIDs of the array at `key`, or `nil` when there is none.
+    public func decodeUUIDsIfPresent(forKey key: Key) throws -> [UUID]? {
+        try decodeIfPresent([String].self, forKey: key).map { texts in
+            try texts.enumerated().map { try Self.uuid($0.element, at: codingPath + [key, AnyCodingKey(intValue: $0.offset)]) }
+        }
+    }
+
+    private static func uuid(_ text: String, at path: [any CodingKey]) throws -> UUID {
+        guard let uuid = UUID(text: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Attempted to decode UUID from invalid UUID string."))
+        }
+        return uuid
+    }
+}

@@ -55,7 +55,7 @@ extension ProjectSchemaV4 {
         public init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownKeys(Self.knownKeys)
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? decoder.makeIdentifier()
+            id = try container.decodeUUIDIfPresent(forKey: .id) ?? decoder.makeIdentifier()
             title = try container.decode(String.self, forKey: .title)
             dueDate = try container.decodeIfPresent(Date.self, forKey: .dueDate)
             notes = try container.decodeIfPresent(String.self, forKey: .notes) ?? ""
@@ -63,13 +63,13 @@ extension ProjectSchemaV4 {
             attachments = try container.decodeIfPresent([BlobReference].self, forKey: .attachments) ?? []
             priority = try Priority.decode(from: container, forKey: .priority)
             status = try Status.decode(from: container, forKey: .status)
-            column = try container.decodeIfPresent(UUID.self, forKey: .column)
-            blockedBy = try container.decodeIfPresent([UUID].self, forKey: .blockedBy) ?? []
+            column = try container.decodeUUIDIfPresent(forKey: .column)
+            blockedBy = try container.decodeUUIDsIfPresent(forKey: .blockedBy) ?? []
         }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
+            try container.encode(id.text, forKey: .id)
             try container.encode(title, forKey: .title)
             try container.encode(status, forKey: .status)
             try container.encodeIfPresent(dueDate, forKey: .dueDate)
@@ -77,8 +77,8 @@ extension ProjectSchemaV4 {
             try container.encode(notes, forKey: .notes)
             if !tags.isEmpty { try container.encode(tags, forKey: .tags) }
             if !attachments.isEmpty { try container.encode(attachments, forKey: .attachments) }
-            try container.encodeIfPresent(column, forKey: .column)
-            if !blockedBy.isEmpty { try container.encode(blockedBy, forKey: .blockedBy) }
+            try container.encodeIfPresent(column?.text, forKey: .column)
+            if !blockedBy.isEmpty { try container.encode(blockedBy.map(\.text), forKey: .blockedBy) }
         }
     }
 
@@ -108,9 +108,16 @@ extension ProjectSchemaV4 {
         public init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownKeys(Self.knownKeys)
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? decoder.makeIdentifier()
+            id = try container.decodeUUIDIfPresent(forKey: .id) ?? decoder.makeIdentifier()
             name = try container.decode(String.self, forKey: .name)
-            tasks = try container.decodeIfPresent([UUID].self, forKey: .tasks) ?? []
+            tasks = try container.decodeUUIDsIfPresent(forKey: .tasks) ?? []
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id.text, forKey: .id)
+            try container.encode(name, forKey: .name)
+            try container.encode(tasks.map(\.text), forKey: .tasks)
         }
     }
 
@@ -139,9 +146,16 @@ extension ProjectSchemaV4 {
         public init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownKeys(Self.knownKeys)
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            id = try container.decodeIfPresent(UUID.self, forKey: .id) ?? decoder.makeIdentifier()
+            id = try container.decodeUUIDIfPresent(forKey: .id) ?? decoder.makeIdentifier()
             content = try container.decode(String.self, forKey: .content)
             createdAt = try container.decodeIfPresent(Date.self, forKey: .createdAt) ?? decoder.documentNow
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id.text, forKey: .id)
+            try container.encode(content, forKey: .content)
+            try container.encode(createdAt, forKey: .createdAt)
         }
     }
 }
