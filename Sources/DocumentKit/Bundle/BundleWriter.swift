@@ -74,8 +74,11 @@ enum BundleWriter {
             MemoryPressure.releaseFreedMemory()
             let oldDocument = try request.baseDocument ?? base.headDocumentData()
             let oldTree = try base.tree(of: base.headVersion)
-            var documentChanges = request.documentChanges ?? JSONChangeList(limit: VersionChanges.limit)
-            if request.documentChanges == nil {
+            var documentChanges: JSONChangeList
+            if let known = request.documentChanges {
+                documentChanges = known
+            } else {
+                documentChanges = JSONChangeList(limit: VersionChanges.limit)
                 try JSONValue.collectChanges(from: oldDocument, to: documentJSON, into: &documentChanges)
             }
             changes = VersionChanges(changes: documentChanges, blobs: VersionDiff.blobChanges(from: oldTree, to: request.root))

@@ -78,11 +78,11 @@ public enum BundleImporter {
             var parser = JSONParser(bytes: bytes, depthLimit: JSONDepth.defaultLimit)
             _ = try parser.skipDocument()
         }
-        if let digests = BlobReferenceScan.digests(in: text), digests.allSatisfy({ ObjectDigest(hex: $0) != nil && blobs($0) != nil }) {
-            return text.starts(with: [0xEF, 0xBB, 0xBF]) ? text.dropFirst(3) : text
+        let found = BlobReferenceScan.digests(in: text)
+        if found == nil || !found!.allSatisfy({ ObjectDigest(hex: $0) != nil && blobs($0) != nil }) {
+            let absent = try JSONValue.parse(text).blobReferences().filter { ObjectDigest(hex: $0.digest) == nil || blobs($0.digest) == nil }
+            if !absent.isEmpty { throw missing(absent) }
         }
-        let absent = try JSONValue.parse(text).blobReferences().filter { ObjectDigest(hex: $0.digest) == nil || blobs($0.digest) == nil }
-        if !absent.isEmpty { throw missing(absent) }
         return text.starts(with: [0xEF, 0xBB, 0xBF]) ? text.dropFirst(3) : text
     }
 

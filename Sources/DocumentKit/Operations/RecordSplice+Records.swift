@@ -30,6 +30,7 @@ extension RecordSplice {
             break
         }
         let relationships = Document.relationships
+        let overRecords = relationships.map { $0.onRecords() }
         let lists = Dictionary(grouping: relationships, by: \.sourcesKey).mapValues { Set($0.map(\.referencesKey)) }
         let names = Dictionary(grouping: relationships.filter { $0.inverseKey != nil }, by: \.targetsKey).mapValues { Set($0.map { $0.inverseKey! }) }
         let movesRelationships: Bool
@@ -41,10 +42,10 @@ extension RecordSplice {
         var before: RelationshipState?
         if movesRelationships {
             table.readFields(of: Set(relationships.flatMap { [$0.sourcesKey, $0.targetsKey] }), lists: lists, names: names)
-            before = RelationshipState(snapshots: relationships.map { $0.onRecords().snapshot(table) })
+            before = RelationshipState(snapshots: overRecords.map { $0.snapshot(table) })
         }
         let idChanged: Bool
-        if case .changed(_, let old, _) = recordEdit { idChanged = idText(old) != idText(edited!.json) } else { idChanged = edited != nil }
+        if case .changed(_, let old, _) = recordEdit { idChanged = old.identity() != edited!.json.identity() } else { idChanged = edited != nil }
         if idChanged { table.readFields(of: [key]) }
         // The records as the head holds them, for the changes.
         let original = table
@@ -61,15 +62,14 @@ extension RecordSplice {
         }
         // A new id must be the collection's only one.
         if idChanged {
-            guard let id = idText(edited!.json), table.records[key]!.filter({ $0.idText == id }).count == 1 else { return nil }
+            guard let id = edited!.json.identity(), table.records[key]!.filter({ $0.idText == id }).count == 1 else { return nil }
         }
         var encoded: [String: [Int: [UInt8]]] = [:]
         if let edited, case .changed(let position, _, _) = recordEdit {
             encoded[key, default: [:]][position] = JSONText.reindented(edited.text, levels: 2)
         }
         if let before {
-            let rules = RelationshipRules(relationships: relationships.map { $0.onRecords() })
-            guard rules.apply(before: before, to: &table).isEmpty else { return nil }
+            guard RelationshipRules(relationships: overRecords).apply(before: before, to: &table).isEmpty else { return nil }
             // The records the rules changed are completed and checked by their types too.
             for (collectionKey, records) in table.records {
                 guard let recordCollection = collections.first(where: { $0.key == collectionKey }) else { continue }
@@ -80,8 +80,8 @@ extension RecordSplice {
                     encoded[collectionKey, default: [:]][index] = JSONText.reindented(canonical.text, levels: 2)
                 }
             }
-            for relationship in relationships {
-                guard relationship.violations(in: relationship.onRecords().snapshot(table)).isEmpty else { return nil }
+            for relationship in overRecords {
+                guard relationship.violations(in: relationship.snapshot(table)).isEmpty else { return nil }
             }
         } else if let edited, case .appended = recordEdit {
             encoded[key, default: [:]][table.records[key]!.count - 1] = JSONText.reindented(edited.text, levels: 2)
@@ -105,10 +105,7 @@ extension RecordSplice {
             position = index < 0 ? records.count + index : index
             guard records.indices.contains(position) else { return nil }
         case .match(let field, let value):
-            guard let found = records.firstIndex(where: { record in
-                guard case .object(let members)? = table.json(record) else { return false }
-                return members[field]?.matches(value) ?? false
-            }) else { return nil }
+            guard let found = records.firstIndex(where: { table.member(field, of: $0)?.matches(value) ?? false }) else { return nil }
             position = found
         case .key:
             return nil
@@ -152,11 +149,6 @@ extension RecordSplice {
             }
         }
         return true
-    }
-
-    func idText(_ record: JSONValue) -> String? {
-        guard case .object(let members) = record, case .string(let id)? = members["id"] else { return nil }
-        return id
     }
 
     /// The new document: each collection that changed written anew from its records (the
@@ -224,9 +216,9 @@ extension RecordSplice {
                 var inPlace = changes
                 var sameIDs = true
                 for (index, record) in records.prefix(old.count).enumerated() where record.changed != nil {
-                    guard let before = original.json(old[index]), let after = record.changed, let id = idText(before) else { return nil }
+                    guard let before = original.json(old[index]), let after = record.changed, let id = before.identity() else { return nil }
                     // A record whose id changed is one removed and one added, to the diff.
-                    guard idText(after) == id else {
+                    guard after.identity() == id else {
                         sameIDs = false
                         break
                     }
@@ -234,7 +226,7 @@ extension RecordSplice {
                     JSONDiff.collect(from: before, to: after, at: path(id), into: &inPlace)
                 }
                 for record in records.dropFirst(old.count) {
-                    guard let after = table.json(record), let id = idText(after) else { return nil }
+                    guard let after = table.json(record), let id = after.identity() else { return nil }
                     blobsChanged = blobsChanged || !after.blobReferences().isEmpty
                     inPlace.append(throwing: Never.self, JSONChange(kind: .added, path: path(id).description, old: nil, new: after))
                 }
@@ -250,7 +242,7 @@ extension RecordSplice {
             let oldIDs = (oldTable.records[key] ?? []).map(\.idText)
             var newIDs = (read.records[key] ?? []).map(\.idText)
             for index in records.indices where newIDs[index] == nil {
-                newIDs[index] = table.json(records[index]).flatMap(idText)
+                newIDs[index] = table.json(records[index]).flatMap { $0.identity() }
             }
             guard !oldIDs.contains(nil), !newIDs.contains(nil), Set(oldIDs).count == oldIDs.count, Set(newIDs).count == newIDs.count else { return nil }
             let newPositions = Dictionary(uniqueKeysWithValues: newIDs.enumerated().map { ($0.element!, $0.offset) })

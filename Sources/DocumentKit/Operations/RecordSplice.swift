@@ -131,16 +131,6 @@ struct Splicer {
         return elements
     }
 
-    /// The value of the member `name` of the object at `range`, if it has one.
-    func member(_ name: String, of range: Range<Int>) -> JSONValue? {
-        guard text[range.lowerBound] == UInt8(ascii: "{") else { return nil }
-        var scanner = JSONTextScanner(text: text, after: range.lowerBound)
-        while let member = try? scanner.nextMember() {
-            if member.key == name { return try? JSONValue.parse(Data(bytes(member.value))) }
-        }
-        return nil
-    }
-
     /// A piece of a member's new value: bytes of the head, or new bytes.
     enum Piece {
         case head(Range<Int>)

@@ -45,6 +45,21 @@ struct RecordTable {
         return try? JSONValue.parse(Data(UnsafeRawBufferPointer(rebasing: text[stored])))
     }
 
+    /// The member `name` of `record`: from its changed JSON, or parsed alone from the
+    /// head's bytes (the other members are skipped, not parsed).
+    func member(_ name: String, of record: Record) -> JSONValue? {
+        if let changed = record.changed {
+            guard case .object(let members) = changed else { return nil }
+            return members[name]
+        }
+        guard let stored = record.stored, text[stored.lowerBound] == UInt8(ascii: "{") else { return nil }
+        var scanner = JSONTextScanner(text: text, after: stored.lowerBound)
+        while let member = try? scanner.nextMember() {
+            if member.key == name { return try? JSONValue.parse(Data(UnsafeRawBufferPointer(rebasing: text[member.value]))) }
+        }
+        return nil
+    }
+
     /// Reads the id of every unchanged record of the collections `keys`, and the members
     /// `lists` and `names` name for each collection (lists of ids, ids naming a record
     /// back), each collection once.

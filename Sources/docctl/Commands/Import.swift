@@ -14,7 +14,7 @@ extension DocCtl {
             discussion: """
                 The source needs document.json (and blobs/<sha-256> for its blobs), as export writes \
                 them. A document of an older schema (an export of an old version, say) is migrated \
-                when --schema names it.
+                when --schema names it. A document larger than 64 MiB is refused before it is read.
 
                 \(LegacyDefaultsOptions.discussion)
                 """)
