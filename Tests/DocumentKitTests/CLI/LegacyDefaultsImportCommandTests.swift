@@ -290,7 +290,8 @@ import Testing
 
             The source needs document.json (and blobs/<sha-256> for its blobs), as export
             writes them. A document of an older schema (an export of an old version, say)
-            is migrated when --schema names it.
+            is migrated when --schema names it. A document larger than 64 MiB is refused
+            before it is read.
 
             With --legacy-defaults FILE, FILE is a UserDefaults domain exported as an XML
             or binary property list or a JSON object (at most 16 MiB; it is only read). The
