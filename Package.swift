@@ -16,7 +16,7 @@ let package = Package(
         .systemLibrary(
             name: "CArchive",
             pkgConfig: "libarchive",
-            providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
+            providers: [.apt(["libarchive-dev", "zlib1g-dev"]), .brew(["libarchive"])]
         ),
         .target(
             name: "DocumentKit",

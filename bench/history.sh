@@ -13,8 +13,7 @@ versions="${2:-1000}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 scripts/setup.sh
-swift build -c release --product docctl 2>&1 | tail -1
-docctl="$(swift build -c release --show-bin-path)/docctl"
+docctl="$(scripts/build-docctl.sh)"
 dir="$root/bench/corpus/history"
 out="$root/bench/out"
 mkdir -p "$dir" "$out"

@@ -9,8 +9,7 @@ runs="${1:-5}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 scripts/setup.sh
-swift build -c release --product docctl 2>&1 | tail -1
-docctl="$(swift build -c release --show-bin-path)/docctl"
+docctl="$(scripts/build-docctl.sh)"
 corpus="$root/bench/corpus"
 out="$root/bench/out"
 mkdir -p "$out"

@@ -13,8 +13,7 @@ sizes=("$@")
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 scripts/setup.sh
-swift build -c release --product docctl 2>&1 | tail -1
-docctl="$(swift build -c release --show-bin-path)/docctl"
+docctl="$(scripts/build-docctl.sh)"
 mkdir -p bench/out
 {
     echo "Run: \`bench/scaling.sh $runs ${sizes[*]}\` at $(git rev-parse --short HEAD) on $(nproc) cores, $(date -u +%Y-%m-%d), $(uname -r); warm cache; medians of $runs runs."

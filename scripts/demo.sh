@@ -8,8 +8,7 @@ if [[ "${1:-}" == "--help" ]]; then
     exit 0
 fi
 cd "$(dirname "$0")/.."
-swift build -c release --product docctl 2>&1 | tail -1
-docctl="$(swift build -c release --show-bin-path)/docctl"
+docctl="$(scripts/build-docctl.sh)"
 scratch="${1:-$(mktemp -d)}"
 mkdir -p "$scratch"
 cp SampleDocs/garden.dkproj SampleDocs/legacy-v1.dkproj SampleDocs/sources/legacy-defaults.plist "$scratch/"

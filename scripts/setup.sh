@@ -10,6 +10,7 @@ fi
 
 missing=()
 pkg-config --exists libarchive 2>/dev/null || missing+=(libarchive-dev)
+pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
 command -v bsdtar >/dev/null || missing+=(libarchive-tools)
 command -v unzip >/dev/null || missing+=(unzip)

@@ -1,11 +1,13 @@
 // The only C in the package: libarchive's headers, plus the constants Swift cannot
-// import because libarchive defines them as casts (`#define AE_IFREG ((__LA_MODE_T)0100000)`).
+// import because libarchive defines them as casts (`#define AE_IFREG ((__LA_MODE_T)0100000)`),
+// and zlib's, for its CRC-32 (libarchive links zlib already).
 #ifndef DOCUMENTKIT_CARCHIVE_SHIM_H
 #define DOCUMENTKIT_CARCHIVE_SHIM_H
 
 #include <archive.h>
 #include <archive_entry.h>
 #include <locale.h>
+#include <zlib.h>
 
 static const unsigned int CARCHIVE_AE_IFMT = AE_IFMT;
 static const unsigned int CARCHIVE_AE_IFREG = AE_IFREG;

@@ -12,7 +12,7 @@ extension StoredZipReader {
         guard let count = Int(exactly: entry.size) else {
             throw ArchiveError(.limitExceeded, "the entry is too large to hold in memory", path: path, entry: entry.name)
         }
-        var data = Data(count: count)
+        var data = LargeBuffer.zeroed(count: count)
         let read = try data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
             Result { () throws(ArchiveError) in
                 try POSIXFile.read(fileDescriptor, into: buffer, at: entry.dataOffset, path: path)

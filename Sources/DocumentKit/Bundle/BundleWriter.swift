@@ -58,10 +58,15 @@ enum BundleWriter {
     /// were still saves a version, recording the new schema.
     static func write(_ request: Request) throws -> BundleVersion? {
         let planner = TreePlanner(base: request.base)
+        let compressingDocument = startCompressing(request.root[CodableDocumentLayout.documentName], compression: request.metadata.compression)
         let rootTree = try planner.storeTree(request.root)
         if let base = request.base, base.headVersion.tree == rootTree, base.headVersion.schema == request.schema { return nil }
         guard let documentFile = request.root[CodableDocumentLayout.documentName], documentFile.isRegularFile else {
             throw DocumentKitError(.invalidDocument, "a bundle's tree needs a \(CodableDocumentLayout.documentName) at its root")
+        }
+        var compressing: [ObjectDigest: BackgroundWork<Data>] = [:]
+        if let compressingDocument, let digest = planner.digest(of: documentFile), planner.pending[digest] != nil {
+            compressing[digest] = compressingDocument
         }
         let documentJSON = try documentFile.regularFileContents()
 
@@ -106,7 +111,7 @@ enum BundleWriter {
             pruned: previous?.pruned ?? [])
         try writeContainer(Container(mimeType: request.contentType.mimeType, document: documentJSON, manifest: manifest,
                                      newObjects: newObjects, sizes: planner.sizes, base: request.base,
-                                     compression: request.metadata.compression),
+                                     compression: request.metadata.compression, compressing: compressing),
                            to: request.destination, replace: request.replace, inPlace: request.inPlace)
         return version
     }
@@ -124,6 +129,8 @@ enum BundleWriter {
         var base: DocumentBundle?
         /// How the new objects are stored; deltas (already encoded) are stored as they are.
         var compression: ObjectCompression = .zstd
+        /// New objects already being compressed (`startCompressing`).
+        var compressing: [ObjectDigest: BackgroundWork<Data>] = [:]
     }
 
     /// Writes `container` to `destination`: in place, appending to the base bundle, when
@@ -167,7 +174,8 @@ enum BundleWriter {
         for digest in Set(manifest.objects.keys).union(container.newObjects.keys).sorted() {
             if let pending = container.newObjects[digest] {
                 manifest.objects[digest] = try writeObject(digest, pending, size: container.sizes[digest] ?? 0,
-                                                           compression: container.compression, to: zip)
+                                                           compression: container.compression,
+                                                           compressing: container.compressing[digest], to: zip)
             } else if let base = container.base {
                 try carry(try base.storedObject(digest).entry, base)
             }
@@ -183,7 +191,8 @@ enum BundleWriter {
     /// Writes one new object: with `.zstd`, compressed when that saves at least a tenth;
     /// with `.none`, as it is.
     private static func writeObject(_ digest: ObjectDigest, _ pending: TreePlanner.PendingObject, size: UInt64,
-                                    compression: ObjectCompression, to zip: StoredZipWriter) throws -> ObjectRecord {
+                                    compression: ObjectCompression, compressing: BackgroundWork<Data>?,
+                                    to zip: StoredZipWriter) throws -> ObjectRecord {
         if case .encoded(let stored, let record) = pending {
             try zip.addEntry(name: digest.entryName, data: stored)
             return record
@@ -200,7 +209,7 @@ enum BundleWriter {
             case .encoded:
                 preconditionFailure("encoded objects are written above")
             }
-            let compressed = try ZstdCodec.compress(data)
+            let compressed = try compressing?.result() ?? ZstdCodec.compress(data, level: compressionLevel(forSize: size))
             if UInt64(compressed.count) * 10 < size * 9 {
                 try zip.addEntry(name: digest.entryName, data: compressed)
                 return ObjectRecord(size: size, codec: .zstd, storedSize: UInt64(compressed.count))

@@ -40,15 +40,8 @@ extension DocumentBundle {
     public func documentData(of version: BundleVersion) throws -> Data {
         let digest = try documentEntry(of: version).digest
         guard version.id == manifest.head else { return try objectData(digest) }
-        // The digest is a stronger check than the entry's CRC-32, and this is the one read
-        // of a 7 MB document whose cost `docctl cat` shows: the CRC is left out.
-        let data = try BundleContainer.read(BundleEntry.document, from: zip, path: url.relativePath,
-                                            limit: limits.maxInMemoryObjectBytes, verifyCRC: false)
-        let actual = ObjectDigest.of(data)
-        guard actual == digest else {
-            throw DocumentKitError(.malformedInput, "differs from the head version's document (version \(version.number)): its SHA-256 is \(actual.short)…, expected \(digest.short)…",
-                                   path: url.relativePath, location: "entry '\(BundleEntry.document)'")
-        }
+        let data = try readHeadDocument()
+        try Self.checkHeadDocument(data, is: digest, version: version.number, path: url.relativePath)
         return data
     }
 
@@ -56,11 +49,47 @@ extension DocumentBundle {
     /// (`malformedInput`) by the size its tree records, before a byte of it is read, when
     /// it is larger than `limits.maxDocumentBytes`.
     func documentDataForParsing(of version: BundleVersion) throws -> Data {
+        try checkParsableSize(of: version)
+        return try documentData(of: version)
+    }
+
+    /// The head's document JSON for parsing, as `documentDataForParsing(of:)` reads it, with
+    /// its check against the head's digest running on another thread: the caller may scan
+    /// the bytes meanwhile (an edit splicing a 40 MB document checks its text in the same
+    /// time), and must wait for `check` before anything it made of them counts.
+    func headDocumentCheckedInBackground() throws -> (data: Data, check: BackgroundWork<Void>) {
+        let version = headVersion
+        let digest = try checkParsableSize(of: version)
+        let data = try readHeadDocument()
+        let (number, path) = (version.number, url.relativePath)
+        return (data, BackgroundWork { try Self.checkHeadDocument(data, is: digest, version: number, path: path) })
+    }
+
+    /// Refuses a document larger than `limits.maxDocumentBytes`; returns its digest.
+    @discardableResult
+    private func checkParsableSize(of version: BundleVersion) throws -> ObjectDigest {
         let entry = try documentEntry(of: version)
         guard entry.size <= limits.maxDocumentBytes else {
             throw DocumentKitError(.malformedInput, limits.documentTooLarge(entry.size), path: url.relativePath, location: documentLocation(of: version))
         }
-        return try documentData(of: version)
+        return entry.digest
+    }
+
+    /// The `document.json` entry's bytes. The digest is a stronger check than the entry's
+    /// CRC-32, and this is the one read of a 7 MB document whose cost `docctl cat` shows:
+    /// the CRC is left out.
+    private func readHeadDocument() throws -> Data {
+        try BundleContainer.read(BundleEntry.document, from: zip, path: url.relativePath, limit: limits.maxInMemoryObjectBytes, verifyCRC: false)
+    }
+
+    /// Throws `malformedInput` unless `data`, the `document.json` of the bundle at `path`,
+    /// has the digest of the head's document (version `version`).
+    private static func checkHeadDocument(_ data: Data, is digest: ObjectDigest, version: Int, path: String) throws {
+        let actual = ObjectDigest.of(data)
+        guard actual == digest else {
+            throw DocumentKitError(.malformedInput, "differs from the head version's document (version \(version)): its SHA-256 is \(actual.short)…, expected \(digest.short)…",
+                                   path: path, location: "entry '\(BundleEntry.document)'")
+        }
     }
 
     /// Where a version's document is, for messages: the `document.json` entry for the head,

@@ -31,6 +31,10 @@ extension ObjectDelta {
     /// How many base blocks with a window's hash are verified. Repetitive bases (runs of
     /// spaces) put many blocks in one bucket; looking at all of them would be quadratic.
     static let maximumCandidates = 8
+    /// The longest run of changed bytes encoded as one ADD between the inputs' common start
+    /// and end without matching it against the base: a few records' text, little enough
+    /// that matching parts of it would not make the compressed program much smaller.
+    static let smallChange = 4096
 }
 
 /// The base's aligned blocks, by the hash of their bytes: a bucket array of chain heads
@@ -90,6 +94,7 @@ private struct DeltaEncoder {
             appendAdd(0 ..< target.count)
             return
         }
+        if encodeAroundOneChange() { return }
         let index = DeltaBlockIndex(base)
         let targetStart = target.baseAddress.unsafelyUnwrapped
         let baseStart = base.baseAddress.unsafelyUnwrapped
@@ -129,6 +134,28 @@ private struct DeltaEncoder {
         appendAdd(literalStart ..< target.count)
     }
 
+    /// The program of a target that is the base with one small run of bytes changed, as a
+    /// one-field save makes: COPY the common start, ADD the target's different bytes, COPY
+    /// the common end; `false` when the inputs differ in more than that. Indexing a 40 MB
+    /// base to find what comparing the two ends finds costs more than the rest of a save.
+    private mutating func encodeAroundOneChange() -> Bool {
+        // Below a megabyte, indexing costs little and may find copies inside the change.
+        guard base.count >= ObjectDelta.smallChange * 256 else { return false }
+        let targetStart = target.baseAddress.unsafelyUnwrapped, baseStart = base.baseAddress.unsafelyUnwrapped
+        let shorter = min(target.count, base.count)
+        var prefix = Self.longCommonPrefix(baseStart, targetStart, limit: shorter)
+        var suffix = Self.longCommonSuffix(before: baseStart + base.count, targetStart + target.count, limit: shorter - prefix)
+        // An end too short to be worth a COPY is added with the changed bytes.
+        if prefix < ObjectDelta.minimumCopy { prefix = 0 }
+        if suffix < ObjectDelta.minimumCopy { suffix = 0 }
+        let changed = prefix ..< target.count - suffix
+        guard changed.count <= ObjectDelta.smallChange else { return false }
+        if prefix > 0 { appendCopy(offset: 0, length: prefix) }
+        appendAdd(changed)
+        if suffix > 0 { appendCopy(offset: base.count - suffix, length: suffix) }
+        return true
+    }
+
     private mutating func appendAdd(_ range: Range<Int>) {
         guard !range.isEmpty else { return }
         program.append(ObjectDelta.Opcode.add.rawValue)
@@ -162,9 +189,34 @@ private struct DeltaEncoder {
         return count
     }
 
-    /// How many bytes just before `a` and `b` agree, up to `limit`.
+    /// `commonPrefix` for ends that may agree for megabytes: whole pages are compared by
+    /// `memcmp` (vectorized, several times faster than eight bytes at a time) until one
+    /// differs, and only that one byte by byte.
+    private static func longCommonPrefix(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, limit: Int) -> Int {
+        var count = 0
+        while count + longChunk <= limit, memcmp(a + count, b + count, longChunk) == 0 { count += longChunk }
+        return count + commonPrefix(a + count, b + count, limit: limit - count)
+    }
+
+    /// `commonSuffix` for ends that may agree for megabytes, as `longCommonPrefix`.
+    private static func longCommonSuffix(before a: UnsafeRawPointer, _ b: UnsafeRawPointer, limit: Int) -> Int {
+        var count = 0
+        while count + longChunk <= limit, memcmp(a - count - longChunk, b - count - longChunk, longChunk) == 0 { count += longChunk }
+        return count + commonSuffix(before: a - count, b - count, limit: limit - count)
+    }
+
+    private static let longChunk = 4096
+
+    /// How many bytes just before `a` and `b` agree, up to `limit`, compared eight at a
+    /// time while they agree.
     private static func commonSuffix(before a: UnsafeRawPointer, _ b: UnsafeRawPointer, limit: Int) -> Int {
         var count = 0
+        while count + 8 <= limit {
+            let difference = a.loadUnaligned(fromByteOffset: -count - 8, as: UInt64.self) ^ b.loadUnaligned(fromByteOffset: -count - 8, as: UInt64.self)
+            // In memory order, the last differing byte is the highest one in little-endian.
+            if difference != 0 { return count + difference.littleEndian.leadingZeroBitCount / 8 }
+            count += 8
+        }
         while count < limit, a.load(fromByteOffset: -count - 1, as: UInt8.self) == b.load(fromByteOffset: -count - 1, as: UInt8.self) { count += 1 }
         return count
     }

@@ -45,8 +45,14 @@ struct JSONParser {
     let depthLimit: Int
     var index = 0
     var depth = 0
-    /// The member names of the objects being skipped, innermost last, to find duplicates.
-    var skippedMemberNames: [String] = []
+    /// The member names of the objects being skipped, innermost last, to find duplicates:
+    /// the bytes between each name's quotes.
+    var skippedMemberNames: [Range<Int>] = []
+    /// What `skipDocument(outlining:)` records while it checks, and the elements of the
+    /// outlined array being skipped.
+    var outline: JSONOutline?
+    var outlinedElements: [JSONOutline.Element]?
+    var outlinedIdentity: Range<Int>?
 
     init(bytes: UnsafeRawBufferPointer, depthLimit: Int) {
         self.bytes = bytes
@@ -98,7 +104,15 @@ struct JSONParser {
     mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            case 0x20:
+                // Indentation: a run of up to eight spaces in one step.
+                guard index + 8 <= bytes.count else {
+                    index += 1
+                    continue
+                }
+                let others = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ 0x2020_2020_2020_2020
+                index += others == 0 ? 8 : others.trailingZeroBitCount / 8
+            case 0x09, 0x0A, 0x0D: index += 1
             default: return
             }
         }

@@ -9,13 +9,13 @@ extension RecordSplice {
     }
 
     /// An edit of one record of `collection`: changed, appended or removed; the
-    /// relationships applied over the head's records when the edit moves one.
-    func spliceRecord(of collection: RecordCollection<Document>, _ splicer: Splicer) -> Result? {
+    /// relationships applied over the head's records (`table`) when the edit moves one.
+    func spliceRecord(of collection: RecordCollection<Document>, _ splicer: Splicer, table: RecordTable) -> Result? {
         let components = edit.path.components
         guard components.count >= 2 else { return nil }
         let key = collection.key
         let collections = Document.recordCollections
-        var table = RecordTable(text: splicer.text, members: splicer.members, keys: collections.map(\.key))
+        var table = table
         if splicer.members.contains(where: { $0.key == key }), table.records[key] == nil { return nil }
         guard let recordEdit = locate(in: table, key: key, components: components) else { return nil }
 
@@ -46,7 +46,6 @@ extension RecordSplice {
         }
         let idChanged: Bool
         if case .changed(_, let old, _) = recordEdit { idChanged = old.identity() != edited!.json.identity() } else { idChanged = edited != nil }
-        if idChanged { table.readFields(of: [key]) }
         // The records as the head holds them, for the changes.
         let original = table
         // The edit, made to the table.
@@ -62,7 +61,7 @@ extension RecordSplice {
         }
         // A new id must be the collection's only one.
         if idChanged {
-            guard let id = edited!.json.identity(), table.records[key]!.filter({ $0.idText == id }).count == 1 else { return nil }
+            guard let id = edited!.json.identity(), table.count(ofID: id, in: key) == 1 else { return nil }
         }
         var encoded: [String: [Int: [UInt8]]] = [:]
         if let edited, case .changed(let position, _, _) = recordEdit {

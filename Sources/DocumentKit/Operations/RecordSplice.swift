@@ -34,15 +34,14 @@ struct RecordSplice<Document: CodableDocument> {
     func apply(to head: Data) -> Result? {
         guard case .key(let key)? = edit.path.components.first else { return nil }
         return head.withUnsafeBytes { text -> Result? in
-            // The scans below trust the text's grammar, so it is checked first, as parsing would.
+            // The scans below trust the text's grammar, so it is checked first, as parsing
+            // would; the same pass finds the members and the collections' records.
             var parser = JSONParser(bytes: text, depthLimit: JSONDepth.defaultLimit)
-            guard let root = try? parser.skipDocument(), text[root.lowerBound] == UInt8(ascii: "{") else { return nil }
-            var members: [(key: String, value: Range<Int>)] = []
-            var scanner = JSONTextScanner(text: text, after: root.lowerBound)
-            while let member = try? scanner.nextMember() { members.append(member) }
-            let splicer = Splicer(text: text, members: members)
+            guard let (root, outline) = try? parser.skipDocument(outlining: Set(Document.recordCollections.map(\.key))),
+                  text[root.lowerBound] == UInt8(ascii: "{") else { return nil }
+            let splicer = Splicer(text: text, members: outline.members)
             if let collection = Document.recordCollections.first(where: { $0.key == key }) {
-                return spliceRecord(of: collection, splicer)
+                return spliceRecord(of: collection, splicer, table: RecordTable(text: text, outline: outline))
             }
             return spliceField(splicer)
         }
@@ -123,14 +122,6 @@ struct Splicer {
 
     func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: text[range]) }
 
-    /// The byte ranges of the elements of the array at `range`.
-    func elements(of range: Range<Int>) -> [Range<Int>] {
-        var scanner = JSONTextScanner(text: text, after: range.lowerBound)
-        var elements: [Range<Int>] = []
-        while let element = scanner.nextElement() { elements.append(element) }
-        return elements
-    }
-
     /// A piece of a member's new value: bytes of the head, or new bytes.
     enum Piece {
         case head(Range<Int>)
@@ -140,37 +131,42 @@ struct Splicer {
     /// The canonical text of the document of the head's members, with `replacing` in
     /// place of (or added to) them and `removing` left out: members in the order of their
     /// names' UTF-8 bytes, each value as its bytes, which are canonical for the first
-    /// level of indentation. Written once, into one buffer: a 40 MB document is not
-    /// copied again on its way out.
+    /// level of indentation. Measured first, then written once into one buffer of its
+    /// size: a 40 MB document is neither grown nor copied again on its way out.
     func document(replacing: [String: [Piece]], removing: Set<String>) -> Data {
         var keys = members.map(\.key).filter { !removing.contains($0) }
         keys += replacing.keys.filter { key in !members.contains { $0.key == key } }
         keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let ranges = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-        var output = Data(capacity: text.count + replacing.values.joined().reduce(0) {
-            if case .bytes(let bytes) = $1 { $0 + bytes.count } else { $0 }
-        })
-        func append(_ range: Range<Int>) {
-            output.append(text.baseAddress!.advanced(by: range.lowerBound).assumingMemoryBound(to: UInt8.self), count: range.count)
-        }
-        output.append(UInt8(ascii: "{"))
+        var pieces: [Piece] = [.bytes([UInt8(ascii: "{")])]
         for (offset, key) in keys.enumerated() {
             var name: [UInt8] = Array((offset == 0 ? "\n  " : ",\n  ").utf8)
             JSONText.appendString(key, to: &name)
             name.append(contentsOf: " : ".utf8)
-            output.append(contentsOf: name)
-            if let pieces = replacing[key] {
-                for piece in pieces {
-                    switch piece {
-                    case .head(let range): append(range)
-                    case .bytes(let bytes): output.append(contentsOf: bytes)
-                    }
-                }
-            } else {
-                append(ranges[key]!)
+            pieces.append(.bytes(name))
+            pieces += replacing[key] ?? [.head(ranges[key]!)]
+        }
+        pieces.append(.bytes(Array((keys.isEmpty ? "}\n" : "\n}\n").utf8)))
+        let count = pieces.reduce(0) { total, piece in
+            switch piece {
+            case .head(let range): total + range.count
+            case .bytes(let bytes): total + bytes.count
             }
         }
-        output.append(contentsOf: (keys.isEmpty ? "}\n" : "\n}\n").utf8)
+        var output = LargeBuffer.zeroed(count: count)
+        output.withUnsafeMutableBytes { output in
+            var offset = 0
+            for piece in pieces {
+                switch piece {
+                case .head(let range):
+                    output.baseAddress!.advanced(by: offset).copyMemory(from: text.baseAddress!.advanced(by: range.lowerBound), byteCount: range.count)
+                    offset += range.count
+                case .bytes(let bytes):
+                    bytes.withUnsafeBytes { output.baseAddress!.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                    offset += bytes.count
+                }
+            }
+        }
         return output
     }
 }
@@ -183,8 +179,11 @@ extension BundleEditor {
                                                    seed: String, metadata: SaveMetadata, url: URL) throws -> BundleWriter.Request? {
         guard try writeSchemaOverride(for: T.self) == nil, bundle.headVersion.schema == T.schemaVersion.description else { return nil }
         let context = DocumentDecodingContext(now: metadata.created, seed: seed, objectSource: overlay)
-        let head = try bundle.documentDataForParsing(of: bundle.headVersion)
-        guard let spliced = RecordSplice<T>(edit: edit, context: context, overlay: overlay).apply(to: head) else { return nil }
+        let (head, headCheck) = try bundle.headDocumentCheckedInBackground()
+        let spliced = RecordSplice<T>(edit: edit, context: context, overlay: overlay).apply(to: head)
+        // Nothing made of the head counts until it is known to be the head's document.
+        try headCheck.result()
+        guard let spliced else { return nil }
         let existing = try bundle.tree(of: bundle.headVersion)
         var children = [CodableDocumentLayout.documentName: FileWrapper(regularFileWithContents: spliced.text)]
         let existingBlobs = existing[CodableDocumentLayout.blobsFolder]?.fileWrappers ?? [:]

@@ -10,15 +10,63 @@ struct RecordTable {
     struct Record {
         /// The head's bytes of the record; `nil` for a record the edit added.
         var stored: Range<Int>?
+        /// The head's bytes of its `id` member's value, when it has one.
+        var storedID: Range<Int>?
         /// The record as changed (by the edit or the rules); `nil` while unchanged.
         var changed: JSONValue?
+        /// What the relationships read of it, boxed: most records of a large table are
+        /// never read, and a table of 100,000 records stays a few megabytes.
+        private var fields: Fields?
+
+        init(stored: Range<Int>? = nil, storedID: Range<Int>? = nil) {
+            self.stored = stored
+            self.storedID = storedID
+        }
+
         /// Its `id` as the text spells it, and as a UUID.
-        var idText: String?
-        var id: UUID?
+        var idText: String? {
+            get { fields?.idText }
+            set { mutableFields.idText = newValue }
+        }
+        var id: UUID? {
+            get { fields?.id }
+            set { mutableFields.id = newValue }
+        }
         /// The lists of ids (by member name) and the ids naming a record back (by member
         /// name) that the relationships read.
-        var lists: [String: [UUID]] = [:]
-        var names: [String: UUID] = [:]
+        var lists: [String: [UUID]] {
+            get { fields?.lists ?? [:] }
+            set { mutableFields.lists = newValue }
+        }
+        var names: [String: UUID] {
+            get { fields?.names ?? [:] }
+            set { mutableFields.names = newValue }
+        }
+
+        /// The fields, copied first when another copy of the record shares them.
+        private var mutableFields: Fields {
+            mutating get {
+                if fields == nil {
+                    fields = Fields()
+                } else if !isKnownUniquelyReferenced(&fields!) {
+                    fields = fields!.copy()
+                }
+                return fields!
+            }
+        }
+
+        private final class Fields {
+            var idText: String?
+            var id: UUID?
+            var lists: [String: [UUID]] = [:]
+            var names: [String: UUID] = [:]
+
+            func copy() -> Fields {
+                let copy = Fields()
+                (copy.idText, copy.id, copy.lists, copy.names) = (idText, id, lists, names)
+                return copy
+            }
+        }
     }
 
     let text: UnsafeRawBufferPointer
@@ -27,14 +75,11 @@ struct RecordTable {
     /// The collections whose records' ids have been read, with the members read besides.
     private var read: [String: (lists: Set<String>, names: Set<String>)] = [:]
 
-    /// The table of the collections `keys` of the head's `members` (those the head has).
-    init(text: UnsafeRawBufferPointer, members: [(key: String, value: Range<Int>)], keys: [String]) {
+    /// The table of the collections whose elements the check of the head's text outlined.
+    init(text: UnsafeRawBufferPointer, outline: JSONOutline) {
         self.text = text
-        for member in members where keys.contains(member.key) && text[member.value.lowerBound] == UInt8(ascii: "[") {
-            var scanner = JSONTextScanner(text: text, after: member.value.lowerBound)
-            var records: [Record] = []
-            while let element = scanner.nextElement() { records.append(Record(stored: element)) }
-            self.records[member.key] = records
+        for (key, elements) in outline.elements {
+            records[key] = elements.map { Record(stored: $0.value, storedID: $0.identity) }
         }
     }
 
@@ -65,28 +110,57 @@ struct RecordTable {
     /// back), each collection once.
     mutating func readFields(of keys: some Sequence<String>, lists: [String: Set<String>] = [:], names: [String: Set<String>] = [:]) {
         for key in keys {
-            guard let collection = records[key] else { continue }
+            // Taken out of the table while it is read, so that it is changed in place.
+            guard var collection = records.removeValue(forKey: key) else { continue }
+            defer { records[key] = collection }
             let listKeys = lists[key] ?? [], nameKeys = names[key] ?? []
             if let done = read[key], listKeys.isSubset(of: done.lists), nameKeys.isSubset(of: done.names) { continue }
             read[key] = (listKeys, nameKeys)
             for index in collection.indices where collection[index].changed == nil {
                 guard let stored = collection[index].stored, text[stored.lowerBound] == UInt8(ascii: "{") else { continue }
+                if let storedID = collection[index].storedID {
+                    collection[index].idText = string(storedID)
+                    collection[index].id = collection[index].idText.flatMap(UUID.init(text:))
+                }
+                // The id was found by the check of the text; the other members only by a scan.
+                if listKeys.isEmpty, nameKeys.isEmpty { continue }
                 var scanner = JSONTextScanner(text: text, after: stored.lowerBound)
-                var record = collection[index]
                 while let member = try? scanner.nextMember() {
                     if member.key == "id" {
-                        record.idText = string(member.value)
-                        record.id = record.idText.flatMap(UUID.init(text:))
+                        continue
                     } else if listKeys.contains(member.key) {
                         guard case .array(let ids)? = try? JSONValue.parse(Data(UnsafeRawBufferPointer(rebasing: text[member.value]))) else { continue }
-                        record.lists[member.key] = ids.compactMap { if case .string(let id) = $0 { UUID(text: id) } else { nil } }
+                        collection[index].lists[member.key] = ids.compactMap { if case .string(let id) = $0 { UUID(text: id) } else { nil } }
                     } else if nameKeys.contains(member.key), let name = string(member.value) {
-                        record.names[member.key] = UUID(text: name)
+                        collection[index].names[member.key] = UUID(text: name)
                     }
                 }
-                records[key]![index] = record
             }
         }
+    }
+
+    /// How many records of the collection `key` have the id `id`: those read or changed
+    /// by the id they hold, the others by the head's bytes of theirs, decoded only when
+    /// the bytes differ and either side is not plain ASCII (a string may equal another
+    /// spelled differently, `K` and the Kelvin sign).
+    func count(ofID id: String, in key: String) -> Int {
+        var encoded: [UInt8] = []
+        JSONText.appendString(id, to: &encoded)
+        let idIsASCII = id.utf8.allSatisfy { $0 < 0x80 }
+        var count = 0
+        for record in records[key] ?? [] {
+            if record.changed != nil || record.storedID == nil {
+                if record.idText == id { count += 1 }
+                continue
+            }
+            let stored = UnsafeRawBufferPointer(rebasing: text[record.storedID!])
+            if stored.elementsEqual(encoded) {
+                count += 1
+            } else if !idIsASCII || stored.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }), string(record.storedID!) == id {
+                count += 1
+            }
+        }
+        return count
     }
 
     /// The string at `range`, if it is one.

@@ -70,6 +70,27 @@ import Testing
         #expect(edited.count < 600, "\(edited.count) bytes")
     }
 
+    /// Large inputs that differ in one short run are encoded by comparing their ends, not
+    /// by indexing the base: wherever the run is, at the start, the end or nowhere.
+    @Test func oneShortChangeInALargeDocumentIsCopyAddCopy() throws {
+        var random = SeededRandom(seed: 3)
+        let base = Data(GeneratedProject.phrase(200_000, using: &random).utf8)
+        #expect(base.count >= ObjectDelta.smallChange * 256)
+        let middle = base.count / 2
+        let cases: [(String, Data)] = [
+            ("in the middle", base.prefix(middle) + Data("changed".utf8) + base.dropFirst(middle + 3)),
+            ("at the start", Data("new start".utf8) + base.dropFirst(5)),
+            ("at the end", base.dropLast(4) + Data("new end".utf8)),
+            ("inserted", base.prefix(middle) + Data(repeating: UInt8(ascii: "x"), count: 3000) + base.dropFirst(middle)),
+            ("removed", base.prefix(middle) + base.dropFirst(middle + 3000)),
+            ("unchanged", base),
+        ]
+        for (name, target) in cases {
+            let program = try roundTrip(target, from: base)
+            #expect(program.count < 3100 + 32, "\(name): \(program.count) bytes")
+        }
+    }
+
     @Test func appliesTheExampleOfFormatSection41() throws {
         let program = Data([0x44, 0x4B, 0x44, 0x31, 0x0B, 0x0C, 0x01, 0x00, 0x06, 0x02, 0x06, 0x70, 0x6C, 0x61, 0x6E, 0x65, 0x74])
         #expect(try ObjectDelta.apply(program, to: Data("hello world".utf8), expectedSize: 12) == Data("hello planet".utf8))

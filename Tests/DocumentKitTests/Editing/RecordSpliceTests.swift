@@ -71,6 +71,7 @@ import Testing
             ("a column removed with its tasks", unset("columns[1]"), true),
             ("an empty column removed", unset("columns[-1]"), true),
             ("a new id", set("tasks[3].id", .string(id(500))), true),
+            ("a task appended with an id of its own", set("tasks[+]", .object(["id": .string(id(600)), "title": .string("Own id")])), true),
             // What splicing leaves to the whole document.
             ("the tasks replaced", set("tasks", .array([])), false),
             ("the whole document", set("", .object(["name": .string("Whole")])), false),
@@ -79,6 +80,8 @@ import Testing
             ("a column with waited-for tasks removed", unset("columns[2]"), false),
             ("an empty title", set("tasks[3].title", .string(" ")), false),
             ("a duplicate id", set("tasks[3].id", .string(id(2))), false),
+            ("a task appended with a used id", set("tasks[+]", .object(["id": .string(id(2)), "title": .string("Copy")])), false),
+            ("a task appended with a used id in lower case", set("tasks[+]", .object(["id": .string(id(39).lowercased()), "title": .string("Copy")])), false),
             ("an unknown field", set("tasks[3].titel", .string("x")), false),
             ("a bad status", set("tasks[3].status", .string("sleeping")), false),
             ("out of range", set("tasks[99].title", .string("x")), false),
