@@ -38,7 +38,11 @@ extension DocumentBundle {
     /// head, the `document.json` entry (throwing `malformedInput` if it is not that
     /// document); for any other version, its object, rebuilt through its deltas.
     public func documentData(of version: BundleVersion) throws -> Data {
-        let digest = try documentEntry(of: version).digest
+        try documentData(of: version, digest: documentEntry(of: version).digest)
+    }
+
+    /// The document JSON of `version`, whose tree records `digest` for it.
+    private func documentData(of version: BundleVersion, digest: ObjectDigest) throws -> Data {
         guard version.id == manifest.head else { return try objectData(digest) }
         let data = try readHeadDocument()
         try Self.checkHeadDocument(data, is: digest, version: version.number, path: url.relativePath)
@@ -49,8 +53,7 @@ extension DocumentBundle {
     /// (`malformedInput`) by the size its tree records, before a byte of it is read, when
     /// it is larger than `limits.maxDocumentBytes`.
     func documentDataForParsing(of version: BundleVersion) throws -> Data {
-        try checkParsableSize(of: version)
-        return try documentData(of: version)
+        try documentData(of: version, digest: checkParsableSize(of: version))
     }
 
     /// The head's document JSON for parsing, as `documentDataForParsing(of:)` reads it, with
@@ -66,7 +69,6 @@ extension DocumentBundle {
     }
 
     /// Refuses a document larger than `limits.maxDocumentBytes`; returns its digest.
-    @discardableResult
     private func checkParsableSize(of version: BundleVersion) throws -> ObjectDigest {
         let entry = try documentEntry(of: version)
         guard entry.size <= limits.maxDocumentBytes else {
