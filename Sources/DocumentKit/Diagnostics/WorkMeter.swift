@@ -9,7 +9,8 @@ import Foundation
 /// Off unless `DOCUMENTKIT_WORK_METER` names a file: then the counts are written there,
 /// as a JSON object, when the process exits (if it counted anything). Each count is one add to a plain integer,
 /// behind a flag read once, so the meter costs nothing measurable when off. The counts
-/// are per process and DocumentKit's work is single-threaded, so they need no lock.
+/// are per process; work on a second thread (a digest checked while an edit splices)
+/// adds under a lock, taken only when the meter is on.
 public enum WorkMeter {
     /// What is counted.
     public enum Kind: String, CaseIterable, Sendable {
@@ -17,6 +18,8 @@ public enum WorkMeter {
         case jsonBytes = "json-bytes"
         /// Bytes of JSON text written by the encoders.
         case encodedBytes = "encoded-bytes"
+        /// Keys the canonical encoder compared or looked up to place an object's members.
+        case encoderSteps = "encoder-steps"
         /// Records of a document checked by a rule, ids entered into a relationship's
         /// index, and records visited by a cascade.
         case ruleSteps = "rule-steps"
@@ -41,12 +44,13 @@ public enum WorkMeter {
         return path
     }()
     nonisolated(unsafe) private static var counts = [Int](repeating: 0, count: Kind.allCases.count)
+    private static let lock = NSLock()
 
     /// Adds `amount` of `kind`, when the meter is on.
     @inline(__always)
     static func count(_ kind: Kind, _ amount: Int = 1) {
         guard output != nil else { return }
-        counts[kindIndex(kind)] += amount
+        lock.withLock { counts[kindIndex(kind)] += amount }
     }
 
     private static func kindIndex(_ kind: Kind) -> Int {
@@ -59,12 +63,13 @@ public enum WorkMeter {
         case .hashedBytes: 5
         case .storedBytes: 6
         case .readBytes: 7
+        case .encoderSteps: 8
         }
     }
 
     private static func write() {
         guard let output else { return }
-        let members = Kind.allCases.map { "\"\($0.rawValue)\": \(counts[kindIndex($0)])" }
+        let members = lock.withLock { Kind.allCases.map { "\"\($0.rawValue)\": \(counts[kindIndex($0)])" } }
         try? Data("{\(members.joined(separator: ", "))}\n".utf8).write(to: URL(fileURLWithPath: output))
     }
 }

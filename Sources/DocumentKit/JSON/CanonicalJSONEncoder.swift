@@ -53,8 +53,38 @@ final class EncodingNode {
 
     var content: Content = .empty
     let depth: Int
+    /// Where each key is among an object's members, once it has more than a few: filling
+    /// an object of n members (a manifest's table of objects, a dictionary) then costs n
+    /// lookups, not the n²/2 key comparisons of a search per key.
+    private var memberPositions: [String: Int] = [:]
 
     init(depth: Int) { self.depth = depth }
+
+    /// Sets the member `key` of this object node to `child`, replacing one with that key.
+    func setMember(_ child: EncodingNode, forKey key: String) {
+        guard case .object(var members) = content else { return }
+        content = .empty  // let `members` be the only reference while it changes
+        if let index = position(ofMember: key, in: members) {
+            members[index].node = child
+        } else {
+            members.append((key, child))
+            if !memberPositions.isEmpty { memberPositions[key] = members.count - 1 }
+        }
+        content = .object(members)
+    }
+
+    private func position(ofMember key: String, in members: [(key: String, node: EncodingNode)]) -> Int? {
+        guard members.count > 8 else {
+            WorkMeter.count(.encoderSteps, members.count)
+            return members.firstIndex { $0.key == key }
+        }
+        if memberPositions.isEmpty {
+            memberPositions.reserveCapacity(members.count * 2)
+            for (index, member) in members.enumerated() { memberPositions[member.key] = index }
+        }
+        WorkMeter.count(.encoderSteps)
+        return memberPositions[key]
+    }
 
     /// A node that encodes `value` at `depth` only when it is written out.
     static func pending<T: Encodable>(_ value: T, depth: Int, codingPath: [any CodingKey], options: EncodingOptions) -> EncodingNode {
@@ -152,14 +182,7 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     let options: EncodingOptions
 
     private func set(_ child: EncodingNode, forKey key: Key) {
-        guard case .object(var members) = node.content else { return }
-        node.content = .empty  // let `members` be the only reference while it changes
-        if let index = members.firstIndex(where: { $0.key == key.stringValue }) {
-            members[index].node = child
-        } else {
-            members.append((key.stringValue, child))
-        }
-        node.content = .object(members)
+        node.setMember(child, forKey: key.stringValue)
     }
 
     private func set(text: [UInt8], forKey key: Key) {

@@ -117,4 +117,36 @@ import Testing
         #expect((set["encoded-bytes"] ?? Int.max) < 10_000)
         #expect((large["unset tasks[5]"]?["rule-steps"] ?? 0) > 4 * Self.large)
     }
+
+    /// The work of one save in a bundle of `saves` + 1 versions of a 50-task project.
+    static func saveWork(afterSaves saves: Int) throws -> [String: Int] {
+        let directory = try TemporaryDirectory("history-\(saves)")
+        let url = directory.url.appendingPathComponent("h.dkproj")
+        let metadata = SaveMetadata(author: "test", created: Date(timeIntervalSince1970: 1_767_225_600))
+        _ = try BundleEditor.create(at: url, json: GeneratedProject.document(taskCount: 50, seed: 3), metadata: metadata)
+        for save in 1...saves {
+            let path = try JSONPath(parsing: "tasks[\(save % 50)].title")
+            _ = try BundleEditor.set(.string("Renamed in save \(save)"), at: path, in: url, metadata: metadata)
+        }
+        let meter = directory.url.appendingPathComponent("meter.json").path
+        let result = try Run.docctl(["set", "h.dkproj", "tasks[7].title", "Metered"], in: directory.url, environment: [WorkMeter.variable: meter])
+        #expect(result.status == 0, "\(result.standardError)")
+        guard case .object(let members) = try JSONValue.parse(try Data(contentsOf: URL(fileURLWithPath: meter))) else { return [:] }
+        return members.compactMapValues { if case .integer(let value) = $0 { Int(value) } else { nil } }
+    }
+
+    /// A save reads and writes the manifest, whose tables grow with the history: its work
+    /// may grow with the versions, but no faster than n log n (placing each of a manifest's
+    /// objects by searching those before it was quadratic).
+    @Test func aSavesWorkGrowsNoFasterThanNLogNInItsHistory() throws {
+        let (few, many) = (40, 160)
+        let before = try Self.saveWork(afterSaves: few), after = try Self.saveWork(afterSaves: many)
+        let bound = Double(many) * log(Double(many)) / (Double(few) * log(Double(few)))
+        #expect((before["encoder-steps"] ?? 0) > few, "the meter sees the manifest's objects placed")
+        for (kind, count) in after {
+            let base = max(before[kind] ?? 0, 1_000)
+            #expect(Double(count) <= bound * Double(base),
+                    "\(kind) grew from \(before[kind] ?? 0) to \(count), \(String(format: "%.1f", Double(count) / Double(base)))x for 4x the versions")
+        }
+    }
 }
