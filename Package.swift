@@ -1,6 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The layers, lowest first; each target imports only those below it (DESIGN.md, "Layers"):
+//   DocumentKitCore     errors, digests, the clock, every system call
+//   DocumentKitArchive  zip records and libarchive (the only importer of CArchive)
+//   DocumentKitJSON     the JSON grammar, canonical text, paths and diffs
+//   DocumentKitStore    the bundle store: container, journal, manifest, objects, trees, deltas
+//   DocumentKit         documents, schemas, relationships, transactions, storage; re-exports the above
+//   docctl              the command-line tool
 let package = Package(
     name: "DocumentKit",
     platforms: [.macOS(.v13)],
@@ -9,8 +16,8 @@ let package = Package(
         .executable(name: "docctl", targets: ["docctl"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(
@@ -19,9 +26,16 @@ let package = Package(
             providers: [.apt(["libarchive-dev", "zlib1g-dev"]), .brew(["libarchive"])]
         ),
         .target(
+            name: "DocumentKitCore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .target(name: "DocumentKitArchive", dependencies: ["DocumentKitCore", "CArchive"]),
+        .target(name: "DocumentKitJSON", dependencies: ["DocumentKitCore"]),
+        .target(name: "DocumentKitStore", dependencies: ["DocumentKitCore", "DocumentKitArchive", "DocumentKitJSON"]),
+        .target(
             name: "DocumentKit",
             dependencies: [
-                "CArchive",
+                "DocumentKitCore", "DocumentKitArchive", "DocumentKitJSON", "DocumentKitStore",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -42,14 +42,6 @@ public protocol CodableDocument: FileDocument, Codable {
     func validate() throws
 }
 
-/// The file names a `CodableDocument`'s tree uses.
-public enum CodableDocumentLayout {
-    /// The document's JSON, at the root of every version's tree.
-    public static let documentName = "document.json"
-    /// The folder holding the blobs, each named by its digest.
-    public static let blobsFolder = "blobs"
-}
-
 extension CodableDocument {
     public static var readableContentTypes: [ContentType] { [contentType] }
     public static var defaultAttachmentPath: String? { nil }
@@ -75,8 +67,8 @@ extension CodableDocument {
     }
 
     public init(configuration: ReadConfiguration) throws {
-        guard let file = configuration.file[CodableDocumentLayout.documentName], file.isRegularFile else {
-            throw DocumentKitError(.malformedInput, "the version has no \(CodableDocumentLayout.documentName)")
+        guard let file = configuration.file[VersionLayout.documentName], file.isRegularFile else {
+            throw DocumentKitError(.malformedInput, "the version has no \(VersionLayout.documentName)")
         }
         let source: (any ObjectSource)? = if case .object(_, _, let store) = file.contents { store } else { nil }
         let context = DocumentDecodingContext(seed: configuration.version?.id ?? "", objectSource: source)
@@ -117,11 +109,11 @@ extension CodableDocument {
     }
 
     public func fileWrapper(configuration: WriteConfiguration) throws -> FileWrapper {
-        try CodableDocumentLayout.fileWrapper(for: self, existingFile: configuration.existingFile)
+        try VersionLayout.fileWrapper(for: self, existingFile: configuration.existingFile)
     }
 }
 
-extension CodableDocumentLayout {
+extension VersionLayout {
     /// The tree of a document whose root value is `value`: its JSON, and the blobs it
     /// refers to, taken from `existingFile` when they are there already.
     static func fileWrapper(for value: some Encodable, existingFile: FileWrapper?) throws -> FileWrapper {
@@ -129,7 +121,7 @@ extension CodableDocumentLayout {
         var encoder = CanonicalJSONEncoder()
         encoder.userInfo[.documentKitBlobCollector] = collector
         let json = try encoder.encode(value, terminated: true)
-        let existingBlobs = existingFile?[CodableDocumentLayout.blobsFolder]?.fileWrappers ?? [:]
+        let existingBlobs = existingFile?[VersionLayout.blobsFolder]?.fileWrappers ?? [:]
         var blobs: [String: FileWrapper] = [:]
         var missing: [RuleViolation] = []
         for (blob, path) in collector.blobs where blobs[blob.digest.hex] == nil {
@@ -142,9 +134,9 @@ extension CodableDocumentLayout {
             }
         }
         if !missing.isEmpty { throw DocumentKitError(violations: missing) }
-        var root: [String: FileWrapper] = [CodableDocumentLayout.documentName: FileWrapper(regularFileWithContents: json)]
+        var root: [String: FileWrapper] = [VersionLayout.documentName: FileWrapper(regularFileWithContents: json)]
         if !blobs.isEmpty {
-            root[CodableDocumentLayout.blobsFolder] = FileWrapper(directoryWithFileWrappers: blobs)
+            root[VersionLayout.blobsFolder] = FileWrapper(directoryWithFileWrappers: blobs)
         }
         return FileWrapper(directoryWithFileWrappers: root)
     }

@@ -32,7 +32,7 @@ extension DocumentController where Document: CodableDocument {
             throw DocumentKitError(violations: broken + missingBlobs(of: draft), path: url.relativePath)
         }
         let version = try DocumentKitError.located(at: url.relativePath) {
-            try save(draft, metadata: SaveMetadata(author: author, message: message, created: created, compression: compression))
+            try save(draft, metadata: SaveMetadata(author: author ?? Authorship.defaultAuthor(), message: message, created: created, compression: compression))
         }
         document = draft
         return version
@@ -41,7 +41,7 @@ extension DocumentController where Document: CodableDocument {
     /// The references of `draft` to blobs whose bytes are nowhere to be had.
     private func missingBlobs(of draft: Document) -> [RuleViolation] {
         do {
-            _ = try CodableDocumentLayout.fileWrapper(for: draft, existingFile: try bundle.map { try $0.tree(of: $0.headVersion) })
+            _ = try VersionLayout.fileWrapper(for: draft, existingFile: try bundle.map { try $0.tree(of: $0.headVersion) })
             return []
         } catch let error as DocumentKitError {
             return error.violations

@@ -56,7 +56,7 @@ public final class DocumentController<Document: FileDocument> {
     @discardableResult
     public func save(message: String = "", author: String? = nil, created: Date = DocumentDates.now(),
                      compression: ObjectCompression = .defaultForSaves()) throws -> BundleVersion? {
-        try save(document, metadata: SaveMetadata(author: author, message: message, created: created, compression: compression))
+        try save(document, metadata: SaveMetadata(author: author ?? Authorship.defaultAuthor(), message: message, created: created, compression: compression))
     }
 
     /// Saves `document` (this controller's, or a transaction's copy of it) as a new version.
@@ -68,7 +68,7 @@ public final class DocumentController<Document: FileDocument> {
             BundleWriter.Request(
                 root: try document.fileWrapper(configuration: WriteConfiguration(
                     contentType: contentType, existingFile: try current.map { try $0.tree(of: $0.headVersion) })),
-                contentType: contentType, schema: Document.schemaVersion.description, metadata: metadata,
+                contentType: contentType.identifier, mimeType: contentType.mimeType, schema: Document.schemaVersion.description, metadata: metadata,
                 base: current, destination: url, replace: current != nil)
         }
         bundle = try DocumentBundle(contentsOf: url)

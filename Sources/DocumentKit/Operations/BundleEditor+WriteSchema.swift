@@ -54,8 +54,8 @@ extension BundleEditor {
             throw DocumentKitError(.invalidDocument, "\(message) (\(T.contentType.identifier) schema \(Schema.versionIdentifier))", location: path)
         }
         let existing = try base.map { try $0.tree(of: $0.headVersion) }
-        let root = try CodableDocumentLayout.fileWrapper(for: model, existingFile: existing)
-        return BundleWriter.Request(root: root, contentType: T.contentType, schema: Schema.versionIdentifier.description,
+        let root = try VersionLayout.fileWrapper(for: model, existingFile: existing)
+        return BundleWriter.Request(root: root, contentType: T.contentType.identifier, mimeType: T.contentType.mimeType, schema: Schema.versionIdentifier.description,
                                     metadata: metadata, base: base, destination: url, replace: replace)
     }
 }

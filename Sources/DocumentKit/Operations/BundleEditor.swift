@@ -150,7 +150,7 @@ public enum BundleEditor {
                     throw DocumentKitError(.notFound, "version \(source.number) cannot be restored: \(error.message)", path: url.relativePath)
                 }
                 let contentType = bundle.contentType ?? ContentType(identifier: bundle.manifest.contentType, mimeType: bundle.mimeType)
-                return BundleWriter.Request(root: root, contentType: contentType, schema: source.schema, metadata: metadata,
+                return BundleWriter.Request(root: root, contentType: contentType.identifier, mimeType: contentType.mimeType, schema: source.schema, metadata: metadata,
                                             base: bundle, destination: url, replace: true)
             }
         }
@@ -209,7 +209,7 @@ public enum BundleEditor {
         MemoryPressure.releaseFreedMemory()
         let existing = try base.map { try $0.tree(of: $0.headVersion) }
         let root = try document.fileWrapper(configuration: WriteConfiguration(contentType: T.contentType, existingFile: existing))
-        return BundleWriter.Request(root: root, contentType: T.contentType, schema: T.schemaVersion.description, metadata: metadata,
+        return BundleWriter.Request(root: root, contentType: T.contentType.identifier, mimeType: T.contentType.mimeType, schema: T.schemaVersion.description, metadata: metadata,
                                     base: base, destination: url, replace: replace)
     }
 }

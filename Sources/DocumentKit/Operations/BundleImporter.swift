@@ -94,15 +94,15 @@ public enum BundleImporter {
     }
 
     private static func readFolder(_ folder: URL, into overlay: ObjectOverlay) throws -> Data {
-        let documentURL = folder.appendingPathComponent(CodableDocumentLayout.documentName)
-        let blobs = folder.appendingPathComponent(CodableDocumentLayout.blobsFolder)
+        let documentURL = folder.appendingPathComponent(VersionLayout.documentName)
+        let blobs = folder.appendingPathComponent(VersionLayout.blobsFolder)
         let files = BlobFiles { digest in
             let url = blobs.appendingPathComponent(digest)
             return (try? regularFile(url)) != nil ? url : nil
         }
         let text = try DocumentKitError.located(at: documentURL.relativePath) {
             try checkedJSON(try documentText(regularFile(documentURL)), blobs: files.url(of:)) { absent in
-                DocumentKitError(.malformedInput, "refers to blob \(absent[0].digest.prefix(12)), but \(CodableDocumentLayout.blobsFolder)/\(absent[0].digest) is missing",
+                DocumentKitError(.malformedInput, "refers to blob \(absent[0].digest.prefix(12)), but \(VersionLayout.blobsFolder)/\(absent[0].digest) is missing",
                                  path: documentURL.relativePath, location: absent[0].path.description)
             }
         }
@@ -167,11 +167,11 @@ public enum BundleImporter {
                 guard entry.kind == .regular else { continue }
                 let components = entry.name.split(separator: "/").map(String.init)
                 // Accept the files at the root or inside one top-level folder (`proj/…`).
-                let local = components.first == CodableDocumentLayout.blobsFolder || components.count == 1
+                let local = components.first == VersionLayout.blobsFolder || components.count == 1
                     ? components : Array(components.dropFirst())
-                if local == [CodableDocumentLayout.documentName] {
+                if local == [VersionLayout.documentName] {
                     document = try reader.readData(limit: Int(BundleLimits.default.maxInMemoryObjectBytes))
-                } else if local.count == 2, local[0] == CodableDocumentLayout.blobsFolder, ObjectDigest(hex: local[1]) != nil {
+                } else if local.count == 2, local[0] == VersionLayout.blobsFolder, ObjectDigest(hex: local[1]) != nil {
                     let target = staging.url.appendingPathComponent(local[1])
                     let file = try staging.writing { try OpenFile.creatingExclusively(target.path) }
                     try reader.readData { block in try staging.writing { try file.write(block) } }
@@ -182,7 +182,7 @@ public enum BundleImporter {
                 throw DocumentKitError(.malformedInput, "the archive holds no document.json (at its root or in one top-level folder)")
             }
             guard UInt64(document.count) <= BundleLimits.default.maxDocumentBytes else {
-                throw DocumentKitError(.malformedInput, BundleLimits.default.documentTooLarge(UInt64(document.count)), location: "entry '\(CodableDocumentLayout.documentName)'")
+                throw DocumentKitError(.malformedInput, BundleLimits.default.documentTooLarge(UInt64(document.count)), location: "entry '\(VersionLayout.documentName)'")
             }
             let files = BlobFiles { blobFiles[$0] }
             let text = try checkedJSON(document, blobs: files.url(of:)) { absent in

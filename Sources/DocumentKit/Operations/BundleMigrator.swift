@@ -64,7 +64,8 @@ public enum BundleMigrator {
                                     previous: VersionSummary(head))
                 guard !dryRun, migration.from != migration.to else { return report }
                 let json = try BundleEditor.headDocumentJSON(of: bundle, as: type, now: created)
-                let metadata = SaveMetadata(author: author, message: message ?? "Migrate from schema \(migration.from) to \(migration.to)", created: created)
+                let metadata = SaveMetadata(author: author ?? Authorship.defaultAuthor(), message: message ?? "Migrate from schema \(migration.from) to \(migration.to)",
+                                            created: created, compression: .defaultForSaves())
                 var request = try BundleEditor.request(type, text: json, base: bundle, overlay: ObjectOverlay(base: bundle),
                                                        metadata: metadata, url: url, replace: true)
                 request.inPlace = true

@@ -71,8 +71,8 @@ public struct BundleSummary: Codable, Equatable, Sendable {
         fileBytes = stat(url.path, &info) == 0 ? UInt64(info.st_size) : 0
         reclaimableBytes = bundle.reclaimableBytes
         let tree = try bundle.tree(of: bundle.headVersion)
-        documentBytes = tree[CodableDocumentLayout.documentName]?.fileSize ?? 0
-        blobCount = tree[CodableDocumentLayout.blobsFolder]?.fileWrappers?.count ?? 0
+        documentBytes = tree[VersionLayout.documentName]?.fileSize ?? 0
+        blobCount = tree[VersionLayout.blobsFolder]?.fileWrappers?.count ?? 0
         // A summary is for looking at a bundle, and a damaged state does not stop that.
         stateKeys = try? bundle.storedState().count
     }

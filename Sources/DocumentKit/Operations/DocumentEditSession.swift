@@ -81,7 +81,7 @@ public struct DocumentEditSession {
             } catch let error as DocumentKitError {
                 throw ending(error, file, keep: refusal != nil)
             }
-            let text = EditorText(try file.read())
+            let text = EditorText(try file.read(limit: Int(BundleLimits.default.maxInMemoryObjectBytes)))
             if let failure = termination.failure(of: editor) {
                 throw ending(DocumentKitError(.cancelled, "edit aborted: \(failure); nothing was saved"), file, keep: text.body != originalText)
             }
@@ -132,7 +132,7 @@ public struct DocumentEditSession {
     /// that is a `Refusal`, to show the user; anything else concerns the bundle.
     private func save(_ value: JSONValue, basedOn base: BundleVersion) throws -> BundleEditor.Outcome {
         do {
-            return try BundleEditor.apply(at: url, expectedHead: base.id, metadata: SaveMetadata(author: author, message: message)) { _ in
+            return try BundleEditor.apply(at: url, expectedHead: base.id, metadata: SaveMetadata(author: author ?? Authorship.defaultAuthor(), message: message, compression: .defaultForSaves())) { _ in
                 .set(path, value)
             }
         } catch let error as DocumentKitError where error.code == .invalidDocument {

@@ -185,11 +185,11 @@ extension BundleEditor {
         try headCheck.result()
         guard let spliced else { return nil }
         let existing = try bundle.tree(of: bundle.headVersion)
-        var children = [CodableDocumentLayout.documentName: FileWrapper(regularFileWithContents: spliced.text)]
-        let existingBlobs = existing[CodableDocumentLayout.blobsFolder]?.fileWrappers ?? [:]
+        var children = [VersionLayout.documentName: FileWrapper(regularFileWithContents: spliced.text)]
+        let existingBlobs = existing[VersionLayout.blobsFolder]?.fileWrappers ?? [:]
         var blobs = existingBlobs
         if let referenced = spliced.blobs {
-            // As `CodableDocumentLayout.fileWrapper` makes the tree: exactly the blobs the
+            // As `VersionLayout.fileWrapper` makes the tree: exactly the blobs the
             // document refers to, the bundle's where it has them.
             blobs = [:]
             for digest in referenced {
@@ -202,8 +202,8 @@ extension BundleEditor {
                 }
             }
         }
-        if !blobs.isEmpty { children[CodableDocumentLayout.blobsFolder] = FileWrapper(directoryWithFileWrappers: blobs) }
-        var request = BundleWriter.Request(root: FileWrapper(directoryWithFileWrappers: children), contentType: T.contentType,
+        if !blobs.isEmpty { children[VersionLayout.blobsFolder] = FileWrapper(directoryWithFileWrappers: blobs) }
+        var request = BundleWriter.Request(root: FileWrapper(directoryWithFileWrappers: children), contentType: T.contentType.identifier, mimeType: T.contentType.mimeType,
                                            schema: T.schemaVersion.description, metadata: metadata, base: bundle, destination: url, replace: true)
         request.documentChanges = spliced.changes
         request.baseDocument = head

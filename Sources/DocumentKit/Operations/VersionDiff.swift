@@ -8,14 +8,6 @@ import Foundation
 /// for change in diff.changes { print(change.kind, change.path) }
 /// ```
 public struct VersionDiff: Codable, Equatable, Sendable {
-    /// A blob that one version holds and the other does not.
-    public struct BlobChange: Codable, Equatable, Sendable {
-        public enum Kind: String, Codable, Sendable { case added, removed }
-        public var kind: Kind
-        public var digest: String
-        public var size: UInt64
-    }
-
     public var from: VersionSummary
     public var to: VersionSummary
     /// The document's changes, in document order.
@@ -42,17 +34,6 @@ public struct VersionDiff: Codable, Equatable, Sendable {
         }
         // Compared as text: only what differs is parsed, not two trees of the documents.
         changes = try JSONValue.changes(from: bundle.documentDataForParsing(of: old), to: bundle.documentDataForParsing(of: new))
-        blobs = Self.blobChanges(from: oldTree, to: newTree)
-    }
-
-    /// The blobs (files of the `blobs` folder) one tree has and the other has not.
-    static func blobChanges(from old: FileWrapper, to new: FileWrapper) -> [BlobChange] {
-        func sizes(_ tree: FileWrapper) -> [String: UInt64] {
-            (tree[CodableDocumentLayout.blobsFolder]?.fileWrappers ?? [:]).mapValues { $0.fileSize ?? 0 }
-        }
-        let before = sizes(old), after = sizes(new)
-        let removed = before.keys.filter { after[$0] == nil }.sorted().map { BlobChange(kind: .removed, digest: $0, size: before[$0]!) }
-        let added = after.keys.filter { before[$0] == nil }.sorted().map { BlobChange(kind: .added, digest: $0, size: after[$0]!) }
-        return removed + added
+        blobs = BlobChange.changes(from: oldTree, to: newTree)
     }
 }

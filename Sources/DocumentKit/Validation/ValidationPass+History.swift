@@ -16,7 +16,7 @@ extension ValidationPass {
             previous = (ObjectDigest.of(data), data)
         }
         for version in manifest.versions.reversed() where version.id != manifest.head {
-            guard let tree = try? bundle.tree(of: version), let digest = tree[CodableDocumentLayout.documentName]?.knownDigest else {
+            guard let tree = try? bundle.tree(of: version), let digest = tree[VersionLayout.documentName]?.knownDigest else {
                 report("document.unreadable", "the version's document.json cannot be read", version: version.number)
                 continue
             }
@@ -41,7 +41,7 @@ extension ValidationPass {
     /// Reports blob references of `data` that `tree` does not hold; the document is
     /// scanned for `"$blob"` members rather than parsed, and parsed only to name paths.
     private mutating func checkBlobReferences(in data: Data, version: BundleVersion, tree: FileWrapper) {
-        let blobs = tree[CodableDocumentLayout.blobsFolder]?.fileWrappers ?? [:]
+        let blobs = tree[VersionLayout.blobsFolder]?.fileWrappers ?? [:]
         let objects = manifest.objects
         let held = { (hex: String) -> Bool in
             guard let digest = ObjectDigest(hex: hex) else { return false }

@@ -191,7 +191,7 @@ struct ValidationPass {
             report("document.unreadable", (error as? DocumentKitError)?.message ?? "\(error)", entry: BundleEntry.document, version: head.number)
             return
         }
-        if let tree = try? bundle.tree(of: head), let stored = tree[CodableDocumentLayout.documentName]?.knownDigest,
+        if let tree = try? bundle.tree(of: head), let stored = tree[VersionLayout.documentName]?.knownDigest,
            ObjectDigest.of(data) != stored {
             report("document.stale", "document.json differs from the head version's document", entry: BundleEntry.document, version: head.number)
         }
@@ -213,7 +213,7 @@ struct ValidationPass {
             return
         }
         MemoryPressure.releaseFreedMemory()
-        let blobs = (try? bundle.tree(of: version))?[CodableDocumentLayout.blobsFolder]?.fileWrappers ?? [:]
+        let blobs = (try? bundle.tree(of: version))?[VersionLayout.blobsFolder]?.fileWrappers ?? [:]
         for reference in references {
             guard let digest = ObjectDigest(hex: reference.digest), manifest.objects[digest] != nil, blobs[digest.hex] != nil else {
                 report("blob.unresolved", "refers to blob \(reference.digest.prefix(12)), which the version does not hold", version: version.number, path: reference.path.description)

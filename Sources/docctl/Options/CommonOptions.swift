@@ -25,7 +25,7 @@ struct EditOptions: ParsableArguments {
     var author: String?
 
     func metadata(defaultMessage: String) throws -> SaveMetadata {
-        SaveMetadata(author: try Authorship.author(author), message: message ?? defaultMessage)
+        SaveMetadata(author: try Authorship.author(author), message: message ?? defaultMessage, compression: .defaultForSaves())
     }
 }
 

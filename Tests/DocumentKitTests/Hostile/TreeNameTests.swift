@@ -16,8 +16,8 @@ import Testing
     func theWriterRefusesWhatReadersRefuse(_ names: [String]) throws {
         let directory = try TemporaryDirectory()
         var children = Dictionary(uniqueKeysWithValues: names.map { ($0, FileWrapper(regularFileWithContents: Data("x".utf8))) })
-        children[CodableDocumentLayout.documentName] = Self.document
-        let request = BundleWriter.Request(root: FileWrapper(directoryWithFileWrappers: children), contentType: Project.contentType,
+        children[VersionLayout.documentName] = Self.document
+        let request = BundleWriter.Request(root: FileWrapper(directoryWithFileWrappers: children), contentType: Project.contentType.identifier, mimeType: Project.contentType.mimeType,
                                            schema: "4.0.0", metadata: SaveMetadata(author: "t", message: "m"),
                                            base: nil, destination: directory.url.appendingPathComponent("t.dkproj"), replace: false)
         let error = #expect(throws: DocumentKitError.self) { try BundleWriter.write(request) }
@@ -30,9 +30,9 @@ import Testing
         let directory = try TemporaryDirectory()
         let name = String(repeating: "n", count: TreeObject.maxNameBytes)
         let url = directory.url.appendingPathComponent("t.dkproj")
-        let root = FileWrapper(directoryWithFileWrappers: [CodableDocumentLayout.documentName: Self.document,
+        let root = FileWrapper(directoryWithFileWrappers: [VersionLayout.documentName: Self.document,
                                                            name: FileWrapper(regularFileWithContents: Data("x".utf8))])
-        _ = try BundleWriter.write(BundleWriter.Request(root: root, contentType: Project.contentType, schema: "4.0.0",
+        _ = try BundleWriter.write(BundleWriter.Request(root: root, contentType: Project.contentType.identifier, mimeType: Project.contentType.mimeType, schema: "4.0.0",
                                                     metadata: SaveMetadata(author: "t", message: "m"), base: nil, destination: url, replace: false))
         let bundle = try DocumentBundle(contentsOf: url)
         #expect(try bundle.tree(of: bundle.headVersion)[name]?.regularFileContents() == Data("x".utf8))

@@ -54,7 +54,7 @@ import Testing
     static func notTheHeadsDocument(_ file: String, in corpus: Corpus) throws -> String {
         let bundle = try corpus.bundle(file)
         let actual = ObjectDigest.of(try bundle.headDocumentData())
-        let expected = try #require(try bundle.tree(of: bundle.headVersion)[CodableDocumentLayout.documentName]?.knownDigest)
+        let expected = try #require(try bundle.tree(of: bundle.headVersion)[VersionLayout.documentName]?.knownDigest)
         #expect(actual != expected)
         return "error: \(file): entry 'document.json': differs from the head version's document (version \(bundle.headVersion.number)): "
             + "its SHA-256 is \(actual.short)…, expected \(expected.short)…"
@@ -71,7 +71,7 @@ import Testing
             let exported = try corpus.docctl(["export", file, "--format", "zip", "-o", "../out/x.zip"])
             #expect(exported.status == 0, "\(exported.standardError)")
             let bundle = try corpus.bundle(file)
-            let recorded = try #require(try bundle.tree(of: bundle.headVersion)[CodableDocumentLayout.documentName]?.regularFileContents())
+            let recorded = try #require(try bundle.tree(of: bundle.headVersion)[VersionLayout.documentName]?.regularFileContents())
             let unzipped = try ExternalTool.unzip.run(["-p", corpus.out.appendingPathComponent("x.zip").path, "document.json"])
             let entry = try bundle.headDocumentData()
             #expect(unzipped.standardOutput == recorded && recorded != entry, "\(file)")

@@ -72,8 +72,8 @@ extension Fixtures {
     @discardableResult
     static func saveVersion(of url: URL, json: String, schema: String, message: String = "Written by a newer build") throws -> BundleVersion {
         let bundle = try DocumentBundle(contentsOf: url)
-        let root = FileWrapper(directoryWithFileWrappers: [CodableDocumentLayout.documentName: FileWrapper(regularFileWithContents: Data(json.utf8))])
-        let request = BundleWriter.Request(root: root, contentType: Project.contentType, schema: schema,
+        let root = FileWrapper(directoryWithFileWrappers: [VersionLayout.documentName: FileWrapper(regularFileWithContents: Data(json.utf8))])
+        let request = BundleWriter.Request(root: root, contentType: Project.contentType.identifier, mimeType: Project.contentType.mimeType, schema: schema,
                                            metadata: SaveMetadata(author: "future", message: message, created: Date(timeIntervalSince1970: 1_800_000_000)),
                                            base: bundle, destination: url, replace: true)
         return try #require(try BundleWriter.write(request))

@@ -1,0 +1,18 @@
+import Foundation
+
+extension DocumentBundle {
+    /// The content type the manifest names, if this build knows it.
+    public var contentType: ContentType? { ContentTypeRegistry.shared.type(identifier: manifest.contentType) }
+
+    /// Reads `version` (by default the head) as a document of type `D`.
+    public func read<D: FileDocument>(_ type: D.Type, version: BundleVersion? = nil) throws -> D {
+        let version = version ?? headVersion
+        let contentType = self.contentType ?? ContentType(identifier: manifest.contentType, mimeType: mimeType)
+        guard D.readableContentTypes.contains(where: { contentType.conforms(to: $0) }) else {
+            throw DocumentKitError(.unsupportedFormat, "holds \(manifest.contentType), which \(D.self) cannot read", path: url.relativePath)
+        }
+        return try DocumentKitError.located(at: url.relativePath) {
+            try D(configuration: ReadConfiguration(contentType: contentType, file: try tree(of: version), version: version))
+        }
+    }
+}

@@ -1,0 +1,208 @@
+import CArchive
+import DocumentKitCore
+import Foundation
+
+/// Writes zip and tar archives for export, through libarchive, reproducibly.
+///
+/// Output is byte-identical for the same input on every machine: owners are uid/gid 0
+/// without names, modes are what the caller passes, gzip headers carry no timestamp,
+/// and names are UTF-8. Times are the caller's; for zip, pass `nil` to get the same bytes
+/// in every time zone (zip stores local time, so a set time depends on the zone; an unset
+/// one becomes 1980-01-01 everywhere and no time goes into the extra field).
+///
+/// ```swift
+/// let writer = try ArchiveWriter(fileDescriptor: fd, path: path, format: .tarZstd)
+/// try writer.addDirectory(name: "objects", modificationTime: 0)
+/// try writer.addFile(name: "objects/a.json", data: json, modificationTime: 0)
+/// try writer.finish()
+/// ```
+///
+/// After any error the writer is unusable and the output incomplete: discard it.
+package final class ArchiveWriter {
+    /// The output's path, for error messages.
+    package let path: String
+    /// The format being written.
+    package let format: ArchiveWriteFormat
+    package let archive: OpaquePointer
+    private let ledger: ArchiveWriterLedger
+
+    /// Starts an archive at the current position of `fileDescriptor`
+    /// (`archive_write_open_fd`), which stays open and owned by the caller.
+    ///
+    /// - Parameter path: the file's path, used only in error messages.
+    package init(fileDescriptor: Int32, path: String, format: ArchiveWriteFormat) throws(ArchiveError) {
+        self.path = path
+        self.format = format
+        self.ledger = ArchiveWriterLedger(path: path)
+        self.archive = try LibArchive.withUTF8Locale { () throws(ArchiveError) in
+            try Self.open(fileDescriptor, path: path, format: format)
+        }
+    }
+
+    deinit {
+        // An unfinished archive must not be completed by archive_write_free (which would
+        // write to a descriptor the caller may have closed and reused): mark it failed.
+        if ledger.state != .finished { archive_write_fail(archive) }
+        archive_write_free(archive)
+    }
+
+    /// Adds a regular file of exactly `size` bytes, which `body` writes through
+    /// ``ArchiveEntrySink/write(_:)-(UnsafeRawBufferPointer)``.
+    ///
+    /// - Parameters:
+    ///   - mode: permission bits, stored as given.
+    ///   - modificationTime: seconds since 1970 (UTC); `nil` means 1980-01-01 in zip and 0
+    ///     (1970-01-01) in tar.
+    ///   - compression: for zip, `.deflate` or `.store` for this entry.
+    /// - Throws: `.unsafeEntry` or `.duplicateEntry` for a bad name, `.limitExceeded` or
+    ///   `.truncated` if `body` writes more or fewer than `size` bytes, `.io`, or what `body` throws.
+    package func addFile(
+        name: String, size: UInt64, mode: UInt32 = 0o644, modificationTime: Int64? = nil,
+        compression: EntryCompression = .deflate, body: (inout ArchiveEntrySink) throws -> Void
+    ) throws {
+        try begin(name)
+        try ledger.failing {
+            try LibArchive.withUTF8Locale { () throws(ArchiveError) in
+                try writeHeader(
+                    name: name, type: CARCHIVE_AE_IFREG, size: size, mode: mode,
+                    modificationTime: modificationTime, compression: compression)
+            }
+            // The caller's code runs in its own locale; each sink write sets ours.
+            let archive = self.archive, path = self.path
+            var sink = ArchiveEntrySink(declaredSize: size, path: path, entry: name, computesCRC: false) { bytes throws(ArchiveError) in
+                let written = LibArchive.withUTF8Locale { archive_write_data(archive, bytes.baseAddress, bytes.count) }
+                guard written == bytes.count else {
+                    if written < 0 { throw Self.writeError(archive, path: path, entry: name) }
+                    throw ArchiveError(.io, "libarchive accepted \(written) of \(bytes.count) bytes", path: path, entry: name)
+                }
+            }
+            try body(&sink)
+            try sink.finish()
+            let code = LibArchive.withUTF8Locale { archive_write_finish_entry(archive) }
+            guard code == ARCHIVE_OK else { throw Self.writeError(archive, path: path, entry: name) }
+        }
+    }
+
+    /// Adds a regular file holding `data`.
+    package func addFile(
+        name: String, data: Data, mode: UInt32 = 0o644, modificationTime: Int64? = nil,
+        compression: EntryCompression = .deflate
+    ) throws {
+        try addFile(
+            name: name, size: UInt64(data.count), mode: mode, modificationTime: modificationTime,
+            compression: compression
+        ) { sink in try sink.write(data) }
+    }
+
+    /// Adds a directory entry; `name` is given without a trailing `/`.
+    package func addDirectory(name: String, mode: UInt32 = 0o755, modificationTime: Int64? = nil) throws(ArchiveError) {
+        try begin(name)
+        do {
+            try LibArchive.withUTF8Locale { () throws(ArchiveError) in
+                try writeHeader(
+                    name: name + "/", type: CARCHIVE_AE_IFDIR, size: 0, mode: mode,
+                    modificationTime: modificationTime, compression: .store)
+                try LibArchive.check(archive_write_finish_entry(archive), archive, kind: .io, path: path, entry: name)
+            }
+        } catch {
+            ledger.markFailed()
+            throw error
+        }
+    }
+
+    /// Completes the archive (`archive_write_close`: for zip, this writes the central
+    /// directory) and flushes it to the descriptor. Call once.
+    package func finish() throws(ArchiveError) {
+        try ledger.checkOpen()
+        let code = LibArchive.withUTF8Locale { archive_write_close(archive) }
+        guard code == ARCHIVE_OK else {
+            ledger.markFailed()
+            throw Self.writeError(archive, path: path)
+        }
+        ledger.markFinished()
+    }
+
+    // MARK: - Helpers
+
+    /// libarchive's error for a failed write, with the system's reason added: libarchive
+    /// says only "Write error", and a full disk should say so.
+    private static func writeError(_ archive: OpaquePointer, path: String, entry: String? = nil) -> ArchiveError {
+        var error = LibArchive.error(archive, kind: .io, path: path, entry: entry)
+        let number = archive_errno(archive)
+        if error.kind == .io, number > 0 {
+            let reason = String(cString: strerror(number))
+            if !error.message.contains(reason) { error.message += ": \(reason)" }
+        }
+        return error
+    }
+
+    private static func open(_ fd: Int32, path: String, format: ArchiveWriteFormat) throws(ArchiveError) -> OpaquePointer {
+        guard let archive = archive_write_new() else {
+            throw ArchiveError(.io, "libarchive could not allocate a writer", path: path)
+        }
+        do throws(ArchiveError) {
+            func check(_ code: Int32) throws(ArchiveError) {
+                try LibArchive.check(code, archive, kind: .unsupported, path: path)
+            }
+            switch format {
+            case .zip:
+                try check(archive_write_set_format_zip(archive))
+                try check(archive_write_set_format_option(archive, "zip", "hdrcharset", "UTF-8"))
+            case .tar, .tarGzip, .tarZstd, .tarXz:
+                try check(archive_write_set_format_pax_restricted(archive))
+            }
+            switch format {
+            case .zip, .tar: break
+            case .tarGzip:
+                try check(archive_write_add_filter_gzip(archive))
+                // The gzip header would otherwise hold the time of writing.
+                try check(archive_write_set_options(archive, "gzip:!timestamp"))
+            case .tarZstd: try check(archive_write_add_filter_zstd(archive))
+            case .tarXz: try check(archive_write_add_filter_xz(archive))
+            }
+            // Without this, output is padded to a 10,240-byte block.
+            try check(archive_write_set_bytes_in_last_block(archive, 1))
+            try LibArchive.check(archive_write_open_fd(archive, fd), archive, kind: .io, path: path)
+            return archive
+        } catch {
+            archive_write_free(archive)
+            throw error
+        }
+    }
+
+    private func writeHeader(
+        name: String, type: UInt32, size: UInt64, mode: UInt32, modificationTime: Int64?, compression: EntryCompression
+    ) throws(ArchiveError) {
+        if format == .zip {
+            // Per entry: `archive_write_set_format_option` is refused once the archive is open.
+            let deflate = type == CARCHIVE_AE_IFREG && compression == .deflate
+            try LibArchive.check(
+                deflate ? archive_write_zip_set_compression_deflate(archive) : archive_write_zip_set_compression_store(archive),
+                archive, kind: .unsupported, path: path, entry: name)
+        }
+        guard let entry = archive_entry_new() else {
+            throw ArchiveError(.io, "libarchive could not allocate an entry", path: path, entry: name)
+        }
+        defer { archive_entry_free(entry) }
+        archive_entry_set_pathname_utf8(entry, name)
+        archive_entry_set_filetype(entry, type)
+        archive_entry_set_perm(entry, mode_t(mode & 0o7777))
+        archive_entry_set_size(entry, Int64(clamping: size))
+        archive_entry_set_uid(entry, 0)
+        archive_entry_set_gid(entry, 0)
+        if let modificationTime {
+            archive_entry_set_mtime(entry, time_t(modificationTime), 0)
+        } else if format != .zip {
+            archive_entry_set_mtime(entry, 0, 0)
+        }
+        try LibArchive.check(archive_write_header(archive, entry), archive, kind: .io, path: path, entry: name)
+    }
+
+    private func begin(_ name: String) throws(ArchiveError) {
+        guard LibArchive.hasUTF8Locale || name.utf8.allSatisfy({ $0 < 0x80 }) else {
+            // Without a UTF-8 locale, libarchive 3.6.2's pax writer crashes on such names.
+            throw ArchiveError(.unsupported, "non-ASCII names need a UTF-8 locale (C.UTF-8)", path: path, entry: name)
+        }
+        try ledger.admit(name)
+    }
+}

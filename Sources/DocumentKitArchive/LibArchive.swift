@@ -1,0 +1,74 @@
+import CArchive
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import DocumentKitCore
+
+/// What every libarchive call sequence needs: a UTF-8 character locale on the calling
+/// thread, and one way to turn `ARCHIVE_*` status codes into ``ArchiveError``s.
+///
+/// Only the files that wrap libarchive (``ArchiveReader``, ``ArchiveWriter``,
+/// ``ZstdCodec``) call `archive_*` functions, and they report failures through ``check(_:_:kind:path:entry:)``.
+package enum LibArchive {
+    /// Runs `body` with the calling thread's `LC_CTYPE` set to UTF-8, then restores it.
+    ///
+    /// libarchive converts names through the current locale: in the C locale its pax writer
+    /// crashes on non-ASCII names (libarchive issue 2233, fixed after 3.6.2) and its zip
+    /// writer drops the UTF-8 flag. `uselocale(3)` changes only this thread, so other
+    /// threads and the process locale are untouched. Wrap whole call sequences: code here
+    /// is synchronous, so a sequence never changes threads midway.
+    package static func withUTF8Locale<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
+        guard let locale = utf8Locale else { return try body() }
+        let previous = uselocale(locale)
+        defer { uselocale(previous) }
+        return try body()
+    }
+
+    /// Whether a UTF-8 locale exists on this system (glibc ships C.UTF-8 since 2.35).
+    package static var hasUTF8Locale: Bool { utf8Locale != nil }
+
+    /// Created once and never freed: `uselocale` needs it for the life of the process.
+    /// Immutable after creation, so sharing it between threads is safe.
+    nonisolated(unsafe) private static let utf8Locale: locale_t? =
+        newlocale(LC_CTYPE_MASK, "C.UTF-8", nil) ?? newlocale(LC_CTYPE_MASK, "en_US.UTF-8", nil)
+
+    /// Throws unless `code` is `ARCHIVE_OK`. Warnings are failures too: every warning
+    /// libarchive gives on the paths used here means damage or a name it could not convert.
+    package static func check(
+        _ code: Int32, _ archive: OpaquePointer, kind: ArchiveError.Kind = .malformed,
+        path: String? = nil, entry: String? = nil
+    ) throws(ArchiveError) {
+        guard code != ARCHIVE_OK else { return }
+        throw error(archive, kind: kind, path: path, entry: entry)
+    }
+
+    /// The archive's current error as an ``ArchiveError``, its message copied out of
+    /// libarchive (so the handle may be freed afterwards).
+    ///
+    /// `kind` is used unless the error is clearly something else: a failed system call
+    /// (`.io`), a file that ends early (`.truncated`), or a bad checksum (`.checksumMismatch`).
+    package static func error(
+        _ archive: OpaquePointer, kind: ArchiveError.Kind, path: String? = nil, entry: String? = nil
+    ) -> ArchiveError {
+        let message = archive_error_string(archive).map { String(cString: $0) } ?? "libarchive reported an error"
+        return ArchiveError(classify(message, errno: archive_errno(archive), default: kind), message, path: path, entry: entry)
+    }
+
+    private static func classify(_ message: String, errno code: Int32, default kind: ArchiveError.Kind) -> ArchiveError.Kind {
+        let lowercased = message.lowercased()
+        // Headers that contradict each other ("Inconsistent CRC32 values") are malformed
+        // even when the field is a checksum.
+        if lowercased.contains("inconsistent") { return .malformed }
+        // "No progress is possible" is liblzma's way of saying its input ended early.
+        if ["truncated", "premature end", "unexpected end", "no progress is possible"].contains(where: lowercased.contains) {
+            return .truncated
+        }
+        if lowercased.contains("crc") || lowercased.contains("checksum") { return .checksumMismatch }
+        // libarchive reports format problems as EILSEQ (ARCHIVE_ERRNO_FILE_FORMAT), misuse as
+        // EINVAL and its own trouble as -1; any other positive errno came from the system.
+        if code > 0, code != EILSEQ, code != EINVAL { return .io }
+        return kind
+    }
+}

@@ -1,0 +1,71 @@
+import DocumentKitCore
+import Foundation
+
+extension StoredZipReader {
+    /// Reads all of `entry`'s bytes, after checking its local header.
+    ///
+    /// - Parameter verifyCRC: compare the bytes' CRC-32 with the central directory's
+    ///   (`.checksumMismatch` if they differ). Turn off only when a stronger digest is
+    ///   checked anyway.
+    package func readData(_ entry: StoredZipEntry, verifyCRC: Bool = true) throws(ArchiveError) -> Data {
+        try verifyLocalHeader(entry)
+        WorkMeter.count(.readBytes, Int(clamping: entry.size))
+        guard let count = Int(exactly: entry.size) else {
+            throw ArchiveError(.limitExceeded, "the entry is too large to hold in memory", path: path, entry: entry.name)
+        }
+        var data = LargeBuffer.zeroed(count: count)
+        let read = try data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
+            Result { () throws(ArchiveError) in
+                try POSIXFile.read(fileDescriptor, into: buffer, at: entry.dataOffset, path: path)
+            }
+        }.mapError { $0.adding(entry: entry.name) }.get()
+        guard read == count else { throw truncated(entry, at: entry.dataOffset + UInt64(read)) }
+        if verifyCRC { try checkCRC(CRC32.checksum(data), of: entry) }
+        return data
+    }
+
+    /// Passes `entry`'s bytes to `body` in blocks of at most `blockSize` bytes, after
+    /// checking its local header.
+    ///
+    /// With `verifyCRC`, a mismatch is thrown after the last block has been passed on:
+    /// callers that act on the bytes before the end must be ready to undo that.
+    package func stream(
+        _ entry: StoredZipEntry, blockSize: Int = 1 << 20, verifyCRC: Bool = true,
+        _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        try verifyLocalHeader(entry)
+        WorkMeter.count(.readBytes, Int(clamping: entry.size))
+        let capacity = Int(clamping: min(UInt64(max(blockSize, 1)), max(entry.size, 1)))
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
+        defer { buffer.deallocate() }
+        var crc = CRC32()
+        var offset = entry.dataOffset
+        while offset < entry.dataEnd {
+            let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(min(UInt64(capacity), entry.dataEnd - offset))])
+            let read: Int
+            do {
+                read = try POSIXFile.read(fileDescriptor, into: chunk, at: offset, path: path)
+            } catch {
+                throw error.adding(entry: entry.name)
+            }
+            guard read == chunk.count else { throw truncated(entry, at: offset + UInt64(read)) }
+            let bytes = UnsafeRawBufferPointer(chunk)
+            if verifyCRC { crc.update(bytes) }
+            try body(bytes)
+            offset += UInt64(read)
+        }
+        if verifyCRC { try checkCRC(crc.value, of: entry) }
+    }
+
+    private func checkCRC(_ computed: UInt32, of entry: StoredZipEntry) throws(ArchiveError) {
+        guard computed == entry.crc32 else {
+            throw ArchiveError(
+                .checksumMismatch, "the data's CRC-32 is 0x\(Self.hexadecimal(computed)); the archive records 0x\(Self.hexadecimal(entry.crc32))",
+                path: path, entry: entry.name)
+        }
+    }
+
+    private func truncated(_ entry: StoredZipEntry, at offset: UInt64) -> ArchiveError {
+        ArchiveError(.truncated, "the file ends at byte \(offset), inside the entry's data", path: path, entry: entry.name)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// Counts the work a process does, in units that do not depend on the machine: bytes of
+/// JSON text walked, values encoded, records checked, bytes hashed and stored. A test
+/// runs docctl on documents of 5,000 and 20,000 records and fails when any count grows
+/// faster than n log n (Tests/DocumentKitTests/Scaling), which a timed test on a shared
+/// machine could not tell from noise.
+///
+/// Off unless `DOCUMENTKIT_WORK_METER` names a file: then the counts are written there,
+/// as a JSON object, when the process exits (if it counted anything). Each count is one add to a plain integer,
+/// behind a flag read once, so the meter costs nothing measurable when off. The counts
+/// are per process; work on a second thread (a digest checked while an edit splices)
+/// adds under a lock, taken only when the meter is on.
+public enum WorkMeter {
+    /// What is counted.
+    public enum Kind: String, CaseIterable, Sendable {
+        /// Bytes of JSON text parsed, checked or scanned, once per pass over them.
+        case jsonBytes = "json-bytes"
+        /// Bytes of JSON text written by the encoders.
+        case encodedBytes = "encoded-bytes"
+        /// Keys the canonical encoder compared or looked up to place an object's members.
+        case encoderSteps = "encoder-steps"
+        /// Records of a document checked by a rule, ids entered into a relationship's
+        /// index, and records visited by a cascade.
+        case ruleSteps = "rule-steps"
+        /// Values the diff compared.
+        case diffSteps = "diff-steps"
+        /// Bytes a delta encoder indexed and matched.
+        case deltaBytes = "delta-bytes"
+        /// Bytes hashed with SHA-256.
+        case hashedBytes = "hashed-bytes"
+        /// Bytes written to or copied into a zip.
+        case storedBytes = "stored-bytes"
+        /// Bytes read from a zip's entries.
+        case readBytes = "read-bytes"
+    }
+
+    /// The environment variable naming the file the counts go to.
+    public static let variable = "DOCUMENTKIT_WORK_METER"
+
+    private static let output: String? = {
+        guard let path = ProcessInfo.processInfo.environment[variable], !path.isEmpty else { return nil }
+        atexit { WorkMeter.write() }
+        return path
+    }()
+    nonisolated(unsafe) private static var counts = [Int](repeating: 0, count: Kind.allCases.count)
+    private static let lock = NSLock()
+
+    /// Adds `amount` of `kind`, when the meter is on.
+    @inline(__always)
+    package static func count(_ kind: Kind, _ amount: Int = 1) {
+        guard output != nil else { return }
+        lock.withLock { counts[kindIndex(kind)] += amount }
+    }
+
+    private static func kindIndex(_ kind: Kind) -> Int {
+        switch kind {
+        case .jsonBytes: 0
+        case .encodedBytes: 1
+        case .ruleSteps: 2
+        case .diffSteps: 3
+        case .deltaBytes: 4
+        case .hashedBytes: 5
+        case .storedBytes: 6
+        case .readBytes: 7
+        case .encoderSteps: 8
+        }
+    }
+
+    private static func write() {
+        guard let output else { return }
+        let members = lock.withLock { Kind.allCases.map { "\"\($0.rawValue)\": \(counts[kindIndex($0)])" } }
+        try? Data("{\(members.joined(separator: ", "))}\n".utf8).write(to: URL(fileURLWithPath: output))
+    }
+}

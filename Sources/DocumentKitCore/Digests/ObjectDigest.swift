@@ -1,0 +1,80 @@
+import Crypto
+import Foundation
+
+/// The SHA-256 of an object's uncompressed bytes: its name inside a bundle.
+///
+/// Written as 64 lowercase hexadecimal digits everywhere: in the manifest, in tree
+/// objects, in blob references and in entry names (`objects/ab/cdef…`).
+public struct ObjectDigest: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    /// The 64 lowercase hexadecimal digits.
+    public let hex: String
+
+    /// Parses 64 lowercase hexadecimal digits; `nil` for anything else.
+    public init?(hex: String) {
+        guard hex.utf8.count == 64,
+              hex.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+        else { return nil }
+        self.hex = hex
+    }
+
+    package init(_ digest: SHA256.Digest) {
+        self.hex = digest.map { byte in
+            let digits: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f"]
+            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+        }.joined()
+    }
+
+    /// The digest of `data`.
+    public static func of(_ data: Data) -> ObjectDigest {
+        WorkMeter.count(.hashedBytes, data.count)
+        return ObjectDigest(SHA256.hash(data: data))
+    }
+
+    /// The zip entry that holds this object: `objects/` + two digits + `/` + the rest.
+    public var entryName: String {
+        "objects/\(hex.prefix(2))/\(hex.dropFirst(2))"
+    }
+
+    /// The first twelve digits, enough to name an object to a person.
+    public var short: String { String(hex.prefix(12)) }
+
+    public var description: String { hex }
+
+    public static func < (lhs: ObjectDigest, rhs: ObjectDigest) -> Bool { lhs.hex < rhs.hex }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let digest = ObjectDigest(hex: text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not a SHA-256 digest (64 lowercase hex digits)")
+        }
+        self = digest
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(hex)
+    }
+}
+
+/// Computes an `ObjectDigest` from bytes fed in blocks.
+package struct ObjectHasher {
+    private var hasher = SHA256()
+    package private(set) var byteCount: UInt64 = 0
+
+    package init() {}
+
+    package mutating func update(_ buffer: UnsafeRawBufferPointer) {
+        WorkMeter.count(.hashedBytes, buffer.count)
+        hasher.update(bufferPointer: buffer)
+        byteCount += UInt64(buffer.count)
+    }
+
+    package mutating func update(_ data: Data) {
+        data.withUnsafeBytes { update($0) }
+    }
+
+    package func finalize() -> ObjectDigest {
+        ObjectDigest(hasher.finalize())
+    }
+}

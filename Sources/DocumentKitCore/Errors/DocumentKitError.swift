@@ -1,0 +1,123 @@
+import Foundation
+
+/// The error every DocumentKit operation throws: what went wrong, where, and which
+/// command-line exit status (sysexits) that corresponds to.
+///
+/// ```swift
+/// do { _ = try DocumentBundle(contentsOf: url) }
+/// catch let error as DocumentKitError where error.code == .unsupportedFormat { ... }
+/// ```
+public struct DocumentKitError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure this is. Each maps to one sysexits exit status.
+    public enum Code: String, Sendable, Codable {
+        /// The call itself was wrong: a bad option, an unknown version name (64).
+        case usage
+        /// The input is not a well-formed bundle, archive or document (65).
+        case malformedInput
+        /// The document does not satisfy its schema or a rule of its type (65).
+        case invalidDocument
+        /// The bundle or document was written by a newer DocumentKit than this one (65).
+        case unsupportedFormat
+        /// A JSON path, version or entry named by the caller is not in the document (65).
+        case notFound
+        /// A file named as input does not exist (66).
+        case missingInput
+        /// An output could not be created, or exists and `force` was not given (73).
+        case cannotCreateOutput
+        /// Reading or writing failed at the operating-system level (74).
+        case ioError
+        /// Another writer holds the bundle's lock, or it changed since it was opened (75).
+        case conflict
+        /// A document type's migration plan is wrong (see `SchemaMigrationPlan`): a mistake
+        /// in the program, not in its input (70, EX_SOFTWARE).
+        case invalidMigrationPlan
+        /// The user abandoned an interactive operation, e.g. quit the editor of
+        /// `docctl edit` with an error status or left its file empty (1, as `git commit`).
+        case cancelled
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// A sentence saying what is wrong, without the location.
+    public var message: String
+    /// The file on disk concerned, when there is one.
+    public var path: String?
+    /// The entry, object, version or JSON path inside that file, when there is one.
+    public var location: String?
+    /// Each rule the document breaks, when this error refuses a document for its rules
+    /// (a write transaction lists them all); empty otherwise.
+    public var violations: [RuleViolation] = []
+
+    /// Creates an error. `path` is the file on disk, `location` the place inside it.
+    public init(_ code: Code, _ message: String, path: String? = nil, location: String? = nil) {
+        self.code = code
+        self.message = message
+        self.path = path
+        self.location = location
+    }
+
+    /// `path: location: message`, leaving out what is unknown: always one line, since
+    /// control characters (from a hostile entry name, say) are escaped.
+    public var description: String {
+        OneLineText.escaping([path, location, message].compactMap { $0 }.joined(separator: ": "))
+    }
+
+    /// The sysexits status a command-line tool should exit with.
+    public var exitStatus: Int32 {
+        switch code {
+        case .usage: 64
+        case .malformedInput, .invalidDocument, .unsupportedFormat, .notFound: 65
+        case .missingInput: 66
+        case .cannotCreateOutput: 73
+        case .ioError: 74
+        case .conflict: 75
+        case .invalidMigrationPlan: 70
+        case .cancelled: 1
+        }
+    }
+
+    /// The same error, with the file it concerns filled in when it had none.
+    package func at(path newPath: String) -> DocumentKitError {
+        var copy = self
+        if copy.path == nil { copy.path = newPath }
+        return copy
+    }
+}
+
+extension DocumentKitError {
+    /// Wraps an archive-level failure, keeping its path and entry.
+    package init(_ error: ArchiveError) {
+        let code: Code = error.kind == .io ? .ioError : .malformedInput
+        self.init(code, error.message, path: error.path, location: error.entry.map { "entry '\($0)'" })
+    }
+
+    /// Turns `errno` from a failed system call on `path` into an error with the right code.
+    package static func system(_ operation: String, path: String, errno number: Int32) -> DocumentKitError {
+        let reason = String(cString: strerror(number))
+        switch number {
+        case ENOENT, ENOTDIR:
+            return DocumentKitError(.missingInput, "\(operation): \(reason)", path: path)
+        case EACCES, EPERM, EROFS, EEXIST, EISDIR:
+            return DocumentKitError(.cannotCreateOutput, "\(operation): \(reason)", path: path)
+        default:
+            return DocumentKitError(.ioError, "\(operation): \(reason)", path: path)
+        }
+    }
+
+    /// Runs `body`, turning any error it throws into a `DocumentKitError` located at `path`.
+    ///
+    /// An archive error gets `path` even when it names a file already: archive readers
+    /// name the file as they opened it (absolute, or with links resolved), and messages
+    /// name it as the user did.
+    package static func located<T>(at path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DocumentKitError {
+            throw error.at(path: path)
+        } catch let error as ArchiveError {
+            var converted = DocumentKitError(error)
+            converted.path = path
+            throw converted
+        }
+    }
+}

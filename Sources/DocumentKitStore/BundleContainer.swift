@@ -1,0 +1,91 @@
+import DocumentKitArchive
+import DocumentKitCore
+import DocumentKitJSON
+import Foundation
+
+/// A bundle file opened as far as every reader needs: the zip's central directory, the
+/// `mimetype` entry checked, and the manifest's bytes read (not yet decoded).
+package struct BundleContainer {
+    package let zip: StoredZipReader
+    package let mimeType: String
+    package let manifestData: Data
+    package let path: String
+    /// Bytes after the zip's end that an unfinished in-place save wrote (it is running, or
+    /// was killed); 0 normally. The next save removes them.
+    package let unfinishedAppendBytes: UInt64
+
+    /// Opens the bundle at `url`; throws `missingInput` or `malformedInput` naming the file.
+    package init(url: URL, limits: BundleLimits) throws {
+        path = url.relativePath
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { throw DocumentKitError.system("cannot open", path: path, errno: errno) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw DocumentKitError(.malformedInput, "not a bundle: it is not a regular file", path: path)
+        }
+        do {
+            zip = try Self.openZip(url, limits: limits)
+            let size = UInt64(clamping: info.st_size)
+            unfinishedAppendBytes = size > zip.length ? size - zip.length : 0
+            let first = zip.entries.first
+            guard let first, first.name == BundleEntry.mimetype else {
+                throw DocumentKitError(.malformedInput, "not a DocumentKit bundle: the first entry is \(first.map { "'\($0.name)'" } ?? "missing"), expected 'mimetype'")
+            }
+            guard first.size <= 256 else { throw DocumentKitError(.malformedInput, "the mimetype entry is too long", location: "entry 'mimetype'") }
+            mimeType = String(decoding: try zip.readData(first), as: UTF8.self)
+            guard zip.entry(named: BundleEntry.manifest) != nil else {
+                throw DocumentKitError(.malformedInput, "not a DocumentKit bundle: it has no manifest.json")
+            }
+            manifestData = try Self.read(BundleEntry.manifest, from: zip, path: path, limit: UInt64(limits.maxManifestBytes))
+        } catch {
+            throw DocumentBundle.locate(error, path: path)
+        }
+    }
+
+    /// Opens the zip, or, while an in-place save is appending to it (or after one was
+    /// killed), the complete zip in front of the append, which its journal locates.
+    private static func openZip(_ url: URL, limits: BundleLimits) throws -> StoredZipReader {
+        let resolved = AtomicReplacement.resolvingSymbolicLinks(url).path
+        func beforeAppend() -> StoredZipReader? {
+            guard let journal = AppendJournal.existing(for: resolved),
+                  let zip = try? StoredZipReader(path: resolved, limits: limits.archive, length: journal.length),
+                  journal.describes(zip.fileDescriptor, path: resolved)
+            else { return nil }
+            return zip
+        }
+        if let zip = beforeAppend() { return zip }
+        do {
+            return try StoredZipReader(path: url.path, limits: limits.archive)
+        } catch {
+            // A save may have begun appending between the journal check and the read of
+            // the file's end: look again.
+            if let zip = beforeAppend() { return zip }
+            throw error
+        }
+    }
+
+    /// Throws unless the manifest is of a format this build reads, decoding no more of it
+    /// than its format, version and head: for readers of `state.json`, whatever the length
+    /// of the history.
+    package func checkManifestHeader(limits: BundleLimits) throws {
+        do {
+            try BundleManifest.Header.check(JSONValue.parseMembers(["format", "formatVersion", "head"], of: manifestData,
+                                                                   depthLimit: limits.maxJSONDepth))
+        } catch let error as DocumentKitError {
+            throw DocumentKitError(error.code, error.message, path: path, location: error.location ?? BundleEntry.manifest)
+        }
+    }
+
+    /// Reads a whole entry, refusing one larger than `limit`; checks its CRC-32 unless
+    /// `verifyCRC` is false, for a caller that checks a stronger digest anyway.
+    package static func read(_ name: String, from zip: StoredZipReader, path: String, limit: UInt64, verifyCRC: Bool = true) throws -> Data {
+        try DocumentKitError.located(at: path) {
+            guard let entry = zip.entry(named: name) else {
+                throw DocumentKitError(.malformedInput, "the bundle has no \(name)")
+            }
+            guard entry.size <= limit else {
+                throw DocumentKitError(.malformedInput, "\(name) is larger than the limit of \(limit) bytes")
+            }
+            return try zip.readData(entry, verifyCRC: verifyCRC)
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import DocumentKitArchive
+import DocumentKitCore
+import DocumentKitJSON
+import Foundation
+
+/// `manifest.json`: everything a reader needs to understand a bundle, and a validator to
+/// prove it whole. See FORMAT.md for each field.
+public struct BundleManifest: Codable, Sendable, Equatable {
+    /// Always `"documentkit.bundle"`: tells this manifest from other JSON.
+    public var format: String
+    /// The layout version of the bundle. A reader refuses a larger one than it knows.
+    public var formatVersion: Int
+    /// The document type's identifier (a `ContentType` identifier).
+    public var contentType: String
+    /// The id of the version `document.json` holds.
+    public var head: VersionID
+    /// Every version, oldest first.
+    public var versions: [BundleVersion]
+    /// Every object the bundle stores, by digest.
+    public var objects: [ObjectDigest: ObjectRecord]
+    /// The ids of versions `prune` removed, oldest first: the first remaining version's
+    /// parent is one of them. Written only when not empty.
+    public var pruned: [VersionID]
+
+    /// The `format` value every manifest carries.
+    public static let formatName = "documentkit.bundle"
+    /// The newest layout this build reads and the one it writes.
+    public static let currentFormatVersion = 1
+
+    /// The head version.
+    public var headVersion: BundleVersion? { versions.last { $0.id == head } }
+
+    private enum CodingKeys: String, CodingKey {
+        case format, formatVersion, contentType, head, versions, objects, pruned
+    }
+
+    public init(contentType: String, head: VersionID, versions: [BundleVersion], objects: [ObjectDigest: ObjectRecord],
+                pruned: [VersionID] = []) {
+        self.format = Self.formatName
+        self.formatVersion = Self.currentFormatVersion
+        self.contentType = contentType
+        self.head = head
+        self.versions = versions
+        self.objects = objects
+        self.pruned = pruned
+    }
+
+    /// The members a reader checks before anything else: enough to refuse a bundle this
+    /// build cannot read, and to find the head, without decoding the version list.
+    package struct Header: Decodable {
+        package var format: String
+        package var formatVersion: Int
+        package var contentType: String
+        package var head: VersionID
+
+        package init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            format = try container.decode(String.self, forKey: .format)
+            formatVersion = try container.decode(Int.self, forKey: .formatVersion)
+            // Refuse a newer layout before trying to understand the rest of it.
+            try Self.check(format: format, formatVersion: formatVersion)
+            contentType = try container.decode(String.self, forKey: .contentType)
+            head = try container.decode(VersionID.self, forKey: .head)
+        }
+
+        /// Throws unless the manifest is one this build reads.
+        package static func check(format: String, formatVersion: Int) throws {
+            guard format == BundleManifest.formatName else {
+                throw DocumentKitError(.malformedInput, "manifest.json is not a DocumentKit manifest (format '\(format)')")
+            }
+            guard formatVersion >= 1 else {
+                throw DocumentKitError(.malformedInput, "manifest.json has format version \(formatVersion); versions start at 1")
+            }
+            guard formatVersion <= BundleManifest.currentFormatVersion else {
+                throw DocumentKitError(.unsupportedFormat, "bundle format version \(formatVersion) is newer than this DocumentKit supports (\(BundleManifest.currentFormatVersion)); upgrade docctl to open it")
+            }
+        }
+
+        /// Checks the members `JSONValue.parseMembers` read from a manifest's start.
+        package static func check(_ members: [String: JSONValue]) throws {
+            guard case .string(let format)? = members["format"], case .integer(let version)? = members["formatVersion"],
+                  case .string? = members["head"] else {
+                throw DocumentKitError(.malformedInput, "not a valid manifest: format, formatVersion or head is missing or of the wrong type")
+            }
+            try check(format: format, formatVersion: Int(version))
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let header = try Header(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = header.format
+        formatVersion = header.formatVersion
+        contentType = header.contentType
+        head = header.head
+        versions = try container.decode([BundleVersion].self, forKey: .versions)
+        pruned = try container.decodeIfPresent([VersionID].self, forKey: .pruned) ?? []
+        // JSON object keys are strings; decode them as digests explicitly.
+        let rawObjects = try container.decode([String: ObjectRecord].self, forKey: .objects)
+        var objects: [ObjectDigest: ObjectRecord] = [:]
+        objects.reserveCapacity(rawObjects.count)
+        for (key, record) in rawObjects {
+            guard let digest = ObjectDigest(hex: key) else {
+                throw DocumentKitError(.malformedInput, "manifest.json lists an object named '\(key)', which is not a SHA-256 digest")
+            }
+            objects[digest] = record
+        }
+        self.objects = objects
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(format, forKey: .format)
+        try container.encode(formatVersion, forKey: .formatVersion)
+        try container.encode(contentType, forKey: .contentType)
+        try container.encode(head, forKey: .head)
+        try container.encode(versions, forKey: .versions)
+        if !pruned.isEmpty { try container.encode(pruned, forKey: .pruned) }
+        try container.encode(Dictionary(uniqueKeysWithValues: objects.map { ($0.key.hex, $0.value) }), forKey: .objects)
+    }
+}
+
+/// How one object is stored: its size, the codec applied before storing, the stored size.
+public struct ObjectRecord: Codable, Sendable, Equatable {
+    /// The object's size in bytes, uncompressed (the bytes its digest is of).
+    public var size: UInt64
+    /// How the stored bytes encode the object.
+    public var codec: ObjectCodec
+    /// The size of the zip entry's data.
+    public var storedSize: UInt64
+    /// For the `delta` codec: the object the delta program rebuilds this one from.
+    public var base: ObjectDigest?
+
+    public init(size: UInt64, codec: ObjectCodec, storedSize: UInt64, base: ObjectDigest? = nil) {
+        self.size = size
+        self.codec = codec
+        self.storedSize = storedSize
+        self.base = base
+    }
+}
+
+/// The encodings an object's stored bytes may have.
+public enum ObjectCodec: String, Codable, Sendable {
+    /// The stored bytes are the object.
+    case identity
+    /// The stored bytes are one zstd frame (RFC 8878) that decodes to the object.
+    case zstd
+    /// The stored bytes are one zstd frame that decodes to a delta program (FORMAT.md
+    /// §4.1), which rebuilds the object from the object named by the record's `base`.
+    case delta
+}

@@ -1,0 +1,99 @@
+import DocumentKitArchive
+import DocumentKitCore
+import DocumentKitJSON
+import Foundation
+
+extension BundleWriter {
+    /// How much of a bundle may be superseded bytes before a save rewrites it instead of
+    /// appending: a third, so a bundle is never more than half again its live size.
+    package static let reclaimableFraction: UInt64 = 3
+
+    /// Saves `container` by appending to `base`'s file in place: the new entries, a new
+    /// central directory and a new end record go after the old end; every unchanged entry
+    /// stays where it is. A save then costs the bytes that changed, not the bundle's size.
+    ///
+    /// The order makes it crash-safe (DESIGN.md, "Saving in place"): the journal naming
+    /// the old end is flushed first; then everything but the new end record is written
+    /// and flushed; then the end record, and a last flush. Until that record is written,
+    /// readers follow the journal to the old zip, and the next writer cuts the tail off.
+    /// After a failure (a full disk) the file is cut back to its old length here.
+    ///
+    /// Returns `false`, having written nothing, when the save should rewrite the bundle
+    /// instead: the file cannot be opened for writing, is not the one `base` read, or
+    /// would carry more than a third of superseded bytes.
+    package static func appendInPlace(_ container: Container, to base: DocumentBundle, destination: URL) throws -> Bool {
+        guard container.mimeType == base.mimeType, let superseded = supersededBytes(by: container, in: base) else { return false }
+        return try append(to: base, destination: destination, superseding: superseded) { zip in
+            try zip.keepEntry(base.zip.entries[0])
+            try writeEntries(container, to: zip) { entry, _ in try zip.keepEntry(entry) }
+        }
+    }
+
+    /// Appends to `base`'s file in place, with the journal, flushes and rollback that
+    /// make it crash-safe (see ``appendInPlace(_:to:destination:)``): `write` lists every
+    /// entry of the new central directory on the writer it is given, keeping the base's
+    /// entries that stay (`keepEntry`) and adding new ones, in directory order.
+    ///
+    /// Returns `false`, having written nothing, when `superseded` (the bytes of `base`
+    /// the append leaves unused) would take the file's superseded bytes past a third, or
+    /// the file cannot be opened for writing or is not the one `base` read.
+    package static func append(to base: DocumentBundle, destination: URL, superseding superseded: UInt64,
+                       _ write: (StoredZipWriter) throws -> Void) throws -> Bool {
+        let path = AtomicReplacement.resolvingSymbolicLinks(base.url).path
+        guard AtomicReplacement.resolvingSymbolicLinks(destination).path == path,
+              (base.zip.unreferencedBytes + superseded) * reclaimableFraction <= base.zip.length
+        else { return false }
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var opened = stat(), read = stat()
+        guard fstat(fd, &opened) == 0, fstat(base.zip.fileDescriptor, &read) == 0,
+              opened.st_ino == read.st_ino, opened.st_dev == read.st_dev,
+              UInt64(opened.st_size) == base.zip.length
+        else { return false }
+
+        let start = base.zip.length
+        // Errors name the bundle as the caller did, not the resolved path.
+        let reported = destination.relativePath
+        let journal = try AppendJournal.begin(bundlePath: path, fd: fd, length: start, reportedPath: reported)
+        do {
+            try DocumentKitError.located(at: reported) {
+                let zip = StoredZipWriter(appendingTo: fd, path: reported, at: start)
+                try write(zip)
+                try zip.finish { try synchronize(fd, path: reported) }
+                try synchronize(fd, path: reported)
+            }
+        } catch {
+            // Nothing before `start` was touched: cutting the tail restores the old bytes.
+            if ftruncate(fd, off_t(start)) == 0, fsync(fd) == 0 { try? journal.finish() }
+            throw error
+        }
+        try DocumentKitError.located(at: reported) { try journal.finish() }
+        var written = stat()
+        if fstat(fd, &written) == 0, written.st_nlink == 0 {
+            // Removed (its folder deleted) while the save ran: the version went with it.
+            throw DocumentKitError(.cannotCreateOutput, "it was removed while it was being saved", path: reported)
+        }
+        return true
+    }
+
+    /// The bytes of `base` that saving `container` in place would leave unused: the old
+    /// `document.json`, manifest and central directory, and objects stored anew. `nil`
+    /// when `base` lacks an entry every bundle has.
+    private static func supersededBytes(by container: Container, in base: DocumentBundle) -> UInt64? {
+        guard let document = base.zip.entry(named: BundleEntry.document),
+              let manifest = base.zip.entry(named: BundleEntry.manifest),
+              base.zip.entries.first?.name == BundleEntry.mimetype
+        else { return nil }
+        var bytes = base.zip.length - base.zip.centralDirectoryOffset
+        for entry in [document, manifest] { bytes += entry.dataEnd - entry.localHeaderOffset }
+        for digest in container.newObjects.keys {
+            if let entry = base.zip.entry(named: digest.entryName) { bytes += entry.dataEnd - entry.localHeaderOffset }
+        }
+        return bytes
+    }
+
+    private static func synchronize(_ fd: Int32, path: String) throws {
+        guard fsync(fd) == 0 else { throw DocumentKitError.system("cannot flush to disk", path: path, errno: errno) }
+    }
+}

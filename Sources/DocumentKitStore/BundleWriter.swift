@@ -1,0 +1,286 @@
+import DocumentKitArchive
+import DocumentKitCore
+import DocumentKitJSON
+import Foundation
+
+/// What a save records about itself.
+public struct SaveMetadata: Sendable {
+    /// Who saves.
+    public var author: String
+    /// Why.
+    public var message: String
+    /// When; defaults to now (or `SOURCE_DATE_EPOCH`).
+    public var created: Date
+    /// How the save stores the objects it adds.
+    public var compression: ObjectCompression
+
+    // `compression` is not optional, so that `compression: .none` cannot mean "the default".
+    public init(author: String, message: String = "", created: Date = DocumentDates.now(),
+                compression: ObjectCompression = .zstd) {
+        self.author = author
+        self.message = message
+        self.created = created
+        self.compression = compression
+    }
+}
+
+/// Writes a bundle: the base bundle's history and objects, plus one new version.
+///
+/// Objects the base already has are never decoded, re-compressed or re-hashed: a save in
+/// place leaves them where they are and appends only what changed; a rewrite copies
+/// their stored bytes. Either way the save is atomic (see `appendInPlace`).
+package enum BundleWriter {
+    /// Objects at most this large are tried with zstd; larger ones are stored as they are.
+    package static let compressionLimit: UInt64 = 16 << 20
+    /// Objects smaller than this are never compressed: the frame would cost more than it saves.
+    package static let compressionFloor: UInt64 = 128
+
+    package struct Request {
+        package var root: FileWrapper
+        /// The content type's identifier and MIME type, for the manifest and the
+        /// `mimetype` entry.
+        package var contentType: String
+        package var mimeType: String
+        package var schema: String
+        package var metadata: SaveMetadata
+        package var base: DocumentBundle?
+        package var destination: URL
+        /// Whether an existing file at `destination` may be replaced.
+        package var replace: Bool
+        /// Whether the save may append to `base` in place: only under the bundle's writer
+        /// lock, with `base` opened under it and `destination` its file.
+        package var inPlace = false
+        /// The changes from the base's head document to the new one, when the caller knows
+        /// them (an edit that spliced one record); otherwise the save diffs the two texts.
+        package var documentChanges: JSONChangeList?
+        /// The base's head document, when the caller has read it already, checked against
+        /// the digest the head's tree records (`DocumentBundle.documentData(of:)`).
+        package var baseDocument: Data?
+
+        package init(root: FileWrapper, contentType: String, mimeType: String, schema: String, metadata: SaveMetadata,
+                     base: DocumentBundle? = nil, destination: URL, replace: Bool,
+                     documentChanges: JSONChangeList? = nil, baseDocument: Data? = nil) {
+            self.root = root
+            self.contentType = contentType
+            self.mimeType = mimeType
+            self.schema = schema
+            self.metadata = metadata
+            self.base = base
+            self.destination = destination
+            self.replace = replace
+            self.documentChanges = documentChanges
+            self.baseDocument = baseDocument
+        }
+    }
+
+    /// Writes the bundle; returns the new version, or `nil` when the tree and schema equal
+    /// the base's head (nothing is written then). A migration that leaves the bytes as they
+    /// were still saves a version, recording the new schema.
+    package static func write(_ request: Request) throws -> BundleVersion? {
+        let planner = TreePlanner(base: request.base)
+        let compressingDocument = startCompressing(request.root[VersionLayout.documentName], compression: request.metadata.compression)
+        let rootTree = try planner.storeTree(request.root)
+        if let base = request.base, base.headVersion.tree == rootTree, base.headVersion.schema == request.schema { return nil }
+        guard let documentFile = request.root[VersionLayout.documentName], documentFile.isRegularFile else {
+            throw DocumentKitError(.invalidDocument, "a bundle's tree needs a \(VersionLayout.documentName) at its root")
+        }
+        var compressing: [ObjectDigest: BackgroundWork<Data>] = [:]
+        if let compressingDocument, let digest = planner.digest(of: documentFile), planner.pending[digest] != nil {
+            compressing[digest] = compressingDocument
+        }
+        let documentJSON = try documentFile.regularFileContents()
+
+        let previous = request.base?.manifest
+        var newObjects = planner.pending
+        var changes: VersionChanges?
+        if let base = request.base {
+            // The typed document that produced the new tree is gone: give its memory back
+            // before holding two documents and diffing them.
+            MemoryPressure.releaseFreedMemory()
+            let oldDocument = try request.baseDocument ?? base.headDocumentData()
+            let oldTree = try base.tree(of: base.headVersion)
+            var documentChanges: JSONChangeList
+            if let known = request.documentChanges {
+                documentChanges = known
+            } else {
+                documentChanges = JSONChangeList(limit: VersionChanges.limit)
+                try JSONValue.collectChanges(from: oldDocument, to: documentJSON, into: &documentChanges)
+            }
+            changes = VersionChanges(changes: documentChanges, blobs: BlobChange.changes(from: oldTree, to: request.root))
+            // A base document the caller read is checked against the head's digest; the new
+            // one the planner hashed a moment ago.
+            let oldDigest = request.baseDocument == nil ? nil : oldTree[VersionLayout.documentName]?.knownDigest
+            for (digest, object) in try DocumentHistoryEncoding.reencode(oldDocument: oldDocument, oldDigest: oldDigest, newDocument: documentJSON,
+                                                                        newDigest: planner.digest(of: documentFile), in: base) {
+                newObjects[digest] = object
+            }
+        }
+        let version = BundleVersion(
+            number: (previous?.versions.map(\.number).max() ?? 0) + 1,
+            parents: previous.map { [$0.head] } ?? [],
+            created: request.metadata.created,
+            author: request.metadata.author,
+            message: request.metadata.message,
+            schema: request.schema,
+            tree: rootTree,
+            changes: changes)
+
+        let manifest = BundleManifest(
+            contentType: request.contentType, head: version.id,
+            versions: (previous?.versions ?? []) + [version], objects: previous?.objects ?? [:],
+            pruned: previous?.pruned ?? [])
+        try writeContainer(Container(mimeType: request.mimeType, document: documentJSON, manifest: manifest,
+                                     newObjects: newObjects, sizes: planner.sizes, base: request.base,
+                                     compression: request.metadata.compression, compressing: compressing),
+                           to: request.destination, replace: request.replace, inPlace: request.inPlace)
+        return version
+    }
+
+    /// Everything a bundle file holds, ready to be written.
+    package struct Container {
+        package var mimeType: String
+        package var document: Data
+        /// The manifest; its `objects` are completed with the new objects' records.
+        package var manifest: BundleManifest
+        /// Objects to write now, by digest; every other object of the manifest is copied
+        /// raw from `base`.
+        package var newObjects: [ObjectDigest: TreePlanner.PendingObject] = [:]
+        package var sizes: [ObjectDigest: UInt64] = [:]
+        package var base: DocumentBundle?
+        /// How the new objects are stored; deltas (already encoded) are stored as they are.
+        package var compression: ObjectCompression = .zstd
+        /// New objects already being compressed (`startCompressing`).
+        package var compressing: [ObjectDigest: BackgroundWork<Data>] = [:]
+
+        package init(mimeType: String, document: Data, manifest: BundleManifest,
+                     newObjects: [ObjectDigest: TreePlanner.PendingObject] = [:], sizes: [ObjectDigest: UInt64] = [:],
+                     base: DocumentBundle? = nil, compression: ObjectCompression = .zstd,
+                     compressing: [ObjectDigest: BackgroundWork<Data>] = [:]) {
+            self.mimeType = mimeType
+            self.document = document
+            self.manifest = manifest
+            self.newObjects = newObjects
+            self.sizes = sizes
+            self.base = base
+            self.compression = compression
+            self.compressing = compressing
+        }
+    }
+
+    /// Writes `container` to `destination`: in place, appending to the base bundle, when
+    /// `inPlace` allows it and the base is the destination (see `appendInPlace`);
+    /// otherwise to a temporary file beside `destination`, moved into place atomically
+    /// and keeping the permissions and owner of the file it replaces.
+    package static func writeContainer(_ container: Container, to destination: URL, replace: Bool, inPlace: Bool = false) throws {
+        if inPlace, let base = container.base, try appendInPlace(container, to: base, destination: destination) { return }
+        let output = try AtomicReplacement(destination: destination)
+        let zip = StoredZipWriter(fileDescriptor: output.file.descriptor, path: destination.relativePath)
+        try DocumentKitError.located(at: destination.relativePath) {
+            try zip.addEntry(name: BundleEntry.mimetype, data: Data(container.mimeType.utf8))
+            try writeEntries(container, to: zip) { entry, base in try zip.copyEntry(entry, from: base.zip) }
+            try zip.finish()
+        }
+        if replace {
+            try commitReplacing(output)
+        } else {
+            try output.commitWithoutReplacing(mode: AtomicReplacement.defaultMode())
+        }
+    }
+
+    /// Moves a rewritten bundle over the file it replaces, keeping that file's permissions
+    /// and owner (a new file's are the umask's).
+    package static func commitReplacing(_ output: AtomicReplacement) throws {
+        var info = stat()
+        if stat(output.destination.path, &info) == 0 {
+            try output.commit(mode: info.st_mode & 0o7777, owner: (info.st_uid, info.st_gid))
+        } else {
+            try output.commit(mode: AtomicReplacement.defaultMode())
+        }
+    }
+
+    /// Writes everything after `mimetype`: `document.json`, every object (new ones written,
+    /// the base's passed to `carry`), the manifest, completed with the new objects' records,
+    /// and the base's `state.json`, if it has one, passed to `carry` as it is.
+    package static func writeEntries(_ container: Container, to zip: StoredZipWriter,
+                             carry: (StoredZipEntry, DocumentBundle) throws -> Void) throws {
+        var manifest = container.manifest
+        try zip.addEntry(name: BundleEntry.document, data: container.document)
+        for digest in Set(manifest.objects.keys).union(container.newObjects.keys).sorted() {
+            if let pending = container.newObjects[digest] {
+                manifest.objects[digest] = try writeObject(digest, pending, size: container.sizes[digest] ?? 0,
+                                                           compression: container.compression,
+                                                           compressing: container.compressing[digest], to: zip)
+            } else if let base = container.base {
+                try carry(try base.storedObject(digest).entry, base)
+            }
+        }
+        try zip.addEntry(name: BundleEntry.manifest, data: try CanonicalJSONEncoder().encode(manifest, terminated: true))
+        // The bundle's state lies outside the history (FORMAT.md §3.1): no save, prune,
+        // restore or migration changes it, and it stays the last entry.
+        if let base = container.base, let state = base.zip.entry(named: BundleEntry.state) {
+            try carry(state, base)
+        }
+    }
+
+    /// Writes one new object: with `.zstd`, compressed when that saves at least a tenth;
+    /// with `.none`, as it is.
+    private static func writeObject(_ digest: ObjectDigest, _ pending: TreePlanner.PendingObject, size: UInt64,
+                                    compression: ObjectCompression, compressing: BackgroundWork<Data>?,
+                                    to zip: StoredZipWriter) throws -> ObjectRecord {
+        if case .encoded(let stored, let record) = pending {
+            try zip.addEntry(name: digest.entryName, data: stored)
+            return record
+        }
+        if compression == .zstd, size >= compressionFloor, size <= compressionLimit {
+            let data: Data
+            switch pending {
+            case .data(let bytes):
+                // Hashed by the planner a moment ago, and bytes in memory cannot change.
+                data = bytes
+            case .file(let file):
+                data = try file.regularFileContents()
+                guard ObjectDigest.of(data) == digest else { throw changedFile(digest) }
+            case .encoded:
+                preconditionFailure("encoded objects are written above")
+            }
+            let compressed = try compressing?.result() ?? ZstdCodec.compress(data, level: compressionLevel(forSize: size))
+            if UInt64(compressed.count) * 10 < size * 9 {
+                try zip.addEntry(name: digest.entryName, data: compressed)
+                return ObjectRecord(size: size, codec: .zstd, storedSize: UInt64(compressed.count))
+            }
+            try zip.addEntry(name: digest.entryName, data: data)
+            return ObjectRecord(size: size, codec: .identity, storedSize: size)
+        }
+        var hasher = ObjectHasher()
+        do {
+            try writeStream(pending, as: digest, size: size, hasher: &hasher, to: zip)
+        } catch let error as ArchiveError where error.kind == .limitExceeded || error.kind == .truncated {
+            // More or fewer bytes than the file had when it was attached.
+            throw changedFile(digest)
+        }
+        guard hasher.finalize() == digest else { throw changedFile(digest) }
+        return ObjectRecord(size: size, codec: .identity, storedSize: size)
+    }
+
+    private static func writeStream(_ pending: TreePlanner.PendingObject, as digest: ObjectDigest, size: UInt64,
+                                    hasher: inout ObjectHasher, to zip: StoredZipWriter) throws {
+        try zip.addEntry(name: digest.entryName, size: size) { sink in
+            switch pending {
+            case .data(let data):
+                hasher.update(data)
+                try data.withUnsafeBytes { try sink.write($0) }
+            case .file(let file):
+                try file.streamContents { block in
+                    hasher.update(block)
+                    try sink.write(block)
+                }
+            case .encoded:
+                preconditionFailure("encoded objects are written whole")
+            }
+        }
+    }
+
+    private static func changedFile(_ digest: ObjectDigest) -> DocumentKitError {
+        DocumentKitError(.invalidDocument, "a file changed after it was attached or while it was being saved (object \(digest.short)); nothing was saved")
+    }
+}

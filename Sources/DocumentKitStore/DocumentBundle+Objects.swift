@@ -1,0 +1,147 @@
+import DocumentKitArchive
+import DocumentKitCore
+import DocumentKitJSON
+import Foundation
+
+extension DocumentBundle {
+    /// The zip entry and manifest record of an object, checked to agree.
+    package func storedObject(_ digest: ObjectDigest) throws -> (entry: StoredZipEntry, record: ObjectRecord) {
+        guard let record = manifest.objects[digest] else {
+            throw DocumentKitError(.malformedInput, "object \(digest.short) is not listed in the manifest", path: url.relativePath)
+        }
+        guard let entry = zip.entry(named: digest.entryName) else {
+            throw DocumentKitError(.malformedInput, "object \(digest.short) is missing", path: url.relativePath, location: "entry '\(digest.entryName)'")
+        }
+        guard entry.size == record.storedSize else {
+            throw DocumentKitError(.malformedInput, "object is \(entry.size) bytes, the manifest says \(record.storedSize)", path: url.relativePath, location: "entry '\(digest.entryName)'")
+        }
+        // Readers size their output by `size`: an identity object whose stored bytes are
+        // more or fewer would be cut short or overrun by whoever trusts it.
+        guard record.codec != .identity || record.size == record.storedSize else {
+            throw DocumentKitError(.malformedInput, "object is stored as is, but the manifest gives it \(record.size) bytes and \(record.storedSize) stored", path: url.relativePath, location: "entry '\(digest.entryName)'")
+        }
+        return (entry, record)
+    }
+
+    /// No expansion ratio for objects: the output is bounded by the size the manifest
+    /// declares, itself bounded by `maxInMemoryObjectBytes`, and a ratio would refuse
+    /// objects writers rightly make (a document of repeated text compresses past 1,000:1).
+    private static let objectDecodingLimits = ArchiveLimits(maxExpansionRatio: .max)
+
+    /// An object's bytes, decoded and checked against its digest.
+    ///
+    /// A `delta` object is rebuilt from its base, which may be a delta too: the chain is
+    /// followed to an object stored whole, then the programs are applied newest base
+    /// first. Only the result is hashed; ``validateObject(_:base:)`` checks each link.
+    public func objectData(_ digest: ObjectDigest) throws -> Data {
+        var chain = [digest]
+        var seen: Set<ObjectDigest> = [digest]
+        var record = try storedObject(digest).record
+        while record.codec == .delta {
+            guard let base = record.base else {
+                throw DocumentKitError(.malformedInput, "object \(chain.last!.short) is a delta without a base", path: url.relativePath)
+            }
+            guard seen.insert(base).inserted else {
+                throw DocumentKitError(.malformedInput, "object \(digest.short)'s delta chain loops back to \(base.short)", path: url.relativePath)
+            }
+            chain.append(base)
+            record = try storedObject(base).record
+        }
+        var data = try decodeObject(chain.removeLast(), base: nil)
+        while let next = chain.popLast() {
+            data = try decodeObject(next, base: data)
+        }
+        try checkDigest(of: data, is: digest, entry: try storedObject(digest).entry)
+        return data
+    }
+
+    /// Decodes one object from its stored bytes, given its base's bytes if it is a delta;
+    /// the result is not checked against the digest.
+    package func decodeObject(_ digest: ObjectDigest, base: Data?) throws -> Data {
+        let (entry, record) = try storedObject(digest)
+        guard record.size <= limits.maxInMemoryObjectBytes else {
+            throw DocumentKitError(.malformedInput, "object \(digest.short) is \(record.size) bytes, more than can be read into memory (\(limits.maxInMemoryObjectBytes))", path: url.relativePath)
+        }
+        return try DocumentKitError.located(at: url.relativePath) { () throws -> Data in
+            let stored = try zip.readData(entry, verifyCRC: false)
+            do {
+                switch record.codec {
+                case .identity:
+                    return stored
+                case .zstd:
+                    return try ZstdCodec.decompress(stored, expectedSize: Int(record.size), limits: Self.objectDecodingLimits)
+                case .delta:
+                    guard let base else { preconditionFailure("a delta object is decoded with its base") }
+                    let program = try ZstdCodec.decompress(stored, maxSize: Int(record.size) + ObjectDelta.maxOverhead)
+                    return try ObjectDelta.apply(program, to: base, expectedSize: Int(record.size))
+                }
+            } catch let error as DocumentKitError {
+                throw DocumentKitError(error.code, error.message, location: "entry '\(entry.name)'")
+            } catch let error as ArchiveError {
+                throw error.adding(entry: entry.name)
+            }
+        }
+    }
+
+    /// Decodes one object, given its base's bytes if it is a delta, and checks its digest:
+    /// how a validator checks every link of a delta chain once.
+    package func validateObject(_ digest: ObjectDigest, base: Data?) throws -> Data {
+        let data = try decodeObject(digest, base: base)
+        try checkDigest(of: data, is: digest, entry: try storedObject(digest).entry)
+        return data
+    }
+
+    /// Streams an object's bytes through `body`; throws at the end if they do not match
+    /// the digest, so a caller writing them out must treat what it wrote as suspect (and
+    /// not commit it). A caller that cannot take back what it was given uses
+    /// ``streamCheckedObject(_:_:)``.
+    public func streamObject(_ digest: ObjectDigest, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let (entry, record) = try storedObject(digest)
+        if record.codec != .identity {
+            try objectData(digest).withUnsafeBytes { try body($0) }
+            return
+        }
+        var hasher = ObjectHasher()
+        try DocumentKitError.located(at: url.relativePath) {
+            try zip.stream(entry, verifyCRC: false) { block in
+                hasher.update(block)
+                do {
+                    try body(block)
+                } catch let error as ArchiveError {
+                    // The consumer's own failure (writing an export, say) names its file:
+                    // made a DocumentKitError here, it keeps that name, not this bundle's.
+                    throw DocumentKitError(error)
+                }
+            }
+        }
+        try checkDigest(hasher.finalize(), is: digest, entry: entry)
+    }
+
+    /// Streams an object's bytes through `body` only once all of them are known to match
+    /// its digest: for a consumer that cannot take back what it was given, such as
+    /// standard output. An object stored as is is read twice, first to hash it, so that it
+    /// is never held in memory whole; any other is decoded and checked in memory first.
+    public func streamCheckedObject(_ digest: ObjectDigest, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let (entry, record) = try storedObject(digest)
+        if record.codec == .identity {
+            var hasher = ObjectHasher()
+            try DocumentKitError.located(at: url.relativePath) {
+                try zip.stream(entry, verifyCRC: false) { hasher.update($0) }
+            }
+            try checkDigest(hasher.finalize(), is: digest, entry: entry)
+        }
+        // Hashed again as it goes out: bytes changed in place since the first pass (by no
+        // DocumentKit writer, which never writes below a bundle's end) still end in an error.
+        try streamObject(digest, body)
+    }
+
+    private func checkDigest(of data: Data, is digest: ObjectDigest, entry: StoredZipEntry) throws {
+        try checkDigest(ObjectDigest.of(data), is: digest, entry: entry)
+    }
+
+    private func checkDigest(_ actual: ObjectDigest, is digest: ObjectDigest, entry: StoredZipEntry) throws {
+        guard actual == digest else {
+            throw DocumentKitError(.malformedInput, "object is damaged: its SHA-256 is \(actual.short)…, expected \(digest.short)…", path: url.relativePath, location: "entry '\(entry.name)'")
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import DocumentKitArchive
+import DocumentKitCore
+import DocumentKitJSON
+import Foundation
+
+extension ObjectDelta {
+    /// Runs `program` against `base`, rebuilding the target of exactly `expectedSize` bytes.
+    ///
+    /// The output buffer is allocated once, at `expectedSize`, after the program's declared
+    /// sizes agree with the base and with `expectedSize`; no instruction can make it grow,
+    /// so a hostile program costs at most what the caller expects.
+    ///
+    /// - Throws: `DocumentKitError` `.malformedInput` when the program does not start with
+    ///   `DKD1`, a varint is truncated or too large, the declared base size is not
+    ///   `base.count` or the target size not `expectedSize`, an instruction is unknown, has
+    ///   a zero length, copies outside the base, reads literal bytes past the program's
+    ///   end or writes past the target's end, the program ends before the target is
+    ///   complete, or bytes follow once it is.
+    package static func apply(_ program: Data, to base: Data, expectedSize: Int) throws -> Data {
+        guard expectedSize >= 0 else { throw DeltaProgramReader.failure("a negative target size (\(expectedSize)) was expected") }
+        return try program.withUnsafeBytes { program in
+            try base.withUnsafeBytes { base in
+                var reader = DeltaProgramReader(program)
+                try reader.readMagic()
+                let baseSize = try reader.varint(naming: "the base size")
+                guard baseSize == base.count else {
+                    throw DeltaProgramReader.failure("the program is for a base of \(baseSize) bytes; the base has \(base.count)")
+                }
+                let targetSize = try reader.varint(naming: "the target size")
+                guard targetSize == expectedSize else {
+                    throw DeltaProgramReader.failure("the program builds \(targetSize) bytes; \(expectedSize) were expected")
+                }
+                var output = Data(count: targetSize)
+                try output.withUnsafeMutableBytes { output in
+                    try run(&reader, base: base, into: output)
+                }
+                return output
+            }
+        }
+    }
+
+    /// Executes the instructions after the header, filling all of `output`.
+    private static func run(_ reader: inout DeltaProgramReader, base: UnsafeRawBufferPointer,
+                            into output: UnsafeMutableRawBufferPointer) throws {
+        var filled = 0
+        while !reader.isAtEnd {
+            let start = reader.position
+            guard filled < output.count else {
+                throw DeltaProgramReader.failure(
+                    "trailing bytes at byte \(start), after the instruction that completes the target")
+            }
+            let byte = reader.readByte()
+            switch Opcode(rawValue: byte) {
+            case .copy:
+                let offset = try reader.varint(naming: "a COPY offset")
+                let length = try reader.varint(naming: "a COPY length")
+                try checkLength(length, of: "COPY", at: start, filled: filled, targetSize: output.count)
+                guard offset <= base.count, length <= base.count - offset else {
+                    throw DeltaProgramReader.failure(
+                        "the COPY at byte \(start) reads \(length) bytes from offset \(offset) of a base of \(base.count)")
+                }
+                output.baseAddress.unsafelyUnwrapped.advanced(by: filled)
+                    .copyMemory(from: base.baseAddress.unsafelyUnwrapped.advanced(by: offset), byteCount: length)
+                filled += length
+            case .add:
+                let length = try reader.varint(naming: "an ADD length")
+                try checkLength(length, of: "ADD", at: start, filled: filled, targetSize: output.count)
+                let literal = try reader.readBytes(length, for: "the ADD at byte \(start)")
+                output.baseAddress.unsafelyUnwrapped.advanced(by: filled).copyMemory(from: literal.baseAddress.unsafelyUnwrapped, byteCount: length)
+                filled += length
+            case nil:
+                let hex = String(byte, radix: 16, uppercase: true)
+                throw DeltaProgramReader.failure("unknown instruction 0x\(hex.count == 1 ? "0" + hex : hex) at byte \(start)")
+            }
+        }
+        guard filled == output.count else {
+            throw DeltaProgramReader.failure("the program ends after \(filled) of the target's \(output.count) bytes")
+        }
+    }
+
+    /// Refuses an empty instruction, or one that would write past the end of the target.
+    private static func checkLength(_ length: Int, of instruction: String, at start: Int, filled: Int, targetSize: Int) throws {
+        guard length > 0 else { throw DeltaProgramReader.failure("the \(instruction) at byte \(start) has length 0") }
+        guard length <= targetSize - filled else {
+            throw DeltaProgramReader.failure(
+                "the \(instruction) at byte \(start) writes \(length) bytes after \(filled); the target has \(targetSize)")
+        }
+    }
+}
+
+/// Reads a delta program's bytes front to back, with errors that say at which byte.
+private struct DeltaProgramReader {
+    let bytes: UnsafeRawBufferPointer
+    private(set) var position = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    var isAtEnd: Bool { position == bytes.count }
+    var remaining: Int { bytes.count - position }
+
+    mutating func readMagic() throws {
+        guard bytes.count >= ObjectDelta.magic.count, bytes.prefix(ObjectDelta.magic.count).elementsEqual(ObjectDelta.magic) else {
+            throw Self.failure("not a delta program: it does not start with DKD1")
+        }
+        position = ObjectDelta.magic.count
+    }
+
+    /// The next byte; the caller has checked that there is one.
+    mutating func readByte() -> UInt8 {
+        defer { position += 1 }
+        return bytes[position]
+    }
+
+    /// The next `count` bytes, in place.
+    mutating func readBytes(_ count: Int, for instruction: String) throws -> UnsafeRawBufferPointer {
+        guard count <= remaining else {
+            throw Self.failure("\(instruction) needs \(count) literal bytes; the program has \(remaining) left")
+        }
+        defer { position += count }
+        return UnsafeRawBufferPointer(rebasing: bytes[position ..< position + count])
+    }
+
+    /// An unsigned LEB128 varint of at most nine bytes (63 bits), so that it fits in `Int`.
+    mutating func varint(naming what: String) throws -> Int {
+        let start = position
+        var value = 0
+        var shift = 0
+        while true {
+            guard position < bytes.count else { throw Self.failure("\(what) (a varint at byte \(start)) is truncated") }
+            guard shift < 63 else { throw Self.failure("\(what) (a varint at byte \(start)) is longer than nine bytes") }
+            let byte = bytes[position]
+            position += 1
+            value |= Int(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return value }
+            shift += 7
+        }
+    }
+
+    static func failure(_ message: String) -> DocumentKitError {
+        DocumentKitError(.malformedInput, "invalid delta program: \(message)")
+    }
+}
