@@ -7,12 +7,16 @@ import PackageDescription
 //   DocumentKitJSON     the JSON grammar, canonical text, paths and diffs
 //   DocumentKitStore    the bundle store: container, journal, manifest, objects, trees, deltas
 //   DocumentKit         documents, schemas, relationships, transactions, storage; re-exports the above
-//   docctl              the command-line tool
+//   SampleProject       the sample document type, a Project with tasks and a thumbnail
+//   DocumentKitCLI      docctl's commands, for any document types (a library product)
+//   docctl              the command-line tool: DocumentKitCLI over SampleProject
 let package = Package(
     name: "DocumentKit",
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "DocumentKit", targets: ["DocumentKit"]),
+        .library(name: "DocumentKitCLI", targets: ["DocumentKitCLI"]),
+        .library(name: "SampleProject", targets: ["SampleProject"]),
         .executable(name: "docctl", targets: ["docctl"]),
     ],
     dependencies: [
@@ -39,16 +43,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .executableTarget(
-            name: "docctl",
+        .target(name: "SampleProject", dependencies: ["DocumentKit"]),
+        .target(
+            name: "DocumentKitCLI",
             dependencies: [
                 "DocumentKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "docctl", dependencies: ["DocumentKitCLI", "SampleProject"]),
         .testTarget(
             name: "DocumentKitTests",
-            dependencies: ["DocumentKit", "docctl"]
+            dependencies: ["DocumentKit", "SampleProject", "docctl"]
         ),
     ]
 )

@@ -63,9 +63,9 @@ extension ContentType {
 
 /// The content types a program knows, looked up by identifier, extension or MIME type.
 public final class ContentTypeRegistry: @unchecked Sendable {
-    /// The process-wide registry, holding DocumentKit's own types and the built-in
-    /// document types (see `DocumentTypes`).
-    public static let shared = ContentTypeRegistry(types: [.data, .json, .zip, .png, .jpeg, .documentBundle] + DocumentTypes.builtIn.map { $0.contentType })
+    /// The process-wide registry, holding DocumentKit's own types and the document
+    /// types registered with `DocumentTypes`.
+    public static let shared = ContentTypeRegistry(types: [.data, .json, .zip, .png, .jpeg, .documentBundle])
 
     private let lock = NSLock()
     private var byIdentifier: [String: ContentType] = [:]

@@ -84,8 +84,9 @@ extension RuleViolation {
         return moved
     }
 
-    /// `must not be empty` at `path` when `text` is blank.
-    static func blank(_ text: String, at path: String) -> RuleViolation? {
+    /// `must not be empty` at `path` when `text` is blank: the rule most document types
+    /// have for their names and titles.
+    public static func blank(_ text: String, at path: String) -> RuleViolation? {
         // Most text starts with what is not white space: one look, instead of trimming
         // every title of a document.
         if let first = text.unicodeScalars.first, !CharacterSet.whitespacesAndNewlines.contains(first) { return nil }

@@ -21,7 +21,7 @@ public enum BundleEditor {
 
     /// Creates a bundle at `url` whose first version holds `json`, completed and checked
     /// as a `type` document. Fails if `url` exists, unless `replace`.
-    public static func create(at url: URL, type: any CodableDocument.Type = Project.self, json: JSONValue,
+    public static func create(at url: URL, type: any CodableDocument.Type, json: JSONValue,
                               metadata: SaveMetadata, replace: Bool = false) throws -> BundleVersion {
         let overlay = ObjectOverlay(base: nil)
         return try DocumentKitError.located(at: url.relativePath) {

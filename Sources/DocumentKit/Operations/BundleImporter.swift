@@ -7,7 +7,7 @@ public enum BundleImporter {
     /// Imports `source` into a new bundle at `output` as a `type` document. `schema` is the
     /// schema the source was written with (an export records none), by default the type's
     /// current one; an older one is migrated, a newer one refused (`unsupportedFormat`).
-    public static func importDocument(from source: URL, to output: URL, type: any CodableDocument.Type = Project.self,
+    public static func importDocument(from source: URL, to output: URL, type: any CodableDocument.Type,
                                       schema: String? = nil, metadata: SaveMetadata, replace: Bool = false) throws -> BundleVersion {
         if let schema, SchemaVersion(schema) == nil {
             throw DocumentKitError(.usage, "'\(schema)' is not a schema version (use major.minor.patch, e.g. 1.0.0)")

@@ -1,12 +1,11 @@
 import Foundation
 
 /// The `CodableDocument` types a program can edit generically (by JSON path, from the
-/// command line), looked up by the content type a bundle's manifest names.
+/// command line), looked up by the content type a bundle's manifest names. None is
+/// registered until the program registers its own (docctl registers the sample
+/// `Project`).
 public enum DocumentTypes {
-    /// The types DocumentKit itself provides.
-    public static var builtIn: [any CodableDocument.Type] { [Project.self] }
-
-    nonisolated(unsafe) private static var registered: [any CodableDocument.Type] = builtIn
+    nonisolated(unsafe) private static var registered: [any CodableDocument.Type] = []
     private static let lock = NSLock()
 
     /// Makes `type` editable by content type; it replaces a type with the same identifier.
@@ -17,6 +16,9 @@ public enum DocumentTypes {
         }
         ContentTypeRegistry.shared.register(type.contentType)
     }
+
+    /// Every registered type, in the order of registration.
+    public static var all: [any CodableDocument.Type] { lock.withLock { registered } }
 
     /// The registered type for a content type identifier.
     public static func type(for identifier: String) -> (any CodableDocument.Type)? {

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Imports what an exported UserDefaults domain holds (`LegacyDefaults` lists the keys)
-/// into a project: `docctl import --legacy-defaults`. The export is only read.
+/// into a document of `type`, which has a `name` and an array of `drafts` (the sample
+/// `Project`): `docctl import --legacy-defaults`. The export is only read.
 ///
 /// Into an existing bundle, the drafts the project does not have yet are appended, in the
 /// export's order, as one new version: a write transaction under the bundle's lock, as any
@@ -16,7 +17,7 @@ import Foundation
 ///
 /// ```swift
 /// let report = try LegacyDefaultsImporter.importDefaults(from: exportURL, into: bundleURL,
-///                                                        metadata: SaveMetadata(message: "Import drafts"))
+///                                                        type: Project.self, metadata: SaveMetadata(author: "ada", message: "Import drafts"))
 /// print(report.draftsAdded, report.draftsAlreadyPresent, report.ignoredKeys)
 /// ```
 public enum LegacyDefaultsImporter {
@@ -77,7 +78,7 @@ public enum LegacyDefaultsImporter {
     /// written. A missing bundle is `missingInput`; a bundle of another type than
     /// `Project`, `unsupportedFormat`.
     @discardableResult
-    public static func importDefaults(from source: URL, into bundle: URL, dryRun: Bool = false,
+    public static func importDefaults(from source: URL, into bundle: URL, type: any CodableDocument.Type, dryRun: Bool = false,
                                       metadata: SaveMetadata) throws -> Report {
         let defaults = try LegacyDefaults(contentsOf: source)
         // Said here, with the way out, rather than as the lock's "cannot open".
@@ -89,8 +90,8 @@ public enum LegacyDefaultsImporter {
                             blankDraftsSkipped: defaults.blankDrafts, ignoredKeys: ignoredKeys(of: defaults, namedProject: false))
         do {
             let outcome = try BundleEditor.edit(at: bundle, metadata: metadata) { json, context in
-                guard context.documentType.contentType.identifier == Project.contentType.identifier else {
-                    throw DocumentKitError(.unsupportedFormat, "holds \(context.documentType.contentType.identifier) documents; legacy defaults are imported into projects only")
+                guard context.documentType.contentType.identifier == type.contentType.identifier else {
+                    throw DocumentKitError(.unsupportedFormat, "holds \(context.documentType.contentType.identifier) documents; legacy defaults are imported into \(type.contentType.identifier) documents only")
                 }
                 (report.draftsAdded, report.draftsAlreadyPresent) = try add(defaults.drafts, to: &json, createdAt: metadata.created)
                 // Thrown to leave the transaction without saving: an unchanged document
@@ -113,7 +114,7 @@ public enum LegacyDefaultsImporter {
     /// without its extension. An existing `bundle` is refused (`cannotCreateOutput`)
     /// unless `replace`. With `dryRun`, nothing is written.
     @discardableResult
-    public static func importDefaults(from source: URL, creating bundle: URL, name: String? = nil, replace: Bool = false,
+    public static func importDefaults(from source: URL, creating bundle: URL, type: any CodableDocument.Type, name: String? = nil, replace: Bool = false,
                                       dryRun: Bool = false, metadata: SaveMetadata) throws -> Report {
         let defaults = try LegacyDefaults(contentsOf: source)
         if !replace, FileManager.default.fileExists(atPath: bundle.path) {
@@ -127,7 +128,7 @@ public enum LegacyDefaultsImporter {
         guard !dryRun else { return report }
         var json: [String: JSONValue] = ["name": .string(projectName)]
         if !defaults.drafts.isEmpty { json["drafts"] = .array(defaults.drafts.map { draftJSON($0, createdAt: metadata.created) }) }
-        let version = try BundleEditor.create(at: bundle, json: .object(json), metadata: metadata, replace: replace)
+        let version = try BundleEditor.create(at: bundle, type: type, json: .object(json), metadata: metadata, replace: replace)
         report.saved = true
         report.version = VersionSummary(version)
         return report

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 @Suite struct ArchiveEntryNameTests {
     @Test(arguments: ["a", "a/b", "objects/ab/cdef", "Übersicht/日本語.txt", ".hidden", "a/..b", "a/b..", "...", "mimetype"])

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// Foreign archives, hostile or damaged: ``ArchiveReader`` refuses each with the right kind.
 @Suite struct ArchiveReaderTests {

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// Writes an archive of `format` at `path` through `body`, then finishes it.
 func writeArchive(at path: String, format: ArchiveWriteFormat, _ body: (ArchiveWriter) throws -> Void) throws {

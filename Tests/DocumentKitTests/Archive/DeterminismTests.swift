@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// The same input gives the same bytes whatever the time zone, umask and locale.
 ///

@@ -1,5 +1,5 @@
-import Foundation
 @testable import DocumentKit
+import Foundation
 
 /// Builds zip files with arbitrary, even hostile, contents, for reader tests: names the
 /// writer would refuse, wrong CRCs, compressed-method flags, disagreeing headers.

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// Stored zips written by ``StoredZipWriter`` open in the tools people already have:
 /// Info-ZIP's unzip, libarchive's bsdtar and Python's zipfile, run as real processes.

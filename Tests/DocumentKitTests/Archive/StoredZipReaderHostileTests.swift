@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// Hostile and damaged files: the reader refuses each with the right ``ArchiveError`` kind,
 /// naming the file and the entry, and never traps.

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 @Suite struct StoredZipReaderTests {
     @Test func looksUpEntriesByNameAndStreamsThem() throws {

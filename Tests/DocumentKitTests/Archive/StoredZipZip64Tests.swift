@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// Real zip64: an entry past 4 GiB, and entries and a central directory past the 4 GiB
 /// offset. The 4.1 GiB of zeros stream from a 1 MiB buffer and the writer leaves them as a

@@ -1,5 +1,5 @@
-import Foundation
 @testable import DocumentKit
+import Foundation
 
 /// Sizes and checksums for archives with entries of 4 GiB and more.
 enum Zip64Fixtures {

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 @Suite struct ZstdCodecTests {
     static let json = Data((0..<20_000).map { "{\"id\": \($0), \"title\": \"Task \($0)\", \"done\": \($0 % 3 == 0)}\n" }.joined().utf8)

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// The byte scan `validate --deep` uses on old versions finds exactly the blob references,
 /// and hands over to the parser when text only looks like one.

@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import DocumentKit
+import Foundation
+@testable import SampleProject
+import Testing
 
 /// Old documents are stored as reverse deltas: small, exact, readable by other tools, and
 /// never in a loop.
@@ -10,7 +11,7 @@ import Testing
     private func history(saves: Int, in directory: TemporaryDirectory) throws -> (URL, [Data]) {
         let url = directory.url.appendingPathComponent("h.dkproj")
         let metadata = SaveMetadata(author: "test", created: Date(timeIntervalSince1970: 1_767_225_600))
-        _ = try BundleEditor.create(at: url, json: GeneratedProject.document(taskCount: 2_000, seed: 7), metadata: metadata)
+        _ = try BundleEditor.create(at: url, type: Project.self, json: GeneratedProject.document(taskCount: 2_000, seed: 7), metadata: metadata)
         var texts = [try DocumentBundle(contentsOf: url).headDocumentData()]
         for save in 1...saves {
             let path = try JSONPath(parsing: "tasks[id=\(GeneratedProject.id(save * 37 % 2_000))].title")

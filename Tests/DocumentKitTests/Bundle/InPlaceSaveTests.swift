@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// Saves append to the bundle in place (the cost of a save is the bytes that changed),
 /// stay readable by every zip tool, and are undone cleanly when they fail or are killed.

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// `BundleManifest.headRecords`, the quick look of `cat` and `get`: it finds the head's
 /// records in any layout a valid manifest may have, gives exactly what decoding the whole

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 @Suite struct ObjectDeltaTests {
     /// Encodes, checks the header, applies, and returns the program.

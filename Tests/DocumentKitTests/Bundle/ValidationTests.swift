@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// Damage is found and located: each finding names its code, and the entry, version or
 /// JSON path where it is.

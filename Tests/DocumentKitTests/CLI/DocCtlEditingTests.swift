@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import DocumentKit
+import Foundation
+@testable import SampleProject
+import Testing
 
 /// docctl's commands end to end, as real processes on real files.
 @Suite struct DocCtlEditingTests {

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// The output scripts depend on, checked byte for byte: --json forms, help, version.
 @Suite struct DocCtlOutputTests {

@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import DocumentKit
+import Foundation
+@testable import SampleProject
+import Testing
 
 /// `docctl edit` end to end, with shell scripts as the editor. Each script runs in the
 /// test's folder (docctl's working directory), counts its runs in `count`, and copies the

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 @Suite struct ExportImportTests {
     /// A bundle with two tasks and a thumbnail, in `directory`.

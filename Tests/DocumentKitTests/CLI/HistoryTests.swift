@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// diff and restore: the history users go back through.
 @Suite struct HistoryTests {

@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import DocumentKit
+import Foundation
+@testable import SampleProject
+import Testing
 
 /// Bundles are ordinary zips: other tools list and read them, and the same edits give
 /// the same bytes on any machine.

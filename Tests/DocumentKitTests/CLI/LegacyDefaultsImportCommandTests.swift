@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import DocumentKit
+import Foundation
+@testable import SampleProject
+import Testing
 
 /// `docctl import --legacy-defaults`, run as a real process: XML, binary and JSON exports
 /// imported twice, text and --json output, errors and exit statuses checked exactly, and

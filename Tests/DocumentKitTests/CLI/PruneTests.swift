@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 @Suite struct PruneTests {
     /// Five versions; version 2 attaches a blob that version 4 replaces.

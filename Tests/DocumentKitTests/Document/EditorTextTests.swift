@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// The text `docctl edit` reads back: `#` lines at the very top are comments, nothing else is.
 @Suite struct EditorTextTests {

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 @Suite struct JSONPathTests {
     let document = JSONValue.parseArgument(#"{"name": "G", "tasks": [{"id": "A1", "title": "a"}, {"id": "B2", "title": "b"}], "odd key": {"x.y": 1}}"#)

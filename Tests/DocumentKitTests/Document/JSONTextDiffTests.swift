@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// `JSONValue.changes(from:to:)` on JSON text gives exactly what the tree diff gives on the
 /// parsed texts: the same changes in the same order, or the same error.

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 @Suite struct JSONValueTests {
     @Test func parsesEveryKindOfValue() throws {

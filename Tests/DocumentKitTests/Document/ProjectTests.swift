@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import DocumentKit
+import Foundation
+@testable import SampleProject
+import Testing
 
 @Suite struct ProjectTests {
     @Test func decodingCompletesWhatAUserLeavesOut() throws {

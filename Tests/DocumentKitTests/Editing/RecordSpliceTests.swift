@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import DocumentKit
+import Foundation
+@testable import SampleProject
+import Testing
 
 /// An edit spliced into the head's text (`RecordSplice`) saves the same bundle, byte for
 /// byte, as the same edit applied to the whole document, or fails with the same error;

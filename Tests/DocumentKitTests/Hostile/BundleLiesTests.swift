@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// Manifests and trees that lie, read through the library: each is refused quickly, as
 /// malformed input located in the file, instead of hanging, overflowing or being believed.

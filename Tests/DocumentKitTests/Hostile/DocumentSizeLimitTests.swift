@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// A document larger than 64 MiB is not parsed: `import` refuses it by its size before
 /// reading it, and the commands that parse a bundle's document (edits, `get`, `diff`)

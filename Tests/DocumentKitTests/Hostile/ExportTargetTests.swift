@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// Where an export writes: only the output named, never through a symbolic link planted
 /// in or at it, never over an existing output without --force, and nothing at all when

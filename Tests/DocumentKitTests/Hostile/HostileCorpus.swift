@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// The docctl commands every hostile input is given.
 enum HostileCommand: String, CaseIterable, Sendable {

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// Issue 5, point 4: a corpus of broken and hostile files, built by Tests/HostileCorpus/
 /// make_corpus.py with a second implementation of the format, given to every docctl

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// `import` reads its source within bounds: a declared size is checked before a buffer is
 /// made for it, a file is not read whole to see whether it is JSON, a zip's directory is

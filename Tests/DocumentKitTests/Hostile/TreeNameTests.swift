@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import DocumentKit
+import Foundation
+@testable import SampleProject
+import Testing
 
 /// A tree's names follow one rule when written and when read (FORMAT.md §6), so that
 /// DocumentKit never writes a bundle it then refuses, and every version can be exported

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// Issue 10, point 4: reads never print what the bundle does not vouch for. `cat`, `get`,
 /// `extract` and `export` check what they hand out against the digests of the version they

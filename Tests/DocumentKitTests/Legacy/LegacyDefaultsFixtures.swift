@@ -1,5 +1,5 @@
-import Foundation
 @testable import DocumentKit
+import Foundation
 
 /// One exported defaults domain, written in each format an export comes in.
 enum LegacyDefaultsFixtures {

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// Reading exported defaults domains: formats recognised by content, the known keys and
 /// their types, the derived draft ids, and the errors for everything else.

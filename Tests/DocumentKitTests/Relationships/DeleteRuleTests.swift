@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// The delete rules on a document type of their own, each used the other way round from
 /// Project: a shelf with books on it cannot be deleted (deny), and a loan of a book goes

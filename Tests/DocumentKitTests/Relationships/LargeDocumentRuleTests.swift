@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import DocumentKit
+import Foundation
+@testable import SampleProject
+import Testing
 
 /// The rules hold on a large document whichever record an edit names: the first, one in
 /// the middle and the last of 3,000 tasks, each edited through docctl's path (spliced

@@ -1,5 +1,5 @@
-import Foundation
 @testable import DocumentKit
+import Foundation
 
 /// The relationship rules as DocumentKit 0.4 applied them: a direct reading of the rules,
 /// quadratic in places (a fixed point over whole collections, lists searched per

@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import DocumentKit
+import Foundation
+@testable import SampleProject
+import Testing
 
 /// `RelationshipRules` (linear) against `ReferenceRelationshipRules` (the direct,
 /// quadratic reading it replaced) on random boards and random changes: the same document

@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import DocumentKit
+import Foundation
+@testable import SampleProject
+import Testing
 
 /// Project's relationships, kept by every transaction: columns own tasks (both sides kept
 /// in step; deleting a column cascades to its tasks, deleting a task nullifies its place

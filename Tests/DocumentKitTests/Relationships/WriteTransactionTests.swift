@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import DocumentKit
+import Foundation
+@testable import SampleProject
+import Testing
 
 /// `DocumentController.write { }`: all of a transaction's changes are one version, or
 /// nothing is saved and the document is as it was.

@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import DocumentKit
+import Foundation
+@testable import SampleProject
+import Testing
 
 /// Writers take the bundle's lock in turn and wait for it as long as it takes: concurrent
 /// edits all land, each in its own version, none is lost and none fails. A long-lived

@@ -1,5 +1,5 @@
-import Foundation
 @testable import DocumentKit
+import Foundation
 
 /// The files a trial may leave, and comparisons of outputs.
 extension CrashHarness {

@@ -1,5 +1,5 @@
-import Foundation
 @testable import DocumentKit
+import Foundation
 
 /// What each trial runs, and what it may leave: the state before, or the one the
 /// operation makes.

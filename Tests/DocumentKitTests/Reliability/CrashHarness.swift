@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import DocumentKit
+import Foundation
+@testable import SampleProject
+import Testing
 
 /// Kills docctl (SIGKILL) at random moments while it saves, and checks after every kill
 /// that nothing was lost and nothing was damaged.
@@ -142,9 +143,9 @@ final class CrashHarness {
             try Fixtures.write(data, to: name, in: directory.url)
             attachmentDigests[name] = ObjectDigest.of(data).hex
         }
-        _ = try BundleEditor.create(at: url("small.dkproj"), json: GeneratedProject.document(taskCount: 4, seed: 1), metadata: metadata)
+        _ = try BundleEditor.create(at: url("small.dkproj"), type: Project.self, json: GeneratedProject.document(taskCount: 4, seed: 1), metadata: metadata)
         let large = url("large.dkproj")
-        _ = try BundleEditor.create(at: large, json: GeneratedProject.document(taskCount: 200, seed: 2), metadata: metadata)
+        _ = try BundleEditor.create(at: large, type: Project.self, json: GeneratedProject.document(taskCount: 200, seed: 2), metadata: metadata)
         _ = try BundleEditor.attach(url("big.bin"), at: JSONPath(parsing: "thumbnail"), in: large, metadata: metadata)
         for index in 1...30 {
             _ = try BundleEditor.set(.string("setup \(index)"), at: JSONPath(parsing: "tasks[\(index)].title"), in: large, metadata: metadata)

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// A save, attach, prune, migration, restore or export killed at any moment loses nothing:
 /// the bundle validates and holds the old or the new state, an export's output is complete

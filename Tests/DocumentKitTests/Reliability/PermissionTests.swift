@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// A saved bundle keeps its mode and owner, in place or rewritten; a bundle reached
 /// through a symbolic link is saved to its target and the link stays a link; what docctl

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// A write the system refuses (a full file system, a file-size limit, a read-only or
 /// immutable folder, a folder that does not exist or disappears) fails with one line

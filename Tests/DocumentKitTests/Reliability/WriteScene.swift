@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import DocumentKit
+import Foundation
+@testable import SampleProject
+import Testing
 
 /// A write that docctl makes: into a bundle in place, rewriting it, or creating an output.
 enum WriteOperation: String, CaseIterable, CustomTestStringConvertible {
@@ -88,11 +89,11 @@ final class WriteScene {
         let blobFile = try Fixtures.write(Fixtures.noise(2_000_000, seed: 5), to: "cover.bin", in: directory.url)
         let blob = work.appendingPathComponent("blob.dkproj")
         // 50 tasks: a saved document is several pages, so an append needs more than the slack of the file's last page.
-        _ = try BundleEditor.create(at: blob, json: GeneratedProject.document(taskCount: 50, seed: 3), metadata: metadata)
+        _ = try BundleEditor.create(at: blob, type: Project.self, json: GeneratedProject.document(taskCount: 50, seed: 3), metadata: metadata)
         _ = try BundleEditor.attach(blobFile, at: JSONPath(parsing: "thumbnail"), in: blob, metadata: metadata)
         _ = try BundleEditor.set(.string("second"), at: JSONPath(parsing: "name"), in: blob, metadata: metadata)
         try FileManager.default.removeItem(at: blobFile)
-        _ = try BundleEditor.create(at: work.appendingPathComponent("fresh.dkproj"), json: GeneratedProject.document(taskCount: 2, seed: 4), metadata: metadata)
+        _ = try BundleEditor.create(at: work.appendingPathComponent("fresh.dkproj"), type: Project.self, json: GeneratedProject.document(taskCount: 2, seed: 4), metadata: metadata)
         try Fixtures.write(Fixtures.noise(1_000_000, seed: 6), to: "more.bin", in: directory.url)
         _ = try BundleExporter.export(blob, format: .zip, to: directory.url.appendingPathComponent("export.zip"), replace: false)
     }

@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import DocumentKit
+import Foundation
+@testable import SampleProject
+import Testing
 
 /// Every docctl command does work that grows no faster than n log n in the records of
 /// the document: run on boards of 5,000 and 20,000 tasks, each count of `WorkMeter`
@@ -123,7 +124,7 @@ import Testing
         let directory = try TemporaryDirectory("history-\(saves)")
         let url = directory.url.appendingPathComponent("h.dkproj")
         let metadata = SaveMetadata(author: "test", created: Date(timeIntervalSince1970: 1_767_225_600))
-        _ = try BundleEditor.create(at: url, json: GeneratedProject.document(taskCount: 50, seed: 3), metadata: metadata)
+        _ = try BundleEditor.create(at: url, type: Project.self, json: GeneratedProject.document(taskCount: 50, seed: 3), metadata: metadata)
         for save in 1...saves {
             let path = try JSONPath(parsing: "tasks[\(save % 50)].title")
             _ = try BundleEditor.set(.string("Renamed in save \(save)"), at: path, in: url, metadata: metadata)

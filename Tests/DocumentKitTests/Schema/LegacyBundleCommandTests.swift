@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import DocumentKit
+import Foundation
+@testable import SampleProject
+import Testing
 
 /// docctl on bundles of older and newer schemas: edits migrate an older head and save the
 /// current schema; a newer head is read but never written.

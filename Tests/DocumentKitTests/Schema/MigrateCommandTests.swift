@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import DocumentKit
+import Foundation
+@testable import SampleProject
+import Testing
 
 /// `docctl migrate` on copies of the SampleDocs bundles of schemas 1.0.0 and 2.0.0.
 @Suite struct MigrateCommandTests {

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// Each kind of stage on its own, on the Note schemas (NoteSchemas.swift).
 @Suite struct MigrationStageTests {

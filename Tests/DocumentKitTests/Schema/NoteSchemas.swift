@@ -1,5 +1,5 @@
-import Foundation
 @testable import DocumentKit
+import Foundation
 
 // A small document type with three schemas, for testing stages and plans on their own:
 // 1.0.0 {text}, 2.0.0 adds tags (lightweight), 3.0.0 renames text to body (custom).

@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import DocumentKit
+import Foundation
+@testable import SampleProject
+import Testing
 
 /// The Project type's three schemas, each of its stages, and its plan on the SampleDocs
 /// bundles written with 1.0.0 and 2.0.0.

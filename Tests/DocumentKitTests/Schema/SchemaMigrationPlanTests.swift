@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 // Plans that are wrong in one way each. A plan is a type, so each needs its own.
 private enum NoSchemas: SchemaMigrationPlan {

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// Whole plans: which stages a stored schema needs, running them, and what is refused.
 @Suite struct SchemaMigratorTests {

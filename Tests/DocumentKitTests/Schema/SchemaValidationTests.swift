@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import DocumentKit
+import Foundation
+@testable import SampleProject
+import Testing
 
 /// What `validate` says about schemas: an older head is a warning (it migrates), a newer
 /// or unknown schema an error, and an old document its stages refuse is located.

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 @Suite struct SchemaVersionTests {
     @Test func parsesThreeNumbersAndPrintsThemBack() throws {

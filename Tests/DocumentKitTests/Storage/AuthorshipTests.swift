@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// The author a save records when the caller names none, from the user's settings.
 @Suite struct AuthorshipTests {

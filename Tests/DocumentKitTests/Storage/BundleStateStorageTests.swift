@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import DocumentKit
+import Foundation
+@testable import SampleProject
+import Testing
 
 /// State an application keeps in a bundle's `state.json`, outside its history: typed
 /// containers over it, no versions, and every writer carrying it over unchanged.

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// The `compression` setting reaches saves: `none` stores new objects as they are, the
 /// default compresses them with zstd; what a bundle already has is copied as it is.

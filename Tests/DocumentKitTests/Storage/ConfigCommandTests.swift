@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// `docctl config` run as a real process, with a settings folder of the test's own:
 /// output, exit statuses and the preferences file checked exactly.

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// Settings declared the way the documentation shows: computed properties whose names are
 /// their keys.

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// `docctl state` run as a real process: output, exit statuses, what the bundle holds
 /// afterwards, and that no version is ever made.

@@ -1,6 +1,6 @@
+@testable import DocumentKit
 import Foundation
 import Testing
-@testable import DocumentKit
 
 private extension KeyValueStorage {
     var name: KeyValueContainer<String> { makeContainer() }

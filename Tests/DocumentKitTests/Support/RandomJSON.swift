@@ -1,5 +1,5 @@
-import Foundation
 @testable import DocumentKit
+import Foundation
 
 /// Random JSON values, random edits of them, and random ways of writing them as text,
 /// for checking that code reading JSON text agrees with code reading `JSONValue` trees.

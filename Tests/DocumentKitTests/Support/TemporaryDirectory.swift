@@ -1,4 +1,6 @@
+import DocumentKit
 import Foundation
+@testable import SampleProject
 
 /// A directory of its own for one test, under the system's temporary directory, removed
 /// with everything in it when the value is released.
@@ -15,11 +17,17 @@ final class TemporaryDirectory {
 
     /// Creates a unique directory whose name starts with `label` (by default the test's name).
     init(_ label: String = #function) throws {
+        _ = Self.sampleTypes
         let safeLabel = String(label.map { $0.isLetter || $0.isNumber ? $0 : "-" }.prefix(40))
         url = FileManager.default.temporaryDirectory
             .appendingPathComponent("DocumentKitTests-\(safeLabel)-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
     }
+
+    /// The sample `Project`, registered for the library calls tests make in process, as
+    /// docctl registers it for its commands. Every test makes a directory first, and so
+    /// registers it before its first call.
+    private static let sampleTypes: Void = DocumentTypes.register(Project.self)
 
     deinit {
         try? FileManager.default.removeItem(at: url)

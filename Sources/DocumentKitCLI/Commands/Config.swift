@@ -1,0 +1,109 @@
+import ArgumentParser
+import DocumentKit
+import Foundation
+
+extension DocumentTool {
+    struct Config: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "config",
+            abstract: "Show and change your settings: author, export format, compression.",
+            discussion: """
+                Settings are kept in $XDG_CONFIG_HOME/docctl/preferences.json \
+                (~/.config/docctl/preferences.json when XDG_CONFIG_HOME is unset). Known settings:
+
+                \(Console.describe(UserConfiguration.settings))
+                """,
+            subcommands: [Get.self, Set.self, Unset.self, List.self])
+    }
+}
+
+/// The KEY argument of `config get`, `set` and `unset`.
+struct SettingArgument: ParsableArguments {
+    @Argument(help: "A setting, such as author.name.", completion: .list(UserConfiguration.settings.map(\.name)))
+    var key: String
+}
+
+extension DocumentTool.Config {
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "get",
+            abstract: "Print a setting's value, or its default.",
+            discussion: "Exits 1, printing nothing, when the setting has neither a value nor a default (--json prints null then).")
+
+        @OptionGroup var setting: SettingArgument
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let entry = try UserConfiguration.get(setting.key)
+            if output.json { return try Console.printJSON(entry) }
+            guard let value = entry.value else { throw ExitCode(1) }
+            Console.print(Console.setting(value))
+        }
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Set a setting.",
+            discussion: "A value the setting does not take (an export format \(DocumentTool.name) does not write) is refused, and nothing is changed.")
+
+        @OptionGroup var setting: SettingArgument
+        @Argument(help: "The new value.")
+        var value: String
+
+        func run() throws {
+            try UserConfiguration.set(setting.key, to: value)
+        }
+    }
+
+    struct Unset: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "unset", abstract: "Remove a setting's value, so that its default applies.")
+
+        @OptionGroup var setting: SettingArgument
+
+        func run() throws {
+            try UserConfiguration.unset(setting.key)
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List every setting with its value or default.")
+
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let entries = try UserConfiguration.list()
+            if output.json { return try Console.printJSON(entries) }
+            Console.printSettings(entries)
+        }
+    }
+}
+
+extension Console {
+    /// A setting's value as text: a string as it is, anything else as JSON.
+    static func setting(_ value: JSONValue) -> String {
+        if case .string(let text) = value { return text }
+        return value.jsonText(pretty: false)
+    }
+
+    /// `author.name    Ada`, one setting a line, names in a column; `(default)` after a
+    /// value that is the default, `(not set)` for no value.
+    static func printSettings(_ entries: [ConfigurationEntry]) {
+        let width = entries.map(\.name.count).max() ?? 0
+        for entry in entries {
+            let shown = entry.value.map { setting($0) + (entry.isSet ? "" : " (default)") } ?? "(not set)"
+            print(entry.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + shown)
+        }
+    }
+
+    /// The settings for a command's help: `  export.format  what exports write …`, one
+    /// a line, with the choices on a line of their own.
+    static func describe<Settings>(_ settings: [ConfigurationSetting<Settings>]) -> String {
+        let width = (settings.map(\.name.count).max() ?? 0) + 4
+        return settings.map { setting in
+            let first = "  " + setting.name.padding(toLength: width - 2, withPad: " ", startingAt: 0) + setting.summary
+            guard let choices = setting.choices else { return first }
+            return first + "\n" + String(repeating: " ", count: width) + "one of: " + choices.joined(separator: ", ")
+        }.joined(separator: "\n")
+    }
+}

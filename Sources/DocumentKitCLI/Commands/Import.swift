@@ -1,0 +1,51 @@
+import ArgumentParser
+import DocumentKit
+import Foundation
+
+extension DocumentTool {
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "Make a new bundle from a folder, a zip or tar, or a JSON file holding a document; or import drafts from a UserDefaults export.",
+            usage: """
+                \(DocumentTool.name) import <source> --output <output> [--schema <schema>] [--force] [--message <message>] [--author <author>] [--json]
+                \(DocumentTool.name) import --legacy-defaults <file> (<bundle> | --output <output> [--name <name>] [--force]) [--dry-run] [--message <message>] [--author <author>] [--json]
+                """,
+            discussion: """
+                The source needs document.json (and blobs/<sha-256> for its blobs), as export writes \
+                them. A document of an older schema (an export of an old version, say) is migrated \
+                when --schema names it. A document larger than 64 MiB is refused before it is read.
+
+                \(LegacyDefaultsOptions.discussion)
+                """)
+
+        @Argument(help: "The folder, archive or JSON file to read; with --legacy-defaults, the bundle to add to.", completion: .file())
+        var source: String?
+        @Option(name: .shortAndLong, help: "The bundle to create.")
+        var output: String?
+        @Option(help: "The schema the source was written with, e.g. 1.0.0 (default: this build's).")
+        var schema: String?
+        @OptionGroup var legacy: LegacyDefaultsOptions
+        @OptionGroup var force: ForceOption
+        @OptionGroup var edit: EditOptions
+        @OptionGroup var options: OutputOptions
+
+        func validate() throws {
+            if legacy.file != nil { return try validateLegacyDefaults() }
+            guard source != nil else { throw ValidationError("Missing expected argument '<source>'") }
+            guard output != nil else { throw ValidationError("Missing expected argument '--output <output>'") }
+            if legacy.name != nil || legacy.dryRun { throw ValidationError("--name and --dry-run go with --legacy-defaults") }
+        }
+
+        func run() throws {
+            if let file = legacy.file { return try importLegacyDefaults(from: file) }
+            guard let source, let output else { throw ValidationError("Missing expected argument '<source>'") }
+            let sourceURL = URL(fileURLWithPath: source)
+            let version = try BundleImporter.importDocument(from: sourceURL, to: URL(fileURLWithPath: output), type: try DocumentTool.newDocumentType(), schema: schema,
+                                                            metadata: edit.metadata(defaultMessage: "Import \(sourceURL.lastPathComponent)"), replace: force.force)
+            let summary = VersionSummary(version)
+            if options.json { return try Console.printJSON(summary) }
+            Console.print("imported \(source) into \(output) at \(Console.version(summary))")
+        }
+    }
+}

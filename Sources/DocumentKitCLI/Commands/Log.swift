@@ -1,0 +1,66 @@
+import ArgumentParser
+import DocumentKit
+import Foundation
+
+extension DocumentTool {
+    struct Log: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "log",
+            abstract: "List a bundle's versions, newest first, with what each changed.",
+            discussion: """
+                Each version shows its id, parent, time (UTC), author, schema version, the \
+                software that wrote it, its message, and the document paths (~ changed, \
+                + added, - removed, * reordered) and blobs it changed, as recorded when it was \
+                saved. `\(DocumentTool.name) diff` shows the values.
+                """)
+
+        @OptionGroup var target: BundleArgument
+        @Option(name: [.customShort("n"), .customLong("max-count")], help: "Show at most N versions.")
+        var count: Int?
+        @Flag(help: "One line per version: number, id, time, author, message.")
+        var oneline = false
+        @OptionGroup var output: OutputOptions
+
+        func validate() throws {
+            if let count, count < 1 { throw ValidationError("--max-count must be at least 1") }
+        }
+
+        func run() throws {
+            let versions = try BundleSummary.log(of: target.url, limit: count)
+            if output.json { return try Console.printJSON(versions) }
+            if oneline {
+                for version in versions {
+                    Console.print("\(version.number)  \(version.id.prefix(12))  \(version.created)  \(version.author)  \(version.message)")
+                }
+                return
+            }
+            Console.write(Data(versions.map(Self.describe).joined(separator: "\n").utf8))
+        }
+
+        /// A version as a block of text, git-log style.
+        static func describe(_ version: VersionSummary) -> String {
+            var lines = [
+                "version \(version.number)  \(version.id)",
+                "parent   \(version.parents.first ?? "none")",
+                "date     \(version.created)",
+                "author   \(version.author)",
+                "schema   \(version.schema)  (\(version.writer))",
+                "",
+                version.message.isEmpty ? "    (no message)" : version.message.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }.joined(separator: "\n"),
+                "",
+            ]
+            if version.parents.isEmpty {
+                lines.append("    (first version)")
+            } else if let changes = version.changes {
+                let symbols: [JSONChange.Kind: String] = [.changed: "~", .added: "+", .removed: "-", .reordered: "*"]
+                lines += changes.paths.map { "    \(symbols[$0.kind]!) \($0.path)" }
+                lines += changes.blobs.map { "    \($0.kind == .added ? "+" : "-") blob \($0.digest.prefix(12)) (\(Console.bytes($0.size)))" }
+                if changes.omitted > 0 { lines.append("    … and \(changes.omitted) more (\(DocumentTool.name) diff shows all)") }
+                if changes.isEmpty { lines.append("    (no changes)") }
+            } else {
+                lines.append("    (changes not recorded; \(DocumentTool.name) diff \(version.parents[0].prefix(12)) \(version.number) shows them)")
+            }
+            return lines.joined(separator: "\n") + "\n"
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import DocumentKit
+import Foundation
+
+extension DocumentTool {
+    struct Validate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "validate",
+            abstract: "Check bundles and report every problem, located.",
+            discussion: "Exits 0 when every bundle is valid, 1 when any has an error finding, 66 when one is missing.")
+
+        @Argument(help: "The bundles to check.", completion: .file())
+        var bundles: [String]
+        @Flag(help: "Also read every object and check its SHA-256, and every version's document.")
+        var deep = false
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let reports = try bundles.map { try BundleValidator.validate(URL(fileURLWithPath: $0), deep: deep) }
+            if output.json {
+                try Console.printJSON(reports)
+            } else {
+                for report in reports {
+                    let errors = report.findings.filter { $0.severity == .error }.count
+                    let warnings = report.findings.count - errors
+                    let summary = report.valid
+                        ? "ok (\(report.versions) version\(report.versions == 1 ? "" : "s"), \(report.objects) objects\(deep ? ", every digest checked" : ""))"
+                        : "\(errors) error\(errors == 1 ? "" : "s")"
+                    Console.print("\(report.file): \(summary)\(warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : "")")
+                    for finding in report.findings { Console.print("  \(finding)") }
+                }
+            }
+            if reports.contains(where: { !$0.valid }) { throw ExitCode(1) }
+        }
+    }
+}
