@@ -10,6 +10,7 @@ import PackageDescription
 //   SampleProject       the sample document type, a Project with tasks and a thumbnail
 //   DocumentKitCLI      docctl's commands, for any document types (a library product)
 //   docctl              the command-line tool: DocumentKitCLI over SampleProject
+//   notectl             an app's own tool over its own type, as the tests run it
 let package = Package(
     name: "DocumentKit",
     platforms: [.macOS(.v13)],
@@ -52,9 +53,10 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "docctl", dependencies: ["DocumentKitCLI", "SampleProject"]),
+        .executableTarget(name: "notectl", dependencies: ["DocumentKitCLI"]),
         .testTarget(
             name: "DocumentKitTests",
-            dependencies: ["DocumentKit", "SampleProject", "docctl"]
+            dependencies: ["DocumentKit", "SampleProject", "docctl", "notectl"]
         ),
     ]
 )

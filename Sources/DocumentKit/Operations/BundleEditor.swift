@@ -10,6 +10,11 @@ import Foundation
 /// A head written with an older schema is migrated in memory first, so the edit applies to
 /// the current schema and the new version records it; a head written with a newer schema
 /// than this build knows is refused (`unsupportedFormat`) and the bundle is not written.
+///
+/// A bundle whose type is not registered (`DocumentTypes`) is edited as schema-less JSON,
+/// checked by the format's rules alone: the document stays a JSON object, every blob it
+/// refers to must be in the bundle (or attached by the edit), and the version keeps the
+/// head's content type and schema.
 public enum BundleEditor {
     /// What an edit did.
     public struct Outcome: Sendable {
@@ -49,8 +54,8 @@ public enum BundleEditor {
         try commitEdit(at: url, expectedHead: expectedHead) { bundle, context in
             let edit = try makeEdit(context)
             let seed = "\(bundle.manifest.head)/\(edit.seed)"
-            if splicing, let request = try splicedRequest(context.documentType, edit, bundle: bundle, overlay: context.overlay,
-                                                seed: seed, metadata: metadata, url: url) {
+            if splicing, let type = context.documentType,
+               let request = try splicedRequest(type, edit, bundle: bundle, overlay: context.overlay, seed: seed, metadata: metadata, url: url) {
                 return request
             }
             return try wholeDocumentRequest(bundle, context: context, seed: seed, metadata: metadata, url: url) { json, _ in
@@ -68,7 +73,7 @@ public enum BundleEditor {
             let version = try BundleCommit.perform(at: url, expectedHead: expectedHead, creating: false) { current in
                 let bundle = current!
                 previous = bundle.headVersion
-                let context = EditContext(overlay: ObjectOverlay(base: bundle), documentType: try DocumentTypes.type(of: bundle))
+                let context = EditContext(overlay: ObjectOverlay(base: bundle), documentType: DocumentTypes.type(for: bundle.manifest.contentType))
                 return try makeRequest(bundle, context)
             }
             return Outcome(version: version, previous: previous!)
@@ -80,7 +85,9 @@ public enum BundleEditor {
     /// `seed` is what new ids derive from (by default the head and the changed text).
     private static func wholeDocumentRequest(_ bundle: DocumentBundle, context: EditContext, seed: String?, metadata: SaveMetadata, url: URL,
                                              _ change: (inout JSONValue, EditContext) throws -> Void) throws -> BundleWriter.Request {
-        let type = context.documentType
+        guard let type = context.documentType else {
+            return try schemalessRequest(bundle, context: context, metadata: metadata, url: url, change)
+        }
         // The JSON tree lives only inside this closure: a multi-megabyte document is
         // then held once as a tree, once as typed values, never both at the same time.
         var before = RelationshipState.empty
@@ -120,7 +127,7 @@ public enum BundleEditor {
     public static func attach(_ file: URL, at path: JSONPath?, mediaType: String? = nil, in url: URL, metadata: SaveMetadata) throws -> Outcome {
         try apply(at: url, metadata: metadata) { context in
             let blob = try BlobReference(contentsOf: file, mediaType: mediaType ?? MediaTypes.guess(for: file))
-            guard let path = try path ?? context.documentType.defaultAttachmentPath.map(JSONPath.init(parsing:)) else {
+            guard let path = try path ?? context.documentType?.defaultAttachmentPath.map(JSONPath.init(parsing:)) else {
                 throw DocumentKitError(.usage, "this document type has no default place for attachments; name one with --as PATH")
             }
             context.overlay.add(blob.file!, digest: blob.digest)
@@ -160,9 +167,10 @@ public enum BundleEditor {
     /// Where an edit can add objects (attached files) before they are saved.
     public final class EditContext {
         let overlay: ObjectOverlay
-        /// The type of the document being edited.
-        public let documentType: any CodableDocument.Type
-        init(overlay: ObjectOverlay, documentType: any CodableDocument.Type) {
+        /// The registered type of the document being edited; `nil` when it is edited as
+        /// schema-less JSON.
+        public let documentType: (any CodableDocument.Type)?
+        init(overlay: ObjectOverlay, documentType: (any CodableDocument.Type)?) {
             self.overlay = overlay
             self.documentType = documentType
         }

@@ -110,11 +110,14 @@ public struct DocumentEditSession {
 
     /// The head version and the value at `path` in it, in the current schema (an older
     /// head is migrated in memory, as every edit does); the bundle is closed again before
-    /// the editor runs.
+    /// the editor runs. A bundle of a type this build does not know is edited as it is
+    /// stored, as schema-less JSON.
     private func readHead() throws -> (BundleVersion, JSONValue) {
         let bundle = try DocumentBundle(contentsOf: url)
-        let type = try DocumentTypes.type(of: bundle)
-        let value = try JSONValue.parse(try BundleEditor.headDocumentJSON(of: bundle, as: type, now: DocumentDates.now())).value(at: path)
+        let text = try DocumentTypes.type(for: bundle.manifest.contentType).map { type in
+            try BundleEditor.headDocumentJSON(of: bundle, as: type, now: DocumentDates.now())
+        } ?? bundle.documentDataForParsing(of: bundle.headVersion)
+        let value = try JSONValue.parse(text).value(at: path)
         return (bundle.headVersion, value)
     }
 

@@ -90,8 +90,8 @@ public enum LegacyDefaultsImporter {
                             blankDraftsSkipped: defaults.blankDrafts, ignoredKeys: ignoredKeys(of: defaults, namedProject: false))
         do {
             let outcome = try BundleEditor.edit(at: bundle, metadata: metadata) { json, context in
-                guard context.documentType.contentType.identifier == type.contentType.identifier else {
-                    throw DocumentKitError(.unsupportedFormat, "holds \(context.documentType.contentType.identifier) documents; legacy defaults are imported into \(type.contentType.identifier) documents only")
+                guard let documentType = context.documentType, documentType.contentType.identifier == type.contentType.identifier else {
+                    throw DocumentKitError(.unsupportedFormat, "holds \(context.documentType?.contentType.identifier ?? "unregistered") documents; legacy defaults are imported into \(type.contentType.identifier) documents only")
                 }
                 (report.draftsAdded, report.draftsAlreadyPresent) = try add(defaults.drafts, to: &json, createdAt: metadata.created)
                 // Thrown to leave the transaction without saving: an unchanged document

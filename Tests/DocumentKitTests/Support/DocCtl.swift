@@ -14,6 +14,16 @@ enum Run {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }()
 
+    /// The example app's tool (Sources/notectl), built beside docctl: docctl's commands
+    /// over the app's own `Note` type.
+    static var notectlURL: URL { docctlURL.deletingLastPathComponent().appendingPathComponent("notectl") }
+
+    /// Runs notectl as `docctl(_:in:environment:)` runs docctl.
+    @discardableResult
+    static func notectl(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> ExternalTool.Result {
+        try ExternalTool(name: "notectl", path: notectlURL.path).run(arguments, environment: Run.environment.merging(environment) { $1 }, in: directory)
+    }
+
     /// Where docctl looks for the user's settings unless a test names its own
     /// `XDG_CONFIG_HOME`: a path under `/dev/null`, which holds no settings and under which
     /// nothing (not even root) can create one. So neither the real user's settings nor
