@@ -56,7 +56,7 @@ let package = Package(
         .executableTarget(name: "notectl", dependencies: ["DocumentKitCLI"]),
         .testTarget(
             name: "DocumentKitTests",
-            dependencies: ["DocumentKit", "SampleProject", "docctl", "notectl"]
+            dependencies: ["DocumentKit", "DocumentKitCLI", "SampleProject", "docctl", "notectl"]
         ),
     ]
 )

@@ -64,6 +64,7 @@ public struct DocumentTool: ParsableCommand {
         // Past a file-size limit (`ulimit -f`) a write should fail with EFBIG, which a save
         // reports and undoes, rather than kill the process halfway through the save.
         signal(SIGXFSZ, SIG_IGN)
+        applyEnvironment(ProcessInfo.processInfo.environment)
         if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
             Console.print(DocumentKitInfo.version)
             return

@@ -107,7 +107,7 @@ extension DocumentBundle {
     /// the rest of the tree is neither read nor measured.
     private func documentEntry(of version: BundleVersion) throws -> (digest: ObjectDigest, size: UInt64) {
         try DocumentKitError.located(at: url.relativePath) {
-            let root = try TreeObject.decode(try objectData(version.tree), digest: version.tree)
+            let root = try treeObject(version.tree)
             guard let entry = root.entries.first(where: { $0.name == VersionLayout.documentName }), entry.kind == .file else {
                 throw DocumentKitError(.malformedInput, "version \(version.number) has no document.json")
             }

@@ -20,6 +20,16 @@ extension DocumentBundle {
         }
     }
 
+    /// The tree object `digest`, decoded once per opened bundle (tree objects never change:
+    /// an edit reads the head's root tree for its document, again for its blobs, and the
+    /// save once more).
+    package func treeObject(_ digest: ObjectDigest) throws -> TreeObject {
+        if let known = decodedTrees.value[digest] { return known }
+        let object = try TreeObject.decode(try objectData(digest), digest: digest)
+        decodedTrees.value[digest] = object
+        return object
+    }
+
     /// A decoded tree object with the size of what hangs below it.
     package struct MeasuredTree {
         package var object: TreeObject
@@ -37,7 +47,7 @@ extension DocumentBundle {
             return known
         }
         guard depth < limits.maxTreeDepth else { throw tooDeep(digest) }
-        let object = try TreeObject.decode(try objectData(digest), digest: digest)
+        let object = try treeObject(digest)
         var result = MeasuredTree(object: object, entryCount: 0, height: 1)
         for entry in object.entries {
             result.entryCount += 1

@@ -26,6 +26,8 @@ public final class DocumentBundle: ObjectSource {
     package let limits: BundleLimits
     /// Bytes an unfinished in-place save left after the bundle's end (see `AppendJournal`).
     package let unfinishedAppendBytes: UInt64
+    /// The tree objects decoded so far (see `treeObject(_:)`).
+    package let decodedTrees = Protected<[ObjectDigest: TreeObject]>([:])
 
     /// Bytes of the file that no entry uses: superseded copies of `document.json`, the
     /// manifest and the central directory that in-place saves leave behind. A save
@@ -94,4 +96,14 @@ public final class DocumentBundle: ObjectSource {
 
     /// The head version: the one `document.json` holds.
     public var headVersion: BundleVersion { manifest.headVersion! }
+}
+
+extension DocumentBundle {
+    /// How long a save, or a write of a bundle's state, waits for another writer's lock,
+    /// in seconds: as long as it takes (`nil`) unless the program sets a limit; past it
+    /// the save fails with `conflict`. docctl sets it from `DOCUMENTKIT_LOCK_TIMEOUT`.
+    public static var lockTimeout: TimeInterval? {
+        get { BundleLock.defaultTimeout }
+        set { BundleLock.defaultTimeout = newValue }
+    }
 }

@@ -19,7 +19,7 @@ public struct BlobReference: Codable, Hashable, CustomStringConvertible {
     /// The bytes' MIME type, e.g. `image/png`.
     public let mediaType: String
     /// Where the bytes are; `nil` when decoded without a bundle to load them from.
-    let file: FileWrapper?
+    package let file: FileWrapper?
 
     /// A blob holding `data`.
     public init(data: Data, mediaType: String) {
@@ -86,11 +86,11 @@ public struct BlobReference: Codable, Hashable, CustomStringConvertible {
 /// Gathers the blob references met while encoding a document, with their JSON paths.
 ///
 /// Unchecked: one collector serves one encode, on one thread, like the encoder itself.
-final class BlobCollector: @unchecked Sendable {
-    var blobs: [(reference: BlobReference, path: String)] = []
+package final class BlobCollector: @unchecked Sendable {
+    package var blobs: [(reference: BlobReference, path: String)] = []
 }
 
 extension CodingUserInfoKey {
-    static let documentKitBlobCollector = CodingUserInfoKey(rawValue: "org.documentkit.blobCollector")!
-    static let documentKitContext = CodingUserInfoKey(rawValue: "org.documentkit.decodingContext")!
+    package static let documentKitBlobCollector = CodingUserInfoKey(rawValue: "org.documentkit.blobCollector")!
+    package static let documentKitContext = CodingUserInfoKey(rawValue: "org.documentkit.decodingContext")!
 }

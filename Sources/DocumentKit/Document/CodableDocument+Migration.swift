@@ -56,6 +56,6 @@ extension CodableDocument {
 }
 
 /// The model type of `schema`.
-func modelType<Schema: VersionedSchema>(of schema: Schema.Type) -> Any.Type {
+package func modelType<Schema: VersionedSchema>(of schema: Schema.Type) -> Any.Type {
     Schema.Model.self
 }

@@ -62,7 +62,7 @@ extension CodableDocument {
     }
 
     /// The ids the relationships relate in `json`, a document of this type as JSON.
-    static func relationshipState(ofJSON json: JSONValue) -> RelationshipState {
+    package static func relationshipState(ofJSON json: JSONValue) -> RelationshipState {
         RelationshipState(snapshots: relationships.map { $0.snapshot(ofJSON: json) })
     }
 
@@ -85,7 +85,7 @@ extension CodableDocument {
 
     /// Decodes the document from JSON without checking its rules: what a transaction
     /// does before it applies the relationships' rules and checks them all at once.
-    static func decodeSchema(_ data: Data, context: DocumentDecodingContext) throws -> Self {
+    package static func decodeSchema(_ data: Data, context: DocumentDecodingContext) throws -> Self {
         try JSONDepth.check(data, limit: JSONDepth.defaultLimit)
         // JSONDecoder's pass over the text, and the depth check's.
         WorkMeter.count(.jsonBytes, 2 * data.count)
@@ -116,7 +116,7 @@ extension CodableDocument {
 extension VersionLayout {
     /// The tree of a document whose root value is `value`: its JSON, and the blobs it
     /// refers to, taken from `existingFile` when they are there already.
-    static func fileWrapper(for value: some Encodable, existingFile: FileWrapper?) throws -> FileWrapper {
+    package static func fileWrapper(for value: some Encodable, existingFile: FileWrapper?) throws -> FileWrapper {
         let collector = BlobCollector()
         var encoder = CanonicalJSONEncoder()
         encoder.userInfo[.documentKitBlobCollector] = collector

@@ -21,8 +21,8 @@ extension DocumentController where Document: CodableDocument {
     /// bundle. Returns the new version, or `nil` when the changes left the document as it
     /// was.
     @discardableResult
-    public func write(message: String = "", author: String? = nil, created: Date = DocumentDates.now(),
-                      compression: ObjectCompression = .defaultForSaves(),
+    public func write(message: String = "", author: String, created: Date = DocumentDates.now(),
+                      compression: ObjectCompression = .zstd,
                       _ body: (inout Document) throws -> Void) throws -> BundleVersion? {
         var draft = document
         try body(&draft)
@@ -32,7 +32,7 @@ extension DocumentController where Document: CodableDocument {
             throw DocumentKitError(violations: broken + missingBlobs(of: draft), path: url.relativePath)
         }
         let version = try DocumentKitError.located(at: url.relativePath) {
-            try save(draft, metadata: SaveMetadata(author: author ?? Authorship.defaultAuthor(), message: message, created: created, compression: compression))
+            try save(draft, metadata: SaveMetadata(author: author, message: message, created: created, compression: compression))
         }
         document = draft
         return version

@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// let controller = try DocumentController<Project>(contentsOf: url)
 /// controller.document.tasks.append(ProjectTask(title: "Ship it"))
-/// try controller.save(message: "Add a task")
+/// try controller.save(message: "Add a task", author: "Ada")
 /// ```
 ///
 /// A bundle whose head was written with an older schema is migrated in memory when opened
@@ -50,17 +50,16 @@ public final class DocumentController<Document: FileDocument> {
     /// bundle must have been saved once.
     public var state: BundleState { BundleState(bundle: url) }
 
-    /// Saves the document as a new version; returns it, or `nil` when nothing changed.
-    /// `compression` says how the objects the save adds are stored (by default the
-    /// user's `compression` setting).
+    /// Saves the document as a new version by `author`; returns it, or `nil` when nothing
+    /// changed. `compression` says how the objects the save adds are stored.
     @discardableResult
-    public func save(message: String = "", author: String? = nil, created: Date = DocumentDates.now(),
-                     compression: ObjectCompression = .defaultForSaves()) throws -> BundleVersion? {
-        try save(document, metadata: SaveMetadata(author: author ?? Authorship.defaultAuthor(), message: message, created: created, compression: compression))
+    public func save(message: String = "", author: String, created: Date = DocumentDates.now(),
+                     compression: ObjectCompression = .zstd) throws -> BundleVersion? {
+        try save(document, metadata: SaveMetadata(author: author, message: message, created: created, compression: compression))
     }
 
     /// Saves `document` (this controller's, or a transaction's copy of it) as a new version.
-    func save(_ document: Document, metadata: SaveMetadata) throws -> BundleVersion? {
+    package func save(_ document: Document, metadata: SaveMetadata) throws -> BundleVersion? {
         guard let contentType = Document.writableContentTypes.first else {
             throw DocumentKitError(.usage, "\(Document.self) declares no writable content type")
         }

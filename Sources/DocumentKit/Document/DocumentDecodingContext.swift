@@ -14,7 +14,7 @@ import Foundation
 public final class DocumentDecodingContext: @unchecked Sendable {
     /// The time to give fields a user left empty (honours `SOURCE_DATE_EPOCH`).
     public let now: Date
-    let objectSource: (any ObjectSource)?
+    package let objectSource: (any ObjectSource)?
     private let seed: String
     private var counter = 0
 

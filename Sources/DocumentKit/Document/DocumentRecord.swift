@@ -38,9 +38,9 @@ public struct RecordCollection<Document>: @unchecked Sendable {
     /// What one record is called in messages, e.g. `task`.
     public let recordName: String
 
-    let violations: (Document) -> [RuleViolation]
-    let decodeRecord: (Data, DocumentDecodingContext) throws -> any DocumentRecord
-    let encodeRecord: (any DocumentRecord) throws -> Data
+    package let violations: (Document) -> [RuleViolation]
+    package let decodeRecord: (Data, DocumentDecodingContext) throws -> any DocumentRecord
+    package let encodeRecord: (any DocumentRecord) throws -> Data
 
     /// The collection of `Record`s at `records`, stored under `key`.
     public init<Record: DocumentRecord>(_ key: String, _ records: KeyPath<Document, [Record]>, recordName: String) {
@@ -66,7 +66,7 @@ public struct RecordCollection<Document>: @unchecked Sendable {
     }
 
     /// `key[index].id: … is used by another …` for every id that an earlier record has.
-    static func duplicateIDs(_ ids: [UUID], key: String, recordName: String) -> [RuleViolation] {
+    package static func duplicateIDs(_ ids: [UUID], key: String, recordName: String) -> [RuleViolation] {
         var seen = Set<UUID>()
         var broken: [RuleViolation] = []
         for (index, id) in ids.enumerated() where !seen.insert(id).inserted {
@@ -78,7 +78,7 @@ public struct RecordCollection<Document>: @unchecked Sendable {
 
 extension RuleViolation {
     /// The violation of a value found at `prefix`: its path made a path of the document.
-    func inside(_ prefix: String) -> RuleViolation {
+    package func inside(_ prefix: String) -> RuleViolation {
         var moved = self
         moved.path = path.isEmpty ? prefix : path.hasPrefix("[") ? prefix + path : "\(prefix).\(path)"
         return moved

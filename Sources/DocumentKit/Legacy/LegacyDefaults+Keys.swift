@@ -5,7 +5,7 @@ extension LegacyDefaults {
     /// `draft_posts` (and `draft_post_dates`) as drafts with their ids, and how many
     /// strings were blank. Every element is checked before any draft is made, so a wrong
     /// type anywhere is an error and nothing is imported.
-    static func drafts(_ posts: LegacyDefaultsValue?, dates: LegacyDefaultsValue?) throws -> (drafts: [Draft], blank: Int) {
+    package static func drafts(_ posts: LegacyDefaultsValue?, dates: LegacyDefaultsValue?) throws -> (drafts: [Draft], blank: Int) {
         let postsKey = Key.draftPosts.rawValue, datesKey = Key.draftPostDates.rawValue
         guard let posts else {
             if dates != nil { throw DocumentKitError(.malformedInput, "there is no \(postsKey) for the dates to go with", location: datesKey) }
@@ -34,7 +34,7 @@ extension LegacyDefaults {
     }
 
     /// `project_name`, or `nil` when it is missing or blank.
-    static func projectName(_ value: LegacyDefaultsValue?) throws -> String? {
+    package static func projectName(_ value: LegacyDefaultsValue?) throws -> String? {
         guard let value else { return nil }
         guard case .string(let name) = value else {
             throw DocumentKitError(.malformedInput, "expected a string, found \(value.found)", location: Key.projectName.rawValue)

@@ -4,7 +4,7 @@ extension LegacyDefaults {
     /// The file's bytes, read through a read-only descriptor (the export is never written,
     /// nor are its times touched but the access time), refusing what is not a regular file
     /// or is larger than `maximumBytes`.
-    static func readFile(_ url: URL) throws -> Data {
+    package static func readFile(_ url: URL) throws -> Data {
         do {
             var info = stat()
             // Checked before opening: opening a FIFO would wait for a writer.
@@ -27,16 +27,16 @@ extension LegacyDefaults {
     }
 
     /// What `parseDomain` returns: the format, every key, and the values of the known keys.
-    struct Domain {
-        var format: Format
-        var keys: [String]
-        var known: [String: LegacyDefaultsValue]
+    package struct Domain {
+        package var format: Format
+        package var keys: [String]
+        package var known: [String: LegacyDefaultsValue]
     }
 
     /// Recognises the format by the first bytes (`bplist`; `<` or `{` after an optional
     /// byte order mark and white space) and parses the top-level dictionary. Only the
     /// values of known keys are converted: the rest of a domain is never looked into.
-    static func parseDomain(_ data: Data) throws -> Domain {
+    package static func parseDomain(_ data: Data) throws -> Domain {
         guard let format = recognizeFormat(of: data) else {
             throw DocumentKitError(.malformedInput, "is neither a property list (XML or binary) nor a JSON object")
         }
@@ -64,7 +64,7 @@ extension LegacyDefaults {
     }
 
     /// The format the first bytes say, or `nil` when they say none of ours.
-    static func recognizeFormat(of data: Data) -> Format? {
+    package static func recognizeFormat(of data: Data) -> Format? {
         if data.starts(with: Array("bplist".utf8)) { return .binary }
         var index = data.startIndex
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { index += 3 }

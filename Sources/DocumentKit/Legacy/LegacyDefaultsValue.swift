@@ -3,7 +3,7 @@ import Foundation
 /// One value of an exported defaults domain, whichever format it came in: the kinds the
 /// known keys take (strings, dates, arrays of them) as themselves, every other kind only
 /// as what an error message says was found.
-enum LegacyDefaultsValue: Equatable {
+package enum LegacyDefaultsValue: Equatable {
     case string(String)
     case date(Date)
     case array([LegacyDefaultsValue])
@@ -12,7 +12,7 @@ enum LegacyDefaultsValue: Equatable {
     case other(String)
 
     /// A value of a property list as `PropertyListSerialization` returns it.
-    init(propertyList object: Any) {
+    package init(propertyList object: Any) {
         // Checked before anything else: on Linux an integer 0 or 1 also casts to `Bool`,
         // and on Apple platforms a boolean is an `NSNumber`; only a real `Bool` is one here.
         if type(of: object) == Bool.self, let bool = object as? Bool {
@@ -34,7 +34,7 @@ enum LegacyDefaultsValue: Equatable {
 
     /// A value of a JSON export. Times are strings in JSON; they are read as dates where
     /// a date is expected.
-    init(json: JSONValue) {
+    package init(json: JSONValue) {
         switch json {
         case .string(let string): self = .string(string)
         case .array(let elements): self = .array(elements.map(LegacyDefaultsValue.init(json:)))
@@ -44,7 +44,7 @@ enum LegacyDefaultsValue: Equatable {
     }
 
     /// `"Hello" (a string)`, `[…] (an array)`: what a message says was found.
-    var found: String {
+    package var found: String {
         switch self {
         case .string(let string): StoredJSON.describe(.string(string))
         case .date(let date): "\(DocumentDates.format(date)) (a date)"

@@ -6,7 +6,7 @@ extension BundleEditor {
     /// The document must stay an object, and every blob it refers to must be in the bundle
     /// or added by the edit; the version keeps the head's content type and schema, and its
     /// tree holds exactly the blobs the document refers to.
-    static func schemalessRequest(_ bundle: DocumentBundle, context: EditContext, metadata: SaveMetadata, url: URL,
+    package static func schemalessRequest(_ bundle: DocumentBundle, context: EditContext, metadata: SaveMetadata, url: URL,
                                   _ change: (inout JSONValue, EditContext) throws -> Void) throws -> BundleWriter.Request {
         var json = try JSONValue.parse(try bundle.documentDataForParsing(of: bundle.headVersion))
         try change(&json, context)

@@ -22,6 +22,11 @@ public enum BundleEditor {
         public var version: BundleVersion?
         /// The version the bundle was at before the edit.
         public var previous: BundleVersion
+
+        package init(version: BundleVersion?, previous: BundleVersion) {
+            self.version = version
+            self.previous = previous
+        }
     }
 
     /// Creates a bundle at `url` whose first version holds `json`, completed and checked
@@ -49,7 +54,7 @@ public enum BundleEditor {
     /// decoded, checked and encoded (`RecordSplice`); otherwise the whole document is.
     /// Both give the same bundle, or the same error. If `expectedHead` is given and the
     /// bundle's head moved since, nothing is saved and `conflict` is thrown.
-    static func apply(at url: URL, expectedHead: VersionID? = nil, metadata: SaveMetadata, splicing: Bool = true,
+    package static func apply(at url: URL, expectedHead: VersionID? = nil, metadata: SaveMetadata, splicing: Bool = true,
                       _ makeEdit: (EditContext) throws -> DocumentEdit) throws -> Outcome {
         try commitEdit(at: url, expectedHead: expectedHead) { bundle, context in
             let edit = try makeEdit(context)
@@ -106,7 +111,7 @@ public enum BundleEditor {
 
     /// The head document's JSON in the schema edits write: migrated in memory when the head
     /// was written with an older schema, refused (`unsupportedFormat`) when with a newer one.
-    static func headDocumentJSON(of bundle: DocumentBundle, as type: any CodableDocument.Type, now: Date) throws -> Data {
+    package static func headDocumentJSON(of bundle: DocumentBundle, as type: any CodableDocument.Type, now: Date) throws -> Data {
         let context = DocumentDecodingContext(now: now, seed: "\(bundle.manifest.head)/migrate", objectSource: bundle)
         return try type.migratedJSON(try bundle.documentDataForParsing(of: bundle.headVersion), schema: bundle.headVersion.schema,
                                      to: try writtenSchema(of: type, over: bundle.headVersion), context: context)
@@ -166,31 +171,31 @@ public enum BundleEditor {
 
     /// Where an edit can add objects (attached files) before they are saved.
     public final class EditContext {
-        let overlay: ObjectOverlay
+        package let overlay: ObjectOverlay
         /// The registered type of the document being edited; `nil` when it is edited as
         /// schema-less JSON.
         public let documentType: (any CodableDocument.Type)?
-        init(overlay: ObjectOverlay, documentType: (any CodableDocument.Type)?) {
+        package init(overlay: ObjectOverlay, documentType: (any CodableDocument.Type)?) {
             self.overlay = overlay
             self.documentType = documentType
         }
     }
 
     /// Saves `text` (checked JSON) as the first version of a new bundle at `url`.
-    static func commit<T: CodableDocument>(_ type: T.Type, text: consuming Data, overlay: ObjectOverlay,
+    package static func commit<T: CodableDocument>(_ type: T.Type, text: consuming Data, overlay: ObjectOverlay,
                                            metadata: SaveMetadata, url: URL, replace: Bool) throws -> BundleVersion? {
         try BundleWriter.write(try request(type, text: text, base: nil, overlay: overlay, metadata: metadata, url: url, replace: replace))
     }
 
     /// The JSON text of an edited document, once every blob it refers to is known to exist.
-    static func checkedText(_ json: JSONValue, overlay: ObjectOverlay) throws -> Data {
+    package static func checkedText(_ json: JSONValue, overlay: ObjectOverlay) throws -> Data {
         let missing = missingBlobs(in: json, overlay: overlay)
         if !missing.isEmpty { throw DocumentKitError(violations: missing) }
         return json.encoded(pretty: false)
     }
 
     /// The references in `json` to blobs neither the bundle nor the edit has.
-    static func missingBlobs(in json: JSONValue, overlay: ObjectOverlay) -> [RuleViolation] {
+    package static func missingBlobs(in json: JSONValue, overlay: ObjectOverlay) -> [RuleViolation] {
         json.blobReferences().compactMap { reference in
             if let digest = ObjectDigest(hex: reference.digest), overlay.contains(digest) { return nil }
             return RuleViolation(reference.path.description, "refers to blob \(reference.digest.prefix(12)), which is not in the bundle", code: "document.missing-blob")
@@ -201,7 +206,7 @@ public enum BundleEditor {
     /// relationships applied from `before`, every rule checked, each broken one listed
     /// with `alsoBroken`), and prepares the save of its file tree. New ids derive from
     /// `seed`, by default the base's head and the text's digest.
-    static func request<T: CodableDocument>(_ type: T.Type, text: consuming Data, base: DocumentBundle?, overlay: ObjectOverlay,
+    package static func request<T: CodableDocument>(_ type: T.Type, text: consuming Data, base: DocumentBundle?, overlay: ObjectOverlay,
                                             before: RelationshipState = .empty, alsoBroken: [RuleViolation] = [], seed: String? = nil,
                                             metadata: SaveMetadata, url: URL, replace: Bool) throws -> BundleWriter.Request {
         if let schema = try writeSchemaOverride(for: T.self) {

@@ -91,13 +91,13 @@ public enum BundleExporter {
 }
 
 /// One file or folder of an exported tree, by its `/`-separated path.
-struct ExportedFile {
-    var path: String
+package struct ExportedFile {
+    package var path: String
     /// The file; `nil` for a folder.
-    var node: FileWrapper?
+    package var node: FileWrapper?
 
     /// Every folder and file below `root`, folders before their contents, sorted by path.
-    static func list(_ root: FileWrapper, prefix: String = "") -> [ExportedFile] {
+    package static func list(_ root: FileWrapper, prefix: String = "") -> [ExportedFile] {
         var result: [ExportedFile] = []
         for (name, child) in (root.fileWrappers ?? [:]).sorted(by: { $0.key < $1.key }) {
             let path = prefix + name

@@ -24,7 +24,7 @@ public enum BundleMigrator {
             /// The schema it wrote.
             public var to: String
 
-            init(_ stage: MigrationStage) {
+            package init(_ stage: MigrationStage) {
                 id = stage.id
                 kind = stage.kind
                 from = stage.fromVersion.versionIdentifier.description
@@ -52,8 +52,8 @@ public enum BundleMigrator {
     /// and saves it as one new version (message by default `Migrate from schema 1.0.0 to
     /// 3.0.0`). With `dryRun`, or when the head is current already, nothing is written. A
     /// head of a newer schema than this build knows is refused (`unsupportedFormat`).
-    public static func migrate(_ url: URL, dryRun: Bool = false, author: String? = nil, message: String? = nil,
-                               created: Date = DocumentDates.now()) throws -> Report {
+    public static func migrate(_ url: URL, dryRun: Bool = false, author: String, message: String? = nil,
+                               created: Date = DocumentDates.now(), compression: ObjectCompression = .zstd) throws -> Report {
         try DocumentKitError.located(at: url.relativePath) {
             try BundleCommit.withLockedBundle(at: url) { bundle in
                 let type = try DocumentTypes.type(of: bundle)
@@ -64,8 +64,8 @@ public enum BundleMigrator {
                                     previous: VersionSummary(head))
                 guard !dryRun, migration.from != migration.to else { return report }
                 let json = try BundleEditor.headDocumentJSON(of: bundle, as: type, now: created)
-                let metadata = SaveMetadata(author: author ?? Authorship.defaultAuthor(), message: message ?? "Migrate from schema \(migration.from) to \(migration.to)",
-                                            created: created, compression: .defaultForSaves())
+                let metadata = SaveMetadata(author: author, message: message ?? "Migrate from schema \(migration.from) to \(migration.to)",
+                                            created: created, compression: compression)
                 var request = try BundleEditor.request(type, text: json, base: bundle, overlay: ObjectOverlay(base: bundle),
                                                        metadata: metadata, url: url, replace: true)
                 request.inPlace = true

@@ -26,7 +26,8 @@ public enum BundlePruner {
     /// Removes the oldest versions of the bundle at `url`: all but the newest `keep`, and/or
     /// those created before `before` (with both, only versions both would remove). The
     /// head always stays. With `dryRun`, reports and writes nothing.
-    public static func prune(_ url: URL, keep: Int? = nil, before: Date? = nil, dryRun: Bool = false) throws -> Report {
+    public static func prune(_ url: URL, keep: Int? = nil, before: Date? = nil, dryRun: Bool = false,
+                             compression: ObjectCompression = .zstd) throws -> Report {
         guard keep != nil || before != nil else {
             throw DocumentKitError(.usage, "say what to prune: --keep N and/or --before DATE")
         }
@@ -64,7 +65,7 @@ public enum BundlePruner {
                 try BundleWriter.writeContainer(
                     BundleWriter.Container(mimeType: bundle.mimeType, document: try bundle.documentData(of: bundle.headVersion), manifest: manifest,
                                            newObjects: whole, sizes: sizes, base: bundle,
-                                           compression: ObjectCompression.defaultForSaves()),
+                                           compression: compression),
                     to: url, replace: true)
                 return report
             }
@@ -72,7 +73,7 @@ public enum BundlePruner {
     }
 
     /// Every object the trees of `versions` use, trees included.
-    static func reachableObjects(of versions: [BundleVersion], in bundle: DocumentBundle) throws -> Set<ObjectDigest> {
+    package static func reachableObjects(of versions: [BundleVersion], in bundle: DocumentBundle) throws -> Set<ObjectDigest> {
         var reachable = Set<ObjectDigest>()
         var pending = versions.map(\.tree)
         while let digest = pending.popLast() {

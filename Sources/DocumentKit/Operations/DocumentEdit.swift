@@ -27,7 +27,7 @@ public enum DocumentEdit: Sendable, Equatable {
     /// What the ids and dates the edit's new records get are derived from, after the
     /// version it is made to: the edit itself, so that the same edit of the same version
     /// gives the same bundle, whether it was spliced or applied to the whole document.
-    var seed: String {
+    package var seed: String {
         switch self {
         case .set(let path, let value): "set \(path)=\(ObjectDigest.of(value.encoded(pretty: false)).hex)"
         case .remove(let path): "unset \(path)"

@@ -26,7 +26,7 @@ public enum DocumentTypes {
     }
 
     /// The registered type for a bundle, or an `unsupportedFormat` error naming its type.
-    static func type(of bundle: DocumentBundle) throws -> any CodableDocument.Type {
+    package static func type(of bundle: DocumentBundle) throws -> any CodableDocument.Type {
         guard let type = type(for: bundle.manifest.contentType) else {
             throw DocumentKitError(.unsupportedFormat, "holds \(bundle.manifest.contentType), a document type this build cannot edit", path: bundle.url.relativePath)
         }

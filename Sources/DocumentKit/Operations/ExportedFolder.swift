@@ -2,8 +2,8 @@ import Foundation
 
 /// Writes exported files into a new folder that appears at its destination in one
 /// rename, so a reader never sees half an export and a failed export leaves nothing.
-enum ExportedFolder {
-    static func write(_ files: [ExportedFile], to output: URL, replace: Bool) throws -> (Int, UInt64) {
+package enum ExportedFolder {
+    package static func write(_ files: [ExportedFile], to output: URL, replace: Bool) throws -> (Int, UInt64) {
         let staging = try StagingFolder(beside: output)
         var count = 0
         var bytes: UInt64 = 0

@@ -10,7 +10,7 @@ extension RecordSplice {
 
     /// An edit of one record of `collection`: changed, appended or removed; the
     /// relationships applied over the head's records (`table`) when the edit moves one.
-    func spliceRecord(of collection: RecordCollection<Document>, _ splicer: Splicer, table: RecordTable) -> Result? {
+    package func spliceRecord(of collection: RecordCollection<Document>, _ splicer: Splicer, table: RecordTable) -> Result? {
         let components = edit.path.components
         guard components.count >= 2 else { return nil }
         let key = collection.key

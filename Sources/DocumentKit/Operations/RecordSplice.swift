@@ -12,26 +12,26 @@ import Foundation
 /// Anything else (replacing a whole collection, a head that needs migrating), and
 /// anything that breaks a rule, gives `nil`, and the caller applies the edit to the whole
 /// document, which produces the same bundle or the same error.
-struct RecordSplice<Document: CodableDocument> {
+package struct RecordSplice<Document: CodableDocument> {
     /// The document's new text, what changed in it, and its blobs when the edit changed
     /// which it refers to.
-    struct Result {
-        var text: Data
+    package struct Result {
+        package var text: Data
         /// The changes from the head's text to `text`, as `JSONValue.changes(from:to:)`
         /// finds them, found from the record or fields that changed alone.
-        var changes: JSONChangeList
+        package var changes: JSONChangeList
         /// Every blob the new text refers to, when that differs from the head's; `nil`
         /// when the edit added and removed no reference.
-        var blobs: Set<ObjectDigest>?
+        package var blobs: Set<ObjectDigest>?
     }
 
-    let edit: DocumentEdit
-    let context: DocumentDecodingContext
-    let overlay: ObjectOverlay
+    package let edit: DocumentEdit
+    package let context: DocumentDecodingContext
+    package let overlay: ObjectOverlay
 
     /// The head's text `head` with the edit spliced in, or `nil` when this edit must be
     /// applied to the whole document.
-    func apply(to head: Data) -> Result? {
+    package func apply(to head: Data) -> Result? {
         guard case .key(let key)? = edit.path.components.first else { return nil }
         return head.withUnsafeBytes { text -> Result? in
             // The scans below trust the text's grammar, so it is checked first, as parsing
@@ -51,7 +51,7 @@ struct RecordSplice<Document: CodableDocument> {
 
     /// A change of a field that is no collection: the document's fields (its records
     /// left out) are decoded, changed, checked and encoded as the document itself.
-    func spliceField(_ splicer: Splicer) -> Result? {
+    package func spliceField(_ splicer: Splicer) -> Result? {
         let collections = Set(Document.recordCollections.map(\.key))
         var fields: [String: JSONValue] = [:]
         for member in splicer.members where !collections.contains(member.key) {
@@ -97,12 +97,12 @@ struct RecordSplice<Document: CodableDocument> {
 
     // MARK: Blobs
 
-    func refersToKnownBlobs(_ value: JSONValue) -> Bool {
+    package func refersToKnownBlobs(_ value: JSONValue) -> Bool {
         value.blobReferences().allSatisfy { reference in ObjectDigest(hex: reference.digest).map(overlay.contains) ?? false }
     }
 
     /// The new text, with the blobs it refers to when the edit may have changed them.
-    func result(_ text: Data, changes: JSONChangeList, blobsChanged: Bool) -> Result? {
+    package func result(_ text: Data, changes: JSONChangeList, blobsChanged: Bool) -> Result? {
         guard blobsChanged else { return Result(text: text, changes: changes, blobs: nil) }
         guard let digests = BlobReferenceScan.digests(in: text) else { return nil }
         var blobs = Set<ObjectDigest>()
@@ -116,14 +116,14 @@ struct RecordSplice<Document: CodableDocument> {
 
 /// The head's text as its top-level members, and the new document made of them and of
 /// replaced members.
-struct Splicer {
-    let text: UnsafeRawBufferPointer
-    let members: [(key: String, value: Range<Int>)]
+package struct Splicer {
+    package let text: UnsafeRawBufferPointer
+    package let members: [(key: String, value: Range<Int>)]
 
-    func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: text[range]) }
+    package func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: text[range]) }
 
     /// A piece of a member's new value: bytes of the head, or new bytes.
-    enum Piece {
+    package enum Piece {
         case head(Range<Int>)
         case bytes([UInt8])
     }
@@ -133,7 +133,7 @@ struct Splicer {
     /// names' UTF-8 bytes, each value as its bytes, which are canonical for the first
     /// level of indentation. Measured first, then written once into one buffer of its
     /// size: a 40 MB document is neither grown nor copied again on its way out.
-    func document(replacing: [String: [Piece]], removing: Set<String>) -> Data {
+    package func document(replacing: [String: [Piece]], removing: Set<String>) -> Data {
         var keys = members.map(\.key).filter { !removing.contains($0) }
         keys += replacing.keys.filter { key in !members.contains { $0.key == key } }
         keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -175,7 +175,7 @@ extension BundleEditor {
     /// The save of `edit` made by splicing (`RecordSplice`), or `nil` when the edit must
     /// be applied to the whole document: the head written with an older schema (it needs
     /// migrating), an older schema being written, or an edit splicing cannot vouch for.
-    static func splicedRequest<T: CodableDocument>(_ type: T.Type, _ edit: DocumentEdit, bundle: DocumentBundle, overlay: ObjectOverlay,
+    package static func splicedRequest<T: CodableDocument>(_ type: T.Type, _ edit: DocumentEdit, bundle: DocumentBundle, overlay: ObjectOverlay,
                                                    seed: String, metadata: SaveMetadata, url: URL) throws -> BundleWriter.Request? {
         guard try writeSchemaOverride(for: T.self) == nil, bundle.headVersion.schema == T.schemaVersion.description else { return nil }
         let context = DocumentDecodingContext(now: metadata.created, seed: seed, objectSource: overlay)

@@ -6,39 +6,39 @@ import Foundation
 /// a range of the head's bytes until something changes it; only the members the
 /// relationships read (ids, lists of ids, the id naming a record back) are parsed, and
 /// only when the rules need them.
-struct RecordTable {
-    struct Record {
+package struct RecordTable {
+    package struct Record {
         /// The head's bytes of the record; `nil` for a record the edit added.
-        var stored: Range<Int>?
+        package var stored: Range<Int>?
         /// The head's bytes of its `id` member's value, when it has one.
-        var storedID: Range<Int>?
+        package var storedID: Range<Int>?
         /// The record as changed (by the edit or the rules); `nil` while unchanged.
-        var changed: JSONValue?
+        package var changed: JSONValue?
         /// What the relationships read of it, boxed: most records of a large table are
         /// never read, and a table of 100,000 records stays a few megabytes.
         private var fields: Fields?
 
-        init(stored: Range<Int>? = nil, storedID: Range<Int>? = nil) {
+        package init(stored: Range<Int>? = nil, storedID: Range<Int>? = nil) {
             self.stored = stored
             self.storedID = storedID
         }
 
         /// Its `id` as the text spells it, and as a UUID.
-        var idText: String? {
+        package var idText: String? {
             get { fields?.idText }
             set { mutableFields.idText = newValue }
         }
-        var id: UUID? {
+        package var id: UUID? {
             get { fields?.id }
             set { mutableFields.id = newValue }
         }
         /// The lists of ids (by member name) and the ids naming a record back (by member
         /// name) that the relationships read.
-        var lists: [String: [UUID]] {
+        package var lists: [String: [UUID]] {
             get { fields?.lists ?? [:] }
             set { mutableFields.lists = newValue }
         }
-        var names: [String: UUID] {
+        package var names: [String: UUID] {
             get { fields?.names ?? [:] }
             set { mutableFields.names = newValue }
         }
@@ -69,14 +69,14 @@ struct RecordTable {
         }
     }
 
-    let text: UnsafeRawBufferPointer
+    package let text: UnsafeRawBufferPointer
     /// The records of each collection, in order.
-    var records: [String: [Record]] = [:]
+    package var records: [String: [Record]] = [:]
     /// The collections whose records' ids have been read, with the members read besides.
     private var read: [String: (lists: Set<String>, names: Set<String>)] = [:]
 
     /// The table of the collections whose elements the check of the head's text outlined.
-    init(text: UnsafeRawBufferPointer, outline: JSONOutline) {
+    package init(text: UnsafeRawBufferPointer, outline: JSONOutline) {
         self.text = text
         for (key, elements) in outline.elements {
             records[key] = elements.map { Record(stored: $0.value, storedID: $0.identity) }
@@ -84,7 +84,7 @@ struct RecordTable {
     }
 
     /// The record's JSON: as changed, or parsed from the head's bytes.
-    func json(_ record: Record) -> JSONValue? {
+    package func json(_ record: Record) -> JSONValue? {
         if let changed = record.changed { return changed }
         guard let stored = record.stored else { return nil }
         return try? JSONValue.parse(Data(UnsafeRawBufferPointer(rebasing: text[stored])))
@@ -92,7 +92,7 @@ struct RecordTable {
 
     /// The member `name` of `record`: from its changed JSON, or parsed alone from the
     /// head's bytes (the other members are skipped, not parsed).
-    func member(_ name: String, of record: Record) -> JSONValue? {
+    package func member(_ name: String, of record: Record) -> JSONValue? {
         if let changed = record.changed {
             guard case .object(let members) = changed else { return nil }
             return members[name]
@@ -108,7 +108,7 @@ struct RecordTable {
     /// Reads the id of every unchanged record of the collections `keys`, and the members
     /// `lists` and `names` name for each collection (lists of ids, ids naming a record
     /// back), each collection once.
-    mutating func readFields(of keys: some Sequence<String>, lists: [String: Set<String>] = [:], names: [String: Set<String>] = [:]) {
+    package mutating func readFields(of keys: some Sequence<String>, lists: [String: Set<String>] = [:], names: [String: Set<String>] = [:]) {
         for key in keys {
             // Taken out of the table while it is read, so that it is changed in place.
             guard var collection = records.removeValue(forKey: key) else { continue }
@@ -143,7 +143,7 @@ struct RecordTable {
     /// by the id they hold, the others by the head's bytes of theirs, decoded only when
     /// the bytes differ and either side is not plain ASCII (a string may equal another
     /// spelled differently, `K` and the Kelvin sign).
-    func count(ofID id: String, in key: String) -> Int {
+    package func count(ofID id: String, in key: String) -> Int {
         var encoded: [UInt8] = []
         JSONText.appendString(id, to: &encoded)
         let idIsASCII = id.utf8.allSatisfy { $0 < 0x80 }
@@ -174,7 +174,7 @@ struct RecordTable {
     }
 
     /// Makes `record` read as `json` (its id, lists and names too), marking it changed.
-    static func set(_ record: inout Record, to json: JSONValue, lists: Set<String>, names: Set<String>) {
+    package static func set(_ record: inout Record, to json: JSONValue, lists: Set<String>, names: Set<String>) {
         record.changed = json
         guard case .object(let members) = json else { return }
         if case .string(let id)? = members["id"] { record.idText = id } else { record.idText = nil }
@@ -195,14 +195,14 @@ struct RecordTable {
 extension DocumentRelationship {
     /// This relationship over a `RecordTable`, by its JSON keys: the same rules, applied
     /// to the records of a spliced edit instead of to typed values.
-    func onRecords() -> DocumentRelationship<RecordTable> {
+    package func onRecords() -> DocumentRelationship<RecordTable> {
         DocumentRelationship<RecordTable>(keysOf: self)
     }
 }
 
 extension DocumentRelationship where Document == RecordTable {
     /// A relationship over records with the keys and rules of `other`.
-    init<Other>(keysOf other: DocumentRelationship<Other>) {
+    package init<Other>(keysOf other: DocumentRelationship<Other>) {
         name = other.name
         sourcesKey = other.sourcesKey
         referencesKey = other.referencesKey

@@ -9,7 +9,7 @@ extension DocumentRelationship {
     }
 
     /// What is wrong with this relationship among the ids of `snapshot`.
-    func violations(in snapshot: RelationshipSnapshot) -> [RuleViolation] {
+    package func violations(in snapshot: RelationshipSnapshot) -> [RuleViolation] {
         WorkMeter.count(.ruleSteps, snapshot.sources.reduce(0) { $0 + $1.references.count } + snapshot.targets.count)
         var sourcePositions: [UUID: Int] = [:]
         for (position, source) in snapshot.sources.enumerated() where sourcePositions[source.id] == nil {

@@ -34,11 +34,11 @@ public struct DocumentRelationship<Document> {
     /// What deleting a target does to the sources that list it.
     public let inverseDeleteRule: DeleteRule
 
-    let snapshot: (Document) -> RelationshipSnapshot
-    let removeSources: (inout Document, Set<UUID>) -> Void
-    let removeTargets: (inout Document, Set<UUID>) -> Void
-    let setReferences: (inout Document, [UUID: [UUID]]) -> Void
-    let setInverses: (inout Document, [UUID: UUID?]) -> Void
+    package let snapshot: (Document) -> RelationshipSnapshot
+    package let removeSources: (inout Document, Set<UUID>) -> Void
+    package let removeTargets: (inout Document, Set<UUID>) -> Void
+    package let setReferences: (inout Document, [UUID: [UUID]]) -> Void
+    package let setInverses: (inout Document, [UUID: UUID?]) -> Void
 
     /// A relationship from `sources` (whose `references` list target ids) to `targets`
     /// (whose `inverse`, when given, names the one source listing them).
@@ -82,7 +82,7 @@ public struct DocumentRelationship<Document> {
     }
 
     /// The ids this relationship sees in `json`, a document of its type as JSON.
-    func snapshot(ofJSON json: JSONValue) -> RelationshipSnapshot {
+    package func snapshot(ofJSON json: JSONValue) -> RelationshipSnapshot {
         func records(_ key: String) -> [JSONValue] {
             guard case .object(let members) = json, case .array(let elements)? = members[key] else { return [] }
             return elements
@@ -93,7 +93,7 @@ public struct DocumentRelationship<Document> {
 
     /// What this relationship sees of `record`, one of the sources as JSON: its id and
     /// the ids it lists; `nil` for a record without an id.
-    func source(ofJSON record: JSONValue) -> RelationshipSnapshot.Source? {
+    package func source(ofJSON record: JSONValue) -> RelationshipSnapshot.Source? {
         guard case .object(let members) = record, let sourceID = Self.id(members["id"]) else { return nil }
         guard case .array(let ids)? = members[referencesKey] else { return .init(id: sourceID, references: []) }
         return .init(id: sourceID, references: ids.compactMap { Self.id($0) })
@@ -101,7 +101,7 @@ public struct DocumentRelationship<Document> {
 
     /// What this relationship sees of `record`, one of the targets as JSON: its id and
     /// the source it names back; `nil` for a record without an id.
-    func target(ofJSON record: JSONValue) -> RelationshipSnapshot.Target? {
+    package func target(ofJSON record: JSONValue) -> RelationshipSnapshot.Target? {
         guard case .object(let members) = record, let targetID = Self.id(members["id"]) else { return nil }
         return .init(id: targetID, inverse: inverseKey.flatMap { Self.id(members[$0]) })
     }
@@ -113,28 +113,28 @@ public struct DocumentRelationship<Document> {
 
 /// The ids one relationship relates in a document at one moment: what a transaction
 /// compares before and after a change.
-struct RelationshipSnapshot: Equatable {
-    struct Source: Equatable {
-        var id: UUID
-        var references: [UUID]
+package struct RelationshipSnapshot: Equatable {
+    package struct Source: Equatable {
+        package var id: UUID
+        package var references: [UUID]
     }
 
-    struct Target: Equatable {
-        var id: UUID
-        var inverse: UUID?
+    package struct Target: Equatable {
+        package var id: UUID
+        package var inverse: UUID?
     }
 
-    var sources: [Source]
-    var targets: [Target]
+    package var sources: [Source]
+    package var targets: [Target]
 
     /// Each source's references, by id (the first record of an id, if there are several).
-    var referencesBySource: [UUID: [UUID]] {
+    package var referencesBySource: [UUID: [UUID]] {
         WorkMeter.count(.ruleSteps, sources.count)
         return Dictionary(sources.map { ($0.id, $0.references) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Each target's inverse, by id.
-    var inverseByTarget: [UUID: UUID?] {
+    package var inverseByTarget: [UUID: UUID?] {
         WorkMeter.count(.ruleSteps, targets.count)
         return Dictionary(targets.map { ($0.id, $0.inverse) }, uniquingKeysWith: { first, _ in first })
     }
@@ -143,7 +143,7 @@ struct RelationshipSnapshot: Equatable {
 /// The ids every relationship of a document relates, in the order of
 /// `CodableDocument.relationships`: the "before" of a transaction.
 public struct RelationshipState: Sendable {
-    let snapshots: [RelationshipSnapshot]
+    package let snapshots: [RelationshipSnapshot]
 
     /// The state of a document with no records: every record of a new one is new.
     public static let empty = RelationshipState(snapshots: [])

@@ -5,19 +5,19 @@ import Foundation
 /// relationships and checked against every rule, and refused as a whole, listing each
 /// broken rule with its path, if any is broken. Nothing is saved then, and the document
 /// the change started from is left as it was.
-enum DocumentTransaction {
+package enum DocumentTransaction {
     /// Applies `Document.relationships` to `document`, a change of a document whose
     /// relationships related `before`, and checks every rule; throws an `invalidDocument`
     /// error listing what is broken, together with `alsoBroken` (found by the caller, e.g.
     /// references to blobs the bundle lacks).
-    static func complete<Document: CodableDocument>(_ document: inout Document, before: RelationshipState,
+    package static func complete<Document: CodableDocument>(_ document: inout Document, before: RelationshipState,
                                                     alsoBroken: [RuleViolation] = []) throws {
         let broken = violations(applyingTo: &document, before: before) + alsoBroken
         if !broken.isEmpty { throw DocumentKitError(violations: broken) }
     }
 
     /// What `complete` throws for, without throwing.
-    static func violations<Document: CodableDocument>(applyingTo document: inout Document, before: RelationshipState) -> [RuleViolation] {
+    package static func violations<Document: CodableDocument>(applyingTo document: inout Document, before: RelationshipState) -> [RuleViolation] {
         let applied = RelationshipRules(relationships: Document.relationships).apply(before: before, to: &document)
         var checked: [RuleViolation] = []
         do {

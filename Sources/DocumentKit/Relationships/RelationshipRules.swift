@@ -7,13 +7,13 @@ import Foundation
 /// Every step is linear in the records and references of the document: the ids are read
 /// once into dictionaries (`RelationshipIndex`), cascades follow a work list that visits
 /// each deleted record once, and lists are edited through sets, never searched.
-struct RelationshipRules<Document> {
-    let relationships: [DocumentRelationship<Document>]
+package struct RelationshipRules<Document> {
+    package let relationships: [DocumentRelationship<Document>]
 
     /// Brings `document` (the changed one) in line with the rules, given what the
     /// relationships related before the change; returns each rule the change breaks
     /// (a denied delete, two sides set to disagree). The caller saves nothing then.
-    func apply(before: RelationshipState, to document: inout Document) -> [RuleViolation] {
+    package func apply(before: RelationshipState, to document: inout Document) -> [RuleViolation] {
         guard !relationships.isEmpty else { return [] }
         let old = relationships.indices.map { before.snapshots.indices.contains($0) ? before.snapshots[$0] : RelationshipSnapshot(sources: [], targets: []) }
         let new = relationships.map { $0.snapshot(document) }
@@ -241,19 +241,19 @@ private struct ListEdits {
 }
 
 /// One relationship's ids before and after a change, by id: what the rules look up.
-struct RelationshipIndex {
+package struct RelationshipIndex {
     /// Each source's references before the change.
-    let oldReferences: [UUID: [UUID]]
+    package let oldReferences: [UUID: [UUID]]
     /// Each target's inverse before the change.
-    let oldInverse: [UUID: UUID?]
+    package let oldInverse: [UUID: UUID?]
     /// Each source's references after the change.
-    let newReferences: [UUID: [UUID]]
+    package let newReferences: [UUID: [UUID]]
     /// Each target's inverse after the change; a target not here is gone.
-    let newInverse: [UUID: UUID?]
+    package let newInverse: [UUID: UUID?]
     /// The sources listing each target after the change, in document order.
-    let newListers: [UUID: [UUID]]
+    package let newListers: [UUID: [UUID]]
 
-    init(old: RelationshipSnapshot, new: RelationshipSnapshot) {
+    package init(old: RelationshipSnapshot, new: RelationshipSnapshot) {
         WorkMeter.count(.ruleSteps, old.sources.count + old.targets.count + new.sources.count + new.targets.count)
         oldReferences = old.referencesBySource
         oldInverse = old.inverseByTarget
@@ -269,10 +269,10 @@ struct RelationshipIndex {
     }
 
     /// How many sources list each target after the change.
-    var newListerCounts: [UUID: Int] { newListers.mapValues(\.count) }
+    package var newListerCounts: [UUID: Int] { newListers.mapValues(\.count) }
 
     /// The targets listed after the change by a source not in `gone`.
-    func targetsListed(bySourcesOtherThan gone: Set<UUID>) -> Set<UUID> {
+    package func targetsListed(bySourcesOtherThan gone: Set<UUID>) -> Set<UUID> {
         var listed = Set<UUID>()
         for (target, sources) in newListers where sources.contains(where: { !gone.contains($0) }) { listed.insert(target) }
         return listed

@@ -4,7 +4,7 @@ extension SchemaMigrator {
     /// Throws `invalidMigrationPlan`, saying what is wrong, unless the plan's schemas
     /// strictly increase and its stages go, one each and in order, from every schema to
     /// the next, under ids that are unique and not empty.
-    func checkPlan() throws {
+    package func checkPlan() throws {
         guard !schemas.isEmpty else { throw planError("lists no schemas") }
         for index in schemas.indices.dropFirst() {
             let (previous, version) = (versions[index - 1], versions[index])
@@ -58,7 +58,7 @@ extension SchemaMigrator {
         "\(stage.fromVersion.versionIdentifier) → \(stage.toVersion.versionIdentifier)"
     }
 
-    func planError(_ message: String) -> DocumentKitError {
+    package func planError(_ message: String) -> DocumentKitError {
         DocumentKitError(.invalidMigrationPlan, "migration plan \(plan) of \(documentName) \(message)")
     }
 }

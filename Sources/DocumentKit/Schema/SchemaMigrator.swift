@@ -72,10 +72,10 @@ public struct SchemaMigrator {
     }
 
     /// `1.0.0, 2.0.0, 3.0.0`.
-    var knownVersions: String { versions.map(\.description).joined(separator: ", ") }
+    package var knownVersions: String { versions.map(\.description).joined(separator: ", ") }
 
     /// The program to upgrade, as errors name it: `docctl`, or the application using DocumentKit.
-    static var programName: String { ProcessInfo.processInfo.processName }
+    package static var programName: String { ProcessInfo.processInfo.processName }
 }
 
 /// The stages that take a document from one schema to another, in the order they run.

@@ -76,7 +76,7 @@ extension KeyValueStorage {
     }
 
     /// The stored keys that carry this instance's prefix, without it, sorted.
-    func unprefixed(_ storedKeys: some Sequence<String>) -> [String] {
+    package func unprefixed(_ storedKeys: some Sequence<String>) -> [String] {
         storedKeys.filter { $0.hasPrefix(keyPrefix) }.map { String($0.dropFirst(keyPrefix.count)) }.sorted()
     }
 }

@@ -2,14 +2,14 @@ import Foundation
 
 extension PreferencesFile {
     /// What a read found: the members, and the file's status when it exists.
-    struct Contents {
-        var values: [String: JSONValue]
-        var status: stat?
+    package struct Contents {
+        package var values: [String: JSONValue]
+        package var status: stat?
     }
 
     /// Reads the file at `path` (symbolic links resolved); a missing file holds nothing.
     /// `name` is the path errors report, as the caller gave it.
-    static func read(_ path: URL, named name: String) throws -> Contents {
+    package static func read(_ path: URL, named name: String) throws -> Contents {
         let file: OpenFile
         do {
             file = try OpenFile.forReading(path.path)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A user's preferences as one JSON object in a file, by default
+/// A user's preferences as one JSON object in a file, such as docctl's
 /// `$XDG_CONFIG_HOME/docctl/preferences.json` (`~/.config/docctl/preferences.json` when
 /// `XDG_CONFIG_HOME` is unset):
 ///
@@ -31,7 +31,7 @@ public final class PreferencesFile: JSONObjectStorage {
     public let keyPrefix: String
 
     /// Files larger than this are refused: a preferences file is a few hundred bytes.
-    static let sizeLimit = 1 << 20
+    package static let sizeLimit = 1 << 20
 
     /// The preferences in the file at `url`.
     public init(url: URL, keyPrefix: String = "") {
@@ -39,18 +39,16 @@ public final class PreferencesFile: JSONObjectStorage {
         self.keyPrefix = keyPrefix
     }
 
-    /// The preferences of `application` for the user running the process, in
-    /// ``location(application:environment:)``.
-    public convenience init(application: String = "docctl", keyPrefix: String = "",
-                            environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    /// The preferences of `application` for the user whose environment is `environment`
+    /// (the program passes its own), in ``location(application:environment:)``.
+    public convenience init(application: String, keyPrefix: String = "", environment: [String: String]) throws {
         self.init(url: try PreferencesFile.location(application: application, environment: environment), keyPrefix: keyPrefix)
     }
 
     /// `$XDG_CONFIG_HOME/APPLICATION/preferences.json`, following the XDG Base Directory
     /// specification: `XDG_CONFIG_HOME` counts only when it is an absolute path, and
     /// defaults to `$HOME/.config` (the home folder from the user database when `HOME` is unset).
-    public static func location(application: String = "docctl",
-                                environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
+    public static func location(application: String, environment: [String: String]) throws -> URL {
         let configHome: String
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             configHome = xdg

@@ -5,9 +5,9 @@ import Foundation
 ///
 /// Property lists have no top-level scalars (`PropertyListEncoder` refuses to encode a
 /// lone `String`), so each value travels as the single element of an array.
-enum PropertyListValue {
+package enum PropertyListValue {
     /// The property-list object for `value`: a `String`, number, `Date`, `Data`, array or dictionary.
-    static func encode<T: Encodable>(_ value: T, key: String) throws -> Any {
+    package static func encode<T: Encodable>(_ value: T, key: String) throws -> Any {
         do {
             let data = try PropertyListEncoder().encode([value])
             guard let wrapped = try PropertyListSerialization.propertyList(from: data, format: nil) as? [Any], wrapped.count == 1 else {
@@ -20,7 +20,7 @@ enum PropertyListValue {
     }
 
     /// The `T` that the property-list `object` holds, or a mismatch error naming `key`.
-    static func decode<T: Decodable>(_ type: T.Type, from object: Any, key: String) throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from object: Any, key: String) throws -> T {
         if let value = object as? T, isNative(T.self) { return value }
         do {
             let data = try PropertyListSerialization.data(fromPropertyList: [object], format: .binary, options: 0)
@@ -41,7 +41,7 @@ enum PropertyListValue {
     }
 
     /// `"zip" (a string)`, `42 (a number)`: what a message says was found.
-    static func describe(_ object: Any) -> String {
+    package static func describe(_ object: Any) -> String {
         switch object {
         case let bool as Bool: return "\(bool) (a boolean)"
         case let string as String: return StoredJSON.describe(.string(string))

@@ -3,9 +3,9 @@ import Foundation
 /// How the JSON-backed storages (``PreferencesFile``, ``InMemoryStorage``) turn `Codable`
 /// values into JSON values and back: the canonical encoder (so times are UTC seconds,
 /// `2026-11-22T09:30:00Z`, and data is base64) and the decoder that reads what it writes.
-enum StoredJSON {
+package enum StoredJSON {
     /// `value` as a JSON value.
-    static func encode<T: Encodable>(_ value: T, key: String) throws -> JSONValue {
+    package static func encode<T: Encodable>(_ value: T, key: String) throws -> JSONValue {
         if let json = value as? JSONValue { return json }
         do {
             return try JSONValue.parse(CanonicalJSONEncoder(pretty: false).encode(value))
@@ -17,7 +17,7 @@ enum StoredJSON {
 
     /// The `T` that `stored` holds; throws a mismatch error naming `key` (and `path`,
     /// the file it was read from) when it holds something else.
-    static func decode<T: Decodable>(_ type: T.Type, from stored: JSONValue, key: String, path: String?) throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from stored: JSONValue, key: String, path: String?) throws -> T {
         if let json = stored as? T { return json }
         do {
             return try DocumentDates.decoder().decode(T.self, from: stored.encoded(pretty: false))
@@ -28,7 +28,7 @@ enum StoredJSON {
     }
 
     /// `"zip" (a string)`, `42 (a number)`, `[…] (an array)`: what a message says was found.
-    static func describe(_ value: JSONValue) -> String {
+    package static func describe(_ value: JSONValue) -> String {
         switch value {
         case .null: return "null"
         case .array: return "[…] (an array)"
@@ -46,7 +46,7 @@ extension DocumentKitError {
     /// found "large" (a string)`. Code `.malformedInput`: the store holds bad data.
     /// `reason` is the decoding error, located; it is shown only when it lies inside a
     /// structured value (`x: expected a number, found a string`), where it says more.
-    static func storedValueMismatch(key: String, expected: Any.Type, found: String,
+    package static func storedValueMismatch(key: String, expected: Any.Type, found: String,
                                     reason: (path: String?, message: String), path: String?) -> DocumentKitError {
         var message = "expected \(StoredType.describe(expected)), found \(found)"
         if let inner = reason.path, !inner.isEmpty {
@@ -57,8 +57,8 @@ extension DocumentKitError {
 }
 
 /// Names a stored value's type for people: `a string`, `one of zip, tar, tar.gz`.
-enum StoredType {
-    static func describe(_ type: Any.Type) -> String {
+package enum StoredType {
+    package static func describe(_ type: Any.Type) -> String {
         if let choices = type as? any (CaseIterable & RawRepresentable).Type {
             return "one of " + listing(names(of: choices))
         }
@@ -70,7 +70,7 @@ enum StoredType {
     }
 
     /// `a, b or c`.
-    static func listing(_ names: [String]) -> String {
+    package static func listing(_ names: [String]) -> String {
         names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1] : names.joined()
     }
 

@@ -54,7 +54,7 @@ public struct ValidationReport: Codable, Equatable, Sendable {
     public var objects: Int
     public var findings: [ValidationFinding]
 
-    init(file: String, deep: Bool, versions: Int, objects: Int, findings: [ValidationFinding]) {
+    package init(file: String, deep: Bool, versions: Int, objects: Int, findings: [ValidationFinding]) {
         self.file = file
         self.deep = deep
         self.versions = versions

@@ -3,13 +3,13 @@ import Foundation
 extension ValidationPass {
     /// How many bytes of decoded objects the deep check of delta chains holds at once;
     /// past it, an object is rebuilt from its chain alone (slower, same verdict).
-    static let deltaCheckMemory = 48 << 20
+    package static let deltaCheckMemory = 48 << 20
 
     /// Checks delta objects: each names a listed base and its chain ends in an object
     /// stored whole (no loops). With `deep`, decodes every delta once, level by level from
     /// the whole objects up, checking each against its digest, so a chain of 1,000 links
     /// costs 1,000 decodes, not half a million.
-    mutating func checkDeltas() {
+    package mutating func checkDeltas() {
         var dependents: [ObjectDigest: [ObjectDigest]] = [:]
         for (digest, record) in manifest.objects where record.codec == .delta || record.base != nil {
             guard record.codec == .delta, let base = record.base else {

@@ -10,7 +10,7 @@ extension ValidationPass {
     /// proven, by their digests, to be the ones that were checked when they were saved, and
     /// decoding 1,000 documents of 5 MB would take minutes. A document that does not parse
     /// as JSON is still reported, with every path at fault.
-    mutating func checkOldDocuments() {
+    package mutating func checkOldDocuments() {
         var previous: (digest: ObjectDigest, data: Data)?
         if let data = try? bundle.headDocumentData() {
             previous = (ObjectDigest.of(data), data)
@@ -61,10 +61,10 @@ extension ValidationPass {
 /// Finds the digests of blob references (`"$blob": "…"` members) in JSON text by
 /// searching its bytes for the member name, reading only what follows each match with the
 /// document parser, without parsing the document.
-enum BlobReferenceScan {
+package enum BlobReferenceScan {
     /// The digests, in text order; `nil` when a match is not plainly a member name
     /// followed by a string, and the caller should parse instead.
-    static func digests(in data: Data) -> [String]? {
+    package static func digests(in data: Data) -> [String]? {
         let needle = Array(#""$blob""#.utf8)
         return data.withUnsafeBytes { (text: UnsafeRawBufferPointer) -> [String]? in
             guard let base = text.baseAddress else { return [] }

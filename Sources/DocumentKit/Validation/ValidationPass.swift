@@ -1,37 +1,37 @@
 import Foundation
 
 /// One run of the checks over an opened bundle, collecting findings.
-struct ValidationPass {
-    let bundle: DocumentBundle
-    let deep: Bool
-    private(set) var findings: [ValidationFinding] = []
+package struct ValidationPass {
+    package let bundle: DocumentBundle
+    package let deep: Bool
+    package private(set) var findings: [ValidationFinding] = []
     /// The trees checked so far, with the files and folders below each, counted per path.
     private var checkedTrees: [ObjectDigest: Int] = [:]
 
-    init(bundle: DocumentBundle, deep: Bool) {
+    package init(bundle: DocumentBundle, deep: Bool) {
         self.bundle = bundle
         self.deep = deep
     }
 
-    var manifest: BundleManifest { bundle.manifest }
+    package var manifest: BundleManifest { bundle.manifest }
 
-    mutating func report(_ code: String, _ severity: ValidationFinding.Severity, _ message: String,
+    package mutating func report(_ code: String, _ severity: ValidationFinding.Severity, _ message: String,
                                  entry: String? = nil, version: Int? = nil, path: String? = nil) {
         findings.append(ValidationFinding(code, severity, message, entry: entry, version: version, path: path))
     }
 
     /// Reports an object that failed to decode: damaged bytes (a digest that does not
     /// match) or bytes that cannot be decoded at all.
-    mutating func reportUnreadableObject(_ error: any Error, entry: String) {
+    package mutating func reportUnreadableObject(_ error: any Error, entry: String) {
         guard let error = error as? DocumentKitError else { return report("object.unreadable", "\(error)", entry: entry) }
         report(error.message.contains("SHA-256") ? "object.digest-mismatch" : "object.unreadable", error.message, entry: entry)
     }
 
-    mutating func report(_ code: String, _ message: String, entry: String? = nil, version: Int? = nil, path: String? = nil) {
+    package mutating func report(_ code: String, _ message: String, entry: String? = nil, version: Int? = nil, path: String? = nil) {
         report(code, .error, message, entry: entry, version: version, path: path)
     }
 
-    mutating func run() {
+    package mutating func run() {
         if bundle.unfinishedAppendBytes > 0 {
             report("bundle.unfinished-save", .warning, "a save that did not finish (it is running, or was killed) left \(bundle.unfinishedAppendBytes) bytes after the bundle's end; readers ignore them and the next save removes them")
         }
@@ -202,7 +202,7 @@ struct ValidationPass {
         checkDocument(data, version: head)
     }
 
-    mutating func checkDocument(_ data: Data, version: BundleVersion) {
+    package mutating func checkDocument(_ data: Data, version: BundleVersion) {
         // Only the blob references are kept from the parsed tree, which is released (and its
         // memory returned) before the typed decode below builds the document a second way.
         let references: [(path: JSONPath, digest: String)]

@@ -6,8 +6,9 @@ import Foundation
 /// faster than n log n (Tests/DocumentKitTests/Scaling), which a timed test on a shared
 /// machine could not tell from noise.
 ///
-/// Off unless `DOCUMENTKIT_WORK_METER` names a file: then the counts are written there,
-/// as a JSON object, when the process exits (if it counted anything). Each count is one add to a plain integer,
+/// Off unless the program starts it (``start(writingTo:)``; docctl does when
+/// `DOCUMENTKIT_WORK_METER` names a file): then the counts are written to that file, as a
+/// JSON object, when the process exits. Each count is one add to a plain integer,
 /// behind a flag read once, so the meter costs nothing measurable when off. The counts
 /// are per process; work on a second thread (a digest checked while an edit splices)
 /// adds under a lock, taken only when the meter is on.
@@ -35,14 +36,14 @@ public enum WorkMeter {
         case readBytes = "read-bytes"
     }
 
-    /// The environment variable naming the file the counts go to.
-    public static let variable = "DOCUMENTKIT_WORK_METER"
-
-    private static let output: String? = {
-        guard let path = ProcessInfo.processInfo.environment[variable], !path.isEmpty else { return nil }
+    /// Starts counting; the counts are written to `path` when the process exits.
+    public static func start(writingTo path: String) {
+        lock.withLock { output = path }
         atexit { WorkMeter.write() }
-        return path
-    }()
+    }
+
+    // Read without the lock on every count: it is set once, at the start, before any work.
+    nonisolated(unsafe) private static var output: String?
     nonisolated(unsafe) private static var counts = [Int](repeating: 0, count: Kind.allCases.count)
     private static let lock = NSLock()
 

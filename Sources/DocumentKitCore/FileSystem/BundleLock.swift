@@ -57,9 +57,12 @@ package final class BundleLock {
         }
     }
 
-    /// How long a writer waits for another: `DOCUMENTKIT_LOCK_TIMEOUT` seconds when set,
-    /// otherwise as long as it takes (`nil`).
+    /// How long a writer waits for another, in seconds: as long as it takes (`nil`) unless
+    /// the program says otherwise (docctl: `DOCUMENTKIT_LOCK_TIMEOUT`).
     package static var defaultTimeout: TimeInterval? {
-        ProcessInfo.processInfo.environment["DOCUMENTKIT_LOCK_TIMEOUT"].flatMap(TimeInterval.init)
+        get { timeout.value }
+        set { timeout.value = newValue }
     }
+
+    private static let timeout = Protected<TimeInterval?>(nil)
 }

@@ -5,14 +5,21 @@ import Foundation
 /// Times are UTC with whole seconds, `2026-11-22T09:30:00Z`, so that they read the same
 /// on every machine and survive a JSON round trip exactly.
 public enum DocumentDates {
-    /// Now, rounded down to a whole second, or `SOURCE_DATE_EPOCH` when that is set
-    /// (the reproducible-builds convention), so replayed edits give identical bytes.
-    public static func now(environment: [String: String] = ProcessInfo.processInfo.environment) -> Date {
-        if let epoch = environment["SOURCE_DATE_EPOCH"], let seconds = Int64(epoch) {
-            return Date(timeIntervalSince1970: TimeInterval(seconds))
-        }
+    /// Now, rounded down to a whole second, or ``fixedNow`` when the program set it.
+    public static func now() -> Date {
+        if let fixed = fixed.value { return fixed }
         return Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
     }
+
+    /// The time every "now" of the process is, when set: docctl sets it from
+    /// `SOURCE_DATE_EPOCH` (the reproducible-builds convention), so that replayed edits
+    /// give identical bytes. DocumentKit itself reads no environment variable.
+    public static var fixedNow: Date? {
+        get { fixed.value }
+        set { fixed.value = newValue }
+    }
+
+    private static let fixed = Protected<Date?>(nil)
 
     /// `2026-11-22T09:30:00Z`.
     public static func format(_ date: Date) -> String {

@@ -26,9 +26,9 @@ import Testing
         let directory = try TemporaryDirectory()
         let url = directory.url.appendingPathComponent("p.dkproj")
         let controller = DocumentController(newDocument: Fixtures.project(), at: url)
-        try controller.save()
+        try controller.save(author: "test")
         let before = try Data(contentsOf: url)
-        #expect(try controller.save() == nil)
+        #expect(try controller.save(author: "test") == nil)
         #expect(try Data(contentsOf: url) == before)
     }
 
@@ -39,10 +39,10 @@ import Testing
         var project = Fixtures.project()
         project.thumbnail = BlobReference(data: picture, mediaType: "image/png")
         let controller = DocumentController(newDocument: project, at: url)
-        try controller.save()
+        try controller.save(author: "test")
         for index in 0..<5 {
             controller.document.name = "Garden \(index)"
-            try controller.save()
+            try controller.save(author: "test")
         }
         let bundle = try DocumentBundle(contentsOf: url)
         let blobObjects = bundle.manifest.objects.values.filter { $0.size == UInt64(picture.count) }
@@ -57,15 +57,15 @@ import Testing
     @Test func aSaveAfterSomeoneElseSavedIsAConflictAndWritesNothing() throws {
         let directory = try TemporaryDirectory()
         let url = directory.url.appendingPathComponent("p.dkproj")
-        try DocumentController(newDocument: Fixtures.project(), at: url).save(message: "one")
+        try DocumentController(newDocument: Fixtures.project(), at: url).save(message: "one", author: "test")
         let alice = try DocumentController<Project>(contentsOf: url)
         let bob = try DocumentController<Project>(contentsOf: url)
         alice.document.name = "Alice's"
-        try alice.save(message: "alice")
+        try alice.save(message: "alice", author: "test")
         let afterAlice = try Data(contentsOf: url)
         bob.document.name = "Bob's"
         #expect {
-            try bob.save(message: "bob")
+            try bob.save(message: "bob", author: "test")
         } throws: { error in
             let error = error as! DocumentKitError
             return error.code == .conflict && error.message.contains("opened at version 1") && error.message.contains("now at version 2")
@@ -79,14 +79,14 @@ import Testing
     @Test func aSaveKeepsPermissionsAndWritesThroughSymbolicLinks() throws {
         let directory = try TemporaryDirectory()
         let target = directory.url.appendingPathComponent("real.dkproj")
-        try DocumentController(newDocument: Fixtures.project(), at: target).save()
+        try DocumentController(newDocument: Fixtures.project(), at: target).save(author: "test")
         chmod(target.path, 0o640)
         let link = directory.url.appendingPathComponent("link.dkproj")
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "real.dkproj")
 
         let controller = try DocumentController<Project>(contentsOf: link)
         controller.document.name = "Through the link"
-        try controller.save()
+        try controller.save(author: "test")
 
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "real.dkproj")
         #expect(try DocumentBundle(contentsOf: target).read(Project.self).name == "Through the link")
@@ -103,13 +103,13 @@ import Testing
         var project = Fixtures.project()
         project.thumbnail = try BlobReference(contentsOf: attachment, mediaType: "application/octet-stream")
         let controller = DocumentController(newDocument: Fixtures.project(), at: url)
-        try controller.save()
+        try controller.save(author: "test")
         let before = try Data(contentsOf: url)
         // The attached file changes between attaching and saving: the save must refuse.
         controller.document = project
         try Fixtures.noise(10_000, seed: 7).write(to: attachment)
         #expect {
-            try controller.save()
+            try controller.save(author: "test")
         } throws: { error in
             (error as! DocumentKitError).message.contains("changed after it was attached")
         }
@@ -121,7 +121,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let url = try Fixtures.write(Data("precious".utf8), to: "p.dkproj", in: directory.url)
         #expect {
-            try DocumentController(newDocument: Fixtures.project(), at: url).save()
+            try DocumentController(newDocument: Fixtures.project(), at: url).save(author: "test")
         } throws: { error in
             (error as! DocumentKitError).code == .cannotCreateOutput
         }
@@ -147,7 +147,7 @@ import Testing
         }
         let directory = try TemporaryDirectory()
         let url = directory.url.appendingPathComponent("n.notes")
-        try DocumentController(newDocument: Notes(files: ["a.txt": Data("A".utf8), "b.txt": Data("B".utf8)]), at: url).save()
+        try DocumentController(newDocument: Notes(files: ["a.txt": Data("A".utf8), "b.txt": Data("B".utf8)]), at: url).save(author: "test")
         let bundle = try DocumentBundle(contentsOf: url)
         #expect(bundle.mimeType == "application/vnd.example.notes+zip")
         #expect(try bundle.read(Notes.self).files == ["a.txt": Data("A".utf8), "b.txt": Data("B".utf8)])

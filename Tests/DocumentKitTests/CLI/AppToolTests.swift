@@ -1,6 +1,7 @@
+@testable import DocumentKit
+@testable import DocumentKitCLI
 import Foundation
 import Testing
-@testable import DocumentKit
 
 /// An app ships its own command-line tool with docctl's commands over its own document
 /// type (Sources/notectl: a `Note` and one call to `DocumentTool.run`), and docctl, which

@@ -36,7 +36,7 @@ import Testing
     @Test func aBundlesDocumentIsRefusedForParsingByItsRecordedSize() throws {
         let directory = try TemporaryDirectory()
         let url = directory.url.appendingPathComponent("p.dkproj")
-        try DocumentController(newDocument: Fixtures.project(), at: url).save()
+        try DocumentController(newDocument: Fixtures.project(), at: url).save(author: "test")
         var limits = BundleLimits.default
         limits.maxDocumentBytes = 100
         let bundle = try DocumentBundle(contentsOf: url, limits: limits)

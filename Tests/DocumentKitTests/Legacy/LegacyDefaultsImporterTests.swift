@@ -49,7 +49,7 @@ import Testing
         let controller = try DocumentController<Project>(contentsOf: bundle)
         controller.document.drafts[0].content = "Hello, world (edited)"
         controller.document.drafts.remove(at: 2)
-        try controller.save(message: "Edit drafts")
+        try controller.save(message: "Edit drafts", author: "test")
 
         let again = try LegacyDefaultsImporter.importDefaults(from: source, into: bundle, type: Project.self, metadata: metadata)
         #expect(again.saved && again.version?.number == 4)

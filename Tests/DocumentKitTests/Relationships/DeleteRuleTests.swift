@@ -34,7 +34,7 @@ import Testing
                               books: [.init(id: id(10), shelf: id(1)), .init(id: id(11), shelf: id(1))],
                               loans: [.init(id: id(20), books: [id(10)]), .init(id: id(21), books: [id(11)])])
         let url = directory.url.appendingPathComponent("l.dklib")
-        try DocumentController(newDocument: library, at: url).save()
+        try DocumentController(newDocument: library, at: url).save(author: "test")
         return try DocumentController<Library>(contentsOf: url)
     }
 
@@ -42,7 +42,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let controller = try library(directory)
         #expect {
-            try controller.write { $0.shelves.remove(at: 0) }
+            try controller.write(author: "test") { $0.shelves.remove(at: 0) }
         } throws: { error in
             (error as! DocumentKitError).violations == [RuleViolation(
                 "shelves[id=00000000-0000-4000-8000-000000000001]",
@@ -50,14 +50,14 @@ import Testing
                 code: "document.delete-denied")]
         }
         #expect(controller.document.shelves.count == 2)
-        try controller.write { $0.shelves.remove(at: 1) }
+        try controller.write(author: "test") { $0.shelves.remove(at: 1) }
         #expect(controller.document.shelves.map(\.id) == [id(1)])
     }
 
     @Test func cascadeFromTheTargetDeletesTheLoansOfADeletedBookAndNullifyTakesItOffItsShelf() throws {
         let directory = try TemporaryDirectory()
         let controller = try library(directory)
-        try controller.write { $0.books.remove(at: 0) }
+        try controller.write(author: "test") { $0.books.remove(at: 0) }
         #expect(controller.document.loans.map(\.id) == [id(21)])
         #expect(controller.document.shelves[0].books == [id(11)])
         #expect(try DocumentBundle(contentsOf: controller.url).read(Library.self) == controller.document)
@@ -66,7 +66,7 @@ import Testing
     @Test func movingEveryBookOffAShelfThenDeletingItIsAllowedInOneTransaction() throws {
         let directory = try TemporaryDirectory()
         let controller = try library(directory)
-        try controller.write { library in
+        try controller.write(author: "test") { library in
             library.books[0].shelf = id(2)
             library.books[1].shelf = id(2)
             library.shelves.remove(at: 0)

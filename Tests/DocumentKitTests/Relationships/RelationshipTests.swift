@@ -19,7 +19,7 @@ import Testing
         project.tasks[2].column = id(101)
         project.tasks[1].blockedBy = [id(2)]
         let url = directory.url.appendingPathComponent("board.dkproj")
-        try DocumentController(newDocument: project, at: url).save(message: "Board")
+        try DocumentController(newDocument: project, at: url).save(message: "Board", author: "test")
         return try DocumentController<Project>(contentsOf: url)
     }
 
@@ -28,7 +28,7 @@ import Testing
         let before = try Data(contentsOf: controller.url)
         let document = controller.document
         do {
-            try controller.write(change)
+            try controller.write(author: "test", change)
             Issue.record("saved", sourceLocation: sourceLocation)
         } catch let error as DocumentKitError {
             #expect(error.violations == violations, sourceLocation: sourceLocation)
@@ -40,9 +40,9 @@ import Testing
     @Test func settingATasksColumnMovesItOnTheBoard() throws {
         let directory = try TemporaryDirectory()
         let controller = try board(directory)
-        try controller.write { $0.tasks[0].column = id(101) }
+        try controller.write(author: "test") { $0.tasks[0].column = id(101) }
         #expect(controller.document.columns.map(\.tasks) == [[id(1)], [id(2), id(0)]])
-        try controller.write { $0.tasks[2].column = nil }
+        try controller.write(author: "test") { $0.tasks[2].column = nil }
         #expect(controller.document.columns.map(\.tasks) == [[id(1)], [id(0)]])
         #expect(try DocumentBundle(contentsOf: controller.url).read(Project.self) == controller.document)
     }
@@ -50,17 +50,17 @@ import Testing
     @Test func listingATaskInAColumnSetsItsColumnAndTakesItOffTheOld() throws {
         let directory = try TemporaryDirectory()
         let controller = try board(directory)
-        try controller.write { $0.columns[1].tasks.insert(id(0), at: 0) }
+        try controller.write(author: "test") { $0.columns[1].tasks.insert(id(0), at: 0) }
         #expect(controller.document.tasks[0].column == id(101))
         #expect(controller.document.columns.map(\.tasks) == [[id(1)], [id(0), id(2)]])
-        try controller.write { $0.columns[0].tasks.removeAll() }
+        try controller.write(author: "test") { $0.columns[0].tasks.removeAll() }
         #expect(controller.document.tasks[1].column == nil)
     }
 
     @Test func aNewColumnAndNewTasksOnItInOneTransaction() throws {
         let directory = try TemporaryDirectory()
         let controller = try board(directory)
-        try controller.write { project in
+        try controller.write(author: "test") { project in
             project.columns.append(ProjectColumn(id: id(102), name: "Done"))
             project.tasks.append(ProjectTask(id: id(20), title: "Celebrate", column: id(102)))
             project.tasks.append(ProjectTask(id: id(21), title: "Tidy up", column: id(102)))
@@ -83,7 +83,7 @@ import Testing
     @Test func deletingAColumnDeletesItsTasks() throws {
         let directory = try TemporaryDirectory()
         let controller = try board(directory)
-        try controller.write { project in
+        try controller.write(author: "test") { project in
             project.tasks[1].blockedBy = []
             project.columns.removeAll { $0.id == id(101) }
         }
@@ -94,7 +94,7 @@ import Testing
     @Test func deletingATaskTakesItOffItsColumn() throws {
         let directory = try TemporaryDirectory()
         let controller = try board(directory)
-        try controller.write { $0.tasks.remove(at: 0) }
+        try controller.write(author: "test") { $0.tasks.remove(at: 0) }
         #expect(controller.document.columns[0].tasks == [id(1)])
     }
 
@@ -109,7 +109,7 @@ import Testing
         let controller = try board(directory)
         try expectRefused(controller, task1WaitsForTask2) { $0.tasks.remove(at: 2) }
         // Deleting the waiting task with it is fine: nothing is left waiting.
-        try controller.write { $0.tasks.removeSubrange(1...2) }
+        try controller.write(author: "test") { $0.tasks.removeSubrange(1...2) }
         #expect(controller.document.tasks.map(\.id) == [id(0)] && controller.document.columns.map(\.tasks) == [[id(0)], []])
     }
 
@@ -123,7 +123,7 @@ import Testing
     @Test func aColumnMovedOffBeforeItsColumnIsDeletedStays() throws {
         let directory = try TemporaryDirectory()
         let controller = try board(directory)
-        try controller.write { project in
+        try controller.write(author: "test") { project in
             project.tasks[2].column = id(100)
             project.columns.remove(at: 1)
         }

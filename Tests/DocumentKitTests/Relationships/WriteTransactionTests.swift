@@ -40,7 +40,7 @@ import Testing
         let before = try Data(contentsOf: controller.url)
         let document = controller.document
         #expect(throws: Abandoned.self) {
-            try controller.write { project in
+            try controller.write(author: "test") { project in
                 project.tasks.removeAll()
                 project.name = "Gone"
                 throw Abandoned()
@@ -60,7 +60,7 @@ import Testing
         let digest = String(repeating: "ab", count: 32)
         let missing = try JSONDecoder().decode(BlobReference.self, from: Data(#"{"$blob": "\#(digest)", "size": 3}"#.utf8))
         do {
-            try controller.write { project in
+            try controller.write(author: "test") { project in
                 project.tasks[1].title = "  "
                 project.tasks.append(ProjectTask(id: id(0), title: "Twin"))
                 project.thumbnail = missing
@@ -84,7 +84,7 @@ import Testing
         let controller = try savedController(directory)
         let missing = try JSONDecoder().decode(BlobReference.self, from: Data(#"{"$blob": "\#(String(repeating: "cd", count: 32))", "size": 3}"#.utf8))
         #expect {
-            try controller.write { $0.tasks[2].attachments = [missing] }
+            try controller.write(author: "test") { $0.tasks[2].attachments = [missing] }
         } throws: { error in
             let error = error as! DocumentKitError
             return error.location == "tasks[2].attachments[0]" && error.violations.map(\.code) == ["document.missing-blob"]
@@ -96,7 +96,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let controller = try savedController(directory)
         let before = try Data(contentsOf: controller.url)
-        #expect(try controller.write { project in
+        #expect(try controller.write(author: "test") { project in
             project.tasks.append(ProjectTask(title: "Brief"))
             project.tasks.removeLast()
         } == nil)
@@ -107,11 +107,11 @@ import Testing
         let directory = try TemporaryDirectory()
         let alice = try savedController(directory)
         let bob = try DocumentController<Project>(contentsOf: alice.url)
-        try bob.write(message: "Bob's") { $0.name = "Bob's garden" }
+        try bob.write(message: "Bob's", author: "test") { $0.name = "Bob's garden" }
         let afterBob = try Data(contentsOf: alice.url)
         let document = alice.document
         #expect {
-            try alice.write { $0.name = "Alice's garden" }
+            try alice.write(author: "test") { $0.name = "Alice's garden" }
         } throws: { error in
             let error = error as! DocumentKitError
             return error.code == .conflict && error.message.contains(bob.version!.id.prefix(12))
@@ -119,7 +119,7 @@ import Testing
         #expect(alice.document == document, "the transaction is not applied")
         #expect(try Data(contentsOf: alice.url) == afterBob, "bob's version is not written over")
         try alice.revert()
-        #expect(try alice.write { $0.name = "Alice's garden" }?.number == 3)
+        #expect(try alice.write(author: "test") { $0.name = "Alice's garden" }?.number == 3)
     }
 
     @Test func docctlEditsAreTransactionsThatListEveryBrokenRule() throws {

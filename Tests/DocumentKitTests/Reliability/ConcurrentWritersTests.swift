@@ -111,7 +111,7 @@ import Testing
     @Test func aControllerWhoseBundleChangedUnderItGetsAConflictNamingBothVersions() throws {
         let directory = try TemporaryDirectory()
         let url = directory.url.appendingPathComponent("p.dkproj")
-        try DocumentController(newDocument: Fixtures.project(), at: url).save(message: "start")
+        try DocumentController(newDocument: Fixtures.project(), at: url).save(message: "start", author: "test")
         let controller = try DocumentController<Project>(contentsOf: url)
         let opened = try #require(controller.version)
         controller.document.name = "Mine"
@@ -129,7 +129,7 @@ import Testing
         #expect(head.number == 10)
 
         #expect {
-            try controller.save(message: "mine")
+            try controller.save(message: "mine", author: "test")
         } throws: { error in
             let error = error as! DocumentKitError
             return error.code == .conflict && error.path == url.relativePath
@@ -143,7 +143,7 @@ import Testing
         // Reverting reads their versions; the edit made again then saves on top of them.
         try controller.revert()
         controller.document.name = "Mine"
-        let saved = try #require(try controller.save(message: "mine, again"))
+        let saved = try #require(try controller.save(message: "mine, again", author: "test"))
         #expect(saved.number == 11 && saved.parents == [head.id])
         #expect(try DocumentBundle(contentsOf: url).read(Project.self).tasks.prefix(3).map(\.title) == ["other 0 3", "other 1 3", "other 2 3"])
     }

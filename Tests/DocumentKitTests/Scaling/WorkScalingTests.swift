@@ -1,4 +1,5 @@
 @testable import DocumentKit
+@testable import DocumentKitCLI
 import Foundation
 @testable import SampleProject
 import Testing
@@ -90,7 +91,7 @@ import Testing
             }
             let meter = "\(d)/meter.json"
             try? FileManager.default.removeItem(atPath: meter)
-            let result = try Run.docctl(arguments, environment: [WorkMeter.variable: meter, "EDITOR": editor, "VISUAL": editor])
+            let result = try Run.docctl(arguments, environment: [DocumentTool.workMeterVariable: meter, "EDITOR": editor, "VISUAL": editor])
             #expect(result.status == 0 || (command.name == "diff" && result.status == 1), "\(command.name): \(result.standardError)")
             let json = try JSONValue.parse(try Data(contentsOf: URL(fileURLWithPath: meter)))
             guard case .object(let members) = json else { continue }
@@ -116,6 +117,8 @@ import Testing
         let set = large["set one field"] ?? [:]
         #expect((set["json-bytes"] ?? 0) > 5_000_000)
         #expect((set["encoded-bytes"] ?? Int.max) < 10_000)
+        // It reads the head's document once: its bytes, the manifest and a tree or two.
+        #expect(Double(set["read-bytes"] ?? Int.max) < 1.1 * Double(set["json-bytes"] ?? 0), "\(set)")
         #expect((large["unset tasks[5]"]?["rule-steps"] ?? 0) > 4 * Self.large)
     }
 
@@ -130,7 +133,7 @@ import Testing
             _ = try BundleEditor.set(.string("Renamed in save \(save)"), at: path, in: url, metadata: metadata)
         }
         let meter = directory.url.appendingPathComponent("meter.json").path
-        let result = try Run.docctl(["set", "h.dkproj", "tasks[7].title", "Metered"], in: directory.url, environment: [WorkMeter.variable: meter])
+        let result = try Run.docctl(["set", "h.dkproj", "tasks[7].title", "Metered"], in: directory.url, environment: [DocumentTool.workMeterVariable: meter])
         #expect(result.status == 0, "\(result.standardError)")
         guard case .object(let members) = try JSONValue.parse(try Data(contentsOf: URL(fileURLWithPath: meter))) else { return [:] }
         return members.compactMapValues { if case .integer(let value) = $0 { Int(value) } else { nil } }

@@ -1,4 +1,5 @@
 @testable import DocumentKit
+@testable import DocumentKitCLI
 import Foundation
 @testable import SampleProject
 import Testing
@@ -116,17 +117,17 @@ import Testing
             ("1.0.0", "error: p.dkproj: DOCUMENTKIT_WRITE_SCHEMA=1.0.0 cannot write over a head written with schema 4.0.0: documents are never migrated back\n"),
         ]
         for (value, message) in cases {
-            let result = try Run.docctl(["set", "p.dkproj", "name", "x"], in: directory.url, environment: [BundleEditor.writeSchemaVariable: value])
+            let result = try Run.docctl(["set", "p.dkproj", "name", "x"], in: directory.url, environment: [DocumentTool.writeSchemaVariable: value])
             #expect(result.status == 64 && result.standardError == message, "\(value)")
         }
         // The current schema, or an empty value, is no override at all.
-        #expect(try Run.docctl(["set", "p.dkproj", "name", "y"], in: directory.url, environment: [BundleEditor.writeSchemaVariable: "4.0.0"]).status == 0)
-        #expect(try Run.docctl(["set", "p.dkproj", "name", "z"], in: directory.url, environment: [BundleEditor.writeSchemaVariable: ""]).status == 0)
+        #expect(try Run.docctl(["set", "p.dkproj", "name", "y"], in: directory.url, environment: [DocumentTool.writeSchemaVariable: "4.0.0"]).status == 0)
+        #expect(try Run.docctl(["set", "p.dkproj", "name", "z"], in: directory.url, environment: [DocumentTool.writeSchemaVariable: ""]).status == 0)
     }
 
     @Test func writeSchemaWritesWhatThatSchemaDid() throws {
         let directory = try TemporaryDirectory()
-        let old = [BundleEditor.writeSchemaVariable: "1.0.0"]
+        let old = [DocumentTool.writeSchemaVariable: "1.0.0"]
         try Run.docctl(["new", "p.dkproj", "--name", "Old"], in: directory.url, environment: old)
         let set = try Run.docctl(["set", "p.dkproj", "tasks[+]", #"{"title": "a", "isComplete": true}"#], in: directory.url, environment: old)
         #expect(set.status == 0, "\(set.standardError)")

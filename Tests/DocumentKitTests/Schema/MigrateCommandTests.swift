@@ -1,4 +1,5 @@
 @testable import DocumentKit
+@testable import DocumentKitCLI
 import Foundation
 @testable import SampleProject
 import Testing
@@ -196,7 +197,7 @@ import Testing
     @Test func writeSchemaMigratesToThatSchemaOnly() throws {
         let directory = try TemporaryDirectory()
         let url = try Fixtures.copySampleDoc("legacy-v1.dkproj", to: directory)
-        let result = try Run.docctl(["migrate", "legacy-v1.dkproj"], in: directory.url, environment: [BundleEditor.writeSchemaVariable: "2.0.0"])
+        let result = try Run.docctl(["migrate", "legacy-v1.dkproj"], in: directory.url, environment: [DocumentTool.writeSchemaVariable: "2.0.0"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.output.hasPrefix("migrated legacy-v1.dkproj from schema 1.0.0 to 2.0.0: saved version 7"))
         #expect(try DocumentBundle(contentsOf: url).headVersion.schema == "2.0.0")

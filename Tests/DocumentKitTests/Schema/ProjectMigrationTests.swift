@@ -1,4 +1,5 @@
 @testable import DocumentKit
+@testable import DocumentKitCLI
 import Foundation
 @testable import SampleProject
 import Testing
@@ -153,11 +154,11 @@ import Testing
         // changes no byte, yet must say that the document is now 4.0.0.
         let directory = try TemporaryDirectory()
         let url = directory.url.appendingPathComponent("p.dkproj")
-        try Run.docctl(["new", "p.dkproj", "--name", "Empty"], in: directory.url, environment: [BundleEditor.writeSchemaVariable: "2.0.0"])
+        try Run.docctl(["new", "p.dkproj", "--name", "Empty"], in: directory.url, environment: [DocumentTool.writeSchemaVariable: "2.0.0"])
         let controller = try DocumentController<Project>(contentsOf: url)
-        let saved = try #require(try controller.save(message: "Migrate"))
+        let saved = try #require(try controller.save(message: "Migrate", author: "test"))
         let bundle = try DocumentBundle(contentsOf: url)
         #expect(saved.schema == "4.0.0" && saved.tree == bundle.manifest.versions[0].tree)
-        #expect(try controller.save() == nil, "and then nothing is left to save")
+        #expect(try controller.save(author: "test") == nil, "and then nothing is left to save")
     }
 }

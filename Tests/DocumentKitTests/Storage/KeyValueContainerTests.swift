@@ -1,4 +1,5 @@
 @testable import DocumentKit
+@testable import DocumentKitCLI
 import Foundation
 import Testing
 
@@ -120,17 +121,17 @@ private struct WindowFrame: Codable, Equatable {
         let directory = try TemporaryDirectory()
         let unique = try DuplicateKeyCheck.typecheck("""
             import DocumentKit
-            extension UserSettings {
+            extension BundleState {
                 var zoom: KeyValueContainer<Double> { storage.makeContainer(default: 1) }
             }
             """, in: directory)
         #expect(unique.status == 0, "\(unique.standardError)")
         let duplicate = try DuplicateKeyCheck.typecheck("""
             import DocumentKit
-            extension UserSettings {
+            extension BundleState {
                 var zoom: KeyValueContainer<Double> { storage.makeContainer(default: 1) }
             }
-            extension UserSettings {
+            extension BundleState {
                 var zoom: KeyValueContainer<Int> { storage.makeContainer(default: 100) }
             }
             """, in: directory)

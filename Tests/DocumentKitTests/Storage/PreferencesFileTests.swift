@@ -1,4 +1,5 @@
 @testable import DocumentKit
+@testable import DocumentKitCLI
 import Foundation
 import Testing
 
@@ -135,13 +136,13 @@ private extension KeyValueStorage {
     }
 
     @Test func theLocationFollowsTheXDGSpecification() throws {
-        #expect(try PreferencesFile.location(environment: ["XDG_CONFIG_HOME": "/x/config", "HOME": "/home/ada"]).path
+        #expect(try PreferencesFile.location(application: "docctl", environment: ["XDG_CONFIG_HOME": "/x/config", "HOME": "/home/ada"]).path
                 == "/x/config/docctl/preferences.json")
-        #expect(try PreferencesFile.location(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/home/ada"]).path
+        #expect(try PreferencesFile.location(application: "docctl", environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/home/ada"]).path
                 == "/home/ada/.config/docctl/preferences.json", "a relative XDG_CONFIG_HOME is ignored")
         #expect(try PreferencesFile.location(application: "myapp", environment: ["HOME": "/home/ada"]).path
                 == "/home/ada/.config/myapp/preferences.json")
-        #expect(try PreferencesFile.location(environment: [:]).path.hasSuffix("/.config/docctl/preferences.json"),
+        #expect(try PreferencesFile.location(application: "docctl", environment: [:]).path.hasSuffix("/.config/docctl/preferences.json"),
                 "the home folder from the user database")
     }
 }

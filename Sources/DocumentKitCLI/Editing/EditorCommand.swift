@@ -1,3 +1,4 @@
+import DocumentKit
 import Foundation
 
 /// The user's text editor, as a shell command: `vi`, `code --wait`, `emacsclient -t`.

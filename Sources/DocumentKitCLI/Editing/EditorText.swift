@@ -1,3 +1,4 @@
+import DocumentKit
 import Foundation
 
 /// The text of a `DocumentEditSession`'s file: after a refused save, `#` comment lines at

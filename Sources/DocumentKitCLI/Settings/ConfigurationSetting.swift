@@ -1,3 +1,4 @@
+import DocumentKit
 import Foundation
 
 /// One setting people read and write by name, as text: `author.name` of ``UserSettings``

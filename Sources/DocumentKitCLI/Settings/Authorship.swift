@@ -1,3 +1,4 @@
+import DocumentKit
 import Foundation
 
 /// Who a version is attributed to when the caller does not say.
@@ -25,7 +26,7 @@ public enum Authorship {
     /// `Name <email>`, the name alone, or the login name with the email when only the
     /// email is set; `nil` when neither is. Blank values count as unset.
     public static func configuredAuthor(settings: UserSettings? = nil) throws -> String? {
-        let settings = try settings ?? UserSettings.standard()
+        let settings = try settings ?? UserSettings.snapshot.get()
         let name = try settings.authorName.get().flatMap(nonBlank)
         let email = try settings.authorEmail.get().flatMap(nonBlank)
         switch (name, email) {

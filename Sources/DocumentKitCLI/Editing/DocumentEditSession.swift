@@ -1,3 +1,4 @@
+import DocumentKit
 import Foundation
 
 /// Edits a bundle's document, or the value at one path in it, in the user's text editor,

@@ -1,3 +1,4 @@
+import DocumentKit
 import Foundation
 
 /// What `docctl config` does: the settings a user sets by name (`author.name`), each a

@@ -1,3 +1,4 @@
+import DocumentKit
 import Foundation
 
 /// What `docctl state` does: a bundle's state (``BundleState``) read and written by name,

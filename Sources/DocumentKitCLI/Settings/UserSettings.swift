@@ -1,3 +1,4 @@
+import DocumentKit
 import Foundation
 
 /// The settings a user keeps for DocumentKit's tools, as typed containers over a
@@ -25,8 +26,16 @@ public struct UserSettings: KeyValueSettings {
 
     /// The settings in the user's preferences file, `PreferencesFile(application: "docctl")`:
     /// `$XDG_CONFIG_HOME/docctl/preferences.json`, else `~/.config/docctl/preferences.json`.
-    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> UserSettings {
+    static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> UserSettings {
         UserSettings(storage: try PreferencesFile(application: "docctl", environment: environment))
+    }
+
+    /// The user's settings as the preferences file held them when first asked for in this
+    /// process: read once, however many settings a command reads (a save reads the
+    /// author's name and email and the compression), or the error reading them gave.
+    static let snapshot = Result { () throws -> UserSettings in
+        let file = try PreferencesFile(application: "docctl", environment: ProcessInfo.processInfo.environment)
+        return UserSettings(storage: InMemoryStorage(values: try file.storedValues()))
     }
 
     /// Who the user is, for the versions they save: `author.name` in `docctl config`.

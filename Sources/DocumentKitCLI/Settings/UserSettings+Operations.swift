@@ -1,3 +1,4 @@
+import DocumentKit
 import Foundation
 
 extension UserSettings {
