@@ -58,8 +58,7 @@ package final class ArchiveReader {
     /// - Throws: `.notAnArchive` ("not a zip or tar archive") for anything else, `.io` if the
     ///   file cannot be opened, `.truncated` or `.malformed` if it is damaged.
     package init(path: String, limits: ArchiveLimits = .default) throws(ArchiveError) {
-        var status = stat()
-        guard stat(path, &status) == 0 else { throw POSIXFile.error("cannot open", path: path) }
+        guard let status = SystemCall.status(path) else { throw POSIXFile.error("cannot open", path: path) }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             throw ArchiveError(.notAnArchive, "not a regular file", path: path)
         }

@@ -34,6 +34,11 @@ package final class StoredZipReader: Sendable {
     /// The open, read-only descriptor, for ``StoredZipWriter/copyEntry(_:from:as:)``.
     /// Owned by the reader: closed when it is deinitialized.
     package let fileDescriptor: Int32
+
+    /// The status of the open file (`fstat(2)`): which file it is, and how long.
+    package func fileStatus() throws(ArchiveError) -> stat {
+        try POSIXFile.status(fileDescriptor, path: path)
+    }
     /// Offset of the central directory: entries' data must end before it.
     package let centralDirectoryOffset: UInt64
     /// Where the zip ends: the file's size, or less when the file has an interrupted

@@ -27,8 +27,7 @@ package final class JSONOutputBuffer: JSONByteSink {
     private var heapCapacity: Int?
 
     package init() {
-        let mapping = mmap(nil, Self.reservation, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
-        if let mapping, mapping != MAP_FAILED {
+        if let mapping = LargeBuffer.reserve(Self.reservation) {
             base = mapping.assumingMemoryBound(to: UInt8.self)
         } else {
             // A system that refuses to overcommit: grow an ordinary heap block instead.
@@ -39,7 +38,7 @@ package final class JSONOutputBuffer: JSONByteSink {
 
     deinit {
         guard let base else { return }
-        if heapCapacity == nil { munmap(base, Self.reservation) } else { free(base) }
+        if heapCapacity == nil { LargeBuffer.release(base, Self.reservation) } else { free(base) }
     }
 
     private func reserve(_ extra: Int) {
@@ -72,7 +71,7 @@ package final class JSONOutputBuffer: JSONByteSink {
         base = nil
         if heapCapacity != nil { return Data(bytesNoCopy: owned, count: count, deallocator: .free) }
         return Data(bytesNoCopy: owned, count: count, deallocator: .custom { pointer, _ in
-            munmap(pointer, JSONOutputBuffer.reservation)
+            LargeBuffer.release(pointer, JSONOutputBuffer.reservation)
         })
     }
 }

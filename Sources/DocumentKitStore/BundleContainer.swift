@@ -17,8 +17,7 @@ package struct BundleContainer {
     /// Opens the bundle at `url`; throws `missingInput` or `malformedInput` naming the file.
     package init(url: URL, limits: BundleLimits) throws {
         path = url.relativePath
-        var info = stat()
-        guard stat(url.path, &info) == 0 else { throw DocumentKitError.system("cannot open", path: path, errno: errno) }
+        let info = try SystemCall.status(url.path, failing: "cannot open", reportedAs: path)
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw DocumentKitError(.malformedInput, "not a bundle: it is not a regular file", path: path)
         }

@@ -43,34 +43,31 @@ extension BundleWriter {
         guard AtomicReplacement.resolvingSymbolicLinks(destination).path == path,
               (base.zip.unreferencedBytes + superseded) * reclaimableFraction <= base.zip.length
         else { return false }
-        let fd = open(path, O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var opened = stat(), read = stat()
-        guard fstat(fd, &opened) == 0, fstat(base.zip.fileDescriptor, &read) == 0,
+        // Errors name the bundle as the caller did, not the resolved path.
+        let reported = destination.relativePath
+        guard let file = OpenFile.forUpdating(path, name: reported),
+              let opened = try? file.status(), let read = try? base.zip.fileStatus(),
               opened.st_ino == read.st_ino, opened.st_dev == read.st_dev,
               UInt64(opened.st_size) == base.zip.length
         else { return false }
 
         let start = base.zip.length
-        // Errors name the bundle as the caller did, not the resolved path.
-        let reported = destination.relativePath
+        let fd = file.descriptor
         let journal = try AppendJournal.begin(bundlePath: path, fd: fd, length: start, reportedPath: reported)
         do {
             try DocumentKitError.located(at: reported) {
                 let zip = StoredZipWriter(appendingTo: fd, path: reported, at: start)
                 try write(zip)
-                try zip.finish { try synchronize(fd, path: reported) }
-                try synchronize(fd, path: reported)
+                try zip.finish { try file.synchronize() }
+                try file.synchronize()
             }
         } catch {
             // Nothing before `start` was touched: cutting the tail restores the old bytes.
-            if ftruncate(fd, off_t(start)) == 0, fsync(fd) == 0 { try? journal.finish() }
+            if file.truncate(to: start) { try? journal.finish() }
             throw error
         }
         try DocumentKitError.located(at: reported) { try journal.finish() }
-        var written = stat()
-        if fstat(fd, &written) == 0, written.st_nlink == 0 {
+        if let written = try? file.status(), written.st_nlink == 0 {
             // Removed (its folder deleted) while the save ran: the version went with it.
             throw DocumentKitError(.cannotCreateOutput, "it was removed while it was being saved", path: reported)
         }
@@ -91,9 +88,5 @@ extension BundleWriter {
             if let entry = base.zip.entry(named: digest.entryName) { bytes += entry.dataEnd - entry.localHeaderOffset }
         }
         return bytes
-    }
-
-    private static func synchronize(_ fd: Int32, path: String) throws {
-        guard fsync(fd) == 0 else { throw DocumentKitError.system("cannot flush to disk", path: path, errno: errno) }
     }
 }

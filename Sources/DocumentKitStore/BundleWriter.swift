@@ -190,8 +190,7 @@ package enum BundleWriter {
     /// Moves a rewritten bundle over the file it replaces, keeping that file's permissions
     /// and owner (a new file's are the umask's).
     package static func commitReplacing(_ output: AtomicReplacement) throws {
-        var info = stat()
-        if stat(output.destination.path, &info) == 0 {
+        if let info = SystemCall.status(output.destination.path) {
             try output.commit(mode: info.st_mode & 0o7777, owner: (info.st_uid, info.st_gid))
         } else {
             try output.commit(mode: AtomicReplacement.defaultMode())

@@ -35,8 +35,7 @@ public final class FileWrapper {
 
     /// A regular file whose bytes stay on disk at `url` until they are needed.
     public init(regularFileWithContentsOf url: URL) throws {
-        var info = stat()
-        guard stat(url.path, &info) == 0 else { throw DocumentKitError.system("cannot read", path: url.relativePath, errno: errno) }
+        let info = try SystemCall.status(url.path, failing: "cannot read", reportedAs: url.relativePath)
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw DocumentKitError(.malformedInput, "not a regular file", path: url.relativePath)
         }

@@ -6,9 +6,8 @@ extension LegacyDefaults {
     /// or is larger than `maximumBytes`.
     package static func readFile(_ url: URL) throws -> Data {
         do {
-            var info = stat()
             // Checked before opening: opening a FIFO would wait for a writer.
-            guard stat(url.path, &info) == 0 else { throw DocumentKitError.system("cannot open", path: url.path, errno: errno) }
+            let info = try SystemCall.status(url.path, failing: "cannot open", reportedAs: url.path)
             guard (info.st_mode & S_IFMT) != S_IFDIR else { throw DocumentKitError(.malformedInput, "is a folder, not a defaults export") }
             guard (info.st_mode & S_IFMT) == S_IFREG else { throw DocumentKitError(.malformedInput, "is not a regular file") }
             let file = try OpenFile.forReading(url.path)

@@ -12,8 +12,7 @@ public enum BundleImporter {
         if let schema, SchemaVersion(schema) == nil {
             throw DocumentKitError(.usage, "'\(schema)' is not a schema version (use major.minor.patch, e.g. 1.0.0)")
         }
-        var info = stat()
-        guard stat(source.path, &info) == 0 else { throw DocumentKitError.system("cannot open", path: source.relativePath, errno: errno) }
+        let info = try SystemCall.status(source.path, failing: "cannot open", reportedAs: source.relativePath)
         // A FIFO or a device would block the open or never end (/dev/zero): refuse it unread.
         guard [S_IFDIR, S_IFREG].contains(info.st_mode & S_IFMT) else {
             throw DocumentKitError(.malformedInput, "not a folder, an archive or a JSON file: it is not a regular file", path: source.relativePath)
@@ -127,8 +126,7 @@ public enum BundleImporter {
 
     /// Opens a file refusing symbolic links, so an import never reads outside its source.
     private static func regularFile(_ url: URL) throws -> OpenFile {
-        var info = stat()
-        guard lstat(url.path, &info) == 0 else { throw DocumentKitError.system("cannot open", path: url.relativePath, errno: errno) }
+        guard let info = SystemCall.linkStatus(url.path) else { throw DocumentKitError.system("cannot open", path: url.relativePath, errno: errno) }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw DocumentKitError(.malformedInput, "is not a regular file (links are not followed)", path: url.relativePath)
         }

@@ -67,8 +67,7 @@ public struct BundleSummary: Codable, Equatable, Sendable {
         objectCount = manifest.objects.count
         objectBytes = manifest.objects.values.reduce(0) { $0 + $1.size }
         storedBytes = manifest.objects.values.reduce(0) { $0 + $1.storedSize }
-        var info = stat()
-        fileBytes = stat(url.path, &info) == 0 ? UInt64(info.st_size) : 0
+        fileBytes = SystemCall.status(url.path).map { UInt64($0.st_size) } ?? 0
         reclaimableBytes = bundle.reclaimableBytes
         let tree = try bundle.tree(of: bundle.headVersion)
         documentBytes = tree[VersionLayout.documentName]?.fileSize ?? 0

@@ -19,7 +19,7 @@ package enum ExportedFolder {
                     count += 1
                     bytes += node.fileSize ?? 0
                 } else {
-                    guard mkdir(target, 0o777) == 0 else { throw DocumentKitError.system("cannot create folder", path: target, errno: errno) }
+                    guard SystemCall.makeFolder(target, mode: 0o777) else { throw DocumentKitError.system("cannot create folder", path: target, errno: errno) }
                 }
             }
         }

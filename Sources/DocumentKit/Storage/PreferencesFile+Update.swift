@@ -61,12 +61,11 @@ extension PreferencesFile {
     /// Creates `folder` and any missing parents, private to the user (0700) as the XDG
     /// specification asks of the folders it names.
     private func createFolder(_ folder: URL) throws {
-        var info = stat()
-        if stat(folder.path, &info) == 0 { return }
+        if SystemCall.status(folder.path) != nil { return }
         let parent = folder.deletingLastPathComponent()
         if parent.path != folder.path { try createFolder(parent) }
         // EEXIST: another process created it meanwhile, which is as good.
-        guard mkdir(folder.path, 0o700) == 0 || errno == EEXIST else {
+        guard SystemCall.makeFolder(folder.path, mode: 0o700) || errno == EEXIST else {
             throw DocumentKitError(.cannotCreateOutput, "cannot create the preferences folder: \(String(cString: strerror(errno)))", path: folder.path)
         }
     }

@@ -39,40 +39,11 @@ public final class PreferencesFile: JSONObjectStorage {
         self.keyPrefix = keyPrefix
     }
 
-    /// The preferences of `application` for the user whose environment is `environment`
-    /// (the program passes its own), in ``location(application:environment:)``.
-    public convenience init(application: String, keyPrefix: String = "", environment: [String: String]) throws {
-        self.init(url: try PreferencesFile.location(application: application, environment: environment), keyPrefix: keyPrefix)
-    }
-
-    /// `$XDG_CONFIG_HOME/APPLICATION/preferences.json`, following the XDG Base Directory
-    /// specification: `XDG_CONFIG_HOME` counts only when it is an absolute path, and
-    /// defaults to `$HOME/.config` (the home folder from the user database when `HOME` is unset).
-    public static func location(application: String, environment: [String: String]) throws -> URL {
-        let configHome: String
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-            configHome = xdg
-        } else if let home = environment["HOME"].flatMap({ $0.isEmpty ? nil : $0 }) ?? userDatabaseHome() {
-            configHome = (home as NSString).appendingPathComponent(".config")
-        } else {
-            throw DocumentKitError(.missingInput, "cannot find the preferences: neither XDG_CONFIG_HOME nor HOME is set, and the user has no home folder")
-        }
-        return URL(fileURLWithPath: configHome, isDirectory: true)
-            .appendingPathComponent(application, isDirectory: true)
-            .appendingPathComponent("preferences.json")
-    }
-
     /// The file's path, for messages.
     public var storagePath: String { url.path }
 
     /// Everything in the file, by full key, whatever its prefix; empty when there is no file.
     public func storedValues() throws -> [String: JSONValue] {
         try PreferencesFile.read(AtomicReplacement.resolvingSymbolicLinks(url), named: url.path).values
-    }
-
-    private static func userDatabaseHome() -> String? {
-        guard let entry = getpwuid(geteuid()), let directory = entry.pointee.pw_dir else { return nil }
-        let home = String(cString: directory)
-        return home.isEmpty ? nil : home
     }
 }

@@ -10,8 +10,7 @@ public enum BundleValidator {
     /// Validates the bundle at `url`. Throws only when the file cannot be read at all
     /// (missing: `missingInput`); everything else is a finding.
     public static func validate(_ url: URL, deep: Bool = false, limits: BundleLimits = .default) throws -> ValidationReport {
-        var info = stat()
-        guard stat(url.path, &info) == 0 else { throw DocumentKitError.system("cannot open", path: url.relativePath, errno: errno) }
+        _ = try SystemCall.status(url.path, failing: "cannot open", reportedAs: url.relativePath)
         var findings: [ValidationFinding] = []
         let bundle: DocumentBundle
         do {

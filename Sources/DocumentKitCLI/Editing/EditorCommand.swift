@@ -36,57 +36,17 @@ public struct EditorCommand: Sendable, Equatable {
         return EditorCommand("vi")
     }
 
-    /// Runs the editor on `file` and waits for it. It shares this process's terminal
-    /// (standard input, output and error) and environment.
-    ///
-    /// While it runs, this process ignores SIGINT and SIGQUIT, as `system(3)` and git do:
-    /// a Ctrl-C typed in the editor is the editor's to handle, and must not end the caller
-    /// with the user's text in a file nobody reports. The editor itself starts with every
-    /// signal at its default, whatever this process ignores (a caller may ignore SIGPIPE or
-    /// SIGXFSZ, and ignored signals are otherwise inherited).
+    /// Runs the editor on `file` and waits for it, as a ``ChildProcess`` that shares this
+    /// process's terminal and environment (and leaves Ctrl-C to the editor).
     public func edit(_ file: URL) throws -> Termination {
-        let previousInterrupt = signal(SIGINT, SIG_IGN)
-        let previousQuit = signal(SIGQUIT, SIG_IGN)
-        defer {
-            signal(SIGINT, previousInterrupt)
-            signal(SIGQUIT, previousQuit)
-        }
-        let process = try spawn(arguments: ["/bin/sh", "-c", "\(command) \"$@\"", command, file.path])
-        var status: Int32 = 0
-        while waitpid(process, &status, 0) < 0 {
-            guard errno == EINTR else { throw DocumentKitError.system("cannot wait for the editor", path: file.path, errno: errno) }
-        }
-        // WIFEXITED, WEXITSTATUS and WTERMSIG are macros Swift does not import.
-        let signal = status & 0x7F
-        return signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
-    }
-
-    /// Starts `arguments[0]` with `arguments` and this process's environment.
-    private func spawn(arguments: [String]) throws -> pid_t {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for number in [SIGINT, SIGQUIT, SIGPIPE, SIGXFSZ, SIGCHLD] { sigaddset(&defaults, number) }
-        var noneBlocked = sigset_t()
-        sigemptyset(&noneBlocked)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &noneBlocked)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
+        let arguments = ["/bin/sh", "-c", "\(command) \"$@\"", command, file.path]
         // The environment is passed from Foundation's copy: Swift 6 refuses to read the C
         // global `environ`, which any thread may change.
-        let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var process: pid_t = 0
-        let result = posix_spawn(&process, arguments[0], nil, &attributes, argv, envp)
-        guard result == 0 else {
-            throw DocumentKitError(.ioError, "cannot start the editor '\(command)': \(String(cString: strerror(result)))", path: arguments[0])
+        switch try ChildProcess.run(arguments, environment: ProcessInfo.processInfo.environment,
+                                    describedAs: "the editor '\(command)'", path: file.path) {
+        case .exited(let status): return .exited(status)
+        case .signaled(let number): return .signaled(number)
         }
-        return process
     }
 }
 

@@ -38,10 +38,7 @@ public enum Authorship {
 
     /// The login name of the user running the process, or `unknown`.
     public static func loginName() -> String {
-        if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name {
-            return String(cString: name)
-        }
-        return ProcessInfo.processInfo.environment["USER"] ?? "unknown"
+        SystemCall.user().login ?? ProcessInfo.processInfo.environment["USER"] ?? "unknown"
     }
 
     private static func nonBlank(_ text: String) -> String? {

@@ -119,7 +119,7 @@ package struct AppendJournal {
             unlink(path(for: bundlePath))
             return
         }
-        let fd = open(bundlePath, O_RDWR | O_CLOEXEC)
+        let fd = SystemCall.open(bundlePath, O_RDWR)
         guard fd >= 0 else { throw DocumentKitError.system("cannot open to repair an interrupted save", path: bundlePath, errno: errno) }
         defer { close(fd) }
         var info = stat()

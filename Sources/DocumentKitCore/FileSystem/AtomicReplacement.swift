@@ -102,7 +102,7 @@ package final class AtomicReplacement {
     /// the output cannot be created (73).
     package static func openFolder(of destination: URL, reportedPath: String) throws -> OpenFile {
         let path = destination.deletingLastPathComponent().path
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = SystemCall.open(path, O_RDONLY | O_DIRECTORY)
         guard fd >= 0 else {
             switch errno {
             case ENOENT: throw DocumentKitError(.cannotCreateOutput, "cannot create it: its folder does not exist", path: reportedPath)

@@ -14,6 +14,19 @@ package enum LargeBuffer {
     package static let threshold = 4 << 20
     private static let hugePage = 2 << 20
 
+    /// Reserves `bytes` of address space, readable and writable, that cost memory only as
+    /// they are written (`MAP_NORESERVE`); `nil` on a system that refuses to overcommit.
+    package static func reserve(_ bytes: Int) -> UnsafeMutableRawPointer? {
+        let mapping = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+        guard let mapping, mapping != MAP_FAILED else { return nil }
+        return mapping
+    }
+
+    /// Gives back a reservation of `bytes` made by ``reserve(_:)``.
+    package static func release(_ pointer: UnsafeMutableRawPointer, _ bytes: Int) {
+        _ = munmap(pointer, bytes)
+    }
+
     /// `count` zero bytes.
     package static func zeroed(count: Int) -> Data {
         guard count >= threshold else { return Data(count: count) }

@@ -31,16 +31,23 @@ package final class OpenFile {
     }
 
     private static func forReading(_ path: String, name: String) throws -> OpenFile {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = SystemCall.open(path, O_RDONLY)
         guard fd >= 0 else { throw DocumentKitError.system("cannot open", path: name, errno: errno) }
         return OpenFile(adopting: fd, path: path, name: name)
+    }
+
+    /// Opens an existing file for reading and writing; `nil` (with `errno` set) when it
+    /// cannot be, for callers that then take another way. Messages name it `name`.
+    package static func forUpdating(_ path: String, name: String) -> OpenFile? {
+        let fd = SystemCall.open(path, O_RDWR)
+        return fd >= 0 ? OpenFile(adopting: fd, path: path, name: name) : nil
     }
 
     /// Creates a new file that must not exist yet (`O_EXCL`, which also refuses to follow
     /// a symbolic link planted at `path`), private to the user (0600) by default so no one
     /// reads a half-written file before its final permissions are set.
     package static func creatingExclusively(_ path: String, mode: mode_t = 0o600) throws -> OpenFile {
-        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        let fd = SystemCall.open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, mode)
         guard fd >= 0 else { throw DocumentKitError.system("cannot create", path: path, errno: errno) }
         return OpenFile(adopting: fd, path: path)
     }
@@ -48,7 +55,7 @@ package final class OpenFile {
     /// Opens the folder at `path`, to create, rename and remove files in it by descriptor
     /// and to flush its entries (`fsync` of a folder makes renames in it durable).
     package static func folder(_ path: String) throws -> OpenFile {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = SystemCall.open(path, O_RDONLY | O_DIRECTORY)
         guard fd >= 0 else { throw DocumentKitError.system("cannot open folder", path: path, errno: errno) }
         return OpenFile(adopting: fd, path: path)
     }
@@ -69,13 +76,18 @@ package final class OpenFile {
     /// The file's status.
     package func status() throws -> stat {
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw DocumentKitError.system("cannot stat", path: name, errno: errno) }
+        guard SystemCall.retrying({ fstat(descriptor, &info) }) == 0 else { throw DocumentKitError.system("cannot stat", path: name, errno: errno) }
         return info
     }
 
     /// Flushes the file's data and metadata to stable storage.
     package func synchronize() throws {
-        guard fsync(descriptor) == 0 else { throw DocumentKitError.system("cannot flush to disk", path: name, errno: errno) }
+        guard SystemCall.retrying({ fsync(descriptor) }) == 0 else { throw DocumentKitError.system("cannot flush to disk", path: name, errno: errno) }
+    }
+
+    /// Cuts the file to `length` bytes and flushes it; whether both succeeded.
+    package func truncate(to length: UInt64) -> Bool {
+        SystemCall.retrying({ ftruncate(descriptor, off_t(length)) }) == 0 && SystemCall.retrying({ fsync(descriptor) }) == 0
     }
 
     /// Writes all of `buffer` after what this object wrote before (`POSIXFile.write`).

@@ -19,6 +19,13 @@ package enum POSIXFile {
         }
     }
 
+    /// The status of the file open as `fd` (`fstat(2)`).
+    package static func status(_ fd: Int32, path: String) throws(ArchiveError) -> stat {
+        var status = stat()
+        guard SystemCall.retrying({ fstat(fd, &status) }) == 0 else { throw error("cannot stat", path: path) }
+        return status
+    }
+
     /// The size of the regular file open as `fd`, from `fstat(2)`.
     ///
     /// Throws `.notAnArchive` for a directory, device or pipe: archives are regular files,

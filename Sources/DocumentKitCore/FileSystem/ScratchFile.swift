@@ -41,7 +41,7 @@ package struct ScratchFile {
     /// Replaces the file's contents with `contents`, keeping the file (and the permissions
     /// the editor may have given it).
     package func write(_ contents: Data) throws {
-        let fd = open(url.path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC)
+        let fd = SystemCall.open(url.path, O_WRONLY | O_TRUNC | O_NOFOLLOW)
         guard fd >= 0 else { throw DocumentKitError.system("cannot write", path: url.path, errno: errno) }
         defer { close(fd) }
         do {

@@ -55,10 +55,13 @@ enum Fixtures {
 }
 
 extension Fixtures {
+    /// The repository's root folder: where Package.swift is.
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
     /// A bundle of `SampleDocs`, as committed (copy it before changing it).
     static func sampleDoc(_ name: String) -> URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("SampleDocs/\(name)")
+        repository.appendingPathComponent("SampleDocs/\(name)")
     }
 
     /// Copies the sample bundle `name` into `directory` and returns the copy's URL.

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+/// The rules of the layers that the compiler does not check (DESIGN.md, "Layers"), checked
+/// on the sources themselves: which target may import libarchive, which may read the
+/// environment, and where system calls are made.
+@Suite struct SourceRulesTests {
+    static let sources = Fixtures.repository.appendingPathComponent("Sources")
+    /// The library's targets: what an app links.
+    static let libraryTargets = ["DocumentKitCore", "DocumentKitArchive", "DocumentKitJSON", "DocumentKitStore", "DocumentKit", "SampleProject"]
+
+    /// Each Swift file of `target`, with its text (comments removed) and its lines.
+    static func files(of target: String) throws -> [(path: String, code: String)] {
+        let folder = sources.appendingPathComponent(target)
+        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        return try walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted().map { name in
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            let code = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line)
+            }.joined(separator: "\n")
+            return ("\(target)/\(name)", code)
+        }
+    }
+
+    /// The lines of the library's files matching `pattern`, as `file: line`.
+    static func matches(_ pattern: String, in targets: [String]) throws -> [String] {
+        let expression = try NSRegularExpression(pattern: pattern)
+        return try targets.flatMap { try files(of: $0) }.flatMap { file in
+            file.code.split(separator: "\n").filter { line in
+                expression.firstMatch(in: String(line), range: NSRange(line.startIndex..., in: line)) != nil
+            }.map { "\(file.path): \($0.trimmingCharacters(in: .whitespaces))" }
+        }
+    }
+
+    @Test func everyTargetIsChecked() throws {
+        let targets = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).sorted()
+        #expect(targets == ["CArchive", "DocumentKit", "DocumentKitArchive", "DocumentKitCLI", "DocumentKitCore", "DocumentKitJSON",
+                            "DocumentKitStore", "SampleProject", "docctl", "notectl"])
+        #expect(try Self.files(of: "DocumentKitStore").count > 20, "the sources are where the tests look")
+    }
+
+    @Test func onlyTheArchiveLayerImportsLibarchive() throws {
+        let others = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter { $0 != "DocumentKitArchive" && $0 != "CArchive" }
+        #expect(try Self.matches(#"^\s*(@\w+\s+)?import\s+CArchive\b"#, in: others) == [])
+        #expect(try Self.matches(#"^\s*import\s+CArchive\b"#, in: ["DocumentKitArchive"]).count > 3)
+    }
+
+    @Test func theLibraryReadsNoEnvironmentAndStartsNoProgram() throws {
+        // The environment is the program's to read (docctl: DocumentKitCLI); an editor is
+        // the program's to start.
+        let reads = try Self.matches(#"ProcessInfo\.processInfo\.environment|\bgetenv\(|\benviron\b|\bsetenv\("#, in: Self.libraryTargets)
+        #expect(reads == [], "\(reads)")
+        let starts = try Self.matches(#"\bposix_spawn|\bProcess\(\)|(?<![\w.])system\(|\bexecv"#, in: Self.libraryTargets.filter { $0 != "DocumentKitCore" })
+        #expect(starts == [], "\(starts)")
+        // The library names no variable: the program maps its variables to the library's settings.
+        let names = try Self.matches(#"\bEDITOR\b|\bVISUAL\b|XDG_CONFIG_HOME|SOURCE_DATE_EPOCH|DOCUMENTKIT_"#, in: Self.libraryTargets)
+        #expect(names == [], "\(names)")
+    }
+
+    @Test func systemCallsAreMadeInTheCoreAlone() throws {
+        // Every call by path or descriptor goes through DocumentKitCore's FileSystem and
+        // Processes folders, which retry on EINTR and name the file in their errors.
+        let calls = #"(?<![\w.]|func )(open|openat|close|pread|pwrite|fsync|fdatasync|ftruncate|rename|renameat|unlink|unlinkat|flock|fcntl|mmap|munmap|madvise|lseek|fstat|stat|lstat|mkdir|rmdir|symlink|readlink|chmod|fchmod|fchown|getpwuid|usleep|access|realpath|copy_file_range|opendir|readdir|posix_spawn|waitpid|dup2|pipe)\("#
+        let outside = Self.libraryTargets.filter { $0 != "DocumentKitCore" } + ["DocumentKitCLI", "docctl", "notectl"]
+        let found = try Self.matches(calls, in: outside)
+        #expect(found == [], "\(found)")
+        #expect(try Self.matches(calls, in: ["DocumentKitCore"]).count > 10, "the pattern finds the calls where they are")
+    }
+}
