@@ -60,8 +60,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let (url, texts) = try history(saves: 5, in: directory)
         // FORMAT.md §4's reader and §4.1's reference decoder, nothing else.
-        let format = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../FORMAT.md").standardizedFileURL, encoding: .utf8)
+        let format = try String(contentsOf: Fixtures.repository.appendingPathComponent("FORMAT.md"), encoding: .utf8)
         let decoder = try #require(format.components(separatedBy: "```python\n").dropFirst().first { $0.hasPrefix("def apply_delta") })
         let reader = try #require(format.components(separatedBy: "```python\n").dropFirst().first { $0.hasPrefix("def read_object") })
         let script = """

@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func sampleDocsRegenerateByteForByte() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = Fixtures.repository
         let script = root.appendingPathComponent("SampleDocs/regenerate.sh")
         let result = try ExternalTool(name: "bash").run([script.path, "--check"], environment: ["DOCCTL": Run.docctlURL.path, "PATH": "/usr/bin:/bin"])
         #expect(result.status == 0, "\(result.standardError)")

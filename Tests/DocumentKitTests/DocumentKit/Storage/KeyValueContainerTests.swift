@@ -144,8 +144,7 @@ private struct WindowFrame: Codable, Equatable {
 private enum DuplicateKeyCheck {
     static let swiftc = ExternalTool(name: "swiftc")
     static let modules = Run.docctlURL.deletingLastPathComponent().appendingPathComponent("Modules")
-    static let moduleMap = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/CArchive/module.modulemap")
+    static let moduleMap = Fixtures.repository.appendingPathComponent("Sources/CArchive/module.modulemap")
 
     static var isAvailable: Bool {
         swiftc.isAvailable && FileManager.default.fileExists(atPath: modules.appendingPathComponent("DocumentKit.swiftmodule").path)

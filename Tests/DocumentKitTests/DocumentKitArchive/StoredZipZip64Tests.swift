@@ -48,18 +48,21 @@ import Testing
         for entry in reader.entries { try reader.verifyLocalHeader(entry) }
         #expect(try reader.readData(after) == Data("after".utf8))
 
-        if ExternalTool.bsdtar.isAvailable {
+        do {
+            try #require(ExternalTool.bsdtar.isAvailable, "bsdtar is installed (scripts/setup.sh)")
             let list = try ExternalTool.bsdtar.run(["-tvf", path])
             #expect(list.status == 0, "\(list.standardError)")
             #expect(list.output.contains(" \(Zip64Fixtures.bigSize) "), "\(list.output)")
             let extract = try ExternalTool.bsdtar.run(["-xOf", path, "after.txt"])
             #expect(extract.standardOutput == Data("after".utf8), "\(extract.standardError)")
         }
-        if ExternalTool.unzip.isAvailable {
+        do {
+            try #require(ExternalTool.unzip.isAvailable, "unzip is installed (scripts/setup.sh)")
             let print = try ExternalTool.unzip.run(["-p", path, "after.txt"])
             #expect(print.status == 0 && print.standardOutput == Data("after".utf8), "\(print.standardError)")
         }
-        if ExternalTool.python3.isAvailable {
+        do {
+            try #require(ExternalTool.python3.isAvailable, "python3 is installed (scripts/setup.sh)")
             let result = try ExternalTool.python("""
                 import sys, zipfile
                 z = zipfile.ZipFile(sys.argv[1])
@@ -77,15 +80,18 @@ import Testing
         let path = try Self.writeBigArchive(in: directory)
         let reader = try StoredZipReader(path: path)
         try reader.stream(reader.entries[1]) { _ in }
-        if ExternalTool.unzip.isAvailable {
+        do {
+            try #require(ExternalTool.unzip.isAvailable, "unzip is installed (scripts/setup.sh)")
             let test = try ExternalTool.unzip.run(["-t", path])
             #expect(test.status == 0, "\(test.output)\(test.standardError)")
         }
-        if ExternalTool.python3.isAvailable {
+        do {
+            try #require(ExternalTool.python3.isAvailable, "python3 is installed (scripts/setup.sh)")
             let result = try ExternalTool.python("import sys, zipfile; assert zipfile.ZipFile(sys.argv[1]).testzip() is None", [path])
             #expect(result.status == 0, "\(result.standardError)")
         }
-        if ExternalTool.bsdtar.isAvailable {
+        do {
+            try #require(ExternalTool.bsdtar.isAvailable, "bsdtar is installed (scripts/setup.sh)")
             let result = try ExternalTool.bsdtar.run(["-xOf", path, "zeros"])
             #expect(result.status == 0 && result.standardOutput.count == Int(Zip64Fixtures.bigSize), "\(result.standardError)")
         }
@@ -104,7 +110,8 @@ import Testing
         let reader = try StoredZipReader(path: path)
         #expect(reader.entries.count == 65_535)
         #expect(reader.entry(named: "65534")?.index == 65_534)
-        if ExternalTool.python3.isAvailable {
+        do {
+            try #require(ExternalTool.python3.isAvailable, "python3 is installed (scripts/setup.sh)")
             let result = try ExternalTool.python("import sys, zipfile; print(len(zipfile.ZipFile(sys.argv[1]).infolist()))", [path])
             #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "65535", "\(result.standardError)")
         }

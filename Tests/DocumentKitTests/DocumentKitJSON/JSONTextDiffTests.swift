@@ -135,7 +135,10 @@ import Testing
     func agreesWithTheTreeDiffOnEditedProjects(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)
         let document = GeneratedProject.document(taskCount: 200, seed: seed)
-        guard case .object(let members) = document, case .array(let tasks) = members["tasks"] else { return }
+        guard case .object(let members) = document, case .array(let tasks) = members["tasks"], tasks.count == 200 else {
+            Issue.record("the generated project has no 200 tasks: \(document)")
+            return
+        }
         for _ in 0..<10 {
             var edited = tasks
             for _ in 0..<Int.random(in: 1...4, using: &random) {

@@ -184,8 +184,7 @@ import Testing
         #expect(try Data(contentsOf: directory.url.appendingPathComponent("noise")) == Fixtures.noise(5_000))
     }
 
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repositoryRoot = Fixtures.repository
 
     /// Text-like bytes (words, as documents are) mixed with runs of noise.
     static func sample(count: Int, using random: inout SeededRandom) -> Data {
