@@ -130,7 +130,7 @@ package final class ArchiveWriter {
         var error = LibArchive.error(archive, kind: .io, path: path, entry: entry)
         let number = archive_errno(archive)
         if error.kind == .io, number > 0 {
-            let reason = String(cString: strerror(number))
+            let reason = DocumentKitError.systemReason(errno: number)
             if !error.message.contains(reason) { error.message += ": \(reason)" }
         }
         return error

@@ -66,7 +66,7 @@ extension PreferencesFile {
         if parent.path != folder.path { try createFolder(parent) }
         // EEXIST: another process created it meanwhile, which is as good.
         guard SystemCall.makeFolder(folder.path, mode: 0o700) || errno == EEXIST else {
-            throw DocumentKitError(.cannotCreateOutput, "cannot create the preferences folder: \(String(cString: strerror(errno)))", path: folder.path)
+            throw DocumentKitError(.cannotCreateOutput, DocumentKitError.systemMessage("cannot create the preferences folder", errno: errno), path: folder.path)
         }
     }
 

@@ -3,6 +3,12 @@ import Foundation
 /// The error every DocumentKit operation throws: what went wrong, where, and which
 /// command-line exit status (sysexits) that corresponds to.
 ///
+/// It is the one error an app catches. The archive layer's own API throws ``ArchiveError``,
+/// whose kinds say what is wrong with a zip or tar file; every operation above that layer
+/// converts it to this type (`init(_:)`: `io` is `ioError`, every other kind
+/// `malformedInput`), and both say a failed system call the same way
+/// (`systemMessage(_:errno:)`).
+///
 /// ```swift
 /// do { _ = try DocumentBundle(contentsOf: url) }
 /// catch let error as DocumentKitError where error.code == .unsupportedFormat { ... }
@@ -93,15 +99,26 @@ extension DocumentKitError {
 
     /// Turns `errno` from a failed system call on `path` into an error with the right code.
     package static func system(_ operation: String, path: String, errno number: Int32) -> DocumentKitError {
-        let reason = String(cString: strerror(number))
+        let message = systemMessage(operation, errno: number)
         switch number {
         case ENOENT, ENOTDIR:
-            return DocumentKitError(.missingInput, "\(operation): \(reason)", path: path)
+            return DocumentKitError(.missingInput, message, path: path)
         case EACCES, EPERM, EROFS, EEXIST, EISDIR:
-            return DocumentKitError(.cannotCreateOutput, "\(operation): \(reason)", path: path)
+            return DocumentKitError(.cannotCreateOutput, message, path: path)
         default:
-            return DocumentKitError(.ioError, "\(operation): \(reason)", path: path)
+            return DocumentKitError(.ioError, message, path: path)
         }
+    }
+
+    /// `cannot open: No such file or directory`: how every failed system call is said,
+    /// by this type and by the archive layer's ``ArchiveError`` alike.
+    package static func systemMessage(_ operation: String, errno number: Int32) -> String {
+        "\(operation): \(systemReason(errno: number))"
+    }
+
+    /// The system's words for `errno` `number`: `No space left on device`.
+    package static func systemReason(errno number: Int32) -> String {
+        String(cString: strerror(number))
     }
 
     /// Runs `body`, turning any error it throws into a `DocumentKitError` located at `path`.

@@ -104,7 +104,7 @@ package enum POSIXFile {
 
     /// An `.io` error naming the failed operation and the current `errno`.
     package static func error(_ operation: String, path: String, code: Int32 = errno) -> ArchiveError {
-        ArchiveError(.io, "\(operation): \(String(cString: strerror(code)))", path: path)
+        ArchiveError(.io, DocumentKitError.systemMessage(operation, errno: code), path: path)
     }
 }
 

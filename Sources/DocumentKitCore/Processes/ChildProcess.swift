@@ -63,7 +63,7 @@ package enum ChildProcess {
         var process: pid_t = 0
         let result = posix_spawn(&process, arguments[0], nil, &attributes, argv, envp)
         guard result == 0 else {
-            throw DocumentKitError(.ioError, "cannot start \(description): \(String(cString: strerror(result)))", path: arguments[0])
+            throw DocumentKitError(.ioError, DocumentKitError.systemMessage("cannot start \(description)", errno: result), path: arguments[0])
         }
         return process
     }
