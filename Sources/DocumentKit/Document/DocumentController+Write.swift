@@ -38,6 +38,25 @@ extension DocumentController where Document: CodableDocument {
         return version
     }
 
+    /// Saves the document as a new version by `author`, once it satisfies every rule of its
+    /// type: a document that breaks one is refused (`invalidDocument`, each violation listed
+    /// in `violations`, missing blobs too) and nothing is written, so that whatever is
+    /// saved reads back. `write { }` also brings the relationships in line before it checks.
+    @discardableResult
+    public func save(message: String = "", author: String, created: Date = DocumentDates.now(),
+                     compression: ObjectCompression = .zstd) throws -> BundleVersion? {
+        var broken: [RuleViolation] = []
+        do {
+            try document.validate()
+        } catch let error as DocumentKitError where error.code == .invalidDocument {
+            broken = error.brokenRules
+        }
+        if !broken.isEmpty { throw DocumentKitError(violations: broken + missingBlobs(of: document), path: url.relativePath) }
+        return try DocumentKitError.located(at: url.relativePath) {
+            try save(document, metadata: SaveMetadata(author: author, message: message, created: created, compression: compression))
+        }
+    }
+
     /// The references of `draft` to blobs whose bytes are nowhere to be had.
     private func missingBlobs(of draft: Document) -> [RuleViolation] {
         do {
