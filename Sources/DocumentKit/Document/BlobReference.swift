@@ -5,11 +5,15 @@ import Foundation
 ///
 /// In JSON it is `{"$blob": "<sha-256 hex>", "size": 1234, "mediaType": "image/png"}`.
 /// The bytes live once in the bundle however many versions refer to them, and are read
-/// only when `data()` is called.
+/// only when asked for: whole (`data()`), or, for a blob larger than memory should hold,
+/// in blocks (`stream(_:)`) or straight into a file (`write(to:replace:)`). A blob made
+/// from a file (`init(contentsOf:mediaType:)`) is read in blocks too, when it is hashed
+/// and when it is saved, so a 500 MB attachment never sits in memory.
 ///
 /// ```swift
 /// project.thumbnail = try BlobReference(contentsOf: pngURL, mediaType: "image/png")
 /// let bytes = try project.thumbnail?.data()
+/// try project.thumbnail?.write(to: copyURL)
 /// ```
 public struct BlobReference: Codable, Hashable, CustomStringConvertible {
     /// The SHA-256 of the bytes.
@@ -46,10 +50,29 @@ public struct BlobReference: Codable, Hashable, CustomStringConvertible {
 
     /// The bytes, read from the bundle (and checked against the digest) when not in memory.
     public func data() throws -> Data {
+        try contents().regularFileContents()
+    }
+
+    /// The bytes in blocks of at most 1 MiB, in order. A blob read from a bundle is
+    /// checked against its digest as it goes, and one that does not match throws after
+    /// its last block: use the blocks only once this returns.
+    public func stream(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try contents().streamContents(body)
+    }
+
+    /// Writes the bytes to a new file at `url` in blocks, and moves it into place only
+    /// once every byte is known to be the blob's; an existing file is refused
+    /// (`cannotCreateOutput`) unless `replace`. Returns the number of bytes written.
+    @discardableResult
+    public func write(to url: URL, replace: Bool = false) throws -> UInt64 {
+        try AtomicReplacement.writeFile(at: url, replace: replace) { file in try stream { try file.write($0) } }
+    }
+
+    private func contents() throws -> FileWrapper {
         guard let file else {
             throw DocumentKitError(.invalidDocument, "blob \(digest.short) has no contents to read (it was decoded without its bundle)")
         }
-        return try file.regularFileContents()
+        return file
     }
 
     public var description: String { "\(mediaType), \(size) bytes, \(digest.short)" }

@@ -32,15 +32,10 @@ public enum BundleReading {
     /// otherwise the value as JSON. Fails if `output` exists, unless `replace`; on any
     /// failure, a blob that does not match its digest included, `output` is left as it was.
     public static func extract(_ path: JSONPath, from url: URL, version: String? = nil, to output: URL, replace: Bool) throws -> UInt64 {
-        let file = try AtomicReplacement(destination: output, followingLinks: false)
-        var written: UInt64 = 0
         // The blob is hashed as it is written: the file is committed only if it matched.
-        try extract(path, from: url, version: version, checkingFirst: false) { block in
-            try file.file.write(block)
-            written += UInt64(block.count)
+        try AtomicReplacement.writeFile(at: output, replace: replace) { file in
+            try extract(path, from: url, version: version, checkingFirst: false) { try file.write($0) }
         }
-        if replace { try file.commit(mode: AtomicReplacement.defaultMode()) } else { try file.commitWithoutReplacing(mode: AtomicReplacement.defaultMode()) }
-        return written
     }
 
     /// Streams what `path` names through `body`: a blob's bytes, or the value as JSON.
