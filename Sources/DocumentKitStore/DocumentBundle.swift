@@ -15,7 +15,7 @@ import Foundation
 /// let project = try bundle.read(Project.self)                 // the head version
 /// let first = try bundle.read(Project.self, version: bundle.version(named: "1"))
 /// ```
-public final class DocumentBundle: ObjectSource {
+public final class DocumentBundle: ObjectSource, Sendable {
     /// Where the bundle is.
     public let url: URL
     /// The bundle's manifest.

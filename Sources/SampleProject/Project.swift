@@ -38,7 +38,7 @@ public enum ProjectSchemaV4: VersionedSchema {
     public typealias Model = Project
 
     /// A project; see the `Project` type alias.
-    public struct Project: CodableDocument, Equatable {
+    public struct Project: CodableDocument, Equatable, Sendable {
         /// The `.dkproj` bundle type.
         public static let contentType = ContentType(
             identifier: "org.documentkit.project", filenameExtensions: ["dkproj"],

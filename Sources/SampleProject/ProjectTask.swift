@@ -3,7 +3,7 @@ import Foundation
 
 extension ProjectSchemaV4 {
     /// One task of a project, identified by a stable UUID; see the `ProjectTask` type alias.
-    public struct ProjectTask: Codable, Equatable, Identifiable {
+    public struct ProjectTask: Codable, Equatable, Identifiable, Sendable {
         /// How urgent a task is (unchanged since schema 1.0.0).
         public typealias Priority = ProjectSchemaV1.ProjectTask.Priority
         /// Where a task stands (unchanged since schema 3.0.0).
@@ -84,7 +84,7 @@ extension ProjectSchemaV4 {
     }
 
     /// A column of the project's board, e.g. "Doing": a named, ordered list of tasks.
-    public struct ProjectColumn: Codable, Equatable, Identifiable {
+    public struct ProjectColumn: Codable, Equatable, Identifiable, Sendable {
         public var id: UUID
         /// The column's heading; not empty.
         public var name: String
@@ -123,7 +123,7 @@ extension ProjectSchemaV4 {
     }
 
     /// Text kept for later, with when it was first written.
-    public struct ProjectDraft: Codable, Equatable, Identifiable {
+    public struct ProjectDraft: Codable, Equatable, Identifiable, Sendable {
         public var id: UUID
         /// The draft's text; not blank.
         public var content: String

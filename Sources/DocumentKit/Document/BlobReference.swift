@@ -15,7 +15,11 @@ import Foundation
 /// let bytes = try project.thumbnail?.data()
 /// try project.thumbnail?.write(to: copyURL)
 /// ```
-public struct BlobReference: Codable, Hashable, CustomStringConvertible {
+///
+/// A reference is `Sendable`: its `file` is made with it and never changed, only read, and
+/// what it reads from (a file, its own bytes, an opened `DocumentBundle`) is safe to read
+/// from any thread.
+public struct BlobReference: Codable, Hashable, CustomStringConvertible, @unchecked Sendable {
     /// The SHA-256 of the bytes.
     public let digest: ObjectDigest
     /// The number of bytes.

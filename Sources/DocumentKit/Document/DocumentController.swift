@@ -35,6 +35,13 @@ public final class DocumentController<Document: FileDocument> {
         self.document = try bundle.read(Document.self)
     }
 
+    /// A controller of `bundle`, opened already, whose head is `document`.
+    package init(bundle: DocumentBundle, document: Document) {
+        self.url = bundle.url
+        self.bundle = bundle
+        self.document = document
+    }
+
     /// Starts a new document, to be saved at `url` (which must not exist yet).
     public init(newDocument document: Document, at url: URL) {
         self.url = url
