@@ -8,10 +8,12 @@ package enum JSONDepth {
     package static let defaultLimit = 256  // also the default of `JSONValue.parse(_:depthLimit:)`
 
     package static func check(_ data: Data, limit: Int) throws {
-        var depth = 0
-        var inString = false
-        var escaped = false
         try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            // Locals of the closure, not captured from outside it: the loop keeps them in
+            // registers rather than in boxes it must load and store for every byte.
+            var depth = 0
+            var inString = false
+            var escaped = false
             for byte in bytes {
                 if inString {
                     if escaped { escaped = false }
