@@ -43,14 +43,14 @@ public struct DocumentTool: ParsableCommand {
     /// the status of the outcome.
     public static func run(name: String, types: [any CodableDocument.Type]) -> Never {
         self.name = name
-        for type in types { DocumentTypes.register(type) }
+        for type in types { DocumentTypeRegistry.register(type) }
         main()
         Foundation.exit(0)
     }
 
     /// The type `new` and `import` create: the first the tool was given.
     static func newDocumentType() throws -> any CodableDocument.Type {
-        guard let type = DocumentTypes.all.first else {
+        guard let type = DocumentTypeRegistry.all.first else {
             throw DocumentKitError(.usage, "\(name) was built without a document type to create")
         }
         return type

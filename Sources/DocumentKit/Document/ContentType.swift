@@ -64,7 +64,7 @@ extension ContentType {
 /// The content types a program knows, looked up by identifier, extension or MIME type.
 public final class ContentTypeRegistry: @unchecked Sendable {
     /// The process-wide registry, holding DocumentKit's own types and the document
-    /// types registered with `DocumentTypes`.
+    /// types registered with `DocumentTypeRegistry`.
     public static let shared = ContentTypeRegistry(types: [.data, .json, .zip, .png, .jpeg, .documentBundle])
 
     private let lock = NSLock()

@@ -11,7 +11,7 @@ import Foundation
 /// the current schema and the new version records it; a head written with a newer schema
 /// than this build knows is refused (`unsupportedFormat`) and the bundle is not written.
 ///
-/// A bundle whose type is not registered (`DocumentTypes`) is edited as schema-less JSON,
+/// A bundle whose type is not registered (`DocumentTypeRegistry`) is edited as schema-less JSON,
 /// checked by the format's rules alone: the document stays a JSON object, every blob it
 /// refers to must be in the bundle (or attached by the edit), and the version keeps the
 /// head's content type and schema.
@@ -78,7 +78,7 @@ public enum BundleEditor {
             let version = try BundleCommit.perform(at: url, expectedHead: expectedHead, creating: false) { current in
                 let bundle = current!
                 previous = bundle.headVersion
-                let context = EditContext(overlay: ObjectOverlay(base: bundle), documentType: DocumentTypes.type(for: bundle.manifest.contentType))
+                let context = EditContext(overlay: ObjectOverlay(base: bundle), documentType: DocumentTypeRegistry.type(for: bundle.manifest.contentType))
                 return try makeRequest(bundle, context)
             }
             return Outcome(version: version, previous: previous!)
@@ -152,7 +152,7 @@ public enum BundleEditor {
                 let source = try bundle.version(named: name)
                 // Restoring copies the version's tree as it is, recording its schema: a
                 // schema this build cannot read would be written as if it could.
-                if let type = DocumentTypes.type(for: bundle.manifest.contentType) {
+                if let type = DocumentTypeRegistry.type(for: bundle.manifest.contentType) {
                     _ = try type.migration(from: source.schema)
                 }
                 let root: FileWrapper

@@ -56,7 +56,7 @@ public enum BundleMigrator {
                                created: Date = DocumentDates.now(), compression: ObjectCompression = .zstd) throws -> Report {
         try DocumentKitError.located(at: url.relativePath) {
             try BundleCommit.withLockedBundle(at: url) { bundle in
-                let type = try DocumentTypes.type(of: bundle)
+                let type = try DocumentTypeRegistry.type(of: bundle)
                 let head = bundle.headVersion
                 let migration = try type.migration(from: head.schema, to: try BundleEditor.writtenSchema(of: type, over: head))
                 var report = Report(dryRun: dryRun, from: migration.from.description, to: migration.to.description,

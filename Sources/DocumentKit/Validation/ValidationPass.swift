@@ -49,7 +49,7 @@ package struct ValidationPass {
     }
 
     private mutating func checkMimetype() {
-        let expected = DocumentTypes.type(for: manifest.contentType)?.contentType.mimeType
+        let expected = DocumentTypeRegistry.type(for: manifest.contentType)?.contentType.mimeType
             ?? ContentTypeRegistry.shared.type(identifier: manifest.contentType)?.mimeType
         if let expected, bundle.mimeType != expected {
             report("mimetype.mismatch", "the mimetype entry says '\(bundle.mimeType)', but \(manifest.contentType) bundles are '\(expected)'", entry: BundleEntry.mimetype)
@@ -220,7 +220,7 @@ package struct ValidationPass {
                 continue
             }
         }
-        guard let type = DocumentTypes.type(for: manifest.contentType) else { return }
+        guard let type = DocumentTypeRegistry.type(for: manifest.contentType) else { return }
         guard checkSchema(of: version, as: type) else { return }
         do {
             // Read as the type reads it: an older schema is migrated first, and a document

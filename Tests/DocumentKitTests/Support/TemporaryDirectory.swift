@@ -27,7 +27,7 @@ final class TemporaryDirectory {
     /// The sample `Project`, registered for the library calls tests make in process, as
     /// docctl registers it for its commands. Every test makes a directory first, and so
     /// registers it before its first call.
-    private static let sampleTypes: Void = DocumentTypes.register(Project.self)
+    private static let sampleTypes: Void = DocumentTypeRegistry.register(Project.self)
 
     deinit {
         try? FileManager.default.removeItem(at: url)

@@ -4,7 +4,7 @@ import Foundation
 /// command line), looked up by the content type a bundle's manifest names. None is
 /// registered until the program registers its own (docctl registers the sample
 /// `Project`).
-public enum DocumentTypes {
+public enum DocumentTypeRegistry {
     nonisolated(unsafe) private static var registered: [any CodableDocument.Type] = []
     private static let lock = NSLock()
 
