@@ -26,7 +26,7 @@ extension DocumentBundle {
     package func treeObject(_ digest: ObjectDigest) throws -> TreeObject {
         if let known = decodedTrees.value[digest] { return known }
         let object = try TreeObject.decode(try objectData(digest), digest: digest)
-        decodedTrees.value[digest] = object
+        decodedTrees.mutate { $0[digest] = object }
         return object
     }
 

@@ -15,15 +15,12 @@ extension BundleEditor {
         }
         let missing = missingBlobs(in: json, overlay: context.overlay)
         if !missing.isEmpty { throw DocumentKitError(violations: missing) }
-        let existingBlobs = try bundle.tree(of: bundle.headVersion)[VersionLayout.blobsFolder]?.fileWrappers ?? [:]
-        var blobs: [String: FileWrapper] = [:]
-        for reference in json.blobReferences() {
-            guard let digest = ObjectDigest(hex: reference.digest), blobs[digest.hex] == nil else { continue }
-            if let file = existingBlobs[digest.hex], file.knownDigest == digest {
-                blobs[digest.hex] = file
-            } else if let file = context.overlay.addedFile(digest) {
-                blobs[digest.hex] = file
-            }
+        let headBlobs = try bundle.tree(of: bundle.headVersion)[VersionLayout.blobsFolder]?.fileWrappers ?? [:]
+        // Every reference resolves (`missingBlobs` said so): to the head's blob, one the
+        // edit attached, or one an older version held, which the new version holds again.
+        let digests = json.blobReferences().compactMap { ObjectDigest(hex: $0.digest) }
+        guard let blobs = context.overlay.blobFiles(digests, headBlobs: headBlobs, fromHistory: true) else {
+            throw DocumentKitError(.invalidDocument, "refers to a blob that is not in the bundle")
         }
         var text = json.encoded(pretty: true)
         text.append(0x0A)

@@ -9,8 +9,26 @@ package final class ObjectOverlay: ObjectSource {
 
     package func add(_ file: FileWrapper, digest: ObjectDigest) { files[digest] = file }
 
-    /// The file added under `digest`, if one was.
-    package func addedFile(_ digest: ObjectDigest) -> FileWrapper? { files[digest] }
+    /// The files of the blobs `digests`, by digest, as a version's `blobs` folder holds
+    /// them: the head tree's (`headBlobs`) where it has them, so that they are copied and
+    /// not read, else those the edit added, else, with `fromHistory`, the bundle's own
+    /// objects (a blob an older version held). `nil` when one is none of these.
+    package func blobFiles(_ digests: some Sequence<ObjectDigest>, headBlobs: [String: FileWrapper],
+                           fromHistory: Bool) -> [String: FileWrapper]? {
+        var blobs: [String: FileWrapper] = [:]
+        for digest in digests where blobs[digest.hex] == nil {
+            if let file = headBlobs[digest.hex], file.knownDigest == digest {
+                blobs[digest.hex] = file
+            } else if let file = files[digest] {
+                blobs[digest.hex] = file
+            } else if fromHistory, let base, let record = base.manifest.objects[digest] {
+                blobs[digest.hex] = FileWrapper(object: digest, size: record.size, store: base)
+            } else {
+                return nil
+            }
+        }
+        return blobs
+    }
 
     package func contains(_ digest: ObjectDigest) -> Bool {
         files[digest] != nil || base?.manifest.objects[digest] != nil

@@ -191,16 +191,8 @@ extension BundleEditor {
         if let referenced = spliced.blobs {
             // As `VersionLayout.fileWrapper` makes the tree: exactly the blobs the
             // document refers to, the bundle's where it has them.
-            blobs = [:]
-            for digest in referenced {
-                if let file = existingBlobs[digest.hex], file.knownDigest == digest {
-                    blobs[digest.hex] = file
-                } else if let file = overlay.addedFile(digest) {
-                    blobs[digest.hex] = file
-                } else {
-                    return nil
-                }
-            }
+            guard let files = overlay.blobFiles(referenced, headBlobs: existingBlobs, fromHistory: false) else { return nil }
+            blobs = files
         }
         if !blobs.isEmpty { children[VersionLayout.blobsFolder] = FileWrapper(directoryWithFileWrappers: blobs) }
         var request = BundleWriter.Request(root: FileWrapper(directoryWithFileWrappers: children), contentType: T.contentType.identifier, mimeType: T.contentType.mimeType,

@@ -12,13 +12,8 @@ import Foundation
 /// guard termination == .exited(0) else { ... }   // the user abandoned the edit
 /// ```
 public struct EditorCommand: Sendable, Equatable {
-    /// How the editor's process ended.
-    public enum Termination: Sendable, Equatable {
-        /// It exited with this status; `0` means the user saved (or left) the file.
-        case exited(Int32)
-        /// A signal killed it.
-        case signaled(Int32)
-    }
+    /// How the editor's process ended: `exited(0)` means the user saved (or left) the file.
+    public typealias Termination = ProcessTermination
 
     /// The shell text that starts the editor; the file's path is appended as an argument.
     public var command: String
@@ -42,11 +37,8 @@ public struct EditorCommand: Sendable, Equatable {
         let arguments = ["/bin/sh", "-c", "\(command) \"$@\"", command, file.path]
         // The environment is passed from Foundation's copy: Swift 6 refuses to read the C
         // global `environ`, which any thread may change.
-        switch try ChildProcess.run(arguments, environment: ProcessInfo.processInfo.environment,
-                                    describedAs: "the editor '\(command)'", path: file.path) {
-        case .exited(let status): return .exited(status)
-        case .signaled(let number): return .signaled(number)
-        }
+        return try ChildProcess.run(arguments, environment: ProcessInfo.processInfo.environment,
+                                    describedAs: "the editor '\(command)'", path: file.path)
     }
 }
 

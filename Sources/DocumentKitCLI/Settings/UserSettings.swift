@@ -27,15 +27,18 @@ public struct UserSettings: KeyValueSettings {
     /// The settings in the user's preferences file, `PreferencesFile(application: "docctl")`:
     /// `$XDG_CONFIG_HOME/docctl/preferences.json`, else `~/.config/docctl/preferences.json`.
     static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> UserSettings {
-        UserSettings(storage: try PreferencesFile(application: "docctl", environment: environment))
+        UserSettings(storage: try preferencesFile(environment: environment))
+    }
+
+    private static func preferencesFile(environment: [String: String]) throws -> PreferencesFile {
+        try PreferencesFile(application: "docctl", environment: environment)
     }
 
     /// The user's settings as the preferences file held them when first asked for in this
     /// process: read once, however many settings a command reads (a save reads the
     /// author's name and email and the compression), or the error reading them gave.
     static let snapshot = Result { () throws -> UserSettings in
-        let file = try PreferencesFile(application: "docctl", environment: ProcessInfo.processInfo.environment)
-        return UserSettings(storage: InMemoryStorage(values: try file.storedValues()))
+        UserSettings(storage: InMemoryStorage(values: try preferencesFile(environment: ProcessInfo.processInfo.environment).storedValues()))
     }
 
     /// Who the user is, for the versions they save: `author.name` in `docctl config`.

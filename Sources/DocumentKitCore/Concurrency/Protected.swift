@@ -13,4 +13,10 @@ package final class Protected<Value>: @unchecked Sendable {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
     }
+
+    /// Changes the value in place, under the lock: for a collection, without the copy
+    /// that reading it, changing the copy and writing it back would make.
+    package func mutate<Result>(_ change: (inout Value) throws -> Result) rethrows -> Result {
+        try lock.withLock { try change(&stored) }
+    }
 }

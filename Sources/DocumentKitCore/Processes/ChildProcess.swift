@@ -9,13 +9,7 @@ import Darwin
 /// process's terminal (standard input, output and error), and this process waits for it. DocumentKit's layers start no program themselves; a tool starts
 /// one it chose (docctl: the user's editor).
 package enum ChildProcess {
-    /// How the program ended.
-    package enum Termination: Sendable, Equatable {
-        /// It exited with this status.
-        case exited(Int32)
-        /// A signal killed it.
-        case signaled(Int32)
-    }
+    package typealias Termination = ProcessTermination
 
     /// Runs `arguments[0]` with `arguments` and `environment` and waits for it. Errors name
     /// the program as `description` and the file concerned as `path`.
@@ -67,4 +61,12 @@ package enum ChildProcess {
         }
         return process
     }
+}
+
+/// How a program that another started ended.
+public enum ProcessTermination: Sendable, Equatable {
+    /// It exited with this status.
+    case exited(Int32)
+    /// A signal killed it.
+    case signaled(Int32)
 }

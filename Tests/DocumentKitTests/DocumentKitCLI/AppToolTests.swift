@@ -74,8 +74,14 @@ import Testing
         // The note's own rules are the app's: docctl does not know them.
         let edit = try Run.docctl(["set", "n.note", "name", "Shopping"], in: directory.url)
         #expect(edit.status == 0, "\(edit.standardError)")
+        let picture = try Run.docctl(["get", "n.note", "picture"], in: directory.url).output
         let removal = try Run.docctl(["unset", "n.note", "picture"], in: directory.url)
         #expect(removal.status == 0, "\(removal.standardError)")
+        // A blob only an older version holds may be referred to again: the version holds it again.
+        let restored = try Run.docctl(["set", "n.note", "picture", picture], in: directory.url)
+        #expect(restored.status == 0, "\(restored.standardError)")
+        #expect(try Run.docctl(["validate", "--deep", "n.note"], in: directory.url).status == 0)
+        #expect(try Run.docctl(["unset", "n.note", "picture"], in: directory.url).status == 0)
         let bundle = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("n.note"))
         #expect(bundle.manifest.contentType == "com.example.note")
         #expect(bundle.mimeType == "application/vnd.example.note+zip")
