@@ -3,7 +3,7 @@ import Foundation
 
 /// Where a JSON object's top-level members are in its text, and where the elements of
 /// the arrays among them that were asked for are: what a spliced edit needs to find a
-/// record, recorded by the pass that checks the text (`JSONParser.skipDocument(outlining:)`)
+/// record, recorded by the pass that checks the text (`checkDocument(outlining:)`)
 /// instead of by passes of its own over a 40 MB document.
 package struct JSONOutline {
     /// The top-level members in text order: each name and its value's bytes.

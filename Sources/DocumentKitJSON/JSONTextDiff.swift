@@ -53,8 +53,8 @@ package struct JSONTextOperand: JSONDiffOperand {
 
     /// The top-level value of `text`, after checking all of the text as `JSONValue.parse` does.
     package static func document(_ text: UnsafeRawBufferPointer, depthLimit: Int) throws -> JSONTextOperand {
-        var parser = JSONParser(bytes: text, depthLimit: depthLimit)
-        return JSONTextOperand(text: text, range: try parser.skipDocument(), depth: 0, depthLimit: depthLimit)
+        var checker = JSONWalker<JSONChecker>(bytes: text, depthLimit: depthLimit)
+        return JSONTextOperand(text: text, range: try checker.checkDocument(), depth: 0, depthLimit: depthLimit)
     }
 
     /// Equal bytes are equal values; unequal bytes may still be (`1e2` and `100.0`, `"\u0041"`
@@ -101,7 +101,7 @@ package struct JSONTextOperand: JSONDiffOperand {
         var parser = JSONParser(bytes: text, depthLimit: depthLimit)
         parser.index = range.lowerBound
         parser.depth = depth
-        return try parser.parseValue()
+        return try parser.walkValue()
     }
 
     private var firstByte: UInt8 { text[range.lowerBound] }

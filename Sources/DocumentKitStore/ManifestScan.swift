@@ -145,62 +145,16 @@ package struct ManifestScan {
         return start..<(index - 1)
     }
 
-    /// Moves past one value: a string, an object or array (counting brackets outside
-    /// strings), or a scalar.
+    /// Moves past one value (see `JSONTextScanner.endOfValue`); the scan fails when the
+    /// text ends inside it.
     private mutating func skipValue() {
         skipWhitespace()
-        switch current {
-        case UInt8(ascii: "\""):
-            skipString()
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            var depth = 0
-            while index < bytes.count {
-                switch bytes[index] {
-                case UInt8(ascii: "\""):
-                    skipString()
-                    continue
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    depth -= 1
-                    if depth == 0 {
-                        index += 1
-                        return
-                    }
-                default:
-                    break
-                }
-                index += 1
-            }
+        guard let end = JSONTextScanner.endOfValue(in: bytes, at: index) else {
             failed = true
-        case nil:
-            failed = true
-        default:
-            while index < bytes.count {
-                switch bytes[index] {
-                case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D: return
-                default: index += 1
-                }
-            }
+            index = bytes.count
+            return
         }
-    }
-
-    /// Moves past the string at the current position, escapes and all.
-    private mutating func skipString() {
-        index += 1
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "\""):
-                index += 1
-                return
-            case UInt8(ascii: "\\"):
-                index += 2
-            default:
-                index += 1
-            }
-        }
-        failed = true
-        index = bytes.count
+        index = end
     }
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }

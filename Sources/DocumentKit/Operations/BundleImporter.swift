@@ -74,8 +74,8 @@ public enum BundleImporter {
     private static func checkedJSON(_ text: Data, blobs: (String) -> URL?,
                                     missing: ([(path: JSONPath, digest: String)]) -> DocumentKitError = missingBlobs) throws -> Data {
         try text.withUnsafeBytes { bytes in
-            var parser = JSONParser(bytes: bytes, depthLimit: JSONDepth.defaultLimit)
-            _ = try parser.skipDocument()
+            var checker = JSONWalker<JSONChecker>(bytes: bytes, depthLimit: JSONDepth.defaultLimit)
+            _ = try checker.checkDocument()
         }
         let found = BlobReferenceScan.digests(in: text)
         if found == nil || !found!.allSatisfy({ ObjectDigest(hex: $0) != nil && blobs($0) != nil }) {

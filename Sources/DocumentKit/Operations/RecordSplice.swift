@@ -36,8 +36,8 @@ package struct RecordSplice<Document: CodableDocument> {
         return head.withUnsafeBytes { text -> Result? in
             // The scans below trust the text's grammar, so it is checked first, as parsing
             // would; the same pass finds the members and the collections' records.
-            var parser = JSONParser(bytes: text, depthLimit: JSONDepth.defaultLimit)
-            guard let (root, outline) = try? parser.skipDocument(outlining: Set(Document.recordCollections.map(\.key))),
+            var checker = JSONWalker<JSONChecker>(bytes: text, depthLimit: JSONDepth.defaultLimit)
+            guard let (root, outline) = try? checker.checkDocument(outlining: Set(Document.recordCollections.map(\.key))),
                   text[root.lowerBound] == UInt8(ascii: "{") else { return nil }
             let splicer = Splicer(text: text, members: outline.members)
             if let collection = Document.recordCollections.first(where: { $0.key == key }) {
