@@ -24,7 +24,7 @@ package final class ArchiveWriter {
     /// The format being written.
     package let format: ArchiveWriteFormat
     package let archive: OpaquePointer
-    private let ledger: ArchiveWriterLedger
+    private let checks: ArchiveWriterChecks
 
     /// Starts an archive at the current position of `fileDescriptor`
     /// (`archive_write_open_fd`), which stays open and owned by the caller.
@@ -33,7 +33,7 @@ package final class ArchiveWriter {
     package init(fileDescriptor: Int32, path: String, format: ArchiveWriteFormat) throws(ArchiveError) {
         self.path = path
         self.format = format
-        self.ledger = ArchiveWriterLedger(path: path)
+        self.checks = ArchiveWriterChecks(path: path)
         self.archive = try LibArchive.withUTF8Locale { () throws(ArchiveError) in
             try Self.open(fileDescriptor, path: path, format: format)
         }
@@ -42,7 +42,7 @@ package final class ArchiveWriter {
     deinit {
         // An unfinished archive must not be completed by archive_write_free (which would
         // write to a descriptor the caller may have closed and reused): mark it failed.
-        if ledger.state != .finished { archive_write_fail(archive) }
+        if checks.state != .finished { archive_write_fail(archive) }
         archive_write_free(archive)
     }
 
@@ -61,7 +61,7 @@ package final class ArchiveWriter {
         compression: EntryCompression = .deflate, body: (inout ArchiveEntrySink) throws -> Void
     ) throws {
         try begin(name)
-        try ledger.failing {
+        try checks.failing {
             try LibArchive.withUTF8Locale { () throws(ArchiveError) in
                 try writeHeader(
                     name: name, type: CARCHIVE_AE_IFREG, size: size, mode: mode,
@@ -105,7 +105,7 @@ package final class ArchiveWriter {
                 try LibArchive.check(archive_write_finish_entry(archive), archive, kind: .io, path: path, entry: name)
             }
         } catch {
-            ledger.markFailed()
+            checks.markFailed()
             throw error
         }
     }
@@ -113,13 +113,13 @@ package final class ArchiveWriter {
     /// Completes the archive (`archive_write_close`: for zip, this writes the central
     /// directory) and flushes it to the descriptor. Call once.
     package func finish() throws(ArchiveError) {
-        try ledger.checkOpen()
+        try checks.checkOpen()
         let code = LibArchive.withUTF8Locale { archive_write_close(archive) }
         guard code == ARCHIVE_OK else {
-            ledger.markFailed()
+            checks.markFailed()
             throw Self.writeError(archive, path: path)
         }
-        ledger.markFinished()
+        checks.markFinished()
     }
 
     // MARK: - Helpers
@@ -203,6 +203,6 @@ package final class ArchiveWriter {
             // Without a UTF-8 locale, libarchive 3.6.2's pax writer crashes on such names.
             throw ArchiveError(.unsupported, "non-ASCII names need a UTF-8 locale (C.UTF-8)", path: path, entry: name)
         }
-        try ledger.admit(name)
+        try checks.admit(name)
     }
 }

@@ -28,7 +28,7 @@ package final class StoredZipWriter {
     /// legal zip, used by tests to exercise zip64 without writing 4 GiB.
     package let forcesZip64: Bool
     private var centralHeaders: [[UInt8]] = []
-    private let ledger: ArchiveWriterLedger
+    private let checks: ArchiveWriterChecks
 
     /// Writes at the start of `fileDescriptor`, a freshly created, empty regular file opened
     /// for writing (`O_RDWR`), with `pwrite`; never closes it.
@@ -43,7 +43,7 @@ package final class StoredZipWriter {
         self.path = path
         self.output = FileOutputBuffer(fileDescriptor: fileDescriptor, path: path)
         self.forcesZip64 = forcesZip64
-        self.ledger = ArchiveWriterLedger(path: path)
+        self.checks = ArchiveWriterChecks(path: path)
     }
 
     /// A writer that adds to an existing stored zip in place: new entries and a new
@@ -57,15 +57,15 @@ package final class StoredZipWriter {
         self.path = path
         self.output = FileOutputBuffer(fileDescriptor: fileDescriptor, path: path, startingAt: offset)
         self.forcesZip64 = false
-        self.ledger = ArchiveWriterLedger(path: path)
+        self.checks = ArchiveWriterChecks(path: path)
     }
 
     /// Lists `entry` (an entry of the zip being appended to) in the new central directory
     /// where it is, with its CRC-32 and sizes: its bytes are neither read nor written.
     package func keepEntry(_ entry: StoredZipEntry) throws {
-        try ledger.admit(entry.name)
+        try checks.admit(entry.name)
         let nameBytes = Array(entry.name.utf8)
-        try ledger.failing {
+        try checks.failing {
             guard entry.dataEnd <= output.offset else {
                 throw ArchiveError(.io, "a kept entry lies past where the append starts", path: path, entry: entry.name)
             }
@@ -91,10 +91,10 @@ package final class StoredZipWriter {
     ///   `.truncated` if `body` writes more or fewer than `size` bytes; `.io`; or what
     ///   `body` throws.
     package func addEntry(name: String, size: UInt64, body: (inout ArchiveEntrySink) throws -> Void) throws {
-        try ledger.admit(name)
+        try checks.admit(name)
         WorkMeter.count(.storedBytes, Int(clamping: size))
         let nameBytes = Array(name.utf8)
-        try ledger.failing {
+        try checks.failing {
             let headerOffset = output.offset
             let zip64Sizes = forcesZip64 || StoredZip.needsZip64(size)
             try output.append(StoredZip.localHeader(
@@ -128,10 +128,10 @@ package final class StoredZipWriter {
     package func copyEntry(_ entry: StoredZipEntry, from reader: StoredZipReader, as name: String? = nil) throws {
         try reader.verifyLocalHeader(entry)
         let targetName = name ?? entry.name
-        try ledger.admit(targetName)
+        try checks.admit(targetName)
         WorkMeter.count(.storedBytes, Int(clamping: entry.size))
         let nameBytes = Array(targetName.utf8)
-        try ledger.failing {
+        try checks.failing {
             let headerOffset = output.offset
             try output.append(StoredZip.localHeader(
                 name: nameBytes, size: entry.size, crc32: entry.crc32,
@@ -154,8 +154,8 @@ package final class StoredZipWriter {
     ///   out; an in-place append makes those bytes durable here, so that a file ending in
     ///   the new end record never refers to bytes that did not reach the disk.
     package func finish(beforeEndRecords: () throws -> Void = {}) throws {
-        try ledger.checkOpen()
-        try ledger.failing {
+        try checks.checkOpen()
+        try checks.failing {
             let centralDirectoryOffset = output.offset
             for header in centralHeaders { try output.append(header) }
             let centralDirectorySize = output.offset - centralDirectoryOffset
@@ -165,7 +165,7 @@ package final class StoredZipWriter {
                 entryCount: centralHeaders.count, centralDirectoryOffset: centralDirectoryOffset,
                 centralDirectorySize: centralDirectorySize, forceZip64: forcesZip64))
             try output.flush()
-            ledger.markFinished()
+            checks.markFinished()
         }
     }
 

@@ -8,7 +8,7 @@ extension BundleWriter {
     /// appending: a third, so a bundle is never more than half again its live size.
     package static let reclaimableFraction: UInt64 = 3
 
-    /// Saves `container` by appending to `base`'s file in place: the new entries, a new
+    /// Saves `contents` by appending to `base`'s file in place: the new entries, a new
     /// central directory and a new end record go after the old end; every unchanged entry
     /// stays where it is. A save then costs the bytes that changed, not the bundle's size.
     ///
@@ -21,11 +21,11 @@ extension BundleWriter {
     /// Returns `false`, having written nothing, when the save should rewrite the bundle
     /// instead: the file cannot be opened for writing, is not the one `base` read, or
     /// would carry more than a third of superseded bytes.
-    package static func appendInPlace(_ container: Container, to base: DocumentBundle, destination: URL) throws -> Bool {
-        guard container.mimeType == base.mimeType, let superseded = supersededBytes(by: container, in: base) else { return false }
+    package static func appendInPlace(_ contents: Contents, to base: DocumentBundle, destination: URL) throws -> Bool {
+        guard contents.mimeType == base.mimeType, let superseded = supersededBytes(by: contents, in: base) else { return false }
         return try append(to: base, destination: destination, superseding: superseded) { zip in
             try zip.keepEntry(base.zip.entries[0])
-            try writeEntries(container, to: zip) { entry, _ in try zip.keepEntry(entry) }
+            try writeEntries(contents, to: zip) { entry, _ in try zip.keepEntry(entry) }
         }
     }
 
@@ -74,17 +74,17 @@ extension BundleWriter {
         return true
     }
 
-    /// The bytes of `base` that saving `container` in place would leave unused: the old
+    /// The bytes of `base` that saving `contents` in place would leave unused: the old
     /// `document.json`, manifest and central directory, and objects stored anew. `nil`
     /// when `base` lacks an entry every bundle has.
-    private static func supersededBytes(by container: Container, in base: DocumentBundle) -> UInt64? {
+    private static func supersededBytes(by contents: Contents, in base: DocumentBundle) -> UInt64? {
         guard let document = base.zip.entry(named: BundleEntry.document),
               let manifest = base.zip.entry(named: BundleEntry.manifest),
               base.zip.entries.first?.name == BundleEntry.mimetype
         else { return nil }
         var bytes = base.zip.length - base.zip.centralDirectoryOffset
         for entry in [document, manifest] { bytes += entry.dataEnd - entry.localHeaderOffset }
-        for digest in container.newObjects.keys {
+        for digest in contents.newObjects.keys {
             if let entry = base.zip.entry(named: digest.entryName) { bytes += entry.dataEnd - entry.localHeaderOffset }
         }
         return bytes

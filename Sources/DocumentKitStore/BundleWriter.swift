@@ -129,7 +129,7 @@ package enum BundleWriter {
             contentType: request.contentType, head: version.id,
             versions: (previous?.versions ?? []) + [version], objects: previous?.objects ?? [:],
             pruned: previous?.pruned ?? [])
-        try writeContainer(Container(mimeType: request.mimeType, document: documentJSON, manifest: manifest,
+        try writeContents(Contents(mimeType: request.mimeType, document: documentJSON, manifest: manifest,
                                      newObjects: newObjects, sizes: planner.sizes, base: request.base,
                                      compression: request.metadata.compression, compressing: compressing),
                            to: request.destination, replace: request.replace, inPlace: request.inPlace)
@@ -137,7 +137,7 @@ package enum BundleWriter {
     }
 
     /// Everything a bundle file holds, ready to be written.
-    package struct Container {
+    package struct Contents {
         package var mimeType: String
         package var document: Data
         /// The manifest; its `objects` are completed with the new objects' records.
@@ -167,17 +167,17 @@ package enum BundleWriter {
         }
     }
 
-    /// Writes `container` to `destination`: in place, appending to the base bundle, when
+    /// Writes `contents` to `destination`: in place, appending to the base bundle, when
     /// `inPlace` allows it and the base is the destination (see `appendInPlace`);
     /// otherwise to a temporary file beside `destination`, moved into place atomically
     /// and keeping the permissions and owner of the file it replaces.
-    package static func writeContainer(_ container: Container, to destination: URL, replace: Bool, inPlace: Bool = false) throws {
-        if inPlace, let base = container.base, try appendInPlace(container, to: base, destination: destination) { return }
+    package static func writeContents(_ contents: Contents, to destination: URL, replace: Bool, inPlace: Bool = false) throws {
+        if inPlace, let base = contents.base, try appendInPlace(contents, to: base, destination: destination) { return }
         let output = try AtomicReplacement(destination: destination)
         let zip = StoredZipWriter(fileDescriptor: output.file.descriptor, path: destination.relativePath)
         try DocumentKitError.located(at: destination.relativePath) {
-            try zip.addEntry(name: BundleEntry.mimetype, data: Data(container.mimeType.utf8))
-            try writeEntries(container, to: zip) { entry, base in try zip.copyEntry(entry, from: base.zip) }
+            try zip.addEntry(name: BundleEntry.mimetype, data: Data(contents.mimeType.utf8))
+            try writeEntries(contents, to: zip) { entry, base in try zip.copyEntry(entry, from: base.zip) }
             try zip.finish()
         }
         if replace {
@@ -200,23 +200,23 @@ package enum BundleWriter {
     /// Writes everything after `mimetype`: `document.json`, every object (new ones written,
     /// the base's passed to `carry`), the manifest, completed with the new objects' records,
     /// and the base's `state.json`, if it has one, passed to `carry` as it is.
-    package static func writeEntries(_ container: Container, to zip: StoredZipWriter,
+    package static func writeEntries(_ contents: Contents, to zip: StoredZipWriter,
                              carry: (StoredZipEntry, DocumentBundle) throws -> Void) throws {
-        var manifest = container.manifest
-        try zip.addEntry(name: BundleEntry.document, data: container.document)
-        for digest in Set(manifest.objects.keys).union(container.newObjects.keys).sorted() {
-            if let pending = container.newObjects[digest] {
-                manifest.objects[digest] = try writeObject(digest, pending, size: container.sizes[digest] ?? 0,
-                                                           compression: container.compression,
-                                                           compressing: container.compressing[digest], to: zip)
-            } else if let base = container.base {
+        var manifest = contents.manifest
+        try zip.addEntry(name: BundleEntry.document, data: contents.document)
+        for digest in Set(manifest.objects.keys).union(contents.newObjects.keys).sorted() {
+            if let pending = contents.newObjects[digest] {
+                manifest.objects[digest] = try writeObject(digest, pending, size: contents.sizes[digest] ?? 0,
+                                                           compression: contents.compression,
+                                                           compressing: contents.compressing[digest], to: zip)
+            } else if let base = contents.base {
                 try carry(try base.storedObject(digest).entry, base)
             }
         }
         try zip.addEntry(name: BundleEntry.manifest, data: try CanonicalJSONEncoder().encode(manifest, terminated: true))
         // The bundle's state lies outside the history (FORMAT.md §3.1): no save, prune,
         // restore or migration changes it, and it stays the last entry.
-        if let base = container.base, let state = base.zip.entry(named: BundleEntry.state) {
+        if let base = contents.base, let state = base.zip.entry(named: BundleEntry.state) {
             try carry(state, base)
         }
     }

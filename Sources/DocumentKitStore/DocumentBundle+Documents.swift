@@ -11,30 +11,30 @@ extension DocumentBundle {
     /// Throws `malformedInput` when `document.json` is not the head's document (stale or
     /// damaged) and when the manifest's head is not one of its versions.
     public static func headDocument(of url: URL, limits: BundleLimits = .default) throws -> Data {
-        let container = try BundleContainer(url: url, limits: limits)
+        let file = try BundleFile(url: url, limits: limits)
         let head: BundleManifest.HeadRecords?
         do {
-            head = try BundleManifest.headRecords(in: container.manifestData, limits: limits)
+            head = try BundleManifest.headRecords(in: file.manifestData, limits: limits)
         } catch let error as DocumentKitError {
-            throw DocumentKitError(error.code, error.message, path: container.path, location: error.location ?? BundleEntry.manifest)
+            throw DocumentKitError(error.code, error.message, path: file.path, location: error.location ?? BundleEntry.manifest)
         }
         // A tree stored as a delta needs its bases' records, which only the whole manifest has;
         // and whatever the quick look did not find, the whole manifest says what is wrong with.
         guard let head, head.tree.codec != .delta else {
-            let bundle = try DocumentBundle(url: url, container: container, limits: limits)
+            let bundle = try DocumentBundle(url: url, file: file, limits: limits)
             return try bundle.documentData(of: bundle.headVersion)
         }
         // A bundle that knows the head and its root tree: all that reading the head's document takes.
         let manifest = BundleManifest(contentType: head.contentType, head: head.version.id, versions: [head.version],
                                       objects: [head.version.tree: head.tree])
-        return try DocumentBundle(url: url, container: container, manifest: manifest, limits: limits).documentData(of: head.version)
+        return try DocumentBundle(url: url, file: file, manifest: manifest, limits: limits).documentData(of: head.version)
     }
 
     /// The head document's JSON, as stored in the `document.json` entry, unchecked: for
     /// validating a bundle, which compares it with the head itself. Readers that hand the
     /// document out, and edits, use ``documentData(of:)``.
     public func headDocumentData() throws -> Data {
-        try BundleContainer.read(BundleEntry.document, from: zip, path: url.relativePath, limit: limits.maxInMemoryObjectBytes)
+        try BundleFile.read(BundleEntry.document, from: zip, path: url.relativePath, limit: limits.maxInMemoryObjectBytes)
     }
 
     /// The document JSON of `version`, checked against the digest its tree records: for the
@@ -84,7 +84,7 @@ extension DocumentBundle {
     /// CRC-32, and this is the one read of a 7 MB document whose cost `docctl cat` shows:
     /// the CRC is left out.
     private func readHeadDocument() throws -> Data {
-        try BundleContainer.read(BundleEntry.document, from: zip, path: url.relativePath, limit: limits.maxInMemoryObjectBytes, verifyCRC: false)
+        try BundleFile.read(BundleEntry.document, from: zip, path: url.relativePath, limit: limits.maxInMemoryObjectBytes, verifyCRC: false)
     }
 
     /// Throws `malformedInput` unless `data`, the `document.json` of the bundle at `path`,

@@ -18,7 +18,7 @@ extension DocumentBundle {
     /// manifest's format and `state.json`, and no more, so it costs the same however long
     /// the history; follows an in-place save's journal as every reader does.
     package static func currentState(of url: URL, limits: BundleLimits = .default) throws -> [String: JSONValue] {
-        let container = try BundleContainer(url: url, limits: limits)
+        let container = try BundleFile(url: url, limits: limits)
         try container.checkManifestHeader(limits: limits)
         return try state(in: container.zip, path: container.path, limits: limits)
     }

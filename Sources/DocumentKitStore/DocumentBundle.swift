@@ -37,28 +37,28 @@ public final class DocumentBundle: ObjectSource, Sendable {
     /// Opens the bundle at `url`; throws `missingInput`, `malformedInput` or
     /// `unsupportedFormat` with the path and the entry at fault.
     public convenience init(contentsOf url: URL, limits: BundleLimits = .default) throws {
-        try self.init(url: url, container: try BundleContainer(url: url, limits: limits), limits: limits)
+        try self.init(url: url, file: try BundleFile(url: url, limits: limits), limits: limits)
     }
 
-    /// Opens a bundle whose container is open, decoding its whole manifest.
-    package convenience init(url: URL, container: BundleContainer, limits: BundleLimits) throws {
+    /// Opens a bundle whose file is open, decoding its whole manifest.
+    package convenience init(url: URL, file: BundleFile, limits: BundleLimits) throws {
         let manifest: BundleManifest
         do {
-            manifest = try Self.decodeManifest(container.manifestData, limits: limits)
+            manifest = try Self.decodeManifest(file.manifestData, limits: limits)
         } catch {
             throw Self.locate(error, path: url.relativePath)
         }
-        self.init(url: url, container: container, manifest: manifest, limits: limits)
+        self.init(url: url, file: file, manifest: manifest, limits: limits)
     }
 
-    /// A bundle over `container` with the manifest the caller decoded (in part, to read the
+    /// A bundle over `file` with the manifest the caller decoded (in part, to read the
     /// head's document alone: see ``headDocument(of:limits:)``).
-    package init(url: URL, container: BundleContainer, manifest: BundleManifest, limits: BundleLimits) {
+    package init(url: URL, file: BundleFile, manifest: BundleManifest, limits: BundleLimits) {
         self.url = url
         self.limits = limits
-        zip = container.zip
-        unfinishedAppendBytes = container.unfinishedAppendBytes
-        mimeType = container.mimeType
+        zip = file.zip
+        unfinishedAppendBytes = file.unfinishedAppendBytes
+        mimeType = file.mimeType
         self.manifest = manifest
     }
 

@@ -47,7 +47,7 @@ public final class BundleStateStorage: JSONObjectStorage {
     /// here are one write. Throws what `change` throws, having written nothing.
     public func update(_ change: (inout [String: JSONValue]) throws -> Void) throws {
         try DocumentKitError.located(at: url.relativePath) {
-            try BundleCommit.withLockedBundle(at: url) { bundle in
+            try LockedSave.withLockedBundle(at: url) { bundle in
                 let stored = try bundle.storedState()
                 var values = stored
                 try change(&values)
@@ -62,7 +62,7 @@ public final class BundleStateStorage: JSONObjectStorage {
     /// bundle is mended (`docctl state clear`).
     public func removeAll() throws {
         try DocumentKitError.located(at: url.relativePath) {
-            try BundleCommit.withLockedBundle(at: url) { bundle in
+            try LockedSave.withLockedBundle(at: url) { bundle in
                 guard bundle.zip.entry(named: BundleEntry.state) != nil else { return }
                 try BundleWriter.writeState(nil, over: bundle, destination: url)
             }

@@ -70,7 +70,7 @@ public final class DocumentController<Document: FileDocument> {
         guard let contentType = Document.writableContentTypes.first else {
             throw DocumentKitError(.usage, "\(Document.self) declares no writable content type")
         }
-        let saved = try BundleCommit.perform(at: url, expectedHead: bundle?.manifest.head, creating: bundle == nil) { current in
+        let saved = try LockedSave.perform(at: url, expectedHead: bundle?.manifest.head, creating: bundle == nil) { current in
             BundleWriter.Request(
                 root: try document.fileWrapper(configuration: WriteConfiguration(
                     contentType: contentType, existingFile: try current.map { try $0.tree(of: $0.headVersion) })),

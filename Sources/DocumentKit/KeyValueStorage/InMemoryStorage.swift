@@ -37,12 +37,12 @@ public final class InMemoryStorage: KeyValueStorage, @unchecked Sendable {
     public func value<T: Codable>(_ type: T.Type, forKey key: String) throws -> T? {
         let full = fullKey(key)
         guard let stored = shared.read({ $0[full] }) else { return nil }
-        return try StoredJSON.decode(T.self, from: stored, key: full, path: nil)
+        return try KeyValueCodec.decode(T.self, from: stored, key: full, path: nil)
     }
 
     public func setValue<T: Codable>(_ value: T?, forKey key: String) throws {
         let full = fullKey(key)
-        let json = try value.map { try StoredJSON.encode($0, key: full) }
+        let json = try value.map { try KeyValueCodec.encode($0, key: full) }
         shared.write { $0[full] = json }
     }
 

@@ -4,7 +4,7 @@ import Foundation
 /// such as ``PreferencesFile`` and ``BundleStateStorage``. Such a storage provides only
 /// `storedValues()` and `update(_:)`; the typed get, set and key listing are shared.
 ///
-/// Values are stored as JSON (``StoredJSON``): times as UTC whole seconds, data as
+/// Values are stored as JSON (``KeyValueCodec``): times as UTC whole seconds, data as
 /// base64, other `Codable` values as their JSON encoding. A value is encoded before
 /// `update` runs, so one that cannot be stored changes nothing.
 public protocol JSONObjectStorage: KeyValueStorage {
@@ -21,12 +21,12 @@ extension JSONObjectStorage {
     public func value<T: Codable>(_ type: T.Type, forKey key: String) throws -> T? {
         let full = fullKey(key)
         guard let stored = try storedValues()[full] else { return nil }
-        return try StoredJSON.decode(T.self, from: stored, key: full, path: storagePath)
+        return try KeyValueCodec.decode(T.self, from: stored, key: full, path: storagePath)
     }
 
     public func setValue<T: Codable>(_ value: T?, forKey key: String) throws {
         let full = fullKey(key)
-        let json = try value.map { try StoredJSON.encode($0, key: full) }
+        let json = try value.map { try KeyValueCodec.encode($0, key: full) }
         try update { $0[full] = json }
     }
 

@@ -44,7 +44,7 @@ package enum PropertyListValue {
     package static func describe(_ object: Any) -> String {
         switch object {
         case let bool as Bool: return "\(bool) (a boolean)"
-        case let string as String: return StoredJSON.describe(.string(string))
+        case let string as String: return KeyValueCodec.describe(.string(string))
         case let integer as Int: return "\(integer) (a number)"
         case let double as Double: return "\(double) (a number)"
         case let date as Date: return "\(DocumentDates.format(date)) (a date)"

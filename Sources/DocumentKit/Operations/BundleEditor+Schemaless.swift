@@ -11,15 +11,15 @@ extension BundleEditor {
         var json = try JSONValue.parse(try bundle.documentDataForParsing(of: bundle.headVersion))
         try change(&json, context)
         guard case .object = json else {
-            throw DocumentKitError(.invalidDocument, "a document must be a JSON object, found \(StoredJSON.describe(json))")
+            throw DocumentKitError(.invalidDocument, "a document must be a JSON object, found \(KeyValueCodec.describe(json))")
         }
-        let missing = missingBlobs(in: json, overlay: context.overlay)
+        let missing = missingBlobs(in: json, pending: context.pending)
         if !missing.isEmpty { throw DocumentKitError(violations: missing) }
         let headBlobs = try bundle.tree(of: bundle.headVersion)[VersionLayout.blobsFolder]?.fileWrappers ?? [:]
         // Every reference resolves (`missingBlobs` said so): to the head's blob, one the
         // edit attached, or one an older version held, which the new version holds again.
         let digests = json.blobReferences().compactMap { ObjectDigest(hex: $0.digest) }
-        guard let blobs = context.overlay.blobFiles(digests, headBlobs: headBlobs, fromHistory: true) else {
+        guard let blobs = context.pending.blobFiles(digests, headBlobs: headBlobs, fromHistory: true) else {
             throw DocumentKitError(.invalidDocument, "refers to a blob that is not in the bundle")
         }
         var text = json.encoded(pretty: true)

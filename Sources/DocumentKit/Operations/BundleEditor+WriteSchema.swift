@@ -57,11 +57,11 @@ extension BundleEditor {
     /// text is completed and checked by that version's model (the type's rules beyond its
     /// schema are today's, so they are not applied), and the version records that schema.
     package static func request<T: CodableDocument, Schema: VersionedSchema>(
-        _ type: T.Type, writing schema: Schema.Type, text: Data, base: DocumentBundle?, overlay: ObjectOverlay,
+        _ type: T.Type, writing schema: Schema.Type, text: Data, base: DocumentBundle?, pending: PendingObjects,
         metadata: SaveMetadata, url: URL, replace: Bool
     ) throws -> BundleWriter.Request {
         let seed = "\(base?.manifest.head ?? "new")/\(ObjectDigest.of(text).hex)"
-        let context = DocumentDecodingContext(now: metadata.created, seed: seed, objectSource: overlay)
+        let context = DocumentDecodingContext(now: metadata.created, seed: seed, objectSource: pending)
         let model: Schema.Model
         do {
             model = try SchemaCoding.decode(Schema.Model.self, from: text, context: context)

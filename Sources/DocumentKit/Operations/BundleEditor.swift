@@ -33,16 +33,17 @@ public enum BundleEditor {
     /// as a `type` document. Fails if `url` exists, unless `replace`.
     public static func create(at url: URL, type: any CodableDocument.Type, json: JSONValue,
                               metadata: SaveMetadata, replace: Bool = false) throws -> BundleVersion {
-        let overlay = ObjectOverlay(base: nil)
+        let pending = PendingObjects(base: nil)
         return try DocumentKitError.located(at: url.relativePath) {
-            try commit(type, text: try checkedText(json, overlay: overlay), overlay: overlay, metadata: metadata, url: url, replace: replace)!
+            try createBundle(type, text: try checkedText(json, pending: pending), pending: pending,
+                             metadata: metadata, url: url, replace: replace)!
         }
     }
 
     /// Applies `change` to the head document's JSON and saves the result as a new version.
     public static func edit(at url: URL, metadata: SaveMetadata,
                             _ change: (inout JSONValue, EditContext) throws -> Void) throws -> Outcome {
-        try commitEdit(at: url, expectedHead: nil) { bundle, context in
+        try saveEdit(at: url, expectedHead: nil) { bundle, context in
             try wholeDocumentRequest(bundle, context: context, seed: nil, metadata: metadata, url: url, change)
         }
     }
@@ -56,11 +57,11 @@ public enum BundleEditor {
     /// bundle's head moved since, nothing is saved and `conflict` is thrown.
     package static func apply(at url: URL, expectedHead: VersionID? = nil, metadata: SaveMetadata, splicing: Bool = true,
                       _ makeEdit: (EditContext) throws -> DocumentEdit) throws -> Outcome {
-        try commitEdit(at: url, expectedHead: expectedHead) { bundle, context in
+        try saveEdit(at: url, expectedHead: expectedHead) { bundle, context in
             let edit = try makeEdit(context)
             let seed = "\(bundle.manifest.head)/\(edit.seed)"
             if splicing, let type = context.documentType,
-               let request = try splicedRequest(type, edit, bundle: bundle, overlay: context.overlay, seed: seed, metadata: metadata, url: url) {
+               let request = try splicedRequest(type, edit, bundle: bundle, pending: context.pending, seed: seed, metadata: metadata, url: url) {
                 return request
             }
             return try wholeDocumentRequest(bundle, context: context, seed: seed, metadata: metadata, url: url) { json, _ in
@@ -71,14 +72,14 @@ public enum BundleEditor {
 
     /// Locks the bundle, hands it with a fresh edit context to `makeRequest`, and saves
     /// what that returns, locating every error at `url`.
-    private static func commitEdit(at url: URL, expectedHead: VersionID?,
+    private static func saveEdit(at url: URL, expectedHead: VersionID?,
                                    _ makeRequest: (DocumentBundle, EditContext) throws -> BundleWriter.Request) throws -> Outcome {
         try DocumentKitError.located(at: url.relativePath) {
             var previous: BundleVersion?
-            let version = try BundleCommit.perform(at: url, expectedHead: expectedHead, creating: false) { current in
+            let version = try LockedSave.perform(at: url, expectedHead: expectedHead, creating: false) { current in
                 let bundle = current!
                 previous = bundle.headVersion
-                let context = EditContext(overlay: ObjectOverlay(base: bundle), documentType: DocumentTypeRegistry.type(for: bundle.manifest.contentType))
+                let context = EditContext(pending: PendingObjects(base: bundle), documentType: DocumentTypeRegistry.type(for: bundle.manifest.contentType))
                 return try makeRequest(bundle, context)
             }
             return Outcome(version: version, previous: previous!)
@@ -101,11 +102,11 @@ public enum BundleEditor {
             var json = try JSONValue.parse(try headDocumentJSON(of: bundle, as: type, now: metadata.created))
             before = type.relationshipState(ofJSON: json)
             try change(&json, context)
-            missingBlobs = self.missingBlobs(in: json, overlay: context.overlay)
+            missingBlobs = self.missingBlobs(in: json, pending: context.pending)
             return json.encoded(pretty: false)
         }()
         MemoryPressure.releaseFreedMemory()
-        return try request(type, text: consume text, base: bundle, overlay: context.overlay, before: before,
+        return try request(type, text: consume text, base: bundle, pending: context.pending, before: before,
                            alsoBroken: missingBlobs, seed: seed, metadata: metadata, url: url, replace: true)
     }
 
@@ -135,7 +136,7 @@ public enum BundleEditor {
             guard let path = try path ?? context.documentType?.defaultAttachmentPath.map(JSONPath.init(parsing:)) else {
                 throw DocumentKitError(.usage, "this document type has no default place for attachments; name one with --as PATH")
             }
-            context.overlay.add(blob.file!, digest: blob.digest)
+            context.pending.add(blob.file!, digest: blob.digest)
             return .set(path, .object(["$blob": .string(blob.digest.hex), "size": .integer(Int64(blob.size)), "mediaType": .string(blob.mediaType)]))
         }
     }
@@ -146,7 +147,7 @@ public enum BundleEditor {
     public static func restore(_ name: String, in url: URL, metadata: SaveMetadata) throws -> Outcome {
         var previous: BundleVersion?
         let version = try DocumentKitError.located(at: url.relativePath) {
-            try BundleCommit.perform(at: url, expectedHead: nil, creating: false) { current in
+            try LockedSave.perform(at: url, expectedHead: nil, creating: false) { current in
                 let bundle = current!
                 previous = bundle.headVersion
                 let source = try bundle.version(named: name)
@@ -171,33 +172,33 @@ public enum BundleEditor {
 
     /// Where an edit can add objects (attached files) before they are saved.
     public final class EditContext {
-        package let overlay: ObjectOverlay
+        package let pending: PendingObjects
         /// The registered type of the document being edited; `nil` when it is edited as
         /// schema-less JSON.
         public let documentType: (any CodableDocument.Type)?
-        package init(overlay: ObjectOverlay, documentType: (any CodableDocument.Type)?) {
-            self.overlay = overlay
+        package init(pending: PendingObjects, documentType: (any CodableDocument.Type)?) {
+            self.pending = pending
             self.documentType = documentType
         }
     }
 
     /// Saves `text` (checked JSON) as the first version of a new bundle at `url`.
-    package static func commit<T: CodableDocument>(_ type: T.Type, text: consuming Data, overlay: ObjectOverlay,
+    package static func createBundle<T: CodableDocument>(_ type: T.Type, text: consuming Data, pending: PendingObjects,
                                            metadata: SaveMetadata, url: URL, replace: Bool) throws -> BundleVersion? {
-        try BundleWriter.write(try request(type, text: text, base: nil, overlay: overlay, metadata: metadata, url: url, replace: replace))
+        try BundleWriter.write(try request(type, text: text, base: nil, pending: pending, metadata: metadata, url: url, replace: replace))
     }
 
     /// The JSON text of an edited document, once every blob it refers to is known to exist.
-    package static func checkedText(_ json: JSONValue, overlay: ObjectOverlay) throws -> Data {
-        let missing = missingBlobs(in: json, overlay: overlay)
+    package static func checkedText(_ json: JSONValue, pending: PendingObjects) throws -> Data {
+        let missing = missingBlobs(in: json, pending: pending)
         if !missing.isEmpty { throw DocumentKitError(violations: missing) }
         return json.encoded(pretty: false)
     }
 
     /// The references in `json` to blobs neither the bundle nor the edit has.
-    package static func missingBlobs(in json: JSONValue, overlay: ObjectOverlay) -> [RuleViolation] {
+    package static func missingBlobs(in json: JSONValue, pending: PendingObjects) -> [RuleViolation] {
         json.blobReferences().compactMap { reference in
-            if let digest = ObjectDigest(hex: reference.digest), overlay.contains(digest) { return nil }
+            if let digest = ObjectDigest(hex: reference.digest), pending.contains(digest) { return nil }
             return RuleViolation(reference.path.description, "refers to blob \(reference.digest.prefix(12)), which is not in the bundle", code: "document.missing-blob")
         }
     }
@@ -206,15 +207,15 @@ public enum BundleEditor {
     /// relationships applied from `before`, every rule checked, each broken one listed
     /// with `alsoBroken`), and prepares the save of its file tree. New ids derive from
     /// `seed`, by default the base's head and the text's digest.
-    package static func request<T: CodableDocument>(_ type: T.Type, text: consuming Data, base: DocumentBundle?, overlay: ObjectOverlay,
+    package static func request<T: CodableDocument>(_ type: T.Type, text: consuming Data, base: DocumentBundle?, pending: PendingObjects,
                                             before: RelationshipState = .empty, alsoBroken: [RuleViolation] = [], seed: String? = nil,
                                             metadata: SaveMetadata, url: URL, replace: Bool) throws -> BundleWriter.Request {
         if let schema = try writeSchemaOverride(for: T.self) {
             if !alsoBroken.isEmpty { throw DocumentKitError(violations: alsoBroken) }
-            return try request(T.self, writing: schema, text: text, base: base, overlay: overlay, metadata: metadata, url: url, replace: replace)
+            return try request(T.self, writing: schema, text: text, base: base, pending: pending, metadata: metadata, url: url, replace: replace)
         }
         let seed = seed ?? "\(base?.manifest.head ?? "new")/\(ObjectDigest.of(text).hex)"
-        var document = try T.decodeSchema(text, context: DocumentDecodingContext(now: metadata.created, seed: seed, objectSource: overlay))
+        var document = try T.decodeSchema(text, context: DocumentDecodingContext(now: metadata.created, seed: seed, objectSource: pending))
         try DocumentTransaction.complete(&document, before: before, alsoBroken: alsoBroken)
         // From here on the document exists as typed values only: let the text and the
         // decoder's scratch memory go before the typed values are encoded again.

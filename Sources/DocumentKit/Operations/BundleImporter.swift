@@ -21,23 +21,23 @@ public enum BundleImporter {
             throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
         }
         let staging = try StagingFolder(beside: output)
-        let overlay = ObjectOverlay(base: nil)
+        let pending = PendingObjects(base: nil)
         // The source's text is checked as JSON and decoded as it is: no tree of it is built
         // unless a blob reference needs its path named.
         let text = try { () throws -> Data in
             let text: Data
             if (info.st_mode & S_IFMT) == S_IFDIR {
-                text = try readFolder(source, into: overlay)
+                text = try readFolder(source, into: pending)
             } else if try looksLikeJSON(source) {
                 text = try DocumentKitError.located(at: source.relativePath) {
                     try checkedJSON(try documentText(OpenFile.forReading(source)), blobs: { _ in nil })
                 }
             } else {
-                text = try readArchive(source, staging: staging, into: overlay)
+                text = try readArchive(source, staging: staging, into: pending)
             }
             return try DocumentKitError.located(at: source.relativePath) {
                 guard let schema else { return text }
-                let context = DocumentDecodingContext(now: metadata.created, seed: "import/\(ObjectDigest.of(text).hex)", objectSource: overlay)
+                let context = DocumentDecodingContext(now: metadata.created, seed: "import/\(ObjectDigest.of(text).hex)", objectSource: pending)
                 return try type.migratedJSON(text, schema: schema, to: try BundleEditor.writeSchemaOverride(for: type)?.versionIdentifier, context: context)
             }
         }()
@@ -45,7 +45,7 @@ public enum BundleImporter {
         return try withExtendedLifetime(staging) {
             // What the schema refuses is in the source; errors of writing name the output.
             try DocumentKitError.located(at: source.relativePath) {
-                try BundleEditor.commit(type, text: consume text, overlay: overlay, metadata: metadata, url: output, replace: replace)!
+                try BundleEditor.createBundle(type, text: consume text, pending: pending, metadata: metadata, url: output, replace: replace)!
             }
         }
     }
@@ -92,7 +92,7 @@ public enum BundleImporter {
         })
     }
 
-    private static func readFolder(_ folder: URL, into overlay: ObjectOverlay) throws -> Data {
+    private static func readFolder(_ folder: URL, into pending: PendingObjects) throws -> Data {
         let documentURL = folder.appendingPathComponent(VersionLayout.documentName)
         let blobs = folder.appendingPathComponent(VersionLayout.blobsFolder)
         let files = BlobFiles { digest in
@@ -106,7 +106,7 @@ public enum BundleImporter {
             }
         }
         for (digest, url) in files.found.sorted(by: { $0.key < $1.key }) {
-            try addBlob(FileWrapper(regularFileWithContentsOf: url), named: digest, path: url.relativePath, location: nil, to: overlay)
+            try addBlob(FileWrapper(regularFileWithContentsOf: url), named: digest, path: url.relativePath, location: nil, to: pending)
         }
         return text
     }
@@ -133,19 +133,19 @@ public enum BundleImporter {
         return try OpenFile.forReading(url)
     }
 
-    private static func addBlob(_ file: FileWrapper, named hex: String, path: String, location: String?, to overlay: ObjectOverlay) throws {
+    private static func addBlob(_ file: FileWrapper, named hex: String, path: String, location: String?, to pending: PendingObjects) throws {
         var hasher = ObjectHasher()
         try file.streamContents { hasher.update($0) }
         let digest = hasher.finalize()
         guard digest.hex == hex else {
             throw DocumentKitError(.malformedInput, "blob is damaged: its SHA-256 is \(digest.short)…, its name says \(hex.prefix(12))…", path: path, location: location)
         }
-        overlay.add(file, digest: digest)
+        pending.add(file, digest: digest)
     }
 
     /// Reads `document.json` and `blobs/*` from a zip or tar, at its root or inside one
     /// top-level folder; blobs go to files in `staging`, never into memory whole.
-    private static func readArchive(_ source: URL, staging: StagingFolder, into overlay: ObjectOverlay) throws -> Data {
+    private static func readArchive(_ source: URL, staging: StagingFolder, into pending: PendingObjects) throws -> Data {
         try DocumentKitError.located(at: source.relativePath) {
             let reader = try ArchiveReader(path: source.relativePath)
             var document: Data?
@@ -189,7 +189,7 @@ public enum BundleImporter {
             }
             for (digest, url) in files.found.sorted(by: { $0.key < $1.key }) {
                 try addBlob(FileWrapper(regularFileWithContentsOf: url), named: digest, path: source.relativePath,
-                            location: "entry 'blobs/\(digest)'", to: overlay)
+                            location: "entry 'blobs/\(digest)'", to: pending)
             }
             return text
         }

@@ -35,7 +35,7 @@ public enum BundlePruner {
             throw DocumentKitError(.usage, "--keep must be at least 1: the head version always stays")
         }
         return try DocumentKitError.located(at: url.relativePath) {
-            try BundleCommit.withLockedBundle(at: url) { bundle in
+            try LockedSave.withLockedBundle(at: url) { bundle in
                 let versions = bundle.manifest.versions
                 var dropCount = 0
                 while dropCount < versions.count - 1 {
@@ -62,8 +62,8 @@ public enum BundlePruner {
                     whole[digest] = .data(try bundle.objectData(digest))
                     sizes[digest] = record.size
                 }
-                try BundleWriter.writeContainer(
-                    BundleWriter.Container(mimeType: bundle.mimeType, document: try bundle.documentData(of: bundle.headVersion), manifest: manifest,
+                try BundleWriter.writeContents(
+                    BundleWriter.Contents(mimeType: bundle.mimeType, document: try bundle.documentData(of: bundle.headVersion), manifest: manifest,
                                            newObjects: whole, sizes: sizes, base: bundle,
                                            compression: compression),
                     to: url, replace: true)

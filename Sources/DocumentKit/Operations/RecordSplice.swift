@@ -27,7 +27,7 @@ package struct RecordSplice<Document: CodableDocument> {
 
     package let edit: DocumentEdit
     package let context: DocumentDecodingContext
-    package let overlay: ObjectOverlay
+    package let pending: PendingObjects
 
     /// The head's text `head` with the edit spliced in, or `nil` when this edit must be
     /// applied to the whole document.
@@ -98,7 +98,7 @@ package struct RecordSplice<Document: CodableDocument> {
     // MARK: Blobs
 
     package func refersToKnownBlobs(_ value: JSONValue) -> Bool {
-        value.blobReferences().allSatisfy { reference in ObjectDigest(hex: reference.digest).map(overlay.contains) ?? false }
+        value.blobReferences().allSatisfy { reference in ObjectDigest(hex: reference.digest).map(pending.contains) ?? false }
     }
 
     /// The new text, with the blobs it refers to when the edit may have changed them.
@@ -175,12 +175,12 @@ extension BundleEditor {
     /// The save of `edit` made by splicing (`RecordSplice`), or `nil` when the edit must
     /// be applied to the whole document: the head written with an older schema (it needs
     /// migrating), an older schema being written, or an edit splicing cannot vouch for.
-    package static func splicedRequest<T: CodableDocument>(_ type: T.Type, _ edit: DocumentEdit, bundle: DocumentBundle, overlay: ObjectOverlay,
+    package static func splicedRequest<T: CodableDocument>(_ type: T.Type, _ edit: DocumentEdit, bundle: DocumentBundle, pending: PendingObjects,
                                                    seed: String, metadata: SaveMetadata, url: URL) throws -> BundleWriter.Request? {
         guard try writeSchemaOverride(for: T.self) == nil, bundle.headVersion.schema == T.schemaVersion.description else { return nil }
-        let context = DocumentDecodingContext(now: metadata.created, seed: seed, objectSource: overlay)
+        let context = DocumentDecodingContext(now: metadata.created, seed: seed, objectSource: pending)
         let (head, headCheck) = try bundle.headDocumentCheckedInBackground()
-        let spliced = RecordSplice<T>(edit: edit, context: context, overlay: overlay).apply(to: head)
+        let spliced = RecordSplice<T>(edit: edit, context: context, pending: pending).apply(to: head)
         // Nothing made of the head counts until it is known to be the head's document.
         try headCheck.result()
         guard let spliced else { return nil }
@@ -191,7 +191,7 @@ extension BundleEditor {
         if let referenced = spliced.blobs {
             // As `VersionLayout.fileWrapper` makes the tree: exactly the blobs the
             // document refers to, the bundle's where it has them.
-            guard let files = overlay.blobFiles(referenced, headBlobs: existingBlobs, fromHistory: false) else { return nil }
+            guard let files = pending.blobFiles(referenced, headBlobs: existingBlobs, fromHistory: false) else { return nil }
             blobs = files
         }
         if !blobs.isEmpty { children[VersionLayout.blobsFolder] = FileWrapper(directoryWithFileWrappers: blobs) }

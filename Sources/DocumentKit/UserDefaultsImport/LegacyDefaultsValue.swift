@@ -39,14 +39,14 @@ package enum LegacyDefaultsValue: Equatable {
         case .string(let string): self = .string(string)
         case .array(let elements): self = .array(elements.map(LegacyDefaultsValue.init(json:)))
         case .object: self = .other("{…} (a dictionary)")
-        default: self = .other(StoredJSON.describe(json))
+        default: self = .other(KeyValueCodec.describe(json))
         }
     }
 
     /// `"Hello" (a string)`, `[…] (an array)`: what a message says was found.
     package var found: String {
         switch self {
-        case .string(let string): StoredJSON.describe(.string(string))
+        case .string(let string): KeyValueCodec.describe(.string(string))
         case .date(let date): "\(DocumentDates.format(date)) (a date)"
         case .array: "[…] (an array)"
         case .other(let description): description

@@ -13,7 +13,7 @@ extension DocumentTool {
         @OptionGroup var version: VersionOption
 
         func run() throws {
-            Console.write(try BundleReading.documentData(of: target.url, version: version.name))
+            Console.write(try BundleLookup.documentData(of: target.url, version: version.name))
         }
     }
 }

@@ -11,7 +11,7 @@ extension DocumentTool {
                 Settings are kept in $XDG_CONFIG_HOME/docctl/preferences.json \
                 (~/.config/docctl/preferences.json when XDG_CONFIG_HOME is unset). Known settings:
 
-                \(Console.describe(UserConfiguration.settings))
+                \(Console.describe(NamedUserSettings.settings))
                 """,
             subcommands: [Get.self, Set.self, Unset.self, List.self])
     }
@@ -19,7 +19,7 @@ extension DocumentTool {
 
 /// The KEY argument of `config get`, `set` and `unset`.
 struct SettingArgument: ParsableArguments {
-    @Argument(help: "A setting, such as author.name.", completion: .list(UserConfiguration.settings.map(\.name)))
+    @Argument(help: "A setting, such as author.name.", completion: .list(NamedUserSettings.settings.map(\.name)))
     var key: String
 }
 
@@ -34,7 +34,7 @@ extension DocumentTool.Config {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let entry = try UserConfiguration.get(setting.key)
+            let entry = try NamedUserSettings.get(setting.key)
             if output.json { return try Console.printJSON(entry) }
             guard let value = entry.value else { throw ExitCode(1) }
             Console.print(Console.setting(value))
@@ -52,7 +52,7 @@ extension DocumentTool.Config {
         var value: String
 
         func run() throws {
-            try UserConfiguration.set(setting.key, to: value)
+            try NamedUserSettings.set(setting.key, to: value)
         }
     }
 
@@ -62,7 +62,7 @@ extension DocumentTool.Config {
         @OptionGroup var setting: SettingArgument
 
         func run() throws {
-            try UserConfiguration.unset(setting.key)
+            try NamedUserSettings.unset(setting.key)
         }
     }
 
@@ -72,7 +72,7 @@ extension DocumentTool.Config {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let entries = try UserConfiguration.list()
+            let entries = try NamedUserSettings.list()
             if output.json { return try Console.printJSON(entries) }
             Console.printSettings(entries)
         }
@@ -88,7 +88,7 @@ extension Console {
 
     /// `author.name    Ada`, one setting a line, names in a column; `(default)` after a
     /// value that is the default, `(not set)` for no value.
-    static func printSettings(_ entries: [ConfigurationEntry]) {
+    static func printSettings(_ entries: [NamedSettingValue]) {
         let width = entries.map(\.name.count).max() ?? 0
         for entry in entries {
             let shown = entry.value.map { setting($0) + (entry.isSet ? "" : " (default)") } ?? "(not set)"
@@ -98,7 +98,7 @@ extension Console {
 
     /// The settings for a command's help: `  export.format  what exports write …`, one
     /// a line, with the choices on a line of their own.
-    static func describe<Settings>(_ settings: [ConfigurationSetting<Settings>]) -> String {
+    static func describe<Settings>(_ settings: [NamedSetting<Settings>]) -> String {
         let width = (settings.map(\.name.count).max() ?? 0) + 4
         return settings.map { setting in
             let first = "  " + setting.name.padding(toLength: width - 2, withPad: " ", startingAt: 0) + setting.summary

@@ -21,9 +21,9 @@ extension DocumentTool {
         func run() throws {
             let jsonPath = try JSONPath(parsing: path)
             if output == "-" {
-                return try BundleReading.extract(jsonPath, from: target.url, version: version.name) { Console.write(Data($0)) }
+                return try BundleLookup.extract(jsonPath, from: target.url, version: version.name) { Console.write(Data($0)) }
             }
-            let bytes = try BundleReading.extract(jsonPath, from: target.url, version: version.name, to: URL(fileURLWithPath: output), replace: force.force)
+            let bytes = try BundleLookup.extract(jsonPath, from: target.url, version: version.name, to: URL(fileURLWithPath: output), replace: force.force)
             if format.json { return try Console.printJSON(ExtractReport(output: output, bytes: bytes)) }
             Console.print("wrote \(bytes) bytes to \(output)")
         }

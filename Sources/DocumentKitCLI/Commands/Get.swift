@@ -16,7 +16,7 @@ extension DocumentTool {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let value = try BundleReading.value(at: JSONPath(parsing: path), in: target.url, version: version.name)
+            let value = try BundleLookup.value(at: JSONPath(parsing: path), in: target.url, version: version.name)
             if case .string(let text) = value, !output.json {
                 Console.print(text)
             } else {

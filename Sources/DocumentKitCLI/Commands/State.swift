@@ -11,7 +11,7 @@ extension DocumentTool {
                 The state is kept in the bundle (its state.json), outside its history: changing it \
                 makes no version and leaves the document as it is, and saves keep it. Known state:
 
-                \(Console.describe(BundleStateConfiguration.settings))
+                \(Console.describe(NamedBundleState.settings))
 
                 Any other key is an application's own: list, get and unset show and remove it as \
                 stored, and set stores VALUE as JSON where it parses, otherwise as a string.
@@ -23,7 +23,7 @@ extension DocumentTool {
 /// The KEY argument of `state get`, `set` and `unset`.
 struct StateKeyArgument: ParsableArguments {
     @Argument(help: "A state name such as export.format, or an application's key.",
-              completion: .list(BundleStateConfiguration.settings.map(\.name)))
+              completion: .list(NamedBundleState.settings.map(\.name)))
     var key: String
 }
 
@@ -35,7 +35,7 @@ extension DocumentTool.State {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let entries = try BundleStateConfiguration.list(in: target.url)
+            let entries = try NamedBundleState.list(in: target.url)
             if output.json { return try Console.printJSON(entries) }
             Console.printSettings(entries)
         }
@@ -52,7 +52,7 @@ extension DocumentTool.State {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let entry = try BundleStateConfiguration.get(key.key, in: target.url)
+            let entry = try NamedBundleState.get(key.key, in: target.url)
             if output.json { return try Console.printJSON(entry) }
             guard let value = entry.value else { throw ExitCode(1) }
             Console.print(Console.setting(value))
@@ -77,7 +77,7 @@ extension DocumentTool.State {
         var string = false
 
         func run() throws {
-            try BundleStateConfiguration.set(key.key, to: value, asString: string, in: target.url)
+            try NamedBundleState.set(key.key, to: value, asString: string, in: target.url)
         }
     }
 
@@ -88,7 +88,7 @@ extension DocumentTool.State {
         @OptionGroup var key: StateKeyArgument
 
         func run() throws {
-            try BundleStateConfiguration.unset(key.key, in: target.url)
+            try NamedBundleState.unset(key.key, in: target.url)
         }
     }
 
@@ -101,7 +101,7 @@ extension DocumentTool.State {
         @OptionGroup var target: BundleArgument
 
         func run() throws {
-            try BundleStateConfiguration.clear(in: target.url)
+            try NamedBundleState.clear(in: target.url)
         }
     }
 }

@@ -15,7 +15,7 @@ import Testing
         try Run.docctl(["attach", "p.dkproj", "b.png", "-m", "id: \"tree\""], in: directory.url)
         try Run.docctl(["set", "p.dkproj", "summary", "[[[{{{", "-m", "last"], in: directory.url)
         let url = directory.url.appendingPathComponent("p.dkproj")
-        return (try DocumentBundle(contentsOf: url), try BundleContainer(url: url, limits: .default).manifestData)
+        return (try DocumentBundle(contentsOf: url), try BundleFile(url: url, limits: .default).manifestData)
     }
 
     static func expectHead(in text: Data, of bundle: DocumentBundle, sourceLocation: SourceLocation = #_sourceLocation) throws {

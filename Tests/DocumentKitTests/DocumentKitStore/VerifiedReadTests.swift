@@ -111,13 +111,13 @@ import Testing
         let url = corpus.corpus.appendingPathComponent("object-digest-lies.dkproj")
         var given = 0
         #expect(throws: DocumentKitError.self) {
-            try BundleReading.extract(try JSONPath(parsing: "thumbnail"), from: url) { given += $0.count }
+            try BundleLookup.extract(try JSONPath(parsing: "thumbnail"), from: url) { given += $0.count }
         }
         #expect(given == 0)
         // The good blob is given whole.
         let good = corpus.corpus.appendingPathComponent("control-built.dkproj")
         var bytes = Data()
-        try BundleReading.extract(try JSONPath(parsing: "thumbnail"), from: good) { bytes.append(contentsOf: $0) }
+        try BundleLookup.extract(try JSONPath(parsing: "thumbnail"), from: good) { bytes.append(contentsOf: $0) }
         #expect(bytes == Data([0x89]) + Data("PNG hostile corpus blob\n".utf8))
     }
 

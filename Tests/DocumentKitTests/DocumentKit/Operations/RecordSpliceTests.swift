@@ -121,11 +121,11 @@ import Testing
     @Test func theEditsItIsMeantForAreSpliced() throws {
         let directory = try TemporaryDirectory()
         let bundle = try DocumentBundle(contentsOf: try board(in: directory))
-        let overlay = ObjectOverlay(base: bundle)
+        let pending = PendingObjects(base: bundle)
         let head = try bundle.headDocumentData()
         for (name, edit, meant) in edits {
-            let context = DocumentDecodingContext(now: Date(timeIntervalSince1970: 0), seed: "test", objectSource: overlay)
-            let spliced = RecordSplice<Project>(edit: edit, context: context, overlay: overlay).apply(to: head)
+            let context = DocumentDecodingContext(now: Date(timeIntervalSince1970: 0), seed: "test", objectSource: pending)
+            let spliced = RecordSplice<Project>(edit: edit, context: context, pending: pending).apply(to: head)
             #expect((spliced != nil) == meant, "\(name)")
         }
     }

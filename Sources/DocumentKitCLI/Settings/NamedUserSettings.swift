@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Names are dotted and lower case, for people; each maps to one container, whose key
 /// (the property's name, `authorName`) is what the preferences file holds.
-public enum UserConfiguration {
+public enum NamedUserSettings {
     /// The settings `docctl config` knows, in the order `list` shows them.
     public static let settings: [Setting] = [
         .text("author.name", summary: "your name, as the author of the versions you save") { $0.authorName },
@@ -49,9 +49,9 @@ public enum UserConfiguration {
     }
 }
 
-extension UserConfiguration {
+extension NamedUserSettings {
     /// One setting of ``UserSettings``: its name, its key, and what it accepts.
-    public typealias Setting = ConfigurationSetting<UserSettings>
+    public typealias Setting = NamedSetting<UserSettings>
     /// One setting's value, as `docctl config get` and `list` report it.
-    public typealias Entry = ConfigurationEntry
+    public typealias Entry = NamedSettingValue
 }

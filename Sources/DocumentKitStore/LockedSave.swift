@@ -5,7 +5,7 @@ import Foundation
 
 /// The one path every change to a bundle takes: lock, re-open, check for a conflicting
 /// save, write, unlock.
-package enum BundleCommit {
+package enum LockedSave {
     /// Runs `makeRequest` with the bundle as it is now (or `nil` when `creating`) and
     /// writes what it returns. `expectedHead` is the head the caller's changes are based
     /// on; if the bundle's head moved since, nothing is written and `conflict` is thrown.

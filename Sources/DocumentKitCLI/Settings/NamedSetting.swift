@@ -8,7 +8,7 @@ import Foundation
 /// `Settings`, whose key (the property's name, `authorName`) is what the storage holds.
 /// The text a user gives is parsed into the container's type before anything is written,
 /// so a value the setting does not take is a usage error that changes nothing.
-public struct ConfigurationSetting<Settings: KeyValueSettings>: Sendable {
+public struct NamedSetting<Settings: KeyValueSettings>: Sendable {
     /// The name people type: `author.name`.
     public let name: String
     /// The key its container stores it under: `authorName`.
@@ -21,9 +21,9 @@ public struct ConfigurationSetting<Settings: KeyValueSettings>: Sendable {
     let write: @Sendable (Settings, String) throws -> Void
     let remove: @Sendable (Settings) throws -> Void
 
-    func entry(in settings: Settings) throws -> ConfigurationEntry {
+    func entry(in settings: Settings) throws -> NamedSettingValue {
         let (stored, defaultValue) = try read(settings)
-        return ConfigurationEntry(name: name, key: key, value: stored ?? defaultValue, isSet: stored != nil, defaultValue: defaultValue)
+        return NamedSettingValue(name: name, key: key, value: stored ?? defaultValue, isSet: stored != nil, defaultValue: defaultValue)
     }
 
     /// A setting whose value is any non-blank text, kept as a string.
@@ -69,13 +69,13 @@ public struct ConfigurationSetting<Settings: KeyValueSettings>: Sendable {
     ) -> Self {
         // The key comes from the container itself, so it can never disagree with it.
         let key = container(Settings(storage: InMemoryStorage())).key
-        return ConfigurationSetting(
+        return NamedSetting(
             name: name, key: key, summary: summary, choices: choices,
             read: { settings in
                 let container = container(settings)
                 let stored = try container.storedValue()
-                return (try stored.map { try StoredJSON.encode($0, key: key) },
-                        try container.defaultValue.map { try StoredJSON.encode($0, key: key) })
+                return (try stored.map { try KeyValueCodec.encode($0, key: key) },
+                        try container.defaultValue.map { try KeyValueCodec.encode($0, key: key) })
             },
             // Parsed before the container is touched: a refused value writes nothing.
             write: { settings, text in
@@ -87,7 +87,7 @@ public struct ConfigurationSetting<Settings: KeyValueSettings>: Sendable {
 }
 
 /// One setting's value, as `docctl config get` and `list` (and `docctl state`) report it.
-public struct ConfigurationEntry: Codable, Equatable, Sendable {
+public struct NamedSettingValue: Codable, Equatable, Sendable {
     /// The setting's name: `author.name`.
     public var name: String
     /// Its key in the storage (the preferences file, `state.json`): `authorName`.

@@ -7,7 +7,7 @@ import Foundation
 /// against the digest its version's tree records, a blob against its own, and a value is
 /// taken only from a document that parses. Each failure is `malformedInput` naming the file
 /// and where in it.
-public enum BundleReading {
+public enum BundleLookup {
     /// The document JSON of the version named `version` (default: the head), as stored,
     /// once checked against the version's digest of it.
     public static func documentData(of url: URL, version: String? = nil) throws -> Data {

@@ -3,7 +3,7 @@ import Foundation
 /// How the JSON-backed storages (``PreferencesFile``, ``InMemoryStorage``) turn `Codable`
 /// values into JSON values and back: the canonical encoder (so times are UTC seconds,
 /// `2026-11-22T09:30:00Z`, and data is base64) and the decoder that reads what it writes.
-package enum StoredJSON {
+package enum KeyValueCodec {
     /// `value` as a JSON value.
     package static func encode<T: Encodable>(_ value: T, key: String) throws -> JSONValue {
         if let json = value as? JSONValue { return json }

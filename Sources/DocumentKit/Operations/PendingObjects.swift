@@ -1,7 +1,7 @@
 import Foundation
 
 /// Objects about to be added to a bundle (attached files), in front of the bundle's own.
-package final class ObjectOverlay: ObjectSource {
+package final class PendingObjects: ObjectSource {
     private let base: DocumentBundle?
     private var files: [ObjectDigest: FileWrapper] = [:]
 

@@ -2,7 +2,7 @@ import DocumentKit
 import Foundation
 
 /// What `docctl state` does: a bundle's state (``BundleState``) read and written by name,
-/// as text, the way `docctl config` does the user's settings (``UserConfiguration``).
+/// as text, the way `docctl config` does the user's settings (``NamedUserSettings``).
 ///
 /// The state DocumentKit declares has dotted names (`export.format`) and a type: a value
 /// the setting does not take is a usage error, and nothing is written. Every other key in
@@ -11,9 +11,9 @@ import Foundation
 /// value (or a string), since only the application knows its type. A name is looked up as
 /// a setting's name first, then as a setting's key (`exportFormat`), so the typed rules
 /// cannot be bypassed through the key.
-public enum BundleStateConfiguration {
+public enum NamedBundleState {
     /// One setting of ``BundleState``.
-    public typealias Setting = ConfigurationSetting<BundleState>
+    public typealias Setting = NamedSetting<BundleState>
 
     /// The state `docctl state` knows by name, in the order `list` shows it.
     public static let settings: [Setting] = [
@@ -23,20 +23,20 @@ public enum BundleStateConfiguration {
 
     /// The value of `name` in the state of the bundle at `url`: a known setting, or any key
     /// an application stored (`isSet` is false when nothing is stored under it).
-    public static func get(_ name: String, in url: URL) throws -> ConfigurationEntry {
+    public static func get(_ name: String, in url: URL) throws -> NamedSettingValue {
         if let setting = try setting(named: name) { return try setting.entry(in: BundleState(bundle: url)) }
         let value = try BundleStateStorage(url: url).storedValues()[name]
-        return ConfigurationEntry(name: name, key: name, value: value, isSet: value != nil, defaultValue: nil)
+        return NamedSettingValue(name: name, key: name, value: value, isSet: value != nil, defaultValue: nil)
     }
 
     /// Every known setting's value, then every other stored key, sorted. Reads the bundle once.
-    public static func list(in url: URL) throws -> [ConfigurationEntry] {
+    public static func list(in url: URL) throws -> [NamedSettingValue] {
         let stored = try BundleStateStorage(url: url).storedValues()
         return try DocumentKitError.located(at: url.relativePath) {
             let snapshot = BundleState(storage: InMemoryStorage(values: stored))
             let known = try settings.map { try $0.entry(in: snapshot) }
             let others = stored.keys.filter { key in !settings.contains { $0.key == key } }.sorted()
-            return known + others.map { ConfigurationEntry(name: $0, key: $0, value: stored[$0], isSet: true, defaultValue: nil) }
+            return known + others.map { NamedSettingValue(name: $0, key: $0, value: stored[$0], isSet: true, defaultValue: nil) }
         }
     }
 

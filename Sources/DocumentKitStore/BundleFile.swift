@@ -5,7 +5,7 @@ import Foundation
 
 /// A bundle file opened as far as every reader needs: the zip's central directory, the
 /// `mimetype` entry checked, and the manifest's bytes read (not yet decoded).
-package struct BundleContainer {
+package struct BundleFile {
     package let zip: StoredZipReader
     package let mimeType: String
     package let manifestData: Data

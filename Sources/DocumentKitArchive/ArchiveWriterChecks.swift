@@ -2,7 +2,7 @@ import DocumentKitCore
 /// The bookkeeping both archive writers share: whether the writer still takes entries,
 /// and the names it has taken, so no archive it writes holds a name twice (or two names
 /// that collide on a case-insensitive or normalizing file system).
-package final class ArchiveWriterLedger {
+package final class ArchiveWriterChecks {
     package enum State {
         case open, finished, failed
     }
