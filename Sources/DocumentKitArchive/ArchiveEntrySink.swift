@@ -38,6 +38,7 @@ package struct ArchiveEntrySink: ~Copyable {
         crc?.update(bytes)
         try destination(bytes)
         bytesWritten += UInt64(bytes.count)
+        ProgressMeter.advance(.written, by: bytes.count)
     }
 
     /// Appends `bytes` (a `Data`, an `[UInt8]`...) to the entry.

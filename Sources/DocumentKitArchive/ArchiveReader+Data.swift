@@ -40,6 +40,7 @@ extension ArchiveReader {
             guard let block, size > 0 else { continue }
             try count(UInt64(size), in: &entry)
             try body(UnsafeRawBufferPointer(start: block, count: size))
+            reportFileBytes(archive)
         }
     }
 
@@ -66,6 +67,15 @@ extension ArchiveReader {
     }
 
     /// Counts `size` more bytes of `entry`, throwing before any limit is passed.
+    /// Counts, for progress, the bytes of the archive file libarchive has read: what an
+    /// import knows the total of (its file's size) even when the data is compressed.
+    private func reportFileBytes(_ archive: OpaquePointer) {
+        let position = min(UInt64(clamping: archive_filter_bytes(archive, -1)), fileSize)
+        guard position > fileBytesReported else { return }
+        ProgressMeter.advance(.read, by: Int(position - fileBytesReported))
+        fileBytesReported = position
+    }
+
     private func count(_ size: UInt64, in entry: inout CurrentEntry) throws(ArchiveError) {
         let entryBytes = entry.bytesRead + size
         guard entryBytes <= limits.maxEntryBytes else {

@@ -40,6 +40,8 @@ package final class ArchiveReader {
     package var entryCount = 0
     /// Bytes of entry data produced so far, all entries together.
     package var totalBytes: UInt64 = 0
+    /// How much of the archive file progress reports have counted as read.
+    package var fileBytesReported: UInt64 = 0
     /// The entry whose data ``readData(_:)`` reads.
     package var current: CurrentEntry?
     /// ``ArchiveEntryName/collisionKey(_:)`` of every name seen, to refuse duplicates.

@@ -21,6 +21,7 @@ extension StoredZipReader {
         }.mapError { $0.adding(entry: entry.name) }.get()
         guard read == count else { throw truncated(entry, at: entry.dataOffset + UInt64(read)) }
         if verifyCRC { try checkCRC(CRC32.checksum(data), of: entry) }
+        ProgressMeter.advance(.read, by: count)
         return data
     }
 
@@ -53,6 +54,7 @@ extension StoredZipReader {
             if verifyCRC { crc.update(bytes) }
             try body(bytes)
             offset += UInt64(read)
+            ProgressMeter.advance(.read, by: read)
         }
         if verifyCRC { try checkCRC(crc.value, of: entry) }
     }

@@ -172,7 +172,18 @@ package enum BundleWriter {
     /// otherwise to a temporary file beside `destination`, moved into place atomically
     /// and keeping the permissions and owner of the file it replaces.
     package static func writeContents(_ contents: Contents, to destination: URL, replace: Bool, inPlace: Bool = false) throws {
-        if inPlace, let base = contents.base, try appendInPlace(contents, to: base, destination: destination) { return }
+        // Counted as the bytes of entries: an in-place save may turn out to copy nothing.
+        let written = contents.newObjects.keys.reduce(UInt64(contents.document.count)) { $0 + (contents.sizes[$1] ?? 0) }
+        let copied = contents.manifest.objects.keys.reduce(UInt64(0)) { total, digest in
+            contents.newObjects[digest] == nil ? total + (contents.base?.manifest.objects[digest]?.storedSize ?? 0) : total
+        }
+        try ProgressMeter.phase(.writing, counting: .written, totalBytes: inPlace ? written : written + copied) {
+            if inPlace, let base = contents.base, try appendInPlace(contents, to: base, destination: destination) { return }
+            try writeRewriting(contents, to: destination, replace: replace)
+        }
+    }
+
+    private static func writeRewriting(_ contents: Contents, to destination: URL, replace: Bool) throws {
         let output = try AtomicReplacement(destination: destination)
         let zip = StoredZipWriter(fileDescriptor: output.file.descriptor, path: destination.relativePath)
         try DocumentKitError.located(at: destination.relativePath) {
@@ -245,6 +256,8 @@ package enum BundleWriter {
             let compressed = try compressing?.result() ?? ZstdCodec.compress(data, level: compressionLevel(forSize: size))
             if UInt64(compressed.count) * 10 < size * 9 {
                 try zip.addEntry(name: digest.entryName, data: compressed)
+                // Progress counts the object's own bytes, which the writing phase expects.
+                ProgressMeter.advance(.written, by: Int(clamping: size) - compressed.count)
                 return ObjectRecord(size: size, codec: .zstd, storedSize: UInt64(compressed.count))
             }
             try zip.addEntry(name: digest.entryName, data: data)

@@ -44,7 +44,9 @@ public struct BlobReference: Codable, Hashable, CustomStringConvertible, @unchec
     public init(contentsOf url: URL, mediaType: String) throws {
         let wrapper = try FileWrapper(regularFileWithContentsOf: url)
         var hasher = ObjectHasher()
-        try wrapper.streamContents { hasher.update($0) }
+        try ProgressMeter.phase(.hashing, counting: .read, totalBytes: wrapper.fileSize) {
+            try wrapper.streamContents { hasher.update($0) }
+        }
         digest = hasher.finalize()
         size = hasher.byteCount
         self.mediaType = mediaType

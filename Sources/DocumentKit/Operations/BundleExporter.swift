@@ -38,10 +38,20 @@ public enum BundleExporter {
             throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
         }
         var result = Result(output: output.path, format: format, version: selected.number, files: 0, bytes: 0)
+        let written = format == .json ? files.filter { $0.path == VersionLayout.documentName } : files
+        try ProgressMeter.phase(.writing, counting: .written, totalBytes: written.reduce(0) { $0 + ($1.node?.fileSize ?? 0) }) {
+            try write(files, of: selected, in: bundle, format: format, to: output, replace: replace, into: &result)
+        }
+        return result
+    }
+
+    private static func write(_ files: [ExportedFile], of selected: BundleVersion, in bundle: DocumentBundle, format: ExportFormat,
+                              to output: URL, replace: Bool, into result: inout Result) throws {
         switch format {
         case .json:
             let data = try bundle.documentData(of: selected)
             try writeFile(data, to: output, replace: replace)
+            ProgressMeter.advance(.written, by: data.count)
             result.files = 1
             result.bytes = UInt64(data.count)
         case .dir:
@@ -49,7 +59,6 @@ public enum BundleExporter {
         case .zip, .tar, .tarGzip, .tarZstd:
             (result.files, result.bytes) = try writeArchive(files, format: format, modificationTime: Int64(selected.created.timeIntervalSince1970), to: output, replace: replace)
         }
-        return result
     }
 
     private static func writeFile(_ data: Data, to output: URL, replace: Bool) throws {

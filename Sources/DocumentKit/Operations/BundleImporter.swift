@@ -105,9 +105,7 @@ public enum BundleImporter {
                                  path: documentURL.relativePath, location: absent[0].path.description)
             }
         }
-        for (digest, url) in files.found.sorted(by: { $0.key < $1.key }) {
-            try addBlob(FileWrapper(regularFileWithContentsOf: url), named: digest, path: url.relativePath, location: nil, to: pending)
-        }
+        try addBlobs(files.found, to: pending) { _, url in (url.relativePath, nil) }
         return text
     }
 
@@ -133,6 +131,19 @@ public enum BundleImporter {
         return try OpenFile.forReading(url)
     }
 
+    /// Adds the blob files `found` (by digest) to `pending`, hashing them all as one phase;
+    /// `origin` names where each came from, for errors.
+    private static func addBlobs(_ found: [String: URL], to pending: PendingObjects,
+                                 origin: (String, URL) -> (path: String, location: String?)) throws {
+        let blobs = try found.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value, try FileWrapper(regularFileWithContentsOf: $0.value)) }
+        try ProgressMeter.phase(.hashing, counting: .read, totalBytes: blobs.reduce(0) { $0 + ($1.2.fileSize ?? 0) }) {
+            for (digest, url, file) in blobs {
+                let (path, location) = origin(digest, url)
+                try addBlob(file, named: digest, path: path, location: location, to: pending)
+            }
+        }
+    }
+
     private static func addBlob(_ file: FileWrapper, named hex: String, path: String, location: String?, to pending: PendingObjects) throws {
         var hasher = ObjectHasher()
         try file.streamContents { hasher.update($0) }
@@ -148,33 +159,8 @@ public enum BundleImporter {
     private static func readArchive(_ source: URL, staging: StagingFolder, into pending: PendingObjects) throws -> Data {
         try DocumentKitError.located(at: source.relativePath) {
             let reader = try ArchiveReader(path: source.relativePath)
-            var document: Data?
-            var blobFiles: [String: URL] = [:]
-            var seen = Set<String>()
-            while let entry = try reader.nextEntry() {
-                try ArchiveEntryName.validate(entry.name)
-                guard seen.insert(ArchiveEntryName.collisionKey(entry.name)).inserted else {
-                    throw ArchiveError(.duplicateEntry, "the archive holds '\(entry.name)' twice", path: source.relativePath, entry: entry.name)
-                }
-                if entry.name == BundleEntry.mimetype {
-                    throw DocumentKitError(.usage, "is already a bundle (it has a mimetype entry); copy it instead of importing it")
-                }
-                guard entry.kind == .regular || entry.kind == .directory else {
-                    throw ArchiveError(.unsafeEntry, "links and special files are not imported", path: source.relativePath, entry: entry.name)
-                }
-                guard entry.kind == .regular else { continue }
-                let components = entry.name.split(separator: "/").map(String.init)
-                // Accept the files at the root or inside one top-level folder (`proj/…`).
-                let local = components.first == VersionLayout.blobsFolder || components.count == 1
-                    ? components : Array(components.dropFirst())
-                if local == [VersionLayout.documentName] {
-                    document = try reader.readData(limit: Int(BundleLimits.default.maxInMemoryObjectBytes))
-                } else if local.count == 2, local[0] == VersionLayout.blobsFolder, ObjectDigest(hex: local[1]) != nil {
-                    let target = staging.url.appendingPathComponent(local[1])
-                    let file = try staging.writing { try OpenFile.creatingExclusively(target.path) }
-                    try reader.readData { block in try staging.writing { try file.write(block) } }
-                    blobFiles[local[1]] = target
-                }
+            let (document, blobFiles) = try ProgressMeter.phase(.reading, counting: .read, totalBytes: reader.fileSize) {
+                try readEntries(of: reader, source: source, staging: staging)
             }
             guard let document else {
                 throw DocumentKitError(.malformedInput, "the archive holds no document.json (at its root or in one top-level folder)")
@@ -187,11 +173,42 @@ public enum BundleImporter {
                 DocumentKitError(.malformedInput, "refers to blob \(absent[0].digest.prefix(12)), but the archive has no blobs/\(absent[0].digest)",
                                  location: absent[0].path.description)
             }
-            for (digest, url) in files.found.sorted(by: { $0.key < $1.key }) {
-                try addBlob(FileWrapper(regularFileWithContentsOf: url), named: digest, path: source.relativePath,
-                            location: "entry 'blobs/\(digest)'", to: pending)
-            }
+            try addBlobs(files.found, to: pending) { digest, _ in (source.relativePath, "entry 'blobs/\(digest)'") }
             return text
         }
+    }
+
+    /// The archive's `document.json` (if it has one) and its blobs, written to files in
+    /// `staging`, by digest.
+    private static func readEntries(of reader: ArchiveReader, source: URL, staging: StagingFolder) throws -> (Data?, [String: URL]) {
+        var document: Data?
+        var blobFiles: [String: URL] = [:]
+        var seen = Set<String>()
+        while let entry = try reader.nextEntry() {
+            try ArchiveEntryName.validate(entry.name)
+            guard seen.insert(ArchiveEntryName.collisionKey(entry.name)).inserted else {
+                throw ArchiveError(.duplicateEntry, "the archive holds '\(entry.name)' twice", path: source.relativePath, entry: entry.name)
+            }
+            if entry.name == BundleEntry.mimetype {
+                throw DocumentKitError(.usage, "is already a bundle (it has a mimetype entry); copy it instead of importing it")
+            }
+            guard entry.kind == .regular || entry.kind == .directory else {
+                throw ArchiveError(.unsafeEntry, "links and special files are not imported", path: source.relativePath, entry: entry.name)
+            }
+            guard entry.kind == .regular else { continue }
+            let components = entry.name.split(separator: "/").map(String.init)
+            // Accept the files at the root or inside one top-level folder (`proj/…`).
+            let local = components.first == VersionLayout.blobsFolder || components.count == 1
+                ? components : Array(components.dropFirst())
+            if local == [VersionLayout.documentName] {
+                document = try reader.readData(limit: Int(BundleLimits.default.maxInMemoryObjectBytes))
+            } else if local.count == 2, local[0] == VersionLayout.blobsFolder, ObjectDigest(hex: local[1]) != nil {
+                let target = staging.url.appendingPathComponent(local[1])
+                let file = try staging.writing { try OpenFile.creatingExclusively(target.path) }
+                try reader.readData { block in try staging.writing { try file.write(block) } }
+                blobFiles[local[1]] = target
+            }
+        }
+        return (document, blobFiles)
     }
 }

@@ -14,7 +14,10 @@ package enum ExportedFolder {
                 let target = staging.url.appendingPathComponent(file.path).path
                 if let node = file.node {
                     let output = try OpenFile.creatingExclusively(target, mode: 0o666)
-                    try node.streamContents { try output.write($0) }
+                    try node.streamContents {
+                        try output.write($0)
+                        ProgressMeter.advance(.written, by: $0.count)
+                    }
                     try output.synchronize()
                     count += 1
                     bytes += node.fileSize ?? 0

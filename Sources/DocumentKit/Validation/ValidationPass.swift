@@ -38,8 +38,17 @@ package struct ValidationPass {
         checkMimetype()
         checkEntries()
         checkState()
-        checkObjects()
-        checkDeltas()
+        if deep {
+            // What takes the time on a big bundle: reading every object once.
+            let stored = manifest.objects.values.reduce(UInt64(0)) { $0 + $1.storedSize }
+            ProgressMeter.phase(.verifying, counting: .read, totalBytes: stored) {
+                checkObjects()
+                checkDeltas()
+            }
+        } else {
+            checkObjects()
+            checkDeltas()
+        }
         checkVersions()
         for version in manifest.versions where checkTree(version.tree, version: version.number, path: "") > bundle.limits.maxTreeEntries {
             report("tree.too-large", "the version's tree holds more than \(bundle.limits.maxTreeEntries) files and folders (a folder named twice counts twice)", version: version.number)

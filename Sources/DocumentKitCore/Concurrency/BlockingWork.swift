@@ -5,8 +5,10 @@ import Foundation
 /// the few cooperative threads Swift's tasks share is held by a save meanwhile.
 package enum BlockingWork {
     package static func run<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+        // Task-local values stay with the task; the progress meter goes with the work.
+        let meter = ProgressMeter.current
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try ProgressMeter.bind(meter, work) }) }
         }
     }
 }

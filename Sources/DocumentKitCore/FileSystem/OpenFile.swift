@@ -144,7 +144,10 @@ package final class OpenFile {
             } catch {
                 throw DocumentKitError(error)
             }
-            if count > 0 { try body(UnsafeRawBufferPointer(rebasing: block[0..<count])) }
+            if count > 0 {
+                try body(UnsafeRawBufferPointer(rebasing: block[0..<count]))
+                ProgressMeter.advance(.read, by: count)
+            }
             if count < blockSize { return }
             offset += UInt64(count)
         }

@@ -27,6 +27,7 @@ extension POSIXFile {
                 let result = copyFileRange(source, &input, destination, &output, chunk, 0)
                 if result > 0 {
                     copied += UInt64(result)
+                    ProgressMeter.advance(.written, by: result)
                 } else if result == 0 {
                     throw ArchiveError(
                         .truncated, "file ends at byte \(sourceOffset + copied) while copying \(count) bytes",
@@ -66,6 +67,7 @@ extension POSIXFile {
             }
             try write(destination, UnsafeRawBufferPointer(chunk), at: destinationOffset + copied, path: destinationPath)
             copied += UInt64(read)
+            ProgressMeter.advance(.written, by: read)
         }
     }
 }
