@@ -49,6 +49,8 @@ extension CodableDocument {
     public static var recordCollections: [RecordCollection<Self>] { [] }
     public func ruleViolations() -> [RuleViolation] { [] }
 
+    /// Inlinable, so that the checks run as code for the document's own type.
+    @inlinable
     public func validate() throws {
         let broken = ruleViolations() + Self.recordCollections.flatMap { $0.violations(self) }
             + Self.relationships.flatMap { $0.violations(in: self) }

@@ -38,11 +38,16 @@ public struct RecordCollection<Document>: @unchecked Sendable {
     /// What one record is called in messages, e.g. `task`.
     public let recordName: String
 
-    package let violations: (Document) -> [RuleViolation]
-    package let decodeRecord: (Data, DocumentDecodingContext) throws -> any DocumentRecord
-    package let encodeRecord: (any DocumentRecord) throws -> Data
+    @usableFromInline package let violations: (Document) -> [RuleViolation]
+    @usableFromInline package let decodeRecord: (Data, DocumentDecodingContext) throws -> any DocumentRecord
+    @usableFromInline package let encodeRecord: (any DocumentRecord) throws -> Data
 
     /// The collection of `Record`s at `records`, stored under `key`.
+    ///
+    /// Inlinable, so that the rules' closures are compiled in the document type's module,
+    /// for its types: checked through generic code, reading the records by key path costs a
+    /// run-time lookup of the types' metadata for every record.
+    @inlinable
     public init<Record: DocumentRecord>(_ key: String, _ records: KeyPath<Document, [Record]>, recordName: String) {
         self.key = key
         self.recordName = recordName
@@ -56,16 +61,26 @@ public struct RecordCollection<Document>: @unchecked Sendable {
             broken += Self.duplicateIDs(all.map(\.id), key: key, recordName: recordName)
             return broken
         }
-        decodeRecord = { data, context in
+        (decodeRecord, encodeRecord) = Self.recordCoding(Record.self)
+    }
+
+    /// Decoding and encoding one record: used by one-record edits, where the coder's own
+    /// work is what costs.
+    @usableFromInline
+    package static func recordCoding<Record: DocumentRecord>(_ type: Record.Type) -> (
+        decode: (Data, DocumentDecodingContext) throws -> any DocumentRecord, encode: (any DocumentRecord) throws -> Data
+    ) {
+        let decode = { (data: Data, context: DocumentDecodingContext) throws -> any DocumentRecord in
             WorkMeter.count(.jsonBytes, data.count)
             let decoder = DocumentDates.decoder()
             decoder.userInfo[.documentKitContext] = context
             return try decoder.decode(Record.self, from: data)
         }
-        encodeRecord = { record in try CanonicalJSONEncoder().encode(record as! Record) }
+        return (decode, { record in try CanonicalJSONEncoder().encode(record as! Record) })
     }
 
     /// `key[index].id: … is used by another …` for every id that an earlier record has.
+    @usableFromInline
     package static func duplicateIDs(_ ids: [UUID], key: String, recordName: String) -> [RuleViolation] {
         var seen = Set<UUID>()
         var broken: [RuleViolation] = []
@@ -78,6 +93,7 @@ public struct RecordCollection<Document>: @unchecked Sendable {
 
 extension RuleViolation {
     /// The violation of a value found at `prefix`: its path made a path of the document.
+    @usableFromInline
     package func inside(_ prefix: String) -> RuleViolation {
         var moved = self
         moved.path = path.isEmpty ? prefix : path.hasPrefix("[") ? prefix + path : "\(prefix).\(path)"

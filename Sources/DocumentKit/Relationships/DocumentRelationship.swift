@@ -34,14 +34,19 @@ public struct DocumentRelationship<Document> {
     /// What deleting a target does to the sources that list it.
     public let inverseDeleteRule: DeleteRule
 
-    package let snapshot: (Document) -> RelationshipSnapshot
-    package let removeSources: (inout Document, Set<UUID>) -> Void
-    package let removeTargets: (inout Document, Set<UUID>) -> Void
-    package let setReferences: (inout Document, [UUID: [UUID]]) -> Void
-    package let setInverses: (inout Document, [UUID: UUID?]) -> Void
+    @usableFromInline package let snapshot: (Document) -> RelationshipSnapshot
+    @usableFromInline package let removeSources: (inout Document, Set<UUID>) -> Void
+    @usableFromInline package let removeTargets: (inout Document, Set<UUID>) -> Void
+    @usableFromInline package let setReferences: (inout Document, [UUID: [UUID]]) -> Void
+    @usableFromInline package let setInverses: (inout Document, [UUID: UUID?]) -> Void
 
     /// A relationship from `sources` (whose `references` list target ids) to `targets`
     /// (whose `inverse`, when given, names the one source listing them).
+    ///
+    /// Inlinable, so that the closures reading and changing the records by key path are
+    /// compiled in the document type's module, for its types, not as generic code that
+    /// looks up the types' metadata for every record it touches.
+    @inlinable
     public init<Source: Identifiable, Target: Identifiable>(
         _ name: String,
         from sources: WritableKeyPath<Document, [Source]>, named sourcesKey: String,
@@ -113,19 +118,40 @@ public struct DocumentRelationship<Document> {
 
 /// The ids one relationship relates in a document at one moment: what a transaction
 /// compares before and after a change.
-package struct RelationshipSnapshot: Equatable {
-    package struct Source: Equatable {
-        package var id: UUID
-        package var references: [UUID]
+@usableFromInline
+package struct RelationshipSnapshot: Equatable, Sendable {
+    @usableFromInline
+    package struct Source: Equatable, Sendable {
+        @usableFromInline package var id: UUID
+        @usableFromInline package var references: [UUID]
+
+        @inlinable
+        package init(id: UUID, references: [UUID]) {
+            self.id = id
+            self.references = references
+        }
     }
 
-    package struct Target: Equatable {
-        package var id: UUID
-        package var inverse: UUID?
+    @usableFromInline
+    package struct Target: Equatable, Sendable {
+        @usableFromInline package var id: UUID
+        @usableFromInline package var inverse: UUID?
+
+        @inlinable
+        package init(id: UUID, inverse: UUID?) {
+            self.id = id
+            self.inverse = inverse
+        }
     }
 
-    package var sources: [Source]
-    package var targets: [Target]
+    @usableFromInline package var sources: [Source]
+    @usableFromInline package var targets: [Target]
+
+    @inlinable
+    package init(sources: [Source], targets: [Target]) {
+        self.sources = sources
+        self.targets = targets
+    }
 
     /// Each source's references, by id (the first record of an id, if there are several).
     package var referencesBySource: [UUID: [UUID]] {
