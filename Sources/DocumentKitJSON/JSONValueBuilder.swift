@@ -64,12 +64,7 @@ extension JSONWalker where Output == JSONValueBuilder {
         skipWhitespace()
         if current == UInt8(ascii: "}") { return found }
         while found.count < wanted.count {
-            skipWhitespace()
-            guard current == UInt8(ascii: "\"") else { throw failure("expected a member name in quotes") }
-            let name = try scanString()
-            skipWhitespace()
-            guard current == UInt8(ascii: ":") else { throw failure("expected ':' after a member name") }
-            index += 1
+            let name = try scanMemberName()
             let value = try walkValue()
             let key = text(of: name)
             if wanted.contains(key) {

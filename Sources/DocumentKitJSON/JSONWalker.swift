@@ -119,12 +119,7 @@ package struct JSONWalker<Output: JSONWalkOutput> {
             return Output.endObject(&self, object)
         }
         while true {
-            skipWhitespace()
-            guard current == UInt8(ascii: "\"") else { throw failure("expected a member name in quotes") }
-            let name = try scanString()
-            skipWhitespace()
-            guard current == UInt8(ascii: ":") else { throw failure("expected ':' after a member name") }
-            index += 1
+            let name = try scanMemberName()
             let value = try Output.memberValue(&self, named: name)
             try Output.addMember(&self, name, value, to: &object)
             skipWhitespace()
@@ -161,6 +156,17 @@ package struct JSONWalker<Output: JSONWalkOutput> {
             default: throw failure("expected ',' or ']' in an array")
             }
         }
+    }
+
+    /// Reads a member's name and the colon after it, leaving the walker before its value.
+    package mutating func scanMemberName() throws -> JSONStringToken {
+        skipWhitespace()
+        guard current == UInt8(ascii: "\"") else { throw failure("expected a member name in quotes") }
+        let name = try scanString()
+        skipWhitespace()
+        guard current == UInt8(ascii: ":") else { throw failure("expected ':' after a member name") }
+        index += 1
+        return name
     }
 
     package var current: UInt8? { index < bytes.count ? bytes[index] : nil }
