@@ -28,7 +28,11 @@ package enum LockedSave {
         let lock = try BundleLock.acquire(url)
         defer { withExtendedLifetime(lock) {} }
         AtomicReplacement.removeLeftovers(of: url)
-        try AppendJournal.recover(bundlePath: AtomicReplacement.resolvingSymbolicLinks(url).path)
+        let resolved = AtomicReplacement.resolvingSymbolicLinks(url).path
+        // Cut only where readers would read: at a journal whose cut is a complete zip.
+        try AppendJournal.recover(bundlePath: resolved) { length in
+            (try? StoredZipReader(path: resolved, length: length)) != nil
+        }
         return try body(try DocumentBundle(contentsOf: url))
     }
 

@@ -111,8 +111,10 @@ package struct AppendJournal {
     /// ends in a complete zip (the append was killed after its end record but before
     /// removing the journal): readers never saw that save, and the one who made it was
     /// never told it succeeded, so keeping it would make a version appear after the fact.
-    /// A stale journal (the file no longer has the bytes it recorded) is removed.
-    package static func recover(bundlePath: String) throws {
+    /// A stale journal (the file no longer has the bytes it recorded) is removed, and so is
+    /// one whose cut would not be a complete zip (`isCompleteZip`, given the length, says),
+    /// which no append wrote: readers ignore it, and cutting there would destroy the file.
+    package static func recover(bundlePath: String, isCompleteZip: (UInt64) -> Bool) throws {
         guard let journal = existing(for: bundlePath) else {
             // Unreadable (cut short by the kill before its flush): the append it announced
             // had not started, since appends start only after the journal is durable.
@@ -125,7 +127,7 @@ package struct AppendJournal {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw DocumentKitError.system("cannot stat", path: bundlePath, errno: errno) }
         let size = UInt64(info.st_size)
-        if size > journal.length, journal.describes(fd, path: bundlePath) {
+        if size > journal.length, journal.describes(fd, path: bundlePath), isCompleteZip(journal.length) {
             guard ftruncate(fd, off_t(journal.length)) == 0, fsync(fd) == 0 else {
                 throw DocumentKitError.system("cannot remove the tail of an interrupted save", path: bundlePath, errno: errno)
             }

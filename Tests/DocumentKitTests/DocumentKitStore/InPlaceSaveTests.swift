@@ -124,6 +124,31 @@ import Testing
         #expect(Fixtures.listing(directory.url) == ["big.bin", "p.dkproj"])
     }
 
+    @Test func aJournalWhoseCutIsNoZipIsIgnoredAndNeverCutsTheFile() throws {
+        // A blob holding the bytes of an end record: a journal may then match the file's
+        // bytes before its `length` while the cut there is no zip. No append writes such a
+        // journal; readers ignore it, and a writer must not cut the file there.
+        let directory = try TemporaryDirectory()
+        let endRecord: [UInt8] = [0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18)
+        try Fixtures.write(Fixtures.noise(2_000_000) + Data(endRecord) + Fixtures.noise(2_000_000, seed: 7), to: "trap.bin", in: directory.url)
+        try Run.docctl(["new", "p.dkproj", "--name", "v0"], in: directory.url)
+        try Run.docctl(["attach", "p.dkproj", "trap.bin"], in: directory.url)
+        let url = directory.url.appendingPathComponent("p.dkproj")
+        let original = try Data(contentsOf: url)
+        let fake = try #require(original.range(of: Data(endRecord)))
+        let fd = open(url.path, O_RDWR)
+        _ = try AppendJournal.begin(bundlePath: url.path, fd: fd, length: UInt64(fake.upperBound))
+        close(fd)
+        #expect(AppendJournal.existing(for: url.path) != nil, "the journal matches the file")
+
+        #expect(try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).output == "v0\n")
+        try Run.docctl(["set", "p.dkproj", "name", "v1"], in: directory.url)
+        #expect(try Data(contentsOf: url).prefix(original.count) == original, "nothing before the old end changed")
+        #expect(try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).output == "v1\n")
+        #expect(try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url).status == 0)
+        #expect(Fixtures.listing(directory.url) == ["p.dkproj", "trap.bin"], "the journal is gone")
+    }
+
     @Test func anAppendThatHitsTheFileSizeLimitIsUndone() throws {
         let directory = try TemporaryDirectory()
         let url = try bundleWithBlob(in: directory)

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""A reader of DocumentKit bundles written from FORMAT.md alone: it runs the page's own
+Python (read_object, apply_delta, record_text) and checks what its prose says. For each
+bundle it prints one JSON line per version, oldest first: its number, its id (recomputed
+from the record text) and the SHA-256 of its document; it exits 1 with `error: ...` at
+the first thing that disagrees with the page.
+
+Usage: read_bundle.py FORMAT.md BUNDLE...   (needs the `zstd` tool, as the page's code does)
+"""
+import hashlib
+import json
+import re
+import subprocess
+import sys
+import unicodedata
+import zipfile
+
+
+class Disagreement(Exception):
+    pass
+
+
+def page_functions(format_path):
+    """The functions the page's Python blocks define, and the page's text."""
+    text = open(format_path, encoding="utf-8").read()
+    namespace = {"hashlib": hashlib, "subprocess": subprocess, "json": json}
+    for block in re.findall(r"```python\n(.*?)```", text, re.S):
+        exec(block, namespace)
+    return namespace, text
+
+
+def check_worked_example(text, record_text):
+    """§5's worked example: its record text hashes to the id it states."""
+    match = re.search(r"its record text, (\d+) bytes, is\n\n```\n(.*?)```\n\nwhose SHA-256 is `([0-9a-f]{64})`", text, re.S)
+    if not match:
+        raise Disagreement("FORMAT.md: §5 has no worked example in the expected words")
+    example = match.group(2).encode()
+    if len(example) != int(match.group(1)):
+        raise Disagreement(f"FORMAT.md: the worked example is {len(example)} bytes, the page says {match.group(1)}")
+    if hashlib.sha256(example).hexdigest() != match.group(3):
+        raise Disagreement("FORMAT.md: the worked example's record text does not hash to the id it gives")
+    return match.group(3)
+
+
+def collision_key(name):
+    """§1: NFC, then lower-cased."""
+    return unicodedata.normalize("NFC", name).lower()
+
+
+def canonical(value):
+    """§7: the canonical text of a value without floats, as the page says Python writes it."""
+    return (json.dumps(value, indent=2, separators=(",", " : "), ensure_ascii=False, sort_keys=True) + "\n").encode()
+
+
+def has_float(value):
+    if isinstance(value, float):
+        return True
+    if isinstance(value, dict):
+        return any(has_float(member) for member in value.values())
+    if isinstance(value, list):
+        return any(has_float(element) for element in value)
+    return False
+
+
+def blob_digests(value):
+    if isinstance(value, dict):
+        if isinstance(value.get("$blob"), str):
+            yield value["$blob"]
+        for member in value.values():
+            yield from blob_digests(member)
+    elif isinstance(value, list):
+        for element in value:
+            yield from blob_digests(element)
+
+
+def read_bundle(path, functions):
+    read_object, record_text = functions["read_object"], functions["record_text"]
+    bundle = zipfile.ZipFile(path)
+    entries = bundle.infolist()
+    # §1 and the entry order: mimetype first, at offset 0, every entry stored, names unique by key.
+    if entries[0].filename != "mimetype" or entries[0].header_offset != 0:
+        raise Disagreement("mimetype is not the first entry at offset 0")
+    if any(entry.compress_type != zipfile.ZIP_STORED for entry in entries):
+        raise Disagreement("an entry is not stored")
+    keys = [collision_key(entry.filename) for entry in entries]
+    if len(set(keys)) != len(keys):
+        raise Disagreement("two entry names share a collision key")
+    manifest = json.loads(bundle.read("manifest.json"))
+    if manifest.get("format") is None or manifest.get("formatVersion") != 1:
+        raise Disagreement(f"formatVersion {manifest.get('formatVersion')} is not 1")
+
+    def object_bytes(digest):
+        data = read_object(bundle, manifest, digest)
+        if hashlib.sha256(data).hexdigest() != digest or len(data) != manifest["objects"][digest]["size"]:
+            raise Disagreement(f"object {digest[:12]} does not decode to its digest and size")
+        return data
+
+    def tree(digest, depth=0):
+        entries = json.loads(object_bytes(digest))["entries"]
+        names = [entry["name"] for entry in entries]
+        if names != sorted(names, key=lambda name: name.encode()) or len({collision_key(n) for n in names}) != len(names):
+            raise Disagreement(f"tree {digest[:12]} is not sorted by name, or names collide")
+        return {entry["name"]: entry for entry in entries}
+
+    rows = []
+    for version in manifest["versions"]:
+        if hashlib.sha256(record_text(version)).hexdigest() != version["id"]:
+            raise Disagreement(f"version {version['number']}: the record text does not hash to its id")
+        root = tree(version["tree"])
+        document = object_bytes(root["document.json"]["digest"])
+        blobs = tree(root["blobs"]["digest"]) if "blobs" in root else {}
+        for digest in blob_digests(json.loads(document)):
+            if digest not in blobs or len(object_bytes(blobs[digest]["digest"])) != blobs[digest]["size"]:
+                raise Disagreement(f"version {version['number']}: blob {digest[:12]} is not in its tree")
+        rows.append({"number": version["number"], "id": version["id"], "document": hashlib.sha256(document).hexdigest()})
+        if version["id"] == manifest["head"]:
+            if bundle.read("document.json") != document:
+                raise Disagreement("the document.json entry is not the head's document")
+            value = json.loads(document)
+            if not has_float(value) and canonical(value) != document:
+                raise Disagreement("the head's document is not the canonical text §7 describes")
+    return rows
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__.strip(), file=sys.stderr)
+        return 64
+    functions, text = page_functions(sys.argv[1])
+    try:
+        check_worked_example(text, functions["record_text"])
+        for path in sys.argv[2:]:
+            for row in read_bundle(path, functions):
+                print(json.dumps({"bundle": path, **row}, sort_keys=True))
+    except Disagreement as problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
