@@ -1,0 +1,96 @@
+import DocumentKitCore
+import Foundation
+
+/// A three-way merge of JSON values: what two copies changed since their common
+/// ancestor, `base`, brought together, as `docctl pull` merges two copies of a document.
+///
+/// - A value both sides left alone, or changed the same way, is kept; one changed on one
+///   side only takes that side's change (a removal included).
+/// - Objects changed on both sides are merged member by member. A blob reference (an
+///   object with a `$blob` member) is one value: two different blobs conflict, never mix.
+/// - Arrays whose elements are all objects with distinct string `id`s (records) are merged
+///   by id (``mergeRecords``): records added on either side are all kept, a record removed
+///   on one side and left alone on the other is removed, one removed on one side and
+///   changed on the other is a conflict, and records on both sides are merged in turn.
+/// - Anything else changed on both sides to different values (a string, a number, an
+///   array without ids, an object on one side and not on the other) is a **conflict**,
+///   listed with its path and the three values.
+///
+/// Where there is a conflict, the merged value holds `ours` there; the caller decides
+/// whether to write it (`--ours`), take `theirs`, or ask.
+public enum JSONMerge {
+    /// A value both sides changed, each differently.
+    public struct Conflict: Codable, Equatable, Sendable {
+        /// Where, as users type paths (`tasks[id=6F9…].title`).
+        public var path: String
+        /// The value in the common ancestor, ours and theirs; `nil` where it is absent.
+        public var base: JSONValue?
+        public var ours: JSONValue?
+        public var theirs: JSONValue?
+
+        public init(path: String, base: JSONValue?, ours: JSONValue?, theirs: JSONValue?) {
+            self.path = path
+            self.base = base
+            self.ours = ours
+            self.theirs = theirs
+        }
+    }
+
+    /// What a merge made: the merged value (`nil` when both sides removed it) and every
+    /// conflict, in document order.
+    public struct Result: Equatable, Sendable {
+        public var merged: JSONValue?
+        public var conflicts: [Conflict]
+
+        public init(merged: JSONValue?, conflicts: [Conflict]) {
+            self.merged = merged
+            self.conflicts = conflicts
+        }
+    }
+
+    /// Merges `ours` and `theirs`, two descendants of `base` (`nil` where a value is absent).
+    public static func merge(base: JSONValue?, ours: JSONValue?, theirs: JSONValue?) -> Result {
+        var conflicts: [Conflict] = []
+        let merged = merge(base, ours, theirs, at: JSONPath(components: []), conflicts: &conflicts)
+        return Result(merged: merged, conflicts: conflicts)
+    }
+
+    package static func merge(_ base: JSONValue?, _ ours: JSONValue?, _ theirs: JSONValue?, at path: JSONPath,
+                              conflicts: inout [Conflict]) -> JSONValue? {
+        if ours == theirs { return ours }
+        if base == ours { return theirs }
+        if base == theirs { return ours }
+        switch (base, ours, theirs) {
+        case (.object(let before)?, .object(let mine)?, .object(let yours)?)
+            where !isBlobReference(before) && !isBlobReference(mine) && !isBlobReference(yours):
+            return .object(mergeMembers(before, mine, yours, at: path, conflicts: &conflicts))
+        case (nil, .object(let mine)?, .object(let yours)?) where !isBlobReference(mine) && !isBlobReference(yours):
+            // Added on both sides: merged as if added to an empty object.
+            return .object(mergeMembers([:], mine, yours, at: path, conflicts: &conflicts))
+        case (_, .array(let mine)?, .array(let yours)?):
+            if let merged = mergeRecords(base, mine, yours, at: path, conflicts: &conflicts) { return .array(merged) }
+        default:
+            break
+        }
+        conflicts.append(Conflict(path: path.description, base: base, ours: ours, theirs: theirs))
+        return ours
+    }
+
+    private static func mergeMembers(_ base: [String: JSONValue], _ ours: [String: JSONValue], _ theirs: [String: JSONValue],
+                                     at path: JSONPath, conflicts: inout [Conflict]) -> [String: JSONValue] {
+        var merged: [String: JSONValue] = [:]
+        // Sorted, as canonical text orders members: conflicts come in document order.
+        let keys = Set(base.keys).union(ours.keys).union(theirs.keys).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        for key in keys {
+            if let value = merge(base[key], ours[key], theirs[key], at: path.appending(.key(key)), conflicts: &conflicts) {
+                merged[key] = value
+            }
+        }
+        return merged
+    }
+
+    /// Whether `members` are a blob reference, which merges as one value.
+    private static func isBlobReference(_ members: [String: JSONValue]) -> Bool {
+        if case .string? = members["$blob"] { true } else { false }
+    }
+}
