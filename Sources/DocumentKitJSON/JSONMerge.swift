@@ -27,12 +27,17 @@ public enum JSONMerge {
         public var base: JSONValue?
         public var ours: JSONValue?
         public var theirs: JSONValue?
+        /// For a merge each side's values allow but whose result breaks a rule of the
+        /// document (a reference to a record the other side removed): the rule's message.
+        /// `path` is then a path in the merged document, and the values are `nil`.
+        public var rule: String?
 
-        public init(path: String, base: JSONValue?, ours: JSONValue?, theirs: JSONValue?) {
+        public init(path: String, base: JSONValue?, ours: JSONValue?, theirs: JSONValue?, rule: String? = nil) {
             self.path = path
             self.base = base
             self.ours = ours
             self.theirs = theirs
+            self.rule = rule
         }
     }
 
