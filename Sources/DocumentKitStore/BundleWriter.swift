@@ -172,14 +172,19 @@ package enum BundleWriter {
     /// otherwise to a temporary file beside `destination`, moved into place atomically
     /// and keeping the permissions and owner of the file it replaces.
     package static func writeContents(_ contents: Contents, to destination: URL, replace: Bool, inPlace: Bool = false) throws {
-        // Counted as the bytes of entries: an in-place save may turn out to copy nothing.
-        let written = contents.newObjects.keys.reduce(UInt64(contents.document.count)) { $0 + (contents.sizes[$1] ?? 0) }
-        let copied = contents.manifest.objects.keys.reduce(UInt64(0)) { total, digest in
-            contents.newObjects[digest] == nil ? total + (contents.base?.manifest.objects[digest]?.storedSize ?? 0) : total
-        }
-        try ProgressMeter.phase(.writing, counting: .written, totalBytes: inPlace ? written : written + copied) {
+        try ProgressMeter.phase(.writing, counting: .written, totalBytes: bytesToWrite(contents, inPlace: inPlace)) {
             if inPlace, let base = contents.base, try appendInPlace(contents, to: base, destination: destination) { return }
             try writeRewriting(contents, to: destination, replace: replace)
+        }
+    }
+
+    /// What a write of `contents` puts in entries, for its progress: the document and the
+    /// new objects, and for a rewrite also the objects copied from the base.
+    private static func bytesToWrite(_ contents: Contents, inPlace: Bool) -> UInt64 {
+        let written = contents.newObjects.keys.reduce(UInt64(contents.document.count)) { $0 + (contents.sizes[$1] ?? 0) }
+        guard !inPlace else { return written }
+        return contents.manifest.objects.keys.reduce(written) { total, digest in
+            contents.newObjects[digest] == nil ? total + (contents.base?.manifest.objects[digest]?.storedSize ?? 0) : total
         }
     }
 

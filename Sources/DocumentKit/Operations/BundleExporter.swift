@@ -38,8 +38,10 @@ public enum BundleExporter {
             throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
         }
         var result = Result(output: output.path, format: format, version: selected.number, files: 0, bytes: 0)
-        let written = format == .json ? files.filter { $0.path == VersionLayout.documentName } : files
-        try ProgressMeter.phase(.writing, counting: .written, totalBytes: written.reduce(0) { $0 + ($1.node?.fileSize ?? 0) }) {
+        // The JSON format writes the document alone.
+        try ProgressMeter.phase(.writing, counting: .written,
+                                totalBytes: files.filter { format != .json || $0.path == VersionLayout.documentName }
+                                    .reduce(0) { $0 + ($1.node?.fileSize ?? 0) }) {
             try write(files, of: selected, in: bundle, format: format, to: output, replace: replace, into: &result)
         }
         return result

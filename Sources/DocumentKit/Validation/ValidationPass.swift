@@ -40,8 +40,7 @@ package struct ValidationPass {
         checkState()
         if deep {
             // What takes the time on a big bundle: reading every object once.
-            let stored = manifest.objects.values.reduce(UInt64(0)) { $0 + $1.storedSize }
-            ProgressMeter.phase(.verifying, counting: .read, totalBytes: stored) {
+            ProgressMeter.phase(.verifying, counting: .read, totalBytes: manifest.objects.values.reduce(0) { $0 + $1.storedSize }) {
                 checkObjects()
                 checkDeltas()
             }

@@ -35,9 +35,7 @@ extension DocumentTool.Config {
 
         func run() throws {
             let entry = try NamedUserSettings.get(setting.key)
-            if output.json { return try Console.printJSON(entry) }
-            guard let value = entry.value else { throw ExitCode(1) }
-            Console.print(Console.setting(value))
+            try Console.printSetting(entry, json: output.json)
         }
     }
 
@@ -84,6 +82,14 @@ extension Console {
     static func setting(_ value: JSONValue) -> String {
         if case .string(let text) = value { return text }
         return value.jsonText(pretty: false)
+    }
+
+    /// What `get` prints of one setting: its value as text, or as JSON (`null` when it has
+    /// none); without a value, nothing, and exit 1.
+    static func printSetting(_ entry: NamedSettingValue, json: Bool) throws {
+        if json { return try printJSON(entry) }
+        guard let value = entry.value else { throw ExitCode(1) }
+        print(setting(value))
     }
 
     /// `author.name    Ada`, one setting a line, names in a column; `(default)` after a

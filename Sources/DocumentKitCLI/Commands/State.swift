@@ -53,9 +53,7 @@ extension DocumentTool.State {
 
         func run() throws {
             let entry = try NamedBundleState.get(key.key, in: target.url)
-            if output.json { return try Console.printJSON(entry) }
-            guard let value = entry.value else { throw ExitCode(1) }
-            Console.print(Console.setting(value))
+            try Console.printSetting(entry, json: output.json)
         }
     }
 
