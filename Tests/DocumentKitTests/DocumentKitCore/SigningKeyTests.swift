@@ -52,6 +52,8 @@ import Testing
 
     @Test func aFileThatIsNoKeyIsRefused() throws {
         let directory = try TemporaryDirectory()
+        // Private whatever the umask (CI's may be 000), so that only the contents are wrong.
+        chmod(directory.url.path, 0o700)
         let url = try Fixtures.write(Data("not a key\n".utf8), to: "signing.key", in: directory.url)
         chmod(url.path, 0o600)
         let error = #expect(throws: DocumentKitError.self) { try SigningKey(contentsOf: url) }
