@@ -3,7 +3,7 @@
 # SOURCE_DATE_EPOCH and the author is fixed, so every run gives the same files.
 # Usage: SampleDocs/regenerate.sh [--check]
 #   --check  rebuild into a scratch folder and compare with the committed files
-# Uses $DOCCTL if set, else builds docctl (debug).
+# Uses $DOCCTL if set, else builds docctl (debug). SampleDocs/format-1 is never rebuilt.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 if [[ "${1:-}" == "--help" ]]; then
@@ -79,6 +79,8 @@ at 1767657600 set "$b" 'drafts[+]' '{"content": "We are live: the new website is
 names=(small.dkproj garden.dkproj garden.tar.zst legacy-v1.dkproj legacy-v2.dkproj board.dkproj)
 if [[ "${1:-}" == "--check" ]]; then
     status=0
+    # The format-1 bundles are fixtures DocumentKit 0.1.0 wrote: they must never change.
+    (cd "$here/format-1" && sha256sum --quiet -c SHA256SUMS) || { echo "differs: SampleDocs/format-1" >&2; status=1; }
     for name in "${names[@]}"; do
         cmp -s "$out/$name" "$here/$name" || { echo "differs: SampleDocs/$name" >&2; status=1; }
     done

@@ -36,10 +36,10 @@ extension BundleManifest {
         else { return nil }
         try Header.check(format: format, formatVersion: Int(formatVersion))
         guard layout.versions.count <= limits.maxVersions,
-              let versionRange = data.withUnsafeBytes({ bytes in
-                  layout.versions.last { $0.id.map { bytes[$0].elementsEqual(head.utf8) } ?? false }?.range
+              let place = data.withUnsafeBytes({ bytes in
+                  layout.versions.lastIndex { $0.id.map { bytes[$0].elementsEqual(head.utf8) } ?? false }
               }),
-              let version = try? record(BundleVersion.self, in: data, versionRange, limits: limits),
+              var version = try? record(BundleVersion.self, in: data, layout.versions[place].range, limits: limits),
               let objects = layout.members["objects"],
               let treeRange = data.withUnsafeBytes({ bytes in
                   var scan = ManifestScan(bytes: bytes, at: objects.lowerBound)
@@ -47,6 +47,7 @@ extension BundleManifest {
               }),
               let tree = try? record(ObjectRecord.self, in: data, treeRange, limits: limits)
         else { return nil }
+        version.number = layout.prunedCount + place + 1
         return HeadRecords(contentType: contentType, version: version, tree: tree)
     }
 

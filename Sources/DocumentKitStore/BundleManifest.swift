@@ -14,7 +14,8 @@ public struct BundleManifest: Codable, Sendable, Equatable {
     public var contentType: String
     /// The id of the version `document.json` holds.
     public var head: VersionID
-    /// Every version, oldest first.
+    /// Every version, each after its parents (oldest first). Decoding numbers them by
+    /// their place (``BundleVersion/number``).
     public var versions: [BundleVersion]
     /// Every object the bundle stores, by digest.
     public var objects: [ObjectDigest: ObjectRecord]
@@ -24,8 +25,9 @@ public struct BundleManifest: Codable, Sendable, Equatable {
 
     /// The `format` value every manifest carries.
     public static let formatName = "documentkit.bundle"
-    /// The newest layout this build reads and the one it writes.
-    public static let currentFormatVersion = 1
+    /// The newest layout this build reads and the one it writes: 2, whose version ids
+    /// cover no number (FORMAT.md §5). Format 1 is read for ever; a save upgrades it.
+    public static let currentFormatVersion = 2
 
     /// The head version.
     public var headVersion: BundleVersion? { versions.last { $0.id == head } }
@@ -95,6 +97,7 @@ public struct BundleManifest: Codable, Sendable, Equatable {
         head = header.head
         versions = try container.decode([BundleVersion].self, forKey: .versions)
         pruned = try container.decodeIfPresent([VersionID].self, forKey: .pruned) ?? []
+        Self.number(&versions, after: pruned.count)
         // JSON object keys are strings; decode them as digests explicitly.
         let rawObjects = try container.decode([String: ObjectRecord].self, forKey: .objects)
         var objects: [ObjectDigest: ObjectRecord] = [:]
@@ -106,6 +109,13 @@ public struct BundleManifest: Codable, Sendable, Equatable {
             objects[digest] = record
         }
         self.objects = objects
+    }
+
+    /// Numbers versions by their place: pruned versions took the first numbers, then each
+    /// version in the manifest's order. (In a format-1 bundle these are the numbers its
+    /// records hold; the validator checks it.)
+    package static func number(_ versions: inout [BundleVersion], after prunedCount: Int) {
+        for index in versions.indices { versions[index].number = prunedCount + index + 1 }
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -3,16 +3,29 @@ import DocumentKitCore
 import DocumentKitJSON
 import Foundation
 
-/// A version's id: the SHA-256 of its record (see FORMAT.md), 64 hex digits.
+/// A version's id: the SHA-256 of its record text (see FORMAT.md §5), 64 hex digits.
 public typealias VersionID = String
 
 /// One save, as the manifest records it.
+///
+/// A version's id is the SHA-256 of its record text, which holds everything the save
+/// decided (parents, time, author, message, schema, tree, writer) and nothing about where
+/// the version sits in one copy's history, so that the same save has the same id in every
+/// copy of a bundle, whatever else each copy holds (FORMAT.md §5). Records written before
+/// format 2 also hashed their number; they keep it, and their ids, for ever.
 public struct BundleVersion: Codable, Sendable, Equatable {
-    /// 1 for the first save, then 2, 3, … in the order versions were made; never reused.
+    /// The version's place in this copy's history: 1 for the oldest version ever saved
+    /// here, counting pruned ones, then 2, 3, … in the manifest's order. It is local: a
+    /// copy that holds other versions may number the same version differently, so only
+    /// ids are exchanged.
     public var number: Int
-    /// The SHA-256 of this record's other fields; see `computeID()`.
+    /// The number a format-1 record hashed into its id (FORMAT.md §5.1); `nil` for the
+    /// records this build writes, whose ids cover no number.
+    public let numberInID: Int?
+    /// The SHA-256 of the record text; see `computeID()`.
     public var id: VersionID
-    /// The version this one was made from (none for the first).
+    /// The versions this one was made from: none for the first, one for a save, two for a
+    /// merge (the version merged into first).
     public var parents: [VersionID]
     /// When the save happened, UTC, whole seconds.
     public var created: Date
@@ -24,16 +37,26 @@ public struct BundleVersion: Codable, Sendable, Equatable {
     public var schema: String
     /// The digest of the version's root tree object.
     public var tree: ObjectDigest
-    /// The software that wrote the version, e.g. `DocumentKit 0.1.0`.
+    /// The software that wrote the version, e.g. `DocumentKit 0.2.0`.
     public var writer: String
-    /// What changed compared with the parent, as recorded by the save; absent for a first
-    /// version. Not covered by the id (see ``VersionChanges``).
+    /// What changed compared with the first parent, as recorded by the save; absent for a
+    /// first version. Not covered by the id (see ``VersionChanges``).
     public var changes: VersionChanges?
 
-    /// Creates a version record and computes its id.
+    /// Creates the record of a new save and computes its id. `number` is only where it
+    /// will sit in this copy; the id does not cover it.
     public init(number: Int, parents: [VersionID], created: Date, author: String, message: String,
                 schema: String, tree: ObjectDigest, writer: String = DocumentKitInfo.writer, changes: VersionChanges? = nil) {
+        self.init(number: number, numberInID: nil, parents: parents, created: created, author: author, message: message,
+                  schema: schema, tree: tree, writer: writer, changes: changes)
+    }
+
+    /// Creates a record whose id hashes `numberInID` when it is not `nil`, as format 1's
+    /// did: what tests and readers of old bundles need, never what a save writes.
+    package init(number: Int, numberInID: Int?, parents: [VersionID], created: Date, author: String, message: String,
+                 schema: String, tree: ObjectDigest, writer: String = DocumentKitInfo.writer, changes: VersionChanges? = nil) {
         self.number = number
+        self.numberInID = numberInID
         self.id = ""
         self.parents = parents
         self.created = created
@@ -46,14 +69,22 @@ public struct BundleVersion: Codable, Sendable, Equatable {
         self.id = computeID()
     }
 
-    /// The id this record should have: the SHA-256 of a text with one field per line, in
-    /// a fixed order, each string written as its UTF-8 byte count, a colon and the bytes.
-    /// Readers in other languages can recompute it; see FORMAT.md.
+    /// The record text's format: 1 for records that hash their number, else 2.
+    public var recordFormat: Int { numberInID == nil ? 2 : 1 }
+
+    /// The id this record should have: the SHA-256 of its record text (``recordText``).
     public func computeID() -> VersionID {
+        ObjectDigest.of(Data(recordText.utf8)).hex
+    }
+
+    /// The text a version's id is the SHA-256 of: one field per line, in a fixed order,
+    /// strings written as their UTF-8 byte count, a colon and the bytes, so that readers
+    /// in other languages can recompute it (FORMAT.md §5).
+    public var recordText: String {
         func field(_ text: String) -> String { "\(text.utf8.count):\(text)" }
-        let text = [
-            "documentkit-version 1",
-            "number \(number)",
+        var lines = ["documentkit-version \(recordFormat)"]
+        if let numberInID { lines.append("number \(numberInID)") }
+        lines += [
             "parents \(field(parents.joined(separator: ",")))",
             "created \(field(DocumentDates.format(created)))",
             "author \(field(author))",
@@ -61,18 +92,57 @@ public struct BundleVersion: Codable, Sendable, Equatable {
             "schema \(field(schema))",
             "tree \(tree.hex)",
             "writer \(field(writer))",
-        ].joined(separator: "\n") + "\n"
-        return ObjectDigest.of(Data(text.utf8)).hex
+        ]
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// The first twelve digits of the id.
     public var shortID: String { String(id.prefix(12)) }
+
+    // MARK: Coding
+
+    private enum CodingKeys: String, CodingKey {
+        case number, id, parents, created, author, message, schema, tree, writer, changes
+    }
+
+    /// Decodes a record. A record with a `number` member is a format-1 record, whose
+    /// number is part of its id; `number` is the manifest's to set from the record's place
+    /// (``BundleManifest``), and is the recorded one until then.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        numberInID = try container.decodeIfPresent(Int.self, forKey: .number)
+        number = numberInID ?? 0
+        id = try container.decode(VersionID.self, forKey: .id)
+        parents = try container.decode([VersionID].self, forKey: .parents)
+        created = try container.decode(Date.self, forKey: .created)
+        author = try container.decode(String.self, forKey: .author)
+        message = try container.decode(String.self, forKey: .message)
+        schema = try container.decode(String.self, forKey: .schema)
+        tree = try container.decode(ObjectDigest.self, forKey: .tree)
+        writer = try container.decode(String.self, forKey: .writer)
+        changes = try container.decodeIfPresent(VersionChanges.self, forKey: .changes)
+    }
+
+    /// Encodes the record: the local `number` is written only where the id covers it.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(numberInID, forKey: .number)
+        try container.encode(id, forKey: .id)
+        try container.encode(parents, forKey: .parents)
+        try container.encode(created, forKey: .created)
+        try container.encode(author, forKey: .author)
+        try container.encode(message, forKey: .message)
+        try container.encode(schema, forKey: .schema)
+        try container.encode(tree, forKey: .tree)
+        try container.encode(writer, forKey: .writer)
+        try container.encodeIfPresent(changes, forKey: .changes)
+    }
 }
 
 /// Facts about this build of DocumentKit.
 public enum DocumentKitInfo {
     /// The library's version.
-    public static let version = "0.1.0"
+    public static let version = "0.2.0"
     /// What a version's `writer` field records.
     public static let writer = "DocumentKit \(version)"
 }

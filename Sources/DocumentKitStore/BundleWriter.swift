@@ -116,7 +116,7 @@ package enum BundleWriter {
             }
         }
         let version = BundleVersion(
-            number: (previous?.versions.map(\.number).max() ?? 0) + 1,
+            number: (previous.map { $0.pruned.count + $0.versions.count } ?? 0) + 1,
             parents: previous.map { [$0.head] } ?? [],
             created: request.metadata.created,
             author: request.metadata.author,

@@ -10,6 +10,8 @@ package struct ManifestLayout {
     /// Each version record's range and the range of its `id` string's bytes (`nil` when
     /// it has none without escapes).
     package var versions: [(id: Range<Int>?, range: Range<Int>)] = []
+    /// How many ids `pruned` lists: the head's number is that plus its place.
+    package var prunedCount = 0
 }
 
 /// A scan of JSON text for where members are, that understands strings and nesting and
@@ -41,6 +43,8 @@ package struct ManifestScan {
             let start = index
             if name == "versions" {
                 layout.versions = versionRecords()
+            } else if name == "pruned" {
+                layout.prunedCount = elementCount()
             } else {
                 skipValue()
             }
@@ -92,6 +96,30 @@ package struct ManifestScan {
             records.append((id, start..<index))
         }
         return records
+    }
+
+    /// Moves past the array at the current position, counting its elements.
+    private mutating func elementCount() -> Int {
+        guard current == UInt8(ascii: "[") else {
+            failed = true
+            return 0
+        }
+        index += 1
+        var count = 0
+        while !failed {
+            skipWhitespace()
+            if current == UInt8(ascii: ","), count > 0 {
+                index += 1
+                skipWhitespace()
+            }
+            if current == UInt8(ascii: "]") {
+                index += 1
+                break
+            }
+            skipValue()
+            count += 1
+        }
+        return count
     }
 
     /// Moves into the object at the current position, if there is one.

@@ -29,17 +29,17 @@ def page_functions(format_path):
     return namespace, text
 
 
-def check_worked_example(text, record_text):
-    """§5's worked example: its record text hashes to the id it states."""
-    match = re.search(r"its record text, (\d+) bytes, is\n\n```\n(.*?)```\n\nwhose SHA-256 is `([0-9a-f]{64})`", text, re.S)
-    if not match:
-        raise Disagreement("FORMAT.md: §5 has no worked example in the expected words")
-    example = match.group(2).encode()
-    if len(example) != int(match.group(1)):
-        raise Disagreement(f"FORMAT.md: the worked example is {len(example)} bytes, the page says {match.group(1)}")
-    if hashlib.sha256(example).hexdigest() != match.group(3):
-        raise Disagreement("FORMAT.md: the worked example's record text does not hash to the id it gives")
-    return match.group(3)
+def check_worked_examples(text, record_text):
+    """§5's and §5.1's worked examples: each record text hashes to the id it states."""
+    examples = re.findall(r"record text, (\d+) bytes, is\n\n```\n(.*?)```\n\nwhose SHA-256 is `([0-9a-f]{64})`", text, re.S)
+    if len(examples) != 2:
+        raise Disagreement(f"FORMAT.md: §5 and §5.1 should have one worked example each, found {len(examples)}")
+    for size, example, digest in examples:
+        example = example.encode()
+        if len(example) != int(size):
+            raise Disagreement(f"FORMAT.md: a worked example is {len(example)} bytes, the page says {size}")
+        if hashlib.sha256(example).hexdigest() != digest:
+            raise Disagreement("FORMAT.md: a worked example's record text does not hash to the id it gives")
 
 
 def collision_key(name):
@@ -86,8 +86,8 @@ def read_bundle(path, functions):
     if len(set(keys)) != len(keys):
         raise Disagreement("two entry names share a collision key")
     manifest = json.loads(bundle.read("manifest.json"))
-    if manifest.get("format") is None or manifest.get("formatVersion") != 1:
-        raise Disagreement(f"formatVersion {manifest.get('formatVersion')} is not 1")
+    if manifest.get("format") is None or manifest.get("formatVersion") not in (1, 2):
+        raise Disagreement(f"formatVersion {manifest.get('formatVersion')} is not 1 or 2")
 
     def object_bytes(digest):
         data = read_object(bundle, manifest, digest)
@@ -103,16 +103,25 @@ def read_bundle(path, functions):
         return {entry["name"]: entry for entry in entries}
 
     rows = []
-    for version in manifest["versions"]:
+    pruned = manifest.get("pruned", [])
+    earlier = set(pruned)
+    for index, version in enumerate(manifest["versions"]):
+        # §5.2: numbers are places, pruned versions first; every parent comes first.
+        number = len(pruned) + index + 1
         if hashlib.sha256(record_text(version)).hexdigest() != version["id"]:
-            raise Disagreement(f"version {version['number']}: the record text does not hash to its id")
+            raise Disagreement(f"version {number}: the record text does not hash to its id")
+        if manifest["formatVersion"] == 1 and version.get("number") != number:
+            raise Disagreement(f"version {number}: a format-1 record's number is not its place")
+        if not set(version["parents"]) <= earlier or len(version["parents"]) > 2:
+            raise Disagreement(f"version {number}: a parent does not come before it, or there are more than two")
+        earlier.add(version["id"])
         root = tree(version["tree"])
         document = object_bytes(root["document.json"]["digest"])
         blobs = tree(root["blobs"]["digest"]) if "blobs" in root else {}
         for digest in blob_digests(json.loads(document)):
             if digest not in blobs or len(object_bytes(blobs[digest]["digest"])) != blobs[digest]["size"]:
-                raise Disagreement(f"version {version['number']}: blob {digest[:12]} is not in its tree")
-        rows.append({"number": version["number"], "id": version["id"], "document": hashlib.sha256(document).hexdigest()})
+                raise Disagreement(f"version {number}: blob {digest[:12]} is not in its tree")
+        rows.append({"number": number, "id": version["id"], "document": hashlib.sha256(document).hexdigest()})
         if version["id"] == manifest["head"]:
             if bundle.read("document.json") != document:
                 raise Disagreement("the document.json entry is not the head's document")
@@ -128,7 +137,7 @@ def main():
         return 64
     functions, text = page_functions(sys.argv[1])
     try:
-        check_worked_example(text, functions["record_text"])
+        check_worked_examples(text, functions["record_text"])
         for path in sys.argv[2:]:
             for row in read_bundle(path, functions):
                 print(json.dumps({"bundle": path, **row}, sort_keys=True))

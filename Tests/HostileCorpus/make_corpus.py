@@ -196,19 +196,23 @@ def document(name="Built", tasks=1, blob=None):
 
 
 def version_id(v):
+    """The id of record `v` (FORMAT.md §5): format 1 if it holds a number, else format 2."""
     def field(text):
         return f"{len(text.encode())}:{text}"
-    text = "\n".join([
-        "documentkit-version 1", f"number {v['number']}", f"parents {field(','.join(v['parents']))}",
-        f"created {field(v['created'])}", f"author {field(v['author'])}", f"message {field(v['message'])}",
-        f"schema {field(v['schema'])}", f"tree {v['tree']}", f"writer {field(v['writer'])}"]) + "\n"
-    return sha(text.encode())
+    lines = [f"documentkit-version {1 if 'number' in v else 2}"]
+    if "number" in v:
+        lines.append(f"number {v['number']}")
+    lines += [f"parents {field(','.join(v['parents']))}",
+              f"created {field(v['created'])}", f"author {field(v['author'])}", f"message {field(v['message'])}",
+              f"schema {field(v['schema'])}", f"tree {v['tree']}", f"writer {field(v['writer'])}"]
+    return sha(("\n".join(lines) + "\n").encode())
 
 
 class Bundle:
     """A bundle being built: objects, versions, and the document.json copy of the head."""
 
-    def __init__(self):
+    def __init__(self, format_version=2):
+        self.format_version = format_version
         self.objects = {}   # digest -> (stored bytes, record)
         self.versions = []
         self.document = b""
@@ -231,9 +235,11 @@ class Bundle:
             blob_entries = [{"digest": self.add(b), "name": sha(b), "size": len(b), "type": "file"} for b in blobs]
             entries.append({"digest": self.add(tree(blob_entries)), "name": "blobs", "type": "tree"})
         entries += list(root_extra)
-        v = {"author": "corpus", "created": CREATED, "message": message, "number": len(self.versions) + 1,
+        v = {"author": "corpus", "created": CREATED, "message": message,
              "parents": [self.versions[-1]["id"]] if self.versions else [], "schema": schema,
              "tree": self.add(tree(entries)), "writer": WRITER}
+        if self.format_version == 1:
+            v["number"] = len(self.versions) + 1
         v["id"] = version_id(v)
         self.versions.append(v)
         self.document = doc
@@ -241,7 +247,7 @@ class Bundle:
         return v
 
     def manifest(self):
-        return {"contentType": CONTENT_TYPE, "format": "documentkit.bundle", "formatVersion": 1,
+        return {"contentType": CONTENT_TYPE, "format": "documentkit.bundle", "formatVersion": self.format_version,
                 "head": self.head, "objects": {d: r for d, (s, r) in sorted(self.objects.items())},
                 "versions": self.versions}
 
@@ -416,6 +422,10 @@ def main():
     control = open(control_path, "rb").read()
     base = built()
     zip_("control-built.dkproj", base.entries())
+    old = Bundle(format_version=1)
+    old.save(document(), message="First")
+    old.save(document(blob=BLOB), blobs=[BLOB], message="Attach")
+    zip_("control-built-format-1.dkproj", old.entries())
 
     # -- Not a bundle at all --------------------------------------------------------------
     raw("not-an-archive.dkproj", b"hello, I am not a zip\n" * 10)
@@ -531,6 +541,40 @@ def main():
         first, second = m["versions"]
         first["parents"] = [second["id"]]
     lying("parents-cycle.dkproj", cycle)
+
+    # Forged graphs whose ids are all right (each record rehashed), so that the graph is
+    # the only lie: a merge naming a parent that is nowhere, a second history, a merge
+    # that names a parent twice, a format-1 record that merges, and format 2's record in a
+    # format-1 bundle.
+    def merged(b, m, parents, number=None):
+        v = dict(m["versions"][-1], message="Merge", parents=parents)
+        v.pop("changes", None)
+        v.pop("number", None)
+        if number is not None:
+            v["number"] = number
+        v["id"] = version_id(v)
+        m["versions"].append(v)
+        m["head"] = v["id"]
+        return v
+    lying("merge-parent-missing.dkproj", lambda b, m: merged(b, m, [m["versions"][1]["id"], "e" * 64]))
+    lying("merge-parent-twice.dkproj", lambda b, m: merged(b, m, [m["versions"][1]["id"]] * 2))
+    lying("second-root.dkproj", lambda b, m: merged(b, m, []))
+    def later_parent(b, m):
+        # Version 2 names version 3, which names version 1: ids hold, the order lies.
+        first, second = m["versions"]
+        third = dict(second, message="Later", parents=[first["id"]])
+        third["id"] = version_id(third)
+        second["parents"] = [third["id"]]
+        second["id"] = version_id(second)
+        m["versions"].append(third)
+        m["head"] = third["id"]
+    lying("parent-after-child.dkproj", later_parent)
+    lying("format-1-record-merges.dkproj", lambda b, m: merged(b, m, [m["versions"][1]["id"], m["versions"][0]["id"]], number=3),
+          bundle=(lambda b: (b.save(document(), message="First"), b.save(document(blob=BLOB), blobs=[BLOB], message="Attach"), b)[2])(Bundle(format_version=1)))
+    def format_two_record(b, m):
+        merged(b, m, [m["versions"][1]["id"]])
+    lying("format-1-holds-format-2-record.dkproj", format_two_record,
+          bundle=(lambda b: (b.save(document(), message="First"), b.save(document(blob=BLOB), blobs=[BLOB], message="Attach"), b)[2])(Bundle(format_version=1)))
     def duplicate_ids(b, m):
         m["versions"][0]["id"] = m["versions"][1]["id"]
     lying("version-duplicate-ids.dkproj", duplicate_ids)

@@ -121,36 +121,6 @@ package struct ValidationPass {
         }
     }
 
-    private mutating func checkVersions() {
-        var ids = Set<String>()
-        var previous: BundleVersion?
-        for version in manifest.versions {
-            if !ids.insert(version.id).inserted {
-                report("version.duplicate-id", "two versions have the id \(version.shortID)", version: version.number)
-            }
-            if version.computeID() != version.id {
-                report("version.id-mismatch", "the id does not match the version's record (it was altered after saving)", version: version.number)
-            }
-            if let previous {
-                if version.number <= previous.number {
-                    report("version.order", "version numbers must increase (\(previous.number) is followed by \(version.number))", version: version.number)
-                }
-                if version.parents != [previous.id] {
-                    report("version.chain-broken", "its parent should be version \(previous.number) (\(previous.shortID))", version: version.number)
-                }
-            } else if !version.parents.allSatisfy(manifest.pruned.contains) {
-                report("version.parent-missing", "the first version names a parent that is neither in the bundle nor recorded as pruned", version: version.number)
-            }
-            if manifest.objects[version.tree] == nil {
-                report("tree.missing", "its tree object \(version.tree.short) is not listed in the manifest", version: version.number)
-            }
-            previous = version
-        }
-        if let last = manifest.versions.last, last.id != manifest.head {
-            report("manifest.head-not-latest", "the head is not the newest version", version: last.number)
-        }
-    }
-
     /// Checks a tree and everything below it, each tree object once, and returns how many
     /// files and folders hang below it, counted per path (saturating past the limit).
     @discardableResult

@@ -65,7 +65,7 @@ import Testing
               "contentType" : "org.documentkit.project",
               "documentBytes" : \(try bundle.headDocumentData().count),
               "fileBytes" : \(size),
-              "formatVersion" : 1,
+              "formatVersion" : 2,
               "head" : \(versionJSON(second, indent: "  ")),
               "mimeType" : "application/vnd.documentkit.project+zip",
               "objectBytes" : \(objects.reduce(0) { $0 + $1.size }),

@@ -42,8 +42,10 @@ import Testing
     @Test(.enabled(if: ExternalTool.python3.isAvailable && ExternalTool.zstd.isAvailable, "needs python3 and zstd"))
     func aReaderWrittenFromThePageReadsEveryVersionAsDocumentKitDoes() throws {
         let directory = try TemporaryDirectory()
-        let samples = try FileManager.default.contentsOfDirectory(atPath: Fixtures.repository.appendingPathComponent("SampleDocs").path)
-            .filter { $0.hasSuffix(".dkproj") }.sorted().map(Fixtures.sampleDoc)
+        let samples = try ["", "format-1/"].flatMap { folder in
+            try FileManager.default.contentsOfDirectory(atPath: Fixtures.sampleDoc(folder).path)
+                .filter { $0.hasSuffix(".dkproj") }.sorted().map { Fixtures.sampleDoc(folder + $0) }
+        }
         let bundles = samples + [try richBundle(in: directory)]
         let result = try ExternalTool.python3.run([Self.reader, Self.format] + bundles.map(\.path))
         #expect(result.status == 0, "\(result.standardError)")

@@ -70,7 +70,7 @@ import Testing
     @Test func refusesANewerFormatAsTheWholeManifestWould() throws {
         let directory = try TemporaryDirectory()
         let (_, written) = try Self.bundle(in: directory)
-        let newer = String(decoding: written, as: UTF8.self).replacingOccurrences(of: #""formatVersion" : 1"#, with: #""formatVersion" : 2"#)
+        let newer = String(decoding: written, as: UTF8.self).replacingOccurrences(of: #""formatVersion" : 2"#, with: #""formatVersion" : 3"#)
         let error = #expect(throws: DocumentKitError.self) { try BundleManifest.headRecords(in: Data(newer.utf8), limits: .default) }
         #expect(error?.code == .unsupportedFormat)
     }

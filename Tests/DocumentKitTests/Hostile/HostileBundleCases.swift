@@ -21,7 +21,7 @@ enum HostileBundleCases {
     static let all: [HostileCase] = controls + notBundles + containers + names + manifests + lies + trees + objects + documents
 
     /// The good bundle rewritten by zipfile, and one built from nothing by the script.
-    static let controls: [HostileCase] = ["control-built.dkproj", "control-rewritten.dkproj"].map {
+    static let controls: [HostileCase] = ["control-built.dkproj", "control-built-format-1.dkproj", "control-rewritten.dkproj"].map {
         HostileCase($0, info: .ok, cat: .ok, validate: .ok, export: .ok)
     }
 
@@ -116,7 +116,7 @@ enum HostileBundleCases {
         .unreadable("manifest-nested.dkproj", "manifest.json: not valid JSON: JSON is nested more than 256 levels deep", finding: "manifest.invalid"),
         .unreadable("manifest-nested-objects.dkproj", "manifest.json: not valid JSON: JSON is nested more than 256 levels deep", finding: "manifest.invalid"),
         .unreadable("manifest-duplicate-key.dkproj", "manifest.json: not valid JSON: duplicate member name 'head'", finding: "manifest.invalid"),
-        .unreadable("format-newer.dkproj", "bundle format version 99 is newer than this DocumentKit supports (1); upgrade docctl to open it", finding: "format.newer"),
+        .unreadable("format-newer.dkproj", "bundle format version 99 is newer than this DocumentKit supports (2); upgrade docctl to open it", finding: "format.newer"),
         .unreadable("format-version-zero.dkproj", "manifest.json has format version 0; versions start at 1", finding: "manifest.invalid"),
         .unreadable("format-foreign.dkproj", "manifest.json is not a DocumentKit manifest (format 'something.else')", finding: "manifest.invalid"),
         // `cat` and `get` decode the records of the head and its root tree, not the blob's.
@@ -131,9 +131,16 @@ enum HostileBundleCases {
         // The head is version 1, document.json version 2's document.
         HostileCase("head-not-latest.dkproj", info: .ok, cat: notTheHeadsDocument(version: 1), validate: .finds("manifest.head-not-latest"),
                     export: .ok, exportJSON: notTheHeadsDocument(version: 1)),
-        HostileCase("parents-cycle.dkproj", info: .ok, cat: .ok, validate: .finds("version.parent-missing"), export: .ok),
+        HostileCase("parents-cycle.dkproj", info: .ok, cat: .ok, validate: .finds("version.parent-order"), export: .ok),
+        // Forged graphs with every id right: the graph is the only lie (FORMAT.md §5).
+        HostileCase("merge-parent-missing.dkproj", info: .ok, cat: .ok, validate: .finds("version.parent-missing"), export: .ok),
+        HostileCase("merge-parent-twice.dkproj", info: .ok, cat: .ok, validate: .finds("version.parents"), export: .ok),
+        HostileCase("second-root.dkproj", info: .ok, cat: .ok, validate: .finds("version.second-root"), export: .ok),
+        HostileCase("parent-after-child.dkproj", info: .ok, cat: .ok, validate: .finds("version.parent-order"), export: .ok),
+        HostileCase("format-1-record-merges.dkproj", info: .ok, cat: .ok, validate: .finds("version.parents"), export: .ok),
+        HostileCase("format-1-holds-format-2-record.dkproj", info: .ok, cat: .ok, validate: .finds("version.record-format"), export: .ok),
         HostileCase("version-duplicate-ids.dkproj", info: .ok, cat: .ok, validate: .finds("version.duplicate-id"), export: .ok),
-        HostileCase("versions-out-of-order.dkproj", info: .ok, cat: .ok, validate: .finds("version.order"), export: .ok),
+        HostileCase("versions-out-of-order.dkproj", info: .ok, cat: .ok, validate: .finds("version.parent-order"), export: .ok),
         HostileCase("schema-newer.dkproj", info: .ok, cat: .ok, validate: .finds("document.schema-newer"), export: .ok),
     ]
 

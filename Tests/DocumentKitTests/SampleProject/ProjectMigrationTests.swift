@@ -106,9 +106,26 @@ import Testing
 
     @Test func theFrozen100ModelWritesWhatDocumentKit010Wrote() throws {
         // regenerate.sh writes legacy-v1.dkproj with DOCUMENTKIT_WRITE_SCHEMA=1.0.0, replaying
-        // the edits that made 0.1.0's SampleDocs/garden.dkproj (commit 784784a), whose
-        // SHA-256 this is: the 1.0.0 model encodes and completes documents as 0.1.0 did.
-        #expect(try Fixtures.digest(of: Fixtures.sampleDoc("legacy-v1.dkproj")) == "b06837d11f6b331a9e5cdb5404960f638fd9116d0a99c5a770985cf172b79687")
+        // the edits that made 0.1.0's garden.dkproj, kept as SampleDocs/format-1/legacy-v1.dkproj
+        // (SHA-256 b06837d1…, checked by regenerate.sh --check). Every version's document is
+        // the same text, byte for byte, but for the new tasks' ids: those are drawn from a
+        // seed that covers the head's id, and format 2's ids differ from format 1's.
+        let old = try DocumentBundle(contentsOf: Fixtures.sampleDoc("format-1/legacy-v1.dkproj"))
+        let new = try DocumentBundle(contentsOf: Fixtures.sampleDoc("legacy-v1.dkproj"))
+        #expect(old.manifest.formatVersion == 1 && new.manifest.formatVersion == 2)
+        try #require(old.manifest.versions.count == 6 && new.manifest.versions.count == 6)
+        for (oldVersion, newVersion) in zip(old.manifest.versions, new.manifest.versions) {
+            var oldText = String(decoding: try old.documentData(of: oldVersion), as: UTF8.self)
+            let newText = String(decoding: try new.documentData(of: newVersion), as: UTF8.self)
+            let ids = { (text: String) -> [String] in
+                guard case .object(let project) = try JSONValue.parse(Data(text.utf8)), case .array(let tasks)? = project["tasks"] else { return [] }
+                return tasks.compactMap { if case .object(let task) = $0, case .string(let id)? = task["id"] { id } else { nil } }
+            }
+            for (oldID, newID) in zip(try ids(oldText), try ids(newText)) {
+                oldText = oldText.replacingOccurrences(of: oldID, with: newID)
+            }
+            #expect(oldText == newText, "version \(newVersion.number)")
+        }
     }
 
     @Test func theLegacySamplesHoldWhatTheirScriptSays() throws {

@@ -66,7 +66,7 @@ extension Fixtures {
 
     /// Copies the sample bundle `name` into `directory` and returns the copy's URL.
     static func copySampleDoc(_ name: String, to directory: TemporaryDirectory) throws -> URL {
-        let url = directory.url.appendingPathComponent(name)
+        let url = directory.url.appendingPathComponent((name as NSString).lastPathComponent)
         try FileManager.default.copyItem(at: sampleDoc(name), to: url)
         return url
     }

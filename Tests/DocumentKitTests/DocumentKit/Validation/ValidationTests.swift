@@ -75,12 +75,24 @@ import Testing
         #expect(found.first?.version == 1)
     }
 
-    @Test func aBrokenChainIsCaught() throws {
+    @Test func aParentThatIsNowhereIsCaught() throws {
         let directory = try TemporaryDirectory()
         let url = try makeBundle(directory)
         try tamper(url.path, "manifest['versions'][1]['parents'] = ['f' * 64]")
-        let codes = try findings(url, deep: false).map(\.code)
-        #expect(codes.contains("version.chain-broken"))
+        let found = try findings(url, deep: false)
+        #expect(found.map(\.code).sorted() == ["version.id-mismatch", "version.parent-missing"])
+        #expect(found.first { $0.code == "version.parent-missing" }?.message == "names a parent (ffffffffffff) that is neither in the bundle nor recorded as pruned")
+    }
+
+    @Test func aFormatOneHistoryIsOneLine() throws {
+        let directory = try TemporaryDirectory()
+        let url = try Fixtures.copySampleDoc("format-1/garden.dkproj", to: directory)
+        #expect(try findings(url).isEmpty)
+        // Version 3 made from version 1: a graph format 2 allows, a line format 1 does not.
+        try tamper(url.path, "manifest['versions'][2]['parents'] = [manifest['versions'][0]['id']]")
+        let found = try findings(url, deep: false)
+        #expect(found.map(\.code).sorted() == ["version.chain-broken", "version.id-mismatch"])
+        #expect(found.allSatisfy { $0.version == 3 })
     }
 
     @Test func aDocumentThatBreaksItsSchemaIsLocatedByPath() throws {
