@@ -10,9 +10,9 @@ extension JSONMerge {
     /// on that side (the nearest one before them that the merge keeps), or first when none
     /// does; where the leading side added records at the same place, its records come
     /// first. Both sides reordering the kept records differently is a conflict at the
-    /// array's path (the merged array then has ours' order).
+    /// array's path (the merged array then has ours' order, or theirs' when it is chosen).
     package static func mergeRecords(_ base: JSONValue?, _ ours: [JSONValue], _ theirs: [JSONValue], at path: JSONPath,
-                                     conflicts: inout [Conflict]) -> [JSONValue]? {
+                                     conflicts: inout Conflicts) -> [JSONValue]? {
         let before: [JSONValue]
         switch base {
         case nil: before = []
@@ -24,7 +24,7 @@ extension JSONMerge {
 
         // Each record's merge, in the order of the ids' first appearance: ours, then theirs' additions.
         var merged: [String: JSONValue] = [:]
-        var recordConflicts: [Conflict] = []
+        var recordConflicts = Conflicts(choose: conflicts.choose)
         var seen = Set<String>()
         for id in ourRecords.ids + theirRecords.ids + baseRecords.ids where seen.insert(id).inserted {
             let here = path.appending(.match(field: "id", value: id))
@@ -38,14 +38,15 @@ extension JSONMerge {
         let baseOrder = baseRecords.ids.filter(kept.contains)
         let ourOrder = ourRecords.ids.filter(kept.contains)
         let theirOrder = theirRecords.ids.filter(kept.contains)
-        let theirsLeads = ourOrder == baseOrder && theirOrder != baseOrder
+        var theirsLeads = ourOrder == baseOrder && theirOrder != baseOrder
         if ourOrder != baseOrder, theirOrder != baseOrder, ourOrder != theirOrder {
-            conflicts.append(Conflict(path: path.description, base: .array(baseOrder.map(JSONValue.string)),
-                                      ours: .array(ourOrder.map(JSONValue.string)), theirs: .array(theirOrder.map(JSONValue.string))))
+            theirsLeads = conflicts.resolve(Conflict(path: path.description, base: .array(baseOrder.map(JSONValue.string)),
+                                                     ours: .array(ourOrder.map(JSONValue.string)),
+                                                     theirs: .array(theirOrder.map(JSONValue.string)))) == .theirs
         }
         let (leading, other) = theirsLeads ? (theirRecords.ids, ourRecords.ids) : (ourRecords.ids, theirRecords.ids)
         let order = interleave(leading.filter { merged[$0] != nil }, other.filter { merged[$0] != nil })
-        conflicts += recordConflicts
+        conflicts.listed += recordConflicts.listed
         return order.map { merged[$0]! }
     }
 

@@ -16,9 +16,15 @@ import Foundation
 ///   array without ids, an object on one side and not on the other) is a **conflict**,
 ///   listed with its path and the three values.
 ///
-/// Where there is a conflict, the merged value holds `ours` there; the caller decides
-/// whether to write it (`--ours`), take `theirs`, or ask.
+/// Where there is a conflict, the merged value holds `ours` there, unless `choosing` picks
+/// a side for its path: the conflict is then resolved with that side's value (a removal
+/// included) and not listed.
 public enum JSONMerge {
+    /// One of the two sides of a merge.
+    public enum Side: String, Codable, Sendable, CaseIterable {
+        case ours, theirs
+    }
+
     /// A value both sides changed, each differently.
     public struct Conflict: Codable, Equatable, Sendable {
         /// Where, as users type paths (`tasks[id=6F9…].title`).
@@ -54,14 +60,32 @@ public enum JSONMerge {
     }
 
     /// Merges `ours` and `theirs`, two descendants of `base` (`nil` where a value is absent).
-    public static func merge(base: JSONValue?, ours: JSONValue?, theirs: JSONValue?) -> Result {
-        var conflicts: [Conflict] = []
-        let merged = merge(base, ours, theirs, at: JSONPath(components: []), conflicts: &conflicts)
-        return Result(merged: merged, conflicts: conflicts)
+    /// `choosing` resolves the conflict at a path (as ``Conflict/path`` writes it) with one
+    /// side's value; where it returns `nil` the conflict is listed.
+    public static func merge(base: JSONValue?, ours: JSONValue?, theirs: JSONValue?,
+                             choosing: (String) -> Side? = { _ in nil }) -> Result {
+        withoutActuallyEscaping(choosing) { choose in
+            var conflicts = Conflicts(choose: choose)
+            let merged = merge(base, ours, theirs, at: JSONPath(components: []), conflicts: &conflicts)
+            return Result(merged: merged, conflicts: conflicts.listed)
+        }
+    }
+
+    /// The conflicts a merge lists, and how it resolves the ones a side is chosen for.
+    package struct Conflicts {
+        let choose: (String) -> Side?
+        var listed: [Conflict] = []
+
+        /// The side chosen for `conflict`, or `nil` once it is listed.
+        mutating func resolve(_ conflict: Conflict) -> Side? {
+            if let side = choose(conflict.path) { return side }
+            listed.append(conflict)
+            return nil
+        }
     }
 
     package static func merge(_ base: JSONValue?, _ ours: JSONValue?, _ theirs: JSONValue?, at path: JSONPath,
-                              conflicts: inout [Conflict]) -> JSONValue? {
+                              conflicts: inout Conflicts) -> JSONValue? {
         if ours == theirs { return ours }
         if base == ours { return theirs }
         if base == theirs { return ours }
@@ -77,12 +101,12 @@ public enum JSONMerge {
         default:
             break
         }
-        conflicts.append(Conflict(path: path.description, base: base, ours: ours, theirs: theirs))
-        return ours
+        let side = conflicts.resolve(Conflict(path: path.description, base: base, ours: ours, theirs: theirs))
+        return side == .theirs ? theirs : ours
     }
 
     private static func mergeMembers(_ base: [String: JSONValue], _ ours: [String: JSONValue], _ theirs: [String: JSONValue],
-                                     at path: JSONPath, conflicts: inout [Conflict]) -> [String: JSONValue] {
+                                     at path: JSONPath, conflicts: inout Conflicts) -> [String: JSONValue] {
         var merged: [String: JSONValue] = [:]
         // Sorted, as canonical text orders members: conflicts come in document order.
         let keys = Set(base.keys).union(ours.keys).union(theirs.keys).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }

@@ -13,6 +13,9 @@ package final class TreePlanner {
         case file(FileWrapper)
         /// Bytes already encoded for storing, with their record: a delta.
         case encoded(Data, ObjectRecord)
+        /// An object of another copy of the bundle, its stored bytes and record copied as
+        /// they are (a pull, which checked them first).
+        case copied(DocumentBundle)
     }
 
     package let base: DocumentBundle?

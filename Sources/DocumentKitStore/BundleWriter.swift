@@ -56,6 +56,9 @@ package enum BundleWriter {
         /// The base's head document, when the caller has read it already, checked against
         /// the digest the head's tree records (`DocumentBundle.documentData(of:)`).
         package var baseDocument: Data?
+        /// Another copy's versions and objects, added after the base's and before the new
+        /// version (a pull), and that copy's head, the new version's second parent (a merge).
+        package var incoming: Incoming?
 
         package init(root: FileWrapper, contentType: String, mimeType: String, schema: String, metadata: SaveMetadata,
                      base: DocumentBundle? = nil, destination: URL, replace: Bool,
@@ -80,7 +83,8 @@ package enum BundleWriter {
         let planner = TreePlanner(base: request.base)
         let compressingDocument = startCompressing(request.root[VersionLayout.documentName], compression: request.metadata.compression)
         let rootTree = try planner.storeTree(request.root)
-        if let base = request.base, base.headVersion.tree == rootTree, base.headVersion.schema == request.schema { return nil }
+        // A merge is a version even when its tree is ours: it records the second parent.
+        if let base = request.base, request.incoming == nil, base.headVersion.tree == rootTree, base.headVersion.schema == request.schema { return nil }
         guard let documentFile = request.root[VersionLayout.documentName], documentFile.isRegularFile else {
             throw DocumentKitError(.invalidDocument, "a bundle's tree needs a \(VersionLayout.documentName) at its root")
         }
@@ -115,9 +119,20 @@ package enum BundleWriter {
                 newObjects[digest] = object
             }
         }
+        var history = previous.map { ($0.versions, $0.pruned, $0.objects) } ?? ([], [], [:])
+        if let incoming = request.incoming {
+            history = incoming.added(to: history)
+            // The head's document stays stored whole (FORMAT.md §4), even when the other
+            // copy holds the same text as an old document, a delta.
+            let document = planner.digest(of: documentFile)
+            for (digest, object) in incoming.copies()
+            where digest != document || incoming.source.manifest.objects[digest]?.codec != .delta {
+                newObjects[digest] = object
+            }
+        }
         let version = BundleVersion(
-            number: (previous.map { $0.pruned.count + $0.versions.count } ?? 0) + 1,
-            parents: previous.map { [$0.head] } ?? [],
+            number: history.1.count + history.0.count + 1,
+            parents: (previous.map { [$0.head] } ?? []) + (request.incoming.map { [$0.source.manifest.head] } ?? []),
             created: request.metadata.created,
             author: request.metadata.author,
             message: request.metadata.message,
@@ -125,10 +140,8 @@ package enum BundleWriter {
             tree: rootTree,
             changes: changes)
 
-        let manifest = BundleManifest(
-            contentType: request.contentType, head: version.id,
-            versions: (previous?.versions ?? []) + [version], objects: previous?.objects ?? [:],
-            pruned: previous?.pruned ?? [])
+        let manifest = BundleManifest(contentType: request.contentType, head: version.id, versions: history.0 + [version],
+                                      objects: history.2, pruned: history.1)
         try writeContents(Contents(mimeType: request.mimeType, document: documentJSON, manifest: manifest,
                                      newObjects: newObjects, sizes: planner.sizes, base: request.base,
                                      compression: request.metadata.compression, compressing: compressing),
@@ -146,6 +159,7 @@ package enum BundleWriter {
         /// raw from `base`.
         package var newObjects: [ObjectDigest: TreePlanner.PendingObject] = [:]
         package var sizes: [ObjectDigest: UInt64] = [:]
+        /// The bundle whose objects are carried over as they are.
         package var base: DocumentBundle?
         /// How the new objects are stored; deltas (already encoded) are stored as they are.
         package var compression: ObjectCompression = .zstd
@@ -246,6 +260,11 @@ package enum BundleWriter {
             try zip.addEntry(name: digest.entryName, data: stored)
             return record
         }
+        if case .copied(let source) = pending {
+            let (entry, record) = try source.storedObject(digest)
+            try zip.copyEntry(entry, from: source.zip)
+            return record
+        }
         if compression == .zstd, size >= compressionFloor, size <= compressionLimit {
             let data: Data
             switch pending {
@@ -255,8 +274,8 @@ package enum BundleWriter {
             case .file(let file):
                 data = try file.regularFileContents()
                 guard ObjectDigest.of(data) == digest else { throw changedFile(digest) }
-            case .encoded:
-                preconditionFailure("encoded objects are written above")
+            case .encoded, .copied:
+                preconditionFailure("encoded and copied objects are written above")
             }
             let compressed = try compressing?.result() ?? ZstdCodec.compress(data, level: compressionLevel(forSize: size))
             if UInt64(compressed.count) * 10 < size * 9 {
@@ -291,8 +310,8 @@ package enum BundleWriter {
                     hasher.update(block)
                     try sink.write(block)
                 }
-            case .encoded:
-                preconditionFailure("encoded objects are written whole")
+            case .encoded, .copied:
+                preconditionFailure("encoded and copied objects are written whole")
             }
         }
     }

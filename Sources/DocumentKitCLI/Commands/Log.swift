@@ -41,7 +41,8 @@ extension DocumentTool {
         static func describe(_ version: VersionSummary) -> String {
             var lines = [
                 "version \(version.number)  \(version.id)",
-                "parent   \(version.parents.first ?? "none")",
+                // A merge names both parents, the version merged into first, as git's "Merge:".
+                version.parents.count > 1 ? "merge    \(version.parents.joined(separator: " "))" : "parent   \(version.parents.first ?? "none")",
                 "date     \(version.created)",
                 "author   \(version.author)",
                 "schema   \(version.schema)  (\(version.writer))",

@@ -70,42 +70,10 @@ public struct DocumentEditSession {
 
     private func runLocated() throws -> BundleEditor.Outcome {
         let (base, original) = try readHead()
-        var originalText = original.encoded(pretty: true)
-        originalText.append(0x0A)
-        let file = try ScratchFile(in: temporaryDirectory, prefix: scratchPrefix, suffix: ".json", contents: originalText)
-        var written = originalText
-        var refusal: DocumentKitError?
-        while true {
-            let termination: EditorCommand.Termination
-            do {
-                termination = try editor.edit(file.url)
-            } catch let error as DocumentKitError {
-                throw ending(error, file, keep: refusal != nil)
-            }
-            let text = EditorText(try file.read(limit: Int(BundleLimits.default.maxInMemoryObjectBytes)))
-            if let failure = termination.failure(of: editor) {
-                throw ending(DocumentKitError(.cancelled, "edit aborted: \(failure); nothing was saved"), file, keep: text.body != originalText)
-            }
-            if text.isBlank {
-                throw ending(DocumentKitError(.cancelled, "edit aborted: the file was left empty; nothing was saved"), file, keep: false)
-            }
-            if text.saved == written {
-                // Left as it was given: the original means no change, refused text unfixed
-                // means the user gives up (reopening again would only loop).
-                guard let refusal else { return ending(BundleEditor.Outcome(version: nil, previous: base), file) }
-                throw ending(refusal, file, keep: true)
-            }
-            do {
-                let value = try parse(text)
-                if value == original { return ending(BundleEditor.Outcome(version: nil, previous: base), file) }
-                return ending(try save(value, basedOn: base), file)
-            } catch let error as Refusal {
-                refusal = error.error
-                written = EditorText.reopening(text.body, after: error.error, editing: subject)
-                try file.write(written)
-            } catch let error as DocumentKitError {
-                throw ending(error, file, keep: true)
-            }
+        let loop = EditorLoop(editor: editor, temporaryDirectory: temporaryDirectory,
+                              scratchPrefix: EditorLoop.scratchPrefix("edit", for: url), subject: subject)
+        return try loop.run(original: original, unchanged: { BundleEditor.Outcome(version: nil, previous: base) }) { value in
+            try save(value, basedOn: base)
         }
     }
 
@@ -122,15 +90,6 @@ public struct DocumentEditSession {
         return (bundle.headVersion, value)
     }
 
-    /// The user's text as JSON, or a `Refusal` saying why it is not.
-    private func parse(_ text: EditorText) throws -> JSONValue {
-        do {
-            return try JSONValue.parse(text.parsable)
-        } catch let error as DocumentKitError {
-            throw Refusal(error: error)
-        }
-    }
-
     /// Saves `value` at `path` as one version, if the head is still `base`. The document
     /// type's schema and rules refuse a value with `invalidDocument`, and only they do:
     /// that is a `Refusal`, to show the user; anything else concerns the bundle.
@@ -140,44 +99,12 @@ public struct DocumentEditSession {
                 .set(path, value)
             }
         } catch let error as DocumentKitError where error.code == .invalidDocument {
-            throw Refusal(error: error)
+            throw EditorLoop.Refusal(error: error)
         }
-    }
-
-    /// What a refused save told the user, for the next round in the editor.
-    private struct Refusal: Error {
-        var error: DocumentKitError
-    }
-
-    /// `outcome`, once the file is removed.
-    private func ending(_ outcome: BundleEditor.Outcome, _ file: ScratchFile) -> BundleEditor.Outcome {
-        file.remove()
-        return outcome
-    }
-
-    /// `error`, naming `file` when the user's text is kept there, else with `file` removed.
-    private func ending(_ error: DocumentKitError, _ file: ScratchFile, keep: Bool) -> DocumentKitError {
-        guard keep else {
-            file.remove()
-            return error
-        }
-        var error = error
-        error.message += "; your text is in \(file.url.path)"
-        return error
     }
 
     /// What the header of a reopened file says is being edited.
     private var subject: String {
         path.components.isEmpty ? url.relativePath : "\(path) in \(url.relativePath)"
-    }
-
-    /// `docctl-edit-garden`: the program, and the bundle's name as far as it is safe in a
-    /// file name, so a kept file says where it came from.
-    private var scratchPrefix: String {
-        let name = url.deletingPathExtension().lastPathComponent.unicodeScalars.map { scalar in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar)) ? Character(scalar) : "-"
-        }
-        let stem = String(name.prefix(32))
-        return "\(ProcessInfo.processInfo.processName)-edit-\(stem.isEmpty ? "document" : stem)"
     }
 }

@@ -1,0 +1,131 @@
+import Foundation
+
+/// Brings another copy of a bundle's versions into it (FORMAT.md §5.3): `docctl pull`.
+///
+/// The other copy is checked first, deeply (every object against its digest, every
+/// version's id against its record), since what it holds is about to become this copy's
+/// history. Then, under this bundle's writer lock:
+/// - **up to date** when this copy already holds the other's head;
+/// - **fast-forward** when this copy's head is an ancestor of the other's: the other's
+///   versions and objects are added, records and ids as they are, and its head becomes
+///   the head;
+/// - otherwise a **merge**: the other's versions and objects are added, and one more
+///   version is saved whose parents are the two heads and whose document is the three-way
+///   merge of theirs against their newest common ancestor (`JSONMerge`), each migrated to
+///   the schema edits write, then checked as every edit is: the schema, every rule, every
+///   relationship. Conflicts, of values or of rules, write nothing and are returned.
+///
+/// Two copies that share no version are refused, as are a bundle and a copy of another
+/// document type.
+public enum BundlePuller {
+    /// What a pull did, or would have done.
+    public enum Kind: String, Codable, Sendable {
+        case upToDate = "up-to-date"
+        case fastForward = "fast-forward"
+        case merged
+    }
+
+    /// How to settle a merge's conflicts: one side for all, a side per path, or a whole
+    /// document written by the user (`docctl pull --edit`).
+    public struct Resolution: Sendable {
+        /// The side every conflict not named in `paths` takes.
+        public var all: JSONMerge.Side?
+        /// The side the conflict at each path takes, by path as conflicts name them.
+        public var paths: [String: JSONMerge.Side]
+        /// A document that replaces the merge's result, as JSON text.
+        public var document: Data?
+
+        public init(all: JSONMerge.Side? = nil, paths: [String: JSONMerge.Side] = [:], document: Data? = nil) {
+            self.all = all
+            self.paths = paths
+            self.document = document
+        }
+
+        func side(at path: String) -> JSONMerge.Side? { paths[path] ?? all }
+    }
+
+    /// What a pull did.
+    public struct Outcome: Sendable {
+        public var kind: Kind
+        /// The versions brought in, in their order.
+        public var added: [BundleVersion]
+        /// The merge version saved (`merged`), else `nil`.
+        public var merge: BundleVersion?
+        /// The common ancestor a merge was made against.
+        public var base: BundleVersion?
+        /// The bundle's head after the pull (before it, when there are conflicts).
+        public var head: BundleVersion
+        /// The merge's conflicts; when there are any, nothing was written.
+        public var conflicts: [JSONMerge.Conflict]
+        /// The merged document with ours' value at every conflict, pretty-printed: what
+        /// `--edit` opens. `nil` unless there are conflicts.
+        public var mergedText: Data?
+    }
+
+    /// Pulls the copy at `other` into the bundle at `url`. `metadata` is the merge
+    /// version's; a merge without a message gets one naming the other copy. When
+    /// `expectedHead` is given and the bundle's head moved since, nothing is written and
+    /// `conflict` is thrown.
+    ///
+    /// The merge checks the document as `type` (by default the type registered for the
+    /// bundle's content type; schema-less JSON when there is none).
+    public static func pull(into url: URL, from other: URL, metadata: SaveMetadata, resolution: Resolution = Resolution(),
+                            expectedHead: VersionID? = nil, as type: (any CodableDocument.Type)? = nil) throws -> Outcome {
+        let theirs = try DocumentBundle(contentsOf: other)
+        return try DocumentKitError.located(at: url.relativePath) {
+            try LockedSave.withLockedBundle(at: url) { ours in
+                if let expectedHead, ours.manifest.head != expectedHead {
+                    throw DocumentKitError(.conflict, "changed since it was opened: now at version \(ours.headVersion.number) (\(ours.headVersion.shortID)); nothing was pulled", path: url.relativePath)
+                }
+                guard ours.manifest.contentType == theirs.manifest.contentType else {
+                    throw DocumentKitError(.invalidDocument, "holds \(ours.manifest.contentType), \(other.relativePath) holds \(theirs.manifest.contentType); nothing was pulled", path: url.relativePath)
+                }
+                let plan = try PullPlan(ours: ours, theirs: theirs)
+                var outcome = Outcome(kind: .upToDate, added: [], merge: nil, base: nil, head: ours.headVersion, conflicts: [], mergedText: nil)
+                guard plan.kind != .upToDate else { return outcome }
+                try verify(theirs)
+                let incoming = BundleWriter.Incoming(source: theirs, versions: plan.missing,
+                                                     objects: try plan.objectsToCopy(from: theirs, into: ours), pruned: plan.prunedParents)
+                outcome.added = plan.missing
+                if plan.kind == .fastForward {
+                    try BundleWriter.fastForward(ours, with: incoming, compression: metadata.compression, destination: url, inPlace: true)
+                    outcome.kind = .fastForward
+                    outcome.head = theirs.headVersion
+                    return outcome
+                }
+                let base = plan.base!
+                outcome.base = base.version
+                var metadata = metadata
+                if metadata.message.isEmpty {
+                    metadata.message = "Merge \(other.lastPathComponent) at \(theirs.headVersion.shortID)"
+                }
+                let merge = DocumentPullMerge(ours: ours, theirs: theirs, base: base, metadata: metadata, url: url,
+                                              type: type ?? DocumentTypeRegistry.type(for: ours.manifest.contentType))
+                switch try merge.request(resolution: resolution) {
+                case .conflicts(let conflicts, let text):
+                    outcome.conflicts = conflicts
+                    outcome.mergedText = text
+                    outcome.added = []
+                case .save(var request):
+                    request.incoming = incoming
+                    request.inPlace = true
+                    let version = try BundleWriter.write(request)!
+                    outcome.kind = .merged
+                    outcome.merge = version
+                    outcome.head = version
+                }
+                return outcome
+            }
+        }
+    }
+
+    /// Refuses a copy that is not whole: any error a deep validation finds.
+    private static func verify(_ theirs: DocumentBundle) throws {
+        var pass = ValidationPass(bundle: theirs, deep: true)
+        pass.run()
+        if let problem = pass.findings.first(where: { $0.severity == .error }) {
+            throw DocumentKitError(.malformedInput, "cannot be pulled from: \(problem.code): \(problem.message) ('docctl validate --deep' lists every problem); nothing was pulled",
+                                   path: theirs.url.relativePath)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// What pulling one copy of a bundle into another takes, worked out from their version
+/// graphs alone (FORMAT.md §5.2, §5.3): which of the other copy's versions are new here,
+/// whether the pull is a fast-forward or a merge, and against which common ancestor.
+struct PullPlan {
+    enum Kind { case upToDate, fastForward, merge }
+
+    let kind: Kind
+    /// The other copy's versions this copy lacks, in its order (each after its parents).
+    let missing: [BundleVersion]
+    /// Parents of those versions that neither copy holds: the other copy pruned them.
+    let prunedParents: [VersionID]
+    /// For a merge, the newest common ancestor, and the copy that holds its record.
+    let base: (version: BundleVersion, bundle: DocumentBundle)?
+
+    /// Plans pulling `theirs` into `ours`. Throws when they share no version (two
+    /// projects, not two copies) or when their common ancestor was pruned from both.
+    init(ours: DocumentBundle, theirs: DocumentBundle) throws {
+        let known = Set(ours.manifest.versions.map(\.id)).union(ours.manifest.pruned)
+        missing = theirs.manifest.versions.filter { !known.contains($0.id) }
+        let missingIDs = Set(missing.map(\.id))
+        var pruned: [VersionID] = []
+        var seen = Set<VersionID>()
+        for version in missing {
+            for parent in version.parents where !known.contains(parent) && !missingIDs.contains(parent) && seen.insert(parent).inserted {
+                pruned.append(parent)
+            }
+        }
+        prunedParents = pruned
+        guard !missing.isEmpty else {
+            (kind, base) = (.upToDate, nil)
+            return
+        }
+        let theirAncestors = Self.ancestors(of: theirs.manifest.head, in: theirs.manifest)
+        if theirAncestors.contains(ours.manifest.head) {
+            (kind, base) = (.fastForward, nil)
+            return
+        }
+        let common = Self.ancestors(of: ours.manifest.head, in: ours.manifest).intersection(theirAncestors)
+        guard !common.isEmpty else {
+            throw DocumentKitError(.invalidDocument, "shares no version with \(theirs.url.relativePath): they are two projects, not two copies of one (no common ancestor); nothing was pulled",
+                                   path: ours.url.relativePath)
+        }
+        // Each list has every version after its parents, so the last common version in
+        // one of them is an ancestor of no other: the newest common ancestor.
+        if let newest = ours.manifest.versions.last(where: { common.contains($0.id) }) {
+            base = (newest, ours)
+        } else if let newest = theirs.manifest.versions.last(where: { common.contains($0.id) }) {
+            base = (newest, theirs)
+        } else {
+            throw DocumentKitError(.invalidDocument, "and \(theirs.url.relativePath) last shared versions both copies have pruned, so there is nothing to merge against; nothing was pulled",
+                                   path: ours.url.relativePath)
+        }
+        kind = .merge
+    }
+
+    /// `head` and every version it descends from that `manifest` names, its own or pruned.
+    static func ancestors(of head: VersionID, in manifest: BundleManifest) -> Set<VersionID> {
+        let parents = Dictionary(manifest.versions.map { ($0.id, $0.parents) }, uniquingKeysWith: { first, _ in first })
+        var reached: Set<VersionID> = [head]
+        var pending = [head]
+        while let id = pending.popLast() {
+            for parent in parents[id] ?? [] where reached.insert(parent).inserted {
+                pending.append(parent)
+            }
+        }
+        return reached
+    }
+
+    /// The objects of `theirs` the missing versions need and `ours` lacks, with every
+    /// delta base they need in turn, sorted.
+    func objectsToCopy(from theirs: DocumentBundle, into ours: DocumentBundle) throws -> [ObjectDigest] {
+        var needed = try BundlePruner.reachableObjects(of: missing, in: theirs).filter { ours.manifest.objects[$0] == nil }
+        var pending = Array(needed)
+        while let digest = pending.popLast() {
+            if let base = theirs.manifest.objects[digest]?.base, ours.manifest.objects[base] == nil, needed.insert(base).inserted {
+                pending.append(base)
+            }
+        }
+        return needed.sorted()
+    }
+}

@@ -1,0 +1,152 @@
+import ArgumentParser
+import DocumentKit
+import Foundation
+
+extension DocumentTool {
+    struct Pull: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "pull",
+            abstract: "Bring another copy's versions into a bundle, merging when both were edited.",
+            discussion: """
+                OTHER is another copy of the same project (made by copying the file, or by pack). \
+                Its versions and blobs that BUNDLE lacks are added with their ids unchanged. When \
+                BUNDLE's head is one OTHER's history holds, OTHER's head becomes the head \
+                (fast-forward); when both were edited, one more version merges the two heads \
+                against their newest common version: changes made on one side are taken, records \
+                of both sides kept, and a value both sides changed differently, or a merge that \
+                breaks a rule of the document, is a conflict. Conflicts are listed and nothing is \
+                written (exit status 1) unless resolved: --ours or --theirs for all, --resolve \
+                PATH=ours|theirs for one, or --edit to write the merge in your editor. OTHER is \
+                only read, and checked whole before anything is taken from it. Copies of two \
+                different projects (no common version) are refused.
+                """)
+
+        @OptionGroup var target: BundleArgument
+        @Argument(help: "The other copy to pull from.", completion: .file())
+        var other: String
+        @Flag(help: "Resolve every conflict with this bundle's value.")
+        var ours = false
+        @Flag(help: "Resolve every conflict with the other copy's value.")
+        var theirs = false
+        @Option(name: .customLong("resolve"), help: ArgumentHelp("Resolve the conflict at PATH with one side's value (repeatable).", valueName: "PATH=ours|theirs"))
+        var resolutions: [String] = []
+        @Flag(help: "Write the merge in $VISUAL or $EDITOR, starting from it with this bundle's value at each conflict.")
+        var edit = false
+        @OptionGroup var metadata: EditOptions
+        @OptionGroup var output: OutputOptions
+
+        func validate() throws {
+            if ours && theirs { throw ValidationError("--ours and --theirs cannot be used together") }
+            if edit && (ours || theirs || !resolutions.isEmpty) { throw ValidationError("--edit cannot be used with --ours, --theirs or --resolve") }
+        }
+
+        func run() throws {
+            var resolution = BundlePuller.Resolution(all: ours ? .ours : theirs ? .theirs : nil)
+            for text in resolutions {
+                guard let equals = text.lastIndex(of: "="), let side = JSONMerge.Side(rawValue: String(text[text.index(after: equals)...])) else {
+                    throw ValidationError("--resolve takes PATH=ours or PATH=theirs, not '\(text)'")
+                }
+                resolution.paths[String(text[..<equals])] = side
+            }
+            let save = try metadata.metadata(defaultMessage: "")
+            var outcome = try BundlePuller.pull(into: target.url, from: URL(fileURLWithPath: other), metadata: save, resolution: resolution)
+            if edit, !outcome.conflicts.isEmpty {
+                outcome = try editMerge(outcome, metadata: save)
+            }
+            try PullReport(outcome, bundle: target.bundle, other: other).print(json: output.json)
+        }
+
+        /// Opens the merge, conflicts holding this bundle's values, in the editor, and pulls
+        /// again with what the user wrote, reopening it while the document type refuses it.
+        private func editMerge(_ outcome: BundlePuller.Outcome, metadata: SaveMetadata) throws -> BundlePuller.Outcome {
+            let list = outcome.conflicts.map(\.path).joined(separator: ", ")
+            let header = [
+                "# Merging \(other) into \(target.bundle): \(outcome.conflicts.count) conflict\(outcome.conflicts.count == 1 ? "" : "s"), at \(list).",
+                "# Each holds this bundle's value below; '\(DocumentTool.name) pull' without --edit lists both values.",
+                "# Write the merge you want and save, or empty the file to abort.",
+                "# Lines starting with '#' at the top are ignored.",
+            ]
+            let loop = EditorLoop(editor: .preferred(), temporaryDirectory: DocumentEditSession.defaultTemporaryDirectory,
+                                  scratchPrefix: EditorLoop.scratchPrefix("pull", for: target.url), subject: "the merge of \(other) into \(target.bundle)")
+            let original = try JSONValue.parse(outcome.mergedText ?? Data("{}".utf8))
+            return try DocumentKitError.located(at: target.url.relativePath) {
+                try loop.run(original: original, header: header, unchanged: nil) { value in
+                    do {
+                        return try BundlePuller.pull(into: target.url, from: URL(fileURLWithPath: other), metadata: metadata,
+                                                     resolution: BundlePuller.Resolution(document: value.encoded(pretty: false)),
+                                                     expectedHead: outcome.head.id)
+                    } catch let error as DocumentKitError where error.code == .invalidDocument {
+                        throw EditorLoop.Refusal(error: error)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What docctl prints after a pull.
+struct PullReport: Encodable {
+    /// `up-to-date`, `fast-forward`, `merged`, or `conflicts` (nothing written).
+    var result: String
+    var head: VersionSummary
+    /// How many versions came from the other copy.
+    var added: Int
+    var merge: VersionSummary?
+    var base: VersionSummary?
+    var conflicts: [JSONMerge.Conflict]?
+
+    private let bundle: String
+    private let other: String
+    private enum CodingKeys: String, CodingKey { case result, head, added, merge, base, conflicts }
+
+    init(_ outcome: BundlePuller.Outcome, bundle: String, other: String) {
+        result = outcome.conflicts.isEmpty ? outcome.kind.rawValue : "conflicts"
+        head = VersionSummary(outcome.head)
+        added = outcome.added.count
+        merge = outcome.merge.map(VersionSummary.init)
+        base = outcome.base.map(VersionSummary.init)
+        conflicts = outcome.conflicts.isEmpty ? nil : outcome.conflicts
+        self.bundle = bundle
+        self.other = other
+    }
+
+    /// Prints the report; with conflicts, exits with status 1 after naming them on stderr.
+    func print(json: Bool) throws {
+        if json {
+            try Console.printJSON(self)
+        } else {
+            printText()
+        }
+        if let conflicts {
+            // A broken rule has no side to take: only a merge written by hand settles it.
+            let how = conflicts.allSatisfy { $0.rule != nil } ? "resolve with --edit" : "resolve with --ours, --theirs, --resolve PATH=ours|theirs or --edit"
+            FileHandle.standardError.write(Data("error: \(bundle): \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") with \(other); nothing was written (\(how))\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    private func printText() {
+        let versions = "\(added) version\(added == 1 ? "" : "s")"
+        switch result {
+        case "up-to-date":
+            Console.print("\(bundle) is up to date with \(other) (at \(Console.version(head)))")
+        case "fast-forward":
+            Console.print("fast-forward \(bundle) to \(Console.version(head)): \(versions) from \(other)")
+        case "merged":
+            Console.print("merged \(other) into \(bundle) as \(Console.version(head)), with \(versions) from it (common ancestor \(base.map(Console.version) ?? "none"))")
+        default:
+            Console.print("\(conflicts?.count ?? 0) conflict\(conflicts?.count == 1 ? "" : "s") merging \(other) into \(bundle) (common ancestor \(base.map(Console.version) ?? "none")):")
+            for conflict in conflicts ?? [] {
+                if let rule = conflict.rule {
+                    Console.print("  \(conflict.path): breaks a rule: \(rule)")
+                } else {
+                    Console.print("  \(conflict.path): ours \(Self.text(conflict.ours)), theirs \(Self.text(conflict.theirs)), base \(Self.text(conflict.base))")
+                }
+            }
+        }
+    }
+
+    private static func text(_ value: JSONValue?) -> String {
+        value.map { String(decoding: $0.encoded(pretty: false), as: UTF8.self) } ?? "(absent)"
+    }
+}

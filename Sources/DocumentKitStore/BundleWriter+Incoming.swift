@@ -1,0 +1,69 @@
+import DocumentKitArchive
+import DocumentKitCore
+import DocumentKitJSON
+import Foundation
+
+extension BundleWriter {
+    /// What a pull brings in from another copy of a bundle (FORMAT.md §5.3): versions the
+    /// base lacks, in the other copy's order, with their records and ids as they are, and
+    /// the objects they need, whose stored bytes are copied as they are.
+    package struct Incoming {
+        /// The other copy.
+        package var source: DocumentBundle
+        /// Its versions the base lacks, each after its parents.
+        package var versions: [BundleVersion]
+        /// The objects to copy from it: what those versions' trees use and the base lacks,
+        /// with the delta bases they need.
+        package var objects: [ObjectDigest]
+        /// Parents of those versions that neither copy holds (the other copy pruned them).
+        package var pruned: [VersionID]
+
+        package init(source: DocumentBundle, versions: [BundleVersion], objects: [ObjectDigest], pruned: [VersionID]) {
+            self.source = source
+            self.versions = versions
+            self.objects = objects
+            self.pruned = pruned
+        }
+
+        /// A history (versions, pruned ids, objects) with these versions and objects added,
+        /// the versions numbered by their new places.
+        package func added(to history: ([BundleVersion], [VersionID], [ObjectDigest: ObjectRecord]))
+            -> ([BundleVersion], [VersionID], [ObjectDigest: ObjectRecord]) {
+            var (versions, pruned, objects) = history
+            versions += self.versions
+            pruned += self.pruned
+            for digest in self.objects { objects[digest] = source.manifest.objects[digest] }
+            BundleManifest.number(&versions, after: pruned.count)
+            return (versions, pruned, objects)
+        }
+
+        /// The objects to write, each copied from the other copy.
+        package func copies() -> [ObjectDigest: TreePlanner.PendingObject] {
+            Dictionary(uniqueKeysWithValues: objects.map { ($0, .copied(source)) })
+        }
+    }
+
+    /// Moves `base` forward to the other copy's head (a fast-forward): its versions and
+    /// objects are added, and its head's document becomes `document.json`. No version is
+    /// made. Appends in place when `inPlace` allows it.
+    package static func fastForward(_ base: DocumentBundle, with incoming: Incoming, compression: ObjectCompression,
+                                    destination: URL, inPlace: Bool) throws {
+        let (versions, pruned, objects) = incoming.added(to: (base.manifest.versions, base.manifest.pruned, base.manifest.objects))
+        let head = incoming.source.headVersion
+        let manifest = BundleManifest(contentType: base.manifest.contentType, head: head.id, versions: versions,
+                                      objects: objects, pruned: pruned)
+        var newObjects = incoming.copies()
+        var sizes = Dictionary(uniqueKeysWithValues: incoming.objects.map { ($0, incoming.source.manifest.objects[$0]?.storedSize ?? 0) })
+        // The head's document is stored whole (FORMAT.md §4): a copy the base held as a
+        // delta (an old document of its own) is stored again.
+        let document = try incoming.source.documentData(of: head)
+        let digest = ObjectDigest.of(document)
+        if newObjects[digest] == nil, base.manifest.objects[digest]?.codec == .delta {
+            newObjects[digest] = .data(document)
+            sizes[digest] = UInt64(document.count)
+        }
+        try writeContents(Contents(mimeType: base.mimeType, document: document, manifest: manifest, newObjects: newObjects,
+                                   sizes: sizes, base: base, compression: compression),
+                          to: destination, replace: true, inPlace: inPlace)
+    }
+}
