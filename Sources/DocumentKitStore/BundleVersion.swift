@@ -42,6 +42,8 @@ public struct BundleVersion: Codable, Sendable, Equatable {
     /// What changed compared with the first parent, as recorded by the save; absent for a
     /// first version. Not covered by the id (see ``VersionChanges``).
     public var changes: VersionChanges?
+    /// The saver's signature of the id, when they had a signing key. Not covered by the id.
+    public var signature: VersionSignature?
 
     /// Creates the record of a new save and computes its id. `number` is only where it
     /// will sit in this copy; the id does not cover it.
@@ -102,7 +104,7 @@ public struct BundleVersion: Codable, Sendable, Equatable {
     // MARK: Coding
 
     private enum CodingKeys: String, CodingKey {
-        case number, id, parents, created, author, message, schema, tree, writer, changes
+        case number, id, parents, created, author, message, schema, tree, writer, changes, signature
     }
 
     /// Decodes a record. A record with a `number` member is a format-1 record, whose
@@ -121,6 +123,7 @@ public struct BundleVersion: Codable, Sendable, Equatable {
         tree = try container.decode(ObjectDigest.self, forKey: .tree)
         writer = try container.decode(String.self, forKey: .writer)
         changes = try container.decodeIfPresent(VersionChanges.self, forKey: .changes)
+        signature = try container.decodeIfPresent(VersionSignature.self, forKey: .signature)
     }
 
     /// Encodes the record: the local `number` is written only where the id covers it.
@@ -136,6 +139,7 @@ public struct BundleVersion: Codable, Sendable, Equatable {
         try container.encode(tree, forKey: .tree)
         try container.encode(writer, forKey: .writer)
         try container.encodeIfPresent(changes, forKey: .changes)
+        try container.encodeIfPresent(signature, forKey: .signature)
     }
 }
 

@@ -13,14 +13,17 @@ public struct SaveMetadata: Sendable {
     public var created: Date
     /// How the save stores the objects it adds.
     public var compression: ObjectCompression
+    /// The key that signs the version's id, if any (FORMAT.md §5.4).
+    public var signingKey: SigningKey?
 
     // `compression` is not optional, so that `compression: .none` cannot mean "the default".
     public init(author: String, message: String = "", created: Date = DocumentDates.now(),
-                compression: ObjectCompression = .zstd) {
+                compression: ObjectCompression = .zstd, signingKey: SigningKey? = nil) {
         self.author = author
         self.message = message
         self.created = created
         self.compression = compression
+        self.signingKey = signingKey
     }
 }
 
@@ -130,7 +133,7 @@ package enum BundleWriter {
                 newObjects[digest] = object
             }
         }
-        let version = BundleVersion(
+        var version = BundleVersion(
             number: history.1.count + history.0.count + 1,
             parents: (previous.map { [$0.head] } ?? []) + (request.incoming.map { [$0.source.manifest.head] } ?? []),
             created: request.metadata.created,
@@ -139,6 +142,7 @@ package enum BundleWriter {
             schema: request.schema,
             tree: rootTree,
             changes: changes)
+        if let key = request.metadata.signingKey { version.signature = try VersionSignature(signing: version.id, with: key) }
 
         let manifest = BundleManifest(contentType: request.contentType, head: version.id, versions: history.0 + [version],
                                       objects: history.2, pruned: history.1)

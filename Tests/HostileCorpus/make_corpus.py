@@ -527,6 +527,28 @@ def main():
     zip_("format-version-zero.dkproj", manifest(json.dumps(dict(real_manifest, formatVersion=0)).encode()))
     zip_("format-foreign.dkproj", manifest(json.dumps(dict(real_manifest, format="something.else")).encode()))
 
+    # Forged signatures (FORMAT.md §5.4): GOOD's versions are signed; each lie keeps every id.
+    def forged(name, change):
+        m = json.loads(json.dumps(real_manifest))
+        signed = [v for v in m["versions"] if "signature" in v]
+        if len(signed) < 2:
+            raise SystemExit("GOOD must have at least two signed versions")
+        change(signed)
+        zip_(name, manifest(json.dumps(m, sort_keys=True, indent=2).encode()))
+    def moved(signed):
+        signed[0]["signature"] = dict(signed[1]["signature"])   # a good signature, of another id
+    forged("signature-of-another-version.dkproj", moved)
+    def flipped(signed):
+        value = signed[-1]["signature"]["value"]
+        signed[-1]["signature"]["value"] = ("B" if value[0] == "A" else "A") + value[1:]
+    forged("signature-flipped.dkproj", flipped)
+    def other_key(signed):
+        key = signed[-1]["signature"]["key"]
+        signed[-1]["signature"]["key"] = key[:-3] + ("B" if key[-3] == "A" else "A") + key[-2:]
+    forged("signature-other-key.dkproj", other_key)
+    forged("signature-not-base64.dkproj", lambda signed: signed[-1]["signature"].update(value="not base64 at all!"))
+    forged("signature-wrong-type.dkproj", lambda signed: signed[-1].update(signature="documentkit-ed25519 AAAA"))
+
     # -- A manifest that lies (built bundles: every lie is the only one) ---------------------
     def lying(name, change, bundle=None):
         b = bundle or built()

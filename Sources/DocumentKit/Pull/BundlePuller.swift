@@ -69,8 +69,12 @@ public enum BundlePuller {
     ///
     /// The merge checks the document as `type` (by default the type registered for the
     /// bundle's content type; schema-less JSON when there is none).
+    ///
+    /// With `requiringSignaturesFrom`, every version brought in must be signed by a key it
+    /// lists (FORMAT.md §5.4); one that is not is refused and nothing is written.
     public static func pull(into url: URL, from other: URL, metadata: SaveMetadata, resolution: Resolution = Resolution(),
-                            expectedHead: VersionID? = nil, as type: (any CodableDocument.Type)? = nil) throws -> Outcome {
+                            expectedHead: VersionID? = nil, as type: (any CodableDocument.Type)? = nil,
+                            requiringSignaturesFrom trusted: TrustedSigners? = nil) throws -> Outcome {
         let theirs = try DocumentBundle(contentsOf: other)
         return try DocumentKitError.located(at: url.relativePath) {
             try LockedSave.withLockedBundle(at: url) { ours in
@@ -83,6 +87,7 @@ public enum BundlePuller {
                 let plan = try PullPlan(ours: ours, theirs: theirs)
                 var outcome = Outcome(kind: .upToDate, added: [], merge: nil, base: nil, head: ours.headVersion, conflicts: [], mergedText: nil)
                 guard plan.kind != .upToDate else { return outcome }
+                if let trusted { try requireSignatures(on: plan.missing, of: theirs, by: trusted) }
                 try verify(theirs)
                 let incoming = BundleWriter.Incoming(source: theirs, versions: plan.missing,
                                                      objects: try plan.objectsToCopy(from: theirs, into: ours), pruned: plan.prunedParents)
@@ -116,6 +121,21 @@ public enum BundlePuller {
                 }
                 return outcome
             }
+        }
+    }
+
+    /// Refuses the first of `versions` not signed by a key `trusted` lists.
+    private static func requireSignatures(on versions: [BundleVersion], of theirs: DocumentBundle, by trusted: TrustedSigners) throws {
+        for version in versions {
+            let (status, _, key) = BundleVerifier.status(of: version, trusted: trusted)
+            guard status != "signed" else { continue }
+            let why = switch status {
+            case "unsigned": "is not signed"
+            case "untrusted": "is signed by \(key!.fingerprint), a key the trusted signers do not list"
+            default: "has a signature that does not hold (it was altered)"
+            }
+            throw DocumentKitError(.invalidDocument, "version \(version.number) (\(version.shortID)) \(why); --require-signed takes only versions signed by a trusted key; nothing was pulled",
+                                   path: theirs.url.relativePath)
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 
 extension ValidationPass {
     /// Checks the version records and the graph their parents make (FORMAT.md §5): every
-    /// id is its record's hash; every parent comes before its child, or was pruned, so the
+    /// id is its record's hash, and every signature one of that id; every parent comes before its child, or was pruned, so the
     /// graph has no cycle and nothing dangles; one history (a single version without
     /// parents, the first); the head last. A format-1 bundle is also one line of versions
     /// whose records hold their own numbers.
@@ -18,6 +18,9 @@ extension ValidationPass {
             }
             if version.computeID() != version.id {
                 report("version.id-mismatch", "the id does not match the version's record (it was altered after saving)", version: version.number)
+            }
+            if let signature = version.signature, signature.signer(ofVersion: version.id) == nil {
+                report("version.signature-invalid", "its signature is not a signature of its id by the key it names (the record or the signature was altered)", version: version.number)
             }
             checkParents(of: version, earlier: earlier, pruned: pruned, later: later, isFirst: previous == nil)
             if manifest.formatVersion == 1 { checkFormatOne(version, after: previous) }

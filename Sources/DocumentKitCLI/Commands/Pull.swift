@@ -32,12 +32,17 @@ extension DocumentTool {
         var resolutions: [String] = []
         @Flag(help: "Write the merge in $VISUAL or $EDITOR, starting from it with this bundle's value at each conflict.")
         var edit = false
+        @Flag(help: "Take no version that is not signed by a trusted key (see 'verify').")
+        var requireSigned = false
+        @Option(help: ArgumentHelp("The trusted signers file for --require-signed.", valueName: "FILE"), completion: .file())
+        var trusted: String?
         @OptionGroup var metadata: EditOptions
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
             if ours && theirs { throw ValidationError("--ours and --theirs cannot be used together") }
             if edit && (ours || theirs || !resolutions.isEmpty) { throw ValidationError("--edit cannot be used with --ours, --theirs or --resolve") }
+            if trusted != nil && !requireSigned { throw ValidationError("--trusted is for --require-signed") }
         }
 
         func run() throws {
@@ -49,16 +54,24 @@ extension DocumentTool {
                 resolution.paths[String(text[..<equals])] = side
             }
             let save = try metadata.metadata(defaultMessage: "")
-            var outcome = try BundlePuller.pull(into: target.url, from: URL(fileURLWithPath: other), metadata: save, resolution: resolution)
+            var signers: TrustedSigners?
+            if requireSigned {
+                guard let named = try TrustedSigners.named(trusted) else {
+                    throw ValidationError("--require-signed needs trusted signers: give --trusted FILE, or write \(try TrustedSigners.location().path)")
+                }
+                signers = named
+            }
+            var outcome = try BundlePuller.pull(into: target.url, from: URL(fileURLWithPath: other), metadata: save, resolution: resolution,
+                                                requiringSignaturesFrom: signers)
             if edit, !outcome.conflicts.isEmpty {
-                outcome = try editMerge(outcome, metadata: save)
+                outcome = try editMerge(outcome, metadata: save, signers: signers)
             }
             try PullReport(outcome, bundle: target.bundle, other: other).print(json: output.json)
         }
 
         /// Opens the merge, conflicts holding this bundle's values, in the editor, and pulls
         /// again with what the user wrote, reopening it while the document type refuses it.
-        private func editMerge(_ outcome: BundlePuller.Outcome, metadata: SaveMetadata) throws -> BundlePuller.Outcome {
+        private func editMerge(_ outcome: BundlePuller.Outcome, metadata: SaveMetadata, signers: TrustedSigners?) throws -> BundlePuller.Outcome {
             let list = outcome.conflicts.map(\.path).joined(separator: ", ")
             let header = [
                 "# Merging \(other) into \(target.bundle): \(outcome.conflicts.count) conflict\(outcome.conflicts.count == 1 ? "" : "s"), at \(list).",
@@ -74,7 +87,7 @@ extension DocumentTool {
                     do {
                         return try BundlePuller.pull(into: target.url, from: URL(fileURLWithPath: other), metadata: metadata,
                                                      resolution: BundlePuller.Resolution(document: value.encoded(pretty: false)),
-                                                     expectedHead: outcome.head.id)
+                                                     expectedHead: outcome.head.id, requiringSignaturesFrom: signers)
                     } catch let error as DocumentKitError where error.code == .invalidDocument {
                         throw EditorLoop.Refusal(error: error)
                     }

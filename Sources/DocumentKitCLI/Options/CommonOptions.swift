@@ -25,7 +25,8 @@ struct EditOptions: ParsableArguments {
     var author: String?
 
     func metadata(defaultMessage: String) throws -> SaveMetadata {
-        SaveMetadata(author: try Authorship.author(author), message: message ?? defaultMessage, compression: .defaultForSaves())
+        SaveMetadata(author: try Authorship.author(author), message: message ?? defaultMessage, compression: .defaultForSaves(),
+                     signingKey: try SigningKey.forSaves())
     }
 }
 

@@ -36,10 +36,18 @@ public struct SigningKey: Sendable {
     private static let header = "documentkit-ed25519-private-key 1"
 
     /// Writes the key to a new file at `url`, readable and writable by its owner alone
-    /// (0600), creating its folder (0700) when missing. An existing file is never replaced.
+    /// (0600), creating its folder (0700) and the folders above it when missing. An
+    /// existing file is never replaced.
     public func write(to url: URL) throws {
-        let folder = url.deletingLastPathComponent().path
-        if SystemCall.status(folder) == nil, !SystemCall.makeFolder(folder, mode: 0o700) {
+        // The settings folders above it, as `mkdir -p` would (the umask's mode); the key's
+        // own folder private.
+        var missing: [String] = []
+        var folder = url.deletingLastPathComponent()
+        while SystemCall.status(folder.path) == nil, folder.path != "/" {
+            missing.append(folder.path)
+            folder = folder.deletingLastPathComponent()
+        }
+        for (index, path) in missing.reversed().enumerated() where !SystemCall.makeFolder(path, mode: index == missing.count - 1 ? 0o700 : 0o777) {
             throw DocumentKitError.system("cannot create the folder of", path: url.path, errno: errno)
         }
         guard SystemCall.linkStatus(url.path) == nil else {

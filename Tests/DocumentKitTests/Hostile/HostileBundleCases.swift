@@ -139,6 +139,12 @@ enum HostileBundleCases {
         HostileCase("parent-after-child.dkproj", info: .ok, cat: .ok, validate: .finds("version.parent-order"), export: .ok),
         HostileCase("format-1-record-merges.dkproj", info: .ok, cat: .ok, validate: .finds("version.parents"), export: .ok),
         HostileCase("format-1-holds-format-2-record.dkproj", info: .ok, cat: .ok, validate: .finds("version.record-format"), export: .ok),
+        // Forged signatures, every id right: the signature is the only lie (FORMAT.md §5.4).
+        HostileCase("signature-of-another-version.dkproj", info: .ok, cat: .ok, validate: .finds("version.signature-invalid"), export: .ok),
+        HostileCase("signature-flipped.dkproj", info: .ok, cat: .ok, validate: .finds("version.signature-invalid"), export: .ok),
+        HostileCase("signature-other-key.dkproj", info: .ok, cat: .ok, validate: .finds("version.signature-invalid"), export: .ok),
+        HostileCase("signature-not-base64.dkproj", info: .ok, cat: .ok, validate: .finds("version.signature-invalid"), export: .ok),
+        .unreadable("signature-wrong-type.dkproj", "not a valid manifest: versions[2].signature: expected an object, found a string", finding: "manifest.invalid"),
         HostileCase("version-duplicate-ids.dkproj", info: .ok, cat: .ok, validate: .finds("version.duplicate-id"), export: .ok),
         HostileCase("versions-out-of-order.dkproj", info: .ok, cat: .ok, validate: .finds("version.parent-order"), export: .ok),
         HostileCase("schema-newer.dkproj", info: .ok, cat: .ok, validate: .finds("document.schema-newer"), export: .ok),

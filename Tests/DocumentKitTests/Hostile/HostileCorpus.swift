@@ -109,10 +109,13 @@ enum HostileCorpus {
     /// Makes a good bundle with docctl (two versions, a blob) and writes the corpus
     /// `families` from it into `directory/corpus`.
     static func build(_ families: [String], in directory: TemporaryDirectory) throws -> URL {
-        try Run.docctl(["new", "good.dkproj", "--name", "Good"], in: directory.url)
-        try Run.docctl(["set", "good.dkproj", "tasks[+]", #"{"title": "t"}"#], in: directory.url)
+        // Signed, so that the corpus can forge signatures (a key of the test's own).
+        let signing = ["XDG_CONFIG_HOME": directory.path("config")]
+        try Run.docctl(["key", "new"], in: directory.url, environment: signing)
+        try Run.docctl(["new", "good.dkproj", "--name", "Good"], in: directory.url, environment: signing)
+        try Run.docctl(["set", "good.dkproj", "tasks[+]", #"{"title": "t"}"#], in: directory.url, environment: signing)
         try Data("hello, blob\n".utf8).write(to: directory.url.appendingPathComponent("b.png"))
-        try Run.docctl(["attach", "good.dkproj", "b.png"], in: directory.url)
+        try Run.docctl(["attach", "good.dkproj", "b.png"], in: directory.url, environment: signing)
         let corpus = directory.url.appendingPathComponent("corpus")
         try FileManager.default.createDirectory(at: corpus, withIntermediateDirectories: false)
         let made = try ExternalTool.python3.run([script.path, directory.path("good.dkproj"), corpus.path, "--families=\(families.joined(separator: ","))"])

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Checks who saved each version of a bundle (`docctl verify`): every version's signature
+/// against its id and the key it names, the key looked up in a trusted-signers file, and
+/// the whole bundle checked deeply (every object against its digest, every id against its
+/// record), so that a changed byte anywhere in a version, its objects or its signature is
+/// found.
+public enum BundleVerifier {
+    /// What the verification found.
+    public struct Report: Codable, Sendable {
+        /// One version's signature.
+        public struct Signature: Codable, Sendable, Equatable {
+            public var number: Int
+            public var id: String
+            /// `signed` (by a trusted key, when trusted signers were given), `untrusted`
+            /// (a good signature by a key the trusted signers do not list), `unsigned`, or
+            /// `invalid` (not a signature of the id by the key it names: altered).
+            public var status: String
+            /// The trusted signer's name.
+            public var signer: String?
+            /// The signing key's fingerprint.
+            public var key: String?
+        }
+
+        public var file: String
+        public var versions: [Signature]
+        /// Every error and warning of a deep validation.
+        public var findings: [ValidationFinding]
+        /// Whether nothing was altered: no error found.
+        public var valid: Bool { !findings.contains { $0.severity == .error } }
+    }
+
+    /// Verifies the bundle at `url`, naming signers from `trusted` when given.
+    public static func verify(_ url: URL, trusted: TrustedSigners? = nil) throws -> Report {
+        let validation = try BundleValidator.validate(url, deep: true)
+        let bundle = try DocumentBundle(contentsOf: url)
+        let versions = bundle.manifest.versions.map { version in
+            let status = Self.status(of: version, trusted: trusted)
+            return Report.Signature(number: version.number, id: version.id, status: status.status, signer: status.name,
+                                    key: status.key?.fingerprint)
+        }
+        return Report(file: url.relativePath, versions: versions, findings: validation.findings)
+    }
+
+    /// How `version` is signed, and by whom.
+    package static func status(of version: BundleVersion, trusted: TrustedSigners?) -> (status: String, name: String?, key: SignerKey?) {
+        guard let signature = version.signature else { return ("unsigned", nil, nil) }
+        guard let key = signature.signer(ofVersion: version.id) else { return ("invalid", nil, SignerKey(text: signature.key)) }
+        guard let trusted else { return ("signed", nil, key) }
+        guard let name = trusted.name(of: key) else { return ("untrusted", nil, key) }
+        return ("signed", name, key)
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import DocumentKit
+import Foundation
+
+extension DocumentTool {
+    struct Key: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "key",
+            abstract: "Make or show the key that signs your saves.",
+            discussion: """
+                With a key, every save signs the new version's id, so that whoever receives the \
+                bundle can check who saved each version with 'verify' and 'pull --require-signed'. \
+                The key is kept private in your settings folder (mode 0600, in a folder only you \
+                may write to), never printed, and refused when others could read it.
+                """,
+            subcommands: [New.self, Show.self])
+
+        struct New: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "new",
+                abstract: "Make a new Ed25519 signing key; an existing key is never replaced.")
+            @OptionGroup var output: OutputOptions
+
+            func run() throws {
+                let url = try SigningKey.location()
+                let key = SigningKey.generate()
+                try key.write(to: url)
+                try KeyReport(key.publicKey, file: url.path).print(json: output.json, made: true)
+            }
+        }
+
+        struct Show: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "show",
+                abstract: "Print your public key, the line others add to their trusted signers.")
+            @OptionGroup var output: OutputOptions
+
+            func run() throws {
+                let url = try SigningKey.location()
+                guard let key = try SigningKey.forSaves() else {
+                    throw DocumentKitError(.missingInput, "no signing key; make one with '\(DocumentTool.name) key new'", path: url.path)
+                }
+                try KeyReport(key.publicKey, file: url.path).print(json: output.json, made: false)
+            }
+        }
+    }
+}
+
+/// What `key new` and `key show` print: the public key, never the private one.
+struct KeyReport: Encodable {
+    var publicKey: String
+    var fingerprint: String
+    var file: String
+
+    init(_ key: SignerKey, file: String) {
+        publicKey = key.description
+        fingerprint = key.fingerprint
+        self.file = file
+    }
+
+    func print(json: Bool, made: Bool) throws {
+        if json { return try Console.printJSON(self) }
+        if made { Console.print("made a signing key in \(file) (\(fingerprint)); every save now signs its version") }
+        Console.print("\(publicKey)")
+    }
+}

@@ -1,0 +1,162 @@
+@testable import DocumentKit
+import Foundation
+import Testing
+
+/// Signed versions end to end: `key new`, saves that sign, `verify`, and
+/// `pull --require-signed`, with tampering of every kind refused.
+@Suite struct SignedVersionsTests {
+    /// docctl with its settings (and so its signing key) in `config` under the test's folder.
+    @discardableResult
+    private func docctl(_ arguments: [String], in directory: TemporaryDirectory, as user: String = "ada", status: Int32 = 0,
+                        sourceLocation: SourceLocation = #_sourceLocation) throws -> ExternalTool.Result {
+        let result = try Run.docctl(arguments, in: directory.url, environment: ["XDG_CONFIG_HOME": directory.path("config-\(user)")])
+        #expect(result.status == status, "\(arguments): \(result.standardError)", sourceLocation: sourceLocation)
+        return result
+    }
+
+    private func trust(_ users: [String], in directory: TemporaryDirectory) throws {
+        let lines = try users.map { user in "\(user) \(try docctl(["key", "show"], in: directory, as: user).output)" }
+        try Fixtures.write(Data(lines.joined().utf8), to: "trusted", in: directory.url)
+    }
+
+    private func bundle(_ name: String, in directory: TemporaryDirectory) throws -> DocumentBundle {
+        try DocumentBundle(contentsOf: directory.url.appendingPathComponent(name))
+    }
+
+    @Test func aNewKeyIsPrivateNeverPrintedAndNeverReplaced() throws {
+        let directory = try TemporaryDirectory()
+        let made = try docctl(["key", "new"], in: directory)
+        let file = directory.path("config-ada/docctl/signing.key")
+        let key = try SigningKey(contentsOf: URL(fileURLWithPath: file))
+        #expect(made.output == "made a signing key in \(file) (\(key.publicKey.fingerprint)); every save now signs its version\n\(key.publicKey)\n")
+        #expect(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int == 0o600)
+        let secret = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")[1]
+        #expect(!made.output.contains(secret))
+        #expect(try docctl(["key", "show"], in: directory).output == "\(key.publicKey)\n")
+        let again = try docctl(["key", "new"], in: directory, status: 73)
+        #expect(again.standardError == "error: \(file): already exists; a key is never replaced (move it away first)\n")
+        #expect(try SigningKey(contentsOf: URL(fileURLWithPath: file)).publicKey == key.publicKey)
+    }
+
+    @Test func everySaveIsSignedAndVerifyNamesItsSigner() throws {
+        let directory = try TemporaryDirectory()
+        try docctl(["new", "p.dkproj", "--name", "Plain"], in: directory)
+        try docctl(["key", "new"], in: directory)
+        try docctl(["set", "p.dkproj", "name", "Signed"], in: directory)
+        try docctl(["key", "new"], in: directory, as: "bob")
+        try docctl(["set", "p.dkproj", "name", "By Bob"], in: directory, as: "bob")
+        try trust(["ada"], in: directory)
+        let versions = try bundle("p.dkproj", in: directory).manifest.versions
+        #expect(versions.map { $0.signature == nil } == [true, false, false])
+        let ada = try SigningKey(contentsOf: URL(fileURLWithPath: directory.path("config-ada/docctl/signing.key"))).publicKey
+        let bob = try SigningKey(contentsOf: URL(fileURLWithPath: directory.path("config-bob/docctl/signing.key"))).publicKey
+        let verified = try docctl(["verify", "p.dkproj", "--trusted", "trusted"], in: directory)
+        #expect(verified.output == """
+            version 3  \(versions[2].shortID)  signed by an untrusted key (\(bob.fingerprint))
+            version 2  \(versions[1].shortID)  signed by ada (\(ada.fingerprint))
+            version 1  \(versions[0].shortID)  unsigned
+            p.dkproj: ok: 3 versions, 1 signed by trusted keys; every object, id and signature checked
+
+            """)
+        let required = try docctl(["verify", "p.dkproj", "--trusted", "trusted", "--require-signed"], in: directory, status: 1)
+        #expect(required.standardError == "error: p.dkproj: not every version is signed by a trusted key\n")
+        #expect(try bundle("p.dkproj", in: directory).manifest.versions.allSatisfy { $0.computeID() == $0.id })
+    }
+
+    /// A signed bundle with one byte of `what` changed: verify must fail.
+    @Test(arguments: ["object", "manifest", "signature"]) func oneChangedByteIsFound(_ what: String) throws {
+        let directory = try TemporaryDirectory()
+        try docctl(["key", "new"], in: directory)
+        try docctl(["new", "p.dkproj", "--name", "Signed"], in: directory)
+        try docctl(["set", "p.dkproj", "summary", String(repeating: "long text ", count: 3)], in: directory)
+        #expect(try docctl(["verify", "p.dkproj"], in: directory).status == 0)
+        let url = directory.url.appendingPathComponent("p.dkproj")
+        let bundle = try bundle("p.dkproj", in: directory)
+        var data = try Data(contentsOf: url)
+        switch what {
+        case "object":
+            let digest = try #require(try bundle.tree(of: bundle.headVersion)["document.json"]?.knownDigest)
+            let entry = try #require(bundle.zip.entry(named: digest.entryName))
+            data[Int(entry.dataOffset) + 20] ^= 0x01
+        case "manifest":
+            // The author, one letter changed, and the entry's CRC-32 made right again, so
+            // that only the record lies.
+            let entry = try #require(bundle.zip.entry(named: "manifest.json"))
+            let range = Int(entry.dataOffset)..<Int(entry.dataOffset + entry.size)
+            var manifest = data.subdata(in: range)
+            let at = try #require(manifest.firstRange(of: Data(#""author" : ""#.utf8)))
+            manifest[at.upperBound] ^= 0x01
+            data.replaceSubrange(range, with: manifest)
+            try Self.fixCRC(of: entry, in: &data, bundle: bundle)
+        default:
+            let entry = try #require(bundle.zip.entry(named: "manifest.json"))
+            let range = Int(entry.dataOffset)..<Int(entry.dataOffset + entry.size)
+            var manifest = data.subdata(in: range)
+            let value = try #require(bundle.headVersion.signature?.value)
+            let at = try #require(manifest.firstRange(of: Data(value.utf8)))
+            manifest[at.lowerBound + 5] = manifest[at.lowerBound + 5] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+            data.replaceSubrange(range, with: manifest)
+            try Self.fixCRC(of: entry, in: &data, bundle: bundle)
+        }
+        try data.write(to: url)
+        let result = try docctl(["verify", "p.dkproj"], in: directory, status: 1)
+        #expect(result.output.contains("p.dkproj: ALTERED"), "\(result.output)")
+        // A damaged zstd frame may not decode at all (object.unreadable) or decode to other
+        // bytes (object.digest-mismatch): either is the object's finding.
+        let expected = ["object": "object.", "manifest": "version.id-mismatch", "signature": "version.signature-invalid"][what]!
+        #expect(result.output.contains("error \(expected)"), "\(result.output)")
+        if what == "signature" { #expect(result.output.contains("SIGNATURE INVALID")) }
+    }
+
+    /// Rewrites the CRC-32 of `entry` in its local header and central directory record.
+    private static func fixCRC(of entry: StoredZipEntry, in data: inout Data, bundle: DocumentBundle) throws {
+        let crc = CRC32.checksum(data.subdata(in: Int(entry.dataOffset)..<Int(entry.dataOffset + entry.size)))
+        let bytes = withUnsafeBytes(of: crc.littleEndian) { Data($0) }
+        data.replaceSubrange(Int(entry.localHeaderOffset) + 14..<Int(entry.localHeaderOffset) + 18, with: bytes)
+        // The central directory record that names the entry: its CRC is at offset 16.
+        let name = Data("manifest.json".utf8)
+        var search = Int(bundle.zip.centralDirectoryOffset)
+        while let at = data[search...].firstRange(of: Data([0x50, 0x4B, 0x01, 0x02])) {
+            if data.subdata(in: at.lowerBound + 46..<at.lowerBound + 46 + name.count) == name {
+                data.replaceSubrange(at.lowerBound + 16..<at.lowerBound + 20, with: bytes)
+                return
+            }
+            search = at.upperBound
+        }
+        Issue.record("no central directory record for \(entry.name)")
+    }
+
+    @Test func requireSignedTakesOnlyVersionsATrustedKeySigned() throws {
+        let directory = try TemporaryDirectory()
+        try docctl(["key", "new"], in: directory)
+        try docctl(["key", "new"], in: directory, as: "eve")
+        try docctl(["new", "a.dkproj", "--name", "Shared"], in: directory)
+        try FileManager.default.copyItem(at: directory.url.appendingPathComponent("a.dkproj"), to: directory.url.appendingPathComponent("b.dkproj"))
+        try trust(["ada"], in: directory)
+        try docctl(["set", "b.dkproj", "name", "By Eve"], in: directory, as: "eve")
+        let digest = try Fixtures.digest(of: directory.url.appendingPathComponent("a.dkproj"))
+        let eve = try bundle("b.dkproj", in: directory).headVersion
+        let refused = try docctl(["pull", "a.dkproj", "b.dkproj", "--require-signed", "--trusted", "trusted"], in: directory, status: 65)
+        #expect(refused.standardError == "error: b.dkproj: version 2 (\(eve.shortID)) is signed by \(eve.signature.flatMap { SignerKey(text: $0.key) }!.fingerprint), a key the trusted signers do not list; --require-signed takes only versions signed by a trusted key; nothing was pulled\n")
+        #expect(try Fixtures.digest(of: directory.url.appendingPathComponent("a.dkproj")) == digest)
+        // Ada's own versions pull; an unsigned one does not.
+        try FileManager.default.copyItem(at: directory.url.appendingPathComponent("a.dkproj"), to: directory.url.appendingPathComponent("c.dkproj"))
+        try docctl(["set", "c.dkproj", "name", "By Ada"], in: directory)
+        try docctl(["pull", "a.dkproj", "c.dkproj", "--require-signed", "--trusted", "trusted"], in: directory)
+        try docctl(["set", "c.dkproj", "name", "Unsigned"], in: directory, as: "nobody")
+        let unsigned = try docctl(["pull", "a.dkproj", "c.dkproj", "--require-signed", "--trusted", "trusted"], in: directory, status: 65)
+        #expect(unsigned.standardError.contains("version 3 (") && unsigned.standardError.contains(") is not signed; --require-signed"))
+    }
+
+    @Test func aKeyOthersCanReadStopsTheSave() throws {
+        let directory = try TemporaryDirectory()
+        try docctl(["new", "p.dkproj", "--name", "P"], in: directory)
+        try docctl(["key", "new"], in: directory)
+        let file = directory.path("config-ada/docctl/signing.key")
+        chmod(file, 0o644)
+        let digest = try Fixtures.digest(of: directory.url.appendingPathComponent("p.dkproj"))
+        let refused = try docctl(["set", "p.dkproj", "name", "Q"], in: directory, status: 65)
+        #expect(refused.standardError == "error: \(file): is readable or writable by others (mode 0644); a signing key must be private: chmod 600 it\n")
+        #expect(try Fixtures.digest(of: directory.url.appendingPathComponent("p.dkproj")) == digest)
+    }
+}
