@@ -6,10 +6,16 @@ extension StoredZipReader {
     /// A zip has two descriptions of every entry; tools that trust different ones see
     /// different files. Bundles accept only archives where both agree.
     ///
+    /// - Parameter allowingStaleName: accept a header whose name is the entry's stale form
+    ///   (``StoredZip/staleName(length:)``), sizes, CRC-32 and all else agreeing. A save in
+    ///   place gives the entries it superseded that name once it has happened, and a reader
+    ///   that read the central directory before that save goes on reading them: their data
+    ///   does not move, and the layers above check it against its digest. The validator
+    ///   turns this off: an entry the central directory lists must carry its own name.
     /// - Throws: `.malformed` on any disagreement, `.truncated` if the header is cut short.
-    package func verifyLocalHeader(_ entry: StoredZipEntry) throws(ArchiveError) {
+    package func verifyLocalHeader(_ entry: StoredZipEntry, allowingStaleName: Bool = true) throws(ArchiveError) {
         do {
-            try checkLocalHeader(entry)
+            try checkLocalHeader(entry, allowingStaleName: allowingStaleName)
         } catch {
             throw error.adding(path: path, entry: entry.name)
         }
@@ -22,7 +28,7 @@ extension StoredZipReader {
         }
     }
 
-    private func checkLocalHeader(_ entry: StoredZipEntry) throws(ArchiveError) {
+    private func checkLocalHeader(_ entry: StoredZipEntry, allowingStaleName: Bool) throws(ArchiveError) {
         try checkOwnership(entry)
         // Bounded: a fixed header, a name of at most 4,096 bytes and a 20-byte zip64 extra.
         let headerSize = Int(entry.dataOffset - entry.localHeaderOffset)
@@ -47,11 +53,15 @@ extension StoredZipReader {
                 throw ArchiveError(
                     .malformed, "the local header (flags 0x\(Self.hexadecimal(flags)), method \(method)) disagrees with the central directory")
             }
-            guard nameLength == expectedName.count, extraLength == expectedExtra,
-                  try cursor.bytes(nameLength).elementsEqual(expectedName)
-            else {
-                throw ArchiveError(
-                    .malformed, "the local header's name or extra fields disagree with the central directory")
+            let disagreement = ArchiveError(.malformed, "the local header's name or extra fields disagree with the central directory")
+            guard nameLength == expectedName.count, extraLength == expectedExtra else { throw disagreement }
+            let name = try cursor.bytes(nameLength)
+            if !name.elementsEqual(expectedName) {
+                guard let stale = StoredZip.staleName(length: nameLength), name.elementsEqual(stale) else { throw disagreement }
+                guard allowingStaleName else {
+                    throw ArchiveError(
+                        .malformed, "the local header carries a superseded entry's name, '\(String(decoding: name, as: UTF8.self))': readers that walk local headers from the start of the file do not see the entry")
+                }
             }
             var sizes = (compressed: UInt64(compressedSize), uncompressed: UInt64(uncompressedSize))
             if expectedExtra == StoredZip.localZip64ExtraSize {

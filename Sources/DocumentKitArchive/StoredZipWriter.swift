@@ -29,6 +29,9 @@ package final class StoredZipWriter {
     package let forcesZip64: Bool
     private var centralHeaders: [[UInt8]] = []
     private let checks: ArchiveWriterChecks
+    /// The local header offsets of the entries listed with ``keepEntry(_:)``: after an
+    /// append, every other entry of the old zip is superseded.
+    package private(set) var keptOffsets: Set<UInt64> = []
 
     /// Writes at the start of `fileDescriptor`, a freshly created, empty regular file opened
     /// for writing (`O_RDWR`), with `pwrite`; never closes it.
@@ -78,6 +81,7 @@ package final class StoredZipWriter {
                 zip64Sizes: zip64Sizes, zip64Offset: StoredZip.needsZip64(entry.localHeaderOffset),
                 versionNeeded: zip64Sizes || StoredZip.needsZip64(entry.localHeaderOffset)
                     ? StoredZip.versionNeededZip64 : StoredZip.versionNeededStored))
+            keptOffsets.insert(entry.localHeaderOffset)
         }
     }
 

@@ -14,8 +14,32 @@ package struct BundleFile {
     /// was killed); 0 normally. The next save removes them.
     package let unfinishedAppendBytes: UInt64
 
+    /// How many times opening is tried while the file keeps changing under it.
+    private static let openingAttempts = 3
+
     /// Opens the bundle at `url`; throws `missingInput` or `malformedInput` naming the file.
+    ///
+    /// Readers take no lock, and a save in place that ends while this opens may cover the
+    /// old central directory (FORMAT.md §8, step A5) between the reads of the end records
+    /// and of the directory they locate, which then reads as malformed. So a failed open is
+    /// tried again, up to three times in all, when the file changed meanwhile (its identity
+    /// or length, or its append journal came or went): the next try reads the new end. An
+    /// open that fails on a file that did not change fails at once.
     package init(url: URL, limits: BundleLimits) throws {
+        var attempt = 1
+        while true {
+            let before = FileFingerprint(url)
+            do {
+                self = try BundleFile(opening: url, limits: limits)
+                return
+            } catch {
+                guard attempt < Self.openingAttempts, let before, FileFingerprint(url) != before else { throw error }
+                attempt += 1
+            }
+        }
+    }
+
+    private init(opening url: URL, limits: BundleLimits) throws {
         path = url.relativePath
         let info = try SystemCall.status(url.path, failing: "cannot open", reportedAs: path)
         guard (info.st_mode & S_IFMT) == S_IFREG else {
@@ -86,5 +110,24 @@ package struct BundleFile {
             }
             return try zip.readData(entry, verifyCRC: verifyCRC)
         }
+    }
+}
+
+/// What changes about a bundle file when a save writes it: which file the path names, its
+/// length, and whether an append's journal is beside it.
+private struct FileFingerprint: Equatable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var journal: Bool
+
+    /// The fingerprint of the file at `url` now, or `nil` when it cannot be read.
+    init?(_ url: URL) {
+        let resolved = AtomicReplacement.resolvingSymbolicLinks(url).path
+        guard let info = SystemCall.status(resolved) else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        journal = SystemCall.status(AppendJournal.path(for: resolved)) != nil
     }
 }

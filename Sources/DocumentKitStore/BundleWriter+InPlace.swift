@@ -16,7 +16,9 @@ extension BundleWriter {
     /// the old end is flushed first; then everything but the new end record is written
     /// and flushed; then the end record, and a last flush. Until that record is written,
     /// readers follow the journal to the old zip, and the next writer cuts the tail off.
-    /// After a failure (a full disk) the file is cut back to its old length here.
+    /// After a failure (a full disk) the file is cut back to its old length here. Once the
+    /// save has happened, the bytes it superseded are swept (FORMAT.md §8, step A5), so
+    /// that streaming readers do not take them for the bundle's.
     ///
     /// Returns `false`, having written nothing, when the save should rewrite the bundle
     /// instead: the file cannot be opened for writing, is not the one `base` read, or
@@ -36,7 +38,9 @@ extension BundleWriter {
     ///
     /// Returns `false`, having written nothing, when `superseded` (the bytes of `base`
     /// the append leaves unused) would take the file's superseded bytes past a third, or
-    /// the file cannot be opened for writing or is not the one `base` read.
+    /// the file cannot be opened for writing or is not the one `base` read; and, having
+    /// cut off what it wrote, when an entry it supersedes has a name too short to be
+    /// renamed into `.stale/` (only an entry outside the format can).
     package static func append(to base: DocumentBundle, destination: URL, superseding superseded: UInt64,
                        _ write: (StoredZipWriter) throws -> Void) throws -> Bool {
         let path = AtomicReplacement.resolvingSymbolicLinks(base.url).path
@@ -53,24 +57,39 @@ extension BundleWriter {
 
         let start = base.zip.length
         let fd = file.descriptor
+        finishLastSweep(before: base, in: file, path: reported)
         let journal = try AppendJournal.begin(bundlePath: path, fd: fd, length: start, reportedPath: reported)
+        var supersededEntries: [StoredZipEntry] = []
+        let appended: Bool
         do {
-            try DocumentKitError.located(at: reported) {
+            appended = try DocumentKitError.located(at: reported) {
                 let zip = StoredZipWriter(appendingTo: fd, path: reported, at: start)
                 try write(zip)
+                supersededEntries = base.zip.entries.filter { !zip.keptOffsets.contains($0.localHeaderOffset) }
+                // A name too short for its stale form (only an entry outside the format has
+                // one) would stay readable to streaming readers: rewrite the bundle instead.
+                guard supersededEntries.allSatisfy({ StoredZip.staleName(length: $0.name.utf8.count) != nil }) else { return false }
                 try zip.finish { try file.synchronize() }
                 try file.synchronize()
+                return true
             }
         } catch {
-            // Nothing before `start` was touched: cutting the tail restores the old bytes.
+            // Before `start`, only bytes no entry refers to were written (the last save's
+            // sweep): cutting the tail restores the old zip.
             if file.truncate(to: start) { try? journal.finish() }
             throw error
+        }
+        guard appended else {
+            if file.truncate(to: start) { try? journal.finish() }
+            return false
         }
         try DocumentKitError.located(at: reported) { try journal.finish() }
         if let written = try? file.status(), written.st_nlink == 0 {
             // Removed (its folder deleted) while the save ran: the version went with it.
             throw DocumentKitError(.cannotCreateOutput, "it was removed while it was being saved", path: reported)
         }
+        sweep(StoredZipSupersededRegion(entries: supersededEntries, directory: base.zip.centralDirectoryOffset..<start),
+              in: file, path: reported)
         return true
     }
 

@@ -37,6 +37,7 @@ package struct ValidationPass {
         }
         checkMimetype()
         checkEntries()
+        checkSupersededBytes()
         checkState()
         if deep {
             // What takes the time on a big bundle: reading every object once.
@@ -70,7 +71,7 @@ package struct ValidationPass {
         let fixed: Set<String> = [BundleEntry.mimetype, BundleEntry.document, BundleEntry.manifest, BundleEntry.state]
         for entry in bundle.zip.entries {
             do {
-                try bundle.zip.verifyLocalHeader(entry)
+                try bundle.zip.verifyLocalHeader(entry, allowingStaleName: false)
             } catch {
                 report("entry.header-mismatch", error.message, entry: entry.name)
             }

@@ -120,13 +120,12 @@ import Testing
         try docctl(["attach", "p.dkproj", "big.bin"], in: directory)
         let log = try docctl(["log", "p.dkproj", "--json"], in: directory).output
         let document = try docctl(["cat", "p.dkproj"], in: directory).output
-        let before = try Data(contentsOf: url)
-
-        try docctl(["state", "set", "p.dkproj", "task.last-opened", taskID], in: directory)
-        try docctl(["state", "set", "p.dkproj", "export.format", "zip"], in: directory)
-
-        let after = try Data(contentsOf: url)
-        #expect(after.prefix(before.count) == before, "appended: every earlier byte is as it was")
+        // Appended: every entry kept is where it was, and what was superseded is swept.
+        for (key, value) in [("task.last-opened", taskID), ("export.format", "zip")] {
+            let before = try Data(contentsOf: url)
+            try docctl(["state", "set", "p.dkproj", key, value], in: directory)
+            try SweptAppend.expectSwept(before: before, after: url, in: directory)
+        }
         #expect(try docctl(["log", "p.dkproj", "--json"], in: directory).output == log, "no version, the same head")
         #expect(try docctl(["cat", "p.dkproj"], in: directory).output == document)
         #expect(try ExternalTool.unzip.run(["-p", url.path, "document.json"]).output == document)

@@ -1,4 +1,5 @@
 @testable import DocumentKit
+import SampleProject
 import Foundation
 import Testing
 
@@ -13,13 +14,14 @@ import Testing
         return directory.url.appendingPathComponent("p.dkproj")
     }
 
-    @Test func aSmallEditAppendsAndLeavesEveryEarlierByteInPlace() throws {
+    @Test func aSmallEditAppendsAndTouchesNothingButWhatItSuperseded() throws {
         let directory = try TemporaryDirectory()
         let url = try bundleWithBlob(in: directory)
         let before = try Data(contentsOf: url)
         try Run.docctl(["set", "p.dkproj", "name", "v1"], in: directory.url)
         let after = try Data(contentsOf: url)
-        #expect(after.prefix(before.count) == before, "the old bytes are untouched")
+        // Every entry kept is where it was; the superseded ones are renamed into .stale/.
+        try SweptAppend.expectSwept(before: before, after: url, in: directory)
         #expect(after.count > before.count && after.count < before.count + 10_000, "grew by \(after.count - before.count)")
         #expect(try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url).status == 0)
 
@@ -79,7 +81,7 @@ import Testing
 
         try Run.docctl(["set", "p.dkproj", "name", "v1"], in: directory.url)
         let after = try Data(contentsOf: url)
-        #expect(after.prefix(original.count) == original)
+        try SweptAppend.expectSwept(before: original, after: url, in: directory)
         #expect(after.count < original.count + 10_000, "the tail was cut before appending")
         #expect(Fixtures.listing(directory.url) == ["big.bin", "p.dkproj"], "the journal is gone")
         #expect(try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url).output.contains("ok"))
@@ -88,15 +90,16 @@ import Testing
     @Test func aSaveKilledAfterItsEndRecordButBeforeRemovingTheJournalNeverHappened() throws {
         // The state a kill between the append's last two steps leaves: the file ends in
         // the new, complete zip, and the journal still names the old end. Made here by
-        // saving a copy in place and putting its bytes back under the original's journal.
+        // saving a copy in place and putting its appended bytes back, after the original's
+        // (the sweep that follows the removal of the journal never ran), under its journal.
         let directory = try TemporaryDirectory()
         let url = try bundleWithBlob(in: directory)
         let original = try Data(contentsOf: url)
         let copy = directory.url.appendingPathComponent("copy.dkproj")
         try original.write(to: copy)
         try Run.docctl(["set", "copy.dkproj", "name", "killed"], in: directory.url)
-        let completed = try Data(contentsOf: copy)
-        #expect(completed.prefix(original.count) == original, "the save was an append")
+        try SweptAppend.expectSwept(before: original, after: copy, in: directory)
+        let completed = original + (try Data(contentsOf: copy)).dropFirst(original.count)
         try FileManager.default.removeItem(at: copy)
         let fd = open(url.path, O_RDWR)
         _ = try AppendJournal.begin(bundlePath: url.path, fd: fd, length: UInt64(original.count))
@@ -120,7 +123,7 @@ import Testing
         let original = try Data(contentsOf: url)
         #expect(try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).output == "v0\n")
         try Run.docctl(["set", "p.dkproj", "name", "v1"], in: directory.url)
-        #expect(try Data(contentsOf: url).prefix(original.count) == original)
+        try SweptAppend.expectSwept(before: original, after: url, in: directory)
         #expect(Fixtures.listing(directory.url) == ["big.bin", "p.dkproj"])
     }
 
@@ -143,7 +146,8 @@ import Testing
 
         #expect(try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).output == "v0\n")
         try Run.docctl(["set", "p.dkproj", "name", "v1"], in: directory.url)
-        #expect(try Data(contentsOf: url).prefix(original.count) == original, "nothing before the old end changed")
+        // Nothing before the old end changed but what the save superseded.
+        try SweptAppend.expectSwept(before: original, after: url, in: directory)
         #expect(try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).output == "v1\n")
         #expect(try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url).status == 0)
         #expect(Fixtures.listing(directory.url) == ["p.dkproj", "trap.bin"], "the journal is gone")
@@ -167,7 +171,11 @@ import Testing
 
     @Test func readersDuringAppendsAlwaysSeeACompleteVersion() throws {
         let directory = try TemporaryDirectory()
-        _ = try bundleWithBlob(in: directory)
+        let url = try bundleWithBlob(in: directory)
+        // Opened before the saves: it holds the central directory of version 2, whose
+        // document.json and manifest the first save supersedes and renames.
+        let early = try DocumentBundle(contentsOf: url)
+        let earlyDocument = try early.headDocumentData()
         // A writer appends 25 versions while a reader reads the name 60 times meanwhile.
         let writer = Process()
         writer.environment = Run.environment
@@ -187,6 +195,110 @@ import Testing
         writer.waitUntilExit()
         #expect(writer.terminationStatus == 0)
         #expect(seen.count > 1, "the reads overlapped the writes")
-        #expect(try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url).status == 0)
+        #expect(try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url).output.hasSuffix("every digest checked)\n"))
+        // The early reader still reads its version, its superseded entries renamed under it.
+        #expect(try early.headDocumentData() == earlyDocument)
+        #expect(try early.read(Project.self).name == "v0")
+        let document = try #require(early.zip.entry(named: BundleEntry.document))
+        #expect(throws: ArchiveError.self) { try early.zip.verifyLocalHeader(document, allowingStaleName: false) }
+    }
+
+    @Test func aReaderOpenedBeforeASaveReadsItsVersionAfterIt() throws {
+        let directory = try TemporaryDirectory()
+        let url = try bundleWithBlob(in: directory)
+        let early = try DocumentBundle(contentsOf: url)
+        try Run.docctl(["set", "p.dkproj", "name", "v1"], in: directory.url)
+        try Run.docctl(["state", "set", "p.dkproj", "view", "board"], in: directory.url)
+        // Its document.json and manifest are superseded, and their local headers renamed.
+        for name in [BundleEntry.document, BundleEntry.manifest] {
+            let entry = try #require(early.zip.entry(named: name))
+            #expect(throws: ArchiveError.self, "\(name) is renamed") { try early.zip.verifyLocalHeader(entry, allowingStaleName: false) }
+        }
+        #expect(try early.read(Project.self).name == "v0")
+        #expect(try early.documentData(of: early.headVersion) == early.headDocumentData())
+        let now = try DocumentBundle(contentsOf: url)
+        #expect(try now.read(Project.self).name == "v1")
+        #expect(try Run.docctl(["state", "get", "p.dkproj", "view"], in: directory.url).output == "board\n")
+    }
+
+    @Test func aSaveThatWouldSupersedeANameTooShortToHideRewritesTheBundle() throws {
+        // An entry outside the format named `notes` (5 bytes, shorter than `.stale/x`),
+        // appended by another tool: a save drops it, and could not rename it.
+        let directory = try TemporaryDirectory()
+        let url = try bundleWithBlob(in: directory)
+        let reader = try StoredZipReader(path: url.path)
+        let fd = open(url.path, O_RDWR | O_CLOEXEC)
+        let writer = StoredZipWriter(appendingTo: fd, path: url.path, at: reader.length)
+        for entry in reader.entries { try writer.keepEntry(entry) }
+        try writer.addEntry(name: "notes", data: Data("by hand".utf8))
+        try writer.finish()
+        close(fd)
+        #expect(try Run.docctl(["validate", "p.dkproj"], in: directory.url).output.contains("warning entry.unexpected: entry 'notes'"))
+
+        try Run.docctl(["set", "p.dkproj", "name", "v1"], in: directory.url)
+        let bundle = try DocumentBundle(contentsOf: url)
+        #expect(bundle.reclaimableBytes == 0, "rewritten")
+        #expect(bundle.zip.entry(named: "notes") == nil)
+        #expect(try bundle.read(Project.self).name == "v1")
+        #expect(Fixtures.listing(directory.url) == ["big.bin", "p.dkproj"])
+        try Run.docctl(["set", "p.dkproj", "name", "v2"], in: directory.url)
+        #expect(try DocumentBundle(contentsOf: url).reclaimableBytes > 0, "and the next save appends")
+    }
+
+    @Test func theValidatorRefusesALiveEntryUnderAStaleName() throws {
+        let directory = try TemporaryDirectory()
+        let url = try bundleWithBlob(in: directory)
+        try Run.docctl(["set", "p.dkproj", "name", "v1"], in: directory.url)
+        let document = try #require(try DocumentBundle(contentsOf: url).zip.entry(named: BundleEntry.document))
+        let handle = try FileHandle(forUpdating: url)
+        try handle.seek(toOffset: document.localHeaderOffset + 30)
+        handle.write(Data(".stale/xxxxxx".utf8))
+        try handle.close()
+
+        let validate = try Run.docctl(["validate", "p.dkproj"], in: directory.url)
+        #expect(validate.status == 1)
+        #expect(validate.output.contains("error entry.header-mismatch: entry 'document.json': the local header carries a superseded entry's name, '.stale/xxxxxx'"), "\(validate.output)")
+        // Readers take the central directory's word, as they do for a reader of an older one.
+        #expect(try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).output == "v1\n")
+    }
+
+    @Test(.enabled(if: ExternalTool.bsdtar.isAvailable, "needs bsdtar"))
+    func aSweepCutShortIsReportedAndFinishedByTheNextSave() throws {
+        let directory = try TemporaryDirectory()
+        let url = try bundleWithBlob(in: directory)
+        let original = try Data(contentsOf: url)
+        try Run.docctl(["set", "p.dkproj", "name", "v1"], in: directory.url)
+        let swept = try Data(contentsOf: url)
+        let copy = try Fixtures.write(original, to: "before.zip", in: directory.url)
+        let old = try StoredZipReader(path: copy.path)
+        let directoryStart = Int(old.centralDirectoryOffset)
+
+        // Killed after renaming the superseded entries, before covering the old directory:
+        // a streaming reader stops at that directory, and fails to find document.json.
+        var renamed = swept
+        renamed.replaceSubrange(directoryStart..<directoryStart + 46, with: original[directoryStart..<directoryStart + 46])
+        try renamed.write(to: url)
+        let validate = try Run.docctl(["validate", "p.dkproj"], in: directory.url)
+        #expect(validate.status == 0)
+        #expect(validate.output.components(separatedBy: "bundle.stale-readable").count == 2, "\(validate.output)")
+        #expect(validate.output.contains("warning bundle.stale-readable: superseded bytes at byte \(directoryStart) hold an old central directory"), "\(validate.output)")
+        let stopped = try StreamingReaders.bsdtar(["-xOf", "-", "document.json"], piping: url)
+        #expect(stopped.status != 0 && stopped.standardOutput.isEmpty, "loud: \(stopped.standardError)")
+
+        // Killed before the sweep began: a streaming reader reads the old document.
+        try (original + swept.dropFirst(original.count)).write(to: url)
+        let unswept = try Run.docctl(["validate", "p.dkproj"], in: directory.url)
+        #expect(unswept.status == 0)
+        #expect(unswept.output.contains("warning bundle.stale-readable: superseded bytes at byte \(try #require(old.entry(named: "document.json")).localHeaderOffset) hold a local header named 'document.json'"), "\(unswept.output)")
+        #expect(unswept.output.contains("'docctl pack' writes a copy without superseded bytes"))
+        #expect(try StreamingReaders.bsdtar(["-xOf", "-", "document.json"], piping: url).output.contains(#""name" : "v0""#))
+
+        // The next save finishes the last one's sweep, and sweeps its own.
+        try Run.docctl(["set", "p.dkproj", "name", "v2"], in: directory.url)
+        let after = try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url)
+        #expect(after.status == 0 && !after.output.contains("warning"), "\(after.output)")
+        let head = try DocumentBundle(contentsOf: url).headDocumentData()
+        #expect(try StreamingReaders.bsdtar(["-xOf", "-", "document.json"], piping: url).standardOutput == head)
+        #expect(try Data(contentsOf: url).prefix(original.count) == swept.prefix(original.count), "the first sweep, finished")
     }
 }

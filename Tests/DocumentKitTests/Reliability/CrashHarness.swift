@@ -19,10 +19,14 @@ import Testing
 ///   to a reference export), never a damaged file under the final name;
 /// - only temporary files of our own naming are left (`.NAME.dk-append`,
 ///   `.NAME.dk-XXXXXXXX.tmp`), only by killed runs, and none survives the next run on the
-///   same file that succeeds.
+///   same file that succeeds;
+/// - superseded bytes a streaming reader would read (`bundle.stale-readable`: a sweep after
+///   a save in place cut short, FORMAT.md §8 step A5) are left only by killed runs, and
+///   after the final saves none is, and a reader walking each bundle through a pipe gets
+///   its head.
 ///
 /// A kill counts as *mid-save* when it left such a temporary file: the run had begun
-/// writing. Settings: `DOCUMENTKIT_CRASH_TRIALS` (trials), `DOCUMENTKIT_CRASH_SEED` (seed;
+/// writing. Some kills are aimed just after a save in place's journal goes, at the sweep. Settings: `DOCUMENTKIT_CRASH_TRIALS` (trials), `DOCUMENTKIT_CRASH_SEED` (seed;
 /// random by default, printed so that a failure can be replayed).
 final class CrashHarness {
     enum Operation: String, CaseIterable {
@@ -53,6 +57,9 @@ final class CrashHarness {
         var killedMidSave = 0
         /// Killed runs whose change had already been committed (the new state was found).
         var killedAfterCommit = 0
+        /// Killed runs that left a sweep unfinished: bytes a streaming reader would read
+        /// (`bundle.stale-readable`), which the next save on the bundle finishes.
+        var sweepsCutShort = 0
         var failures: [String] = []
         var byOperation: [Operation: (trials: Int, midSave: Int)] = [:]
 
@@ -62,7 +69,8 @@ final class CrashHarness {
             }.joined(separator: ", ")
             return """
                 crash harness (seed \(seed)): \(trials) trials, \(killed) killed while running, \(killedMidSave) of them mid-save \
-                (a temporary file or journal left), \(killedAfterCommit) after the commit, \(trials - killed) not killed; \
+                (a temporary file or journal left), \(killedAfterCommit) after the commit (\(sweepsCutShort) of them in the sweep), \
+                \(trials - killed) not killed; \
                 \(failures.count) failures
                 crash harness by operation (trials/mid-save): \(operations)
                 """ + failures.map { "\ncrash harness failure: \($0)" }.joined()
@@ -227,18 +235,23 @@ final class CrashHarness {
         /// This many microseconds after its first temporary file or journal appears: a kill
         /// aimed at the write itself, which is a small part of a run's time.
         case whileWriting(useconds_t)
+        /// This many microseconds after the journal of its save in place goes: a kill aimed
+        /// at the sweep that follows the commit (FORMAT.md §8, step A5). A run that writes
+        /// no journal (a rewrite) is not killed.
+        case afterCommit(useconds_t)
 
         var description: String {
             switch self {
             case .never: "never"
             case .after(let delay): "after \(delay) µs"
             case .whileWriting(let delay): "\(delay) µs into the write"
+            case .afterCommit(let delay): "\(delay) µs after the commit"
             }
         }
     }
 
-    /// 6% at once, 8% never, 40% while it writes, and otherwise anywhere in the
-    /// operation's usual time.
+    /// 6% at once, 8% never, 40% while it writes, 12% just after a save in place is
+    /// committed, and otherwise anywhere in the operation's usual time.
     private func chooseMoment(for operation: Operation) -> KillMoment {
         let roll = Double.random(in: 0..<1, using: &random)
         func delay(within seconds: Double) -> useconds_t {
@@ -247,6 +260,7 @@ final class CrashHarness {
         if roll < 0.06 { return .after(0) }
         if roll < 0.14 { return .never }
         if roll < 0.54 { return .whileWriting(delay(within: (writing[operation] ?? 0.02) * 1.2)) }
+        if roll < 0.66 { return .afterCommit(delay(within: 0.003)) }
         return .after(delay(within: nominal[operation] ?? 0.2))
     }
 
@@ -279,6 +293,22 @@ final class CrashHarness {
                 let elapsed = clock.now - began
                 writing[plan.operation] = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             }
+        case .afterCommit(let delay):
+            // This run's journal: one that was not there before, or another file under its name.
+            let journal = ".\(plan.target).dk-append"
+            var appeared = false
+            while process.isRunning {
+                let now = leftovers()[journal]
+                if let now, now != before[journal] {
+                    appeared = true
+                } else if appeared, now == nil {
+                    break
+                }
+                usleep(100)
+            }
+            guard appeared else { break }
+            usleep(delay)
+            killed = process.isRunning
         }
         if killed { process.send(SIGKILL) }
         let outcome = process.wait()
@@ -318,6 +348,11 @@ final class CrashHarness {
             if !killed, !isNew {
                 throw HarnessFailure(description: "\(plan.arguments.joined(separator: " ")) succeeded but the bundle did not change")
             }
+            // A run that finished swept what it superseded, and what the save before it left.
+            if validate.output.contains("bundle.stale-readable") {
+                guard killed else { throw HarnessFailure(description: "\(name): a sweep is unfinished after a run that finished: \(validate.output)") }
+                if counted, isNew { report.sweepsCutShort += 1 }
+            }
         case .export(let output, let reference, let replacing):
             guard try Fixtures.digest(of: url("source.dkproj")) == sourceDigest else { throw HarnessFailure(description: "the export's input changed") }
             let exists = (try? FileManager.default.attributesOfItem(atPath: url(output).path)) != nil
@@ -341,11 +376,24 @@ final class CrashHarness {
     }
 
     /// One more successful save of each bundle and export of each output: afterwards no
-    /// temporary file of any kind is left, and every bundle validates.
+    /// temporary file of any kind is left, and every bundle validates. A save killed while
+    /// it swept what it superseded (FORMAT.md §8, step A5) leaves bytes a streaming reader
+    /// would take for the bundle's, and the next save finishes the sweep: after the final
+    /// saves, none is left, and a reader walking local headers through a pipe gets the head.
     private func finish() throws {
         for name in bundles {
             try expectSuccess(try Run.docctl(["set", name, "name", "final"], in: directory.url), "final save of \(name)")
-            try expectSuccess(try Run.docctl(["validate", "--deep", name], in: directory.url), "final validation of \(name)")
+            let validate = try Run.docctl(["validate", "--deep", name], in: directory.url)
+            try expectSuccess(validate, "final validation of \(name)")
+            guard !validate.output.contains("bundle.stale-readable") else {
+                throw HarnessFailure(description: "\(name) still holds bytes a streaming reader would read: \(validate.output)")
+            }
+            if ExternalTool.python3.isAvailable {
+                let walk = try StreamingReaders.walk(url(name))
+                guard walk.documentData == [try BundleState(url(name)).document] else {
+                    throw HarnessFailure(description: "a reader walking \(name) from a pipe does not get the head alone: \(walk.names)")
+                }
+            }
         }
         for (operation, output) in outputs {
             try expectSuccess(try Run.docctl(["export", "source.dkproj", "--format", format(operation), "-o", output, "--force"], in: directory.url),

@@ -99,7 +99,8 @@ import Testing
         try BundleState(bundle: url).lastOpenedTask.set(taskID)
 
         let after = try Data(contentsOf: url)
-        #expect(after.prefix(before.count) == before, "every byte before the append is untouched")
+        // Every byte before the append is untouched, but the old directory, now covered.
+        try SweptAppend.expectSwept(before: before, after: url, in: directory)
         #expect(after.count > before.count && after.count < before.count + 2_000, "grew by \(after.count - before.count)")
         #expect(inode(url) == inodeBefore, "appended in place, not rewritten")
         let bundle = try DocumentBundle(contentsOf: url)
@@ -239,8 +240,8 @@ import Testing
         #expect(try BundleState(bundle: url).exportFormat.get() == .tar, "readers read the zip before the tail")
         try BundleState(bundle: url).exportFormat.set(.zip)
         #expect(!FileManager.default.fileExists(atPath: journal.path))
-        let after = try Data(contentsOf: url)
-        #expect(after.prefix(original.count) == original, "the tail was cut, then the state appended")
+        // The tail was cut, then the state appended and what it superseded swept.
+        try SweptAppend.expectSwept(before: original, after: url, in: directory)
         #expect(try BundleState(bundle: url).exportFormat.get() == .zip)
         #expect(try BundleValidator.validate(url, deep: true).findings.isEmpty)
     }

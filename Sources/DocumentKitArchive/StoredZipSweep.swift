@@ -1,0 +1,165 @@
+import DocumentKitCore
+
+/// What one save in place superseded: the entries the old central directory listed and the
+/// new one does not, and the old central directory with its end records.
+package struct StoredZipSupersededRegion: Equatable {
+    /// The superseded entries, as the old central directory described them.
+    package var entries: [StoredZipEntry]
+    /// The old central directory and end records: from the old directory's offset to the
+    /// old end of the zip, where the save's appended bytes begin.
+    package var directory: Range<UInt64>
+
+    package init(entries: [StoredZipEntry], directory: Range<UInt64>) {
+        self.entries = entries
+        self.directory = directory
+    }
+}
+
+/// Step A5 of a save in place (FORMAT.md §8): once the save has happened, the bytes it
+/// superseded are made unreadable as live entries to a reader that walks local headers
+/// from the start of the file (see ``StoredZip/staleName(length:)``).
+///
+/// Only bytes the new central directory does not refer to are written, so seekable readers
+/// and the saved zip are unaffected whenever the sweep stops. A reader that read the old
+/// central directory before the save goes on reading the superseded entries' data, which
+/// does not move: ``StoredZipReader/verifyLocalHeader(_:allowingStaleName:)`` accepts
+/// their stale names.
+package enum StoredZipSweep {
+    /// Renames the local header of each of `region`'s entries to its stale name and then
+    /// covers the old directory and end records with the `.stale/directory` entry.
+    ///
+    /// The old directory is what says which headers to rename, so it is covered only after
+    /// the renames are on disk (`synchronize` flushes the file): a covered directory then
+    /// means a finished sweep, after a power loss too. A header that does not carry its
+    /// entry's name (renamed already, or not what the directory said) is left as it is, so
+    /// sweeping a region twice writes nothing the second time.
+    ///
+    /// - Returns: whether anything was written.
+    @discardableResult
+    package static func sweep(_ region: StoredZipSupersededRegion, in fd: Int32, path: String,
+                              synchronize: () throws -> Void) throws -> Bool {
+        var renamed = false
+        for entry in region.entries {
+            if try markStale(entry, in: fd, path: path) { renamed = true }
+        }
+        if renamed { try synchronize() }
+        guard try !isCovered(region.directory, in: fd, path: path) else { return renamed }
+        return try cover(region.directory, in: fd, path: path) || renamed
+    }
+
+    /// The region the save that wrote `reader`'s central directory left, when that save's
+    /// sweep did not finish (it was killed, or failed): for the next save to finish it.
+    /// `nil` when there is nothing to finish: the zip was written in one go, that save's
+    /// old directory is covered already, or the bytes before its entries are not a zip's
+    /// end records.
+    ///
+    /// Its cost is that save's, not the file's history: it follows back from the central
+    /// directory the entries that save appended (back to back, ending at the directory),
+    /// reads the end records just before them and the first bytes of the directory they
+    /// name, and reads that directory only when it is not covered yet.
+    package static func unfinishedRegion(before reader: StoredZipReader, in fd: Int32, path: String) throws(ArchiveError) -> StoredZipSupersededRegion? {
+        guard let start = appendStart(of: reader) else { return nil }
+        // Not an end record there (a zip another tool wrote with gaps): nothing of ours to finish.
+        guard let end = try? StoredZipEndRecord.locate(in: fd, fileSize: start, path: path) else { return nil }
+        let directory = end.centralDirectoryOffset..<start
+        guard try !isCovered(directory, in: fd, path: path) else { return nil }
+        // Not covered: the save was cut short. What follows is read only then.
+        let live = LiveRanges(reader.entries)
+        guard !live.overlaps(directory),
+              let old = try? StoredZipCentralDirectory.read(from: fd, end: end, fileSize: start, limits: .default, path: path)
+        else { return nil }
+        let liveOffsets = Set(reader.entries.map(\.localHeaderOffset))
+        let superseded = old.filter { entry in
+            // Only the name is written: it must lie in no live entry, whatever the old directory says.
+            !liveOffsets.contains(entry.localHeaderOffset)
+                && !live.overlaps(entry.localHeaderOffset..<entry.localHeaderOffset + UInt64(StoredZip.localHeaderSize + entry.name.utf8.count))
+        }
+        return StoredZipSupersededRegion(entries: superseded, directory: directory)
+    }
+
+    /// Whether `directory` is covered by the `.stale/directory` entry, its data reaching
+    /// exactly to the region's end.
+    package static func isCovered(_ directory: Range<UInt64>, in fd: Int32, path: String) throws(ArchiveError) -> Bool {
+        guard let header = try StoredZipLocalHeader.read(from: fd, at: directory.lowerBound, limit: directory.upperBound, path: path)
+        else { return false }
+        return header.name == StoredZip.supersededDirectoryName && header.end == directory.upperBound
+    }
+
+    /// Writes `entry`'s stale name over its name in its local header, when the header is
+    /// there and carries that name; returns whether it did.
+    private static func markStale(_ entry: StoredZipEntry, in fd: Int32, path: String) throws(ArchiveError) -> Bool {
+        let name = Array(entry.name.utf8)
+        guard let stale = StoredZip.staleName(length: name.count) else { return false }
+        let header = try POSIXFile.read(fd, count: StoredZip.localHeaderSize + name.count, at: entry.localHeaderOffset, path: path)
+        guard ByteCursor.uint32(header, at: 0) == StoredZip.localHeaderSignature,
+              ByteCursor.uint16(header, at: 26).map(Int.init) == name.count,
+              header[StoredZip.localHeaderSize...].elementsEqual(name)
+        else { return false }
+        try write(stale, at: entry.localHeaderOffset + UInt64(StoredZip.localHeaderSize), to: fd, path: path)
+        return true
+    }
+
+    /// Writes the `.stale/directory` header over the first bytes of `directory`, with the
+    /// CRC-32 of the rest, which becomes its data unchanged. Returns whether it did.
+    private static func cover(_ directory: Range<UInt64>, in fd: Int32, path: String) throws(ArchiveError) -> Bool {
+        let regionSize = directory.upperBound - directory.lowerBound
+        guard let dataSize = StoredZip.supersededDirectoryDataSize(regionSize: regionSize) else { return false }
+        var crc = CRC32()
+        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(min(dataSize, 1 << 20)) + 1, alignment: 16)
+        defer { block.deallocate() }
+        var offset = directory.upperBound - dataSize
+        while offset < directory.upperBound {
+            let chunk = UnsafeMutableRawBufferPointer(rebasing: block[0..<Int(min(UInt64(block.count), directory.upperBound - offset))])
+            let read = try POSIXFile.read(fd, into: chunk, at: offset, path: path)
+            guard read == chunk.count else {
+                throw ArchiveError(.truncated, "the file ends at byte \(offset + UInt64(read)), inside a superseded central directory", path: path)
+            }
+            crc.update(UnsafeRawBufferPointer(chunk))
+            offset += UInt64(read)
+        }
+        guard let header = StoredZip.supersededDirectoryHeader(regionSize: regionSize, at: directory.lowerBound, crc32: crc.value)
+        else { return false }
+        try write(header, at: directory.lowerBound, to: fd, path: path)
+        return true
+    }
+
+    private static func write(_ bytes: [UInt8], at offset: UInt64, to fd: Int32, path: String) throws(ArchiveError) {
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(ArchiveError) in try POSIXFile.write(fd, buffer, at: offset, path: path) }
+        }.get()
+    }
+
+    /// Where the entries the last save appended begin: follows back from the central
+    /// directory through entries that end where the next begins. `nil` when they reach
+    /// the start of the file, as in a zip written in one go.
+    private static func appendStart(of reader: StoredZipReader) -> UInt64? {
+        var startByEnd: [UInt64: UInt64] = [:]
+        startByEnd.reserveCapacity(reader.entries.count)
+        for entry in reader.entries { startByEnd[entry.dataEnd] = entry.localHeaderOffset }
+        var position = reader.centralDirectoryOffset
+        // Every header is at least 30 bytes, so each step goes strictly back.
+        while position > 0, let start = startByEnd[position] { position = start }
+        return position > 0 ? position : nil
+    }
+}
+
+/// The byte ranges of a zip's entries, from local header to data end, sorted, to ask
+/// whether a range touches any of them.
+private struct LiveRanges {
+    private let ranges: [Range<UInt64>]
+
+    init(_ entries: [StoredZipEntry]) {
+        ranges = entries.map { $0.localHeaderOffset..<$0.dataEnd }.sorted { $0.lowerBound < $1.lowerBound }
+    }
+
+    /// Whether `range` shares a byte with an entry. Entries do not overlap each other
+    /// (the reader checks it), so only the last one starting before `range` ends can.
+    func overlaps(_ range: Range<UInt64>) -> Bool {
+        var low = 0, high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ranges[middle].lowerBound < range.upperBound { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 && ranges[low - 1].overlaps(range)
+    }
+}
