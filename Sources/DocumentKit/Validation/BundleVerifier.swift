@@ -27,7 +27,14 @@ public enum BundleVerifier {
         /// Every error and warning of a deep validation.
         public var findings: [ValidationFinding]
         /// Whether nothing was altered: no error found.
-        public var valid: Bool { !findings.contains { $0.severity == .error } }
+        public var valid: Bool
+
+        public init(file: String, versions: [Signature], findings: [ValidationFinding]) {
+            self.file = file
+            self.versions = versions
+            self.findings = findings
+            valid = !findings.contains { $0.severity == .error }
+        }
     }
 
     /// Verifies the bundle at `url`, naming signers from `trusted` when given.

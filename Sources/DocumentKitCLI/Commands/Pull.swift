@@ -10,8 +10,8 @@ extension DocumentTool {
             discussion: """
                 OTHER is another copy of the same project (made by copying the file, or by pack). \
                 Its versions and blobs that BUNDLE lacks are added with their ids unchanged. When \
-                BUNDLE's head is one OTHER's history holds, OTHER's head becomes the head \
-                (fast-forward); when both were edited, one more version merges the two heads \
+                OTHER's history holds BUNDLE's head (BUNDLE has nothing new), OTHER's head becomes \
+                the head (fast-forward); when both were edited, one more version merges the two heads \
                 against their newest common version: changes made on one side are taken, records \
                 of both sides kept, and a value both sides changed differently, or a merge that \
                 breaks a rule of the document, is a conflict. Conflicts are listed and nothing is \

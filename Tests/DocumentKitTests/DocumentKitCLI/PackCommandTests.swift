@@ -50,27 +50,9 @@ import Testing
         #expect(streamed.standardOutput == head)
         // A reader of local headers (APPNOTE 4.3.7) over a stream it cannot seek: every entry
         // once, in order, the document the head's.
-        let script = """
-        import struct, sys, zlib
-        stream, names, document = sys.stdin.buffer, [], None
-        while True:
-            header = stream.read(30)
-            if header[:4] != b"PK\\x03\\x04":
-                break
-            _, _, flags, method, _, _, crc, size, _, name_length, extra_length = struct.unpack("<IHHHHHIIIHH", header)
-            name = stream.read(name_length).decode()
-            stream.read(extra_length)
-            data = stream.read(size)
-            assert method == 0 and zlib.crc32(data) == crc, name
-            names.append(name)
-            if name == "document.json":
-                document = data
-        assert len(names) == len(set(names)), "an entry twice"
-        sys.stdout.buffer.write(document)
-        """
-        let walked = try ExternalTool.python3.run(["-c", script], input: packed)
-        #expect(walked.status == 0, "\(walked.standardError)")
-        #expect(walked.standardOutput == head)
+        let walked = try StreamingReaders.walk(directory.url.appendingPathComponent("send.dkproj"))
+        #expect(Set(walked.names).count == walked.names.count, "an entry twice: \(walked.names)")
+        #expect(walked.documentData == [head])
     }
 
     @Test func refusalsNameTheOutputAndChangeNothing() throws {

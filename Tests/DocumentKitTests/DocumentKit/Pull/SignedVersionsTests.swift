@@ -160,3 +160,87 @@ import Testing
         #expect(try Fixtures.digest(of: directory.url.appendingPathComponent("p.dkproj")) == digest)
     }
 }
+
+/// The help and JSON that scripts read, exactly.
+@Suite struct PullAndVerifyOutputTests {
+    @Test func pullsHelpIsPrintedExactly() throws {
+        let help = try Run.docctl(["pull", "--help"], environment: ["COLUMNS": "80"])
+        #expect(help.status == 0)
+        #expect(help.output == """
+            OVERVIEW: Bring another copy's versions into a bundle, merging when both were
+            edited.
+
+            OTHER is another copy of the same project (made by copying the file, or by
+            pack). Its versions and blobs that BUNDLE lacks are added with their ids
+            unchanged. When OTHER's history holds BUNDLE's head (BUNDLE has nothing new),
+            OTHER's head becomes the head (fast-forward); when both were edited, one more
+            version merges the two heads against their newest common version: changes made
+            on one side are taken, records of both sides kept, and a value both sides
+            changed differently, or a merge that breaks a rule of the document, is a
+            conflict. Conflicts are listed and nothing is written (exit status 1) unless
+            resolved: --ours or --theirs for all, --resolve PATH=ours|theirs for one, or
+            --edit to write the merge in your editor. OTHER is only read, and checked whole
+            before anything is taken from it. Copies of two different projects (no common
+            version) are refused.
+
+            USAGE: docctl pull <bundle> <other> [--ours] [--theirs] [--resolve <PATH=ours|theirs> ...] [--edit] [--require-signed] [--trusted <FILE>] [--message <message>] [--author <author>] [--json]
+
+            ARGUMENTS:
+              <bundle>                The bundle (.dkproj) to work on.
+              <other>                 The other copy to pull from.
+
+            OPTIONS:
+              --ours                  Resolve every conflict with this bundle's value.
+              --theirs                Resolve every conflict with the other copy's value.
+              --resolve <PATH=ours|theirs>
+                                      Resolve the conflict at PATH with one side's value
+                                      (repeatable).
+              --edit                  Write the merge in $VISUAL or $EDITOR, starting from
+                                      it with this bundle's value at each conflict.
+              --require-signed        Take no version that is not signed by a trusted key
+                                      (see 'verify').
+              --trusted <FILE>        The trusted signers file for --require-signed.
+              -m, --message <message> Why: recorded in the version.
+              --author <author>       Who: recorded in the version (default: your
+                                      author.name in 'docctl config', else your login name).
+              --json                  Print machine-readable JSON instead of text.
+              -h, --help              Show help information.
+
+
+            """)
+    }
+
+    @Test func verifysJSONIsExact() throws {
+        let directory = try TemporaryDirectory()
+        let environment = ["XDG_CONFIG_HOME": directory.path("config")]
+        try Run.docctl(["new", "p.dkproj", "--name", "P"], in: directory.url)
+        try Run.docctl(["key", "new"], in: directory.url, environment: environment)
+        try Run.docctl(["set", "p.dkproj", "name", "Q"], in: directory.url, environment: environment)
+        let bundle = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("p.dkproj"))
+        let key = try SigningKey(contentsOf: URL(fileURLWithPath: directory.path("config/docctl/signing.key"))).publicKey
+        let (first, second) = (bundle.manifest.versions[0].id, bundle.manifest.versions[1].id)
+        let verified = try Run.docctl(["verify", "p.dkproj", "--json"], in: directory.url, environment: environment)
+        #expect(verified.status == 0)
+        #expect(verified.output == """
+            {
+              "file" : "p.dkproj",
+              "findings" : [],
+              "valid" : true,
+              "versions" : [
+                {
+                  "id" : "\(first)",
+                  "number" : 1,
+                  "status" : "unsigned"
+                },
+                {
+                  "id" : "\(second)",
+                  "key" : "\(key.fingerprint)",
+                  "number" : 2,
+                  "status" : "signed"
+                }
+              ]
+            }
+
+            """)
+    }
+}
