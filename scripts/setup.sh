@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing DocumentKit needs on Debian or Ubuntu, only when it
-# is missing: libarchive's headers, and the peer tools the interoperability tests run.
+# is missing: libarchive's headers, the peer tools the interoperability tests run, and the
+# Python judges (ocfl-py, bagit, moto's S3 server) in virtual environments under .tools/.
 # Usage: scripts/setup.sh   (as root, or with sudo available)
 set -euo pipefail
 if [[ "${1:-}" == "--help" ]]; then
@@ -16,6 +17,7 @@ command -v bsdtar >/dev/null || missing+=(libarchive-tools)
 command -v unzip >/dev/null || missing+=(unzip)
 command -v zstd >/dev/null || missing+=(zstd)
 command -v python3 >/dev/null || missing+=(python3)
+python3 -c "import venv, ensurepip" 2>/dev/null || missing+=(python3-venv)
 
 if ((${#missing[@]})); then
     sudo=""
@@ -25,3 +27,18 @@ if ((${#missing[@]})); then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 command -v swift >/dev/null || { echo "setup: swift is not on PATH; install Swift 6 from swift.org" >&2; exit 1; }
+
+# The Python tools that judge what docctl writes, each in a virtual environment of its own
+# (pip cannot settle ocfl-py and moto together): .tools/NAME/bin/...
+tools="$(cd "$(dirname "$0")/.." && pwd)/.tools"
+venv() {   # venv NAME CHECK-PROGRAM PACKAGE...
+    local name="$1" check="$2"
+    shift 2
+    [[ -x "$tools/$name/bin/$check" ]] && return 0
+    echo "setup: installing $* into .tools/$name" >&2
+    python3 -m venv "$tools/$name"
+    "$tools/$name/bin/pip" install -q --disable-pip-version-check "$@" >/dev/null
+}
+venv ocfl ocfl-validate.py ocfl-py
+venv bagit bagit.py bagit
+venv moto moto_server "moto[server]"
