@@ -7,6 +7,7 @@ import PackageDescription
 //   DocumentKitJSON     the JSON grammar, canonical text, paths and diffs
 //   DocumentKitStore    the bundle store: container, journal, manifest, objects, trees, deltas
 //   DocumentKit         documents, schemas, relationships, transactions, storage; re-exports the above
+//   DocumentKitS3       an S3 client (SigV4 over async-http-client) for remotes on object storage
 //   SampleProject       the sample document type, a Project with tasks and a thumbnail
 //   DocumentKitCLI      docctl's commands, for any document types (a library product)
 //   docctl              the command-line tool: DocumentKitCLI over SampleProject
@@ -23,6 +24,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -44,11 +47,21 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .target(
+            name: "DocumentKitS3",
+            dependencies: [
+                "DocumentKitCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .target(name: "SampleProject", dependencies: ["DocumentKit"]),
         .target(
             name: "DocumentKitCLI",
             dependencies: [
-                "DocumentKit",
+                "DocumentKit", "DocumentKitS3",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -56,7 +69,10 @@ let package = Package(
         .executableTarget(name: "notectl", dependencies: ["DocumentKitCLI"]),
         .testTarget(
             name: "DocumentKitTests",
-            dependencies: ["DocumentKit", "DocumentKitCLI", "SampleProject", "docctl", "notectl"]
+            dependencies: [
+                "DocumentKit", "DocumentKitCLI", "DocumentKitS3", "SampleProject", "docctl", "notectl",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
     ]
 )
