@@ -16,6 +16,9 @@ extension DocumentTool {
                 them. A document of an older schema (an export of an old version, say) is migrated \
                 when --schema names it. A document larger than 64 MiB is refused before it is read.
 
+                An OCFL object folder that 'archive' wrote (it holds 0=ocfl_object_1.1) is rebuilt \
+                into a bundle of every archived version, with the same version ids.
+
                 \(LegacyDefaultsOptions.discussion)
                 """)
 
@@ -41,6 +44,7 @@ extension DocumentTool {
             if let file = legacy.file { return try importLegacyDefaults(from: file) }
             guard let source, let output else { throw ValidationError("Missing expected argument '<source>'") }
             let sourceURL = URL(fileURLWithPath: source)
+            if OCFLImporter.isObject(sourceURL) { return try importOCFLObject(from: sourceURL, to: output) }
             let version = try BundleImporter.importDocument(from: sourceURL, to: URL(fileURLWithPath: output), type: try DocumentTool.newDocumentType(), schema: schema,
                                                             metadata: edit.metadata(defaultMessage: "Import \(sourceURL.lastPathComponent)"), replace: force.force)
             let summary = VersionSummary(version)
