@@ -16,9 +16,6 @@ extension DocumentTool {
                 them. A document of an older schema (an export of an old version, say) is migrated \
                 when --schema names it. A document larger than 64 MiB is refused before it is read.
 
-                An OCFL object folder that 'archive' wrote (it holds 0=ocfl_object_1.1) is rebuilt \
-                into a bundle of every archived version, with the same version ids.
-
                 \(LegacyDefaultsOptions.discussion)
                 """)
 
