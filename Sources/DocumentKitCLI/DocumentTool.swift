@@ -33,7 +33,7 @@ public struct DocumentTool: ParsableCommand {
             prints the version.
             """,
         subcommands: [New.self, Info.self, Cat.self, Get.self, Set.self, Unset.self, Edit.self, Attach.self, Extract.self,
-                      Log.self, Diff.self, Restore.self, Prune.self, Pack.self, Pull.self, Migrate.self, Export.self, Import.self, Validate.self, Verify.self, Key.self, Config.self, State.self])
+                      Log.self, Diff.self, Restore.self, Prune.self, Pack.self, Pull.self, Archive.self, Migrate.self, Export.self, Import.self, Validate.self, Verify.self, Key.self, Config.self, State.self])
     }
 
     public init() {}

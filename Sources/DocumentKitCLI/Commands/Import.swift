@@ -41,6 +41,7 @@ extension DocumentTool {
             if let file = legacy.file { return try importLegacyDefaults(from: file) }
             guard let source, let output else { throw ValidationError("Missing expected argument '<source>'") }
             let sourceURL = URL(fileURLWithPath: source)
+            if OCFLImporter.isObject(sourceURL) { return try importOCFLObject(from: sourceURL, to: output) }
             let version = try BundleImporter.importDocument(from: sourceURL, to: URL(fileURLWithPath: output), type: try DocumentTool.newDocumentType(), schema: schema,
                                                             metadata: edit.metadata(defaultMessage: "Import \(sourceURL.lastPathComponent)"), replace: force.force)
             let summary = VersionSummary(version)

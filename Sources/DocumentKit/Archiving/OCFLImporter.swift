@@ -1,0 +1,98 @@
+import Foundation
+
+/// Rebuilds a bundle from an OCFL object DocumentKit archived (FORMAT.md §10): every
+/// version's record from its `documentkit/version.json`, its files from the object's
+/// content, each checked against the inventory's SHA-512 as it is read, so that the new
+/// bundle's version ids, documents and blobs are the archived bundle's.
+public enum OCFLImporter {
+    /// What an import made.
+    public struct Result: Codable, Sendable, Equatable {
+        /// The OCFL object's id.
+        public var objectID: String
+        /// The versions of the new bundle.
+        public var versions: Int
+        /// Its head version's id.
+        public var head: VersionID
+        /// Versions whose parents the object does not hold (the archived bundle had pruned them).
+        public var pruned: Int
+    }
+
+    /// Whether `url` is an OCFL object folder (it holds `0=ocfl_object_1.1`).
+    public static func isObject(_ url: URL) -> Bool {
+        OCFLObject.isObject(LocalArchiveStorage(root: url), at: "")
+    }
+
+    /// Imports the OCFL object folder at `objectURL` into a new bundle at `output`.
+    public static func importObject(from objectURL: URL, to output: URL, replace: Bool = false) throws -> Result {
+        try importObject(at: "", in: LocalArchiveStorage(root: objectURL), to: output, replace: replace)
+    }
+
+    /// Imports the object at `path` of `storage` into a new bundle at `output`. Nothing is
+    /// written unless every file checks.
+    public static func importObject(at path: String, in storage: any ArchiveStorage, to output: URL, replace: Bool = false) throws -> Result {
+        if !replace, FileManager.default.fileExists(atPath: output.path) {
+            throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
+        }
+        let objectPath = storage.reported(path)
+        let (contents, result) = try DocumentKitError.located(at: objectPath) { () throws -> (BundleWriter.Contents, Result) in
+            let object = try OCFLObject.read(storage, at: path)
+            guard object.inventory.id.hasPrefix("documentkit:") else {
+                throw DocumentKitError(.malformedInput, "the object \(object.inventory.id) was not archived by DocumentKit (its id does not start with documentkit:)")
+            }
+            return try rebuild(object)
+        }
+        try BundleWriter.writeContents(contents, to: output, replace: replace)
+        return result
+    }
+
+    private static func rebuild(_ object: OCFLObject) throws -> (BundleWriter.Contents, Result) {
+        let planner = TreePlanner(base: nil)
+        var versions: [BundleVersion] = []
+        var seen = Set<VersionID>()
+        var pruned: [VersionID] = []
+        var headDocument = Data()
+        var cache: [String: Data] = [:]
+        for (index, name) in object.inventory.versionNames.enumerated() {
+            let record = object.records[index].version
+            let root = FileWrapper(directoryWithFileWrappers: [:])
+            for (digest, paths) in object.inventory.versions[name]!.state.sorted(by: { $0.key < $1.key }) {
+                for logicalPath in paths where logicalPath != OCFLVersionRecord.path {
+                    guard OCFLObject.isSafe(logicalPath) else {
+                        throw DocumentKitError(.malformedInput, "the logical path '\(logicalPath)' is not a safe relative path", location: name)
+                    }
+                    let data = try cache[digest] ?? object.content(digest, for: logicalPath, in: name)
+                    cache[digest] = data
+                    insert(FileWrapper(regularFileWithContents: data), at: logicalPath.split(separator: "/").map(String.init), into: root)
+                }
+            }
+            let tree = try DocumentKitError.located(at: object.storage.reported(object.path)) { try planner.storeTree(root) }
+            guard tree == record.tree else {
+                throw DocumentKitError(.malformedInput, "its files are not the tree its record names (\(record.tree.short)…): the object was changed after it was archived", location: name)
+            }
+            guard seen.insert(record.id).inserted else {
+                throw DocumentKitError(.malformedInput, "it holds bundle version \(record.shortID) a second time", location: name)
+            }
+            for parent in record.parents where !seen.contains(parent) {
+                guard !versions.contains(where: { $0.id == parent }), !object.records.dropFirst(index).contains(where: { $0.version.id == parent }) else {
+                    throw DocumentKitError(.malformedInput, "its parent \(String(parent.prefix(12))) comes after it", location: name)
+                }
+                if !pruned.contains(parent) { pruned.append(parent) }
+            }
+            headDocument = try root[VersionLayout.documentName]?.regularFileContents() ?? Data()
+            versions.append(record)
+        }
+        let last = object.records[object.records.count - 1]
+        BundleManifest.number(&versions, after: pruned.count)
+        let manifest = BundleManifest(contentType: last.contentType, head: last.version.id, versions: versions, objects: [:], pruned: pruned)
+        let contents = BundleWriter.Contents(mimeType: last.mimeType, document: headDocument, manifest: manifest,
+                                             newObjects: planner.pending, sizes: planner.sizes, compression: .zstd)
+        return (contents, Result(objectID: object.inventory.id, versions: versions.count, head: last.version.id, pruned: pruned.count))
+    }
+
+    private static func insert(_ file: FileWrapper, at components: [String], into folder: FileWrapper) {
+        guard components.count > 1 else { return folder.setFileWrapper(file, named: components[0]) }
+        let child = folder.fileWrappers?[components[0]] ?? FileWrapper(directoryWithFileWrappers: [:])
+        insert(file, at: Array(components.dropFirst()), into: child)
+        folder.setFileWrapper(child, named: components[0])
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// An OCFL object DocumentKit wrote, read and checked: its inventory (against its
+/// sidecar) and each version's `documentkit/version.json` (against the inventory's digest).
+struct OCFLObject {
+    let storage: any ArchiveStorage
+    /// The object's folder, relative to the storage's root (`""` when the storage is the object).
+    let path: String
+    let inventory: OCFLInventory
+    /// Each version's record, in order (v1 first).
+    let records: [OCFLVersionRecord]
+
+    static let declaration = "0=ocfl_object_1.1"
+    static let declarationText = "ocfl_object_1.1\n"
+
+    /// Whether `path` holds an OCFL 1.1 object (its declaration file).
+    static func isObject(_ storage: any ArchiveStorage, at path: String) -> Bool {
+        storage.exists(join(path, declaration))
+    }
+
+    static func join(_ folder: String, _ name: String) -> String {
+        folder.isEmpty ? name : "\(folder)/\(name)"
+    }
+
+    /// Reads the object at `path`: refused (`malformedInput`) unless its declaration,
+    /// inventory and sidecar agree and every version has a DocumentKit record.
+    static func read(_ storage: any ArchiveStorage, at path: String) throws -> OCFLObject {
+        let where_ = storage.reported(path)
+        guard (try? storage.readFile(join(path, declaration))) == Data(declarationText.utf8) else {
+            throw DocumentKitError(.malformedInput, "not an OCFL 1.1 object: no \(declaration) declaration", path: where_)
+        }
+        let data = try storage.readFile(join(path, "inventory.json"))
+        let sidecar = try storage.readFile(join(path, "inventory.json.sha512"))
+        let recorded = String(decoding: sidecar, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first.map(String.init)
+        guard recorded?.lowercased() == OCFLInventory.sha512(data) else {
+            throw DocumentKitError(.malformedInput, "inventory.json does not match its digest in inventory.json.sha512", path: where_)
+        }
+        let inventory: OCFLInventory
+        do {
+            inventory = try JSONDecoder().decode(OCFLInventory.self, from: data)
+        } catch {
+            throw DocumentKitError(.malformedInput, "inventory.json is not an OCFL inventory", path: where_)
+        }
+        let names = inventory.versionNames
+        guard inventory.digestAlgorithm == OCFLInventory.digestAlgorithm, inventory.type == OCFLInventory.inventoryType,
+              !names.isEmpty, Set(inventory.versions.keys) == Set(names) else {
+            throw DocumentKitError(.malformedInput, "inventory.json is not an OCFL 1.1 inventory with sha512 digests and versions v1 to its head", path: where_)
+        }
+        let object = OCFLObject(storage: storage, path: path, inventory: inventory, records: [])
+        let records = try names.map { name in
+            try DocumentKitError.located(at: where_) {
+                try OCFLVersionRecord.decode(object.file(OCFLVersionRecord.path, in: name), in: name)
+            }
+        }
+        return OCFLObject(storage: storage, path: path, inventory: inventory, records: records)
+    }
+
+    /// The bytes of the file at `logicalPath` in version `name`, checked against the
+    /// inventory's SHA-512 of them.
+    func file(_ logicalPath: String, in name: String) throws -> Data {
+        guard let digest = inventory.versions[name]?.state.first(where: { $0.value.contains(logicalPath) })?.key else {
+            throw DocumentKitError(.malformedInput, "the version has no \(logicalPath)", location: name)
+        }
+        return try content(digest, for: logicalPath, in: name)
+    }
+
+    /// The bytes with SHA-512 `digest`, read from their content path and checked.
+    func content(_ digest: String, for logicalPath: String, in name: String) throws -> Data {
+        guard let contentPath = inventory.manifest[digest]?.first, Self.isSafe(contentPath) else {
+            throw DocumentKitError(.malformedInput, "\(logicalPath): its digest is not in the inventory's manifest", location: name)
+        }
+        let data = try storage.readFile(Self.join(path, contentPath))
+        guard OCFLInventory.sha512(data) == digest.lowercased() else {
+            throw DocumentKitError(.malformedInput, "content file \(contentPath) is damaged: its SHA-512 is not the inventory's", location: name)
+        }
+        return data
+    }
+
+    /// Whether a path from an inventory stays inside the object.
+    static func isSafe(_ path: String) -> Bool {
+        !path.isEmpty && !path.hasPrefix("/") && !path.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." || $0 == ".." }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// An OCFL 1.1 storage root laid out by the `0004-hashed-n-tuple-storage-layout`
+/// extension (https://ocfl.github.io/extensions/0004-hashed-n-tuple-storage-layout.html):
+/// an object's folder is three folders of three hex digits each, taken from the SHA-256 of
+/// its id, then the whole digest (FORMAT.md §10).
+struct OCFLStorageRoot {
+    let storage: any ArchiveStorage
+
+    static let declaration = "0=ocfl_1.1"
+    static let declarationText = "ocfl_1.1\n"
+    static let layoutFile = "ocfl_layout.json"
+    static let layoutName = "0004-hashed-n-tuple-storage-layout"
+    static let layoutConfigPath = "extensions/\(layoutName)/config.json"
+    /// Where new version folders are built before they are moved into their object: inside
+    /// the root's `extensions` folder, so that they are on the same storage, and never
+    /// taken for an object by a reader walking the root. Removed after every archive.
+    static let stagingFolder = "extensions/documentkit-staging"
+
+    struct Layout: Codable, Equatable {
+        var extensionName = OCFLStorageRoot.layoutName
+        var digestAlgorithm = "sha256"
+        var tupleSize = 3
+        var numberOfTuples = 3
+        var shortObjectRoot = false
+    }
+
+    private struct LayoutDeclaration: Codable {
+        var `extension`: String
+        var description: String
+    }
+
+    /// Opens the storage root, creating it when the folder is missing or empty. A folder
+    /// that holds anything but an OCFL 1.1 root with this layout is refused, untouched.
+    static func open(_ storage: any ArchiveStorage) throws -> OCFLStorageRoot {
+        let root = OCFLStorageRoot(storage: storage)
+        let names = try storage.list("")
+        if names.isEmpty {
+            try storage.makeFolder("")
+            try root.create()
+            return root
+        }
+        guard names.contains(declaration),
+              (try? storage.readFile(declaration)) == Data(declarationText.utf8) else {
+            throw DocumentKitError(.cannotCreateOutput, "not an OCFL 1.1 storage root (no \(declaration) declaration) and not empty; archive into a new or empty folder", path: storage.displayPath)
+        }
+        let layout = try? JSONDecoder().decode(LayoutDeclaration.self, from: storage.readFile(layoutFile))
+        let config = try? JSONDecoder().decode(Layout.self, from: storage.readFile(layoutConfigPath))
+        guard layout?.extension == layoutName, config == Layout() else {
+            throw DocumentKitError(.cannotCreateOutput, "an OCFL storage root whose layout is not \(layoutName) with tupleSize 3 and numberOfTuples 3 (\(layoutFile), \(layoutConfigPath)); DocumentKit archives only into that layout", path: storage.displayPath)
+        }
+        return root
+    }
+
+    private func create() throws {
+        try storage.makeFolder("extensions/\(Self.layoutName)")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        try storage.writeFileAtomically(Self.layoutConfigPath, encoder.encode(Layout()) + Data("\n".utf8))
+        let declaration = LayoutDeclaration(extension: Self.layoutName,
+                                            description: "Hashed N-tuple Storage Layout: sha256 of the object id, 3 tuples of 3 hex digits, then the whole digest")
+        try storage.writeFileAtomically(Self.layoutFile, encoder.encode(declaration) + Data("\n".utf8))
+        // The declaration last: a root is a root once it has one.
+        try storage.writeFileAtomically(Self.declaration, Data(Self.declarationText.utf8))
+    }
+
+    /// The object folder of `id`, relative to the root: `abc/def/012/abcdef012…` (64 digits).
+    static func objectPath(for id: String) -> String {
+        let digest = ObjectDigest.of(Data(id.utf8)).hex
+        let tuples = (0..<3).map { index in
+            String(digest.dropFirst(index * 3).prefix(3))
+        }
+        return (tuples + [digest]).joined(separator: "/")
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import DocumentKit
+import Foundation
+
+extension DocumentTool {
+    struct Archive: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "archive",
+            abstract: "Write a bundle's whole history into an OCFL 1.1 storage root.",
+            discussion: """
+                The root is created when missing or empty (layout 0004-hashed-n-tuple-storage-layout); \
+                a folder holding anything else is refused. The project is one OCFL object, whose \
+                id is documentkit: and the id of its first version; each bundle version is one \
+                OCFL version. Archiving again adds only the versions the object lacks and never \
+                changes one it has; versions pruned from the bundle stay. A bundle whose history \
+                diverged from the object's is refused. 'import OBJECT -o BUNDLE' rebuilds the \
+                bundle. See FORMAT.md §10.
+                """)
+
+        @OptionGroup var target: BundleArgument
+        @Argument(help: "The OCFL storage root.", completion: .directory)
+        var root: String
+        @OptionGroup var options: OutputOptions
+
+        func run() throws {
+            let result = try OCFLArchiver.archive(target.url, to: URL(fileURLWithPath: root))
+            if options.json { return try Console.printJSON(ArchiveReport(bundle: target.bundle, root: root, result: result)) }
+            let added = result.newVersions
+            let versions = switch added.count {
+            case 0: "no new versions (it has \(result.totalVersions))"
+            case 1: "1 new version (\(added[0]))"
+            default: "\(added.count) new versions (\(added[0])–\(added[added.count - 1]))"
+            }
+            Console.print("archived \(target.bundle) to \(root): object \(result.objectID), \(versions), \(result.filesStored) file\(result.filesStored == 1 ? "" : "s") stored")
+        }
+    }
+
+    /// `archive --json`.
+    struct ArchiveReport: Codable {
+        var bundle: String
+        var root: String
+        var result: OCFLArchiver.Result
+
+        private enum CodingKeys: String, CodingKey {
+            case bundle, root, objectID, objectPath, createdObject, newVersions, newVersionIDs, totalVersions, filesStored, bytesStored
+        }
+
+        init(bundle: String, root: String, result: OCFLArchiver.Result) {
+            self.bundle = bundle
+            self.root = root
+            self.result = result
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            bundle = try container.decode(String.self, forKey: .bundle)
+            root = try container.decode(String.self, forKey: .root)
+            result = try OCFLArchiver.Result(from: decoder)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(bundle, forKey: .bundle)
+            try container.encode(root, forKey: .root)
+            try result.encode(to: encoder)
+        }
+    }
+}

@@ -1,0 +1,217 @@
+@testable import DocumentKit
+import Foundation
+import Testing
+
+/// `docctl archive` and `docctl import OBJECT`: a bundle's history as an OCFL 1.1 object,
+/// judged by ocfl-py's validator, and rebuilt with every version id.
+@Suite struct OCFLArchiveTests {
+    /// ocfl-py, as `scripts/setup.sh` installs it.
+    static let tools = Fixtures.repository.appendingPathComponent(".tools/ocfl/bin")
+    static let validatorAvailable = FileManager.default.isExecutableFile(atPath: tools.appendingPathComponent("ocfl-validate.py").path)
+    static let python = ExternalTool(name: "python3", path: tools.appendingPathComponent("python3").path)
+    static let skipReason: Comment = "ocfl-py is not installed: run scripts/setup.sh (it installs .tools/ocfl/bin/ocfl-validate.py)"
+
+    @discardableResult
+    private func docctl(_ arguments: [String], in directory: TemporaryDirectory, sourceLocation: SourceLocation = #_sourceLocation) throws -> ExternalTool.Result {
+        let result = try Run.docctl(arguments, in: directory.url)
+        #expect(result.status == 0, "\(arguments): \(result.standardError)", sourceLocation: sourceLocation)
+        return result
+    }
+
+    private func objectFolder(_ root: String, of bundle: String, in directory: TemporaryDirectory) throws -> URL {
+        let manifest = try DocumentBundle(contentsOf: directory.url.appendingPathComponent(bundle)).manifest
+        return directory.url.appendingPathComponent(root).appendingPathComponent(OCFLStorageRoot.objectPath(for: OCFLArchiver.objectID(of: manifest)))
+    }
+
+    /// ocfl-py on the object folder: the warning codes it printed, and whether it said VALID.
+    private func validateObject(_ object: URL) throws -> (warnings: Set<String>, errors: [String], valid: Bool) {
+        let result = try Self.python.run([Self.tools.appendingPathComponent("ocfl-validate.py").path, object.path])
+        let lines = (result.output + result.standardError).split(separator: "\n").map(String.init)
+        let codes = lines.compactMap { line in line.firstRange(of: "[W").map { String(line[$0.lowerBound...].dropFirst().prefix(while: { $0 != "]" })) } }
+        return (Set(codes), lines.filter { $0.contains("[E") }, result.status == 0 && result.output.contains("is VALID"))
+    }
+
+    /// ocfl-py on the storage root, with layout 0004 registered (ocfl_validate_0004.py says why).
+    private func validateRoot(_ root: URL) throws -> (errors: [String], valid: Bool) {
+        let script = Fixtures.repository.appendingPathComponent("Tests/OCFLValidator/ocfl_validate_0004.py").path
+        let result = try Self.python.run([script, root.path])
+        let lines = result.output.split(separator: "\n").map(String.init)
+        return (lines.filter { $0.contains("[E") || $0.contains("[LAYOUT]") }, result.status == 0 && lines.last?.contains("is VALID") == true)
+    }
+
+    /// Every file below `folder`, by relative path, with its SHA-256.
+    private func hashes(_ folder: URL) throws -> [String: String] {
+        var result: [String: String] = [:]
+        for case let path as String in FileManager.default.enumerator(atPath: folder.path)! {
+            let url = folder.appendingPathComponent(path)
+            if (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true { result[path] = try Fixtures.digest(of: url) }
+        }
+        return result
+    }
+
+    private func ids(_ bundle: String, in directory: TemporaryDirectory) throws -> [VersionID] {
+        try DocumentBundle(contentsOf: directory.url.appendingPathComponent(bundle)).manifest.versions.map(\.id)
+    }
+
+    /// Each version's document, by id.
+    private func documents(_ bundle: String, in directory: TemporaryDirectory) throws -> [VersionID: Data] {
+        let opened = try DocumentBundle(contentsOf: directory.url.appendingPathComponent(bundle))
+        return try Dictionary(uniqueKeysWithValues: opened.manifest.versions.map { ($0.id, try opened.documentData(of: $0)) })
+    }
+
+    @Test(.enabled(if: validatorAvailable, skipReason))
+    func theValidatorFindsTheRootAndTheObjectValid() throws {
+        let directory = try TemporaryDirectory()
+        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        let result = try docctl(["archive", "garden.dkproj", "root"], in: directory)
+        let objectID = "documentkit:ee3329559babcf4959defeb9bfa9abb06154c48faf808bbd6f39dcedf76e19e5"
+        #expect(result.output == "archived garden.dkproj to root: object \(objectID), 8 new versions (v1–v8), 17 files stored\n")
+        #expect(Fixtures.listing(directory.url.appendingPathComponent("root")) == ["0=ocfl_1.1", "d8d", "extensions", "ocfl_layout.json"])
+        let object = try objectFolder("root", of: "garden.dkproj", in: directory)
+        #expect(Fixtures.listing(object) == ["0=ocfl_object_1.1", "inventory.json", "inventory.json.sha512"] + (1...8).map { "v\($0)" })
+        // Its authors have no e-mail address, which OCFL's user block SHOULD have (W008); nothing else.
+        let report = try validateObject(object)
+        #expect(report.valid && report.errors == [] && report.warnings == ["W008"], "\(report)")
+        let root = try validateRoot(directory.url.appendingPathComponent("root"))
+        #expect(root.valid && root.errors == [], "\(root)")
+    }
+
+    @Test(.enabled(if: validatorAvailable, skipReason))
+    func archivingAgainAddsOnlyNewVersionsAndLeavesOldOnesByteForByte() throws {
+        let directory = try TemporaryDirectory()
+        let ada = "Ada Lovelace <ada@example.org>"
+        try docctl(["new", "p.dkproj", "--name", "Garden", "--author", ada], in: directory)
+        try docctl(["set", "p.dkproj", "tasks[+]", #"{"title": "Dig"}"#, "--author", ada], in: directory)
+        try docctl(["archive", "p.dkproj", "root"], in: directory)
+        let object = try objectFolder("root", of: "p.dkproj", in: directory)
+        let before = try hashes(object).filter { $0.key.hasPrefix("v") }
+        #expect(before.keys.contains("v2/inventory.json"))
+
+        try Fixtures.write(Fixtures.noise(3_000), to: "photo.png", in: directory.url)
+        try docctl(["attach", "p.dkproj", "photo.png", "-m", "Photo", "--author", ada], in: directory)
+        try docctl(["set", "p.dkproj", "tasks[0].title", "Dig deep", "--author", ada], in: directory)
+        let again = try docctl(["archive", "p.dkproj", "root", "--json"], in: directory)
+        let report = try JSONDecoder().decode(OCFLArchiver.Result.self, from: Data(again.output.utf8))
+        #expect(report.newVersions == ["v3", "v4"] && report.totalVersions == 4 && !report.createdObject)
+        #expect(report.newVersionIDs == Array(try ids("p.dkproj", in: directory).suffix(2)))
+        #expect(report.filesStored == 5, "two documents, two records and the photo; v4 reuses the photo")
+        let after = try hashes(object)
+        #expect(before.allSatisfy { after[$0.key] == $0.value })
+        #expect(Set(after.keys.filter { $0.hasPrefix("v1/") || $0.hasPrefix("v2/") }) == Set(before.keys))
+
+        let none = try docctl(["archive", "p.dkproj", "root"], in: directory)
+        #expect(none.output.hasSuffix(", no new versions (it has 4), 0 files stored\n"))
+        #expect(Fixtures.listing(directory.url.appendingPathComponent("root/extensions")) == ["0004-hashed-n-tuple-storage-layout"])
+        let validation = try validateObject(object)
+        #expect(validation.valid && validation.warnings.isEmpty && validation.errors.isEmpty, "\(validation)")
+        #expect(try validateRoot(directory.url.appendingPathComponent("root")).valid)
+    }
+
+    @Test(.enabled(if: validatorAvailable, skipReason))
+    func versionsPrunedFromTheBundleStayInTheArchive() throws {
+        let directory = try TemporaryDirectory()
+        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        let original = try ids("garden.dkproj", in: directory)
+        try docctl(["archive", "garden.dkproj", "root"], in: directory)
+        let object = try objectFolder("root", of: "garden.dkproj", in: directory)
+        let before = try hashes(object).filter { $0.key.hasPrefix("v") }
+        try docctl(["prune", "garden.dkproj", "--keep", "2"], in: directory)
+        try docctl(["set", "garden.dkproj", "summary", "After the prune"], in: directory)
+        let result = try docctl(["archive", "garden.dkproj", "root"], in: directory)
+        #expect(result.output.contains(", 1 new version (v9), "))
+        #expect(try objectFolder("root", of: "garden.dkproj", in: directory) == object, "the object id survives the prune")
+        let after = try hashes(object)
+        #expect(before.allSatisfy { after[$0.key] == $0.value })
+        let report = try validateObject(object)
+        #expect(report.valid && report.errors == [] && report.warnings == ["W008"], "\(report)")
+        #expect(try validateRoot(directory.url.appendingPathComponent("root")).valid)
+
+        try docctl(["import", object.path, "-o", "whole.dkproj"], in: directory)
+        #expect(try ids("whole.dkproj", in: directory) == original + [try ids("garden.dkproj", in: directory).last!])
+        #expect(try docctl(["validate", "--deep", "whole.dkproj"], in: directory).output.contains(": ok ("))
+    }
+
+    @Test func importRebuildsEveryVersionIdDocumentAndBlobWithAMerge() throws {
+        let directory = try TemporaryDirectory()
+        try docctl(["new", "a.dkproj", "--name", "Garden"], in: directory)
+        try docctl(["set", "a.dkproj", "tasks[+]", #"{"title": "Dig"}"#], in: directory)
+        try FileManager.default.copyItem(at: directory.url.appendingPathComponent("a.dkproj"), to: directory.url.appendingPathComponent("b.dkproj"))
+        try Fixtures.write(Fixtures.noise(5_000), to: "photo.png", in: directory.url)
+        try docctl(["attach", "a.dkproj", "photo.png", "-m", "Photo"], in: directory)
+        try docctl(["set", "b.dkproj", "tasks[+]", #"{"title": "Sow"}"#, "-m", "Sow"], in: directory)
+        try docctl(["pull", "a.dkproj", "b.dkproj"], in: directory)
+        let merge = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("a.dkproj")).headVersion
+        #expect(merge.parents.count == 2)
+
+        try docctl(["archive", "a.dkproj", "root"], in: directory)
+        let object = try objectFolder("root", of: "a.dkproj", in: directory)
+        let imported = try docctl(["import", object.path, "-o", "copy.dkproj", "--json"], in: directory)
+        let report = try JSONDecoder().decode(OCFLImporter.Result.self, from: Data(imported.output.utf8))
+        #expect(report.versions == 5 && report.head == merge.id && report.pruned == 0)
+        #expect(try ids("copy.dkproj", in: directory) == ids("a.dkproj", in: directory))
+        #expect(try documents("copy.dkproj", in: directory) == documents("a.dkproj", in: directory))
+        let (copy, original) = try (DocumentBundle(contentsOf: directory.url.appendingPathComponent("copy.dkproj")),
+                                    DocumentBundle(contentsOf: directory.url.appendingPathComponent("a.dkproj")))
+        #expect(copy.manifest.versions == original.manifest.versions, "every record, changes included")
+        let blob = try #require(copy.tree(of: copy.headVersion)["blobs"]?.fileWrappers?.first?.value)
+        #expect(try blob.regularFileContents() == Fixtures.noise(5_000))
+        #expect(try docctl(["validate", "--deep", "copy.dkproj"], in: directory).output.contains(": ok ("))
+        #expect(Fixtures.listing(directory.url).filter { $0.hasPrefix(".") } == [])
+    }
+
+    @Test func importRebuildsAFormatOneBundle() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.copyItem(at: Fixtures.sampleDoc("format-1/garden.dkproj"), to: directory.url.appendingPathComponent("old.dkproj"))
+        try docctl(["archive", "old.dkproj", "root"], in: directory)
+        try docctl(["import", try objectFolder("root", of: "old.dkproj", in: directory).path, "-o", "copy.dkproj"], in: directory)
+        let (copy, original) = try (DocumentBundle(contentsOf: directory.url.appendingPathComponent("copy.dkproj")),
+                                    DocumentBundle(contentsOf: directory.url.appendingPathComponent("old.dkproj")))
+        #expect(copy.manifest.versions == original.manifest.versions)
+        #expect(copy.manifest.versions.allSatisfy { $0.numberInID != nil && $0.recordFormat == 1 })
+        #expect(try documents("copy.dkproj", in: directory) == documents("old.dkproj", in: directory))
+        #expect(try docctl(["validate", "--deep", "copy.dkproj"], in: directory).output.contains(": ok ("))
+    }
+
+    @Test func aTamperedContentFileIsRefusedAndNothingIsWritten() throws {
+        let directory = try TemporaryDirectory()
+        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        try docctl(["archive", "garden.dkproj", "root"], in: directory)
+        let object = try objectFolder("root", of: "garden.dkproj", in: directory)
+        let content = object.appendingPathComponent("v2/content/document.json")
+        var bytes = try Data(contentsOf: content)
+        bytes[bytes.count / 2] ^= 0x20
+        try bytes.write(to: content)
+        let result = try Run.docctl(["import", object.path, "-o", "copy.dkproj"], in: directory.url)
+        expectFailure(result, status: 65, containing: "v2: content file v2/content/document.json is damaged: its SHA-512 is not the inventory's")
+        #expect(Fixtures.listing(directory.url) == ["garden.dkproj", "root"])
+    }
+
+    @Test func aFolderThatIsNotAnOCFLRootIsRefusedUntouched() throws {
+        let directory = try TemporaryDirectory()
+        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("photos"), withIntermediateDirectories: false)
+        try Fixtures.write(Data("mine".utf8), to: "photos/notes.txt", in: directory.url)
+        let result = try Run.docctl(["archive", "garden.dkproj", "photos"], in: directory.url)
+        expectFailure(result, status: 73, containing: "error: photos: not an OCFL 1.1 storage root (no 0=ocfl_1.1 declaration) and not empty")
+        #expect(Fixtures.listing(directory.url.appendingPathComponent("photos")) == ["notes.txt"])
+        let missing = try Run.docctl(["archive", "absent.dkproj", "root"], in: directory.url)
+        #expect(missing.status == 66, "\(missing.standardError)")
+    }
+
+    @Test func aBundleWhoseHistoryDivergedFromTheObjectIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        try docctl(["new", "a.dkproj", "--name", "Garden"], in: directory)
+        try FileManager.default.copyItem(at: directory.url.appendingPathComponent("a.dkproj"), to: directory.url.appendingPathComponent("b.dkproj"))
+        try docctl(["set", "a.dkproj", "name", "Garden A"], in: directory)
+        try docctl(["set", "b.dkproj", "name", "Garden B"], in: directory)
+        try docctl(["archive", "a.dkproj", "root"], in: directory)
+        let object = try objectFolder("root", of: "a.dkproj", in: directory)
+        let before = try hashes(object)
+        let result = try Run.docctl(["archive", "b.dkproj", "root"], in: directory.url)
+        expectFailure(result, status: 65, containing: "error: b.dkproj: its history diverged from the archived object's: the object's v2")
+        #expect(try hashes(object) == before)
+        // Once b holds a's versions (a pull), it continues the object.
+        try docctl(["pull", "b.dkproj", "a.dkproj", "--ours"], in: directory)
+        #expect(try docctl(["archive", "b.dkproj", "root"], in: directory).output.contains("2 new versions (v3–v4)"))
+    }
+}
