@@ -33,7 +33,7 @@ public enum BundleExporter {
     public static func export(_ url: URL, version: String? = nil, format: ExportFormat, to output: URL, replace: Bool) throws -> Result {
         let bundle = try DocumentBundle(contentsOf: url)
         let selected = try version.map(bundle.version(named:)) ?? bundle.headVersion
-        let files = ExportedFile.list(try bundle.tree(of: selected))
+        let files = try ExportedFile.list(version: selected, of: bundle)
         if !replace, FileManager.default.fileExists(atPath: output.path) || (try? FileManager.default.destinationOfSymbolicLink(atPath: output.path)) != nil {
             throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
         }
@@ -106,6 +106,18 @@ package struct ExportedFile {
     package var path: String
     /// The file; `nil` for a folder.
     package var node: FileWrapper?
+
+    /// The files of `version` as exports write them: blobs under their readable names
+    /// (``ExportedBlobNames``), folders before their contents, sorted by path.
+    package static func list(version: BundleVersion, of bundle: DocumentBundle) throws -> [ExportedFile] {
+        let files = list(try bundle.tree(of: version))
+        let document = files.first { $0.path == VersionLayout.documentName }?.node
+        // A document that cannot be read is refused by the export's own read of it: here it
+        // only records no names.
+        let limit = BundleLimits.default.maxDocumentBytes
+        let text = document.flatMap { ($0.fileSize ?? .max) <= limit ? try? $0.regularFileContents() : nil }
+        return ExportedBlobNames.apply(to: files, document: text)
+    }
 
     /// Every folder and file below `root`, folders before their contents, sorted by path.
     package static func list(_ root: FileWrapper, prefix: String = "") -> [ExportedFile] {
