@@ -27,7 +27,8 @@ public enum BundleImporter {
         let text = try { () throws -> Data in
             let text: Data
             if (info.st_mode & S_IFMT) == S_IFDIR {
-                text = try readFolder(source, into: pending)
+                // A BagIt bag is checked whole first, then its payload read as a folder.
+                text = try readFolder(try BagReader.payloadFolder(of: source) ?? source, into: pending)
             } else if try looksLikeJSON(source) {
                 text = try DocumentKitError.located(at: source.relativePath) {
                     try checkedJSON(try documentText(OpenFile.forReading(source)), blobs: { _ in nil })
