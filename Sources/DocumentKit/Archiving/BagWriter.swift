@@ -18,7 +18,10 @@ package enum BagWriter {
         for version in versions {
             let folder = allVersions ? "data/versions/\(version.number)-\(version.id.prefix(12))" : "data"
             if allVersions { payload.append(ExportedFile(path: folder, node: nil)) }
-            payload += try ExportedFile.list(version: version, of: bundle).map { ExportedFile(path: "\(folder)/\($0.path)", node: $0.node) }
+            // RFC 8493 writes `%` in a manifest as `%25`; bagit-python (LibraryOfCongress/
+            // bagit-python#157) and other tools do not decode it. Blobs named with a `%` go
+            // under their digests, so the two readings agree on every path of the bag.
+            payload += try ExportedFile.list(version: version, of: bundle, excludingNamesWith: ["%"]).map { ExportedFile(path: "\(folder)/\($0.path)", node: $0.node) }
             records.append(VersionRecord(version, path: folder))
         }
         let newest = versions.last!

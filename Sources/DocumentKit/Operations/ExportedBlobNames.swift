@@ -20,14 +20,17 @@ package enum ExportedBlobNames {
     /// `files` (an exported tree's listing) with each blob file at `blobs/<digest>`
     /// renamed by the rule, given the version's `document` text (`nil`, or text that is
     /// not JSON, records no names). Sorted by path again, folders before their contents.
-    package static func apply(to files: [ExportedFile], document: Data?) -> [ExportedFile] {
+    /// A recorded name holding a character of `excluded` counts as none (a bag's names
+    /// avoid `%`, which BagIt tools disagree on).
+    package static func apply(to files: [ExportedFile], document: Data?, excluding excluded: Set<Character> = []) -> [ExportedFile] {
         let folder = VersionLayout.blobsFolder + "/"
         let inFolder = files.filter { $0.path.hasPrefix(folder) && !$0.path.dropFirst(folder.count).contains("/") }
         let blobs = inFolder.filter { $0.node != nil && ObjectDigest(hex: String($0.path.dropFirst(folder.count))) != nil }
             .map { String($0.path.dropFirst(folder.count)) }
         guard !blobs.isEmpty else { return files }
         let others = Set(inFolder.map { String($0.path.dropFirst(folder.count)) }).subtracting(blobs)
-        let names = exportedNames(blobs: blobs, recorded: document.map(recordedNames(in:)) ?? [:], others: others)
+        let recorded = (document.map(recordedNames(in:)) ?? [:]).filter { !$0.value.contains(where: excluded.contains) }
+        let names = exportedNames(blobs: blobs, recorded: recorded, others: others)
         return files.map { file in
             guard file.path.hasPrefix(folder), let name = names[String(file.path.dropFirst(folder.count))] else { return file }
             return ExportedFile(path: folder + name, node: file.node)

@@ -116,6 +116,41 @@ import Testing
                 == Run.docctl(["extract", garden.path, "thumbnail", "--version", "5", "-o", "-"]).standardOutput)
     }
 
+    @Test(.enabled(if: bagit.isAvailable, "bagit.py is not installed: run scripts/setup.sh"))
+    func aBlobNamedWithAPercentSignAndEmptyGoesUnderItsDigestAndValidates() throws {
+        let directory = try TemporaryDirectory()
+        let bundle = directory.path("p.dkproj")
+        try Run.docctl(["new", bundle, "--name", "P"])
+        let file = try Fixtures.write(Data(), to: "100%.png", in: directory.url)
+        #expect(try Run.docctl(["attach", bundle, file.path]).status == 0)
+        let bag = directory.path("bag")
+        #expect(try Run.docctl(["export", bundle, "--format", "bagit", "-o", bag]).status == 0)
+        let empty = ObjectDigest.of(Data()).hex
+        #expect(Fixtures.listing(URL(fileURLWithPath: bag + "/data/blobs")) == [empty])
+        let validation = try Self.validate(bag)
+        #expect(validation.status == 0, "\(validation.standardError)")
+        // Other exports keep the name: only manifests encode paths.
+        #expect(try Run.docctl(["export", bundle, "--format", "dir", "-o", directory.path("dir")]).status == 0)
+        #expect(Fixtures.listing(directory.url.appendingPathComponent("dir/blobs")) == ["100%.png"])
+    }
+
+    @Test(.enabled(if: bagit.isAvailable, "bagit.py is not installed: run scripts/setup.sh"))
+    func aTamperedBagOfEveryVersionIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let garden = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        let bag = directory.path("all")
+        #expect(try Run.docctl(["export", garden.path, "--format", "bagit", "--all-versions", "-o", bag]).status == 0)
+        let bundle = try DocumentBundle(contentsOf: garden)
+        let old = "data/versions/2-\(bundle.manifest.versions[1].shortID)/document.json"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: "\(bag)/\(old)"))
+        bytes[0] = UInt8(ascii: " ")
+        try bytes.write(to: URL(fileURLWithPath: "\(bag)/\(old)"))
+        #expect(try Self.validate(bag).status != 0)
+        expectFailure(try Run.docctl(["import", bag, "-o", directory.path("t.dkproj")]), status: 65,
+                      containing: "error: \(bag)/\(old): does not match manifest-sha256.txt")
+        #expect(!FileManager.default.fileExists(atPath: directory.path("t.dkproj")))
+    }
+
     @Test func manifestPathsArePercentEncoded() throws {
         #expect(BagPathCoding.encode("data/a%b\r\nc") == "data/a%25b%0D%0Ac")
         #expect(BagPathCoding.decode("data/a%25b%0D%0Ac") == "data/a%b\r\nc")
