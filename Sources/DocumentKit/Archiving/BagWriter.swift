@@ -29,13 +29,13 @@ package enum BagWriter {
         let hashes = PayloadHashes(paths: payload.filter { $0.node != nil }.map(\.path))
         let totalBytes = payload.reduce(0) { $0 + ($1.node?.fileSize ?? 0) }
         return try ProgressMeter.phase(.writing, counting: .written, totalBytes: totalBytes) {
-            let (count, bytes) = try ExportedFolder.write(payload, to: output, replace: replace, observing: hashes.update) {
+            // What the folder export counts includes the tag files; the result is the payload's.
+            _ = try ExportedFolder.write(payload, to: output, replace: replace, observing: hashes.update) {
                 let info = BagInfo(agent: DocumentKitInfo.writer, date: DocumentDates.now(), contentType: bundle.manifest.contentType,
                                    projectName: projectName(document: document, bundle: bundle.url), newest: newest,
                                    versionCount: versions.count, payloadBytes: hashes.bytes, payloadFiles: hashes.count)
                 return tagFiles(payload: hashes, info: info, versions: records)
             }
-            _ = (count, bytes)
             return (hashes.count, hashes.bytes)
         }
     }
