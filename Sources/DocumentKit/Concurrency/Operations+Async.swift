@@ -12,10 +12,11 @@ extension DocumentBundle {
 }
 
 extension BundleExporter {
-    /// Exports a version of the bundle at `url`, as `export(_:version:format:to:replace:)` does.
+    /// Exports a version of the bundle at `url` (every version, in a bag, with
+    /// `allVersions`), as `export(_:version:format:to:replace:allVersions:)` does.
     public static func export(_ url: URL, version: String? = nil, format: ExportFormat, to output: URL,
-                              replace: Bool) async throws -> Result {
-        try await BlockingWork.run { try export(url, version: version, format: format, to: output, replace: replace) }
+                              replace: Bool, allVersions: Bool = false) async throws -> Result {
+        try await BlockingWork.run { try export(url, version: version, format: format, to: output, replace: replace, allVersions: allVersions) }
     }
 }
 

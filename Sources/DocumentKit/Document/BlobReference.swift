@@ -3,7 +3,9 @@ import Foundation
 /// A reference, inside a document's JSON, to bytes stored beside it: SwiftData's
 /// `@Attribute(.externalStorage)` on a bundle.
 ///
-/// In JSON it is `{"$blob": "<sha-256 hex>", "size": 1234, "mediaType": "image/png"}`.
+/// In JSON it is `{"$blob": "<sha-256 hex>", "size": 1234, "mediaType": "image/png"}`, and
+/// `"name": "photo.png"` when the name it was attached under is known (FORMAT.md §7): exports
+/// name the blob's file after it.
 /// The bytes live once in the bundle however many versions refer to them, and are read
 /// only when asked for: whole (`data()`), or, for a blob larger than memory should hold,
 /// in blocks (`stream(_:)`) or straight into a file (`write(to:replace:)`). A blob made
@@ -26,22 +28,47 @@ public struct BlobReference: Codable, Hashable, CustomStringConvertible, @unchec
     public let size: UInt64
     /// The bytes' MIME type, e.g. `image/png`.
     public let mediaType: String
+    /// The file name it was attached under (`photo.png`), when known: one path component
+    /// (``isValidName(_:)``). Exports name the blob's file after it; nothing else depends on it.
+    public let name: String?
     /// Where the bytes are; `nil` when decoded without a bundle to load them from.
     package let file: FileWrapper?
 
-    /// A blob holding `data`.
+    /// A blob holding `data`, recorded under `name` when one is given. A name that is not
+    /// one safe path component is refused (`usage`).
+    public init(data: Data, mediaType: String, name: String?) throws {
+        try Self.checkName(name)
+        digest = .of(data)
+        size = UInt64(data.count)
+        self.mediaType = mediaType
+        self.name = name
+        let wrapper = FileWrapper(regularFileWithContents: data)
+        wrapper.expectedDigest = digest
+        file = wrapper
+    }
+
+    /// A blob holding `data`, without a name.
     public init(data: Data, mediaType: String) {
         digest = .of(data)
         size = UInt64(data.count)
         self.mediaType = mediaType
+        name = nil
         let wrapper = FileWrapper(regularFileWithContents: data)
         wrapper.expectedDigest = digest
         file = wrapper
     }
 
     /// A blob holding the bytes of the file at `url`, which are hashed now and read again
-    /// (and checked against that hash) when the document is saved.
+    /// (and checked against that hash) when the document is saved, recorded under the
+    /// file's name (`url.lastPathComponent`). A file name that is not one safe path
+    /// component is refused (`usage`), before the file is read.
     public init(contentsOf url: URL, mediaType: String) throws {
+        try self.init(contentsOf: url, mediaType: mediaType, name: url.lastPathComponent)
+    }
+
+    /// A blob holding the bytes of the file at `url`, recorded under `name` (`nil`: none).
+    public init(contentsOf url: URL, mediaType: String, name: String?) throws {
+        try Self.checkName(name)
         let wrapper = try FileWrapper(regularFileWithContentsOf: url)
         var hasher = ObjectHasher()
         try ProgressMeter.phase(.hashing, counting: .read, totalBytes: wrapper.fileSize) {
@@ -50,8 +77,22 @@ public struct BlobReference: Codable, Hashable, CustomStringConvertible, @unchec
         digest = hasher.finalize()
         size = hasher.byteCount
         self.mediaType = mediaType
+        self.name = name
         wrapper.expectedDigest = digest
         file = wrapper
+    }
+
+    /// Whether `name` may be recorded as a blob's name: one path component, as a name in a
+    /// tree (FORMAT.md §6): not empty, `.` or `..`, no `/`, `\`, NUL or other control
+    /// characters, at most 255 bytes of UTF-8.
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && TreeObject.problem(withName: name) == nil
+    }
+
+    private static func checkName(_ name: String?) throws {
+        guard let name, !isValidName(name) else { return }
+        let problem = name.isEmpty ? "it is empty" : TreeObject.problem(withName: name) ?? "it is not one path component"
+        throw DocumentKitError(.usage, "'\(OneLineText.escaping(name))' cannot name a blob: \(problem)")
     }
 
     /// The bytes, read from the bundle (and checked against the digest) when not in memory.
@@ -84,7 +125,7 @@ public struct BlobReference: Codable, Hashable, CustomStringConvertible, @unchec
     public var description: String { "\(mediaType), \(size) bytes, \(digest.short)" }
 
     private enum CodingKeys: String, CodingKey {
-        case digest = "$blob", size, mediaType
+        case digest = "$blob", size, mediaType, name
     }
 
     public init(from decoder: any Decoder) throws {
@@ -94,6 +135,8 @@ public struct BlobReference: Codable, Hashable, CustomStringConvertible, @unchec
         self.digest = digest
         self.size = size
         mediaType = try container.decodeIfPresent(String.self, forKey: .mediaType) ?? "application/octet-stream"
+        // A name that is not a safe path component is ignored, never used: it came from a file.
+        name = (try? container.decodeIfPresent(String.self, forKey: .name)).flatMap { $0.flatMap { Self.isValidName($0) ? $0 : nil } }
         file = decoder.documentContext?.objectSource.map { FileWrapper(object: digest, size: size, store: $0) }
     }
 
@@ -102,11 +145,13 @@ public struct BlobReference: Codable, Hashable, CustomStringConvertible, @unchec
         try container.encode(digest, forKey: .digest)
         try container.encode(size, forKey: .size)
         try container.encode(mediaType, forKey: .mediaType)
+        // Only when known: a reference without a name is written as before names existed.
+        if let name, Self.isValidName(name) { try container.encode(name, forKey: .name) }
         (encoder.userInfo[.documentKitBlobCollector] as? BlobCollector)?.blobs.append((self, DecodingErrorDescription.path(encoder.codingPath)))
     }
 
     public static func == (lhs: BlobReference, rhs: BlobReference) -> Bool {
-        lhs.digest == rhs.digest && lhs.size == rhs.size && lhs.mediaType == rhs.mediaType
+        lhs.digest == rhs.digest && lhs.size == rhs.size && lhs.mediaType == rhs.mediaType && lhs.name == rhs.name
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(digest) }

@@ -132,12 +132,17 @@ public enum BundleEditor {
     /// default the document type's `defaultAttachmentPath`).
     public static func attach(_ file: URL, at path: JSONPath?, mediaType: String? = nil, in url: URL, metadata: SaveMetadata) throws -> Outcome {
         try apply(at: url, metadata: metadata) { context in
-            let blob = try BlobReference(contentsOf: file, mediaType: mediaType ?? MediaTypes.guess(for: file))
+            // A build of an older schema (DOCUMENTKIT_WRITE_SCHEMA) recorded no names.
+            let recordsName = try context.documentType.map { try writeSchemaOverride(for: $0) == nil } ?? true
+            let blob = try BlobReference(contentsOf: file, mediaType: mediaType ?? MediaTypes.guess(for: file),
+                                         name: recordsName ? file.lastPathComponent : nil)
             guard let path = try path ?? context.documentType?.defaultAttachmentPath.map(JSONPath.init(parsing:)) else {
                 throw DocumentKitError(.usage, "this document type has no default place for attachments; name one with --as PATH")
             }
             context.pending.add(blob.file!, digest: blob.digest)
-            return .set(path, .object(["$blob": .string(blob.digest.hex), "size": .integer(Int64(blob.size)), "mediaType": .string(blob.mediaType)]))
+            var reference: [String: JSONValue] = ["$blob": .string(blob.digest.hex), "size": .integer(Int64(blob.size)), "mediaType": .string(blob.mediaType)]
+            if let name = blob.name { reference["name"] = .string(name) }
+            return .set(path, .object(reference))
         }
     }
 

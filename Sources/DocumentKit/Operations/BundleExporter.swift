@@ -14,6 +14,8 @@ public enum ExportFormat: String, CaseIterable, Codable, Sendable {
     case dir
     /// The document JSON alone.
     case json
+    /// A BagIt bag (RFC 8493), a folder: the files under `data/`, with checksum manifests.
+    case bagit
 }
 
 /// Writes one version of a bundle out as ordinary files, in a folder or an archive that
@@ -29,15 +31,24 @@ public enum BundleExporter {
         public var bytes: UInt64
     }
 
-    /// Exports the version named `version` (default: the head) of the bundle at `url`.
-    public static func export(_ url: URL, version: String? = nil, format: ExportFormat, to output: URL, replace: Bool) throws -> Result {
+    /// Exports the version named `version` (default: the head) of the bundle at `url`;
+    /// with `allVersions` (a bag only), every version.
+    public static func export(_ url: URL, version: String? = nil, format: ExportFormat, to output: URL, replace: Bool,
+                              allVersions: Bool = false) throws -> Result {
+        if allVersions, format != .bagit { throw DocumentKitError(.usage, "--all-versions goes with --format bagit") }
+        if allVersions, version != nil { throw DocumentKitError(.usage, "--all-versions exports every version: leave out --version") }
         let bundle = try DocumentBundle(contentsOf: url)
         let selected = try version.map(bundle.version(named:)) ?? bundle.headVersion
-        let files = ExportedFile.list(try bundle.tree(of: selected))
+        let files = format == .bagit ? [] : try ExportedFile.list(version: selected, of: bundle)
         if !replace, FileManager.default.fileExists(atPath: output.path) || (try? FileManager.default.destinationOfSymbolicLink(atPath: output.path)) != nil {
             throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
         }
         var result = Result(output: output.path, format: format, version: selected.number, files: 0, bytes: 0)
+        if format == .bagit {
+            (result.files, result.bytes) = try BagWriter.write(allVersions ? bundle.manifest.versions : [selected], allVersions: allVersions,
+                                                                of: bundle, to: output, replace: replace)
+            return result
+        }
         // The JSON format writes the document alone.
         try ProgressMeter.phase(.writing, counting: .written,
                                 totalBytes: files.filter { format != .json || $0.path == VersionLayout.documentName }
@@ -58,6 +69,8 @@ public enum BundleExporter {
             result.bytes = UInt64(data.count)
         case .dir:
             (result.files, result.bytes) = try ExportedFolder.write(files, to: output, replace: replace)
+        case .bagit:
+            break
         case .zip, .tar, .tarGzip, .tarZstd:
             (result.files, result.bytes) = try writeArchive(files, format: format, modificationTime: Int64(selected.created.timeIntervalSince1970), to: output, replace: replace)
         }
@@ -106,6 +119,18 @@ package struct ExportedFile {
     package var path: String
     /// The file; `nil` for a folder.
     package var node: FileWrapper?
+
+    /// The files of `version` as exports write them: blobs under their readable names
+    /// (``ExportedBlobNames``), folders before their contents, sorted by path.
+    package static func list(version: BundleVersion, of bundle: DocumentBundle, excludingNamesWith excluded: Set<Character> = []) throws -> [ExportedFile] {
+        let files = list(try bundle.tree(of: version))
+        let document = files.first { $0.path == VersionLayout.documentName }?.node
+        // A document that cannot be read is refused by the export's own read of it: here it
+        // only records no names.
+        let limit = BundleLimits.default.maxDocumentBytes
+        let text = document.flatMap { ($0.fileSize ?? .max) <= limit ? try? $0.regularFileContents() : nil }
+        return ExportedBlobNames.apply(to: files, document: text, excluding: excluded)
+    }
 
     /// Every folder and file below `root`, folders before their contents, sorted by path.
     package static func list(_ root: FileWrapper, prefix: String = "") -> [ExportedFile] {

@@ -27,7 +27,8 @@ public enum BundleImporter {
         let text = try { () throws -> Data in
             let text: Data
             if (info.st_mode & S_IFMT) == S_IFDIR {
-                text = try readFolder(source, into: pending)
+                // A BagIt bag is checked whole first, then its payload read as a folder.
+                text = try readFolder(try BagReader.payloadFolder(of: source) ?? source, into: pending)
             } else if try looksLikeJSON(source) {
                 text = try DocumentKitError.located(at: source.relativePath) {
                     try checkedJSON(try documentText(OpenFile.forReading(source)), blobs: { _ in nil })
@@ -95,9 +96,14 @@ public enum BundleImporter {
     private static func readFolder(_ folder: URL, into pending: PendingObjects) throws -> Data {
         let documentURL = folder.appendingPathComponent(VersionLayout.documentName)
         let blobs = folder.appendingPathComponent(VersionLayout.blobsFolder)
+        // Exports name blobs readably (FORMAT.md §7, "Exports"): a blob not at
+        // `blobs/<digest>` is looked for among the other files there, by their SHA-256.
+        var named: [String: URL]?
         let files = BlobFiles { digest in
             let url = blobs.appendingPathComponent(digest)
-            return (try? regularFile(url)) != nil ? url : nil
+            if (try? regularFile(url)) != nil { return url }
+            if named == nil { named = hashedFiles(in: blobs) }
+            return named![digest]
         }
         let text = try DocumentKitError.located(at: documentURL.relativePath) {
             try checkedJSON(try documentText(regularFile(documentURL)), blobs: files.url(of:)) { absent in
@@ -107,6 +113,22 @@ public enum BundleImporter {
         }
         try addBlobs(files.found, to: pending) { _, url in (url.relativePath, nil) }
         return text
+    }
+
+    /// The regular files of `folder` whose names are not digests, by their SHA-256 (the
+    /// first in name order, should two hold the same bytes); links are not followed.
+    private static func hashedFiles(in folder: URL) -> [String: URL] {
+        var found: [String: URL] = [:]
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names.sorted() where ObjectDigest(hex: name) == nil {
+            let url = folder.appendingPathComponent(name)
+            guard let file = try? regularFile(url) else { continue }
+            var hasher = ObjectHasher()
+            guard (try? file.stream { hasher.update($0) }) != nil else { continue }
+            let digest = hasher.finalize().hex
+            if found[digest] == nil { found[digest] = url }
+        }
+        return found
     }
 
     /// The blob files a document's references were found in, each looked up once.
@@ -184,6 +206,8 @@ public enum BundleImporter {
         var document: Data?
         var blobFiles: [String: URL] = [:]
         var seen = Set<String>()
+        var namedFiles: [String: URL] = [:]
+        var namedCount = 0
         while let entry = try reader.nextEntry() {
             try ArchiveEntryName.validate(entry.name)
             guard seen.insert(ArchiveEntryName.collisionKey(entry.name)).inserted else {
@@ -207,8 +231,20 @@ public enum BundleImporter {
                 let file = try staging.writing { try OpenFile.creatingExclusively(target.path) }
                 try reader.readData { block in try staging.writing { try file.write(block) } }
                 blobFiles[local[1]] = target
+            } else if local.count == 2, local[0] == VersionLayout.blobsFolder {
+                // A blob under its readable name (FORMAT.md §7, "Exports"): found by its SHA-256.
+                namedCount += 1
+                let target = staging.url.appendingPathComponent("named-\(namedCount)")
+                let file = try staging.writing { try OpenFile.creatingExclusively(target.path) }
+                var hasher = ObjectHasher()
+                try reader.readData { block in
+                    hasher.update(block)
+                    try staging.writing { try file.write(block) }
+                }
+                let digest = hasher.finalize().hex
+                if namedFiles[digest] == nil { namedFiles[digest] = target }
             }
         }
-        return (document, blobFiles)
+        return (document, blobFiles.merging(namedFiles) { byDigest, _ in byDigest })
     }
 }

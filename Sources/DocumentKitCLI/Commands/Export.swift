@@ -8,24 +8,26 @@ extension DocumentTool {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "export",
-            abstract: "Export a version as ordinary files: zip, tar, tar.gz, tar.zst, a folder, or the JSON alone.",
-            discussion: "The output is never replaced unless --force is given; a symbolic link at the output is replaced, not written through. A file that does not match the digest its version records is refused (65), and nothing is written.")
+            abstract: "Export a version as ordinary files: zip, tar, tar.gz, tar.zst, a folder, a BagIt bag, or the JSON alone.",
+            discussion: "Blobs are named as they were attached (blobs/photo.png). A bag (--format bagit, RFC 8493) is a folder of the version's files under data/ with SHA-256 and SHA-512 manifests; with --all-versions, of every version. The output is never replaced unless --force is given; a symbolic link at the output is replaced, not written through. A file that does not match the digest its version records is refused (65), and nothing is written.")
 
         @OptionGroup var target: BundleArgument
-        @Option(help: "zip, tar, tar.gz, tar.zst, dir or json (default: the bundle's export.format from '\(DocumentTool.name) state', else yours from '\(DocumentTool.name) config').")
+        @Option(help: "zip, tar, tar.gz, tar.zst, dir, json or bagit (default: the bundle's export.format from '\(DocumentTool.name) state', else yours from '\(DocumentTool.name) config').")
         var format: ExportFormat?
         @Option(name: .shortAndLong, help: "The file or folder to create.")
         var output: String
         @OptionGroup var version: VersionOption
+        @Flag(help: "Every version, in a bag (--format bagit).")
+        var allVersions = false
         @OptionGroup var force: ForceOption
         @OptionGroup var options: OutputOptions
 
         func run() throws {
             let format = try format ?? ExportFormat.remembered(for: target.url)
             let result = try BundleExporter.export(target.url, version: version.name, format: format,
-                                                   to: URL(fileURLWithPath: output), replace: force.force)
+                                                   to: URL(fileURLWithPath: output), replace: force.force, allVersions: allVersions)
             if options.json { return try Console.printJSON(result) }
-            Console.print("exported version \(result.version) of \(target.bundle) to \(output) (\(format.rawValue), \(result.files) file\(result.files == 1 ? "" : "s"), \(Console.bytes(result.bytes)))")
+            Console.print("exported \(allVersions ? "every version" : "version \(result.version)") of \(target.bundle) to \(output) (\(format.rawValue), \(result.files) file\(result.files == 1 ? "" : "s"), \(Console.bytes(result.bytes)))")
         }
     }
 }

@@ -12,8 +12,10 @@ extension DocumentTool {
                 \(DocumentTool.name) import --legacy-defaults <file> (<bundle> | --output <output> [--name <name>] [--force]) [--dry-run] [--message <message>] [--author <author>] [--json]
                 """,
             discussion: """
-                The source needs document.json (and blobs/<sha-256> for its blobs), as export writes \
-                them. A document of an older schema (an export of an old version, say) is migrated \
+                The source needs document.json (and blobs/ holding its blobs), as export writes \
+                them. A BagIt bag is checked first (every payload file against its manifests; 65 if \
+                one differs, is missing or is extra), then its data/ is imported (the newest version \
+                of an --all-versions bag). A document of an older schema (an export of an old version, say) is migrated \
                 when --schema names it. A document larger than 64 MiB is refused before it is read.
 
                 \(LegacyDefaultsOptions.discussion)

@@ -27,6 +27,7 @@ import Testing
               "picture" : {
                 "$blob" : "\(digest)",
                 "mediaType" : "image/png",
+                "name" : "p.png",
                 "size" : \(Fixtures.png.count)
               },
               "text" : "milk, eggs"

@@ -105,7 +105,7 @@ import Testing
               author.name    your name, as the author of the versions you save
               author.email   your email, saved with your name as 'Name <email>'
               export.format  the format 'docctl export' writes when given no --format
-                             one of: zip, tar, tar.gz, tar.zst, dir, json
+                             one of: zip, tar, tar.gz, tar.zst, dir, json, bagit
               compression    how saves store new objects: zstd where it pays, or none
                              one of: zstd, none
 
@@ -140,7 +140,7 @@ import Testing
                       containing: "error: unknown setting 'user.name' \(known)\n")
         expectFailure(try docctl(["config", "unset", "editor"], in: directory), status: 64, containing: "unknown setting 'editor'")
         expectFailure(try docctl(["config", "set", "export.format", "rar"], in: directory), status: 64,
-                      containing: "error: export.format: 'rar' is not one of zip, tar, tar.gz, tar.zst, dir or json\n")
+                      containing: "error: export.format: 'rar' is not one of zip, tar, tar.gz, tar.zst, dir, json or bagit\n")
         expectFailure(try docctl(["config", "set", "compression", "gzip"], in: directory), status: 64,
                       containing: "error: compression: 'gzip' is not one of zstd or none\n")
         expectFailure(try docctl(["config", "set", "author.name", " "], in: directory), status: 64,
@@ -159,7 +159,7 @@ import Testing
                       containing: "error: \(path): key 'authorName': expected a string, found 42 (a number)\n")
         expectFailure(try docctl(["config", "list"], in: directory), status: 65, containing: "key 'authorName'")
         expectFailure(try docctl(["config", "get", "export.format"], in: directory), status: 65,
-                      containing: "error: \(path): key 'exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir or json, found \"rar\" (a string)\n")
+                      containing: "error: \(path): key 'exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir, json or bagit, found \"rar\" (a string)\n")
         #expect(try docctl(["config", "get", "compression"], in: directory).output == "zstd\n", "other settings still read")
         #expect(try docctl(["config", "set", "author.name", "Ada"], in: directory).status == 0)
         #expect(try docctl(["config", "unset", "export.format"], in: directory).status == 0)

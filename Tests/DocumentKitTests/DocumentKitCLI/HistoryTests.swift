@@ -62,6 +62,7 @@ import Testing
                   "new" : {
                     "$blob" : "\(digest)",
                     "mediaType" : "image/png",
+                    "name" : "t.png",
                     "size" : 67
                   },
                   "path" : "thumbnail"

@@ -289,10 +289,12 @@ import Testing
             OVERVIEW: Make a new bundle from a folder, a zip or tar, or a JSON file holding
             a document; or import drafts from a UserDefaults export.
 
-            The source needs document.json (and blobs/<sha-256> for its blobs), as export
-            writes them. A document of an older schema (an export of an old version, say)
-            is migrated when --schema names it. A document larger than 64 MiB is refused
-            before it is read.
+            The source needs document.json (and blobs/ holding its blobs), as export writes
+            them. A BagIt bag is checked first (every payload file against its manifests;
+            65 if one differs, is missing or is extra), then its data/ is imported (the
+            newest version of an --all-versions bag). A document of an older schema (an
+            export of an old version, say) is migrated when --schema names it. A document
+            larger than 64 MiB is refused before it is read.
 
             With --legacy-defaults FILE, FILE is a UserDefaults domain exported as an XML
             or binary property list or a JSON object (at most 16 MiB; it is only read). The

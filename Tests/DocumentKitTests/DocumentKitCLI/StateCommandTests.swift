@@ -141,9 +141,9 @@ import Testing
         try docctl(["state", "set", "p.dkproj", "export.format", "zip"], in: directory)
         let before = try Fixtures.digest(of: url)
         expectFailure(try docctl(["state", "set", "p.dkproj", "export.format", "rar"], in: directory), status: 64,
-                      containing: "error: export.format: 'rar' is not one of zip, tar, tar.gz, tar.zst, dir or json\n")
+                      containing: "error: export.format: 'rar' is not one of zip, tar, tar.gz, tar.zst, dir, json or bagit\n")
         expectFailure(try docctl(["state", "set", "p.dkproj", "exportFormat", "rar"], in: directory), status: 64,
-                      containing: "error: export.format: 'rar' is not one of zip, tar, tar.gz, tar.zst, dir or json\n")
+                      containing: "error: export.format: 'rar' is not one of zip, tar, tar.gz, tar.zst, dir, json or bagit\n")
         expectFailure(try docctl(["state", "set", "p.dkproj", "task.last-opened", "tomorrow"], in: directory), status: 64,
                       containing: "error: task.last-opened: 'tomorrow' is not a UUID (such as 6F9619FF-8B86-D011-B42D-00C04FC964FF)\n")
         expectFailure(try docctl(["state", "set", "p.dkproj", "", "x"], in: directory), status: 64,
@@ -162,7 +162,7 @@ import Testing
         try writeStateEntry(url, #"{"exportFormat": 42}"#)
         #expect(try docctl(["validate", "p.dkproj"], in: directory).status == 0, "a value of the wrong type is the application's business")
         expectFailure(try docctl(["state", "get", "p.dkproj", "export.format"], in: directory), status: 65,
-                      containing: "error: p.dkproj: key 'exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir or json, found 42 (a number)\n")
+                      containing: "error: p.dkproj: key 'exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir, json or bagit, found 42 (a number)\n")
         expectFailure(try docctl(["export", "p.dkproj", "-o", "out"], in: directory), status: 65, containing: "key 'exportFormat'")
         #expect(try docctl(["state", "set", "p.dkproj", "export.format", "zip"], in: directory).status == 0, "set mends a value")
 
@@ -265,7 +265,7 @@ import Testing
             state:
 
               export.format     the format 'docctl export' writes when given no --format
-                                one of: zip, tar, tar.gz, tar.zst, dir, json
+                                one of: zip, tar, tar.gz, tar.zst, dir, json, bagit
               task.last-opened  the id of the task last open in this bundle
 
             """), "\(help.output)")

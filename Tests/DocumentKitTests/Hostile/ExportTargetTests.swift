@@ -79,7 +79,7 @@ import Testing
     /// replaced by the export (the link's target untouched) with it. `extract` too.
     @Test(arguments: [["export", "p.dkproj", "--format", "zip", "-o"], ["export", "p.dkproj", "--format", "tar.gz", "-o"],
                       ["export", "p.dkproj", "--format", "json", "-o"], ["export", "p.dkproj", "--format", "dir", "-o"],
-                      ["extract", "p.dkproj", "thumbnail", "-o"]])
+                      ["export", "p.dkproj", "--format", "bagit", "-o"], ["extract", "p.dkproj", "thumbnail", "-o"]])
     func aLinkAtTheOutputIsNeverWrittenThrough(_ command: [String]) throws {
         let setup = try Setup()
         try setup.link("to-file", to: setup.outside.appendingPathComponent("keep").path)
@@ -97,7 +97,7 @@ import Testing
 
     /// A failed export over an existing output leaves that output as it was, and nothing
     /// beside it: the blob of this bundle is damaged, which only the export's last step finds.
-    @Test(arguments: ["zip", "dir", "tar"])
+    @Test(arguments: ["zip", "dir", "tar", "bagit"])
     func aFailedExportLeavesTheOldOutputAndNoTemporaryFiles(_ format: String) throws {
         let setup = try Setup()
         let output = "out.\(format)"

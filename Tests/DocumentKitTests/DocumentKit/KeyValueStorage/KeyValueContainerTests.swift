@@ -86,7 +86,7 @@ private struct WindowFrame: Codable, Equatable {
             do { _ = try read(); return "no error" } catch { return "\(error)" }
         }
         #expect(message { try storage.exportFormat.get() }
-                == #"key 'exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir or json, found "rar" (a string)"#)
+                == #"key 'exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir, json or bagit, found "rar" (a string)"#)
         #expect(message { try storage.windowFrame.get() }
                 == "key 'windowFrame': expected a value of type WindowFrame, found {…} (an object) (y: expected a number, found a string)")
         #expect(message { try storage.recentFiles.get() } == #"key 'recentFiles': expected an array, found "a.dkproj" (a string)"#)

@@ -114,7 +114,7 @@ private struct Point: Codable, Equatable {
         #expect(message { try storage.count.get() } == "key 'app.count': expected an integer, found true (a boolean)")
         #expect(message { try storage.enabled.get() } == "key 'app.enabled': expected true or false, found 1 (a number)")
         #expect(message { try storage.exportFormat.get() }
-                == #"key 'app.exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir or json, found "rar" (a string)"#)
+                == #"key 'app.exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir, json or bagit, found "rar" (a string)"#)
         #expect(message { try storage.origin.get() }.hasPrefix("key 'app.origin': expected a value of type Point, found {…} (a dictionary) (x: "))
     }
 
