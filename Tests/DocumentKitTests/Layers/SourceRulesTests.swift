@@ -7,7 +7,8 @@ import Testing
 @Suite struct SourceRulesTests {
     static let sources = Fixtures.repository.appendingPathComponent("Sources")
     /// The library's targets: what an app links.
-    static let libraryTargets = ["DocumentKitCore", "DocumentKitArchive", "DocumentKitJSON", "DocumentKitStore", "DocumentKit", "SampleProject"]
+    static let libraryTargets = ["DocumentKitCore", "DocumentKitArchive", "DocumentKitJSON", "DocumentKitStore", "DocumentKit", "DocumentKitS3",
+                                 "SampleProject"]
 
     /// Each Swift file of `target`, with its text (comments removed) and its lines.
     static func files(of target: String) throws -> [(path: String, code: String)] {
@@ -35,7 +36,7 @@ import Testing
     @Test func everyTargetIsChecked() throws {
         let targets = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).sorted()
         #expect(targets == ["CArchive", "DocumentKit", "DocumentKitArchive", "DocumentKitCLI", "DocumentKitCore", "DocumentKitJSON",
-                            "DocumentKitStore", "SampleProject", "docctl", "notectl"])
+                            "DocumentKitS3", "DocumentKitStore", "SampleProject", "docctl", "notectl"])
         #expect(try Self.files(of: "DocumentKitStore").count > 20, "the sources are where the tests look")
     }
 
