@@ -61,7 +61,7 @@ let package = Package(
         .target(
             name: "DocumentKitCLI",
             dependencies: [
-                "DocumentKit", "DocumentKitS3",
+                "DocumentKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

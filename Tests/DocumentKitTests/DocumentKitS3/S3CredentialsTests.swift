@@ -1,6 +1,5 @@
 import DocumentKit
-@testable import DocumentKitCLI
-import DocumentKitS3
+@testable import DocumentKitS3
 import Foundation
 import Testing
 

@@ -1,5 +1,4 @@
-import DocumentKit
-import DocumentKitS3
+import DocumentKitCore
 import Foundation
 
 extension S3Credentials {
@@ -7,8 +6,9 @@ extension S3Credentials {
     /// and `AWS_SECRET_ACCESS_KEY` (with `AWS_SESSION_TOKEN`), else the profile
     /// `AWS_PROFILE` (default `default`) of the shared credentials file,
     /// `AWS_SHARED_CREDENTIALS_FILE` or `~/.aws/credentials`. Throws `missingInput` naming
-    /// where it looked, never a secret.
-    static func standard(environment: [String: String], home: String?) throws -> S3Credentials {
+    /// where it looked, never a secret. The program passes its environment and home
+    /// folder: the library reads neither itself.
+    public static func standard(environment: [String: String], home: String?) throws -> S3Credentials {
         if let id = environment["AWS_ACCESS_KEY_ID"], !id.isEmpty, let secret = environment["AWS_SECRET_ACCESS_KEY"], !secret.isEmpty {
             return S3Credentials(accessKeyID: id, secretAccessKey: secret, sessionToken: environment["AWS_SESSION_TOKEN"].flatMap { $0.isEmpty ? nil : $0 })
         }
@@ -27,7 +27,7 @@ extension S3Credentials {
 
     /// The region requests are signed for: `AWS_REGION`, `AWS_DEFAULT_REGION`, the profile's
     /// `region` in `AWS_CONFIG_FILE` or `~/.aws/config`, else `us-east-1`.
-    static func region(environment: [String: String], home: String?) -> String {
+    public static func region(environment: [String: String], home: String?) -> String {
         for name in ["AWS_REGION", "AWS_DEFAULT_REGION"] { if let region = environment[name], !region.isEmpty { return region } }
         let profile = environment["AWS_PROFILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
         let path = environment["AWS_CONFIG_FILE"].flatMap { $0.isEmpty ? nil : $0 } ?? home.map { ($0 as NSString).appendingPathComponent(".aws/config") }
