@@ -11,6 +11,7 @@ import PackageDescription
 //   SampleProject       the sample document type, a Project with tasks and a thumbnail
 //   DocumentKitCLI      docctl's commands, for any document types (a library product)
 //   docctl              the command-line tool: DocumentKitCLI over SampleProject
+//   docctl-s3           docctl with an S3 client: docctl hands it the commands on s3:// remotes
 //   notectl             an app's own tool over its own type, as the tests run it
 let package = Package(
     name: "DocumentKit",
@@ -18,8 +19,10 @@ let package = Package(
     products: [
         .library(name: "DocumentKit", targets: ["DocumentKit"]),
         .library(name: "DocumentKitCLI", targets: ["DocumentKitCLI"]),
+        .library(name: "DocumentKitS3", targets: ["DocumentKitS3"]),
         .library(name: "SampleProject", targets: ["SampleProject"]),
         .executable(name: "docctl", targets: ["docctl"]),
+        .executable(name: "docctl-s3", targets: ["docctl-s3"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -50,7 +53,7 @@ let package = Package(
         .target(
             name: "DocumentKitS3",
             dependencies: [
-                "DocumentKitCore",
+                "DocumentKit", "DocumentKitCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -66,11 +69,12 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "docctl", dependencies: ["DocumentKitCLI", "SampleProject"]),
+        .executableTarget(name: "docctl-s3", dependencies: ["DocumentKitCLI", "DocumentKitS3", "SampleProject"]),
         .executableTarget(name: "notectl", dependencies: ["DocumentKitCLI"]),
         .testTarget(
             name: "DocumentKitTests",
             dependencies: [
-                "DocumentKit", "DocumentKitCLI", "DocumentKitS3", "SampleProject", "docctl", "notectl",
+                "DocumentKit", "DocumentKitCLI", "DocumentKitS3", "SampleProject", "docctl", "docctl-s3", "notectl",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),

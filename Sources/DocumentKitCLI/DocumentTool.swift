@@ -18,6 +18,9 @@ import Foundation
 public struct DocumentTool: ParsableCommand {
     /// The name the tool is run as, in its help and messages.
     nonisolated(unsafe) static var name = "docctl"
+    /// How `s3://` remotes are opened; `nil` in a tool without an S3 client, which hands
+    /// such commands to its S3 helper.
+    nonisolated(unsafe) static var s3Opener: S3RemoteOpener?
 
     // Every command names itself (`commandName`), although ArgumentParser would derive the
     // same name from its type: deriving it looks up how each command type describes itself,
@@ -29,20 +32,23 @@ public struct DocumentTool: ParsableCommand {
         discussion: """
             Exit status: 0 success, 1 validation found errors or an edit was aborted, \
             64 usage, 65 malformed or invalid input, 66 missing input, 70 internal error, \
-            73 cannot create output, 74 I/O error, 75 locked or changed by another writer. `\(name) --version` \
+            69 remote unreachable, 73 cannot create output, 74 I/O error, 75 locked or changed by another writer \
+            (or a remote moved on: pull, then push), 77 credentials refused. `\(name) --version` \
             prints the version.
             """,
         subcommands: [New.self, Info.self, Cat.self, Get.self, Set.self, Unset.self, Edit.self, Attach.self, Extract.self,
-                      Log.self, Diff.self, Restore.self, Prune.self, Pack.self, Pull.self, Archive.self, Migrate.self, Export.self, Import.self, Validate.self, Verify.self, Key.self, Config.self, State.self])
+                      Log.self, Diff.self, Restore.self, Prune.self, Pack.self, Pull.self, Push.self, Clone.self, Archive.self, Migrate.self, Export.self, Import.self, Validate.self, Verify.self, Key.self, Config.self, State.self])
     }
 
     public init() {}
 
     /// Runs the tool named `name` (as its users type it) over the document `types`, the
     /// first of which `new` and `import` create, with the process's arguments; exits with
-    /// the status of the outcome.
-    public static func run(name: String, types: [any CodableDocument.Type]) -> Never {
+    /// the status of the outcome. `s3` opens `s3://` remotes; without it, commands on one
+    /// are handed to the helper program `NAME-s3` beside the tool, built with it.
+    public static func run(name: String, types: [any CodableDocument.Type], s3: S3RemoteOpener? = nil) -> Never {
         self.name = name
+        s3Opener = s3
         for type in types { DocumentTypeRegistry.register(type) }
         main()
         Foundation.exit(0)

@@ -60,6 +60,13 @@ public struct S3Client: Sendable {
         }
     }
 
+    /// Bytes `range` of object `key`.
+    public func get(bucket: String, key: String, range: Range<UInt64>) async throws -> Data {
+        let response = try await send(.GET, bucket: bucket, key: key, headers: ["range": "bytes=\(range.lowerBound)-\(range.upperBound - 1)"],
+                                      limit: Int(range.count))
+        return response.body
+    }
+
     /// The size and ETag of object `key`, or `nil` when there is none.
     public func head(bucket: String, key: String) async throws -> ObjectInfo? {
         do {
@@ -184,15 +191,23 @@ public struct S3Client: Sendable {
         let data = Data(buffer.readableBytesView)
         guard (200..<300).contains(Int(response.status.code)) else {
             let xml = S3XML.parse(data)
-            let code = xml.first("Code") ?? (response.status.code == 404 ? (key == nil ? "NoSuchBucket" : "NoSuchKey") : response.status.reasonPhrase)
+            // A HEAD's answer has no body: its status is all there is to go on.
+            let code = xml.first("Code") ?? (response.status.code == 404 ? (key == nil ? "NoSuchBucket" : "NoSuchKey")
+                : response.status.code == 403 ? "AccessDenied" : response.status.reasonPhrase)
             throw S3Error(.service(status: Int(response.status.code), code: code), message: xml.first("Message") ?? response.status.reasonPhrase,
                           resource: resource)
         }
         return Response(headers: response.headers, body: data)
     }
 
+    /// Why a request got no answer, in the system's words when a system call failed
+    /// (NIO says `connection reset (error set): Connection refused) (errno: 111)`).
     private static func reason(_ error: any Error) -> String {
         let text = "\(error)"
+        if let range = text.range(of: "(errno: "), let number = Int32(text[range.upperBound...].prefix { $0.isNumber }) {
+            return String(cString: strerror(number))
+        }
+        if let error = error as? HTTPClientError, error == .connectTimeout { return "no connection within the timeout" }
         return text.count > 200 ? String(text.prefix(200)) + "…" : text
     }
 

@@ -39,6 +39,22 @@ extension S3Credentials {
     }
 }
 
+extension S3Credentials {
+    /// The S3 endpoint the AWS tools would use: `AWS_ENDPOINT_URL_S3`, `AWS_ENDPOINT_URL`, the
+    /// profile's `endpoint_url` in `AWS_CONFIG_FILE` or `~/.aws/config`, else AWS's own
+    /// endpoint for `region`.
+    public static func endpoint(environment: [String: String], home: String?, region: String) -> String {
+        for name in ["AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"] { if let url = environment[name], !url.isEmpty { return url } }
+        let profile = environment["AWS_PROFILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
+        let path = environment["AWS_CONFIG_FILE"].flatMap { $0.isEmpty ? nil : $0 } ?? home.map { ($0 as NSString).appendingPathComponent(".aws/config") }
+        if let path, let text = try? String(contentsOfFile: path, encoding: .utf8) {
+            let section = profile == "default" ? "default" : "profile \(profile)"
+            if let url = AWSConfigFile.section(section, in: text)["endpoint_url"] { return url }
+        }
+        return "https://s3.\(region).amazonaws.com"
+    }
+}
+
 /// The INI files of the AWS tools (`~/.aws/credentials`, `~/.aws/config`).
 enum AWSConfigFile {
     /// The `key = value` pairs of section `[name]`, keys lower-cased.

@@ -9,19 +9,15 @@ import Foundation
 /// appears whole, or not at all). A store without an atomic folder move (S3) can still
 /// keep OCFL's rule that a version counts only once the root inventory names it, since
 /// the inventory is written last.
-public protocol ArchiveStorage: Sendable {
-    /// A description of the root for messages: its path as the user gave it.
-    var displayPath: String { get }
-    /// The bytes of the file at `path`. Throws `missingInput` when there is none.
-    func readFile(_ path: String) throws -> Data
+public protocol ArchiveStorage: ArchiveReading {
     /// Writes `data` to `path` so that the file is either as it was or complete; its
     /// folder must exist.
     func writeFileAtomically(_ path: String, _ data: Data) throws
+    /// Writes the bytes of `file`, streamed, to `path` the same way.
+    func writeFileAtomically(_ path: String, streaming file: FileWrapper) throws
     /// The names in the folder at `path` (`""` for the root), sorted; empty when it does
     /// not exist.
     func list(_ path: String) throws -> [String]
-    /// Whether anything is at `path`.
-    func exists(_ path: String) -> Bool
     /// Whether a folder is at `path`.
     func isFolder(_ path: String) -> Bool
     /// Creates the folder at `path` and any missing folders above it.
@@ -33,9 +29,23 @@ public protocol ArchiveStorage: Sendable {
     func remove(_ path: String) throws
 }
 
-extension ArchiveStorage {
+/// What reading an OCFL object needs of where it is stored: a local folder
+/// (``ArchiveStorage``) or a remote (``RemoteStore``).
+public protocol ArchiveReading: Sendable {
+    /// A description of the root for messages: its path or address as the user gave it.
+    var displayPath: String { get }
+    /// The bytes of the file at `path`. Throws `missingInput` when there is none.
+    func readFile(_ path: String) throws -> Data
+    /// Whether anything is at `path`.
+    func exists(_ path: String) -> Bool
+    /// A local file holding the bytes at `path`, for reading them in a stream: the file
+    /// itself when the storage is local, or a copy downloaded into the folder `scratch`.
+    func localFile(_ path: String, scratch: URL) throws -> URL
+}
+
+extension ArchiveReading {
     /// `path` as messages name it: below the root as the user gave it.
-    func reported(_ path: String) -> String {
+    public func reported(_ path: String) -> String {
         path.isEmpty ? displayPath : (displayPath as NSString).appendingPathComponent(path)
     }
 }

@@ -29,6 +29,16 @@ public struct LocalArchiveStorage: ArchiveStorage {
         }
     }
 
+    public func writeFileAtomically(_ path: String, streaming file: FileWrapper) throws {
+        _ = try AtomicReplacement.writeFile(at: url(path), replace: true) { output in
+            try file.streamContents { try output.write($0) }
+        }
+    }
+
+    public func localFile(_ path: String, scratch: URL) throws -> URL {
+        url(path)
+    }
+
     public func list(_ path: String) throws -> [String] {
         guard isFolder(path) else { return [] }
         do {

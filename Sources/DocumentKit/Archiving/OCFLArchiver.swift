@@ -53,7 +53,8 @@ public enum OCFLArchiver {
                 throw DocumentKitError(.malformedInput, "the object at \(objectPath) has the id \(existing!.inventory.id), not \(objectID)", path: storage.displayPath)
             }
         }
-        let plan = try plan(bundle, existing: existing, bundlePath: bundleURL.relativePath)
+        let plan = try versionsToAdd(bundle, archived: existing?.records.map(\.version.id) ?? [], isNewObject: existing == nil,
+                                     bundlePath: bundleURL.relativePath)
         var writer = OCFLVersionWriter(storage: root.storage, objectPath: objectPath,
                                        inventory: existing?.inventory ?? OCFLInventory(id: objectID), isNew: existing == nil)
         for version in plan {
@@ -74,11 +75,10 @@ public enum OCFLArchiver {
         return "documentkit:\(first)"
     }
 
-    /// The bundle's versions the object lacks, in the manifest's order, each of whose
-    /// parents the object holds (or, for a new object, the bundle pruned). Refuses a
-    /// bundle whose history is not a continuation of the object's.
-    private static func plan(_ bundle: DocumentBundle, existing: OCFLObject?, bundlePath: String) throws -> [BundleVersion] {
-        let archived = existing?.records.map(\.version.id) ?? []
+    /// The bundle's versions an object holding the versions `archived` lacks, in the
+    /// manifest's order, each of whose parents the object holds (or, for a new object, the
+    /// bundle pruned). Refuses a bundle whose history is not a continuation of the object's.
+    static func versionsToAdd(_ bundle: DocumentBundle, archived: [VersionID], isNewObject: Bool, bundlePath: String) throws -> [BundleVersion] {
         let inBundle = Set(bundle.manifest.versions.map(\.id)).union(bundle.manifest.pruned)
         if let foreign = archived.first(where: { !inBundle.contains($0) }) {
             let name = OCFLInventory.versionName(archived.firstIndex(of: foreign)! + 1)
@@ -89,7 +89,7 @@ public enum OCFLArchiver {
         var plan: [BundleVersion] = []
         for version in bundle.manifest.versions where !known.contains(version.id) {
             for parent in version.parents where !known.contains(parent) {
-                guard existing == nil, bundle.manifest.pruned.contains(parent) else {
+                guard isNewObject, bundle.manifest.pruned.contains(parent) else {
                     throw DocumentKitError(.malformedInput, "version \(version.number) (\(version.shortID))'s parent \(String(parent.prefix(12))) is not in the archived object: it was pruned before it was archived, so the object cannot hold its successors in order",
                                            path: bundlePath)
                 }

@@ -28,30 +28,36 @@ public enum OCFLImporter {
     }
 
     /// Imports the object at `path` of `storage` into a new bundle at `output`. Nothing is
-    /// written unless every file checks.
-    public static func importObject(at path: String, in storage: any ArchiveStorage, to output: URL, replace: Bool = false) throws -> Result {
+    /// written unless every file checks. Files are read in a stream (a remote's downloaded
+    /// first into a scratch folder beside `output`), never whole into memory; those whose
+    /// SHA-256 `reusing` holds are taken from it instead.
+    public static func importObject(at path: String, in storage: any ArchiveReading, to output: URL, replace: Bool = false,
+                                    reusing local: DocumentBundle? = nil) throws -> Result {
         if !replace, FileManager.default.fileExists(atPath: output.path) {
             throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
         }
         let objectPath = storage.reported(path)
+        let scratch = try StagingFolder(beside: output)
         let (contents, result) = try DocumentKitError.located(at: objectPath) { () throws -> (BundleWriter.Contents, Result) in
             let object = try OCFLObject.read(storage, at: path)
             guard object.inventory.id.hasPrefix("documentkit:") else {
                 throw DocumentKitError(.malformedInput, "the object \(object.inventory.id) was not archived by DocumentKit (its id does not start with documentkit:)")
             }
-            return try rebuild(object)
+            return try rebuild(object, scratch: scratch.url, reusing: local)
         }
-        try BundleWriter.writeContents(contents, to: output, replace: replace)
+        // The scratch folder holds the downloaded files until the bundle is written.
+        try withExtendedLifetime(scratch) { try BundleWriter.writeContents(contents, to: output, replace: replace) }
         return result
     }
 
-    private static func rebuild(_ object: OCFLObject) throws -> (BundleWriter.Contents, Result) {
+    private static func rebuild(_ object: OCFLObject, scratch: URL, reusing local: DocumentBundle?) throws -> (BundleWriter.Contents, Result) {
         let planner = TreePlanner(base: nil)
         var versions: [BundleVersion] = []
         var seen = Set<VersionID>()
         var pruned: [VersionID] = []
         var headDocument = Data()
-        var cache: [String: Data] = [:]
+        var files: [String: FileWrapper] = [:]
+        let sha256 = sha256ByDigest(object.inventory)
         for (index, name) in object.inventory.versionNames.enumerated() {
             let record = object.records[index].version
             let root = FileWrapper(directoryWithFileWrappers: [:])
@@ -60,9 +66,9 @@ public enum OCFLImporter {
                     guard OCFLObject.isSafe(logicalPath) else {
                         throw DocumentKitError(.malformedInput, "the logical path '\(logicalPath)' is not a safe relative path", location: name)
                     }
-                    let data = try cache[digest] ?? object.content(digest, for: logicalPath, in: name)
-                    cache[digest] = data
-                    insert(FileWrapper(regularFileWithContents: data), at: logicalPath.split(separator: "/").map(String.init), into: root)
+                    let file = try files[digest] ?? content(digest, sha256: sha256[digest], for: logicalPath, in: name, of: object, scratch: scratch, reusing: local)
+                    files[digest] = file
+                    insert(file, at: logicalPath.split(separator: "/").map(String.init), into: root)
                 }
             }
             let tree = try DocumentKitError.located(at: object.storage.reported(object.path)) { try planner.storeTree(root) }
@@ -78,7 +84,9 @@ public enum OCFLImporter {
                 }
                 if !pruned.contains(parent) { pruned.append(parent) }
             }
-            headDocument = try root[VersionLayout.documentName]?.regularFileContents() ?? Data()
+            if index == object.records.count - 1 {
+                headDocument = try root[VersionLayout.documentName]?.regularFileContents() ?? Data()
+            }
             versions.append(record)
         }
         let last = object.records[object.records.count - 1]
@@ -87,6 +95,32 @@ public enum OCFLImporter {
         let contents = BundleWriter.Contents(mimeType: last.mimeType, document: headDocument, manifest: manifest,
                                              newObjects: planner.pending, sizes: planner.sizes, compression: .zstd)
         return (contents, Result(objectID: object.inventory.id, versions: versions.count, head: last.version.id, pruned: pruned.count))
+    }
+
+    /// A file with the bytes of SHA-512 `digest`: the object of `local` with the same
+    /// SHA-256 when it has one, else the object's content file, checked. A content file
+    /// whose SHA-256 the inventory records is also checked against that as it is stored.
+    private static func content(_ digest: String, sha256: String?, for logicalPath: String, in name: String, of object: OCFLObject,
+                                scratch: URL, reusing local: DocumentBundle?) throws -> FileWrapper {
+        if let local, let known = sha256.flatMap(ObjectDigest.init(hex:)), let record = local.manifest.objects[known] {
+            return FileWrapper(object: known, size: record.size, store: local)
+        }
+        let file = try FileWrapper(regularFileWithContentsOf: object.contentFile(digest, for: logicalPath, in: name, scratch: scratch))
+        file.expectedDigest = sha256.flatMap(ObjectDigest.init(hex:))
+        return file
+    }
+
+    /// The SHA-256 the inventory's fixity records for each SHA-512 digest of its manifest.
+    private static func sha256ByDigest(_ inventory: OCFLInventory) -> [String: String] {
+        var digestByContentPath: [String: String] = [:]
+        for (digest, paths) in inventory.manifest {
+            for path in paths { digestByContentPath[path] = digest }
+        }
+        var result: [String: String] = [:]
+        for (sha256, paths) in inventory.fixity?["sha256"] ?? [:] {
+            for path in paths { if let digest = digestByContentPath[path] { result[digest] = sha256 } }
+        }
+        return result
     }
 
     private static func insert(_ file: FileWrapper, at components: [String], into folder: FileWrapper) {

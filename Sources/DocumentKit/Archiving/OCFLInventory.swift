@@ -66,6 +66,29 @@ public struct OCFLInventory: Codable, Sendable, Equatable {
         return (1...last).map(Self.versionName)
     }
 
+    /// The inventory as it was when `name` was its head: the versions up to it, and the
+    /// content they added (content paths start with their version's name).
+    func truncated(to name: String) -> OCFLInventory {
+        guard let last = Self.versionNumber(name) else { return self }
+        func kept(_ path: String) -> Bool {
+            path.split(separator: "/", maxSplits: 1).first.flatMap { Self.versionNumber(String($0)) }.map { $0 <= last } ?? false
+        }
+        var result = self
+        result.head = name
+        result.versions = versions.filter { (Self.versionNumber($0.key) ?? .max) <= last }
+        result.manifest = manifest.compactMapValues { paths in
+            let paths = paths.filter(kept)
+            return paths.isEmpty ? nil : paths
+        }
+        result.fixity = fixity?.mapValues { digests in
+            digests.compactMapValues { paths in
+                let paths = paths.filter(kept)
+                return paths.isEmpty ? nil : paths
+            }
+        }
+        return result
+    }
+
     /// The inventory's bytes: keys sorted, two-space indentation, a final newline.
     func encoded() throws -> Data {
         let encoder = JSONEncoder()
@@ -80,6 +103,24 @@ public struct OCFLInventory: Codable, Sendable, Equatable {
 
     /// The SHA-512 of `data`, as 128 lowercase hex digits.
     static func sha512(_ data: Data) -> String {
-        SHA512.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        hex(SHA512.hash(data: data))
+    }
+
+    /// A digest as lowercase hex.
+    static func hex(_ digest: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for byte in digest {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The SHA-512 of the file at `url`, read in a stream.
+    static func sha512(ofFile url: URL) throws -> String {
+        var hasher = SHA512()
+        try OpenFile.forReading(url.path).stream { hasher.update(bufferPointer: $0) }
+        return hex(hasher.finalize())
     }
 }

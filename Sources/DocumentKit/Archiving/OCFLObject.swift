@@ -3,7 +3,7 @@ import Foundation
 /// An OCFL object DocumentKit wrote, read and checked: its inventory (against its
 /// sidecar) and each version's `documentkit/version.json` (against the inventory's digest).
 struct OCFLObject {
-    let storage: any ArchiveStorage
+    let storage: any ArchiveReading
     /// The object's folder, relative to the storage's root (`""` when the storage is the object).
     let path: String
     let inventory: OCFLInventory
@@ -14,7 +14,7 @@ struct OCFLObject {
     static let declarationText = "ocfl_object_1.1\n"
 
     /// Whether `path` holds an OCFL 1.1 object (its declaration file).
-    static func isObject(_ storage: any ArchiveStorage, at path: String) -> Bool {
+    static func isObject(_ storage: any ArchiveReading, at path: String) -> Bool {
         storage.exists(join(path, declaration))
     }
 
@@ -24,17 +24,26 @@ struct OCFLObject {
 
     /// Reads the object at `path`: refused (`malformedInput`) unless its declaration,
     /// inventory and sidecar agree and every version has a DocumentKit record.
-    static func read(_ storage: any ArchiveStorage, at path: String) throws -> OCFLObject {
+    static func read(_ storage: any ArchiveReading, at path: String) throws -> OCFLObject {
+        let inventory = try readInventory(storage, at: path)
+        let object = OCFLObject(storage: storage, path: path, inventory: inventory, records: [])
+        let records = try inventory.versionNames.map { name in
+            try DocumentKitError.located(at: storage.reported(path)) {
+                try OCFLVersionRecord.decode(object.file(OCFLVersionRecord.path, in: name), in: name)
+            }
+        }
+        return OCFLObject(storage: storage, path: path, inventory: inventory, records: records)
+    }
+
+    /// Reads and checks the inventory of the object at `path` (given as `data` when the
+    /// caller read it already): its declaration, its sidecar, and that it is an OCFL 1.1
+    /// inventory of versions `v1` to its head.
+    static func readInventory(_ storage: any ArchiveReading, at path: String, data given: Data? = nil) throws -> OCFLInventory {
         let where_ = storage.reported(path)
         guard (try? storage.readFile(join(path, declaration))) == Data(declarationText.utf8) else {
             throw DocumentKitError(.malformedInput, "not an OCFL 1.1 object: no \(declaration) declaration", path: where_)
         }
-        let data = try storage.readFile(join(path, "inventory.json"))
-        let sidecar = try storage.readFile(join(path, "inventory.json.sha512"))
-        let recorded = String(decoding: sidecar, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first.map(String.init)
-        guard recorded?.lowercased() == OCFLInventory.sha512(data) else {
-            throw DocumentKitError(.malformedInput, "inventory.json does not match its digest in inventory.json.sha512", path: where_)
-        }
+        let data = try given ?? storage.readFile(join(path, "inventory.json"))
         let inventory: OCFLInventory
         do {
             inventory = try JSONDecoder().decode(OCFLInventory.self, from: data)
@@ -46,13 +55,20 @@ struct OCFLObject {
               !names.isEmpty, Set(inventory.versions.keys) == Set(names) else {
             throw DocumentKitError(.malformedInput, "inventory.json is not an OCFL 1.1 inventory with sha512 digests and versions v1 to its head", path: where_)
         }
-        let object = OCFLObject(storage: storage, path: path, inventory: inventory, records: [])
-        let records = try names.map { name in
-            try DocumentKitError.located(at: where_) {
-                try OCFLVersionRecord.decode(object.file(OCFLVersionRecord.path, in: name), in: name)
-            }
+        let sidecar = try? storage.readFile(join(path, "inventory.json.sha512"))
+        let recorded = sidecar.flatMap { String(decoding: $0, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first.map(String.init) }
+        // A push moves the inventory first and writes its head version's copy and the
+        // sidecars after it (FORMAT.md §11), and two pushes may write the sidecar in either
+        // order: an inventory whose head version holds the same bytes, or no copy yet (a
+        // push finishing, or one killed that the next push finishes), is the object's.
+        // Any other mismatch is damage.
+        guard recorded?.lowercased() == OCFLInventory.sha512(data) || {
+            let copy = try? storage.readFile(join(path, "\(inventory.head)/inventory.json"))
+            return copy == data || (copy == nil && !storage.exists(join(path, "\(inventory.head)/inventory.json")))
+        }() else {
+            throw DocumentKitError(.malformedInput, "inventory.json does not match its digest in inventory.json.sha512", path: where_)
         }
-        return OCFLObject(storage: storage, path: path, inventory: inventory, records: records)
+        return inventory
     }
 
     /// The bytes of the file at `logicalPath` in version `name`, checked against the
@@ -74,6 +90,19 @@ struct OCFLObject {
             throw DocumentKitError(.malformedInput, "content file \(contentPath) is damaged: its SHA-512 is not the inventory's", location: name)
         }
         return data
+    }
+
+    /// A local file holding the bytes with SHA-512 `digest` (their content file, or a copy
+    /// of it downloaded into `scratch`), checked in a stream before it is returned.
+    func contentFile(_ digest: String, for logicalPath: String, in name: String, scratch: URL) throws -> URL {
+        guard let contentPath = inventory.manifest[digest]?.first, Self.isSafe(contentPath) else {
+            throw DocumentKitError(.malformedInput, "\(logicalPath): its digest is not in the inventory's manifest", location: name)
+        }
+        let file = try storage.localFile(Self.join(path, contentPath), scratch: scratch)
+        guard try OCFLInventory.sha512(ofFile: file) == digest.lowercased() else {
+            throw DocumentKitError(.malformedInput, "content file \(contentPath) is damaged: its SHA-512 is not the inventory's", location: name)
+        }
+        return file
     }
 
     /// Whether a path from an inventory stays inside the object.

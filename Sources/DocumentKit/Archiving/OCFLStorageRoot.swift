@@ -40,28 +40,45 @@ struct OCFLStorageRoot {
             try root.create()
             return root
         }
-        guard names.contains(declaration),
-              (try? storage.readFile(declaration)) == Data(declarationText.utf8) else {
+        guard names.contains(declaration) else {
             throw DocumentKitError(.cannotCreateOutput, "not an OCFL 1.1 storage root (no \(declaration) declaration) and not empty; archive into a new or empty folder", path: storage.displayPath)
+        }
+        try checkDeclarations(storage)
+        return root
+    }
+
+    /// Refuses (`cannotCreateOutput`) a root whose declaration is not OCFL 1.1's, or whose
+    /// layout is not the one DocumentKit writes.
+    static func checkDeclarations(_ storage: any ArchiveReading) throws {
+        guard (try? storage.readFile(declaration)) == Data(declarationText.utf8) else {
+            throw DocumentKitError(.cannotCreateOutput, "not an OCFL 1.1 storage root (its \(declaration) declaration is not OCFL 1.1's)", path: storage.displayPath)
         }
         let layout = try? JSONDecoder().decode(LayoutDeclaration.self, from: storage.readFile(layoutFile))
         let config = try? JSONDecoder().decode(Layout.self, from: storage.readFile(layoutConfigPath))
         guard layout?.extension == layoutName, config == Layout() else {
             throw DocumentKitError(.cannotCreateOutput, "an OCFL storage root whose layout is not \(layoutName) with tupleSize 3 and numberOfTuples 3 (\(layoutFile), \(layoutConfigPath)); DocumentKit archives only into that layout", path: storage.displayPath)
         }
-        return root
     }
 
     private func create() throws {
         try storage.makeFolder("extensions/\(Self.layoutName)")
+        for (path, data) in try Self.declarationFiles() {
+            try storage.writeFileAtomically(path, data)
+        }
+    }
+
+    /// The files that make a new storage root, by path, in the order to write them: the
+    /// layout's, then the declaration, since a root is a root once it has one.
+    static func declarationFiles() throws -> [(path: String, data: Data)] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        try storage.writeFileAtomically(Self.layoutConfigPath, encoder.encode(Layout()) + Data("\n".utf8))
-        let declaration = LayoutDeclaration(extension: Self.layoutName,
+        let declaration = LayoutDeclaration(extension: layoutName,
                                             description: "Hashed N-tuple Storage Layout: sha256 of the object id, 3 tuples of 3 hex digits, then the whole digest")
-        try storage.writeFileAtomically(Self.layoutFile, encoder.encode(declaration) + Data("\n".utf8))
-        // The declaration last: a root is a root once it has one.
-        try storage.writeFileAtomically(Self.declaration, Data(Self.declarationText.utf8))
+        return [
+            (layoutConfigPath, try encoder.encode(Layout()) + Data("\n".utf8)),
+            (layoutFile, try encoder.encode(declaration) + Data("\n".utf8)),
+            (Self.declaration, Data(declarationText.utf8)),
+        ]
     }
 
     /// The object folder of `id`, relative to the root: `abc/def/012/abcdef012…` (64 digits).

@@ -18,11 +18,13 @@ extension DocumentTool {
                 written (exit status 1) unless resolved: --ours or --theirs for all, --resolve \
                 PATH=ours|theirs for one, or --edit to write the merge in your editor. OTHER is \
                 only read, and checked whole before anything is taken from it. Copies of two \
-                different projects (no common version) are refused.
+                different projects (no common version) are refused. OTHER may also be a remote \
+                (a folder, or s3://BUCKET/PREFIX, as for push): its copy of the project is read \
+                and checked first, fetching only the files BUNDLE lacks.
                 """)
 
         @OptionGroup var target: BundleArgument
-        @Argument(help: "The other copy to pull from.", completion: .file())
+        @Argument(help: "The other copy to pull from: a bundle, or a remote (a folder, or s3://BUCKET/PREFIX).", completion: .file())
         var other: String
         @Flag(help: "Resolve every conflict with this bundle's value.")
         var ours = false
@@ -37,6 +39,7 @@ extension DocumentTool {
         @Option(help: ArgumentHelp("The trusted signers file for --require-signed.", valueName: "FILE"), completion: .file())
         var trusted: String?
         @OptionGroup var metadata: EditOptions
+        @OptionGroup var remoteOptions: RemoteOptions
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
@@ -61,17 +64,35 @@ extension DocumentTool {
                 }
                 signers = named
             }
-            var outcome = try BundlePuller.pull(into: target.url, from: URL(fileURLWithPath: other), metadata: save, resolution: resolution,
-                                                requiringSignaturesFrom: signers)
-            if edit, !outcome.conflicts.isEmpty {
-                outcome = try editMerge(outcome, metadata: save, signers: signers)
+            let outcome = try withOtherCopy { copy in
+                var outcome = try BundlePuller.pull(into: target.url, from: copy, metadata: save, resolution: resolution,
+                                                    requiringSignaturesFrom: signers)
+                if edit, !outcome.conflicts.isEmpty {
+                    outcome = try editMerge(outcome, from: copy, metadata: save, signers: signers)
+                }
+                return outcome
             }
             try PullReport(outcome, bundle: target.bundle, other: other).print(json: output.json)
         }
 
+        /// Runs `body` with OTHER: the bundle itself, or a remote's copy of the project,
+        /// fetched beside BUNDLE for the pull. Errors about that copy name the remote.
+        private func withOtherCopy<T>(_ body: (URL) throws -> T) throws -> T {
+            guard RemoteLocation.isRemote(other) else { return try body(URL(fileURLWithPath: other)) }
+            let store = try RemoteLocation(other).open(endpoint: remoteOptions.endpoint)
+            return try RemoteFetcher.withRemoteCopy(of: target.url, from: store) { copy in
+                do {
+                    return try body(copy)
+                } catch var error as DocumentKitError where error.path == copy.relativePath || error.path == copy.path {
+                    error.path = other
+                    throw error
+                }
+            }
+        }
+
         /// Opens the merge, conflicts holding this bundle's values, in the editor, and pulls
         /// again with what the user wrote, reopening it while the document type refuses it.
-        private func editMerge(_ outcome: BundlePuller.Outcome, metadata: SaveMetadata, signers: TrustedSigners?) throws -> BundlePuller.Outcome {
+        private func editMerge(_ outcome: BundlePuller.Outcome, from copy: URL, metadata: SaveMetadata, signers: TrustedSigners?) throws -> BundlePuller.Outcome {
             let list = outcome.conflicts.map(\.path).joined(separator: ", ")
             let header = [
                 "# Merging \(other) into \(target.bundle): \(outcome.conflicts.count) conflict\(outcome.conflicts.count == 1 ? "" : "s"), at \(list).",
@@ -85,7 +106,7 @@ extension DocumentTool {
             return try DocumentKitError.located(at: target.url.relativePath) {
                 try loop.run(original: original, header: header, unchanged: nil) { value in
                     do {
-                        return try BundlePuller.pull(into: target.url, from: URL(fileURLWithPath: other), metadata: metadata,
+                        return try BundlePuller.pull(into: target.url, from: copy, metadata: metadata,
                                                      resolution: BundlePuller.Resolution(document: value.encoded(pretty: false)),
                                                      expectedHead: outcome.head.id, requiringSignaturesFrom: signers)
                     } catch let error as DocumentKitError where error.code == .invalidDocument {

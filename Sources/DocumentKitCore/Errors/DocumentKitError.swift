@@ -37,6 +37,11 @@ public struct DocumentKitError: Error, Sendable, Equatable, CustomStringConverti
         /// A document type's migration plan is wrong (see `SchemaMigrationPlan`): a mistake
         /// in the program, not in its input (70, EX_SOFTWARE).
         case invalidMigrationPlan
+        /// A remote service could not be reached: no answer from its endpoint (69,
+        /// EX_UNAVAILABLE).
+        case unavailable
+        /// A remote service refused the credentials, or their permission (77, EX_NOPERM).
+        case accessDenied
         /// The user abandoned an interactive operation, e.g. quit the editor of
         /// `docctl edit` with an error status or left its file empty (1, as `git commit`).
         case cancelled
@@ -78,6 +83,8 @@ public struct DocumentKitError: Error, Sendable, Equatable, CustomStringConverti
         case .ioError: 74
         case .conflict: 75
         case .invalidMigrationPlan: 70
+        case .unavailable: 69
+        case .accessDenied: 77
         case .cancelled: 1
         }
     }

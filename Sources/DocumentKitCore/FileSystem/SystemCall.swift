@@ -48,6 +48,12 @@ package enum SystemCall {
         retrying { mkdir(path, mode) } == 0
     }
 
+    /// `unlink(2)`: whether the file is gone, which it also is when there was none
+    /// (`errno` set when not).
+    package static func removeFile(_ path: String) -> Bool {
+        retrying { unlink(path) } == 0 || errno == ENOENT
+    }
+
     /// The home folder and login name of the user running the process, from the user
     /// database (`getpwuid(3)`), not the environment.
     package static func user() -> (home: String?, login: String?) {

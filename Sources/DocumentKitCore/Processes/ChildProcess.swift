@@ -37,6 +37,16 @@ package enum ChildProcess {
         return signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
     }
 
+    /// Replaces this process with the program at `path`, run with `arguments` and this
+    /// process's environment (`execv(3)`): how a tool hands a command to a helper program.
+    /// Returns only if it could not, with the error.
+    package static func replaceProcess(with path: String, arguments: [String]) -> DocumentKitError {
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        execv(path, argv)
+        return DocumentKitError(.unavailable, DocumentKitError.systemMessage("cannot run it", errno: errno), path: path)
+    }
+
     /// Starts `arguments[0]` with `arguments` and `environment`.
     private static func spawn(_ arguments: [String], environment: [String: String], describedAs description: String) throws -> pid_t {
         var attributes = posix_spawnattr_t()

@@ -181,13 +181,16 @@ import Testing
             resolved: --ours or --theirs for all, --resolve PATH=ours|theirs for one, or
             --edit to write the merge in your editor. OTHER is only read, and checked whole
             before anything is taken from it. Copies of two different projects (no common
-            version) are refused.
+            version) are refused. OTHER may also be a remote (a folder, or
+            s3://BUCKET/PREFIX, as for push): its copy of the project is read and checked
+            first, fetching only the files BUNDLE lacks.
 
-            USAGE: docctl pull <bundle> <other> [--ours] [--theirs] [--resolve <PATH=ours|theirs> ...] [--edit] [--require-signed] [--trusted <FILE>] [--message <message>] [--author <author>] [--json]
+            USAGE: docctl pull <bundle> <other> [--ours] [--theirs] [--resolve <PATH=ours|theirs> ...] [--edit] [--require-signed] [--trusted <FILE>] [--message <message>] [--author <author>] [--endpoint <URL>] [--json]
 
             ARGUMENTS:
               <bundle>                The bundle (.dkproj) to work on.
-              <other>                 The other copy to pull from.
+              <other>                 The other copy to pull from: a bundle, or a remote (a
+                                      folder, or s3://BUCKET/PREFIX).
 
             OPTIONS:
               --ours                  Resolve every conflict with this bundle's value.
@@ -203,6 +206,9 @@ import Testing
               -m, --message <message> Why: recorded in the version.
               --author <author>       Who: recorded in the version (default: your
                                       author.name in 'docctl config', else your login name).
+              --endpoint <URL>        The S3 service's address for s3:// remotes (default:
+                                      AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, endpoint_url
+                                      in ~/.aws/config, else AWS).
               --json                  Print machine-readable JSON instead of text.
               -h, --help              Show help information.
 

@@ -1,0 +1,128 @@
+import Crypto
+import Foundation
+
+/// One bundle version as the next OCFL version of an object: the object's inventory with
+/// it added, and the files whose bytes the object does not hold yet, with the content path
+/// each goes to. Both the archive (a local storage root) and a push (a remote) write
+/// versions from it; neither reads a file's bytes into memory whole.
+struct OCFLVersionPlan {
+    /// A file the object lacks: where it goes, and where its bytes come from.
+    struct NewContent {
+        var contentPath: String
+        var file: FileWrapper
+        var size: UInt64
+    }
+
+    /// `vN`.
+    let name: String
+    /// The object's inventory once this version is in it.
+    let inventory: OCFLInventory
+    /// The version's files the object does not hold yet, one per digest.
+    let newContent: [NewContent]
+
+    /// Plans `version` of `bundle` as the version after those of `inventory`. New files go
+    /// to `vN/content/` and below it `contentFolder` when one is given (a push keeps each
+    /// version's new files in a folder of its own, so that two pushers racing for `vN`
+    /// never write the same content path).
+    static func next(after inventory: OCFLInventory, adding version: BundleVersion, of bundle: DocumentBundle,
+                     contentFolder: String?, digests: inout OCFLDigestIndex) throws -> OCFLVersionPlan {
+        var inventory = inventory
+        let name = OCFLInventory.versionName(inventory.versions.count + 1)
+        var files = try DocumentKitError.located(at: bundle.url.relativePath) {
+            var files: [(path: String, file: FileWrapper)] = []
+            try collect(bundle.tree(of: version), path: "", into: &files, location: "version \(version.number) (\(version.shortID))")
+            return files
+        }
+        let record = try OCFLVersionRecord(contentType: bundle.manifest.contentType, mimeType: bundle.mimeType, version: version).encoded()
+        files.append((OCFLVersionRecord.path, FileWrapper(regularFileWithContents: record)))
+
+        var state: [String: [String]] = [:]
+        var newContent: [NewContent] = []
+        var fixity = inventory.fixity?["sha256"] ?? [:]
+        let folder = "\(name)/content/" + (contentFolder.map { "\($0)/" } ?? "")
+        for (path, file) in files {
+            let (sha256, sha512) = try DocumentKitError.located(at: bundle.url.relativePath) { try digests.digests(of: file) }
+            state[sha512, default: []].append(path)
+            guard inventory.manifest[sha512] == nil else { continue }
+            let contentPath = folder + path
+            inventory.manifest[sha512] = [contentPath]
+            fixity[sha256, default: []].append(contentPath)
+            digests.record(sha256: sha256, sha512: sha512)
+            newContent.append(NewContent(contentPath: contentPath, file: file, size: file.fileSize ?? 0))
+        }
+        inventory.fixity = ["sha256": fixity.mapValues { $0.sorted() }]
+        inventory.versions[name] = OCFLInventory.Version(created: DocumentDates.format(version.created), message: version.message,
+                                                        user: user(version.author), state: state.mapValues { $0.sorted() })
+        inventory.head = name
+        return OCFLVersionPlan(name: name, inventory: inventory, newContent: newContent)
+    }
+
+    /// Every regular file below `node`, by its path. An empty folder is refused: OCFL
+    /// keeps files, not folders, so the tree could not be rebuilt; so is a file in
+    /// `documentkit/`, where the version's record goes.
+    private static func collect(_ node: FileWrapper, path: String, into files: inout [(path: String, file: FileWrapper)], location: String) throws {
+        let children = node.fileWrappers ?? [:]
+        if children.isEmpty, !path.isEmpty {
+            throw DocumentKitError(.malformedInput, "its tree holds the empty folder '\(path)', which OCFL cannot keep", location: location)
+        }
+        for (name, child) in children.sorted(by: { $0.key < $1.key }) {
+            let childPath = path.isEmpty ? name : "\(path)/\(name)"
+            if childPath == "documentkit" {
+                throw DocumentKitError(.malformedInput, "its tree holds 'documentkit', where the archive keeps the version's record", location: location)
+            }
+            if child.isDirectory {
+                try collect(child, path: childPath, into: &files, location: location)
+            } else {
+                files.append((childPath, child))
+            }
+        }
+    }
+
+    /// OCFL's user: the author as name, and `mailto:` when the author ends in `<address>`.
+    static func user(_ author: String) -> OCFLInventory.User {
+        var address: String?
+        if author.hasSuffix(">"), let open = author.lastIndex(of: "<") {
+            let email = author[author.index(after: open)..<author.index(before: author.endIndex)]
+            if email.contains("@"), !email.contains(" ") { address = "mailto:\(email)" }
+        }
+        return OCFLInventory.User(name: author, address: address)
+    }
+}
+
+/// The SHA-512 (OCFL's digest) of files whose SHA-256 (the bundle's) is known: taken from an
+/// inventory's `sha256` fixity, so that a file the object already holds is never read
+/// again to learn it; any other file is read once, in a stream, for both.
+struct OCFLDigestIndex {
+    private var sha512BySHA256: [String: String] = [:]
+
+    init(_ inventory: OCFLInventory?) {
+        guard let inventory else { return }
+        var digestByContentPath: [String: String] = [:]
+        for (digest, paths) in inventory.manifest {
+            for path in paths { digestByContentPath[path] = digest }
+        }
+        for (sha256, paths) in inventory.fixity?["sha256"] ?? [:] {
+            if let sha512 = paths.lazy.compactMap({ digestByContentPath[$0] }).first { sha512BySHA256[sha256] = sha512 }
+        }
+    }
+
+    mutating func record(sha256: String, sha512: String) {
+        sha512BySHA256[sha256] = sha512
+    }
+
+    /// The file's SHA-256 and SHA-512, as lowercase hex.
+    mutating func digests(of file: FileWrapper) throws -> (sha256: String, sha512: String) {
+        if let known = file.knownDigest?.hex, let sha512 = sha512BySHA256[known] {
+            return (known, sha512)
+        }
+        var sha256 = ObjectHasher()
+        var sha512 = SHA512()
+        try file.streamContents { block in
+            sha256.update(block)
+            sha512.update(bufferPointer: block)
+        }
+        let digests = (sha256.finalize().hex, OCFLInventory.hex(sha512.finalize()))
+        sha512BySHA256[digests.0] = digests.1
+        return digests
+    }
+}

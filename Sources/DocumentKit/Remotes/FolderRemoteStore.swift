@@ -1,0 +1,119 @@
+import Foundation
+
+/// A remote in a folder, on a local disk or a network file system. Files are written
+/// through `AtomicReplacement` (a temporary file, flushed, renamed), so each appears whole;
+/// a compare-and-swap holds `KEY.lock`, created only if it does not exist (`O_EXCL`, which
+/// NFS v3 and later honour), while it compares and renames, as git does with `index.lock`.
+/// A file's tag is the SHA-256 of its bytes.
+public struct FolderRemoteStore: RemoteStore {
+    /// The remote's folder.
+    public let root: URL
+    /// How long a compare-and-swap waits for another writer's lock before it gives up.
+    public var lockTimeout: TimeInterval = 10
+
+    public init(root: URL) {
+        self.root = root
+    }
+
+    public var displayPath: String { root.relativePath }
+
+    private func url(_ key: String) -> URL {
+        key.isEmpty ? root : root.appendingPathComponent(key)
+    }
+
+    public func read(_ key: String) throws -> (data: Data, tag: String)? {
+        guard SystemCall.status(url(key).path) != nil else { return nil }
+        let data = try OpenFile.forReading(url(key)).readAll(limit: Int.max)
+        return (data, ObjectDigest.of(data).hex)
+    }
+
+    public func size(_ key: String) throws -> UInt64? {
+        guard let info = SystemCall.status(url(key).path), (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return UInt64(info.st_size)
+    }
+
+    public func list(prefix: String) throws -> [String: UInt64] {
+        let folder = prefix.contains("/") ? String(prefix[..<prefix.lastIndex(of: "/")!]) : ""
+        guard let enumerator = FileManager.default.enumerator(at: url(folder), includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey]) else {
+            return [:]
+        }
+        var files: [String: UInt64] = [:]
+        let rootPath = root.standardizedFileURL.path
+        for case let file as URL in enumerator {
+            let values = try? file.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey])
+            guard values?.isRegularFile == true else { continue }
+            let path = file.standardizedFileURL.path
+            guard path.hasPrefix(rootPath + "/") else { continue }
+            let key = String(path.dropFirst(rootPath.count + 1))
+            // Temporary files of writes under way, and locks, are not the remote's files.
+            let name = file.lastPathComponent
+            guard key.hasPrefix(prefix), !name.hasPrefix("."), !name.hasSuffix(".lock") else { continue }
+            files[key] = UInt64(values?.fileSize ?? 0)
+        }
+        return files
+    }
+
+    public func write(_ key: String, _ data: Data) throws {
+        try makeParent(of: key)
+        _ = try AtomicReplacement.writeFile(at: url(key), replace: true) { file in
+            try data.withUnsafeBytes { try file.write($0) }
+        }
+    }
+
+    public func upload(_ key: String, from file: FileWrapper, size: UInt64) throws -> UInt64 {
+        try makeParent(of: key)
+        return try AtomicReplacement.writeFile(at: url(key), replace: true) { output in
+            try file.streamContents { try output.write($0) }
+        }
+    }
+
+    public func replace(_ key: String, with data: Data, ifTag tag: String?) throws -> Bool {
+        try makeParent(of: key)
+        let lock = try takeLock(url(key).path + ".lock", for: key)
+        defer { _ = SystemCall.removeFile(lock) }
+        guard try read(key)?.tag == tag else { return false }
+        try write(key, data)
+        return true
+    }
+
+    public func delete(_ key: String) throws {
+        guard SystemCall.removeFile(url(key).path) else {
+            throw DocumentKitError(.ioError, DocumentKitError.systemMessage("cannot remove it", errno: errno), path: reported(key))
+        }
+    }
+
+    public func download(_ key: String, to destination: URL) throws {
+        let source = try OpenFile.forReading(url(key))
+        let output = try OpenFile.creatingExclusively(destination.path)
+        try source.stream { try output.write($0) }
+    }
+
+    private func makeParent(of key: String) throws {
+        let parent = url(key).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        } catch {
+            throw DocumentKitError(.cannotCreateOutput, "cannot create the folder", path: reported((key as NSString).deletingLastPathComponent))
+        }
+    }
+
+    /// Creates the lock file, waiting up to `lockTimeout` for a writer that holds it.
+    private func takeLock(_ path: String, for key: String) throws -> String {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(lockTimeout))
+        while true {
+            if let file = try? OpenFile.creatingExclusively(path, mode: 0o644) {
+                try? file.write(Data("\(ProcessInfo.processInfo.processIdentifier) \(ProcessInfo.processInfo.hostName)\n".utf8))
+                return path
+            }
+            guard errno == EEXIST || SystemCall.linkStatus(path) != nil else {
+                throw DocumentKitError(.ioError, DocumentKitError.systemMessage("cannot create the lock \(key).lock", errno: errno), path: displayPath)
+            }
+            if clock.now >= deadline {
+                let since = SystemCall.linkStatus(path).map { DocumentDates.format(Date(timeIntervalSince1970: TimeInterval($0.st_mtim.tv_sec))) } ?? "?"
+                throw DocumentKitError(.conflict, "\(key) is locked by another push since \(since); if none is running, remove \(key).lock", path: displayPath)
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+}

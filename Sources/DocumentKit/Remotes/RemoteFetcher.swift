@@ -1,0 +1,49 @@
+import Foundation
+
+/// Reads a project back from a remote (FORMAT.md §11): whole into a new bundle (`clone`),
+/// or into a temporary copy beside a bundle that a pull then merges (`withRemoteCopy`).
+/// Every file is checked against the object's SHA-512 before it is used, so a remote
+/// whose bytes do not match their digests, or whose head names a version it does not
+/// hold, is refused with nothing written.
+public enum RemoteFetcher {
+    /// Rebuilds the project whose OCFL object id is `objectID` (or, when `nil`, the only one
+    /// the remote holds) into a new bundle at `output`.
+    public static func clone(_ remote: any RemoteStore, objectID: String? = nil, to output: URL, replace: Bool = false) throws -> OCFLImporter.Result {
+        try RemoteRoot.requireRoot(remote)
+        let objectPath: String
+        if let objectID {
+            objectPath = OCFLStorageRoot.objectPath(for: objectID)
+            guard try remote.size("\(objectPath)/inventory.json") != nil else {
+                throw DocumentKitError(.missingInput, "holds no project with the object id \(objectID)", path: remote.displayPath)
+            }
+        } else {
+            let paths = try RemoteRoot.objectPaths(remote).filter { (try? remote.size("\($0)/inventory.json")) != nil }
+            guard let only = paths.first else {
+                throw DocumentKitError(.missingInput, "holds no project yet (push one first)", path: remote.displayPath)
+            }
+            guard paths.count == 1 else {
+                let ids = paths.compactMap { try? OCFLObject.readInventory(remote, at: $0).id }
+                throw DocumentKitError(.usage, "holds \(paths.count) projects; name one with --object: \(ids.joined(separator: ", "))", path: remote.displayPath)
+            }
+            objectPath = only
+        }
+        return try OCFLImporter.importObject(at: objectPath, in: remote, to: output, replace: replace)
+    }
+
+    /// Rebuilds the remote's copy of the project of the bundle at `bundleURL` into a
+    /// temporary bundle beside it, taking the files the bundle holds from it rather than
+    /// the remote, and runs `body` with that copy, which is removed after.
+    public static func withRemoteCopy<T>(of bundleURL: URL, from remote: any RemoteStore, _ body: (URL) throws -> T) throws -> T {
+        let local = try DocumentBundle(contentsOf: bundleURL)
+        let objectID = OCFLArchiver.objectID(of: local.manifest)
+        let objectPath = OCFLStorageRoot.objectPath(for: objectID)
+        try RemoteRoot.requireRoot(remote)
+        guard try remote.size("\(objectPath)/inventory.json") != nil else {
+            throw DocumentKitError(.missingInput, "holds no copy of this project (object \(objectID)); push it first", path: remote.displayPath)
+        }
+        let staging = try StagingFolder(beside: bundleURL)
+        let copy = staging.url.appendingPathComponent("remote" + (bundleURL.pathExtension.isEmpty ? "" : ".\(bundleURL.pathExtension)"))
+        _ = try OCFLImporter.importObject(at: objectPath, in: remote, to: copy, reusing: local)
+        return try withExtendedLifetime(staging) { try body(copy) }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// Where a remote keeps its files: a folder (``FolderRemoteStore``) or a bucket of an
+/// S3-compatible service (DocumentKitS3's `S3RemoteStore`). Keys are `/`-separated paths
+/// below the remote's root; a remote is an OCFL storage root (FORMAT.md §11).
+///
+/// What a push relies on: a file appears whole or not at all (`write`, `upload`), and
+/// ``replace(_:with:ifTag:)`` is a compare-and-swap, so that of two writers that read the
+/// same tag only one replaces the file.
+public protocol RemoteStore: ArchiveReading {
+    /// The file at `key` and its tag (what ``replace(_:with:ifTag:)`` compares), or `nil`
+    /// when there is none.
+    func read(_ key: String) throws -> (data: Data, tag: String)?
+    /// The size of the file at `key`, or `nil` when there is none.
+    func size(_ key: String) throws -> UInt64?
+    /// The sizes of the files whose keys start with `prefix`, by key.
+    func list(prefix: String) throws -> [String: UInt64]
+    /// Stores `data` at `key`, replacing any file there.
+    func write(_ key: String, _ data: Data) throws
+    /// Stores the bytes of `file`, read in a stream, at `key`; a large file goes in parts,
+    /// and the parts of an earlier, interrupted upload of the same key that match are not
+    /// sent again. Returns the bytes sent.
+    func upload(_ key: String, from file: FileWrapper, size: UInt64) throws -> UInt64
+    /// Replaces the file at `key` with `data` if its tag is still `tag` (when `tag` is
+    /// `nil`: if there is no file); returns `false`, changing nothing, when it is not.
+    func replace(_ key: String, with data: Data, ifTag tag: String?) throws -> Bool
+    /// Removes the file at `key`, if there is one.
+    func delete(_ key: String) throws
+    /// Copies the file at `key` into the local file `url`, in a stream.
+    func download(_ key: String, to url: URL) throws
+}
+
+extension RemoteStore {
+    public func readFile(_ path: String) throws -> Data {
+        guard let file = try read(path) else {
+            throw DocumentKitError(.missingInput, "no such file", path: reported(path))
+        }
+        return file.data
+    }
+
+    public func exists(_ path: String) -> Bool {
+        ((try? size(path)) ?? nil) != nil
+    }
+
+    public func localFile(_ path: String, scratch: URL) throws -> URL {
+        let url = scratch.appendingPathComponent(UUID().uuidString.lowercased())
+        try download(path, to: url)
+        return url
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import DocumentKit
+import Foundation
+
+extension DocumentTool {
+    struct Push: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "push",
+            abstract: "Send a bundle's versions to a remote: a folder or s3://bucket/prefix.",
+            discussion: """
+                The remote is an OCFL 1.1 storage root (FORMAT.md §11), made when it is empty: the \
+                project is one object and each version one OCFL version, so a backup is also an \
+                archive. Only files the remote lacks are sent, each once; a push that was \
+                interrupted sends again only what had not arrived. The remote's head moves last, \
+                in one compare-and-swap: when another push moved it first, or the remote holds \
+                versions this bundle lacks, nothing is pushed (exit status 75): pull from the \
+                remote, then push again. S3 credentials come from AWS_ACCESS_KEY_ID and \
+                AWS_SECRET_ACCESS_KEY or ~/.aws/credentials (AWS_PROFILE), and are never printed.
+                """)
+
+        @OptionGroup var target: BundleArgument
+        @Argument(help: "The remote: a folder, or s3://BUCKET/PREFIX.", completion: .directory)
+        var remote: String
+        @OptionGroup var remoteOptions: RemoteOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let store = try RemoteLocation(remote).open(endpoint: remoteOptions.endpoint)
+            let result = try RemotePusher.push(target.url, to: store)
+            if output.json { return try Console.printJSON(PushReport(bundle: target.bundle, remote: remote, result: result)) }
+            let versions = result.newVersions
+            switch result.result {
+            case "up-to-date":
+                Console.print("\(remote) is up to date with \(target.bundle) (\(result.totalVersions) version\(result.totalVersions == 1 ? "" : "s"), head \(result.head.prefix(12)))")
+            default:
+                let added = versions.count == 1 ? "1 new version (\(versions[0]))" : "\(versions.count) new versions (\(versions[0])–\(versions[versions.count - 1]))"
+                let resumed = result.filesResumed == 0 ? "" : ", \(result.filesResumed) already there from an interrupted push"
+                Console.print("pushed \(target.bundle) to \(remote): \(added), \(result.filesSent) file\(result.filesSent == 1 ? "" : "s") (\(Console.bytes(result.bytesSent))) sent\(resumed)")
+            }
+        }
+    }
+
+    /// `push --json`: the bundle, the remote, and what the push did.
+    struct PushReport: Encodable {
+        var bundle: String
+        var remote: String
+        var result: RemotePusher.Result
+
+        private enum CodingKeys: String, CodingKey { case bundle, remote }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(bundle, forKey: .bundle)
+            try container.encode(remote, forKey: .remote)
+            try result.encode(to: encoder)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import DocumentKit
+import Foundation
+
+/// Opens a remote on S3-compatible storage: the bucket, the key prefix, and the endpoint
+/// given with `--endpoint` (`nil`: the program's configuration decides). A tool that
+/// links an S3 client passes one to ``DocumentTool/run(name:types:s3:)``.
+public typealias S3RemoteOpener = @Sendable (_ bucket: String, _ prefix: String, _ endpoint: String?) throws -> any RemoteStore
+
+/// Where a remote is, as the user named it: `s3://bucket/prefix`, or a folder.
+enum RemoteLocation: Equatable {
+    case folder(String)
+    case s3(bucket: String, prefix: String)
+
+    init(_ text: String) throws {
+        guard text.hasPrefix("s3://") else {
+            self = .folder(text)
+            return
+        }
+        let rest = text.dropFirst(5)
+        let bucket = rest.prefix { $0 != "/" }
+        guard !bucket.isEmpty else { throw ValidationError("'\(text)' names no bucket: write s3://BUCKET or s3://BUCKET/PREFIX") }
+        self = .s3(bucket: String(bucket), prefix: rest.dropFirst(bucket.count).split(separator: "/").joined(separator: "/"))
+    }
+
+    /// Whether `text` names a remote rather than a bundle: an `s3://` address, or a folder
+    /// (a bundle is a file).
+    static func isRemote(_ text: String) -> Bool {
+        text.hasPrefix("s3://") || FileManager.default.isDirectory(text)
+    }
+
+    /// The remote's store. An S3 remote in a tool built without an S3 client is handed to
+    /// the tool's S3 helper, `NAME-s3` beside it, with the same arguments: the process is
+    /// replaced, so this returns only for folders or with an S3 client.
+    func open(endpoint: String?) throws -> any RemoteStore {
+        switch self {
+        case .folder(let path):
+            return FolderRemoteStore(root: URL(fileURLWithPath: path))
+        case .s3(let bucket, let prefix):
+            if let opener = DocumentTool.s3Opener { return try opener(bucket, prefix, endpoint) }
+            throw S3Helper.handOver()
+        }
+    }
+}
+
+/// The program that runs a tool's commands on S3 remotes: the same commands with an S3
+/// client linked in, which the tool itself leaves out, so that every other command starts
+/// without it (the HTTP stack costs each run about 4 MiB of memory). git's remote
+/// helpers (`git-remote-https`) are the same idea.
+enum S3Helper {
+    /// Replaces this process with `NAME-s3` from the tool's folder; returns the error when
+    /// there is none.
+    static func handOver() -> DocumentKitError {
+        let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        let helper = executable.deletingLastPathComponent().appendingPathComponent("\(DocumentTool.name)-s3").path
+        guard FileManager.default.isExecutableFile(atPath: helper) else {
+            return DocumentKitError(.unavailable, "S3 remotes need \(DocumentTool.name)-s3, which is not installed beside \(DocumentTool.name) (in \(executable.deletingLastPathComponent().path))")
+        }
+        return ChildProcess.replaceProcess(with: helper, arguments: [helper] + CommandLine.arguments.dropFirst())
+    }
+}
+
+/// `--endpoint`, for commands that reach a remote.
+struct RemoteOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The S3 service's address for s3:// remotes (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, endpoint_url in ~/.aws/config, else AWS).", valueName: "URL"))
+    var endpoint: String?
+}
+
+extension FileManager {
+    func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+}

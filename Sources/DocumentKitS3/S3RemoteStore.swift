@@ -1,0 +1,251 @@
+import AsyncHTTPClient
+import Crypto
+import DocumentKit
+import DocumentKitCore
+import Foundation
+import NIOCore
+
+/// A remote in a bucket of an S3-compatible service, below a key prefix: `s3://bucket/prefix`.
+///
+/// Conditional writes make the compare-and-swap: `If-None-Match: *` creates the head only
+/// when there is none, `If-Match` replaces only the version read (tags are ETags). Files
+/// over ``partSize`` go up in multipart uploads; an interrupted one is found again
+/// (`ListMultipartUploads`) and its parts whose size and MD5 match are not sent again.
+/// Downloads go in ranged requests of ``partSize``, straight to a file.
+///
+/// The protocol's calls are synchronous and each waits for its request: a push reads the
+/// bundle in a stream on the calling thread and sends one part at a time, so it holds at
+/// most a part in memory.
+public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
+    public let bucket: String
+    /// The key prefix, without a trailing `/`; empty for the whole bucket.
+    public let prefix: String
+    /// The size of a part of a multipart upload and of a ranged download.
+    public var partSize = 8 << 20
+    private let client: S3Client
+    private let http: HTTPClient
+
+    /// A store on `bucket` below `prefix`, at `endpoint`. Connections that fail are not
+    /// retried and time out after `connectTimeout`, so that an unreachable endpoint is an
+    /// error at once rather than after every request's deadline.
+    public init(bucket: String, prefix: String, endpoint: URL, region: String, credentials: S3Credentials, connectTimeout: TimeAmount = .seconds(10)) {
+        self.bucket = bucket
+        self.prefix = prefix.split(separator: "/").joined(separator: "/")
+        var configuration = HTTPClient.Configuration(timeout: .init(connect: connectTimeout, read: .seconds(120)))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        client = S3Client(endpoint: endpoint, region: region, credentials: credentials, http: http)
+    }
+
+    deinit {
+        try? http.syncShutdown()
+    }
+
+    public var displayPath: String { "s3://\(bucket)" + (prefix.isEmpty ? "" : "/\(prefix)") }
+
+    private func key(_ path: String) -> String {
+        prefix.isEmpty ? path : path.isEmpty ? prefix : "\(prefix)/\(path)"
+    }
+
+    public func read(_ path: String) throws -> (data: Data, tag: String)? {
+        try call(path) { [client, bucket] key in try await client.get(bucket: bucket, key: key) }.map { ($0.data, $0.etag) }
+    }
+
+    public func size(_ path: String) throws -> UInt64? {
+        try call(path) { [client, bucket] key in try await client.head(bucket: bucket, key: key)?.size }
+    }
+
+    public func list(prefix path: String) throws -> [String: UInt64] {
+        let objects = try call(path) { [client, bucket] key in try await client.list(bucket: bucket, prefix: key) }
+        let strip = prefix.isEmpty ? 0 : prefix.count + 1
+        var sizes: [String: UInt64] = [:]
+        for object in objects where object.key.count >= strip {
+            sizes[String(object.key.dropFirst(strip))] = object.size
+        }
+        return sizes
+    }
+
+    public func write(_ path: String, _ data: Data) throws {
+        try call(path) { [client, bucket] key in try await client.put(data, bucket: bucket, key: key) }
+    }
+
+    public func upload(_ path: String, from file: FileWrapper, size: UInt64) throws -> UInt64 {
+        guard size > UInt64(partSize) else {
+            var data = Data(capacity: Int(size))
+            try file.streamContents { data.append(contentsOf: $0) }
+            try write(path, data)
+            return UInt64(data.count)
+        }
+        return try MultipartUpload(store: self, path: path, key: key(path)).send(file)
+    }
+
+    public func replace(_ path: String, with data: Data, ifTag tag: String?) throws -> Bool {
+        let key = key(path)
+        do {
+            _ = try Self.wait { [client, bucket] in
+                try await client.put(data, bucket: bucket, key: key, ifNoneMatch: tag == nil, ifMatch: tag)
+            }
+            return true
+        } catch let error as S3Error {
+            // The condition lost: another writer's file is there now.
+            if error.isPreconditionFailure { return false }
+            throw Self.error(error, remote: displayPath, path: reported(path))
+        }
+    }
+
+    public func delete(_ path: String) throws {
+        try call(path) { [client, bucket] key in try await client.delete(bucket: bucket, key: key) }
+    }
+
+    public func download(_ path: String, to url: URL) throws {
+        guard let size = try size(path) else {
+            throw DocumentKitError(.missingInput, "no such file", path: reported(path))
+        }
+        guard FileManager.default.createFile(atPath: url.path, contents: nil), let output = FileHandle(forWritingAtPath: url.path) else {
+            throw DocumentKitError(.cannotCreateOutput, "cannot create the file", path: url.path)
+        }
+        defer { try? output.close() }
+        var offset: UInt64 = 0
+        while offset < size {
+            let range = offset..<min(size, offset + UInt64(partSize))
+            let data = try call(path) { [client, bucket] key in try await client.get(bucket: bucket, key: key, range: range) }
+            guard data.count == range.count else {
+                throw DocumentKitError(.malformedInput, "the service sent \(data.count) bytes for a range of \(range.count)", path: reported(path))
+            }
+            do {
+                try output.write(contentsOf: data)
+            } catch {
+                throw DocumentKitError(.ioError, "cannot write the download", path: url.path)
+            }
+            offset = range.upperBound
+        }
+    }
+
+    /// Runs one request for the file at `path` and waits for it; an S3 failure becomes
+    /// the `DocumentKitError` a user reads (``S3RemoteStore/error(_:path:)``).
+    @discardableResult
+    func call<T: Sendable>(_ path: String, _ request: @escaping @Sendable (String) async throws -> T) throws -> T {
+        let key = key(path)
+        do {
+            return try Self.wait { try await request(key) }
+        } catch let error as S3Error {
+            throw Self.error(error, remote: displayPath, path: reported(path))
+        }
+    }
+
+    /// What an S3 failure means to a user: the endpoint unreachable (69), the keys refused
+    /// (77), the bucket missing (66), or the service's own answer (74). Never a secret.
+    static func error(_ error: S3Error, remote: String, path: String) -> DocumentKitError {
+        if case .unreachable = error.kind {
+            return DocumentKitError(.unavailable, error.message, path: remote)
+        }
+        if error.isAccessDenied {
+            return DocumentKitError(.accessDenied, "the service refused the credentials (\(error.code ?? "")): \(error.message)", path: remote)
+        }
+        if error.code == "NoSuchBucket" {
+            return DocumentKitError(.missingInput, "no such bucket", path: remote)
+        }
+        return DocumentKitError(.ioError, "the service answered \(error.code ?? "an error"): \(error.message)", path: path)
+    }
+
+    /// Waits for `work`, run as a task on threads of its own: the caller may itself be on
+    /// one of the few cooperative threads Swift's tasks share (a test, an app's async code
+    /// calling a synchronous push), and a task that needed that thread to go on would
+    /// never end.
+    static func wait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+        let outcome = Protected<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task(executorPreference: RequestExecutor.shared) {
+            let result: Result<T, any Error>
+            do { result = .success(try await work()) } catch { result = .failure(error) }
+            outcome.value = result
+            done.signal()
+        }
+        done.wait()
+        return try outcome.value!.get()
+    }
+}
+
+/// One multipart upload of a large file, resuming an interrupted upload of the same key:
+/// a part already there with this part's size and MD5 (its ETag) is not sent again.
+private struct MultipartUpload {
+    let store: S3RemoteStore
+    let path: String
+    let key: String
+
+    func send(_ file: FileWrapper) throws -> UInt64 {
+        let (bucket, client) = (store.bucket, store.clientForParts)
+        let existing = try store.call(path) { _ in try await client.unfinishedUploads(bucket: bucket, key: key) }
+        let uploadID: String
+        var arrived: [Int: (etag: String, size: UInt64)] = [:]
+        if let id = existing.last {
+            uploadID = id
+            arrived = try store.call(path) { _ in try await client.uploadedParts(uploadID: id, bucket: bucket, key: key) }.mapValues { $0 }
+        } else {
+            uploadID = try store.call(path) { _ in try await client.startMultipartUpload(bucket: bucket, key: key) }
+        }
+        var etags: [Int: String] = [:]
+        var sent: UInt64 = 0
+        var part = Data()
+        part.reserveCapacity(store.partSize)
+        func flush() throws {
+            let number = etags.count + 1
+            let md5 = "\"" + Insecure.MD5.hash(data: part).map { String(format: "%02x", $0) }.joined() + "\""
+            if let done = arrived[number], done.size == UInt64(part.count), done.etag == md5 {
+                etags[number] = done.etag
+            } else {
+                let body = part
+                etags[number] = try store.call(path) { _ in
+                    try await client.uploadPart(body, number: number, uploadID: uploadID, bucket: bucket, key: key)
+                }
+                sent += UInt64(part.count)
+            }
+            part.removeAll(keepingCapacity: true)
+        }
+        try file.streamContents { block in
+            var block = block
+            while !block.isEmpty {
+                let take = min(block.count, store.partSize - part.count)
+                part.append(contentsOf: UnsafeRawBufferPointer(rebasing: block.prefix(take)))
+                block = UnsafeRawBufferPointer(rebasing: block.dropFirst(take))
+                if part.count == store.partSize { try flush() }
+            }
+        }
+        if !part.isEmpty || etags.isEmpty { try flush() }
+        let parts = etags
+        try store.call(path) { _ in try await client.completeMultipartUpload(uploadID: uploadID, parts: parts, bucket: bucket, key: key) }
+        return sent
+    }
+}
+
+extension S3RemoteStore {
+    /// The client, for the multipart upload's requests.
+    fileprivate var clientForParts: S3Client { client }
+}
+
+extension S3RemoteStore {
+    /// A store with the credentials, region and endpoint the AWS tools would use
+    /// (``S3Credentials/standard(environment:home:)``, ``S3Credentials/region(environment:home:)``,
+    /// ``S3Credentials/endpoint(environment:home:region:)``), unless `endpoint` is given.
+    public static func standard(bucket: String, prefix: String, endpoint: String?, environment: [String: String], home: String?) throws -> S3RemoteStore {
+        let region = S3Credentials.region(environment: environment, home: home)
+        let address = endpoint ?? S3Credentials.endpoint(environment: environment, home: home, region: region)
+        guard let url = URL(string: address), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+            throw DocumentKitError(.usage, "the S3 endpoint '\(address)' is not an http:// or https:// address")
+        }
+        return S3RemoteStore(bucket: bucket, prefix: prefix, endpoint: url, region: region,
+                             credentials: try S3Credentials.standard(environment: environment, home: home))
+    }
+}
+
+/// Where the tasks of ``S3RemoteStore``'s requests run: a queue of its own, not the
+/// cooperative threads, which a caller waiting for a request may be holding.
+private final class RequestExecutor: TaskExecutor, @unchecked Sendable {
+    static let shared = RequestExecutor()
+    private let queue = DispatchQueue(label: "DocumentKitS3.requests")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}

@@ -1,0 +1,13 @@
+import DocumentKitCLI
+import DocumentKitS3
+import Foundation
+import SampleProject
+
+// docctl with an S3 client: docctl runs this program, with the same arguments, for the
+// commands on s3:// remotes, so that its other commands start without the HTTP stack.
+// Credentials, region and endpoint come from this process's environment and ~/.aws.
+let environment = ProcessInfo.processInfo.environment
+DocumentTool.run(name: "docctl", types: [Project.self]) { bucket, prefix, endpoint in
+    try S3RemoteStore.standard(bucket: bucket, prefix: prefix, endpoint: endpoint, environment: environment,
+                               home: FileManager.default.homeDirectoryForCurrentUser.path)
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Benchmarks docctl's remotes on the big bench bundle (bench/run.sh's corpus): push to an
+# empty S3 remote (moto's server on 127.0.0.1) against boto3 uploading the same files as
+# `aws s3 cp --recursive` does, push to an empty folder against `cp -r`, a second push
+# after a one-field edit (its bytes counted), pull and clone, and archive; median wall
+# time of RUNS runs and peak memory. Results also go to bench/out/remote.md.
+# Usage: bench/remote.sh [RUNS]   (default 3)
+set -euo pipefail
+if [[ "${1:-}" == "--help" ]]; then sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+runs="${1:-3}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+scripts/setup.sh
+docctl="$(scripts/build-docctl.sh)"
+corpus="$root/bench/corpus"
+out="$root/bench/out"
+mkdir -p "$out"
+if [[ ! -f "$corpus/source/document.json" ]]; then
+    rm -rf "$corpus"
+    python3 bench/make_corpus.py "$corpus/source"
+fi
+export SOURCE_DATE_EPOCH=1767225600 TZ=UTC
+work="$corpus/remote"
+rm -rf "$work" && mkdir -p "$work"
+"$docctl" import "$corpus/source" -o "$work/big.dkproj" --author bench >/dev/null
+cp "$work/big.dkproj" "$work/edit.dkproj"
+"$docctl" set "$work/edit.dkproj" name "Edited" >/dev/null
+
+# moto's S3 server, on a free port, for this run only.
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+.tools/moto/bin/moto_server -H 127.0.0.1 -p "$port" >/dev/null 2>&1 &
+moto=$!
+trap 'kill -9 $moto 2>/dev/null || true' EXIT
+export AWS_ENDPOINT_URL="http://127.0.0.1:$port" AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench AWS_REGION=us-east-1
+for _ in $(seq 50); do python3 -c "import socket; socket.create_connection(('127.0.0.1', $port))" 2>/dev/null && break; sleep 0.2; done
+py=.tools/moto/bin/python3
+
+# The remotes the second push, the pull and the clone start from.
+"$docctl" push "$work/big.dkproj" "$work/base-remote" >/dev/null
+cp -r "$work/base-remote" "$work/edited-remote"
+"$docctl" push "$work/edit.dkproj" "$work/edited-remote" >/dev/null
+cp -r "$work/base-remote" "$work/second-remote"
+second="$("$docctl" push "$work/edit.dkproj" "$work/second-remote" --json)"
+$py bench/s3_clear.py bench base
+
+B="$work/big.dkproj" W="$work"
+python3 - "$out/remote-spec.json" "$docctl" "$B" "$W" "$corpus/source" "$py" <<'PY'
+import json, sys
+out, docctl, big, work, source, py = sys.argv[1:]
+def c(group, name, cmd, before=None):
+    item = {"group": group, "name": name, "cmd": cmd,
+            "label": cmd.replace(docctl, "docctl").replace(work + "/", "").replace(source, "corpus").replace(py, "python3")}
+    if before: item["before"] = before
+    return item
+commands = [
+    c("push to an empty S3 remote", "boto3 upload", f"{py} bench/s3_upload.py {source} bench boto3", before=f"{py} bench/s3_clear.py bench boto3"),
+    c("push to an empty S3 remote", "docctl push s3", f"{docctl} push {big} s3://bench/docctl", before=f"{py} bench/s3_clear.py bench docctl"),
+    c("push to an empty folder", "cp -r", f"cp -r {source} {work}/cp-copy", before=f"rm -rf {work}/cp-copy"),
+    c("push to an empty folder", "docctl push folder", f"{docctl} push {big} {work}/folder-remote", before=f"rm -rf {work}/folder-remote"),
+    c("push a one-field edit", "docctl push edit", f"{docctl} push {work}/edit.dkproj {work}/r2",
+      before=f"rm -rf {work}/r2 && cp -r {work}/base-remote {work}/r2"),
+    c("pull and clone", "docctl pull", f"{docctl} pull {work}/p.dkproj {work}/edited-remote",
+      before=f"cp {big} {work}/p.dkproj && sync {work}/p.dkproj"),
+    c("pull and clone", "docctl clone folder", f"{docctl} clone {work}/base-remote -o {work}/c.dkproj --force"),
+    c("pull and clone", "docctl clone s3", f"{docctl} clone s3://bench/base -o {work}/c3.dkproj --force"),
+    c("archive", "docctl archive", f"{docctl} archive {big} {work}/ocfl", before=f"rm -rf {work}/ocfl"),
+]
+ratios = [
+    {"of": "docctl push s3", "to": "boto3 upload", "target": ""},
+    {"of": "docctl push folder", "to": "cp -r", "target": ""},
+    {"of": "docctl push folder", "to": "boto3 upload", "target": ""},
+]
+json.dump({"commands": commands, "ratios": ratios}, open(out, "w"), indent=1)
+PY
+"$docctl" push "$B" s3://bench/base >/dev/null
+echo "measuring ($runs runs each)..." >&2
+{
+    echo "Run: \`bench/remote.sh $runs\` on $(nproc) cores, $(date -u +%Y-%m-%d), $(uname -r); warm cache; medians of $runs runs; S3 is moto's server on 127.0.0.1."
+    echo
+    python3 bench/measure.py "$out/remote-spec.json" "$runs"
+    echo
+    python3 - "$second" <<'PY'
+import json, sys
+r = json.loads(sys.argv[1])
+print(f"Second push after a one-field edit: {r['filesSent']} files, {r['bytesSent']:,} bytes sent "
+      f"({', '.join(r['newVersions'])}: the new document.json and the version's record; no blob).")
+PY
+} | tee "$out/remote.md"
