@@ -60,13 +60,6 @@ public struct S3Client: Sendable {
         }
     }
 
-    /// Bytes `range` of object `key`.
-    public func get(bucket: String, key: String, range: Range<UInt64>) async throws -> Data {
-        let response = try await send(.GET, bucket: bucket, key: key, headers: ["range": "bytes=\(range.lowerBound)-\(range.upperBound - 1)"],
-                                      limit: Int(range.count))
-        return response.body
-    }
-
     /// The size and ETag of object `key`, or `nil` when there is none.
     public func head(bucket: String, key: String) async throws -> ObjectInfo? {
         do {
@@ -164,6 +157,27 @@ public struct S3Client: Sendable {
     /// Sends one signed request and returns the answer; an error status becomes `S3Error`.
     private func send(_ method: HTTPMethod, bucket: String, key: String?, query: [(String, String)] = [],
                       headers: [String: String] = [:], body: Data = Data(), limit: Int = 16 << 20) async throws -> Response {
+        let response = try await execute(method, bucket: bucket, key: key, query: query, headers: headers, body: body)
+        let buffer = try await response.body.collect(upTo: method == .HEAD ? 0 : limit)
+        return Response(headers: response.headers, body: Data(buffer.readableBytesView))
+    }
+
+    /// Streams object `key` to `output` as it arrives, never holding more than what the
+    /// connection delivers at once; returns the bytes written.
+    public func download(bucket: String, key: String, to output: FileHandle) async throws -> UInt64 {
+        let response = try await execute(.GET, bucket: bucket, key: key)
+        var written: UInt64 = 0
+        for try await chunk in response.body {
+            try output.write(contentsOf: Data(chunk.readableBytesView))
+            written += UInt64(chunk.readableBytes)
+        }
+        return written
+    }
+
+    /// Sends one signed request; an error status becomes `S3Error`, after reading the
+    /// service's error document. The body of a success is the caller's to read.
+    private func execute(_ method: HTTPMethod, bucket: String, key: String?, query: [(String, String)] = [],
+                         headers: [String: String] = [:], body: Data = Data()) async throws -> HTTPClientResponse {
         let resource = key.map { "\(bucket)/\($0)" } ?? bucket
         var path = endpoint.path.hasSuffix("/") ? String(endpoint.path.dropLast()) : endpoint.path
         path += "/" + SigV4Signer.encode(bucket)
@@ -179,7 +193,9 @@ public struct S3Client: Sendable {
         request.method = method
         for (name, value) in signed { request.headers.replaceOrAdd(name: name, value: value) }
         if !body.isEmpty || method == .PUT || method == .POST {
-            request.body = .bytes(ByteBuffer(bytes: body))
+            // Handed over as it is: the client copies it out in chunks of about 4 MB as it
+            // sends, rather than into one buffer of the whole part first.
+            request.body = .bytes(body)
         }
         let response: HTTPClientResponse
         do {
@@ -187,9 +203,8 @@ public struct S3Client: Sendable {
         } catch {
             throw S3Error(.unreachable, message: "cannot reach \(endpoint.absoluteString): \(Self.reason(error))", resource: resource)
         }
-        let buffer = try await response.body.collect(upTo: method == .HEAD ? 0 : limit)
-        let data = Data(buffer.readableBytesView)
         guard (200..<300).contains(Int(response.status.code)) else {
+            let data = Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
             let xml = S3XML.parse(data)
             // A HEAD's answer has no body: its status is all there is to go on.
             let code = xml.first("Code") ?? (response.status.code == 404 ? (key == nil ? "NoSuchBucket" : "NoSuchKey")
@@ -197,7 +212,7 @@ public struct S3Client: Sendable {
             throw S3Error(.service(status: Int(response.status.code), code: code), message: xml.first("Message") ?? response.status.reasonPhrase,
                           resource: resource)
         }
-        return Response(headers: response.headers, body: data)
+        return response
     }
 
     /// Why a request got no answer, in the system's words when a system call failed

@@ -11,7 +11,7 @@ import NIOCore
 /// when there is none, `If-Match` replaces only the version read (tags are ETags). Files
 /// over ``partSize`` go up in multipart uploads; an interrupted one is found again
 /// (`ListMultipartUploads`) and its parts whose size and MD5 match are not sent again.
-/// Downloads go in ranged requests of ``partSize``, straight to a file.
+/// Downloads are streamed to a file as they arrive.
 ///
 /// The protocol's calls are synchronous and each waits for its request: a push reads the
 /// bundle in a stream on the calling thread and sends one part at a time, so it holds at
@@ -20,7 +20,7 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
     public let bucket: String
     /// The key prefix, without a trailing `/`; empty for the whole bucket.
     public let prefix: String
-    /// The size of a part of a multipart upload and of a ranged download.
+    /// The size of a part of a multipart upload; files up to it go in one request.
     public var partSize = 8 << 20
     private let client: S3Client
     private let http: HTTPClient
@@ -79,6 +79,9 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
         return try MultipartUpload(store: self, path: path, key: key(path)).send(file)
     }
 
+    /// Nothing to do: an object is stored durably before its PUT is answered.
+    public func flush() throws {}
+
     public func replace(_ path: String, with data: Data, ifTag tag: String?) throws -> Bool {
         let key = key(path)
         do {
@@ -98,26 +101,14 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
     }
 
     public func download(_ path: String, to url: URL) throws {
-        guard let size = try size(path) else {
-            throw DocumentKitError(.missingInput, "no such file", path: reported(path))
-        }
         guard FileManager.default.createFile(atPath: url.path, contents: nil), let output = FileHandle(forWritingAtPath: url.path) else {
             throw DocumentKitError(.cannotCreateOutput, "cannot create the file", path: url.path)
         }
         defer { try? output.close() }
-        var offset: UInt64 = 0
-        while offset < size {
-            let range = offset..<min(size, offset + UInt64(partSize))
-            let data = try call(path) { [client, bucket] key in try await client.get(bucket: bucket, key: key, range: range) }
-            guard data.count == range.count else {
-                throw DocumentKitError(.malformedInput, "the service sent \(data.count) bytes for a range of \(range.count)", path: reported(path))
-            }
-            do {
-                try output.write(contentsOf: data)
-            } catch {
-                throw DocumentKitError(.ioError, "cannot write the download", path: url.path)
-            }
-            offset = range.upperBound
+        do {
+            try call(path) { [client, bucket] key in try await client.download(bucket: bucket, key: key, to: output) }
+        } catch let error as DocumentKitError where error.code == .ioError && error.message.contains("NoSuchKey") {
+            throw DocumentKitError(.missingInput, "no such file", path: reported(path))
         }
     }
 

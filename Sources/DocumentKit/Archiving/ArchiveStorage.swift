@@ -13,8 +13,11 @@ public protocol ArchiveStorage: ArchiveReading {
     /// Writes `data` to `path` so that the file is either as it was or complete; its
     /// folder must exist.
     func writeFileAtomically(_ path: String, _ data: Data) throws
-    /// Writes the bytes of `file`, streamed, to `path` the same way.
+    /// Writes the bytes of `file`, streamed, to `path` the same way, but may leave them
+    /// unflushed until ``flush()``.
     func writeFileAtomically(_ path: String, streaming file: FileWrapper) throws
+    /// Makes every file written so far durable.
+    func flush() throws
     /// The names in the folder at `path` (`""` for the root), sorted; empty when it does
     /// not exist.
     func list(_ path: String) throws -> [String]

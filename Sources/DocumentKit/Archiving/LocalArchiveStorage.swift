@@ -30,9 +30,13 @@ public struct LocalArchiveStorage: ArchiveStorage {
     }
 
     public func writeFileAtomically(_ path: String, streaming file: FileWrapper) throws {
-        _ = try AtomicReplacement.writeFile(at: url(path), replace: true) { output in
+        _ = try AtomicReplacement.writeFile(at: url(path), replace: true, flushing: false) { output in
             try file.streamContents { try output.write($0) }
         }
+    }
+
+    public func flush() throws {
+        try SystemCall.synchronizeFileSystem(of: root.path, reportedAs: displayPath)
     }
 
     public func localFile(_ path: String, scratch: URL) throws -> URL {

@@ -40,6 +40,9 @@ struct OCFLVersionWriter {
                 try storage.writeFileAtomically(path, streaming: content.file)
             }
         }
+        // The content was written unflushed: all of it reaches the disk before the version
+        // folder moves into the object.
+        try storage.flush()
         try storage.writeFileAtomically("\(versionFolder)/inventory.json", inventoryData)
         try storage.writeFileAtomically("\(versionFolder)/inventory.json.sha512", sidecar)
         if isNew {

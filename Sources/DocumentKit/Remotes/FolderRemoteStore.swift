@@ -62,9 +62,14 @@ public struct FolderRemoteStore: RemoteStore {
 
     public func upload(_ key: String, from file: FileWrapper, size: UInt64) throws -> UInt64 {
         try makeParent(of: key)
-        return try AtomicReplacement.writeFile(at: url(key), replace: true) { output in
+        // Renamed into place unflushed: ``flush()`` flushes them all before the head moves.
+        return try AtomicReplacement.writeFile(at: url(key), replace: true, flushing: false) { output in
             try file.streamContents { try output.write($0) }
         }
+    }
+
+    public func flush() throws {
+        try SystemCall.synchronizeFileSystem(of: root.path, reportedAs: displayPath)
     }
 
     public func replace(_ key: String, with data: Data, ifTag tag: String?) throws -> Bool {

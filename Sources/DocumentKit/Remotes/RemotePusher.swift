@@ -89,6 +89,8 @@ public enum RemotePusher {
         }
 
         let inventoryData = try inventory.encoded()
+        // Every file the new inventory names is on stable storage before it names them.
+        try remote.flush()
         guard try remote.replace("\(objectPath)/inventory.json", with: inventoryData, ifTag: state.tag) else {
             try removeUploads(of: plans, objectPath: objectPath, from: remote)
             throw DocumentKitError(.conflict, "\(remote.displayPath) changed while this push ran (another push moved its head first); nothing was pushed: pull (pull BUNDLE REMOTE), then push again",

@@ -21,6 +21,9 @@ public protocol RemoteStore: ArchiveReading {
     /// and the parts of an earlier, interrupted upload of the same key that match are not
     /// sent again. Returns the bytes sent.
     func upload(_ key: String, from file: FileWrapper, size: UInt64) throws -> UInt64
+    /// Makes every file stored so far durable (uploads may be renamed into place without
+    /// being flushed one by one); a push calls it before it moves the head.
+    func flush() throws
     /// Replaces the file at `key` with `data` if its tag is still `tag` (when `tag` is
     /// `nil`: if there is no file); returns `false`, changing nothing, when it is not.
     func replace(_ key: String, with data: Data, ifTag tag: String?) throws -> Bool

@@ -6,12 +6,12 @@ extension AtomicReplacement {
     /// leaves nothing behind when it throws. An existing file, or a symbolic link, at `url`
     /// is refused (`cannotCreateOutput`) unless `replace`, and never followed. Returns the
     /// bytes written.
-    package static func writeFile(at url: URL, replace: Bool, _ write: (CountingFile) throws -> Void) throws -> UInt64 {
+    package static func writeFile(at url: URL, replace: Bool, flushing: Bool = true, _ write: (CountingFile) throws -> Void) throws -> UInt64 {
         let output = try AtomicReplacement(destination: url, followingLinks: false)
         let file = CountingFile(output.file)
         try write(file)
         if replace {
-            try output.commit(mode: defaultMode())
+            try output.commit(mode: defaultMode(), flushing: flushing)
         } else {
             try output.commitWithoutReplacing(mode: defaultMode())
         }

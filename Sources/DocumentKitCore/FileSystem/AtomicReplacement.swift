@@ -47,16 +47,18 @@ package final class AtomicReplacement {
     }
 
     /// Gives the new file `mode` (and, when allowed, the owner of the file it replaces),
-    /// flushes it, renames it over the destination and flushes the directory.
-    package func commit(mode: mode_t, owner: (uid: uid_t, gid: gid_t)? = nil) throws {
+    /// flushes it, renames it over the destination and flushes the directory. With
+    /// `flushing` false it only renames: for a writer of many files that flushes them all
+    /// at once (``SystemCall/synchronizeFileSystem(of:)``) before anything names them.
+    package func commit(mode: mode_t, owner: (uid: uid_t, gid: gid_t)? = nil, flushing: Bool = true) throws {
         try setAttributes(mode: mode, owner: owner)
-        try file.synchronize()
+        if flushing { try file.synchronize() }
         guard renameat(folder.descriptor, temporaryName, folder.descriptor, destination.lastPathComponent) == 0 else {
             throw TemporarySibling.creationError("cannot replace it", path: reportedPath, errno: errno)
         }
         finished = true
         file.unlock()
-        try synchronizeFolder()
+        if flushing { try synchronizeFolder() }
     }
 
     /// Like `commit`, but fails if the destination exists instead of replacing it:

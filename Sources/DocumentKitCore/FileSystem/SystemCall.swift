@@ -9,6 +9,12 @@ import Darwin
 /// fails with `EINTR`: a signal handled meanwhile must not fail an open. With ``POSIXFile``
 /// (positional I/O), ``OpenFile`` (a descriptor that closes itself) and the other files of
 /// this folder, these are the only places any DocumentKit layer calls the system.
+#if os(Linux)
+/// `syncfs(2)`, which Glibc's module map leaves out (it is a GNU extension).
+@_silgen_name("syncfs")
+private func linuxSyncfs(_ descriptor: Int32) -> Int32
+#endif
+
 package enum SystemCall {
     /// Runs `call` again while it returns a negative result with `errno` `EINTR`.
     @inline(__always)
@@ -52,6 +58,19 @@ package enum SystemCall {
     /// (`errno` set when not).
     package static func removeFile(_ path: String) -> Bool {
         retrying { unlink(path) } == 0 || errno == ENOENT
+    }
+
+    /// Flushes every file of the file system that holds `path` (`syncfs(2)`): one call
+    /// where a writer of many files would otherwise flush each.
+    package static func synchronizeFileSystem(of path: String, reportedAs reported: String) throws {
+        let fd = open(path, O_RDONLY | O_DIRECTORY)
+        guard fd >= 0 else { throw DocumentKitError.system("cannot open folder", path: reported, errno: errno) }
+        defer { close(fd) }
+        #if os(Linux)
+        guard linuxSyncfs(fd) == 0 else { throw DocumentKitError.system("cannot flush it", path: reported, errno: errno) }
+        #else
+        sync()
+        #endif
     }
 
     /// The home folder and login name of the user running the process, from the user

@@ -24,7 +24,7 @@ import Testing
         #expect(try store.read("blob")?.data == data)
         #expect(try await client.unfinishedUploads(bucket: "parts", key: "p/blob").isEmpty)
 
-        // Read back in ranged requests, to a file.
+        // Read back in a stream, to a file.
         let directory = try TemporaryDirectory()
         try store.download("blob", to: directory.url.appendingPathComponent("copy"))
         #expect(try Data(contentsOf: directory.url.appendingPathComponent("copy")) == data)
