@@ -70,6 +70,8 @@ public struct DocumentTool: ParsableCommand {
         // Past a file-size limit (`ulimit -f`) a write should fail with EFBIG, which a save
         // reports and undoes, rather than kill the process halfway through the save.
         signal(SIGXFSZ, SIG_IGN)
+        // Large transient buffers (upload parts, request chunks) go back to the system when freed.
+        LargeAllocations.returnToSystem(atLeast: 2 << 20)
         applyEnvironment(ProcessInfo.processInfo.environment)
         if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
             Console.print(DocumentKitInfo.version)

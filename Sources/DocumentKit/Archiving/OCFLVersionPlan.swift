@@ -115,13 +115,16 @@ struct OCFLDigestIndex {
         if let known = file.knownDigest?.hex, let sha512 = sha512BySHA256[known] {
             return (known, sha512)
         }
+        // A bundle's file names its SHA-256 (and is checked against it as it is read):
+        // only the SHA-512 is computed then.
+        let known = file.knownDigest?.hex
         var sha256 = ObjectHasher()
         var sha512 = SHA512()
         try file.streamContents { block in
-            sha256.update(block)
+            if known == nil { sha256.update(block) }
             sha512.update(bufferPointer: block)
         }
-        let digests = (sha256.finalize().hex, OCFLInventory.hex(sha512.finalize()))
+        let digests = (known ?? sha256.finalize().hex, OCFLInventory.hex(sha512.finalize()))
         sha512BySHA256[digests.0] = digests.1
         return digests
     }
