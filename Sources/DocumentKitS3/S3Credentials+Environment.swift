@@ -29,13 +29,7 @@ extension S3Credentials {
     /// `region` in `AWS_CONFIG_FILE` or `~/.aws/config`, else `us-east-1`.
     public static func region(environment: [String: String], home: String?) -> String {
         for name in ["AWS_REGION", "AWS_DEFAULT_REGION"] { if let region = environment[name], !region.isEmpty { return region } }
-        let profile = environment["AWS_PROFILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
-        let path = environment["AWS_CONFIG_FILE"].flatMap { $0.isEmpty ? nil : $0 } ?? home.map { ($0 as NSString).appendingPathComponent(".aws/config") }
-        if let path, let text = try? String(contentsOfFile: path, encoding: .utf8) {
-            let section = profile == "default" ? "default" : "profile \(profile)"
-            if let region = AWSConfigFile.section(section, in: text)["region"] { return region }
-        }
-        return "us-east-1"
+        return AWSConfigFile.profileValue("region", environment: environment, home: home) ?? "us-east-1"
     }
 }
 
@@ -45,18 +39,21 @@ extension S3Credentials {
     /// endpoint for `region`.
     public static func endpoint(environment: [String: String], home: String?, region: String) -> String {
         for name in ["AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"] { if let url = environment[name], !url.isEmpty { return url } }
-        let profile = environment["AWS_PROFILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
-        let path = environment["AWS_CONFIG_FILE"].flatMap { $0.isEmpty ? nil : $0 } ?? home.map { ($0 as NSString).appendingPathComponent(".aws/config") }
-        if let path, let text = try? String(contentsOfFile: path, encoding: .utf8) {
-            let section = profile == "default" ? "default" : "profile \(profile)"
-            if let url = AWSConfigFile.section(section, in: text)["endpoint_url"] { return url }
-        }
-        return "https://s3.\(region).amazonaws.com"
+        return AWSConfigFile.profileValue("endpoint_url", environment: environment, home: home) ?? "https://s3.\(region).amazonaws.com"
     }
 }
 
 /// The INI files of the AWS tools (`~/.aws/credentials`, `~/.aws/config`).
 enum AWSConfigFile {
+    /// `key` of the profile `AWS_PROFILE` (default `default`) in `AWS_CONFIG_FILE` or
+    /// `~/.aws/config`, where a profile other than the default is `[profile NAME]`.
+    static func profileValue(_ key: String, environment: [String: String], home: String?) -> String? {
+        let profile = environment["AWS_PROFILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
+        let path = environment["AWS_CONFIG_FILE"].flatMap { $0.isEmpty ? nil : $0 } ?? home.map { ($0 as NSString).appendingPathComponent(".aws/config") }
+        guard let path, let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        return section(profile == "default" ? "default" : "profile \(profile)", in: text)[key]
+    }
+
     /// The `key = value` pairs of section `[name]`, keys lower-cased.
     static func section(_ name: String, in text: String) -> [String: String] {
         var values: [String: String] = [:]

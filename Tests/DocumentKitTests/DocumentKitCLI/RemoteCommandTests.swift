@@ -110,6 +110,15 @@ import Testing
             #expect(try copy.documentData(of: version) == original.documentData(of: version))
         }
         try remote.succeed(["validate", "--deep", "copy.dkproj"])
+        // A folder remote is an OCFL storage root that ocfl-py finds valid.
+        if kind == .folder {
+            try #require(OCFLArchiveTests.validatorAvailable, OCFLArchiveTests.skipReason)
+            let script = Fixtures.repository.appendingPathComponent("Tests/OCFLValidator/ocfl_validate_0004.py").path
+            let validated = try OCFLArchiveTests.python.run([script, remote.address])
+            #expect(validated.status == 0 && validated.output.split(separator: "\n").last?.contains("is VALID (1 of 1 objects valid)") == true,
+                    "\(validated.output)")
+            #expect(!validated.output.contains("[E"), "\(validated.output)")
+        }
         // Credentials are never written into what a clone makes.
         if let server = remote.server {
             let bytes = try Data(contentsOf: directory.url.appendingPathComponent("copy.dkproj"))

@@ -36,4 +36,15 @@ import Testing
         let text = missing.map { "\($0)" } ?? ""
         #expect(!text.contains("backupsecret") && !text.contains("defaultsecret") && !text.contains("BACKUPID"))
     }
+
+    @Test func theEndpointComesFromTheEnvironmentThenTheProfileElseAWS() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent(".aws"), withIntermediateDirectories: false)
+        try Fixtures.write(Data("[default]\nregion = eu-west-1\n[profile minio]\nendpoint_url = http://10.0.0.2:9000\n".utf8), to: ".aws/config", in: directory.url)
+        let home = directory.url.path
+        #expect(S3Credentials.endpoint(environment: [:], home: home, region: "eu-west-1") == "https://s3.eu-west-1.amazonaws.com")
+        #expect(S3Credentials.endpoint(environment: ["AWS_PROFILE": "minio"], home: home, region: "us-east-1") == "http://10.0.0.2:9000")
+        #expect(S3Credentials.endpoint(environment: ["AWS_PROFILE": "minio", "AWS_ENDPOINT_URL": "http://a:1"], home: home, region: "us-east-1") == "http://a:1")
+        #expect(S3Credentials.endpoint(environment: ["AWS_ENDPOINT_URL_S3": "http://s3only:2", "AWS_ENDPOINT_URL": "http://a:1"], home: home, region: "us-east-1") == "http://s3only:2")
+    }
 }
