@@ -49,6 +49,13 @@ public struct DocumentTool: ParsableCommand {
     public static func run(name: String, types: [any CodableDocument.Type], s3: S3RemoteOpener? = nil) -> Never {
         self.name = name
         s3Opener = s3
+        if s3 != nil {
+            // With the HTTP client's threads, large transient buffers (upload parts, request
+            // chunks) must go back to the system when freed. Only here: for a tool without
+            // them, mapping every buffer over 2 MiB on its own made rebuilding a version
+            // from a long delta chain 7 times slower (each step's document is such a buffer).
+            LargeAllocations.returnToSystem(atLeast: 2 << 20)
+        }
         for type in types { DocumentTypeRegistry.register(type) }
         main()
         Foundation.exit(0)
@@ -70,8 +77,6 @@ public struct DocumentTool: ParsableCommand {
         // Past a file-size limit (`ulimit -f`) a write should fail with EFBIG, which a save
         // reports and undoes, rather than kill the process halfway through the save.
         signal(SIGXFSZ, SIG_IGN)
-        // Large transient buffers (upload parts, request chunks) go back to the system when freed.
-        LargeAllocations.returnToSystem(atLeast: 2 << 20)
         applyEnvironment(ProcessInfo.processInfo.environment)
         if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
             Console.print(DocumentKitInfo.version)

@@ -11,7 +11,8 @@ package enum LargeAllocations {
     /// system when freed. glibc otherwise raises this threshold after the first such free,
     /// and each thread's arena then keeps the freed buffers: with the HTTP client's threads
     /// (a push's 8 MiB parts, its 4 MB chunks) a push of the big bench bundle peaked at
-    /// 88 MiB instead of 57.
+    /// 88 MiB instead of 57. The price is a mapping, and its page faults, per such buffer:
+    /// a program that makes many (a delta chain's documents) should not pay it.
     package static func returnToSystem(atLeast bytes: Int32) {
         #if os(Linux)
         _ = glibcMallopt(-3, bytes)  // M_MMAP_THRESHOLD
