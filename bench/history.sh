@@ -10,14 +10,9 @@ set -euo pipefail
 if [[ "${1:-}" == "--help" ]]; then sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 runs="${1:-7}"
 versions="${2:-1000}"
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-scripts/setup.sh
-docctl="$(scripts/build-docctl.sh)"
-dir="$root/bench/corpus/history"
-out="$root/bench/out"
-mkdir -p "$dir" "$out"
-export SOURCE_DATE_EPOCH=1767225600 TZ=UTC
+source "$(dirname "$0")/prelude.sh"
+dir="$corpus/history"
+mkdir -p "$dir"
 long="$dir/long-$versions.dkproj"
 
 if [[ ! -f "$long" ]]; then

@@ -6,18 +6,8 @@
 set -euo pipefail
 if [[ "${1:-}" == "--help" ]]; then sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 runs="${1:-5}"
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-scripts/setup.sh
-docctl="$(scripts/build-docctl.sh)"
-corpus="$root/bench/corpus"
-out="$root/bench/out"
-mkdir -p "$out"
-if [[ ! -f "$corpus/source/document.json" ]]; then
-    rm -rf "$corpus"
-    python3 bench/make_corpus.py "$corpus/source"
-fi
-export SOURCE_DATE_EPOCH=1767225600 TZ=UTC
+source "$(dirname "$0")/prelude.sh"
+bench/big_corpus.sh "$corpus"
 work="$corpus/work"
 rm -rf "$work" && mkdir -p "$work"
 "$docctl" import "$corpus/source" -o "$work/big.dkproj" --author bench >/dev/null

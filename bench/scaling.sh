@@ -10,11 +10,7 @@ runs="${1:-3}"
 shift || true
 sizes=("$@")
 ((${#sizes[@]})) || sizes=(2500 5000 10000 20000 40000)
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-scripts/setup.sh
-docctl="$(scripts/build-docctl.sh)"
-mkdir -p bench/out
+source "$(dirname "$0")/prelude.sh"
 {
     echo "Run: \`bench/scaling.sh $runs ${sizes[*]}\` at $(git rev-parse --short HEAD) on $(nproc) cores, $(date -u +%Y-%m-%d), $(uname -r); warm cache; medians of $runs runs."
     echo
