@@ -92,9 +92,8 @@ public struct DocumentTool: ParsableCommand {
         } catch {
             let status = exitCode(for: error)
             guard status != .success else { exit(withError: error) }
-            let message = fullMessage(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
-            let text = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
-            Console.fail("\(text.prefix(1).lowercased())\(text.dropFirst()) (see '\(name) --help')", status: status == .validationFailure ? 64 : status.rawValue)
+            let text = UsageErrorText.oneLine(fullMessage(for: error))
+            Console.fail("\(text) (see '\(name) --help')", status: status == .validationFailure ? 64 : status.rawValue)
         }
     }
 }

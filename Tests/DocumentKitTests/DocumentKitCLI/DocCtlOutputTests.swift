@@ -1,4 +1,5 @@
 @testable import DocumentKit
+@testable import DocumentKitCLI
 import Foundation
 import Testing
 
@@ -166,5 +167,12 @@ import Testing
         expectFailure(try Run.docctl(["info"]), status: 64, containing: "missing expected argument '<bundle>'")
         expectFailure(try Run.docctl(["export", "x.dkproj", "--format", "rar", "-o", "x"]), status: 64, containing: "'rar'")
         expectFailure(try Run.docctl(["validate"]), status: 64, containing: "missing expected argument '<bundles> ...'")
+    }
+
+    @Test func aValueOutsideTheListNamesTheValuesThatAreAllowed() throws {
+        let result = try Run.docctl(["export", "x.dkproj", "--format", "rar", "-o", "x"])
+        #expect(result.status == 64 && result.output.isEmpty)
+        #expect(result.standardError == "error: the value 'rar' is invalid for '--format <format>'; one of: zip, tar, tar.gz, tar.zst, dir, json, bagit (see 'docctl --help')\n")
+        #expect(UsageErrorText.oneLine("Error: Unknown option '--jsn'\nUsage: docctl cat <bundle>\n  See 'docctl cat --help' for more information.") == "unknown option '--jsn'")
     }
 }
