@@ -22,7 +22,8 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
     public let prefix: String
     /// The size of a part of a multipart upload; files up to it go in one request.
     public var partSize = 8 << 20
-    private let client: S3Client
+    /// The client its requests (and a multipart upload's) go through.
+    let client: S3Client
     private let http: HTTPClient
 
     /// A store on `bucket` below `prefix`, at `endpoint`. Connections that fail are not
@@ -165,7 +166,7 @@ private struct MultipartUpload {
     let key: String
 
     func send(_ file: FileWrapper) throws -> UInt64 {
-        let (bucket, client) = (store.bucket, store.clientForParts)
+        let (bucket, client) = (store.bucket, store.client)
         let existing = try store.call(path) { _ in try await client.unfinishedUploads(bucket: bucket, key: key) }
         let uploadID: String
         var arrived: [Int: (etag: String, size: UInt64)] = [:]
@@ -207,11 +208,6 @@ private struct MultipartUpload {
         try store.call(path) { _ in try await client.completeMultipartUpload(uploadID: uploadID, parts: parts, bucket: bucket, key: key) }
         return sent
     }
-}
-
-extension S3RemoteStore {
-    /// The client, for the multipart upload's requests.
-    fileprivate var clientForParts: S3Client { client }
 }
 
 extension S3RemoteStore {

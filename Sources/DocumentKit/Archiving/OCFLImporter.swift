@@ -57,7 +57,7 @@ public enum OCFLImporter {
         var pruned: [VersionID] = []
         var headDocument = Data()
         var files: [String: FileWrapper] = [:]
-        let sha256 = sha256ByDigest(object.inventory)
+        let sha256 = object.inventory.sha256ByDigest()
         for (index, name) in object.inventory.versionNames.enumerated() {
             let record = object.records[index].version
             let root = FileWrapper(directoryWithFileWrappers: [:])
@@ -108,19 +108,6 @@ public enum OCFLImporter {
         let file = try FileWrapper(regularFileWithContentsOf: object.contentFile(digest, for: logicalPath, in: name, scratch: scratch))
         file.expectedDigest = sha256.flatMap(ObjectDigest.init(hex:))
         return file
-    }
-
-    /// The SHA-256 the inventory's fixity records for each SHA-512 digest of its manifest.
-    private static func sha256ByDigest(_ inventory: OCFLInventory) -> [String: String] {
-        var digestByContentPath: [String: String] = [:]
-        for (digest, paths) in inventory.manifest {
-            for path in paths { digestByContentPath[path] = digest }
-        }
-        var result: [String: String] = [:]
-        for (sha256, paths) in inventory.fixity?["sha256"] ?? [:] {
-            for path in paths { if let digest = digestByContentPath[path] { result[digest] = sha256 } }
-        }
-        return result
     }
 
     private static func insert(_ file: FileWrapper, at components: [String], into folder: FileWrapper) {

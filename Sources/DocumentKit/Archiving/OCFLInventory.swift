@@ -66,6 +66,20 @@ public struct OCFLInventory: Codable, Sendable, Equatable {
         return (1...last).map(Self.versionName)
     }
 
+    /// The SHA-256 the `sha256` fixity records for each SHA-512 digest of the manifest:
+    /// how a file's two digests are known without reading it.
+    func sha256ByDigest() -> [String: String] {
+        var digestByContentPath: [String: String] = [:]
+        for (digest, paths) in manifest {
+            for path in paths { digestByContentPath[path] = digest }
+        }
+        var result: [String: String] = [:]
+        for (sha256, paths) in fixity?["sha256"] ?? [:] {
+            for path in paths { if let digest = digestByContentPath[path] { result[digest] = sha256 } }
+        }
+        return result
+    }
+
     /// The inventory as it was when `name` was its head: the versions up to it, and the
     /// content they added (content paths start with their version's name).
     func truncated(to name: String) -> OCFLInventory {

@@ -96,13 +96,8 @@ struct OCFLDigestIndex {
     private var sha512BySHA256: [String: String] = [:]
 
     init(_ inventory: OCFLInventory?) {
-        guard let inventory else { return }
-        var digestByContentPath: [String: String] = [:]
-        for (digest, paths) in inventory.manifest {
-            for path in paths { digestByContentPath[path] = digest }
-        }
-        for (sha256, paths) in inventory.fixity?["sha256"] ?? [:] {
-            if let sha512 = paths.lazy.compactMap({ digestByContentPath[$0] }).first { sha512BySHA256[sha256] = sha512 }
+        for (sha512, sha256) in inventory?.sha256ByDigest() ?? [:] {
+            sha512BySHA256[sha256] = sha512
         }
     }
 
