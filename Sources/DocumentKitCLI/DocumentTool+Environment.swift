@@ -18,6 +18,8 @@ extension DocumentTool {
             DocumentDates.fixedNow = Date(timeIntervalSince1970: TimeInterval(seconds))
         }
         DocumentBundle.lockTimeout = environment[lockTimeoutVariable].flatMap(TimeInterval.init)
+        // https://no-color.org: set and not empty turns colour off; so does a dumb terminal.
+        Console.colourAllowed = (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
         if let version = environment[writeSchemaVariable] {
             BundleEditor.writeSchema = BundleEditor.WriteSchema(version: version, setting: writeSchemaVariable)
         }

@@ -72,19 +72,24 @@ public struct DocumentTool: ParsableCommand {
     /// Parses and runs the command; every failure ends as one `error: …` line on stderr
     /// and the sysexits status of its cause. Help and --version print as usual.
     public static func main() {
-        // `docctl --version` is handled here rather than as an ArgumentParser flag: a root
-        // flag is parsed anywhere on the line and would swallow `cat --version 3`.
         // Past a file-size limit (`ulimit -f`) a write should fail with EFBIG, which a save
         // reports and undoes, rather than kill the process halfway through the save.
         signal(SIGXFSZ, SIG_IGN)
         applyEnvironment(ProcessInfo.processInfo.environment)
-        if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
-            Console.print(DocumentKitInfo.version)
-            return
-        }
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let message = unknownCommandMessage(in: arguments) { Console.fail(message, status: 64) }
         do {
-            var command = try parseAsRoot()
-            try command.run()
+            var command: ParsableCommand
+            do {
+                command = try parseAsRoot(arguments)
+            } catch where asksForToolVersion(arguments) {
+                // `--version` anywhere prints the tool's version, except where it names the
+                // version a command reads (`cat B --version 3`): there the line parses.
+                // It is not an ArgumentParser flag, which would take `cat --version 3` too.
+                Console.print(DocumentKitInfo.version)
+                return
+            }
+            try runShowingProgress(&command)
         } catch let error as DocumentKitError {
             Console.fail(error.description, status: error.exitStatus)
         } catch let exit as ExitCode {
@@ -95,5 +100,40 @@ public struct DocumentTool: ParsableCommand {
             let text = UsageErrorText.oneLine(fullMessage(for: error))
             Console.fail("\(text) (see '\(name) --help')", status: status == .validationFailure ? 64 : status.rawValue)
         }
+    }
+
+    /// Runs `command`, drawing its progress on a terminal (``ProgressDisplay``) and saying
+    /// who holds a lock it waits a second for.
+    private static func runShowingProgress(_ command: inout ParsableCommand) throws {
+        DocumentBundle.lockWaitHandler = { bundle, holder in Console.note(LockWaitText.message(bundle: bundle, holder: holder)) }
+        guard let display = ProgressDisplay.forTerminal(environment: ProcessInfo.processInfo.environment) else { return try command.run() }
+        ProgressDisplay.current = display
+        defer { display.clear() }
+        try WorkProgress.reporting(to: { display.report($0) }) { try command.run() }
+    }
+
+    /// Whether `--version` stands among `arguments` (before a `--` that ends the options).
+    private static func asksForToolVersion(_ arguments: [String]) -> Bool {
+        arguments.prefix { $0 != "--" }.contains("--version")
+    }
+
+    /// The error for a command name that names none (`docctl lgo`), with the closest one;
+    /// ArgumentParser would report it only as unexpected arguments.
+    private static func unknownCommandMessage(in arguments: [String]) -> String? {
+        var command: any ParsableCommand.Type = DocumentTool.self
+        var path = name
+        for argument in arguments {
+            let subcommands = command.configuration.subcommands
+            guard !subcommands.isEmpty, !argument.hasPrefix("-") else { return nil }
+            if command == DocumentTool.self, argument == "help" { return nil }
+            guard let next = subcommands.first(where: { $0.configuration.commandName == argument }) else {
+                let names = subcommands.compactMap { $0.configuration.commandName }
+                let suggestion = CommandSuggestion.closest(to: argument, among: names).map { "; did you mean '\($0)'?" } ?? ""
+                return "'\(argument)' is not a \(path) command\(suggestion) (see '\(path) --help')"
+            }
+            command = next
+            path += " \(argument)"
+        }
+        return nil
     }
 }

@@ -15,6 +15,9 @@ public struct SaveMetadata: Sendable {
     public var compression: ObjectCompression
     /// The key that signs the version's id, if any (FORMAT.md §5.4).
     public var signingKey: SigningKey?
+    /// Whether to stop short of writing: the save runs every step and check, and returns
+    /// the version it would add, but the bundle (or its new file) is not written.
+    public var dryRun = false
 
     // `compression` is not optional, so that `compression: .none` cannot mean "the default".
     public init(author: String, message: String = "", created: Date = DocumentDates.now(),
@@ -144,6 +147,7 @@ package enum BundleWriter {
             changes: changes)
         if let key = request.metadata.signingKey { version.signature = try VersionSignature(signing: version.id, with: key) }
 
+        if request.metadata.dryRun { return version }
         let manifest = BundleManifest(contentType: request.contentType, head: version.id, versions: history.0 + [version],
                                       objects: history.2, pruned: history.1)
         try writeContents(Contents(mimeType: request.mimeType, document: documentJSON, manifest: manifest,

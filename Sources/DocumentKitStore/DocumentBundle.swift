@@ -106,4 +106,12 @@ extension DocumentBundle {
         get { BundleLock.defaultTimeout }
         set { BundleLock.defaultTimeout = newValue }
     }
+
+    /// What a save calls, once, when it has waited a second for another writer's lock:
+    /// with the bundle as the caller named it and the lock's holder when the system tells
+    /// (``LockHolder``). docctl prints who holds the lock and since when. `nil` by default.
+    public static var lockWaitHandler: (@Sendable (_ bundle: String, _ holder: LockHolder?) -> Void)? {
+        get { BundleLock.waitObserver }
+        set { BundleLock.waitObserver = newValue }
+    }
 }

@@ -129,13 +129,16 @@ public enum BundleEditor {
     }
 
     /// Stores the file at `file` as a blob and puts a reference to it at `path` (by
-    /// default the document type's `defaultAttachmentPath`).
-    public static func attach(_ file: URL, at path: JSONPath?, mediaType: String? = nil, in url: URL, metadata: SaveMetadata) throws -> Outcome {
-        try apply(at: url, metadata: metadata) { context in
+    /// default the document type's `defaultAttachmentPath`). The blob records `name`, by
+    /// default the file's; its media type is `mediaType`, by default guessed from the name.
+    public static func attach(_ file: URL, at path: JSONPath?, name: String? = nil, mediaType: String? = nil, in url: URL,
+                              metadata: SaveMetadata) throws -> Outcome {
+        let name = name ?? file.lastPathComponent
+        return try apply(at: url, metadata: metadata) { context in
             // A build of an older schema (DOCUMENTKIT_WRITE_SCHEMA) recorded no names.
             let recordsName = try context.documentType.map { try writeSchemaOverride(for: $0) == nil } ?? true
-            let blob = try BlobReference(contentsOf: file, mediaType: mediaType ?? MediaTypes.guess(for: file),
-                                         name: recordsName ? file.lastPathComponent : nil)
+            let blob = try BlobReference(contentsOf: file, mediaType: mediaType ?? MediaTypes.guess(for: URL(fileURLWithPath: name)),
+                                         name: recordsName ? name : nil)
             guard let path = try path ?? context.documentType?.defaultAttachmentPath.map(JSONPath.init(parsing:)) else {
                 throw DocumentKitError(.usage, "this document type has no default place for attachments; name one with --as PATH")
             }

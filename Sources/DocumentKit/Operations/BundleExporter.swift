@@ -83,16 +83,24 @@ public enum BundleExporter {
     }
 
     private static func writeArchive(_ files: [ExportedFile], format: ExportFormat, modificationTime: Int64, to output: URL, replace: Bool) throws -> (Int, UInt64) {
+        let temporary = try AtomicReplacement(destination: output, followingLinks: false)
+        let written = try writeArchive(files, format: format, modificationTime: modificationTime, to: temporary.file.descriptor, named: output.relativePath)
+        if replace { try temporary.commit(mode: AtomicReplacement.defaultMode()) } else { try temporary.commitWithoutReplacing(mode: AtomicReplacement.defaultMode()) }
+        return written
+    }
+
+    /// Writes the archive of `files` in sequence to `descriptor` (a file, or a pipe: no
+    /// format here seeks back), which messages name `name`.
+    static func writeArchive(_ files: [ExportedFile], format: ExportFormat, modificationTime: Int64, to descriptor: Int32, named name: String) throws -> (Int, UInt64) {
         let archiveFormat: ArchiveWriteFormat = switch format {
         case .tar: .tar
         case .tarGzip: .tarGzip
         case .tarZstd: .tarZstd
         default: .zip
         }
-        let temporary = try AtomicReplacement(destination: output, followingLinks: false)
         var bytes: UInt64 = 0
-        try DocumentKitError.located(at: output.relativePath) {
-            let writer = try ArchiveWriter(fileDescriptor: temporary.file.descriptor, path: output.relativePath, format: archiveFormat)
+        try DocumentKitError.located(at: name) {
+            let writer = try ArchiveWriter(fileDescriptor: descriptor, path: name, format: archiveFormat)
             // Zip entry times are local time; leaving them unset keeps zips identical in
             // every time zone. Tar times are UTC: they carry the version's time.
             let time: Int64? = format == .zip ? nil : modificationTime
@@ -109,7 +117,6 @@ public enum BundleExporter {
             }
             try writer.finish()
         }
-        if replace { try temporary.commit(mode: AtomicReplacement.defaultMode()) } else { try temporary.commitWithoutReplacing(mode: AtomicReplacement.defaultMode()) }
         return (files.filter { $0.node != nil }.count, bytes)
     }
 }
@@ -145,5 +152,17 @@ package struct ExportedFile {
             }
         }
         return result
+    }
+}
+
+extension ExportFormat {
+    /// The format a file's name asks for by its extension (`x.tar.gz`, `x.tgz`, `x.zip`,
+    /// `x.json`); `nil` for any other name, and for a folder's.
+    public init?(fileName: String) {
+        let name = fileName.lowercased()
+        let byExtension: [(String, ExportFormat)] = [(".tar.gz", .tarGzip), (".tgz", .tarGzip), (".tar.zst", .tarZstd), (".tzst", .tarZstd),
+                                                     (".tar", .tar), (".zip", .zip), (".json", .json)]
+        guard let match = byExtension.first(where: { name.hasSuffix($0.0) && name.count > $0.0.count }) else { return nil }
+        self = match.1
     }
 }

@@ -93,7 +93,9 @@ public enum BundlePuller {
                                                      objects: try plan.objectsToCopy(from: theirs, into: ours), pruned: plan.prunedParents)
                 outcome.added = plan.missing
                 if plan.kind == .fastForward {
-                    try BundleWriter.fastForward(ours, with: incoming, compression: metadata.compression, destination: url, inPlace: true)
+                    if !metadata.dryRun {
+                        try BundleWriter.fastForward(ours, with: incoming, compression: metadata.compression, destination: url, inPlace: true)
+                    }
                     outcome.kind = .fastForward
                     outcome.head = theirs.headVersion
                     return outcome

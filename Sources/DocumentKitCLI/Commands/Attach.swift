@@ -7,24 +7,32 @@ extension DocumentTool {
         static let configuration = CommandConfiguration(
             commandName: "attach",
             abstract: "Store a file as a blob and refer to it from the document, as one new version.",
-            discussion: "Without --as, a project's attachment becomes its thumbnail.")
+            discussion: "Without --as, a project's attachment becomes its thumbnail. FILE - reads standard input, with --name naming it; the blob's media type is guessed from its name unless --media-type gives it.")
 
         @OptionGroup var target: BundleArgument
-        @Argument(help: "The file to attach.", completion: .file())
+        @Argument(help: "The file to attach, or - for standard input.", completion: .file())
         var file: String
         @Option(name: .customLong("as"), help: "The JSON path to refer to it from.")
         var path: String?
-        @Option(name: .customLong("media-type"), help: "Its MIME type (default: guessed from its extension).")
+        @Option(help: "The name it is recorded and exported with (default: the file's; needed with -).")
+        var name: String?
+        @Option(name: .customLong("media-type"), help: "Its MIME type (default: guessed from its name).")
         var mediaType: String?
         @OptionGroup var edit: EditOptions
         @OptionGroup var output: OutputOptions
 
         func run() throws {
             let jsonPath = try path.map(JSONPath.init(parsing:))
-            let fileURL = URL(fileURLWithPath: file)
-            let outcome = try BundleEditor.attach(fileURL, at: jsonPath, mediaType: mediaType, in: target.url,
-                                                  metadata: edit.metadata(defaultMessage: "Attach \(fileURL.lastPathComponent)"))
-            try EditReport(outcome).print(json: output.json, bundle: target.bundle)
+            var spooled: SpooledInput?
+            if file == "-" {
+                guard let name else { throw DocumentKitError(.usage, "attach - reads standard input: name it with --name") }
+                spooled = try SpooledInput(reading: STDIN_FILENO, named: name, beside: target.url)
+            }
+            let fileURL = spooled?.url ?? URL(fileURLWithPath: file)
+            let name = name ?? fileURL.lastPathComponent
+            let outcome = try BundleEditor.attach(fileURL, at: jsonPath, name: name, mediaType: mediaType, in: target.url,
+                                                  metadata: edit.metadata(defaultMessage: "Attach \(name)"))
+            try EditReport(outcome, dryRun: edit.dryRun).print(json: output.json, bundle: target.bundle)
         }
     }
 }

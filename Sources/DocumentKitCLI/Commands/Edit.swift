@@ -28,7 +28,7 @@ extension DocumentTool {
             let jsonPath = try JSONPath(parsing: path ?? "")
             let metadata = try edit.metadata(defaultMessage: jsonPath.components.isEmpty ? "Edit the document" : "Edit \(jsonPath)")
             let session = DocumentEditSession(bundle: target.url, path: jsonPath, message: metadata.message, author: metadata.author)
-            try EditReport(try session.run()).print(json: output.json, bundle: target.bundle)
+            try EditReport(try session.run(), dryRun: edit.dryRun).print(json: output.json, bundle: target.bundle)
         }
     }
 }

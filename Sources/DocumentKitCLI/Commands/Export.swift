@@ -9,12 +9,12 @@ extension DocumentTool {
         static let configuration = CommandConfiguration(
             commandName: "export",
             abstract: "Export a version as ordinary files: zip, tar, tar.gz, tar.zst, a folder, a BagIt bag, or the JSON alone.",
-            discussion: "Blobs are named as they were attached (blobs/photo.png). A bag (--format bagit, RFC 8493) is a folder of the version's files under data/ with SHA-256 and SHA-512 manifests; with --all-versions, of every version. The output is never replaced unless --force is given; a symbolic link at the output is replaced, not written through. A file that does not match the digest its version records is refused (65), and nothing is written.")
+            discussion: "Blobs are named as they were attached (blobs/photo.png). A bag (--format bagit, RFC 8493) is a folder of the version's files under data/ with SHA-256 and SHA-512 manifests; with --all-versions, of every version. The output is never replaced unless --force is given; a symbolic link at the output is replaced, not written through. A file that does not match the digest its version records is refused (65), and nothing is written. -o - writes a zip, a tar or the JSON to standard output. Without --format, a name ending in .zip, .tar, .tar.gz (.tgz), .tar.zst (.tzst) or .json says the format.")
 
         @OptionGroup var target: BundleArgument
-        @Option(help: "zip, tar, tar.gz, tar.zst, dir, json or bagit (default: the bundle's export.format from '\(DocumentTool.name) state', else yours from '\(DocumentTool.name) config').")
+        @Option(help: "zip, tar, tar.gz, tar.zst, dir, json or bagit (default: the output's extension, else the bundle's export.format from '\(DocumentTool.name) state', else yours from '\(DocumentTool.name) config').")
         var format: ExportFormat?
-        @Option(name: .shortAndLong, help: "The file or folder to create.")
+        @Option(name: .shortAndLong, help: "The file or folder to create, or - for standard output.")
         var output: String
         @OptionGroup var version: VersionOption
         @Flag(help: "Every version, in a bag (--format bagit).")
@@ -23,7 +23,13 @@ extension DocumentTool {
         @OptionGroup var options: OutputOptions
 
         func run() throws {
-            let format = try format ?? ExportFormat.remembered(for: target.url)
+            let format = try format ?? ExportFormat(fileName: output) ?? ExportFormat.remembered(for: target.url)
+            if output == "-" {
+                if options.json { throw DocumentKitError(.usage, "--json and -o - would both write to standard output") }
+                if allVersions { throw DocumentKitError(.usage, "--all-versions writes a bag, a folder: name one with -o, not standard output") }
+                _ = try BundleExporter.export(target.url, version: version.name, format: format, toFileDescriptor: STDOUT_FILENO)
+                return
+            }
             let result = try BundleExporter.export(target.url, version: version.name, format: format,
                                                    to: URL(fileURLWithPath: output), replace: force.force, allVersions: allVersions)
             if options.json { return try Console.printJSON(result) }

@@ -21,6 +21,7 @@ extension DocumentTool {
         func run() throws {
             let jsonPath = try JSONPath(parsing: path)
             if output == "-" {
+                if format.json { throw DocumentKitError(.usage, "--json and -o - would both write to standard output") }
                 return try BundleLookup.extract(jsonPath, from: target.url, version: version.name) { Console.write(Data($0)) }
             }
             let bytes = try BundleLookup.extract(jsonPath, from: target.url, version: version.name, to: URL(fileURLWithPath: output), replace: force.force)

@@ -10,8 +10,6 @@ struct LegacyDefaultsOptions: ParsableArguments {
     var file: String?
     @Option(help: "With --legacy-defaults and --output: the project's name (default: the export's project_name, else the bundle's file name).")
     var name: String?
-    @Flag(name: .customLong("dry-run"), help: "With --legacy-defaults: report what would be imported, and write nothing.")
-    var dryRun = false
 
     /// The paragraph of `docctl import --help` on legacy defaults.
     static let discussion = """
@@ -47,9 +45,9 @@ extension DocumentTool.Import {
         let metadata = try edit.metadata(defaultMessage: "Import legacy defaults from \(sourceURL.lastPathComponent)")
         let report = if let output {
             try LegacyDefaultsImporter.importDefaults(from: sourceURL, creating: URL(fileURLWithPath: output), type: try DocumentTool.newDocumentType(), name: legacy.name,
-                                                      replace: force.force, dryRun: legacy.dryRun, metadata: metadata)
+                                                      replace: force.force, dryRun: edit.dryRun, metadata: metadata)
         } else {
-            try LegacyDefaultsImporter.importDefaults(from: sourceURL, into: URL(fileURLWithPath: source ?? ""), type: try DocumentTool.newDocumentType(), dryRun: legacy.dryRun, metadata: metadata)
+            try LegacyDefaultsImporter.importDefaults(from: sourceURL, into: URL(fileURLWithPath: source ?? ""), type: try DocumentTool.newDocumentType(), dryRun: edit.dryRun, metadata: metadata)
         }
         if options.json { return try Console.printJSON(report) }
         Console.print(Self.headline(report))

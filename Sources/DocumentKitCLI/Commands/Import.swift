@@ -16,12 +16,13 @@ extension DocumentTool {
                 them. A BagIt bag is checked first (every payload file against its manifests; 65 if \
                 one differs, is missing or is extra), then its data/ is imported (the newest version \
                 of an --all-versions bag). A document of an older schema (an export of an old version, say) is migrated \
-                when --schema names it. A document larger than 64 MiB is refused before it is read.
+                when --schema names it. A document larger than 64 MiB is refused before it is read. SOURCE - reads a zip, a tar \
+                (plain or compressed) or a JSON document from standard input.
 
                 \(LegacyDefaultsOptions.discussion)
                 """)
 
-        @Argument(help: "The folder, archive or JSON file to read; with --legacy-defaults, the bundle to add to.", completion: .file())
+        @Argument(help: "The folder, archive or JSON file to read, or - for standard input; with --legacy-defaults, the bundle to add to.", completion: .file())
         var source: String?
         @Option(name: .shortAndLong, help: "The bundle to create.")
         var output: String?
@@ -36,19 +37,27 @@ extension DocumentTool {
             if legacy.file != nil { return try validateLegacyDefaults() }
             guard source != nil else { throw ValidationError("Missing expected argument '<source>'") }
             guard output != nil else { throw ValidationError("Missing expected argument '--output <output>'") }
-            if legacy.name != nil || legacy.dryRun { throw ValidationError("--name and --dry-run go with --legacy-defaults") }
+            if legacy.name != nil { throw ValidationError("--name goes with --legacy-defaults") }
         }
 
         func run() throws {
             if let file = legacy.file { return try importLegacyDefaults(from: file) }
             guard let source, let output else { throw ValidationError("Missing expected argument '<source>'") }
             let sourceURL = URL(fileURLWithPath: source)
-            if OCFLImporter.isObject(sourceURL) { return try importOCFLObject(from: sourceURL, to: output) }
-            let version = try BundleImporter.importDocument(from: sourceURL, to: URL(fileURLWithPath: output), type: try DocumentTool.newDocumentType(), schema: schema,
+            let version: BundleVersion
+            if source == "-" {
+                version = try BundleImporter.importDocument(fromFileDescriptor: STDIN_FILENO, to: URL(fileURLWithPath: output), type: try DocumentTool.newDocumentType(),
+                                                            schema: schema, metadata: edit.metadata(defaultMessage: "Import from standard input"), replace: force.force)
+            } else if OCFLImporter.isObject(sourceURL) {
+                return try importOCFLObject(from: sourceURL, to: output)
+            } else {
+                version = try BundleImporter.importDocument(from: sourceURL, to: URL(fileURLWithPath: output), type: try DocumentTool.newDocumentType(), schema: schema,
                                                             metadata: edit.metadata(defaultMessage: "Import \(sourceURL.lastPathComponent)"), replace: force.force)
+            }
             let summary = VersionSummary(version)
             if options.json { return try Console.printJSON(summary) }
-            Console.print("imported \(source) into \(output) at \(Console.version(summary))")
+            Console.print(edit.dryRun ? "would import \(source) into \(output) at \(Console.version(summary)); nothing was written"
+                                      : "imported \(source) into \(output) at \(Console.version(summary))")
         }
     }
 }

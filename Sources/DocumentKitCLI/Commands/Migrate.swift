@@ -15,13 +15,11 @@ extension DocumentTool {
                 """)
 
         @OptionGroup var target: BundleArgument
-        @Flag(name: .customLong("dry-run"), help: "List the stages that would run, and change nothing.")
-        var dryRun = false
         @OptionGroup var edit: EditOptions
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let report = try BundleMigrator.migrate(target.url, dryRun: dryRun, author: try Authorship.author(edit.author), message: edit.message)
+            let report = try BundleMigrator.migrate(target.url, dryRun: edit.dryRun, author: try Authorship.author(edit.author), message: edit.message)
             if output.json { return try Console.printJSON(report) }
             if report.from == report.to {
                 return Console.print("\(target.bundle) is at schema \(report.to) already: nothing to migrate")

@@ -19,7 +19,8 @@ extension DocumentTool {
                                                   metadata: edit.metadata(defaultMessage: "Create \(projectName)"), replace: force.force)
             let summary = VersionSummary(version)
             if output.json { return try Console.printJSON(summary) }
-            Console.print("created \(target.bundle) at \(Console.version(summary))")
+            Console.print(edit.dryRun ? "would create \(target.bundle) at \(Console.version(summary)); nothing was written"
+                                      : "created \(target.bundle) at \(Console.version(summary))")
         }
     }
 }

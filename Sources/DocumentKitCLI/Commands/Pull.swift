@@ -72,7 +72,7 @@ extension DocumentTool {
                 }
                 return outcome
             }
-            try PullReport(outcome, bundle: target.bundle, other: other).print(json: output.json)
+            try PullReport(outcome, bundle: target.bundle, other: other, dryRun: metadata.dryRun).print(json: output.json)
         }
 
         /// Runs `body` with OTHER: the bundle itself, or a remote's copy of the project,
@@ -128,12 +128,15 @@ struct PullReport: Encodable {
     var merge: VersionSummary?
     var base: VersionSummary?
     var conflicts: [JSONMerge.Conflict]?
+    /// `true` for a dry run: nothing was written.
+    var dryRun: Bool?
 
     private let bundle: String
     private let other: String
-    private enum CodingKeys: String, CodingKey { case result, head, added, merge, base, conflicts }
+    private enum CodingKeys: String, CodingKey { case result, head, added, merge, base, conflicts, dryRun }
 
-    init(_ outcome: BundlePuller.Outcome, bundle: String, other: String) {
+    init(_ outcome: BundlePuller.Outcome, bundle: String, other: String, dryRun: Bool = false) {
+        self.dryRun = dryRun ? true : nil
         result = outcome.conflicts.isEmpty ? outcome.kind.rawValue : "conflicts"
         head = VersionSummary(outcome.head)
         added = outcome.added.count
@@ -164,8 +167,12 @@ struct PullReport: Encodable {
         switch result {
         case "up-to-date":
             Console.print("\(bundle) is up to date with \(other) (at \(Console.version(head)))")
+        case "fast-forward" where dryRun == true:
+            Console.print("would fast-forward \(bundle) to \(Console.version(head)): \(versions) from \(other); nothing was written")
         case "fast-forward":
             Console.print("fast-forward \(bundle) to \(Console.version(head)): \(versions) from \(other)")
+        case "merged" where dryRun == true:
+            Console.print("would merge \(other) into \(bundle) as \(Console.version(head)), with \(versions) from it (common ancestor \(base.map(Console.version) ?? "none")); nothing was written")
         case "merged":
             Console.print("merged \(other) into \(bundle) as \(Console.version(head)), with \(versions) from it (common ancestor \(base.map(Console.version) ?? "none"))")
         default:

@@ -17,7 +17,7 @@ extension DocumentTool {
 
         func run() throws {
             let outcome = try BundleEditor.restore(version, in: target.url, metadata: edit.metadata(defaultMessage: "Restore version \(version)"))
-            try EditReport(outcome).print(json: output.json, bundle: target.bundle)
+            try EditReport(outcome, dryRun: edit.dryRun).print(json: output.json, bundle: target.bundle)
         }
     }
 }

@@ -26,8 +26,15 @@ extension DocumentTool {
                     let summary = report.valid
                         ? "ok (\(report.versions) version\(report.versions == 1 ? "" : "s"), \(report.objects) objects\(deep ? ", every digest checked" : ""))"
                         : "\(errors) error\(errors == 1 ? "" : "s")"
-                    Console.print("\(report.file): \(summary)\(warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : "")")
-                    for finding in report.findings { Console.print("  \(finding)") }
+                    let counts = report.valid ? Console.styled(summary, .green) : Console.styled(summary, .red)
+                    let warned = warnings > 0 ? ", " + Console.styled("\(warnings) warning\(warnings == 1 ? "" : "s")", .yellow) : ""
+                    Console.print("\(report.file): \(counts)\(warned)")
+                    for finding in report.findings {
+                        let severity = finding.severity.rawValue
+                        let text = finding.description
+                        let styled = text.hasPrefix(severity) ? Console.styled(severity, finding.severity == .error ? .red : .yellow) + text.dropFirst(severity.count) : text
+                        Console.print("  \(styled)")
+                    }
                 }
             }
             if reports.contains(where: { !$0.valid }) { throw ExitCode(1) }

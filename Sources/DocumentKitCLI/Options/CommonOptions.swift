@@ -2,10 +2,19 @@ import ArgumentParser
 import DocumentKit
 import Foundation
 
-/// `--json`, for commands with output.
+/// `--json` and `--quiet`, for commands with output.
 struct OutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Print machine-readable JSON instead of text.")
     var json = false
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors, and no progress: the exit status tells.")
+    var quiet = false
+
+    // Set where the line is parsed, so that every report and the progress display see it.
+    func validate() throws {
+        if quiet { Console.quiet = true }
+        if json { Console.json = true }
+    }
 }
 
 /// The bundle argument.
@@ -24,9 +33,14 @@ struct EditOptions: ParsableArguments {
     @Option(help: "Who: recorded in the version (default: your author.name in '\(DocumentTool.name) config', else your login name).")
     var author: String?
 
+    @Flag(name: .customLong("dry-run"), help: "Do everything but write: check the change and report the version it would save.")
+    var dryRun = false
+
     func metadata(defaultMessage: String) throws -> SaveMetadata {
-        SaveMetadata(author: try Authorship.author(author), message: message ?? defaultMessage, compression: .defaultForSaves(),
-                     signingKey: try SigningKey.forSaves())
+        var metadata = SaveMetadata(author: try Authorship.author(author), message: message ?? defaultMessage, compression: .defaultForSaves(),
+                                    signingKey: try SigningKey.forSaves())
+        metadata.dryRun = dryRun
+        return metadata
     }
 }
 
@@ -35,16 +49,21 @@ struct EditReport: Codable {
     var saved: Bool
     var version: VersionSummary?
     var previous: VersionSummary?
+    /// `true` for a dry run (`saved` is then `false`, and `version` what it would have saved).
+    var dryRun: Bool?
 
-    init(_ outcome: BundleEditor.Outcome) {
-        saved = outcome.version != nil
+    init(_ outcome: BundleEditor.Outcome, dryRun: Bool = false) {
+        saved = outcome.version != nil && !dryRun
         version = outcome.version.map(VersionSummary.init)
         previous = VersionSummary(outcome.previous)
+        self.dryRun = dryRun ? true : nil
     }
 
     func print(json: Bool, bundle: String) throws {
         if json { return try Console.printJSON(self) }
-        if let version {
+        if let version, dryRun == true {
+            Console.print("would save \(Console.version(version)) of \(bundle): \(version.message); nothing was written")
+        } else if let version {
             Console.print("saved \(Console.version(version)) of \(bundle): \(version.message)")
         } else {
             Console.print("no change: \(bundle) stays at \(previous.map(Console.version) ?? "its head")")

@@ -23,10 +23,16 @@ package final class BundleLock {
     /// machine made the others slow. Without a timeout the kernel queues the waiter
     /// (`flock` without `LOCK_NB`) and wakes it when the lock is free; with one, the wait
     /// polls against the monotonic clock, which wall-clock changes do not move.
+    ///
+    /// A writer that has waited a second tells `waitObserver`, once, who holds the lock.
     package static func acquire(_ url: URL, timeout: TimeInterval? = BundleLock.defaultTimeout) throws -> BundleLock {
         let path = AtomicReplacement.resolvingSymbolicLinks(url).path
         let clock = ContinuousClock()
-        let deadline = timeout.map { clock.now.advanced(by: .seconds(min(max(0, $0), 1e9))) }
+        let started = clock.now
+        let deadline = timeout.map { started.advanced(by: .seconds(min(max(0, $0), 1e9))) }
+        // Until the observer has been told, the wait polls (as with a timeout), so that it
+        // can be told after a second; then a wait without a limit blocks in the kernel.
+        var observer = waitObserver
         var pause: useconds_t = 1_000
         while true {
             let file: OpenFile
@@ -36,7 +42,7 @@ package final class BundleLock {
                 error.path = url.relativePath
                 throw error
             }
-            if flock(file.descriptor, deadline == nil ? LOCK_EX : LOCK_EX | LOCK_NB) == 0 {
+            if flock(file.descriptor, deadline == nil && observer == nil ? LOCK_EX : LOCK_EX | LOCK_NB) == 0 {
                 var current = stat()
                 let opened = try file.status()
                 if stat(path, &current) == 0, current.st_ino == opened.st_ino, current.st_dev == opened.st_dev {
@@ -48,7 +54,14 @@ package final class BundleLock {
             guard errno == EWOULDBLOCK || errno == EINTR else {
                 throw DocumentKitError.system("cannot lock", path: url.relativePath, errno: errno)
             }
-            guard let deadline else { continue }
+            if let notify = observer, clock.now - started >= .seconds(1) {
+                observer = nil
+                notify(url.relativePath, (try? file.status()).flatMap(LockHolder.of))
+            }
+            guard let deadline else {
+                if observer != nil { usleep(pause); pause = min(pause * 2, 50_000) }
+                continue
+            }
             if clock.now >= deadline {
                 throw DocumentKitError(.conflict, "locked by another writer for more than \(String(format: "%g", timeout ?? 0)) s", path: url.relativePath)
             }
@@ -65,4 +78,16 @@ package final class BundleLock {
     }
 
     private static let timeout = Protected<TimeInterval?>(nil)
+
+    /// What a writer that has waited a second for the lock on the bundle (named as the
+    /// caller named it) calls, once, with the holder when it is known.
+    package typealias WaitObserver = @Sendable (_ bundle: String, _ holder: LockHolder?) -> Void
+
+    /// Told of long waits (``WaitObserver``); `nil` (the default) waits silently.
+    package static var waitObserver: WaitObserver? {
+        get { observer.value }
+        set { observer.value = newValue }
+    }
+
+    private static let observer = Protected<WaitObserver?>(nil)
 }

@@ -246,7 +246,7 @@ import Testing
         let directory = try TemporaryDirectory()
         try docctl(["new", "p.dkproj", "--name", "Garden"], in: directory)
         expectFailure(try docctl(["export", "p.dkproj", "-o", "out"], in: directory), status: 64,
-                      containing: "error: no export format given, and export.format is not set (docctl config set export.format FORMAT)\n")
+                      containing: "error: no export format given: use --format, an output ending in .zip, .tar, .tar.gz or .tar.zst, or set one (docctl config set export.format FORMAT)\n")
         try docctl(["config", "set", "export.format", "json"], in: directory)
         let export = try docctl(["export", "p.dkproj", "-o", "out.json", "--json"], in: directory)
         #expect(export.status == 0, "\(export.standardError)")

@@ -134,21 +134,26 @@ import Testing
             VALUE is read as JSON where it parses (42, true, null, {"title": "x"}),
             otherwise as a string; --string always takes it as a string. The result is
             checked against the document's schema and completed (a new task gets an id); an
-            invalid result is refused and nothing is saved. tasks[+] appends.
+            invalid result is refused and nothing is saved. tasks[+] appends. VALUE - reads
+            the JSON from standard input (with --string, its text).
 
-            USAGE: docctl set <bundle> <path> <value> [--string] [--message <message>] [--author <author>] [--json]
+            USAGE: docctl set <bundle> <path> <value> [--string] [--message <message>] [--author <author>] [--dry-run] [--json] [--quiet]
 
             ARGUMENTS:
               <bundle>                The bundle (.dkproj) to work on.
               <path>                  A path such as name, tasks[0].title or tasks[+].
-              <value>                 The new value.
+              <value>                 The new value, or - to read it from standard input.
 
             OPTIONS:
               --string                Take VALUE as a string even if it parses as JSON.
               -m, --message <message> Why: recorded in the version.
               --author <author>       Who: recorded in the version (default: your
                                       author.name in 'docctl config', else your login name).
+              --dry-run               Do everything but write: check the change and report
+                                      the version it would save.
               --json                  Print machine-readable JSON instead of text.
+              -q, --quiet             Print nothing but errors, and no progress: the exit
+                                      status tells.
               -h, --help              Show help information.
 
 
@@ -163,7 +168,7 @@ import Testing
     }
 
     @Test func usageErrorsAreOneLineWithStatus64() throws {
-        expectFailure(try Run.docctl(["bogus"]), status: 64, containing: "error: unexpected argument 'bogus' (see 'docctl --help')")
+        expectFailure(try Run.docctl(["bogus"]), status: 64, containing: "error: 'bogus' is not a docctl command (see 'docctl --help')")
         expectFailure(try Run.docctl(["info"]), status: 64, containing: "missing expected argument '<bundle>'")
         expectFailure(try Run.docctl(["export", "x.dkproj", "--format", "rar", "-o", "x"]), status: 64, containing: "'rar'")
         expectFailure(try Run.docctl(["validate"]), status: 64, containing: "missing expected argument '<bundles> ...'")

@@ -330,7 +330,7 @@ import Testing
             not saved, the error names the file that keeps them. Exit status: 1 aborted, 65
             refused text left unfixed, 75 the bundle changed.
 
-            USAGE: docctl edit <bundle> [<path>] [--message <message>] [--author <author>] [--json]
+            USAGE: docctl edit <bundle> [<path>] [--message <message>] [--author <author>] [--dry-run] [--json] [--quiet]
 
             ARGUMENTS:
               <bundle>                The bundle (.dkproj) to work on.
@@ -341,7 +341,11 @@ import Testing
               -m, --message <message> Why: recorded in the version.
               --author <author>       Who: recorded in the version (default: your
                                       author.name in 'docctl config', else your login name).
+              --dry-run               Do everything but write: check the change and report
+                                      the version it would save.
               --json                  Print machine-readable JSON instead of text.
+              -q, --quiet             Print nothing but errors, and no progress: the exit
+                                      status tells.
               -h, --help              Show help information.
 
 

@@ -272,7 +272,7 @@ import Testing
             (["--legacy-defaults", "a.plist", "p.dkproj", "--force"],
              "error: --force goes with --output: an existing bundle is added to, not replaced (see 'docctl --help')"),
             (["--legacy-defaults", "a.plist", "p.dkproj", "--schema", "1.0.0"], "error: --schema does not go with --legacy-defaults (see 'docctl --help')"),
-            (["a.zip", "-o", "n.dkproj", "--dry-run"], "error: --name and --dry-run go with --legacy-defaults (see 'docctl --help')"),
+            (["a.zip", "-o", "n.dkproj", "--name", "x"], "error: --name goes with --legacy-defaults (see 'docctl --help')"),
             (["a.zip"], "error: missing expected argument '--output <output>' (see 'docctl --help')"),
             ([], "error: missing expected argument '<source>' (see 'docctl --help')"),
         ]
@@ -294,7 +294,8 @@ import Testing
             65 if one differs, is missing or is extra), then its data/ is imported (the
             newest version of an --all-versions bag). A document of an older schema (an
             export of an old version, say) is migrated when --schema names it. A document
-            larger than 64 MiB is refused before it is read.
+            larger than 64 MiB is refused before it is read. SOURCE - reads a zip, a tar
+            (plain or compressed) or a JSON document from standard input.
 
             With --legacy-defaults FILE, FILE is a UserDefaults domain exported as an XML
             or binary property list or a JSON object (at most 16 MiB; it is only read). The
@@ -311,8 +312,9 @@ import Testing
                    docctl import --legacy-defaults <file> (<bundle> | --output <output> [--name <name>] [--force]) [--dry-run] [--message <message>] [--author <author>] [--json]
 
             ARGUMENTS:
-              <source>                The folder, archive or JSON file to read; with
-                                      --legacy-defaults, the bundle to add to.
+              <source>                The folder, archive or JSON file to read, or - for
+                                      standard input; with --legacy-defaults, the bundle to
+                                      add to.
 
             OPTIONS:
               -o, --output <output>   The bundle to create.
@@ -324,13 +326,15 @@ import Testing
               --name <name>           With --legacy-defaults and --output: the project's
                                       name (default: the export's project_name, else the
                                       bundle's file name).
-              --dry-run               With --legacy-defaults: report what would be
-                                      imported, and write nothing.
               --force                 Replace the output if it exists.
               -m, --message <message> Why: recorded in the version.
               --author <author>       Who: recorded in the version (default: your
                                       author.name in 'docctl config', else your login name).
+              --dry-run               Do everything but write: check the change and report
+                                      the version it would save.
               --json                  Print machine-readable JSON instead of text.
+              -q, --quiet             Print nothing but errors, and no progress: the exit
+                                      status tells.
               -h, --help              Show help information.
 
 

@@ -216,17 +216,20 @@ import Testing
             before stay as they were. A current head is left alone. A newer schema than
             this build knows is refused. --dry-run lists the stages and writes nothing.
 
-            USAGE: docctl migrate <bundle> [--dry-run] [--message <message>] [--author <author>] [--json]
+            USAGE: docctl migrate <bundle> [--message <message>] [--author <author>] [--dry-run] [--json] [--quiet]
 
             ARGUMENTS:
               <bundle>                The bundle (.dkproj) to work on.
 
             OPTIONS:
-              --dry-run               List the stages that would run, and change nothing.
               -m, --message <message> Why: recorded in the version.
               --author <author>       Who: recorded in the version (default: your
                                       author.name in 'docctl config', else your login name).
+              --dry-run               Do everything but write: check the change and report
+                                      the version it would save.
               --json                  Print machine-readable JSON instead of text.
+              -q, --quiet             Print nothing but errors, and no progress: the exit
+                                      status tells.
               -h, --help              Show help information.
 
 

@@ -344,7 +344,7 @@ import Testing
             AWS_SECRET_ACCESS_KEY or ~/.aws/credentials (AWS_PROFILE), and are never
             printed.
 
-            USAGE: docctl push <bundle> <remote> [--endpoint <URL>] [--json]
+            USAGE: docctl push <bundle> <remote> [--endpoint <URL>] [--json] [--quiet]
 
             ARGUMENTS:
               <bundle>                The bundle (.dkproj) to work on.
@@ -355,6 +355,8 @@ import Testing
                                       AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, endpoint_url
                                       in ~/.aws/config, else AWS).
               --json                  Print machine-readable JSON instead of text.
+              -q, --quiet             Print nothing but errors, and no progress: the exit
+                                      status tells.
               -h, --help              Show help information.
 
 
@@ -369,7 +371,7 @@ import Testing
             not match. A remote that holds several projects needs --object, the project's
             OCFL object id (documentkit: and the id of its first version).
 
-            USAGE: docctl clone <remote> --output <BUNDLE> [--object <ID>] [--force] [--endpoint <URL>] [--json]
+            USAGE: docctl clone <remote> --output <BUNDLE> [--object <ID>] [--force] [--endpoint <URL>] [--json] [--quiet]
 
             ARGUMENTS:
               <remote>                The remote: a folder, or s3://BUCKET/PREFIX.
@@ -383,6 +385,8 @@ import Testing
                                       AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, endpoint_url
                                       in ~/.aws/config, else AWS).
               --json                  Print machine-readable JSON instead of text.
+              -q, --quiet             Print nothing but errors, and no progress: the exit
+                                      status tells.
               -h, --help              Show help information.
 
 

@@ -185,7 +185,7 @@ import Testing
             s3://BUCKET/PREFIX, as for push): its copy of the project is read and checked
             first, fetching only the files BUNDLE lacks.
 
-            USAGE: docctl pull <bundle> <other> [--ours] [--theirs] [--resolve <PATH=ours|theirs> ...] [--edit] [--require-signed] [--trusted <FILE>] [--message <message>] [--author <author>] [--endpoint <URL>] [--json]
+            USAGE: docctl pull [<options>] <bundle> <other>
 
             ARGUMENTS:
               <bundle>                The bundle (.dkproj) to work on.
@@ -206,10 +206,14 @@ import Testing
               -m, --message <message> Why: recorded in the version.
               --author <author>       Who: recorded in the version (default: your
                                       author.name in 'docctl config', else your login name).
+              --dry-run               Do everything but write: check the change and report
+                                      the version it would save.
               --endpoint <URL>        The S3 service's address for s3:// remotes (default:
                                       AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, endpoint_url
                                       in ~/.aws/config, else AWS).
               --json                  Print machine-readable JSON instead of text.
+              -q, --quiet             Print nothing but errors, and no progress: the exit
+                                      status tells.
               -h, --help              Show help information.
 
 

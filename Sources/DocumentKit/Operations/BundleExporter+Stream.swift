@@ -1,0 +1,35 @@
+import Foundation
+
+extension BundleExporter {
+    /// Exports the version named `version` (default: the head) of the bundle at `url` to the
+    /// open `descriptor` (standard output, a pipe), in sequence: a zip, a tar (plain,
+    /// gzip or zstd) or the JSON alone. Messages name the stream `name`.
+    ///
+    /// Unlike an export to a file, nothing can be withdrawn once written: the version is
+    /// read and its files checked for existence first, and a blob whose bytes do not match
+    /// its digest stops the stream there (the consumer sees an archive without its end).
+    public static func export(_ url: URL, version: String? = nil, format: ExportFormat, toFileDescriptor descriptor: Int32,
+                              named name: String = "standard output") throws -> Result {
+        guard ![.dir, .bagit].contains(format) else {
+            throw DocumentKitError(.usage, "--format \(format.rawValue) writes a folder: name one with -o, not standard output")
+        }
+        let bundle = try DocumentBundle(contentsOf: url)
+        let selected = try version.map(bundle.version(named:)) ?? bundle.headVersion
+        var result = Result(output: "-", format: format, version: selected.number, files: 0, bytes: 0)
+        if format == .json {
+            let data = try bundle.documentData(of: selected)
+            try ProgressMeter.phase(.writing, counting: .written, totalBytes: UInt64(data.count)) {
+                try ByteStream(descriptor: descriptor, name: name).write(data)
+            }
+            result.files = 1
+            result.bytes = UInt64(data.count)
+            return result
+        }
+        let files = try ExportedFile.list(version: selected, of: bundle)
+        try ProgressMeter.phase(.writing, counting: .written, totalBytes: files.reduce(0) { $0 + ($1.node?.fileSize ?? 0) }) {
+            (result.files, result.bytes) = try writeArchive(files, format: format, modificationTime: Int64(selected.created.timeIntervalSince1970),
+                                                            to: descriptor, named: name)
+        }
+        return result
+    }
+}

@@ -1,0 +1,114 @@
+import DocumentKit
+@testable import DocumentKitCLI
+import Foundation
+import Testing
+
+/// The habits of Unix tools docctl keeps: suggestions for typos, `--version` anywhere,
+/// `--quiet`, `--dry-run`, `--json` on every command that prints.
+@Suite struct CommandLineHabitsTests {
+    @Test func aMistypedCommandGetsTheClosestOne() throws {
+        let cases: [([String], String)] = [
+            (["lgo", "garden.dkproj"], "error: 'lgo' is not a docctl command; did you mean 'log'? (see 'docctl --help')\n"),
+            (["vali", "garden.dkproj"], "error: 'vali' is not a docctl command; did you mean 'validate'? (see 'docctl --help')\n"),
+            (["exprot"], "error: 'exprot' is not a docctl command; did you mean 'export'? (see 'docctl --help')\n"),
+            (["config", "lsit"], "error: 'lsit' is not a docctl config command; did you mean 'list'? (see 'docctl config --help')\n"),
+            (["xyzzy"], "error: 'xyzzy' is not a docctl command (see 'docctl --help')\n"),
+        ]
+        for (arguments, line) in cases {
+            let result = try Run.docctl(arguments)
+            #expect(result.status == 64 && result.standardError == line && result.output.isEmpty, "\(arguments): \(result.standardError)")
+        }
+        // A mistyped option: ArgumentParser's suggestion, on the one line.
+        let option = try Run.docctl(["log", "garden.dkproj", "--jsno"])
+        #expect(option.standardError == "error: unknown option '--jsno'. Did you mean '--json'? (see 'docctl --help')\n")
+    }
+
+    @Test func closestCommandRanksBySmallEdits() {
+        let names = ["log", "diff", "info", "validate", "verify", "set", "unset", "get"]
+        #expect(CommandSuggestion.distance("lgo", "log") == 1, "a swap is one edit")
+        #expect(CommandSuggestion.closest(to: "lgo", among: names) == "log")
+        #expect(CommandSuggestion.closest(to: "va", among: names) == "validate", "a prefix only one command has")
+        #expect(CommandSuggestion.closest(to: "ve", among: names) == "verify")
+        #expect(CommandSuggestion.closest(to: "xet", among: names) == nil, "set and get are as close")
+        #expect(CommandSuggestion.closest(to: "zzzzzz", among: names) == nil)
+    }
+
+    @Test func versionAnywhereUnlessItNamesABundleVersion() throws {
+        let directory = try TemporaryDirectory()
+        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        for arguments in [["--version"], ["log", "garden.dkproj", "--version"], ["info", "--version"], ["cat", "garden.dkproj", "--version"], ["--version", "cat"]] {
+            let result = try Run.docctl(arguments, in: directory.url)
+            #expect(result.status == 0 && result.output == "\(DocumentKitInfo.version)\n" && result.standardError.isEmpty, "\(arguments)")
+        }
+        let first = try Run.docctl(["cat", "garden.dkproj", "--version", "1"], in: directory.url)
+        #expect(first.status == 0 && first.output.hasPrefix("{"), "cat --version 1 still reads version 1")
+        #expect(first.output != (try Run.docctl(["cat", "garden.dkproj"], in: directory.url)).output)
+        let afterDashes = try Run.docctl(["get", "garden.dkproj", "--", "--version"], in: directory.url)
+        #expect(afterDashes.status == 65 && afterDashes.standardError.contains("--version"), "after --, --version is a path: \(afterDashes.standardError)")
+    }
+
+    @Test func catTakesJSONAndQuiet() throws {
+        let directory = try TemporaryDirectory()
+        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        let plain = try Run.docctl(["cat", "garden.dkproj"], in: directory.url)
+        #expect(try Run.docctl(["cat", "garden.dkproj", "--json"], in: directory.url).standardOutput == plain.standardOutput)
+        let quiet = try Run.docctl(["cat", "garden.dkproj", "-q"], in: directory.url)
+        #expect(quiet.status == 0 && quiet.output.isEmpty && quiet.standardError.isEmpty)
+        let missing = try Run.docctl(["cat", "nothing.dkproj", "--quiet"], in: directory.url)
+        #expect(missing.status == 66 && missing.output.isEmpty, "errors still print: \(missing.standardError)")
+        #expect(missing.standardError.hasPrefix("error: nothing.dkproj: "))
+    }
+
+    @Test func quietEditsSaveAndPrintNothing() throws {
+        let directory = try TemporaryDirectory()
+        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        let set = try Run.docctl(["set", "garden.dkproj", "name", "Quiet", "--quiet"], in: directory.url)
+        #expect(set.status == 0 && set.output.isEmpty && set.standardError.isEmpty)
+        #expect(try Run.docctl(["get", "garden.dkproj", "name"], in: directory.url).output == "Quiet\n")
+        let validate = try Run.docctl(["validate", "-q", "garden.dkproj"], in: directory.url)
+        #expect(validate.status == 0 && validate.output.isEmpty)
+    }
+
+    @Test func dryRunsCheckEverythingAndWriteNothing() throws {
+        let directory = try TemporaryDirectory()
+        let bundle = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        try Run.docctl(["export", "garden.dkproj", "-o", "garden.zip"], in: directory.url)
+        let before = try Fixtures.digest(of: bundle)
+        let set = try Run.docctl(["set", "garden.dkproj", "name", "Dry", "--dry-run"], in: directory.url)
+        #expect(set.status == 0, "\(set.standardError)")
+        let wet = try Run.docctl(["set", "garden.dkproj", "name", "Dry", "--dry-run", "--json"], in: directory.url)
+        #expect(wet.output.contains(#""dryRun" : true"#) && wet.output.contains(#""saved" : false"#), "\(wet.output)")
+        #expect(try Fixtures.digest(of: bundle) == before, "nothing written")
+        // The real save makes exactly the version the dry run announced.
+        let saved = try Run.docctl(["set", "garden.dkproj", "name", "Dry"], in: directory.url)
+        #expect(set.output == saved.output.replacingOccurrences(of: "saved version", with: "would save version")
+            .replacingOccurrences(of: "\n", with: "; nothing was written\n"), "\(set.output) / \(saved.output)")
+        let refused = try Run.docctl(["set", "garden.dkproj", "tasks[0].status", "finished", "--dry-run"], in: directory.url)
+        #expect(refused.status == 65, "a dry run refuses what the save would: \(refused.standardError)")
+
+        for arguments in [["unset", "garden.dkproj", "tasks[0]"], ["restore", "garden.dkproj", "1"], ["new", "fresh.dkproj"],
+                          ["import", "garden.zip", "-o", "unused.dkproj"]] {
+            let after = try Fixtures.digest(of: bundle)
+            let result = try Run.docctl(arguments + ["--dry-run"], in: directory.url)
+            #expect(result.status == 0 && result.output.hasPrefix("would ") && result.output.hasSuffix("; nothing was written\n"),
+                    "\(arguments): \(result.output) \(result.standardError)")
+            #expect(try Fixtures.digest(of: bundle) == after, "\(arguments)")
+        }
+        #expect(Fixtures.listing(directory.url) == ["garden.dkproj", "garden.zip"])
+        let new = try Run.docctl(["new", "fresh.dkproj", "--name", "Fresh", "--dry-run"], in: directory.url)
+        #expect(new.output.wholeMatch(of: #/would create fresh\.dkproj at version 1 \([0-9a-f]{12}\); nothing was written\n/#) != nil, "\(new.output)")
+    }
+
+    @Test func aDryPullWritesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let ours = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        try FileManager.default.copyItem(at: ours, to: directory.url.appendingPathComponent("theirs.dkproj"))
+        try Run.docctl(["set", "theirs.dkproj", "name", "Theirs"], in: directory.url)
+        let before = try Fixtures.digest(of: ours)
+        let pull = try Run.docctl(["pull", "garden.dkproj", "theirs.dkproj", "--dry-run"], in: directory.url)
+        #expect(pull.status == 0)
+        #expect(pull.output.hasPrefix("would fast-forward garden.dkproj to version 9 ("), "\(pull.output)")
+        #expect(pull.output.hasSuffix("): 1 version from theirs.dkproj; nothing was written\n"), "\(pull.output)")
+        #expect(try Fixtures.digest(of: ours) == before)
+    }
+}
