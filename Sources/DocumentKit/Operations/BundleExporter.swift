@@ -32,9 +32,10 @@ public enum BundleExporter {
     }
 
     /// Exports the version named `version` (default: the head) of the bundle at `url`;
-    /// with `allVersions` (a bag only), every version.
+    /// with `allVersions` (a bag only), every version. With `dryRun`, everything is
+    /// checked (the version, the output's place) and counted, and nothing is written.
     public static func export(_ url: URL, version: String? = nil, format: ExportFormat, to output: URL, replace: Bool,
-                              allVersions: Bool = false) throws -> Result {
+                              allVersions: Bool = false, dryRun: Bool = false) throws -> Result {
         if allVersions, format != .bagit { throw DocumentKitError(.usage, "--all-versions goes with --format bagit") }
         if allVersions, version != nil { throw DocumentKitError(.usage, "--all-versions exports every version: leave out --version") }
         let bundle = try DocumentBundle(contentsOf: url)
@@ -44,6 +45,14 @@ public enum BundleExporter {
             throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
         }
         var result = Result(output: output.path, format: format, version: selected.number, files: 0, bytes: 0)
+        if dryRun {
+            let counted = format == .bagit
+                ? try (allVersions ? bundle.manifest.versions : [selected]).flatMap { try ExportedFile.list(version: $0, of: bundle) }
+                : files.filter { format != .json || $0.path == VersionLayout.documentName }
+            let written = counted.filter { $0.node != nil }
+            (result.files, result.bytes) = (written.count, written.reduce(0) { $0 + ($1.node?.fileSize ?? 0) })
+            return result
+        }
         if format == .bagit {
             (result.files, result.bytes) = try BagWriter.write(allVersions ? bundle.manifest.versions : [selected], allVersions: allVersions,
                                                                 of: bundle, to: output, replace: replace)

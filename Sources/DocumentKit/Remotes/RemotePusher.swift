@@ -13,7 +13,8 @@ import Foundation
 public enum RemotePusher {
     /// What a push did.
     public struct Result: Codable, Sendable, Equatable {
-        /// `up-to-date`, `created` (the object is new) or `pushed`.
+        /// `up-to-date`, `created` (the object is new) or `pushed`; for a dry run,
+        /// `would-create` or `would-push`.
         public var result: String
         /// The OCFL object's id.
         public var objectID: String
@@ -35,15 +36,17 @@ public enum RemotePusher {
     }
 
     /// Pushes the bundle at `bundleURL` to `remote`, creating the storage root when the
-    /// remote is empty.
-    public static func push(_ bundleURL: URL, to remote: any RemoteStore) throws -> Result {
+    /// remote is empty. With `dryRun`, the remote is only read: the result says what the
+    /// push would send (the files the remote lacks, and their bytes), and `result` is
+    /// `would-create` or `would-push`.
+    public static func push(_ bundleURL: URL, to remote: any RemoteStore, dryRun: Bool = false) throws -> Result {
         let bundle = try DocumentBundle(contentsOf: bundleURL)
         let bundlePath = bundleURL.relativePath
-        try RemoteRoot.prepare(remote)
+        try RemoteRoot.prepare(remote, checkingOnly: dryRun)
         let objectID = OCFLArchiver.objectID(of: bundle.manifest)
         let objectPath = OCFLStorageRoot.objectPath(for: objectID)
         var state = try RemoteObjectState.read(remote, objectPath: objectPath, expectedID: objectID)
-        if let inventory = state.inventory {
+        if let inventory = state.inventory, !dryRun {
             try RemoteObjectState.finishInterruptedPush(remote, objectPath: objectPath, inventory: inventory)
         }
         let remoteIDs = try state.versionIDs(matching: bundle)
@@ -68,24 +71,22 @@ public enum RemotePusher {
         }
 
         var sent = (files: 0, bytes: UInt64(0), resumed: 0)
+        let (uploads, resumed) = try contentToSend(plans, objectPath: objectPath, to: remote)
+        sent.resumed = resumed
+        if dryRun {
+            (sent.files, sent.bytes) = (uploads.count, uploads.reduce(0) { $0 + $1.size })
+            return Result(result: remoteIDs.isEmpty ? "would-create" : "would-push", objectID: objectID, objectPath: objectPath,
+                          newVersions: plans.map(\.name), newVersionIDs: plan.map(\.id), head: plan.last!.id,
+                          totalVersions: inventory.versions.count, filesSent: sent.files, bytesSent: sent.bytes, filesResumed: sent.resumed)
+        }
         if state.inventory == nil, try remote.size(OCFLObject.join(objectPath, OCFLObject.declaration)) == nil {
             try remote.write(OCFLObject.join(objectPath, OCFLObject.declaration), Data(OCFLObject.declarationText.utf8))
         }
-        for versionPlan in plans {
-            let present = try remote.list(prefix: "\(objectPath)/\(versionPlan.name)/content/")
-            for content in versionPlan.newContent {
-                let key = "\(objectPath)/\(content.contentPath)"
-                // A file appears whole or not at all, under a name only this version's
-                // push writes: one there of the right size is one an interrupted push sent.
-                if present[key] == content.size {
-                    sent.resumed += 1
-                    continue
-                }
-                sent.bytes += try DocumentKitError.located(at: bundlePath) {
-                    try remote.upload(key, from: content.file, size: content.size)
-                }
-                sent.files += 1
+        for content in uploads {
+            sent.bytes += try DocumentKitError.located(at: bundlePath) {
+                try remote.upload("\(objectPath)/\(content.contentPath)", from: content.file, size: content.size)
             }
+            sent.files += 1
         }
 
         let inventoryData = try inventory.encoded()
@@ -102,6 +103,22 @@ public enum RemotePusher {
         return Result(result: remoteIDs.isEmpty ? "created" : "pushed", objectID: objectID, objectPath: objectPath,
                       newVersions: plans.map(\.name), newVersionIDs: plan.map(\.id), head: plan.last!.id,
                       totalVersions: inventory.versions.count, filesSent: sent.files, bytesSent: sent.bytes, filesResumed: sent.resumed)
+    }
+
+    /// The new files of `plans` the remote lacks, and how many it has already. A file
+    /// appears whole or not at all, under a name only this version's push writes: one
+    /// there of the right size is one an interrupted push sent.
+    private static func contentToSend(_ plans: [OCFLVersionPlan], objectPath: String,
+                                      to remote: any RemoteStore) throws -> ([OCFLVersionPlan.NewContent], resumed: Int) {
+        var uploads: [OCFLVersionPlan.NewContent] = []
+        var resumed = 0
+        for versionPlan in plans {
+            let present = try remote.list(prefix: "\(objectPath)/\(versionPlan.name)/content/")
+            for content in versionPlan.newContent {
+                if present["\(objectPath)/\(content.contentPath)"] == content.size { resumed += 1 } else { uploads.append(content) }
+            }
+        }
+        return (uploads, resumed)
     }
 
     /// The folder below `vN/content/` a version's new files go to: the first 16 hex digits

@@ -4,8 +4,8 @@ import Foundation
 enum RemoteRoot {
     /// Creates the root's declaration files on an empty remote (each written only when
     /// missing: two first pushes write the same bytes); refuses one that holds something
-    /// else, or another layout, untouched.
-    static func prepare(_ remote: any RemoteStore) throws {
+    /// else, or another layout, untouched. With `checkingOnly`, an empty remote is left so.
+    static func prepare(_ remote: any RemoteStore, checkingOnly: Bool = false) throws {
         if try remote.size(OCFLStorageRoot.declaration) != nil {
             try OCFLStorageRoot.checkDeclarations(remote)
             return
@@ -15,6 +15,7 @@ enum RemoteRoot {
         if let other = try remote.list(prefix: "").keys.sorted().first(where: { !ours.contains($0) }) {
             throw DocumentKitError(.cannotCreateOutput, "not a DocumentKit remote (an OCFL 1.1 storage root) and not empty: it holds \(other)", path: remote.displayPath)
         }
+        if checkingOnly { return }
         for (path, data) in files {
             try remote.write(path, data)
         }

@@ -20,20 +20,23 @@ extension DocumentTool {
         @Flag(help: "Every version, in a bag (--format bagit).")
         var allVersions = false
         @OptionGroup var force: ForceOption
+        @OptionGroup var dryRun: DryRunOption
         @OptionGroup var options: OutputOptions
 
         func run() throws {
             let format = try format ?? ExportFormat(fileName: output) ?? ExportFormat.remembered(for: target.url)
-            if output == "-" {
+            if output == "-", !dryRun.dryRun {
                 if options.json { throw DocumentKitError(.usage, "--json and -o - would both write to standard output") }
                 if allVersions { throw DocumentKitError(.usage, "--all-versions writes a bag, a folder: name one with -o, not standard output") }
                 _ = try BundleExporter.export(target.url, version: version.name, format: format, toFileDescriptor: STDOUT_FILENO)
                 return
             }
             let result = try BundleExporter.export(target.url, version: version.name, format: format,
-                                                   to: URL(fileURLWithPath: output), replace: force.force, allVersions: allVersions)
+                                                   to: URL(fileURLWithPath: output), replace: force.force, allVersions: allVersions, dryRun: dryRun.dryRun)
             if options.json { return try Console.printJSON(result) }
-            Console.print("exported \(allVersions ? "every version" : "version \(result.version)") of \(target.bundle) to \(output) (\(format.rawValue), \(result.files) file\(result.files == 1 ? "" : "s"), \(Console.bytes(result.bytes)))")
+            let done = dryRun.dryRun ? "would export" : "exported"
+            let nothing = dryRun.dryRun ? "; nothing was written" : ""
+            Console.print("\(done) \(allVersions ? "every version" : "version \(result.version)") of \(target.bundle) to \(output) (\(format.rawValue), \(result.files) file\(result.files == 1 ? "" : "s"), \(Console.bytes(result.bytes)))\(nothing)")
         }
     }
 }

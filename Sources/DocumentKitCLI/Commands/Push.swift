@@ -22,16 +22,20 @@ extension DocumentTool {
         @Argument(help: "The remote: a folder, or s3://BUCKET/PREFIX.", completion: .directory)
         var remote: String
         @OptionGroup var remoteOptions: RemoteOptions
+        @OptionGroup var dryRun: DryRunOption
         @OptionGroup var output: OutputOptions
 
         func run() throws {
             let store = try RemoteLocation(remote).open(endpoint: remoteOptions.endpoint)
-            let result = try RemotePusher.push(target.url, to: store)
+            let result = try RemotePusher.push(target.url, to: store, dryRun: dryRun.dryRun)
             if output.json { return try Console.printJSON(PushReport(bundle: target.bundle, remote: remote, result: result)) }
             let versions = result.newVersions
             switch result.result {
             case "up-to-date":
                 Console.print("\(remote) is up to date with \(target.bundle) (\(result.totalVersions) version\(result.totalVersions == 1 ? "" : "s"), head \(result.head.prefix(12)))")
+            case "would-create", "would-push":
+                let added = versions.count == 1 ? "1 new version (\(versions[0]))" : "\(versions.count) new versions (\(versions[0])–\(versions[versions.count - 1]))"
+                Console.print("would push \(target.bundle) to \(remote): \(added), \(result.filesSent) file\(result.filesSent == 1 ? "" : "s") (\(Console.bytes(result.bytesSent))) to send; nothing was written")
             default:
                 let added = versions.count == 1 ? "1 new version (\(versions[0]))" : "\(versions.count) new versions (\(versions[0])–\(versions[versions.count - 1]))"
                 let resumed = result.filesResumed == 0 ? "" : ", \(result.filesResumed) already there from an interrupted push"

@@ -6,6 +6,13 @@ struct VersionOption: ParsableArguments {
     var name: String?
 }
 
+/// `--dry-run`, for commands that write something other than a new version (those take
+/// it with ``EditOptions``).
+struct DryRunOption: ParsableArguments {
+    @Flag(name: .customLong("dry-run"), help: "Report what would be written, and write nothing.")
+    var dryRun = false
+}
+
 /// `--force`, for commands that create an output.
 struct ForceOption: ParsableArguments {
     @Flag(help: "Replace the output if it exists.")

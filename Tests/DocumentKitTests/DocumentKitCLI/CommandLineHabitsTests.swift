@@ -111,4 +111,22 @@ import Testing
         #expect(pull.output.hasSuffix("): 1 version from theirs.dkproj; nothing was written\n"), "\(pull.output)")
         #expect(try Fixtures.digest(of: ours) == before)
     }
+
+    @Test func dryExportsAndPushesOnlyCount() throws {
+        let directory = try TemporaryDirectory()
+        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        let export = try Run.docctl(["export", "garden.dkproj", "-o", "g.zip", "--dry-run"], in: directory.url)
+        #expect(export.output == "would export version 8 of garden.dkproj to g.zip (zip, 2 files, 5.9 KB); nothing was written\n", "\(export.standardError)")
+        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("remote"), withIntermediateDirectories: false)
+        let first = try Run.docctl(["push", "garden.dkproj", "remote", "--dry-run"], in: directory.url)
+        #expect(first.output == "would push garden.dkproj to remote: 8 new versions (v1–v8), 17 files (16.8 KB) to send; nothing was written\n",
+                "\(first.output) \(first.standardError)")
+        #expect(Fixtures.listing(directory.url.appendingPathComponent("remote")) == [], "the remote stays empty")
+        try Run.docctl(["push", "garden.dkproj", "remote"], in: directory.url)
+        try Run.docctl(["set", "garden.dkproj", "name", "Next"], in: directory.url)
+        let second = try Run.docctl(["push", "garden.dkproj", "remote", "--dry-run", "--json"], in: directory.url)
+        #expect(second.output.contains(#""result" : "would-push""#) && second.output.contains(#""filesSent" : 2"#), "\(second.output)")
+        #expect(try Run.docctl(["push", "garden.dkproj", "remote"], in: directory.url).output.contains(": 1 new version (v9), 2 files ("))
+        #expect(Fixtures.listing(directory.url) == ["garden.dkproj", "remote"])
+    }
 }

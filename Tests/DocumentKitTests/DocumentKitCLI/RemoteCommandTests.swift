@@ -344,7 +344,7 @@ import Testing
             AWS_SECRET_ACCESS_KEY or ~/.aws/credentials (AWS_PROFILE), and are never
             printed.
 
-            USAGE: docctl push <bundle> <remote> [--endpoint <URL>] [--json] [--quiet]
+            USAGE: docctl push <bundle> <remote> [--endpoint <URL>] [--dry-run] [--json] [--quiet]
 
             ARGUMENTS:
               <bundle>                The bundle (.dkproj) to work on.
@@ -354,6 +354,7 @@ import Testing
               --endpoint <URL>        The S3 service's address for s3:// remotes (default:
                                       AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, endpoint_url
                                       in ~/.aws/config, else AWS).
+              --dry-run               Report what would be written, and write nothing.
               --json                  Print machine-readable JSON instead of text.
               -q, --quiet             Print nothing but errors, and no progress: the exit
                                       status tells.
