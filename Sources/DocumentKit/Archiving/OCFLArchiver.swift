@@ -57,9 +57,12 @@ public enum OCFLArchiver {
                                      bundlePath: bundleURL.relativePath)
         var writer = OCFLVersionWriter(storage: root.storage, objectPath: objectPath,
                                        inventory: existing?.inventory ?? OCFLInventory(id: objectID), isNew: existing == nil)
-        for version in plan {
-            try DocumentKitError.located(at: storage.displayPath) {
-                try writer.add(version, of: bundle)
+        // What a version adds is known only as it is planned: the phase counts bytes read.
+        try ProgressMeter.phase(.writing, counting: .read, totalBytes: nil) {
+            for version in plan {
+                try DocumentKitError.located(at: storage.displayPath) {
+                    try writer.add(version, of: bundle)
+                }
             }
         }
         return Result(objectID: objectID, objectPath: objectPath, createdObject: existing == nil && !plan.isEmpty,

@@ -64,10 +64,12 @@ public enum RemotePusher {
         var inventory = state.inventory ?? OCFLInventory(id: objectID)
         var digests = OCFLDigestIndex(state.inventory)
         var plans: [OCFLVersionPlan] = []
-        for version in plan {
-            let next = try OCFLVersionPlan.next(after: inventory, adding: version, of: bundle, contentFolder: contentFolder(of: version.id), digests: &digests)
-            plans.append(next)
-            inventory = next.inventory
+        try ProgressMeter.phase(.hashing, counting: .read, totalBytes: nil) {
+            for version in plan {
+                let next = try OCFLVersionPlan.next(after: inventory, adding: version, of: bundle, contentFolder: contentFolder(of: version.id), digests: &digests)
+                plans.append(next)
+                inventory = next.inventory
+            }
         }
 
         var sent = (files: 0, bytes: UInt64(0), resumed: 0)
@@ -82,11 +84,15 @@ public enum RemotePusher {
         if state.inventory == nil, try remote.size(OCFLObject.join(objectPath, OCFLObject.declaration)) == nil {
             try remote.write(OCFLObject.join(objectPath, OCFLObject.declaration), Data(OCFLObject.declarationText.utf8))
         }
-        for content in uploads {
-            sent.bytes += try DocumentKitError.located(at: bundlePath) {
-                try remote.upload("\(objectPath)/\(content.contentPath)", from: content.file, size: content.size)
+        // Counted as the bundle's bytes are read for sending, which the S3 client does on
+        // this thread too (its requests run elsewhere).
+        try ProgressMeter.phase(.writing, counting: .read, totalBytes: uploads.reduce(0) { $0 + $1.size }) {
+            for content in uploads {
+                sent.bytes += try DocumentKitError.located(at: bundlePath) {
+                    try remote.upload("\(objectPath)/\(content.contentPath)", from: content.file, size: content.size)
+                }
+                sent.files += 1
             }
-            sent.files += 1
         }
 
         let inventoryData = try inventory.encoded()

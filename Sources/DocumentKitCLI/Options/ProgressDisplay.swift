@@ -11,8 +11,10 @@ import Foundation
 /// neither `--quiet` nor `--json` was given: a script sees nothing.
 final class ProgressDisplay: @unchecked Sendable {
     private struct State {
-        var phase: WorkProgress.Phase?
-        var phaseStarted = Date()
+        /// When each phase was first seen, by its kind and total: a phase nested in another
+        /// (a save inside an import) reports between the outer one's reports, and each
+        /// keeps its own clock for its rate.
+        var phaseStarts: [String: (time: Date, completed: UInt64)] = [:]
         var lastDrawn: Date?
         var shown = false
     }
@@ -42,16 +44,16 @@ final class ProgressDisplay: @unchecked Sendable {
     /// Receives a report from the work (on the thread doing it).
     func report(_ progress: WorkProgress, now: Date = Date()) {
         lock.withLock {
-            if state.phase != progress.phase || progress.completedBytes == 0 {
-                state.phase = progress.phase
-                state.phaseStarted = now
-            }
+            let key = "\(progress.phase.rawValue)/\(progress.totalBytes.map(String.init) ?? "-")"
+            if let start = state.phaseStarts[key], progress.completedBytes < start.completed { state.phaseStarts[key] = nil }
+            let start = state.phaseStarts[key] ?? (now, progress.completedBytes)
+            state.phaseStarts[key] = start
             let finished = progress.totalBytes.map { progress.completedBytes >= $0 } ?? false
             guard now.timeIntervalSince(started) >= 1 else { return }
             if let last = state.lastDrawn, now.timeIntervalSince(last) < 0.1, !finished { return }
             state.lastDrawn = now
             state.shown = true
-            write("\r" + line(progress, elapsed: now.timeIntervalSince(state.phaseStarted)) + "\u{1B}[K")
+            write("\r" + line(progress, since: start.completed, elapsed: now.timeIntervalSince(start.time)) + "\u{1B}[K")
         }
     }
 
@@ -67,9 +69,9 @@ final class ProgressDisplay: @unchecked Sendable {
 
     /// The text of the line, at most `width - 1` columns (the last column of a terminal
     /// wraps in some).
-    func line(_ progress: WorkProgress, elapsed: TimeInterval) -> String {
+    func line(_ progress: WorkProgress, since first: UInt64 = 0, elapsed: TimeInterval) -> String {
         let done = progress.completedBytes
-        let rate = elapsed > 0.2 ? Double(done) / elapsed : nil
+        let rate = elapsed > 0.2 ? Double(done - min(first, done)) / elapsed : nil
         var parts = [progress.phase.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)]
         var tail: [String] = []
         if let total = progress.totalBytes, total > 0 {
@@ -78,8 +80,10 @@ final class ProgressDisplay: @unchecked Sendable {
             tail.append("\(Console.bytes(done)) of \(Console.bytes(total))")
             if let rate { tail.append("\(Console.bytes(UInt64(rate)))/s") }
             if let rate, rate > 0, done < total { tail.append("\(Self.duration(Double(total - done) / rate)) left") }
-            let text = tail.joined(separator: "  ")
-            let barWidth = min(30, width - 1 - parts[0].count - text.count - 6)
+            // The bar keeps one width for the whole run, from the widest tail it can have
+            // ("100%  999.9 MB of 999.9 MB  999.9 MB/s  9 min 59 s left" but rarer ones), so
+            // it never jumps; a rare longer tail is cut at the terminal's edge.
+            let barWidth = min(30, width - 1 - parts[0].count - 48 - 6)
             if barWidth >= 10 {
                 let filled = Int(fraction * Double(barWidth))
                 parts.append("[" + String(repeating: "#", count: filled) + String(repeating: "·", count: barWidth - filled) + "]")
