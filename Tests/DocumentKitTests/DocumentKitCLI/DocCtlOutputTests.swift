@@ -140,7 +140,8 @@ import Testing
 
             ARGUMENTS:
               <bundle>                The bundle (.dkproj) to work on.
-              <path>                  A path such as name, tasks[0].title or tasks[+].
+              <path>                  A path such as name, tasks[0].title, tasks[+] or
+                                      tasks[*].status.
               <value>                 The new value.
 
             OPTIONS:
