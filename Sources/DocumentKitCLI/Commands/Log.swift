@@ -32,13 +32,20 @@ extension DocumentTool {
         var regexpIgnoreCase = false
         @Flag(help: "One line per version: number, id, time, author, message.")
         var oneline = false
+        @Flag(help: "Draw the history beside the versions, as git log --graph: lanes, merges and where they join.")
+        var graph = false
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
             if let count, count < 1 { throw ValidationError("--max-count must be at least 1") }
+            if graph, output.json { throw ValidationError("--graph draws text: it cannot be used with --json") }
+            if graph, author != nil || grep != nil || since != nil || until != nil {
+                throw ValidationError("--graph draws the whole history: it cannot be used with --author, --grep, --since or --until")
+            }
         }
 
         func run() throws {
+            if graph { return try printGraph() }
             let filter = VersionFilter(
                 author: try OptionValue.parse(author, for: "--author", valueName: "pattern") { try VersionFilter.pattern($0, ignoringCase: regexpIgnoreCase) },
                 message: try OptionValue.parse(grep, for: "--grep", valueName: "pattern") { try VersionFilter.pattern($0, ignoringCase: regexpIgnoreCase) },
@@ -51,6 +58,32 @@ extension DocumentTool {
                 return
             }
             Console.write(Data(versions.map(Self.describe).joined(separator: "\n").utf8))
+        }
+
+        /// The versions with the graph beside them: every version's lanes are drawn, the first
+        /// `count` versions printed.
+        private func printGraph() throws {
+            let versions = try BundleSummary.log(of: target.url)
+            let rows = VersionGraph(versions).rows
+            let shown = count.map { min($0, versions.count) } ?? versions.count
+            var text = ""
+            func line(_ graph: String, _ content: String) {
+                // A graph line without text ends at its last mark, as git's would but for its spaces.
+                var full = graph + content
+                while full.last == " " { full.removeLast() }
+                text += full + "\n"
+            }
+            for index in 0..<shown {
+                let (version, row) = (versions[index], rows[index])
+                let isLast = index == shown - 1
+                var lines = oneline ? [Self.oneLine(version)] : Self.describe(version).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+                if !oneline, !isLast { lines.append("") }
+                line(row.first, lines[0])
+                if let merge = row.merge { line(merge, lines.count > 1 ? lines[1] : "") }
+                for content in lines.dropFirst(row.merge == nil ? 1 : 2) { line(row.rest, content) }
+                if !isLast { row.after.forEach { line($0, "") } }
+            }
+            Console.write(Data(text.utf8))
         }
 
         /// A version on one line, for --oneline: its message's first line, as git's.

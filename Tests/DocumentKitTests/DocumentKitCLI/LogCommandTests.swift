@@ -2,7 +2,8 @@
 import Foundation
 import Testing
 
-/// `log`'s filters, on histories made by docctl: dates from `SOURCE_DATE_EPOCH`.
+/// `log`'s filters and its graph, on histories made by docctl: dates from
+/// `SOURCE_DATE_EPOCH`, merges by a real `pull` between two copies.
 @Suite struct LogCommandTests {
     /// Seconds since 1970 of `2026-01-DDT10:00:00Z`.
     private func january(_ day: Int) -> String { String(1_767_225_600 + (day - 1) * 86_400 + 36_000) }
@@ -74,6 +75,8 @@ import Testing
             (["--author", "(ada"], "the value '(ada' is invalid for '--author <pattern>': not a regular expression (put \\ before ( [ { * + ? | ^ $ . \\ to match them as they are)"),
             (["--grep", "[a"], "the value '[a' is invalid for '--grep <pattern>': not a regular expression (put \\ before ( [ { * + ? | ^ $ . \\ to match them as they are)"),
             (["-n", "0"], "--max-count must be at least 1"),
+            (["--graph", "--json"], "--graph draws text: it cannot be used with --json"),
+            (["--graph", "--grep", "x"], "--graph draws the whole history: it cannot be used with --author, --grep, --since or --until"),
         ]
         for (arguments, message) in cases {
             let result = try Run.docctl(["log", "p.dkproj"] + arguments, in: directory.url)
@@ -81,5 +84,100 @@ import Testing
             #expect(result.standardError == "error: \(message) (see 'docctl --help')\n", "\(arguments)")
             #expect(result.output.isEmpty, "\(arguments)")
         }
+    }
+
+    /// `a.dkproj` after pulling `b.dkproj`, a copy edited apart: versions 1-4 common, 5 ours,
+    /// 6 and 7 theirs, 8 the merge.
+    private func mergedCopies(in directory: URL) throws -> DocumentBundle {
+        try docctl(["new", "a.dkproj", "--name", "Garden", "--author", "ada"], in: directory)
+        try docctl(["set", "a.dkproj", "tasks[+]", #"{"title": "Dig"}"#, "--author", "ada"], in: directory)
+        try docctl(["set", "a.dkproj", "tasks[+]", #"{"title": "Sow"}"#, "--author", "ada"], in: directory)
+        try docctl(["set", "a.dkproj", "summary", "Beds", "--author", "ada"], in: directory)
+        try FileManager.default.copyItem(at: directory.appendingPathComponent("a.dkproj"), to: directory.appendingPathComponent("b.dkproj"))
+        try docctl(["set", "a.dkproj", "name", "Garden A", "-m", "Rename", "--author", "ada"], in: directory, day: 2)
+        try docctl(["set", "b.dkproj", "tasks[+]", #"{"title": "Water"}"#, "-m", "Water", "--author", "bob"], in: directory, day: 3)
+        try docctl(["set", "b.dkproj", "tasks[1].status", "done", "-m", "Sown", "--author", "bob"], in: directory, day: 4)
+        let pull = try docctl(["pull", "a.dkproj", "b.dkproj", "--author", "ada"], in: directory, day: 5)
+        #expect(pull.output.hasPrefix("merged b.dkproj into a.dkproj as version 8 ("))
+        return try DocumentBundle(contentsOf: directory.appendingPathComponent("a.dkproj"))
+    }
+
+    @Test func theGraphOfAPullsMergeIsDrawnAsGitDrawsIt() throws {
+        let directory = try TemporaryDirectory()
+        let bundle = try mergedCopies(in: directory.url)
+        let ids = bundle.manifest.versions.map(\.shortID)
+        let oneline = try docctl(["log", "a.dkproj", "--graph", "--oneline"], in: directory.url)
+        #expect(oneline.output == """
+            *   8  \(ids[7])  2026-01-05T10:00:00Z  ada  Merge b.dkproj at \(ids[6])
+            |\\
+            | * 7  \(ids[6])  2026-01-04T10:00:00Z  bob  Sown
+            | * 6  \(ids[5])  2026-01-03T10:00:00Z  bob  Water
+            * | 5  \(ids[4])  2026-01-02T10:00:00Z  ada  Rename
+            |/
+            * 4  \(ids[3])  2026-01-01T10:00:00Z  ada  Set summary
+            * 3  \(ids[2])  2026-01-01T10:00:00Z  ada  Set tasks[+]
+            * 2  \(ids[1])  2026-01-01T10:00:00Z  ada  Set tasks[+]
+            * 1  \(ids[0])  2026-01-01T10:00:00Z  ada  Create Garden
+
+            """)
+        // The whole entries, each line beside its lanes; -n keeps the first versions.
+        let versions = bundle.manifest.versions
+        let full = try docctl(["log", "a.dkproj", "--graph", "-n", "4"], in: directory.url)
+        let writer = "DocumentKit \(DocumentKitInfo.version)"
+        let changed = versions[6].changes!.paths.map { "| |     ~ \($0.path)" }.joined(separator: "\n")
+        #expect(full.output == """
+            *   version 8  \(versions[7].id)
+            |\\  merge    \(versions[4].id) \(versions[6].id)
+            | | date     2026-01-05T10:00:00Z
+            | | author   ada
+            | | schema   4.0.0  (\(writer))
+            | |
+            | |     Merge b.dkproj at \(ids[6])
+            | |
+            | |     ~ tasks[id=\(try taskID("Sow", in: bundle))].status
+            | |     + tasks[id=\(try taskID("Water", in: bundle))]
+            | |
+            | * version 7  \(versions[6].id)
+            | | parent   \(versions[5].id)
+            | | date     2026-01-04T10:00:00Z
+            | | author   bob
+            | | schema   4.0.0  (\(writer))
+            | |
+            | |     Sown
+            | |
+            \(changed)
+            | |
+            | * version 6  \(versions[5].id)
+            | | parent   \(versions[3].id)
+            | | date     2026-01-03T10:00:00Z
+            | | author   bob
+            | | schema   4.0.0  (\(writer))
+            | |
+            | |     Water
+            | |
+            | |     + tasks[id=\(try taskID("Water", in: bundle))]
+            | |
+            * | version 5  \(versions[4].id)
+            | | parent   \(versions[3].id)
+            | | date     2026-01-02T10:00:00Z
+            | | author   ada
+            | | schema   4.0.0  (\(writer))
+            | |
+            | |     Rename
+            | |
+            | |     ~ name
+
+            """)
+        // Without --graph, the log is as it was.
+        #expect(try docctl(["log", "a.dkproj", "-n", "1"], in: directory.url).output.hasPrefix("version 8  \(versions[7].id)\nmerge    "))
+    }
+
+    /// The id of the head's task titled `title`.
+    private func taskID(_ title: String, in bundle: DocumentBundle) throws -> String {
+        guard case .object(let document) = try JSONValue.parse(bundle.documentData(of: bundle.headVersion)),
+              case .array(let tasks)? = document["tasks"],
+              case .object(let task)? = tasks.first(where: { if case .object(let task) = $0 { task["title"] == .string(title) } else { false } }),
+              case .string(let id)? = task["id"] else { throw DocumentKitError(.notFound, "no task \(title)") }
+        return id
     }
 }
