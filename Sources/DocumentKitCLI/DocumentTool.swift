@@ -37,7 +37,7 @@ public struct DocumentTool: ParsableCommand {
             prints the version.
             """,
         subcommands: [New.self, Info.self, Cat.self, Get.self, Set.self, Unset.self, Edit.self, Attach.self, Extract.self,
-                      Log.self, Diff.self, Restore.self, Prune.self, Pack.self, Pull.self, Push.self, Clone.self, Archive.self, Migrate.self, Export.self, Import.self, Validate.self, Verify.self, Key.self, Config.self, State.self])
+                      Log.self, Show.self, Diff.self, Restore.self, Prune.self, Pack.self, Pull.self, Push.self, Clone.self, Archive.self, Migrate.self, Export.self, Import.self, Validate.self, Verify.self, Key.self, Config.self, State.self])
     }
 
     public init() {}

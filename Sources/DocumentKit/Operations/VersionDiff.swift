@@ -48,11 +48,16 @@ public struct VersionDiff: Codable, Equatable, Sendable {
         (changes, blobs) = try Self.changes(from: (oldBundle, old), to: (newBundle, new))
     }
 
-    /// The changes from `old` to `new`, each a version of its bundle.
-    private static func changes(from old: (bundle: DocumentBundle, version: BundleVersion),
+    /// The changes from `old` (nothing: an empty document without blobs, when `nil`) to
+    /// `new`, each a version of its bundle.
+    package static func changes(from old: (bundle: DocumentBundle, version: BundleVersion)?,
                                 to new: (bundle: DocumentBundle, version: BundleVersion)) throws -> ([JSONChange], [BlobChange]) {
-        let oldTree = try old.bundle.tree(of: old.version)
+        let oldTree = try old.map { try $0.bundle.tree(of: $0.version) }
         let newTree = try new.bundle.tree(of: new.version)
+        guard let old, let oldTree else {
+            let changes = try JSONValue.changes(from: Data("{}".utf8), to: new.bundle.documentDataForParsing(of: new.version))
+            return (changes, BlobChange.changes(from: FileWrapper(directoryWithFileWrappers: [:]), to: newTree))
+        }
         // Equal trees are equal content, whichever bundle holds them (trees are named by digest).
         if old.version.tree == new.version.tree { return ([], []) }
         // Compared as text: only what differs is parsed, not two trees of the documents.

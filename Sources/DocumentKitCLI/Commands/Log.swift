@@ -11,7 +11,7 @@ extension DocumentTool {
                 Each version shows its id, parent, time (UTC), author, schema version, the \
                 software that wrote it, its message, and the document paths (~ changed, \
                 + added, - removed, * reordered) and blobs it changed, as recorded when it was \
-                saved. `\(DocumentTool.name) diff` shows the values. \
+                saved. `\(DocumentTool.name) diff` shows the values, `\(DocumentTool.name) show` one version's. \
                 --author, --grep, --since and --until list the versions that meet all of them \
                 (also with --json); patterns are regular expressions, found anywhere in the text.
                 """)
