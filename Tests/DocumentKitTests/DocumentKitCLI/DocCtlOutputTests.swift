@@ -154,7 +154,7 @@ import Testing
 
 
             """)
-        for command in ["new", "info", "cat", "get", "unset", "edit", "attach", "extract", "log", "show", "diff", "restore", "prune", "migrate", "export", "import", "validate", "config", "state"] {
+        for command in ["new", "info", "ls", "cat", "get", "unset", "edit", "attach", "extract", "log", "show", "diff", "restore", "prune", "migrate", "export", "import", "validate", "config", "state"] {
             let result = try Run.docctl([command, "--help"])
             #expect(result.status == 0 && result.output.contains("USAGE: docctl \(command)"), "\(command)")
         }
