@@ -165,7 +165,7 @@ import Testing
 
     @Test func usageErrorsAreOneLineWithStatus64() throws {
         expectFailure(try Run.docctl(["bogus"]), status: 64, containing: "error: unexpected argument 'bogus' (see 'docctl --help')")
-        expectFailure(try Run.docctl(["info"]), status: 64, containing: "missing expected argument '<bundle>'")
+        expectFailure(try Run.docctl(["info"]), status: 64, containing: "missing expected argument '<bundles> ...'")
         expectFailure(try Run.docctl(["export", "x.dkproj", "--format", "rar", "-o", "x"]), status: 64, containing: "'rar'")
         expectFailure(try Run.docctl(["validate"]), status: 64, containing: "missing expected argument '<bundles> ...'")
     }
