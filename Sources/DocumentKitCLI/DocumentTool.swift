@@ -36,8 +36,8 @@ public struct DocumentTool: ParsableCommand {
             (or a remote moved on: pull, then push), 77 credentials refused. `\(name) --version` \
             prints the version.
             """,
-        subcommands: [New.self, Info.self, Cat.self, Get.self, Set.self, Unset.self, Edit.self, Attach.self, Extract.self,
-                      Log.self, Diff.self, Restore.self, Prune.self, Pack.self, Pull.self, Push.self, Clone.self, Archive.self, Migrate.self, Export.self, Import.self, Validate.self, Verify.self, Key.self, Config.self, State.self])
+        subcommands: [New.self, Info.self, Ls.self, Cat.self, Get.self, Set.self, Unset.self, Edit.self, Attach.self, Extract.self,
+                      Log.self, Show.self, Diff.self, Restore.self, Prune.self, Pack.self, Pull.self, Push.self, Clone.self, Archive.self, Migrate.self, Export.self, Import.self, Validate.self, Verify.self, Key.self, Config.self, State.self])
     }
 
     public init() {}

@@ -3,7 +3,8 @@ import Foundation
 
 /// A path to a value inside a JSON document, as users type it: `name`, `tasks[2].title`,
 /// `tasks[-1]` (the last task), `tasks[+]` (a new element at the end, for `set`),
-/// `tasks[id=6F9…]` (the element whose `id` is that), `["odd key"]`.
+/// `tasks[id=6F9…]` (the element whose `id` is that), `["odd key"]`, `tasks[*].title`
+/// (every element's title).
 public struct JSONPath: Equatable, Sendable, CustomStringConvertible {
     /// One step of a path.
     public enum Component: Equatable, Sendable {
@@ -15,6 +16,10 @@ public struct JSONPath: Equatable, Sendable, CustomStringConvertible {
         case append
         /// The array element whose member `field` is the string or number `value`.
         case match(field: String, value: String)
+        /// Every element of an array, `[*]`: the path names each value it reaches through
+        /// them (see ``JSONValue/values(at:)``, ``JSONValue/setValue(_:at:)`` and
+        /// ``JSONValue/removeValue(at:)``).
+        case wildcard
     }
 
     public var components: [Component]
@@ -32,6 +37,9 @@ public struct JSONPath: Equatable, Sendable, CustomStringConvertible {
         components = try parser.parse()
     }
 
+    /// Whether a step is `[*]`, so that the path may name several values.
+    public var hasWildcard: Bool { components.contains(.wildcard) }
+
     package func appending(_ component: Component) -> JSONPath {
         JSONPath(components: components + [component])
     }
@@ -48,6 +56,7 @@ public struct JSONPath: Equatable, Sendable, CustomStringConvertible {
                 else { text += "[\(JSONValue.string(key).jsonText(pretty: false))]" }
             case .index(let index): text += "[\(index)]"
             case .append: text += "[+]"
+            case .wildcard: text += "[*]"
             case .match(let field, let value): text += "[\(field)=\(value)]"
             }
         }
@@ -108,6 +117,9 @@ private struct JSONPathParser {
         } else if first == "+" {
             position += 1
             component = .append
+        } else if first == "*" {
+            position += 1
+            component = .wildcard
         } else {
             let start = position
             while let scalar = peek, scalar != "]" { position += 1 }
@@ -118,7 +130,7 @@ private struct JSONPathParser {
                 component = .match(field: String(inner[..<equals]), value: String(inner[inner.index(after: equals)...]))
             } else {
                 position = start
-                throw failure("expected an index, '+', 'field=value' or a quoted key inside [ ]")
+                throw failure("expected an index, '+', '*', 'field=value' or a quoted key inside [ ]")
             }
         }
         guard peek == "]" else { throw failure("expected ']'") }

@@ -18,14 +18,26 @@ public enum BundleLookup {
 
     /// The JSON value at `path` in the version named `version` (default: the head).
     public static func value(at path: JSONPath, in url: URL, version: String? = nil) throws -> JSONValue {
-        let json: JSONValue
-        if version == nil {
-            json = try parse(try DocumentBundle.headDocument(of: url), path: url.relativePath, location: "entry '\(BundleEntry.document)'")
-        } else {
-            let bundle = try DocumentBundle(contentsOf: url)
-            json = try document(of: try version.map(bundle.version(named:)) ?? bundle.headVersion, in: bundle)
-        }
+        let json = try document(of: url, version: version)
         return try DocumentKitError.located(at: url.relativePath) { try json.value(at: path) }
+    }
+
+    /// Every value `path` reaches in the version named `version` (default: the head), in
+    /// document order: the one value of a path without `[*]`, and through `[*]` each element's
+    /// (see ``JSONValue/values(at:)``). A path that reaches nothing is `notFound`.
+    public static func values(at path: JSONPath, in url: URL, version: String? = nil) throws -> [JSONValue] {
+        let json = try document(of: url, version: version)
+        return try DocumentKitError.located(at: url.relativePath) { try json.values(at: path) }
+    }
+
+    /// The document of the version named `version` (default: the head, read by the fast
+    /// path that skips the rest of the history), checked and parsed.
+    private static func document(of url: URL, version: String?) throws -> JSONValue {
+        guard version != nil else {
+            return try parse(try DocumentBundle.headDocument(of: url), path: url.relativePath, location: "entry '\(BundleEntry.document)'")
+        }
+        let bundle = try DocumentBundle(contentsOf: url)
+        return try document(of: try version.map(bundle.version(named:)) ?? bundle.headVersion, in: bundle)
     }
 
     /// Writes what `path` names to `output`: a blob's bytes if it is a blob reference,

@@ -76,9 +76,10 @@ public struct BundleSummary: Codable, Equatable, Sendable {
         stateKeys = try? bundle.storedState().count
     }
 
-    /// Every version of the bundle at `url`, newest first.
-    public static func log(of url: URL, limit: Int? = nil) throws -> [VersionSummary] {
-        let versions = try DocumentBundle(contentsOf: url).manifest.versions.reversed().map(VersionSummary.init)
-        return limit.map { Array(versions.prefix($0)) } ?? versions
+    /// Every version of the bundle at `url` that `filter` lets through, newest first (each
+    /// before its parents), at most `limit` of them.
+    public static func log(of url: URL, matching filter: VersionFilter = VersionFilter(), limit: Int? = nil) throws -> [VersionSummary] {
+        let versions = try DocumentBundle(contentsOf: url).manifest.versions.reversed().lazy.filter(filter.matches).map(VersionSummary.init)
+        return limit.map { Array(versions.prefix($0)) } ?? Array(versions)
     }
 }

@@ -106,7 +106,8 @@ extension RecordSplice {
         case .match(let field, let value):
             guard let found = records.firstIndex(where: { table.member(field, of: $0)?.matches(value) ?? false }) else { return nil }
             position = found
-        case .key:
+        case .key, .wildcard:
+            // Every record at once is an edit of the whole collection.
             return nil
         }
         guard let old = table.json(records[position]) else { return nil }

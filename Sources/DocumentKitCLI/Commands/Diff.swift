@@ -10,36 +10,36 @@ extension DocumentTool {
             discussion: """
                 Array elements with an id are matched by it, so a moved or inserted task does not \
                 show every later task as changed. Exits 0 when the versions are the same, 1 when \
-                they differ (as diff does).
+                they differ (as diff does). `\(DocumentTool.name) diff A.dkproj B.dkproj` compares \
+                two bundles (copies of a project, or any two), each at its head or at the version \
+                after a colon (A.dkproj:3). Of two arguments, the second is a bundle when it is an \
+                existing file, or FILE:V of one, and otherwise a version of the first; of three, \
+                the second and third are versions.
                 """)
 
         @OptionGroup var target: BundleArgument
-        @Argument(help: "The older version: a number, an id prefix, head or head~N.")
+        @Argument(help: "The older version: a number, an id prefix, head or head~N; or a second bundle, B.dkproj[:V].")
         var from: String
         @Argument(help: "The newer version (default: head).")
         var to: String?
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let diff = try VersionDiff(of: target.url, from: from, to: to)
+            let diff: VersionDiff
+            // Three arguments are a bundle and two versions, as they always were.
+            if to == nil, BundleVersionName.namesBundle(from) {
+                let (old, new) = (BundleVersionName(target.bundle), BundleVersionName(from))
+                diff = try VersionDiff(from: URL(fileURLWithPath: old.bundle), version: old.version,
+                                       to: URL(fileURLWithPath: new.bundle), version: new.version)
+            } else {
+                diff = try VersionDiff(of: target.url, from: from, to: to)
+            }
             if output.json {
                 try Console.printJSON(diff)
             } else {
-                Console.print("--- \(Console.version(diff.from)) \(diff.from.created) \(diff.from.message)")
-                Console.print("+++ \(Console.version(diff.to)) \(diff.to.created) \(diff.to.message)")
-                for change in diff.changes {
-                    let old = change.old.map { $0.jsonText(pretty: false) } ?? ""
-                    let new = change.new.map { $0.jsonText(pretty: false) } ?? ""
-                    switch change.kind {
-                    case .added: Console.print("+ \(change.path): \(new)")
-                    case .removed: Console.print("- \(change.path): \(old)")
-                    case .changed: Console.print("~ \(change.path): \(old) -> \(new)")
-                    case .reordered: Console.print("* \(change.path): reordered")
-                    }
-                }
-                for blob in diff.blobs {
-                    Console.print("\(blob.kind == .added ? "+" : "-") blob \(blob.digest.prefix(12)) (\(Console.bytes(blob.size)))")
-                }
+                let lines = ChangeLines.lines(from: ChangeLines.side(diff.from, in: diff.fromBundle), to: ChangeLines.side(diff.to, in: diff.toBundle),
+                                              changes: diff.changes, blobs: diff.blobs)
+                Console.write(Data(lines.map { $0 + "\n" }.joined().utf8))
             }
             if !diff.isEmpty { throw ExitCode(1) }
         }

@@ -16,7 +16,7 @@ extension DocumentTool {
                 """)
 
         @OptionGroup var target: BundleArgument
-        @Argument(help: "A path such as name, tasks[0].title or tasks[+].")
+        @Argument(help: "A path such as name, tasks[0].title, tasks[+] or tasks[*].status.")
         var path: String
         @Argument(help: "The new value, or - to read it from standard input.")
         var value: String

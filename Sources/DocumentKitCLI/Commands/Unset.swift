@@ -4,10 +4,12 @@ import Foundation
 
 extension DocumentTool {
     struct Unset: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "unset", abstract: "Remove an optional field or an array element, as one new version.")
+        static let configuration = CommandConfiguration(
+            commandName: "unset", abstract: "Remove an optional field or an array element, as one new version.",
+            discussion: "tasks[*].dueDate removes every task's due date (those that have one), in the one version; a path ending in [*] is refused: set the array to [] to empty it.")
 
         @OptionGroup var target: BundleArgument
-        @Argument(help: "A path such as thumbnail or tasks[2].")
+        @Argument(help: "A path such as thumbnail, tasks[2] or tasks[*].dueDate.")
         var path: String
         @OptionGroup var edit: EditOptions
         @OptionGroup var output: OutputOptions

@@ -141,7 +141,8 @@ import Testing
 
             ARGUMENTS:
               <bundle>                The bundle (.dkproj) to work on.
-              <path>                  A path such as name, tasks[0].title or tasks[+].
+              <path>                  A path such as name, tasks[0].title, tasks[+] or
+                                      tasks[*].status.
               <value>                 The new value, or - to read it from standard input.
 
             OPTIONS:
@@ -158,7 +159,7 @@ import Testing
 
 
             """)
-        for command in ["new", "info", "cat", "get", "unset", "edit", "attach", "extract", "log", "diff", "restore", "prune", "migrate", "export", "import", "validate", "config", "state"] {
+        for command in ["new", "info", "ls", "cat", "get", "unset", "edit", "attach", "extract", "log", "show", "diff", "restore", "prune", "migrate", "export", "import", "validate", "config", "state"] {
             let result = try Run.docctl([command, "--help"])
             #expect(result.status == 0 && result.output.contains("USAGE: docctl \(command)"), "\(command)")
         }
@@ -169,7 +170,7 @@ import Testing
 
     @Test func usageErrorsAreOneLineWithStatus64() throws {
         expectFailure(try Run.docctl(["bogus"]), status: 64, containing: "error: 'bogus' is not a docctl command (see 'docctl --help')")
-        expectFailure(try Run.docctl(["info"]), status: 64, containing: "missing expected argument '<bundle>'")
+        expectFailure(try Run.docctl(["info"]), status: 64, containing: "missing expected argument '<bundles> ...'")
         expectFailure(try Run.docctl(["export", "x.dkproj", "--format", "rar", "-o", "x"]), status: 64, containing: "'rar'")
         expectFailure(try Run.docctl(["validate"]), status: 64, containing: "missing expected argument '<bundles> ...'")
     }

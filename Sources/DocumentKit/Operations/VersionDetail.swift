@@ -1,0 +1,27 @@
+import Foundation
+
+/// One version as `docctl show` reports it: its record, and what it changed against its
+/// parent (for a merge, its first parent: the version merged into), as `VersionDiff`
+/// finds it.
+public struct VersionDetail: Codable, Equatable, Sendable {
+    /// The version.
+    public var version: VersionSummary
+    /// The parent it is compared with: its first. `nil` (and left out of the JSON) for the
+    /// first version, and for one whose parent was pruned: it is then compared with
+    /// nothing, an empty document without blobs, so that everything it holds is added.
+    public var parent: VersionSummary?
+    /// The document's changes, in document order.
+    public var changes: [JSONChange]
+    /// Blobs added and removed, by digest.
+    public var blobs: [BlobChange]
+
+    /// The version named `name` (default: the head) of the bundle at `url`.
+    public init(of url: URL, version name: String? = nil) throws {
+        let bundle = try DocumentBundle(contentsOf: url)
+        let version = try name.map(bundle.version(named:)) ?? bundle.headVersion
+        let parent = version.parents.first.flatMap { id in bundle.manifest.versions.first { $0.id == id } }
+        self.version = VersionSummary(version)
+        self.parent = parent.map(VersionSummary.init)
+        (changes, blobs) = try VersionDiff.changes(from: parent.map { (bundle, $0) }, to: (bundle, version))
+    }
+}
