@@ -157,7 +157,7 @@ struct PullReport: Encodable {
         if let conflicts {
             // A broken rule has no side to take: only a merge written by hand settles it.
             let how = conflicts.allSatisfy { $0.rule != nil } ? "resolve with --edit" : "resolve with --ours, --theirs, --resolve PATH=ours|theirs or --edit"
-            FileHandle.standardError.write(Data("error: \(bundle): \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") with \(other); nothing was written (\(how))\n".utf8))
+            Console.printError("\(bundle): \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") with \(other); nothing was written (\(how))")
             throw ExitCode(1)
         }
     }

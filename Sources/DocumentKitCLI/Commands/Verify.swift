@@ -44,7 +44,7 @@ extension DocumentTool {
             }
             if !report.valid { throw ExitCode(1) }
             if requireSigned, report.versions.contains(where: { $0.status != "signed" || signers == nil }) {
-                FileHandle.standardError.write(Data("error: \(target.bundle): not every version is signed by a trusted key\(signers == nil ? " (no trusted signers: give --trusted FILE)" : "")\n".utf8))
+                Console.printError("\(target.bundle): not every version is signed by a trusted key\(signers == nil ? " (no trusted signers: give --trusted FILE)" : "")")
                 throw ExitCode(1)
             }
         }

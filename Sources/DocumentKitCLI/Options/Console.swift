@@ -30,9 +30,16 @@ enum Console {
 
     /// Prints `error: message` on stderr and exits with `status`.
     static func fail(_ message: String, status: Int32) -> Never {
+        printError(message)
+        exit(status)
+    }
+
+    /// Prints `error: message` on stderr and goes on: for a command that reports each input
+    /// that failed and carries on with the others (as `cat a b` does), or that names what
+    /// went wrong before exiting with its own status.
+    static func printError(_ message: String) {
         ProgressDisplay.current?.clear()
         FileHandle.standardError.write(Data("\(styled("error:", .red, on: STDERR_FILENO)) \(message)\n".utf8))
-        exit(status)
     }
 
     /// Prints a line on stderr that is no error (a lock being waited for), unless `--quiet`.
