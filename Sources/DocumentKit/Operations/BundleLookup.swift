@@ -43,9 +43,20 @@ public enum BundleLookup {
     /// Writes what `path` names to `output`: a blob's bytes if it is a blob reference,
     /// otherwise the value as JSON. Fails if `output` exists, unless `replace`; on any
     /// failure, a blob that does not match its digest included, `output` is left as it was.
-    public static func extract(_ path: JSONPath, from url: URL, version: String? = nil, to output: URL, replace: Bool) throws -> UInt64 {
+    public static func extract(_ path: JSONPath, from url: URL, version: String? = nil, to output: URL, replace: Bool,
+                               dryRun: Bool = false) throws -> UInt64 {
+        if dryRun {
+            // Everything a real extract checks (the output's place, the bytes against their
+            // digest), with the bytes counted instead of written.
+            if !replace, SystemCall.linkStatus(output.path) != nil {
+                throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
+            }
+            var count: UInt64 = 0
+            try extract(path, from: url, version: version) { count += UInt64($0.count) }
+            return count
+        }
         // The blob is hashed as it is written: the file is committed only if it matched.
-        try AtomicReplacement.writeFile(at: output, replace: replace) { file in
+        return try AtomicReplacement.writeFile(at: output, replace: replace) { file in
             try extract(path, from: url, version: version, checkingFirst: false) { try file.write($0) }
         }
     }

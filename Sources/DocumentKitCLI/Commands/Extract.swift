@@ -16,17 +16,19 @@ extension DocumentTool {
         var output: String
         @OptionGroup var version: VersionOption
         @OptionGroup var force: ForceOption
+        @OptionGroup var dryRun: DryRunOption
         @OptionGroup var format: OutputOptions
 
         func run() throws {
             let jsonPath = try JSONPath(parsing: path)
-            if output == "-" {
+            if output == "-", !dryRun.dryRun {
                 if format.json { throw DocumentKitError(.usage, "--json and -o - would both write to standard output") }
                 return try BundleLookup.extract(jsonPath, from: target.url, version: version.name) { Console.write(Data($0)) }
             }
-            let bytes = try BundleLookup.extract(jsonPath, from: target.url, version: version.name, to: URL(fileURLWithPath: output), replace: force.force)
+            let bytes = try BundleLookup.extract(jsonPath, from: target.url, version: version.name, to: URL(fileURLWithPath: output), replace: force.force,
+                                                  dryRun: dryRun.dryRun)
             if format.json { return try Console.printJSON(ExtractReport(output: output, bytes: bytes)) }
-            Console.print("wrote \(bytes) bytes to \(output)")
+            Console.print(dryRun.dryRun ? "would write \(bytes) bytes to \(output); nothing was written" : "wrote \(bytes) bytes to \(output)")
         }
     }
 }

@@ -117,6 +117,10 @@ import Testing
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
         let export = try Run.docctl(["export", "garden.dkproj", "-o", "g.zip", "--dry-run"], in: directory.url)
         #expect(export.output == "would export version 8 of garden.dkproj to g.zip (zip, 2 files, 5.9 KB); nothing was written\n", "\(export.standardError)")
+        let extract = try Run.docctl(["extract", "garden.dkproj", "thumbnail", "-o", "t.png", "--dry-run"], in: directory.url)
+        #expect(extract.output == "would write 4898 bytes to t.png; nothing was written\n", "\(extract.standardError)")
+        expectFailure(try Run.docctl(["extract", "garden.dkproj", "thumbnail", "-o", "garden.dkproj", "--dry-run"], in: directory.url), status: 73,
+                      containing: "error: garden.dkproj: already exists (use --force to replace it)\n")
         try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("remote"), withIntermediateDirectories: false)
         let first = try Run.docctl(["push", "garden.dkproj", "remote", "--dry-run"], in: directory.url)
         #expect(first.output == "would push garden.dkproj to remote: 8 new versions (v1–v8), 17 files (16.8 KB) to send; nothing was written\n",
