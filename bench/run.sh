@@ -24,6 +24,9 @@ B="$work/big.dkproj" S="$work/small.dkproj" W="$work"
 python3 - "$out/spec.json" "$docctl" "$B" "$S" "$W" "$corpus/source" <<'PY'
 import json, sys
 out, docctl, big, small, work, source = sys.argv[1:]
+import os
+# The corpus's largest blob, to attach from a file and from a pipe.
+largest = max((os.path.join(source, "blobs", n) for n in os.listdir(os.path.join(source, "blobs"))), key=os.path.getsize)
 def c(group, name, cmd, before=None):
     item = {"group": group, "name": name, "cmd": cmd,
             "label": cmd.replace(docctl, "docctl").replace(work + "/", "").replace(source, "corpus")}
@@ -52,6 +55,13 @@ commands = [
     c("other commands", "docctl extract big", f"{docctl} extract {big} thumbnail -o {work}/thumb.bin --force"),
     c("other commands", "docctl export tar.zst", f"{docctl} export {big} --format tar.zst -o {work}/big.tar.zst --force"),
     c("other commands", "docctl export dir", f"rm -rf {work}/big.dir && {docctl} export {big} --format dir -o {work}/big.dir"),
+    # Standard input and output: the same work through pipes.
+    c("pipes", "bsdtar zip to a pipe", f"bsdtar --format zip --options zip:compression=store -cf - -C {source} . | cat > /dev/null"),
+    c("pipes", "docctl export zip to a pipe", f"{docctl} export {big} --format zip -o - | cat > /dev/null"),
+    c("pipes", "docctl attach file", f"{docctl} attach {work}/a.dkproj {largest} --name big.bin",
+      before=f"cp {big} {work}/a.dkproj && sync {work}/a.dkproj"),
+    c("pipes", "docctl attach - (a pipe)", f"cat {largest} | {docctl} attach {work}/a.dkproj - --name big.bin",
+      before=f"cp {big} {work}/a.dkproj && sync {work}/a.dkproj"),
 ]
 ratios = [
     {"of": "docctl cat big", "to": "bsdtar -xOf big", "target": "within 2x", "max": 2.0},
@@ -60,6 +70,8 @@ ratios = [
     {"of": "docctl import", "to": "bsdtar zip store", "target": ""},
     {"of": "docctl set big", "to": "bsdtar zip store", "target": "at most 1x", "max": 1.0},
     {"of": "docctl set big", "to": "cp big", "target": ""},
+    {"of": "docctl export zip to a pipe", "to": "bsdtar zip to a pipe", "target": "within 1.5x", "max": 1.5},
+    {"of": "docctl attach - (a pipe)", "to": "docctl attach file", "target": "within 1.5x", "max": 1.5},
 ]
 json.dump({"commands": commands, "ratios": ratios}, open(out, "w"), indent=1)
 PY
