@@ -12,7 +12,7 @@ import Testing
 /// it is the plugin's own output, not a rendering of ours. SwiftPM builds the tool only when
 /// asked (it is not a product of swift-argument-parser, only a target the plugin uses):
 /// `.ci/run` does so after `swift build --build-tests` (`swift build --product
-/// generate-manual`: about 15 s on CI's machine, ArgumentParser being built already), and
+/// generate-manual`: 15 s on the project's 2-core machine, ArgumentParser being built), and
 /// sets `DOCUMENTKIT_REQUIRE_MANUAL_CHECK`, so that CI never skips the check. Elsewhere a
 /// build without the tool skips it, saying how to run it.
 @Suite struct ManualPageTests {
