@@ -29,6 +29,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // Documentation only: `swift package generate-documentation` (scripts/docs.sh). It
+        // adds command plugins, which `swift build` compiles as plugin scripts and never
+        // runs, so their tool (snippet-extract, with SymbolKit) is built only for the docs.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(

@@ -21,7 +21,7 @@ public struct ArchiveLimits: Sendable, Equatable {
     /// The largest accepted ratio of decompressed to compressed bytes. Default: 1,000.
     ///
     /// It applies to entries of foreign archives, measured against the archive file's size,
-    /// and to ``ZstdCodec`` callers that pass these limits. Output larger than
+    /// and to `ZstdCodec` callers that pass these limits. Output larger than
     /// `maxExpansionRatio × compressed + 1 MiB` is refused; the 1 MiB allowance keeps
     /// tiny, highly compressible inputs (a short run of zeros) legal. A bundle's zstd
     /// objects are bounded by the size their manifest records instead (an output buffer of

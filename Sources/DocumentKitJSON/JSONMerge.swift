@@ -9,7 +9,7 @@ import Foundation
 /// - Objects changed on both sides are merged member by member. A blob reference (an
 ///   object with a `$blob` member) is one value: two different blobs conflict, never mix.
 /// - Arrays whose elements are all objects with distinct string `id`s (records) are merged
-///   by id (``mergeRecords``): records added on either side are all kept, a record removed
+///   by id (`mergeRecords`): records added on either side are all kept, a record removed
 ///   on one side and left alone on the other is removed, one removed on one side and
 ///   changed on the other is a conflict, and records on both sides are merged in turn.
 /// - Anything else changed on both sides to different values (a string, a number, an

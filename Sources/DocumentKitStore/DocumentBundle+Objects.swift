@@ -32,7 +32,7 @@ extension DocumentBundle {
     ///
     /// A `delta` object is rebuilt from its base, which may be a delta too: the chain is
     /// followed to an object stored whole, then the programs are applied newest base
-    /// first. Only the result is hashed; ``validateObject(_:base:)`` checks each link.
+    /// first. Only the result is hashed; `validateObject(_:base:)` checks each link.
     public func objectData(_ digest: ObjectDigest) throws -> Data {
         var chain = [digest]
         var seen: Set<ObjectDigest> = [digest]

@@ -14,7 +14,7 @@ import Foundation
 /// ```swift
 /// var project = Project(name: "Garden")
 /// project.tasks.append(ProjectTask(title: "Buy seeds", priority: .high))
-/// try DocumentController(newDocument: project, at: url).save(message: "Start")
+/// try DocumentController(newDocument: project, at: url).save(message: "Start", author: "Ada")
 /// ```
 public typealias Project = ProjectSchemaV4.Project
 

@@ -7,7 +7,7 @@ import Foundation
 /// The state is stored in the bundle's `state.json`, beside the history and outside it
 /// (see ``BundleStateStorage``): changing it makes no version, so opening a task is not
 /// an edit, and it travels with the file when the file is copied or mailed. Settings of
-/// the user rather than of the bundle belong in ``UserSettings``.
+/// the user rather than of the bundle belong in `UserSettings` (DocumentKitCLI).
 ///
 /// ```swift
 /// let state = BundleState(bundle: url)                // or controller.state, bundle.state

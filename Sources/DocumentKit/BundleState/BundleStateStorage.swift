@@ -13,9 +13,9 @@ import Foundation
 ///   pass a third of the file, by rewriting the bundle and renaming it into place. Two
 ///   processes setting different keys at once both land. Readers take no lock.
 /// - **Never silently overwritten.** A `state.json` that is not a JSON object, or larger
-///   than ``BundleLimits/maxStateBytes``, is an error naming the bundle (`malformedInput`,
+///   than `BundleLimits.maxStateBytes`, is an error naming the bundle (`malformedInput`,
 ///   exit 65) for reads and writes alike; ``removeAll()`` is the way out.
-/// - **Small.** The state as a whole is limited to ``BundleLimits/maxStateBytes`` (1 MiB);
+/// - **Small.** The state as a whole is limited to `BundleLimits.maxStateBytes` (1 MiB);
 ///   a write past it is refused (`invalidDocument`) and changes nothing.
 ///
 /// Values are stored as JSON, as ``PreferencesFile`` stores them (``JSONObjectStorage``).

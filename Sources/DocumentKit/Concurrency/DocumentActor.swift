@@ -57,7 +57,7 @@ public actor DocumentActor<Document: FileDocument & Sendable> {
 }
 
 extension DocumentActor where Document: CodableDocument {
-    /// Saves the document as a new version by `author`, as ``DocumentController/save(message:author:created:compression:)``
+    /// Saves the document as a new version by `author`, as a ``DocumentController``'s `save`
     /// does: refused, writing nothing, when a rule is broken or another writer saved first.
     @discardableResult
     public func save(message: String = "", author: String, created: Date = DocumentDates.now(),

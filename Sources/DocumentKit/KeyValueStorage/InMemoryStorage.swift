@@ -4,8 +4,8 @@ import Foundation
 /// ``PreferencesFile`` keeps them, so a type mismatch fails here as it would there.
 ///
 /// ```swift
-/// let settings = UserSettings(storage: InMemoryStorage())
-/// try settings.authorName.set("Ada")
+/// let state = BundleState(storage: InMemoryStorage())
+/// try state.lastOpenedTask.set(taskID)
 /// ```
 public final class InMemoryStorage: KeyValueStorage, @unchecked Sendable {
     public let keyPrefix: String

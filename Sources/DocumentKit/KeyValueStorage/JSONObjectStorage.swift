@@ -4,7 +4,7 @@ import Foundation
 /// such as ``PreferencesFile`` and ``BundleStateStorage``. Such a storage provides only
 /// `storedValues()` and `update(_:)`; the typed get, set and key listing are shared.
 ///
-/// Values are stored as JSON (``KeyValueCodec``): times as UTC whole seconds, data as
+/// Values are stored as JSON (`KeyValueCodec`): times as UTC whole seconds, data as
 /// base64, other `Codable` values as their JSON encoding. A value is encoded before
 /// `update` runs, so one that cannot be stored changes nothing.
 public protocol JSONObjectStorage: KeyValueStorage {

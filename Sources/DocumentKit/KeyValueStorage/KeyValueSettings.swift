@@ -1,7 +1,7 @@
 import Foundation
 
 /// A set of typed settings over one ``KeyValueStorage``, each a computed property that
-/// returns a ``KeyValueContainer`` named by the property: ``UserSettings`` (the user's
+/// returns a ``KeyValueContainer`` named by the property: `UserSettings` (the user's
 /// preferences) and ``BundleState`` (one bundle's state) are two.
 ///
 /// Tools that read and write settings by name, such as `docctl config` and `docctl

@@ -19,7 +19,7 @@ import Foundation
 ///     var zoom: KeyValueContainer<Double> { makeContainer(default: 1) }
 /// }
 ///
-/// let storage = try PreferencesFile(application: "myapp")
+/// let storage = PreferencesFile(url: preferencesURL)
 /// try storage.zoom.set(1.5)
 /// let zoom = try storage.zoom.get()   // 1.5; the default 1 when nothing is stored
 /// ```
@@ -41,7 +41,7 @@ public protocol KeyValueStorage: AnyObject, Sendable {
 
     /// The value stored under `key` (without the prefix), or `nil` when none is.
     ///
-    /// Throws a ``DocumentKitError`` when the stored value is not a `T` (naming the key,
+    /// Throws a `DocumentKitError` when the stored value is not a `T` (naming the key,
     /// the expected type and what is stored) or the store cannot be read.
     func value<T: Codable>(_ type: T.Type, forKey key: String) throws -> T?
 

@@ -13,7 +13,7 @@ import Foundation
 ///
 /// - **Safe between processes.** A write takes an exclusive `flock(2)` on the file's
 ///   folder, reads the file afresh, changes only its own key, and replaces the file
-///   atomically (``AtomicReplacement``: a temporary file, flushed, renamed). Two processes
+///   atomically (`AtomicReplacement`: a temporary file, flushed, renamed). Two processes
 ///   setting different keys at once both land; neither writes back a stale copy.
 ///   Readers take no lock: the rename lets them see the whole old file or the whole new one.
 /// - **Never silently overwritten.** A file that is not a JSON object is an error naming

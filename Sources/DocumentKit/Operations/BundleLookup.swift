@@ -63,7 +63,7 @@ public enum BundleLookup {
 
     /// Streams what `path` names through `body`: a blob's bytes, or the value as JSON.
     /// `body` is called only once every byte is known to be the bundle's (see
-    /// ``DocumentBundle/streamCheckedObject(_:_:)``), so nothing reaches it on a failure.
+    /// `DocumentBundle.streamCheckedObject(_:_:)`), so nothing reaches it on a failure.
     public static func extract(_ path: JSONPath, from url: URL, version: String? = nil, into body: (UnsafeRawBufferPointer) throws -> Void) throws {
         try extract(path, from: url, version: version, checkingFirst: true, body)
     }

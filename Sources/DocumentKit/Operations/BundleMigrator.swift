@@ -7,7 +7,7 @@ import Foundation
 /// and says which stages ran. The versions before it stay as they were.
 ///
 /// ```swift
-/// let report = try BundleMigrator.migrate(url, dryRun: true)
+/// let report = try BundleMigrator.migrate(url, dryRun: true, author: "Ada")
 /// print(report.from, report.to, report.stages.map(\.id))
 /// ```
 public enum BundleMigrator {

@@ -3,7 +3,7 @@ import Foundation
 /// How far a long operation has got: the one way DocumentKit reports progress, for attach,
 /// import, export, validate, prune, migrate and every save.
 ///
-/// Bind a handler around the work with ``reporting(to:during:)-(_,()->T)`` (or its
+/// Bind a handler around the work with `reporting(to:during:)` (or its
 /// `async` form); every operation that runs inside, on this thread or task, reports to
 /// it. Work is counted in bytes, phase by phase: an attach hashes the file, then writes
 /// the bundle; an import reads the source, then writes. Each phase starts with a report
