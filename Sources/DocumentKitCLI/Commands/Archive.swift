@@ -14,7 +14,7 @@ extension DocumentTool {
                 OCFL version. Archiving again adds only the versions the object lacks and never \
                 changes one it has; versions pruned from the bundle stay. A bundle whose history \
                 diverged from the object's is refused. 'import OBJECT -o BUNDLE' rebuilds the \
-                bundle. See FORMAT.md §10.
+                bundle. See FORMAT.md, section 10.
                 """)
 
         @OptionGroup var target: BundleArgument

@@ -8,7 +8,7 @@ extension DocumentTool {
             commandName: "push",
             abstract: "Send a bundle's versions to a remote: a folder or s3://bucket/prefix.",
             discussion: """
-                The remote is an OCFL 1.1 storage root (FORMAT.md §11), made when it is empty: the \
+                The remote is an OCFL 1.1 storage root (FORMAT.md, section 11), made when it is empty: the \
                 project is one object and each version one OCFL version, so a backup is also an \
                 archive. Only files the remote lacks are sent, each once; a push that was \
                 interrupted sends again only what had not arrived. The remote's head moves last, \
