@@ -4,23 +4,9 @@ import Testing
 
 /// `diff A B`: two bundles, each at its head or a version; and `diff B V1 V2` as it was.
 @Suite struct BundleDiffTests {
-    @discardableResult
-    private func docctl(_ arguments: [String], in directory: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> ExternalTool.Result {
-        let result = try Run.docctl(arguments, in: directory)
-        #expect(result.status == 0, "\(arguments): \(result.standardError)", sourceLocation: sourceLocation)
-        return result
-    }
-
-    /// `a.dkproj` and `b.dkproj`, a copy of it with one more version: a new task.
-    private func copies(in directory: URL) throws {
-        try docctl(["new", "a.dkproj", "--name", "Garden", "--author", "ada"], in: directory)
-        try FileManager.default.copyItem(at: directory.appendingPathComponent("a.dkproj"), to: directory.appendingPathComponent("b.dkproj"))
-        try docctl(["set", "b.dkproj", "tasks[+]", #"{"id": "00000000-0000-4000-8000-000000000001", "title": "Dig"}"#, "-m", "Dig", "--author", "bob"], in: directory)
-    }
-
     @Test func diffComparesTwoBundlesEachAtItsHeadOrAtAVersion() throws {
         let directory = try TemporaryDirectory()
-        try copies(in: directory.url)
+        try Fixtures.twoCopies(in: directory.url)
         let a = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("a.dkproj")).headVersion
         let b = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("b.dkproj")).headVersion
         let text = try Run.docctl(["diff", "a.dkproj", "b.dkproj"], in: directory.url)
@@ -100,7 +86,7 @@ import Testing
 
     @Test func diffOfOneBundlesVersionsIsAsItWas() throws {
         let directory = try TemporaryDirectory()
-        try copies(in: directory.url)
+        try Fixtures.twoCopies(in: directory.url)
         let b = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("b.dkproj")).manifest.versions
         let result = try Run.docctl(["diff", "b.dkproj", "1"], in: directory.url)
         #expect(result.status == 1)
@@ -112,7 +98,7 @@ import Testing
 
     @Test func aBundleIsAnExistingFileOrFileColonVersion() throws {
         let directory = try TemporaryDirectory()
-        try copies(in: directory.url)
+        try Fixtures.twoCopies(in: directory.url)
         // A file named like a version is a bundle; with three arguments, the second and third
         // are versions, as always.
         try FileManager.default.copyItem(at: directory.url.appendingPathComponent("a.dkproj"), to: directory.url.appendingPathComponent("1"))

@@ -4,20 +4,6 @@ import Testing
 
 /// `info` of one bundle and of several.
 @Suite struct InfoCommandTests {
-    @discardableResult
-    private func docctl(_ arguments: [String], in directory: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> ExternalTool.Result {
-        let result = try Run.docctl(arguments, in: directory)
-        #expect(result.status == 0, "\(arguments): \(result.standardError)", sourceLocation: sourceLocation)
-        return result
-    }
-
-    /// `a.dkproj` and `b.dkproj`, a copy of it with one more version: a new task.
-    private func copies(in directory: URL) throws {
-        try docctl(["new", "a.dkproj", "--name", "Garden", "--author", "ada"], in: directory)
-        try FileManager.default.copyItem(at: directory.appendingPathComponent("a.dkproj"), to: directory.appendingPathComponent("b.dkproj"))
-        try docctl(["set", "b.dkproj", "tasks[+]", #"{"id": "00000000-0000-4000-8000-000000000001", "title": "Dig"}"#, "-m", "Dig", "--author", "bob"], in: directory)
-    }
-
     /// `info`'s text for the bundle at `name`, as one bundle's `info` prints it.
     private func info(_ name: String, in directory: URL) throws -> String {
         let url = directory.appendingPathComponent(name)
@@ -45,16 +31,16 @@ import Testing
 
     @Test func infoOfOneBundleIsAsItWas() throws {
         let directory = try TemporaryDirectory()
-        try copies(in: directory.url)
-        #expect(try docctl(["info", "a.dkproj"], in: directory.url).output == info("a.dkproj", in: directory.url))
-        let json = try docctl(["info", "a.dkproj", "--json"], in: directory.url).output
+        try Fixtures.twoCopies(in: directory.url)
+        #expect(try Run.succeeding(["info", "a.dkproj"], in: directory.url).output == info("a.dkproj", in: directory.url))
+        let json = try Run.succeeding(["info", "a.dkproj", "--json"], in: directory.url).output
         #expect(json.hasPrefix("{\n  \"blobCount\" : 0,\n"), "one bundle: an object, as before")
     }
 
     @Test func infoOfSeveralBundlesShowsEachInTurnAndGoesOnPastOneThatFails() throws {
         let directory = try TemporaryDirectory()
-        try copies(in: directory.url)
-        let both = try docctl(["info", "a.dkproj", "b.dkproj"], in: directory.url)
+        try Fixtures.twoCopies(in: directory.url)
+        let both = try Run.succeeding(["info", "a.dkproj", "b.dkproj"], in: directory.url)
         #expect(try both.output == info("a.dkproj", in: directory.url) + "\n" + info("b.dkproj", in: directory.url))
         #expect(both.standardError.isEmpty)
 
@@ -73,13 +59,13 @@ import Testing
 
     @Test func infoOfSeveralBundlesAsJSONIsAnArray() throws {
         let directory = try TemporaryDirectory()
-        try copies(in: directory.url)
-        let a = try docctl(["info", "a.dkproj", "--json"], in: directory.url).output
-        let b = try docctl(["info", "b.dkproj", "--json"], in: directory.url).output
+        try Fixtures.twoCopies(in: directory.url)
+        let a = try Run.succeeding(["info", "a.dkproj", "--json"], in: directory.url).output
+        let b = try Run.succeeding(["info", "b.dkproj", "--json"], in: directory.url).output
         func indented(_ object: String) -> String {
             object.dropLast().split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
         }
-        let both = try docctl(["info", "a.dkproj", "b.dkproj", "--json"], in: directory.url)
+        let both = try Run.succeeding(["info", "a.dkproj", "b.dkproj", "--json"], in: directory.url)
         #expect(both.output == "[\n\(indented(a)),\n\(indented(b))\n]\n")
         let failing = try Run.docctl(["info", "nope.dkproj", "b.dkproj", "--json"], in: directory.url)
         #expect(failing.status == 66 && failing.output == "[\n\(indented(b))\n]\n")

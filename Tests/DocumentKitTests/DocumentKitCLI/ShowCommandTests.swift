@@ -4,21 +4,14 @@ import Testing
 
 /// `show`: a version's log entry and its changes, text and --json exactly.
 @Suite struct ShowCommandTests {
-    @discardableResult
-    private func docctl(_ arguments: [String], in directory: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> ExternalTool.Result {
-        let result = try Run.docctl(arguments, in: directory)
-        #expect(result.status == 0, "\(arguments): \(result.standardError)", sourceLocation: sourceLocation)
-        return result
-    }
-
     private let writer = "DocumentKit \(DocumentKitInfo.version)"
 
     @Test func showPrintsTheLogEntryAndTheChangesWithTheirValues() throws {
         let directory = try TemporaryDirectory()
-        try docctl(["new", "p.dkproj", "--name", "Garden", "--author", "ada"], in: directory.url)
-        try docctl(["set", "p.dkproj", "name", "Allotment", "-m", "Rename\n\nA better name", "--author", "ada"], in: directory.url)
+        try Run.succeeding(["new", "p.dkproj", "--name", "Garden", "--author", "ada"], in: directory.url)
+        try Run.succeeding(["set", "p.dkproj", "name", "Allotment", "-m", "Rename\n\nA better name", "--author", "ada"], in: directory.url)
         let versions = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("p.dkproj")).manifest.versions
-        let head = try docctl(["show", "p.dkproj"], in: directory.url)
+        let head = try Run.succeeding(["show", "p.dkproj"], in: directory.url)
         #expect(head.output == """
             version 2  \(versions[1].id)
             parent   \(versions[0].id)
@@ -35,9 +28,9 @@ import Testing
             ~ name: "Garden" -> "Allotment"
 
             """)
-        #expect(try docctl(["show", "p.dkproj", "2"], in: directory.url).output == head.output)
+        #expect(try Run.succeeding(["show", "p.dkproj", "2"], in: directory.url).output == head.output)
         // The first version is compared with nothing: all it holds is added.
-        let first = try docctl(["show", "p.dkproj", "head~1"], in: directory.url)
+        let first = try Run.succeeding(["show", "p.dkproj", "head~1"], in: directory.url)
         #expect(first.output == """
             version 1  \(versions[0].id)
             parent   none
@@ -56,7 +49,7 @@ import Testing
             + tasks: []
 
             """)
-        let json = try docctl(["show", "p.dkproj", "1", "--json"], in: directory.url)
+        let json = try Run.succeeding(["show", "p.dkproj", "1", "--json"], in: directory.url)
         #expect(json.output == """
             {
               "blobs" : [],
@@ -108,15 +101,15 @@ import Testing
 
     @Test func showOfAMergeComparesItWithItsFirstParentAndNamesBoth() throws {
         let directory = try TemporaryDirectory()
-        try docctl(["new", "a.dkproj", "--name", "Garden", "--author", "ada"], in: directory.url)
+        try Run.succeeding(["new", "a.dkproj", "--name", "Garden", "--author", "ada"], in: directory.url)
         try FileManager.default.copyItem(at: directory.url.appendingPathComponent("a.dkproj"), to: directory.url.appendingPathComponent("b.dkproj"))
-        try docctl(["set", "a.dkproj", "summary", "Ours", "-m", "Ours", "--author", "ada"], in: directory.url)
+        try Run.succeeding(["set", "a.dkproj", "summary", "Ours", "-m", "Ours", "--author", "ada"], in: directory.url)
         try Fixtures.write(Fixtures.png, to: "photo.png", in: directory.url)
-        try docctl(["attach", "b.dkproj", "photo.png", "-m", "Theirs", "--author", "bob"], in: directory.url)
-        try docctl(["pull", "a.dkproj", "b.dkproj", "--author", "ada"], in: directory.url)
+        try Run.succeeding(["attach", "b.dkproj", "photo.png", "-m", "Theirs", "--author", "bob"], in: directory.url)
+        try Run.succeeding(["pull", "a.dkproj", "b.dkproj", "--author", "ada"], in: directory.url)
         let versions = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("a.dkproj")).manifest.versions
         let digest = ObjectDigest.of(Fixtures.png).hex
-        let show = try docctl(["show", "a.dkproj"], in: directory.url)
+        let show = try Run.succeeding(["show", "a.dkproj"], in: directory.url)
         #expect(show.output == """
             version 4  \(versions[3].id)
             merge    \(versions[1].id) \(versions[2].id)
@@ -132,7 +125,7 @@ import Testing
             + blob \(digest.prefix(12)) (67 B)
 
             """)
-        let json = try JSONValue.parse(Data(try docctl(["show", "a.dkproj", "--json"], in: directory.url).output.utf8))
+        let json = try JSONValue.parse(Data(try Run.succeeding(["show", "a.dkproj", "--json"], in: directory.url).output.utf8))
         guard case .object(let members) = json, case .object(let parent)? = members["parent"], case .object(let version)? = members["version"] else {
             Issue.record("not a version detail: \(json)")
             return
@@ -143,11 +136,11 @@ import Testing
 
     @Test func showOfAVersionWhoseParentWasPrunedComparesItWithNothing() throws {
         let directory = try TemporaryDirectory()
-        try docctl(["new", "p.dkproj", "--name", "Garden", "--author", "ada"], in: directory.url)
-        try docctl(["set", "p.dkproj", "summary", "Beds", "--author", "ada"], in: directory.url)
-        try docctl(["prune", "p.dkproj", "--keep", "1"], in: directory.url)
+        try Run.succeeding(["new", "p.dkproj", "--name", "Garden", "--author", "ada"], in: directory.url)
+        try Run.succeeding(["set", "p.dkproj", "summary", "Beds", "--author", "ada"], in: directory.url)
+        try Run.succeeding(["prune", "p.dkproj", "--keep", "1"], in: directory.url)
         let versions = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("p.dkproj")).manifest.versions
-        let show = try docctl(["show", "p.dkproj"], in: directory.url)
+        let show = try Run.succeeding(["show", "p.dkproj"], in: directory.url)
         #expect(show.output.contains("""
 
             --- none (parent \(versions[0].parents[0].prefix(12)) was pruned)

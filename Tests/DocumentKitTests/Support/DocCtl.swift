@@ -46,6 +46,26 @@ enum Run {
     }
 }
 
+extension Run {
+    /// Runs docctl as ``docctl(_:in:environment:)`` does, expecting it to succeed.
+    @discardableResult
+    static func succeeding(_ arguments: [String], in directory: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> ExternalTool.Result {
+        let result = try docctl(arguments, in: directory)
+        #expect(result.status == 0, "\(arguments): \(result.standardError)", sourceLocation: sourceLocation)
+        return result
+    }
+}
+
+extension Fixtures {
+    /// `a.dkproj` and `b.dkproj` in `directory`: a copy of it with one more version, a new task.
+    static func twoCopies(in directory: URL) throws {
+        try Run.succeeding(["new", "a.dkproj", "--name", "Garden", "--author", "ada"], in: directory)
+        try FileManager.default.copyItem(at: directory.appendingPathComponent("a.dkproj"), to: directory.appendingPathComponent("b.dkproj"))
+        try Run.succeeding(["set", "b.dkproj", "tasks[+]", #"{"id": "00000000-0000-4000-8000-000000000001", "title": "Dig"}"#, "-m", "Dig", "--author", "bob"],
+                           in: directory)
+    }
+}
+
 /// Expects a docctl failure: exactly one `error: …` line containing `fragment`, the
 /// given exit status, nothing on stdout.
 func expectFailure(_ result: ExternalTool.Result, status: Int32, containing fragment: String,
