@@ -82,6 +82,20 @@ public struct BlobReference: Codable, Hashable, CustomStringConvertible, @unchec
         file = wrapper
     }
 
+    /// A blob holding the bytes of the file at `url`, already hashed as they were written
+    /// there (``SpooledInput``): not read again until the save, which checks them against
+    /// `digest` as it copies them.
+    package init(hashedFile url: URL, digest: ObjectDigest, size: UInt64, mediaType: String, name: String?) throws {
+        try Self.checkName(name)
+        let wrapper = try FileWrapper(regularFileWithContentsOf: url)
+        self.digest = digest
+        self.size = size
+        self.mediaType = mediaType
+        self.name = name
+        wrapper.expectedDigest = digest
+        file = wrapper
+    }
+
     /// Whether `name` may be recorded as a blob's name: one path component, as a name in a
     /// tree (FORMAT.md §6): not empty, `.` or `..`, no `/`, `\`, NUL or other control
     /// characters, at most 255 bytes of UTF-8.

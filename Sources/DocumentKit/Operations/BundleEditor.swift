@@ -133,12 +133,28 @@ public enum BundleEditor {
     /// default the file's; its media type is `mediaType`, by default guessed from the name.
     public static func attach(_ file: URL, at path: JSONPath?, name: String? = nil, mediaType: String? = nil, in url: URL,
                               metadata: SaveMetadata) throws -> Outcome {
-        let name = name ?? file.lastPathComponent
-        return try apply(at: url, metadata: metadata) { context in
+        try attach(at: path, name: name ?? file.lastPathComponent, mediaType: mediaType, in: url, metadata: metadata) { mediaType, name in
+            try BlobReference(contentsOf: file, mediaType: mediaType, name: name)
+        }
+    }
+
+    /// Stores what a stream held (``SpooledInput``, hashed as it was kept) as a blob named
+    /// `name`, as ``attach(_:at:name:mediaType:in:metadata:)`` stores a file.
+    public static func attach(_ input: SpooledInput, at path: JSONPath?, name: String, mediaType: String? = nil, in url: URL,
+                              metadata: SaveMetadata) throws -> Outcome {
+        try attach(at: path, name: name, mediaType: mediaType, in: url, metadata: metadata) { mediaType, name in
+            try BlobReference(hashedFile: input.url, digest: input.digest, size: input.size, mediaType: mediaType, name: name)
+        }
+    }
+
+    /// Saves a reference at `path` to the blob `makeBlob` makes, with its media type and
+    /// the name it records (`nil` for a schema that records none).
+    private static func attach(at path: JSONPath?, name: String, mediaType: String?, in url: URL, metadata: SaveMetadata,
+                               _ makeBlob: (_ mediaType: String, _ name: String?) throws -> BlobReference) throws -> Outcome {
+        try apply(at: url, metadata: metadata) { context in
             // A build of an older schema (DOCUMENTKIT_WRITE_SCHEMA) recorded no names.
             let recordsName = try context.documentType.map { try writeSchemaOverride(for: $0) == nil } ?? true
-            let blob = try BlobReference(contentsOf: file, mediaType: mediaType ?? MediaTypes.guess(for: URL(fileURLWithPath: name)),
-                                         name: recordsName ? name : nil)
+            let blob = try makeBlob(mediaType ?? MediaTypes.guess(for: URL(fileURLWithPath: name)), recordsName ? name : nil)
             guard let path = try path ?? context.documentType?.defaultAttachmentPath.map(JSONPath.init(parsing:)) else {
                 throw DocumentKitError(.usage, "this document type has no default place for attachments; name one with --as PATH")
             }

@@ -12,6 +12,8 @@ public final class SpooledInput {
     public let url: URL
     /// How many bytes the stream held.
     public let size: UInt64
+    /// Their SHA-256, taken as they were written: an attach need not read them again.
+    public let digest: ObjectDigest
     private let staging: StagingFolder
 
     /// Reads the open `descriptor` to its end into a file named `name` in a private folder
@@ -22,15 +24,15 @@ public final class SpooledInput {
         }
         let staging = try StagingFolder(beside: destination)
         let url = staging.url.appendingPathComponent(name)
-        var size: UInt64 = 0
+        var hasher = ObjectHasher()
         let stream = ByteStream(descriptor: descriptor, name: source)
         let file = try staging.writing { try OpenFile.creatingExclusively(url.path) }
         try ProgressMeter.phase(.reading, counting: .read, totalBytes: nil) {
             try stream.stream { block in
+                hasher.update(block)
                 try staging.writing { try file.write(block) }
-                size += UInt64(block.count)
             }
         }
-        (self.staging, self.url, self.size) = (staging, url, size)
+        (self.staging, self.url, self.size, self.digest) = (staging, url, hasher.byteCount, hasher.finalize())
     }
 }

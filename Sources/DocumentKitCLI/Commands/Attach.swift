@@ -23,15 +23,17 @@ extension DocumentTool {
 
         func run() throws {
             let jsonPath = try path.map(JSONPath.init(parsing:))
-            var spooled: SpooledInput?
+            let outcome: BundleEditor.Outcome
             if file == "-" {
                 guard let name else { throw DocumentKitError(.usage, "attach - reads standard input: name it with --name") }
-                spooled = try SpooledInput(reading: STDIN_FILENO, named: name, beside: target.url)
-            }
-            let fileURL = spooled?.url ?? URL(fileURLWithPath: file)
-            let name = name ?? fileURL.lastPathComponent
-            let outcome = try BundleEditor.attach(fileURL, at: jsonPath, name: name, mediaType: mediaType, in: target.url,
+                let input = try SpooledInput(reading: STDIN_FILENO, named: name, beside: target.url)
+                outcome = try BundleEditor.attach(input, at: jsonPath, name: name, mediaType: mediaType, in: target.url,
                                                   metadata: edit.metadata(defaultMessage: "Attach \(name)"))
+            } else {
+                let name = name ?? URL(fileURLWithPath: file).lastPathComponent
+                outcome = try BundleEditor.attach(URL(fileURLWithPath: file), at: jsonPath, name: name, mediaType: mediaType, in: target.url,
+                                                  metadata: edit.metadata(defaultMessage: "Attach \(name)"))
+            }
             try EditReport(outcome, dryRun: edit.dryRun).print(json: output.json, bundle: target.bundle)
         }
     }
