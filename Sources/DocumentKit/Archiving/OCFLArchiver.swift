@@ -29,9 +29,34 @@ public enum OCFLArchiver {
     }
 
     /// Archives the bundle at `bundleURL` into the storage root at `root` (created when
-    /// missing or empty).
-    public static func archive(_ bundleURL: URL, to root: URL) throws -> Result {
-        try archive(bundleURL, to: LocalArchiveStorage(root: root))
+    /// missing or empty). With `dryRun`, the root is only read: the result says what the
+    /// archive would add.
+    public static func archive(_ bundleURL: URL, to root: URL, dryRun: Bool = false) throws -> Result {
+        let storage = LocalArchiveStorage(root: root)
+        return try dryRun ? plannedArchive(bundleURL, to: storage) : archive(bundleURL, to: storage)
+    }
+
+    /// What archiving the bundle at `bundleURL` into `storage` would add, found without
+    /// writing: the versions the object lacks and the files they bring (hashed to know).
+    static func plannedArchive(_ bundleURL: URL, to storage: any ArchiveStorage) throws -> Result {
+        let bundle = try DocumentBundle(contentsOf: bundleURL)
+        let objectID = objectID(of: bundle.manifest)
+        _ = try OCFLStorageRoot.open(storage, checkingOnly: true)
+        let objectPath = OCFLStorageRoot.objectPath(for: objectID)
+        let existing = storage.exists(objectPath) ? try OCFLObject.read(storage, at: objectPath) : nil
+        let plan = try versionsToAdd(bundle, archived: existing?.records.map(\.version.id) ?? [], isNewObject: existing == nil,
+                                     bundlePath: bundleURL.relativePath)
+        var inventory = existing?.inventory ?? OCFLInventory(id: objectID)
+        var digests = OCFLDigestIndex(existing?.inventory)
+        var names: [String] = []
+        var stored = (files: 0, bytes: UInt64(0))
+        for version in plan {
+            let next = try OCFLVersionPlan.next(after: inventory, adding: version, of: bundle, contentFolder: nil, digests: &digests)
+            (names, inventory) = (names + [next.name], next.inventory)
+            stored = (stored.files + next.newContent.count, next.newContent.reduce(stored.bytes) { $0 + $1.size })
+        }
+        return Result(objectID: objectID, objectPath: objectPath, createdObject: existing == nil && !plan.isEmpty, newVersions: names,
+                      newVersionIDs: plan.map(\.id), totalVersions: inventory.versions.count, filesStored: stored.files, bytesStored: stored.bytes)
     }
 
     /// Archives the bundle at `bundleURL` into the storage root `storage`.

@@ -32,10 +32,12 @@ struct OCFLStorageRoot {
 
     /// Opens the storage root, creating it when the folder is missing or empty. A folder
     /// that holds anything but an OCFL 1.1 root with this layout is refused, untouched.
-    static func open(_ storage: any ArchiveStorage) throws -> OCFLStorageRoot {
+    /// With `checkingOnly`, a missing or empty root is left so.
+    static func open(_ storage: any ArchiveStorage, checkingOnly: Bool = false) throws -> OCFLStorageRoot {
         let root = OCFLStorageRoot(storage: storage)
-        let names = try storage.list("")
+        let names = checkingOnly && !storage.exists("") ? [] : try storage.list("")
         if names.isEmpty {
+            if checkingOnly { return root }
             try storage.makeFolder("")
             try root.create()
             return root

@@ -20,12 +20,22 @@ public enum BundlePacker {
     /// Writes the bundle at `url`, as it is now, to `output` without superseded bytes. The
     /// bundle is only read; `output` is created whole or not at all, and replaced only when
     /// `replace`. Packing a bundle onto itself is refused: a save compacts a bundle in
-    /// place when its superseded bytes pass a third of it.
-    public static func pack(_ url: URL, to output: URL, replace: Bool) throws -> Result {
+    /// place when its superseded bytes pass a third of it. With `dryRun`, the same checks
+    /// run and nothing is written; `bytes` is then the bundle's size less what the copy
+    /// leaves out (the copy's own directory may differ from it by a few bytes).
+    public static func pack(_ url: URL, to output: URL, replace: Bool, dryRun: Bool = false) throws -> Result {
         let bundle = try DocumentBundle(contentsOf: url)
         if let source = SystemCall.status(url.path), let target = SystemCall.status(output.path),
            source.st_dev == target.st_dev, source.st_ino == target.st_ino {
             throw DocumentKitError(.usage, "is the bundle itself; pack it to another file", path: output.relativePath)
+        }
+        if dryRun {
+            if !replace, SystemCall.linkStatus(output.path) != nil {
+                throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
+            }
+            let size = SystemCall.status(url.path).map { UInt64($0.st_size) } ?? 0
+            return Result(output: output.path, versions: bundle.manifest.versions.count, objects: bundle.manifest.objects.count,
+                          bytes: size - min(size, bundle.reclaimableBytes), reclaimedBytes: bundle.reclaimableBytes)
         }
         try DocumentKitError.located(at: url.relativePath) {
             try BundleWriter.writeContents(

@@ -20,10 +20,11 @@ extension DocumentTool {
         @OptionGroup var target: BundleArgument
         @Argument(help: "The OCFL storage root.", completion: .directory)
         var root: String
+        @OptionGroup var dryRun: DryRunOption
         @OptionGroup var options: OutputOptions
 
         func run() throws {
-            let result = try OCFLArchiver.archive(target.url, to: URL(fileURLWithPath: root))
+            let result = try OCFLArchiver.archive(target.url, to: URL(fileURLWithPath: root), dryRun: dryRun.dryRun)
             if options.json { return try Console.printJSON(ArchiveReport(bundle: target.bundle, root: root, result: result)) }
             let added = result.newVersions
             let versions = switch added.count {
@@ -31,7 +32,11 @@ extension DocumentTool {
             case 1: "1 new version (\(added[0]))"
             default: "\(added.count) new versions (\(added[0])–\(added[added.count - 1]))"
             }
-            Console.print("archived \(target.bundle) to \(root): object \(result.objectID), \(versions), \(result.filesStored) file\(result.filesStored == 1 ? "" : "s") stored")
+            let files = "\(result.filesStored) file\(result.filesStored == 1 ? "" : "s")"
+            if dryRun.dryRun {
+                return Console.print("would archive \(target.bundle) to \(root): object \(result.objectID), \(versions), \(files) (\(Console.bytes(result.bytesStored))) to store; nothing was written")
+            }
+            Console.print("archived \(target.bundle) to \(root): object \(result.objectID), \(versions), \(files) stored")
         }
     }
 

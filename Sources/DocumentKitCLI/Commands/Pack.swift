@@ -18,11 +18,15 @@ extension DocumentTool {
         @Option(name: .shortAndLong, help: "The bundle file to create.")
         var output: String
         @OptionGroup var force: ForceOption
+        @OptionGroup var dryRun: DryRunOption
         @OptionGroup var options: OutputOptions
 
         func run() throws {
-            let result = try BundlePacker.pack(target.url, to: URL(fileURLWithPath: output), replace: force.force)
+            let result = try BundlePacker.pack(target.url, to: URL(fileURLWithPath: output), replace: force.force, dryRun: dryRun.dryRun)
             if options.json { return try Console.printJSON(result) }
+            if dryRun.dryRun {
+                return Console.print("would pack \(target.bundle) to \(output) (\(result.versions) version\(result.versions == 1 ? "" : "s"), about \(Console.bytes(result.bytes)); \(Console.bytes(result.reclaimedBytes)) left out); nothing was written")
+            }
             Console.print("packed \(target.bundle) to \(output) (\(result.versions) version\(result.versions == 1 ? "" : "s"), \(Console.bytes(result.bytes)); \(Console.bytes(result.reclaimedBytes)) left out)")
         }
     }

@@ -132,5 +132,12 @@ import Testing
         #expect(second.output.contains(#""result" : "would-push""#) && second.output.contains(#""filesSent" : 2"#), "\(second.output)")
         #expect(try Run.docctl(["push", "garden.dkproj", "remote"], in: directory.url).output.contains(": 1 new version (v9), 2 files ("))
         #expect(Fixtures.listing(directory.url) == ["garden.dkproj", "remote"])
+
+        let archive = try Run.docctl(["archive", "garden.dkproj", "ocfl", "--dry-run"], in: directory.url)
+        #expect(archive.output.hasPrefix("would archive garden.dkproj to ocfl: object documentkit:"), "\(archive.output) \(archive.standardError)")
+        #expect(archive.output.hasSuffix(", 9 new versions (v1–v9), 19 files (18.5 KB) to store; nothing was written\n"), "\(archive.output)")
+        let pack = try Run.docctl(["pack", "garden.dkproj", "-o", "packed.dkproj", "--dry-run"], in: directory.url)
+        #expect(pack.output.hasPrefix("would pack garden.dkproj to packed.dkproj (9 versions, about "), "\(pack.output) \(pack.standardError)")
+        #expect(Fixtures.listing(directory.url) == ["garden.dkproj", "remote"], "no root, no copy")
     }
 }
