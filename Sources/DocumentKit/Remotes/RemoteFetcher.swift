@@ -9,6 +9,23 @@ public enum RemoteFetcher {
     /// Rebuilds the project whose OCFL object id is `objectID` (or, when `nil`, the only one
     /// the remote holds) into a new bundle at `output`.
     public static func clone(_ remote: any RemoteStore, objectID: String? = nil, to output: URL, replace: Bool = false) throws -> OCFLImporter.Result {
+        try OCFLImporter.importObject(at: try objectPath(in: remote, objectID: objectID), in: remote, to: output, replace: replace)
+    }
+
+    /// What ``clone(_:objectID:to:replace:)`` would make, found by reading the object's
+    /// inventory (checked against its sidecar) and nothing else: its id and its versions.
+    /// Refuses what the clone would refuse first: no such project, an existing output.
+    public static func plannedClone(_ remote: any RemoteStore, objectID: String? = nil, to output: URL,
+                                    replace: Bool = false) throws -> (objectID: String, versions: Int) {
+        let inventory = try OCFLObject.readInventory(remote, at: try objectPath(in: remote, objectID: objectID))
+        if !replace, FileManager.default.fileExists(atPath: output.path) {
+            throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
+        }
+        return (inventory.id, inventory.versions.count)
+    }
+
+    /// The folder of the object `objectID` on the remote, or of its only object.
+    private static func objectPath(in remote: any RemoteStore, objectID: String?) throws -> String {
         try RemoteRoot.requireRoot(remote)
         let objectPath: String
         if let objectID {
@@ -27,7 +44,7 @@ public enum RemoteFetcher {
             }
             objectPath = only
         }
-        return try OCFLImporter.importObject(at: objectPath, in: remote, to: output, replace: replace)
+        return objectPath
     }
 
     /// Rebuilds the remote's copy of the project of the bundle at `bundleURL` into a

@@ -23,13 +23,26 @@ extension DocumentTool {
         @Flag(help: "Replace the output if it exists.")
         var force = false
         @OptionGroup var remoteOptions: RemoteOptions
+        @OptionGroup var dryRun: DryRunOption
         @OptionGroup var options: OutputOptions
 
         func run() throws {
             let store = try RemoteLocation(remote).open(endpoint: remoteOptions.endpoint)
+            if dryRun.dryRun {
+                let plan = try RemoteFetcher.plannedClone(store, objectID: object, to: URL(fileURLWithPath: output), replace: force)
+                if options.json { return try Console.printJSON(PlannedClone(objectID: plan.objectID, versions: plan.versions)) }
+                return Console.print("would clone \(remote) into \(output): object \(plan.objectID), \(plan.versions) version\(plan.versions == 1 ? "" : "s"); nothing was written")
+            }
             let result = try RemoteFetcher.clone(store, objectID: object, to: URL(fileURLWithPath: output), replace: force)
             if options.json { return try Console.printJSON(result) }
             Console.print("cloned \(remote) into \(output): \(result.versions) version\(result.versions == 1 ? "" : "s"), head \(result.head.prefix(12))")
         }
     }
+}
+
+/// `clone --dry-run --json`: the project a clone would make.
+struct PlannedClone: Encodable {
+    var objectID: String
+    var versions: Int
+    var dryRun = true
 }

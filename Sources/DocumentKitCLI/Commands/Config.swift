@@ -48,9 +48,13 @@ extension DocumentTool.Config {
         @OptionGroup var setting: SettingArgument
         @Argument(help: "The new value.")
         var value: String
+        @OptionGroup var dryRun: DryRunOption
 
         func run() throws {
-            try NamedUserSettings.set(setting.key, to: value)
+            guard dryRun.dryRun else { return try NamedUserSettings.set(setting.key, to: value) }
+            // Checked as a real set checks it, into settings that live in memory only.
+            try NamedUserSettings.set(setting.key, to: value, settings: UserSettings(storage: InMemoryStorage()))
+            Console.print("would set \(setting.key) to \(value); nothing was written")
         }
     }
 
@@ -58,9 +62,12 @@ extension DocumentTool.Config {
         static let configuration = CommandConfiguration(commandName: "unset", abstract: "Remove a setting's value, so that its default applies.")
 
         @OptionGroup var setting: SettingArgument
+        @OptionGroup var dryRun: DryRunOption
 
         func run() throws {
-            try NamedUserSettings.unset(setting.key)
+            guard dryRun.dryRun else { return try NamedUserSettings.unset(setting.key) }
+            _ = try NamedUserSettings.setting(named: setting.key)
+            Console.print("would unset \(setting.key); nothing was written")
         }
     }
 

@@ -19,10 +19,15 @@ extension DocumentTool {
             static let configuration = CommandConfiguration(
                 commandName: "new",
                 abstract: "Make a new Ed25519 signing key; an existing key is never replaced.")
+            @OptionGroup var dryRun: DryRunOption
             @OptionGroup var output: OutputOptions
 
             func run() throws {
                 let url = try SigningKey.location()
+                if dryRun.dryRun {
+                    try SigningKey.refuseExisting(at: url)
+                    return Console.print("would make a signing key in \(url.path); nothing was written")
+                }
                 let key = SigningKey.generate()
                 try key.write(to: url)
                 try KeyReport(key.publicKey, file: url.path).print(json: output.json, made: true)

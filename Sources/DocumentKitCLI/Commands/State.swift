@@ -73,9 +73,12 @@ extension DocumentTool.State {
         var value: String
         @Flag(help: "Take VALUE as a string even if it parses as JSON (for an application's key).")
         var string = false
+        @OptionGroup var dryRun: DryRunOption
 
         func run() throws {
-            try NamedBundleState.set(key.key, to: value, asString: string, in: target.url)
+            guard dryRun.dryRun else { return try NamedBundleState.set(key.key, to: value, asString: string, in: target.url) }
+            try NamedBundleState.check(key.key, value: value, in: target.url)
+            Console.print("would set \(key.key) to \(value) in \(target.bundle); nothing was written")
         }
     }
 
@@ -84,9 +87,12 @@ extension DocumentTool.State {
 
         @OptionGroup var target: BundleArgument
         @OptionGroup var key: StateKeyArgument
+        @OptionGroup var dryRun: DryRunOption
 
         func run() throws {
-            try NamedBundleState.unset(key.key, in: target.url)
+            guard dryRun.dryRun else { return try NamedBundleState.unset(key.key, in: target.url) }
+            try NamedBundleState.check(key.key, value: nil, in: target.url)
+            Console.print("would unset \(key.key) in \(target.bundle); nothing was written")
         }
     }
 
@@ -97,9 +103,12 @@ extension DocumentTool.State {
             discussion: "Works also when the state cannot be read (validate reports state.invalid), which is how such a bundle is mended.")
 
         @OptionGroup var target: BundleArgument
+        @OptionGroup var dryRun: DryRunOption
 
         func run() throws {
-            try NamedBundleState.clear(in: target.url)
+            guard dryRun.dryRun else { return try NamedBundleState.clear(in: target.url) }
+            _ = try DocumentBundle(contentsOf: target.url)
+            Console.print("would clear the state of \(target.bundle); nothing was written")
         }
     }
 }

@@ -49,6 +49,14 @@ public enum NamedBundleState {
         try BundleStateStorage(url: url).setValue(asString ? .string(value) : JSONValue.parseArgument(value), forKey: name)
     }
 
+    /// What ``set(_:to:asString:in:)`` checks, without writing: the bundle opens, the key is
+    /// not empty, and a known setting takes `value`. For a dry run.
+    public static func check(_ name: String, value: String?, in url: URL) throws {
+        _ = try DocumentBundle(contentsOf: url)
+        guard let setting = try setting(named: name), let value else { return }
+        try setting.write(BundleState(storage: InMemoryStorage()), value)
+    }
+
     /// Removes `name` (a known setting or any stored key) from the state of the bundle at
     /// `url`; nothing is written when it is not there.
     public static func unset(_ name: String, in url: URL) throws {

@@ -38,6 +38,14 @@ public struct SigningKey: Sendable {
     /// Writes the key to a new file at `url`, readable and writable by its owner alone
     /// (0600), creating its folder (0700) and the folders above it when missing. An
     /// existing file is never replaced.
+    /// Refuses (`cannotCreateOutput`) when a file or link is at `url`: a key is never
+    /// replaced. What ``write(to:)`` checks first, for a caller that only asks.
+    public static func refuseExisting(at url: URL) throws {
+        guard SystemCall.linkStatus(url.path) == nil else {
+            throw DocumentKitError(.cannotCreateOutput, "already exists; a key is never replaced (move it away first)", path: url.path)
+        }
+    }
+
     public func write(to url: URL) throws {
         // The settings folders above it, as `mkdir -p` would (the umask's mode); the key's
         // own folder private.
@@ -50,9 +58,7 @@ public struct SigningKey: Sendable {
         for (index, path) in missing.reversed().enumerated() where !SystemCall.makeFolder(path, mode: index == missing.count - 1 ? 0o700 : 0o777) {
             throw DocumentKitError.system("cannot create the folder of", path: url.path, errno: errno)
         }
-        guard SystemCall.linkStatus(url.path) == nil else {
-            throw DocumentKitError(.cannotCreateOutput, "already exists; a key is never replaced (move it away first)", path: url.path)
-        }
+        try Self.refuseExisting(at: url)
         // Exclusive: a file (or link) that appears meanwhile is refused, not written through.
         let file = try OpenFile.creatingExclusively(url.path, mode: 0o600)
         try file.write(Data("\(Self.header)\n\(raw.base64EncodedString())\n".utf8))

@@ -140,4 +140,38 @@ import Testing
         #expect(pack.output.hasPrefix("would pack garden.dkproj to packed.dkproj (9 versions, about "), "\(pack.output) \(pack.standardError)")
         #expect(Fixtures.listing(directory.url) == ["garden.dkproj", "remote"], "no root, no copy")
     }
+
+    @Test func drySettingsKeysAndClonesWriteNothing() throws {
+        let directory = try TemporaryDirectory()
+        let home = directory.url.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: false)
+        let environment = ["XDG_CONFIG_HOME": home.path]
+        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        let before = try Fixtures.digest(of: directory.url.appendingPathComponent("garden.dkproj"))
+        let cases: [([String], String)] = [
+            (["config", "set", "author.name", "Ada", "--dry-run"], "would set author.name to Ada; nothing was written\n"),
+            (["config", "unset", "author.name", "--dry-run"], "would unset author.name; nothing was written\n"),
+            (["state", "set", "garden.dkproj", "export.format", "tar", "--dry-run"], "would set export.format to tar in garden.dkproj; nothing was written\n"),
+            (["state", "unset", "garden.dkproj", "export.format", "--dry-run"], "would unset export.format in garden.dkproj; nothing was written\n"),
+            (["state", "clear", "garden.dkproj", "--dry-run"], "would clear the state of garden.dkproj; nothing was written\n"),
+            (["key", "new", "--dry-run"], "would make a signing key in \(home.path)/docctl/signing.key; nothing was written\n"),
+        ]
+        for (arguments, line) in cases {
+            let result = try Run.docctl(arguments, in: directory.url, environment: environment)
+            #expect(result.status == 0 && result.output == line, "\(arguments): \(result.output) \(result.standardError)")
+        }
+        expectFailure(try Run.docctl(["config", "set", "export.format", "rar", "--dry-run"], in: directory.url, environment: environment), status: 64,
+                      containing: "error: export.format: 'rar' is not one of zip, tar, tar.gz, tar.zst, dir, json or bagit\n")
+        #expect(Fixtures.listing(home) == [], "no settings, no key")
+        #expect(try Fixtures.digest(of: directory.url.appendingPathComponent("garden.dkproj")) == before, "no state written")
+
+        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("remote"), withIntermediateDirectories: false)
+        try Run.succeeding(["push", "garden.dkproj", "remote"], in: directory.url)
+        let clone = try Run.docctl(["clone", "remote", "-o", "copy.dkproj", "--dry-run"], in: directory.url)
+        #expect(clone.output.wholeMatch(of: #/would clone remote into copy\.dkproj: object documentkit:[0-9a-f]{64}, 8 versions; nothing was written\n/#) != nil,
+                "\(clone.output) \(clone.standardError)")
+        expectFailure(try Run.docctl(["clone", "remote", "-o", "garden.dkproj", "--dry-run"], in: directory.url), status: 73,
+                      containing: "error: garden.dkproj: already exists (use --force to replace it)\n")
+        #expect(Fixtures.listing(directory.url) == ["config", "garden.dkproj", "remote"])
+    }
 }

@@ -372,7 +372,7 @@ import Testing
             not match. A remote that holds several projects needs --object, the project's
             OCFL object id (documentkit: and the id of its first version).
 
-            USAGE: docctl clone <remote> --output <BUNDLE> [--object <ID>] [--force] [--endpoint <URL>] [--json] [--quiet]
+            USAGE: docctl clone <remote> --output <BUNDLE> [--object <ID>] [--force] [--endpoint <URL>] [--dry-run] [--json] [--quiet]
 
             ARGUMENTS:
               <remote>                The remote: a folder, or s3://BUCKET/PREFIX.
@@ -385,6 +385,7 @@ import Testing
               --endpoint <URL>        The S3 service's address for s3:// remotes (default:
                                       AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, endpoint_url
                                       in ~/.aws/config, else AWS).
+              --dry-run               Report what would be written, and write nothing.
               --json                  Print machine-readable JSON instead of text.
               -q, --quiet             Print nothing but errors, and no progress: the exit
                                       status tells.
