@@ -27,6 +27,18 @@ public enum OCFLImporter {
         try importObject(at: "", in: LocalArchiveStorage(root: objectURL), to: output, replace: replace)
     }
 
+    /// What importing the object at `path` of `storage` into `output` would make, found by
+    /// reading its inventory (checked against its sidecar) and nothing else: the object's
+    /// id and its versions. Refuses an existing `output` unless `replace`, as the import does.
+    public static func plannedImport(at path: String, in storage: any ArchiveReading, to output: URL,
+                                     replace: Bool = false) throws -> (objectID: String, versions: Int) {
+        let inventory = try OCFLObject.readInventory(storage, at: path)
+        if !replace, FileManager.default.fileExists(atPath: output.path) {
+            throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
+        }
+        return (inventory.id, inventory.versions.count)
+    }
+
     /// Imports the object at `path` of `storage` into a new bundle at `output`. Nothing is
     /// written unless every file checks. Files are read in a stream (a remote's downloaded
     /// first into a scratch folder beside `output`), never whole into memory; those whose

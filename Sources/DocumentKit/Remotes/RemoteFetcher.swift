@@ -12,16 +12,11 @@ public enum RemoteFetcher {
         try OCFLImporter.importObject(at: try objectPath(in: remote, objectID: objectID), in: remote, to: output, replace: replace)
     }
 
-    /// What ``clone(_:objectID:to:replace:)`` would make, found by reading the object's
-    /// inventory (checked against its sidecar) and nothing else: its id and its versions.
-    /// Refuses what the clone would refuse first: no such project, an existing output.
+    /// What ``clone(_:objectID:to:replace:)`` would make (``OCFLImporter/plannedImport(at:in:to:replace:)``),
+    /// refusing what the clone would refuse first: no such project, an existing output.
     public static func plannedClone(_ remote: any RemoteStore, objectID: String? = nil, to output: URL,
                                     replace: Bool = false) throws -> (objectID: String, versions: Int) {
-        let inventory = try OCFLObject.readInventory(remote, at: try objectPath(in: remote, objectID: objectID))
-        if !replace, FileManager.default.fileExists(atPath: output.path) {
-            throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
-        }
-        return (inventory.id, inventory.versions.count)
+        try OCFLImporter.plannedImport(at: try objectPath(in: remote, objectID: objectID), in: remote, to: output, replace: replace)
     }
 
     /// The folder of the object `objectID` on the remote, or of its only object.

@@ -30,7 +30,7 @@ extension DocumentTool {
             let store = try RemoteLocation(remote).open(endpoint: remoteOptions.endpoint)
             if dryRun.dryRun {
                 let plan = try RemoteFetcher.plannedClone(store, objectID: object, to: URL(fileURLWithPath: output), replace: force)
-                if options.json { return try Console.printJSON(PlannedClone(objectID: plan.objectID, versions: plan.versions)) }
+                if options.json { return try Console.printJSON(PlannedImport(objectID: plan.objectID, versions: plan.versions)) }
                 return Console.print("would clone \(remote) into \(output): object \(plan.objectID), \(plan.versions) version\(plan.versions == 1 ? "" : "s"); nothing was written")
             }
             let result = try RemoteFetcher.clone(store, objectID: object, to: URL(fileURLWithPath: output), replace: force)
@@ -40,8 +40,8 @@ extension DocumentTool {
     }
 }
 
-/// `clone --dry-run --json`: the project a clone would make.
-struct PlannedClone: Encodable {
+/// `clone --dry-run --json` and `import OBJECT --dry-run --json`: the project they would make.
+struct PlannedImport: Encodable {
     var objectID: String
     var versions: Int
     var dryRun = true

@@ -173,5 +173,12 @@ import Testing
         expectFailure(try Run.docctl(["clone", "remote", "-o", "garden.dkproj", "--dry-run"], in: directory.url), status: 73,
                       containing: "error: garden.dkproj: already exists (use --force to replace it)\n")
         #expect(Fixtures.listing(directory.url) == ["config", "garden.dkproj", "remote"])
+        // An OCFL object imported: the object is read, no bundle made.
+        let objects = try FileManager.default.subpathsOfDirectory(atPath: directory.url.appendingPathComponent("remote").path)
+        let object = try #require(objects.first { $0.hasSuffix("/0=ocfl_object_1.1") }).dropLast("/0=ocfl_object_1.1".count)
+        let imported = try Run.docctl(["import", "remote/\(object)", "-o", "copy.dkproj", "--dry-run"], in: directory.url)
+        #expect(imported.output.wholeMatch(of: #/would import remote/.+ into copy\.dkproj: 8 versions of object documentkit:[0-9a-f]{64}; nothing was written\n/#) != nil,
+                "\(imported.output) \(imported.standardError)")
+        #expect(Fixtures.listing(directory.url) == ["config", "garden.dkproj", "remote"])
     }
 }
