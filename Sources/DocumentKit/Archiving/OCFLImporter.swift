@@ -33,9 +33,7 @@ public enum OCFLImporter {
     public static func plannedImport(at path: String, in storage: any ArchiveReading, to output: URL,
                                      replace: Bool = false) throws -> (objectID: String, versions: Int) {
         let inventory = try OCFLObject.readInventory(storage, at: path)
-        if !replace, FileManager.default.fileExists(atPath: output.path) {
-            throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
-        }
+        try AtomicReplacement.refuseExisting(output, replace: replace)
         return (inventory.id, inventory.versions.count)
     }
 
@@ -45,9 +43,7 @@ public enum OCFLImporter {
     /// SHA-256 `reusing` holds are taken from it instead.
     public static func importObject(at path: String, in storage: any ArchiveReading, to output: URL, replace: Bool = false,
                                     reusing local: DocumentBundle? = nil) throws -> Result {
-        if !replace, FileManager.default.fileExists(atPath: output.path) {
-            throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
-        }
+        try AtomicReplacement.refuseExisting(output, replace: replace)
         let objectPath = storage.reported(path)
         let scratch = try StagingFolder(beside: output)
         let (contents, result) = try DocumentKitError.located(at: objectPath) { () throws -> (BundleWriter.Contents, Result) in

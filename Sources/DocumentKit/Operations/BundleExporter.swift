@@ -41,9 +41,7 @@ public enum BundleExporter {
         let bundle = try DocumentBundle(contentsOf: url)
         let selected = try version.map(bundle.version(named:)) ?? bundle.headVersion
         let files = format == .bagit ? [] : try ExportedFile.list(version: selected, of: bundle)
-        if !replace, FileManager.default.fileExists(atPath: output.path) || (try? FileManager.default.destinationOfSymbolicLink(atPath: output.path)) != nil {
-            throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
-        }
+        try AtomicReplacement.refuseExisting(output, replace: replace)
         var result = Result(output: output.path, format: format, version: selected.number, files: 0, bytes: 0)
         if dryRun {
             let counted = format == .bagit

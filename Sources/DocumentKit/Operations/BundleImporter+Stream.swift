@@ -11,9 +11,7 @@ extension BundleImporter {
     public static func importDocument(fromFileDescriptor descriptor: Int32, named name: String = "standard input", to output: URL,
                                       type: any CodableDocument.Type, schema: String? = nil, metadata: SaveMetadata,
                                       replace: Bool = false) throws -> BundleVersion {
-        if !replace, FileManager.default.fileExists(atPath: output.path) {
-            throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
-        }
+        try AtomicReplacement.refuseExisting(output, replace: replace)
         let spooled = try SpooledInput(reading: descriptor, named: "standard-input", beside: output, source: name)
         do {
             return try importDocument(from: spooled.url, to: output, type: type, schema: schema, metadata: metadata, replace: replace)

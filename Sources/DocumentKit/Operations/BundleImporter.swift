@@ -17,9 +17,7 @@ public enum BundleImporter {
         guard [S_IFDIR, S_IFREG].contains(info.st_mode & S_IFMT) else {
             throw DocumentKitError(.malformedInput, "not a folder, an archive or a JSON file: it is not a regular file", path: source.relativePath)
         }
-        if !replace, FileManager.default.fileExists(atPath: output.path) {
-            throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
-        }
+        try AtomicReplacement.refuseExisting(output, replace: replace)
         let staging = try StagingFolder(beside: output)
         let pending = PendingObjects(base: nil)
         // The source's text is checked as JSON and decoded as it is: no tree of it is built

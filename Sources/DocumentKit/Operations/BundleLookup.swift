@@ -48,9 +48,7 @@ public enum BundleLookup {
         if dryRun {
             // Everything a real extract checks (the output's place, the bytes against their
             // digest), with the bytes counted instead of written.
-            if !replace, SystemCall.linkStatus(output.path) != nil {
-                throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
-            }
+            try AtomicReplacement.refuseExisting(output, replace: replace)
             var count: UInt64 = 0
             try extract(path, from: url, version: version) { count += UInt64($0.count) }
             return count

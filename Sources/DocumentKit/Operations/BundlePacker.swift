@@ -30,9 +30,7 @@ public enum BundlePacker {
             throw DocumentKitError(.usage, "is the bundle itself; pack it to another file", path: output.relativePath)
         }
         if dryRun {
-            if !replace, SystemCall.linkStatus(output.path) != nil {
-                throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: output.relativePath)
-            }
+            try AtomicReplacement.refuseExisting(output, replace: replace)
             let size = SystemCall.status(url.path).map { UInt64($0.st_size) } ?? 0
             return Result(output: output.path, versions: bundle.manifest.versions.count, objects: bundle.manifest.objects.count,
                           bytes: size - min(size, bundle.reclaimableBytes), reclaimedBytes: bundle.reclaimableBytes)

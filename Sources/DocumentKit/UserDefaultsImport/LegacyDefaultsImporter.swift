@@ -117,9 +117,7 @@ public enum LegacyDefaultsImporter {
     public static func importDefaults(from source: URL, creating bundle: URL, type: any CodableDocument.Type, name: String? = nil, replace: Bool = false,
                                       dryRun: Bool = false, metadata: SaveMetadata) throws -> Report {
         let defaults = try LegacyDefaults(contentsOf: source)
-        if !replace, FileManager.default.fileExists(atPath: bundle.path) {
-            throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: bundle.relativePath)
-        }
+        try AtomicReplacement.refuseExisting(bundle, replace: replace)
         let projectName = name ?? defaults.projectName ?? bundle.deletingPathExtension().lastPathComponent
         var report = Report(source: source.relativePath, format: defaults.format, bundle: bundle.relativePath, newBundle: true,
                             dryRun: dryRun, saved: false, draftsAdded: defaults.drafts.count, draftsAlreadyPresent: 0,

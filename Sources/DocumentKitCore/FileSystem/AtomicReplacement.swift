@@ -69,7 +69,7 @@ package final class AtomicReplacement {
         guard linkat(folder.descriptor, temporaryName, folder.descriptor, destination.lastPathComponent, 0) == 0 else {
             let number = errno
             if number == EEXIST {
-                throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: reportedPath)
+                throw DocumentKitError.outputExists(reportedPath)
             }
             throw TemporarySibling.creationError("cannot create it", path: reportedPath, errno: number)
         }
@@ -160,3 +160,21 @@ extension String {
         count >= width ? self : String(repeating: pad, count: width - count) + self
     }
 }
+
+extension AtomicReplacement {
+    /// Refuses (`cannotCreateOutput`) an output that is there already, as a file, a folder
+    /// or a link (even one that leads nowhere), unless `replace`: the one check every
+    /// command that creates an output makes before it reads or writes anything.
+    package static func refuseExisting(_ output: URL, replace: Bool) throws {
+        guard !replace, SystemCall.linkStatus(output.path) != nil else { return }
+        throw DocumentKitError.outputExists(output.relativePath)
+    }
+}
+
+extension DocumentKitError {
+    /// `PATH: already exists (use --force to replace it)`.
+    package static func outputExists(_ path: String) -> DocumentKitError {
+        DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: path)
+    }
+}
+

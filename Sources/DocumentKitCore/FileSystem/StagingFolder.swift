@@ -80,7 +80,7 @@ package final class StagingFolder {
             let number = errno
             if let displaced { renameat(parent.descriptor, displaced.name, parent.descriptor, outputName) }
             if [EEXIST, ENOTEMPTY, ENOTDIR, EISDIR].contains(number), faccessat(parent.descriptor, outputName, F_OK, AT_SYMLINK_NOFOLLOW) == 0 {
-                throw DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: reportedPath)
+                throw DocumentKitError.outputExists(reportedPath)
             }
             throw TemporarySibling.creationError("cannot create it", path: reportedPath, errno: number)
         }
