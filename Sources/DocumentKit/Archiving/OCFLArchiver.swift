@@ -32,13 +32,13 @@ public enum OCFLArchiver {
     /// missing or empty). With `dryRun`, the root is only read: the result says what the
     /// archive would add.
     public static func archive(_ bundleURL: URL, to root: URL, dryRun: Bool = false) throws -> Result {
-        let storage = LocalArchiveStorage(root: root)
+        let storage = FolderArchiveStore(root: root)
         return try dryRun ? plannedArchive(bundleURL, to: storage) : archive(bundleURL, to: storage)
     }
 
     /// What archiving the bundle at `bundleURL` into `storage` would add, found without
     /// writing: the versions the object lacks and the files they bring (hashed to know).
-    static func plannedArchive(_ bundleURL: URL, to storage: any ArchiveStorage) throws -> Result {
+    static func plannedArchive(_ bundleURL: URL, to storage: any ArchiveStore) throws -> Result {
         let bundle = try DocumentBundle(contentsOf: bundleURL)
         let objectID = objectID(of: bundle.manifest)
         _ = try OCFLStorageRoot.open(storage, checkingOnly: true)
@@ -60,7 +60,7 @@ public enum OCFLArchiver {
     }
 
     /// Archives the bundle at `bundleURL` into the storage root `storage`.
-    public static func archive(_ bundleURL: URL, to storage: any ArchiveStorage) throws -> Result {
+    public static func archive(_ bundleURL: URL, to storage: any ArchiveStore) throws -> Result {
         let bundle = try DocumentBundle(contentsOf: bundleURL)
         let objectID = objectID(of: bundle.manifest)
         let root = try OCFLStorageRoot.open(storage)

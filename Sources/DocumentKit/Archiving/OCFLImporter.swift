@@ -19,18 +19,18 @@ public enum OCFLImporter {
 
     /// Whether `url` is an OCFL object folder (it holds `0=ocfl_object_1.1`).
     public static func isObject(_ url: URL) -> Bool {
-        OCFLObject.isObject(LocalArchiveStorage(root: url), at: "")
+        OCFLObject.isObject(FolderArchiveStore(root: url), at: "")
     }
 
     /// Imports the OCFL object folder at `objectURL` into a new bundle at `output`.
     public static func importObject(from objectURL: URL, to output: URL, replace: Bool = false) throws -> Result {
-        try importObject(at: "", in: LocalArchiveStorage(root: objectURL), to: output, replace: replace)
+        try importObject(at: "", in: FolderArchiveStore(root: objectURL), to: output, replace: replace)
     }
 
     /// What importing the object at `path` of `storage` into `output` would make, found by
     /// reading its inventory (checked against its sidecar) and nothing else: the object's
     /// id and its versions. Refuses an existing `output` unless `replace`, as the import does.
-    public static func plannedImport(at path: String, in storage: any ArchiveReading, to output: URL,
+    public static func plannedImport(at path: String, in storage: any OCFLRootReading, to output: URL,
                                      replace: Bool = false) throws -> (objectID: String, versions: Int) {
         let inventory = try OCFLObject.readInventory(storage, at: path)
         try AtomicReplacement.refuseExisting(output, replace: replace)
@@ -41,7 +41,7 @@ public enum OCFLImporter {
     /// written unless every file checks. Files are read in a stream (a remote's downloaded
     /// first into a scratch folder beside `output`), never whole into memory; those whose
     /// SHA-256 `reusing` holds are taken from it instead.
-    public static func importObject(at path: String, in storage: any ArchiveReading, to output: URL, replace: Bool = false,
+    public static func importObject(at path: String, in storage: any OCFLRootReading, to output: URL, replace: Bool = false,
                                     reusing local: DocumentBundle? = nil) throws -> Result {
         try AtomicReplacement.refuseExisting(output, replace: replace)
         let objectPath = storage.reported(path)

@@ -3,7 +3,7 @@ import Foundation
 /// An OCFL object DocumentKit wrote, read and checked: its inventory (against its
 /// sidecar) and each version's `documentkit/version.json` (against the inventory's digest).
 struct OCFLObject {
-    let storage: any ArchiveReading
+    let storage: any OCFLRootReading
     /// The object's folder, relative to the storage's root (`""` when the storage is the object).
     let path: String
     let inventory: OCFLInventory
@@ -14,7 +14,7 @@ struct OCFLObject {
     static let declarationText = "ocfl_object_1.1\n"
 
     /// Whether `path` holds an OCFL 1.1 object (its declaration file).
-    static func isObject(_ storage: any ArchiveReading, at path: String) -> Bool {
+    static func isObject(_ storage: any OCFLRootReading, at path: String) -> Bool {
         storage.exists(join(path, declaration))
     }
 
@@ -24,7 +24,7 @@ struct OCFLObject {
 
     /// Reads the object at `path`: refused (`malformedInput`) unless its declaration,
     /// inventory and sidecar agree and every version has a DocumentKit record.
-    static func read(_ storage: any ArchiveReading, at path: String) throws -> OCFLObject {
+    static func read(_ storage: any OCFLRootReading, at path: String) throws -> OCFLObject {
         let inventory = try readInventory(storage, at: path)
         let object = OCFLObject(storage: storage, path: path, inventory: inventory, records: [])
         let records = try inventory.versionNames.map { name in
@@ -38,7 +38,7 @@ struct OCFLObject {
     /// Reads and checks the inventory of the object at `path` (given as `data` when the
     /// caller read it already): its declaration, its sidecar, and that it is an OCFL 1.1
     /// inventory of versions `v1` to its head.
-    static func readInventory(_ storage: any ArchiveReading, at path: String, data given: Data? = nil) throws -> OCFLInventory {
+    static func readInventory(_ storage: any OCFLRootReading, at path: String, data given: Data? = nil) throws -> OCFLInventory {
         let where_ = storage.reported(path)
         guard (try? storage.readFile(join(path, declaration))) == Data(declarationText.utf8) else {
             throw DocumentKitError(.malformedInput, "not an OCFL 1.1 object: no \(declaration) declaration", path: where_)

@@ -5,7 +5,7 @@ import Foundation
 /// sidecar. Each version folder holds the object's inventory as of that version, with its
 /// sidecar, so the newest complete one is what the object's inventory must be.
 enum OCFLRecovery {
-    static func finishInterruptedVersion(_ storage: any ArchiveStorage, objectPath: String) throws {
+    static func finishInterruptedVersion(_ storage: any ArchiveStore, objectPath: String) throws {
         guard OCFLObject.isObject(storage, at: objectPath) else { return }
         let versions = try storage.list(objectPath).compactMap(OCFLInventory.versionNumber).sorted()
         guard let newest = versions.last else { return }

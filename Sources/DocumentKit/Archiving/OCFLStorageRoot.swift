@@ -5,7 +5,7 @@ import Foundation
 /// an object's folder is three folders of three hex digits each, taken from the SHA-256 of
 /// its id, then the whole digest (FORMAT.md §10).
 struct OCFLStorageRoot {
-    let storage: any ArchiveStorage
+    let storage: any ArchiveStore
 
     static let declaration = "0=ocfl_1.1"
     static let declarationText = "ocfl_1.1\n"
@@ -33,7 +33,7 @@ struct OCFLStorageRoot {
     /// Opens the storage root, creating it when the folder is missing or empty. A folder
     /// that holds anything but an OCFL 1.1 root with this layout is refused, untouched.
     /// With `checkingOnly`, a missing or empty root is left so.
-    static func open(_ storage: any ArchiveStorage, checkingOnly: Bool = false) throws -> OCFLStorageRoot {
+    static func open(_ storage: any ArchiveStore, checkingOnly: Bool = false) throws -> OCFLStorageRoot {
         let root = OCFLStorageRoot(storage: storage)
         let names = checkingOnly && !storage.exists("") ? [] : try storage.list("")
         if names.isEmpty {
@@ -51,7 +51,7 @@ struct OCFLStorageRoot {
 
     /// Refuses (`cannotCreateOutput`) a root whose declaration is not OCFL 1.1's, or whose
     /// layout is not the one DocumentKit writes.
-    static func checkDeclarations(_ storage: any ArchiveReading) throws {
+    static func checkDeclarations(_ storage: any OCFLRootReading) throws {
         guard (try? storage.readFile(declaration)) == Data(declarationText.utf8) else {
             throw DocumentKitError(.cannotCreateOutput, "not an OCFL 1.1 storage root (its \(declaration) declaration is not OCFL 1.1's)", path: storage.displayPath)
         }

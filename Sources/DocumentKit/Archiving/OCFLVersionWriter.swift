@@ -6,7 +6,7 @@ import Foundation
 /// inventory and sidecar. A new object is built whole in the staging folder with its first
 /// version and moved into place.
 struct OCFLVersionWriter {
-    let storage: any ArchiveStorage
+    let storage: any ArchiveStore
     let objectPath: String
     private(set) var inventory: OCFLInventory
     private var isNew: Bool
@@ -15,7 +15,7 @@ struct OCFLVersionWriter {
     private(set) var filesStored = 0
     private(set) var bytesStored: UInt64 = 0
 
-    init(storage: any ArchiveStorage, objectPath: String, inventory: OCFLInventory, isNew: Bool) {
+    init(storage: any ArchiveStore, objectPath: String, inventory: OCFLInventory, isNew: Bool) {
         self.storage = storage
         self.objectPath = objectPath
         self.inventory = inventory

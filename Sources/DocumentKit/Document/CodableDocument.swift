@@ -59,13 +59,13 @@ extension CodableDocument {
 
     /// The ids this document's relationships relate: what a transaction compares its
     /// change with.
-    public var relationshipState: RelationshipState {
-        RelationshipState(snapshots: Self.relationships.map { $0.snapshot(self) })
+    public var relationshipSnapshots: RelationshipSnapshots {
+        RelationshipSnapshots(snapshots: Self.relationships.map { $0.snapshot(self) })
     }
 
     /// The ids the relationships relate in `json`, a document of this type as JSON.
-    package static func relationshipState(ofJSON json: JSONValue) -> RelationshipState {
-        RelationshipState(snapshots: relationships.map { $0.snapshot(ofJSON: json) })
+    package static func relationshipSnapshots(ofJSON json: JSONValue) -> RelationshipSnapshots {
+        RelationshipSnapshots(snapshots: relationships.map { $0.snapshot(ofJSON: json) })
     }
 
     public init(configuration: ReadConfiguration) throws {

@@ -26,7 +26,7 @@ extension DocumentController where Document: CodableDocument {
                       _ body: (inout Document) throws -> Void) throws -> BundleVersion? {
         var draft = document
         try body(&draft)
-        let broken = DocumentTransaction.violations(applyingTo: &draft, before: document.relationshipState)
+        let broken = DocumentTransaction.violations(applyingTo: &draft, before: document.relationshipSnapshots)
         if !broken.isEmpty {
             // Report the blobs it lacks with the rules, so that one attempt shows everything.
             throw DocumentKitError(violations: broken + missingBlobs(of: draft), path: url.relativePath)

@@ -96,11 +96,11 @@ public enum BundleEditor {
         }
         // The JSON tree lives only inside this closure: a multi-megabyte document is
         // then held once as a tree, once as typed values, never both at the same time.
-        var before = RelationshipState.empty
+        var before = RelationshipSnapshots.empty
         var missingBlobs: [RuleViolation] = []
         let text = try { () throws -> Data in
             var json = try JSONValue.parse(try headDocumentJSON(of: bundle, as: type, now: metadata.created))
-            before = type.relationshipState(ofJSON: json)
+            before = type.relationshipSnapshots(ofJSON: json)
             try change(&json, context)
             missingBlobs = self.missingBlobs(in: json, pending: context.pending)
             return json.encoded(pretty: false)
@@ -232,7 +232,7 @@ public enum BundleEditor {
     /// with `alsoBroken`), and prepares the save of its file tree. New ids derive from
     /// `seed`, by default the base's head and the text's digest.
     package static func request<T: CodableDocument>(_ type: T.Type, text: consuming Data, base: DocumentBundle?, pending: PendingObjects,
-                                            before: RelationshipState = .empty, alsoBroken: [RuleViolation] = [], seed: String? = nil,
+                                            before: RelationshipSnapshots = .empty, alsoBroken: [RuleViolation] = [], seed: String? = nil,
                                             metadata: SaveMetadata, url: URL, replace: Bool) throws -> BundleWriter.Request {
         if let schema = try writeSchemaOverride(for: T.self) {
             if !alsoBroken.isEmpty { throw DocumentKitError(violations: alsoBroken) }

@@ -39,10 +39,10 @@ extension RecordSplice {
         case .appended: movesRelationships = !relates(nil, edited!.json, key)
         case .changed(_, let old, _): movesRelationships = !relates(old, edited!.json, key)
         }
-        var before: RelationshipState?
+        var before: RelationshipSnapshots?
         if movesRelationships {
             table.readFields(of: Set(relationships.flatMap { [$0.sourcesKey, $0.targetsKey] }), lists: lists, names: names)
-            before = RelationshipState(snapshots: overRecords.map { $0.snapshot(table) })
+            before = RelationshipSnapshots(snapshots: overRecords.map { $0.snapshot(table) })
         }
         let idChanged: Bool
         if case .changed(_, let old, _) = recordEdit { idChanged = old.identity() != edited!.json.identity() } else { idChanged = edited != nil }

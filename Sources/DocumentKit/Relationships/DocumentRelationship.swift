@@ -168,9 +168,9 @@ package struct RelationshipSnapshot: Equatable, Sendable {
 
 /// The ids every relationship of a document relates, in the order of
 /// `CodableDocument.relationships`: the "before" of a transaction.
-public struct RelationshipState: Sendable {
+public struct RelationshipSnapshots: Sendable {
     package let snapshots: [RelationshipSnapshot]
 
-    /// The state of a document with no records: every record of a new one is new.
-    public static let empty = RelationshipState(snapshots: [])
+    /// The snapshots of a document with no records: every record of a new one is new.
+    public static let empty = RelationshipSnapshots(snapshots: [])
 }

@@ -13,7 +13,7 @@ package struct RelationshipRules<Document> {
     /// Brings `document` (the changed one) in line with the rules, given what the
     /// relationships related before the change; returns each rule the change breaks
     /// (a denied delete, two sides set to disagree). The caller saves nothing then.
-    package func apply(before: RelationshipState, to document: inout Document) -> [RuleViolation] {
+    package func apply(before: RelationshipSnapshots, to document: inout Document) -> [RuleViolation] {
         guard !relationships.isEmpty else { return [] }
         let old = relationships.indices.map { before.snapshots.indices.contains($0) ? before.snapshots[$0] : RelationshipSnapshot(sources: [], targets: []) }
         let new = relationships.map { $0.snapshot(document) }

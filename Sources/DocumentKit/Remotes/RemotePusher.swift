@@ -45,9 +45,9 @@ public enum RemotePusher {
         try RemoteRoot.prepare(remote, checkingOnly: dryRun)
         let objectID = OCFLArchiver.objectID(of: bundle.manifest)
         let objectPath = OCFLStorageRoot.objectPath(for: objectID)
-        var state = try RemoteObjectState.read(remote, objectPath: objectPath, expectedID: objectID)
+        var state = try RemoteObjectSnapshot.read(remote, objectPath: objectPath, expectedID: objectID)
         if let inventory = state.inventory, !dryRun {
-            try RemoteObjectState.finishInterruptedPush(remote, objectPath: objectPath, inventory: inventory)
+            try RemoteObjectSnapshot.finishInterruptedPush(remote, objectPath: objectPath, inventory: inventory)
         }
         let remoteIDs = try state.versionIDs(matching: bundle)
         let known = Set(bundle.manifest.versions.map(\.id)).union(bundle.manifest.pruned)
@@ -104,8 +104,8 @@ public enum RemotePusher {
                                    path: bundlePath)
         }
         state.inventory = inventory
-        try RemoteObjectState.finishInterruptedPush(remote, objectPath: objectPath, inventory: inventory)
-        try RemoteObjectState.sweep(plans.map(\.name), of: inventory, objectPath: objectPath, in: remote)
+        try RemoteObjectSnapshot.finishInterruptedPush(remote, objectPath: objectPath, inventory: inventory)
+        try RemoteObjectSnapshot.sweep(plans.map(\.name), of: inventory, objectPath: objectPath, in: remote)
         return Result(result: remoteIDs.isEmpty ? "created" : "pushed", objectID: objectID, objectPath: objectPath,
                       newVersions: plans.map(\.name), newVersionIDs: plan.map(\.id), head: plan.last!.id,
                       totalVersions: inventory.versions.count, filesSent: sent.files, bytesSent: sent.bytes, filesResumed: sent.resumed)

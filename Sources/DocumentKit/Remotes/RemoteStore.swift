@@ -7,7 +7,7 @@ import Foundation
 /// What a push relies on: a file appears whole or not at all (`write`, `upload`), and
 /// ``replace(_:with:ifTag:)`` is a compare-and-swap, so that of two writers that read the
 /// same tag only one replaces the file.
-public protocol RemoteStore: ArchiveReading {
+public protocol RemoteStore: OCFLRootReading {
     /// The file at `key` and its tag (what ``replace(_:with:ifTag:)`` compares), or `nil`
     /// when there is none.
     func read(_ key: String) throws -> (data: Data, tag: String)?

@@ -7,7 +7,7 @@ extension DocumentTool.Import {
     func importOCFLObject(from object: URL, to output: String) throws {
         if schema != nil { throw ValidationError("--schema does not go with an OCFL object: its versions record their schemas") }
         if edit.dryRun {
-            let plan = try OCFLImporter.plannedImport(at: "", in: LocalArchiveStorage(root: object), to: URL(fileURLWithPath: output), replace: force.force)
+            let plan = try OCFLImporter.plannedImport(at: "", in: FolderArchiveStore(root: object), to: URL(fileURLWithPath: output), replace: force.force)
             if options.json { return try Console.printJSON(PlannedImport(objectID: plan.objectID, versions: plan.versions)) }
             return Console.print("would import \(object.relativePath) into \(output): \(plan.versions) version\(plan.versions == 1 ? "" : "s") of object \(plan.objectID); nothing was written")
         }

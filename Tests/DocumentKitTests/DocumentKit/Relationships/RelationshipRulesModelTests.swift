@@ -71,8 +71,8 @@ import Testing
             var changed = before
             change(&changed, &random)
             var fast = changed, reference = changed
-            let fastViolations = RelationshipRules(relationships: Project.relationships).apply(before: before.relationshipState, to: &fast)
-            let referenceViolations = ReferenceRelationshipRules(relationships: Project.relationships).apply(before: before.relationshipState, to: &reference)
+            let fastViolations = RelationshipRules(relationships: Project.relationships).apply(before: before.relationshipSnapshots, to: &fast)
+            let referenceViolations = ReferenceRelationshipRules(relationships: Project.relationships).apply(before: before.relationshipSnapshots, to: &reference)
             #expect(fast == reference)
             #expect(fastViolations == referenceViolations)
             if fast != reference || fastViolations != referenceViolations { return }
@@ -114,8 +114,8 @@ import Testing
                 }
             }
             var fast = library, reference = library
-            let fastViolations = RelationshipRules(relationships: Library.relationships).apply(before: before.relationshipState, to: &fast)
-            let referenceViolations = ReferenceRelationshipRules(relationships: Library.relationships).apply(before: before.relationshipState, to: &reference)
+            let fastViolations = RelationshipRules(relationships: Library.relationships).apply(before: before.relationshipSnapshots, to: &fast)
+            let referenceViolations = ReferenceRelationshipRules(relationships: Library.relationships).apply(before: before.relationshipSnapshots, to: &reference)
             #expect(fast == reference)
             #expect(fastViolations == referenceViolations)
             if fast != reference || fastViolations != referenceViolations { return }

@@ -2,21 +2,21 @@ import Foundation
 
 /// A project's object on a remote as a push or a fetch finds it: its inventory, checked,
 /// and the tag its compare-and-swap must match; `nil` for both when there is no object yet.
-struct RemoteObjectState {
+struct RemoteObjectSnapshot {
     let remote: any RemoteStore
     let objectPath: String
     var inventory: OCFLInventory?
     var tag: String?
 
-    static func read(_ remote: any RemoteStore, objectPath: String, expectedID: String) throws -> RemoteObjectState {
+    static func read(_ remote: any RemoteStore, objectPath: String, expectedID: String) throws -> RemoteObjectSnapshot {
         guard let (data, tag) = try remote.read("\(objectPath)/inventory.json") else {
-            return RemoteObjectState(remote: remote, objectPath: objectPath, inventory: nil, tag: nil)
+            return RemoteObjectSnapshot(remote: remote, objectPath: objectPath, inventory: nil, tag: nil)
         }
         let inventory = try OCFLObject.readInventory(remote, at: objectPath, data: data)
         guard inventory.id == expectedID else {
             throw DocumentKitError(.malformedInput, "the object at \(objectPath) has the id \(inventory.id), not \(expectedID)", path: remote.displayPath)
         }
-        return RemoteObjectState(remote: remote, objectPath: objectPath, inventory: inventory, tag: tag)
+        return RemoteObjectSnapshot(remote: remote, objectPath: objectPath, inventory: inventory, tag: tag)
     }
 
     /// The bundle version each OCFL version holds, in order. A version whose record is the

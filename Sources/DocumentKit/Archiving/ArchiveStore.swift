@@ -9,7 +9,7 @@ import Foundation
 /// appears whole, or not at all). A store without an atomic folder move (S3) can still
 /// keep OCFL's rule that a version counts only once the root inventory names it, since
 /// the inventory is written last.
-public protocol ArchiveStorage: ArchiveReading {
+public protocol ArchiveStore: OCFLRootReading {
     /// Writes `data` to `path` so that the file is either as it was or complete; its
     /// folder must exist.
     func writeFileAtomically(_ path: String, _ data: Data) throws
@@ -33,8 +33,8 @@ public protocol ArchiveStorage: ArchiveReading {
 }
 
 /// What reading an OCFL object needs of where it is stored: a local folder
-/// (``ArchiveStorage``) or a remote (``RemoteStore``).
-public protocol ArchiveReading: Sendable {
+/// (``ArchiveStore``) or a remote (``RemoteStore``).
+public protocol OCFLRootReading: Sendable {
     /// A description of the root for messages: its path or address as the user gave it.
     var displayPath: String { get }
     /// The bytes of the file at `path`. Throws `missingInput` when there is none.
@@ -46,7 +46,7 @@ public protocol ArchiveReading: Sendable {
     func localFile(_ path: String, scratch: URL) throws -> URL
 }
 
-extension ArchiveReading {
+extension OCFLRootReading {
     /// `path` as messages name it: below the root as the user gave it.
     public func reported(_ path: String) -> String {
         path.isEmpty ? displayPath : (displayPath as NSString).appendingPathComponent(path)

@@ -4,7 +4,7 @@ import Foundation
 /// (a temporary file beside the destination, flushed, renamed, the folder flushed), and a
 /// moved folder's old and new parents are flushed, so that a version folder moved into
 /// place stays there after a power loss.
-public struct LocalArchiveStorage: ArchiveStorage {
+public struct FolderArchiveStore: ArchiveStore {
     /// The storage root's folder.
     public let root: URL
 
