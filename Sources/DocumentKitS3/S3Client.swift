@@ -220,7 +220,7 @@ public struct S3Client: Sendable {
     private static func reason(_ error: any Error) -> String {
         let text = "\(error)"
         if let range = text.range(of: "(errno: "), let number = Int32(text[range.upperBound...].prefix { $0.isNumber }) {
-            return String(cString: strerror(number))
+            return DocumentKitError.systemReason(errno: number)
         }
         if let error = error as? HTTPClientError, error == .connectTimeout { return "no connection within the timeout" }
         return text.count > 200 ? String(text.prefix(200)) + "…" : text

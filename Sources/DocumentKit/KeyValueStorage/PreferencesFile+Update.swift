@@ -16,6 +16,7 @@ extension PreferencesFile {
         } catch let error as DocumentKitError where error.code == .missingInput {
             return Contents(values: [:], status: nil)
         }
+        WorkMeter.count(.settingsReads)
         let status = try file.status()
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             throw DocumentKitError(.malformedInput, "not a regular file", path: name)

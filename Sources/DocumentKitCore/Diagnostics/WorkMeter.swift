@@ -34,6 +34,8 @@ public enum WorkMeter {
         case storedBytes = "stored-bytes"
         /// Bytes read from a zip's entries.
         case readBytes = "read-bytes"
+        /// Preferences files opened and read (a program's settings, a bundle's state is not one).
+        case settingsReads = "settings-reads"
     }
 
     /// Starts counting; the counts are written to `path` when the process exits.
@@ -73,6 +75,7 @@ public enum WorkMeter {
         case .storedBytes: 6
         case .readBytes: 7
         case .encoderSteps: 8
+        case .settingsReads: 9
         }
     }
 

@@ -7,7 +7,9 @@ import Foundation
 /// whose kinds say what is wrong with a zip or tar file; every operation above that layer
 /// converts it to this type (`init(_:)`: `io` is `ioError`, every other kind
 /// `malformedInput`), and both say a failed system call the same way
-/// (`systemMessage(_:errno:)`).
+/// (`systemMessage(_:errno:)`). So does DocumentKitS3: its client's `S3Error` (what an
+/// S3 service answered) becomes this type in its remote store, before any operation of
+/// the library sees it.
 ///
 /// ```swift
 /// do { _ = try DocumentBundle(contentsOf: url) }

@@ -40,6 +40,44 @@ import Testing
         #expect(try Self.files(of: "DocumentKitStore").count > 20, "the sources are where the tests look")
     }
 
+    /// What each target may import (DESIGN.md, "Layers"), beside the system's modules. The
+    /// package's dependencies let a target import what its dependencies depend on, too (the
+    /// CLI could import the store, or the sample type libarchive): the layers hold only if
+    /// each target names no more than this.
+    static let allowedImports: [String: Set<String>] = [
+        "DocumentKitCore": ["Crypto"],
+        "DocumentKitArchive": ["DocumentKitCore", "CArchive"],
+        "DocumentKitJSON": ["DocumentKitCore"],
+        "DocumentKitStore": ["DocumentKitCore", "DocumentKitArchive", "DocumentKitJSON"],
+        "DocumentKit": ["DocumentKitCore", "DocumentKitArchive", "DocumentKitJSON", "DocumentKitStore", "Crypto"],
+        "SampleProject": ["DocumentKit"],
+        "DocumentKitS3": ["DocumentKit", "DocumentKitCore", "AsyncHTTPClient", "NIOCore", "NIOHTTP1", "Crypto"],
+        "DocumentKitCLI": ["DocumentKit", "ArgumentParser"],
+        "docctl": ["DocumentKitCLI", "SampleProject"],
+        "docctl-s3": ["DocumentKitCLI", "DocumentKitS3", "SampleProject"],
+        "notectl": ["DocumentKit", "DocumentKitCLI"],
+    ]
+
+    @Test func eachTargetImportsOnlyTheLayersBelowIt() throws {
+        let system: Set<String> = ["Foundation", "FoundationXML", "Glibc", "Darwin"]
+        let statement = try NSRegularExpression(pattern: #"^\s*(?:@[\w]+(?:\([^)]*\))?\s+)*import\s+(?:(?:struct|enum|class|func|protocol)\s+)?(\w+)"#,
+                                                options: .anchorsMatchLines)
+        var seen: Set<String> = []
+        for (target, allowed) in Self.allowedImports {
+            for file in try Self.files(of: target) {
+                let range = NSRange(file.code.startIndex..., in: file.code)
+                for match in statement.matches(in: file.code, range: range) {
+                    let module = String(file.code[Range(match.range(at: 1), in: file.code)!])
+                    seen.insert(module)
+                    #expect(system.contains(module) || allowed.contains(module), "\(file.path) imports \(module)")
+                }
+            }
+        }
+        #expect(seen.isSuperset(of: ["DocumentKitStore", "CArchive", "ArgumentParser"]), "the pattern finds the imports: \(seen)")
+        let targets = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter { $0 != "CArchive" }
+        #expect(Set(targets) == Set(Self.allowedImports.keys), "every target has its row")
+    }
+
     @Test func onlyTheArchiveLayerImportsLibarchive() throws {
         let others = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter { $0 != "DocumentKitArchive" && $0 != "CArchive" }
         #expect(try Self.matches(#"^\s*(@\w+\s+)?import\s+CArchive\b"#, in: others) == [])

@@ -153,4 +153,33 @@ import Testing
                     "\(kind) grew from \(before[kind] ?? 0) to \(count), \(String(format: "%.1f", Double(count) / Double(base)))x for 4x the versions")
         }
     }
+
+    /// The program resolves its settings once and hands them to the library, which opens
+    /// no preferences file: a `set` with an author, a compression and an export format
+    /// configured reads the user's preferences once and the head's document once.
+    @Test func aSaveReadsTheSettingsOnceAndTheHeadOnce() throws {
+        let directory = try TemporaryDirectory("settings-once")
+        let environment = ["XDG_CONFIG_HOME": directory.path("config")]
+        for arguments in [["config", "set", "author.name", "Ada"], ["config", "set", "compression", "none"],
+                          ["config", "set", "export.format", "tar"], ["new", "p.dkproj", "--name", "Once"]] {
+            let result = try Run.docctl(arguments, in: directory.url, environment: environment)
+            #expect(result.status == 0, "\(arguments): \(result.standardError)")
+        }
+        let meter = directory.path("meter.json")
+        let result = try Run.docctl(["set", "p.dkproj", "name", "Twice"], in: directory.url,
+                                    environment: environment.merging([DocumentTool.workMeterVariable: meter]) { $1 })
+        #expect(result.status == 0, "\(result.standardError)")
+        guard case .object(let members) = try JSONValue.parse(try Data(contentsOf: URL(fileURLWithPath: meter))) else {
+            Issue.record("no counts")
+            return
+        }
+        let counts = members.compactMapValues { if case .integer(let value) = $0 { Int(value) } else { nil } }
+        #expect(counts["settings-reads"] == 1, "\(counts)")
+        // The head's document, its manifest and tree: each read once, well under twice the document.
+        let document = try Data(contentsOf: URL(fileURLWithPath: directory.path("p.dkproj"))).count
+        #expect((counts["read-bytes"] ?? Int.max) < document, "\(counts)")
+        // What was read once was used: the save is Ada's.
+        let log = try Run.docctl(["log", "p.dkproj", "-n", "1", "--author", "^Ada", "--oneline"], in: directory.url, environment: environment)
+        #expect(log.output.hasSuffix("Ada  Set name\n"), "\(log.output)")
+    }
 }
