@@ -142,8 +142,9 @@ package struct ExportedFile {
         // A document that cannot be read is refused by the export's own read of it: here it
         // only records no names.
         let limit = BundleLimits.default.maxDocumentBytes
-        let text = document.flatMap { ($0.fileSize ?? .max) <= limit ? try? $0.regularFileContents() : nil }
-        return ExportedBlobNames.apply(to: files, document: text, excluding: excluded)
+        return ExportedBlobNames.apply(to: files, document: {
+            document.flatMap { ($0.fileSize ?? .max) <= limit ? try? $0.regularFileContents() : nil }
+        }, excluding: excluded)
     }
 
     /// Every folder and file below `root`, folders before their contents, sorted by path.

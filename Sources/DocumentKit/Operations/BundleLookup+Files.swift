@@ -16,12 +16,14 @@ extension BundleLookup {
         return try DocumentKitError.located(at: url.relativePath) {
             let tree = try bundle.tree(of: selected)
             var references: [String: (name: String?, mediaType: String?)] = [:]
-            if let size = tree[VersionLayout.documentName]?.fileSize, size <= bundle.limits.maxDocumentBytes,
+            // What the document records is read only for the blobs it names.
+            let hasBlobs = !(tree[VersionLayout.blobsFolder]?.fileWrappers?.isEmpty ?? true)
+            if hasBlobs, let size = tree[VersionLayout.documentName]?.fileSize, size <= bundle.limits.maxDocumentBytes,
                let json = try? JSONValue.parse(try bundle.documentDataForParsing(of: selected)) {
                 references = recordedReferences(in: json)
             }
             let stored = ExportedFile.list(tree).filter { $0.node != nil }
-            let exported = ExportedBlobNames.apply(to: stored, recorded: references.compactMapValues(\.name))
+            let exported = ExportedBlobNames.apply(to: stored) { references.compactMapValues(\.name) }
             let treePaths = Dictionary(uniqueKeysWithValues: stored.map { (ObjectIdentifier($0.node!), $0.path) })
             var files = exported.map { file in
                 versionFile(at: file.path, treePath: treePaths[ObjectIdentifier(file.node!)]!, node: file.node!, references: references)

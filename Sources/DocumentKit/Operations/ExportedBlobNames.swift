@@ -22,21 +22,23 @@ package enum ExportedBlobNames {
     /// not JSON, records no names). Sorted by path again, folders before their contents.
     /// A recorded name holding a character of `excluded` counts as none (a bag's names
     /// avoid `%`, which BagIt tools disagree on).
-    package static func apply(to files: [ExportedFile], document: Data?, excluding excluded: Set<Character> = []) -> [ExportedFile] {
-        let recorded = (document.map(recordedNames(in:)) ?? [:]).filter { !$0.value.contains(where: excluded.contains) }
-        return apply(to: files, recorded: recorded)
+    /// The document is read only when the tree has blobs: a version without any exports
+    /// its files as they are, without parsing a document of any size.
+    package static func apply(to files: [ExportedFile], document: () -> Data?, excluding excluded: Set<Character> = []) -> [ExportedFile] {
+        apply(to: files) { (document().map(recordedNames(in:)) ?? [:]).filter { !$0.value.contains(where: excluded.contains) } }
     }
 
     /// `files` with each blob file at `blobs/<digest>` renamed by the rule, given the first
-    /// valid name the document records for each blob (`recorded`, by digest).
-    package static func apply(to files: [ExportedFile], recorded: [String: String]) -> [ExportedFile] {
+    /// valid name the document records for each blob (`recorded`, by digest), asked for
+    /// only when there are blobs to name.
+    package static func apply(to files: [ExportedFile], recorded: () -> [String: String]) -> [ExportedFile] {
         let folder = VersionLayout.blobsFolder + "/"
         let inFolder = files.filter { $0.path.hasPrefix(folder) && !$0.path.dropFirst(folder.count).contains("/") }
         let blobs = inFolder.filter { $0.node != nil && ObjectDigest(hex: String($0.path.dropFirst(folder.count))) != nil }
             .map { String($0.path.dropFirst(folder.count)) }
         guard !blobs.isEmpty else { return files }
         let others = Set(inFolder.map { String($0.path.dropFirst(folder.count)) }).subtracting(blobs)
-        let names = exportedNames(blobs: blobs, recorded: recorded, others: others)
+        let names = exportedNames(blobs: blobs, recorded: recorded(), others: others)
         return files.map { file in
             guard file.path.hasPrefix(folder), let name = names[String(file.path.dropFirst(folder.count))] else { return file }
             return ExportedFile(path: folder + name, node: file.node)
