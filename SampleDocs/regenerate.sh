@@ -42,7 +42,7 @@ at 1767830400 set "$g" summary "Vegetables for the summer" -m "Say what it is fo
 # garden.tar.zst: the head of garden.dkproj, exported.
 "$DOCCTL" export "$g" --format tar.zst -o "$out/garden.tar.zst" >/dev/null
 
-# legacy-v1.dkproj: the garden as a 1.0.0 build kept it (these bytes are the garden.dkproj
+# legacy-v1.dkproj: the garden as a 1.0.0 build kept it (format-1/legacy-v1.dkproj holds the bytes
 # DocumentKit 0.1.0 wrote); every version records schema 1.0.0.
 l1="$out/legacy-v1.dkproj"
 at1 1767225600 new "$l1" --name "Garden" -m "Plan the garden"

@@ -37,7 +37,7 @@ public struct BundleVersion: Codable, Sendable, Equatable {
     public var schema: String
     /// The digest of the version's root tree object.
     public var tree: ObjectDigest
-    /// The software that wrote the version, e.g. `DocumentKit 0.2.0`.
+    /// The software that wrote the version, e.g. `DocumentKit 0.3.0`.
     public var writer: String
     /// What changed compared with the first parent, as recorded by the save; absent for a
     /// first version. Not covered by the id (see ``VersionChanges``).
@@ -146,7 +146,7 @@ public struct BundleVersion: Codable, Sendable, Equatable {
 /// Facts about this build of DocumentKit.
 public enum DocumentKitInfo {
     /// The library's version.
-    public static let version = "0.2.0"
+    public static let version = "0.3.0"
     /// What a version's `writer` field records.
     public static let writer = "DocumentKit \(version)"
 }

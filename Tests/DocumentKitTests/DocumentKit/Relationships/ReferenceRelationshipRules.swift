@@ -1,7 +1,7 @@
 @testable import DocumentKit
 import Foundation
 
-/// The relationship rules as DocumentKit 0.4 applied them: a direct reading of the rules,
+/// The relationship rules as they were first written (Project schema 4.0.0, before issue 10): a direct reading of the rules,
 /// quadratic in places (a fixed point over whole collections, lists searched per
 /// element), kept as the model the linear `RelationshipRules` must agree with.
 struct ReferenceRelationshipRules<Document> {
