@@ -58,7 +58,11 @@ import Testing
 
         for (index, writer) in writers.enumerated() {
             #expect(writer.process.terminationStatus == 0, "writer \(index): \(writer.process.terminationStatus) edits failed")
-            #expect(try String(contentsOfFile: logs.path("writer-\(index).txt"), encoding: .utf8).isEmpty)
+            // A writer that waits over a second for another's lock says so, once (on a slow
+            // machine, or under a sanitizer); anything else on stderr is an error.
+            let errors = try String(contentsOfFile: logs.path("writer-\(index).txt"), encoding: .utf8)
+                .split(separator: "\n").filter { !$0.hasPrefix("waiting for p.dkproj: ") }
+            #expect(errors.isEmpty, "writer \(index): \(errors)")
         }
         let readErrors = try String(contentsOfFile: logs.path("reader.txt"), encoding: .utf8)
         #expect(readCounts.count == 2 && readCounts[1] == 0, "reads, failed reads: \(readCounts); \(readErrors)")
