@@ -15,14 +15,14 @@ extension BundleLookup {
         let selected = try version.map(bundle.version(named:)) ?? bundle.headVersion
         return try DocumentKitError.located(at: url.relativePath) {
             let tree = try bundle.tree(of: selected)
+            let stored = ExportedFile.list(tree).filter { $0.node != nil }
             var references: [String: (name: String?, mediaType: String?)] = [:]
             // What the document records is read only for the blobs it names.
-            let hasBlobs = !(tree[VersionLayout.blobsFolder]?.fileWrappers?.isEmpty ?? true)
-            if hasBlobs, let size = tree[VersionLayout.documentName]?.fileSize, size <= bundle.limits.maxDocumentBytes,
+            if !ExportedBlobNames.blobDigests(in: stored).isEmpty,
+               let size = tree[VersionLayout.documentName]?.fileSize, size <= bundle.limits.maxDocumentBytes,
                let json = try? JSONValue.parse(try bundle.documentDataForParsing(of: selected)) {
                 references = recordedReferences(in: json)
             }
-            let stored = ExportedFile.list(tree).filter { $0.node != nil }
             let exported = ExportedBlobNames.apply(to: stored) { references.compactMapValues(\.name) }
             let treePaths = Dictionary(uniqueKeysWithValues: stored.map { (ObjectIdentifier($0.node!), $0.path) })
             var files = exported.map { file in

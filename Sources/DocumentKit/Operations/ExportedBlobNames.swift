@@ -34,8 +34,7 @@ package enum ExportedBlobNames {
     package static func apply(to files: [ExportedFile], recorded: () -> [String: String]) -> [ExportedFile] {
         let folder = VersionLayout.blobsFolder + "/"
         let inFolder = files.filter { $0.path.hasPrefix(folder) && !$0.path.dropFirst(folder.count).contains("/") }
-        let blobs = inFolder.filter { $0.node != nil && ObjectDigest(hex: String($0.path.dropFirst(folder.count))) != nil }
-            .map { String($0.path.dropFirst(folder.count)) }
+        let blobs = blobDigests(in: inFolder)
         guard !blobs.isEmpty else { return files }
         let others = Set(inFolder.map { String($0.path.dropFirst(folder.count)) }).subtracting(blobs)
         let names = exportedNames(blobs: blobs, recorded: recorded(), others: others)
@@ -43,6 +42,17 @@ package enum ExportedBlobNames {
             guard file.path.hasPrefix(folder), let name = names[String(file.path.dropFirst(folder.count))] else { return file }
             return ExportedFile(path: folder + name, node: file.node)
         }.sorted { $0.path < $1.path }
+    }
+
+    /// The digests of the blobs among `files`: the files `blobs/<digest>` holds, which are
+    /// what a document's references name (and so what the rule renames).
+    package static func blobDigests(in files: [ExportedFile]) -> [String] {
+        let folder = VersionLayout.blobsFolder + "/"
+        return files.compactMap { file in
+            let name = file.path.dropFirst(folder.count)
+            guard file.node != nil, file.path.hasPrefix(folder), !name.contains("/"), ObjectDigest(hex: String(name)) != nil else { return nil }
+            return String(name)
+        }
     }
 
     /// Each blob's exported file name, by digest.

@@ -93,9 +93,7 @@ import Testing
             try? FileManager.default.removeItem(atPath: meter)
             let result = try Run.docctl(arguments, environment: [DocumentTool.workMeterVariable: meter, "EDITOR": editor, "VISUAL": editor])
             #expect(result.status == 0 || (command.name == "diff" && result.status == 1), "\(command.name): \(result.standardError)")
-            let json = try JSONValue.parse(try Data(contentsOf: URL(fileURLWithPath: meter)))
-            guard case .object(let members) = json else { continue }
-            counts[command.name] = members.compactMapValues { if case .integer(let value) = $0 { Int(value) } else { nil } }
+            counts[command.name] = try Self.meterCounts(meter)
         }
         return counts
     }
@@ -135,8 +133,7 @@ import Testing
         let meter = directory.url.appendingPathComponent("meter.json").path
         let result = try Run.docctl(["set", "h.dkproj", "tasks[7].title", "Metered"], in: directory.url, environment: [DocumentTool.workMeterVariable: meter])
         #expect(result.status == 0, "\(result.standardError)")
-        guard case .object(let members) = try JSONValue.parse(try Data(contentsOf: URL(fileURLWithPath: meter))) else { return [:] }
-        return members.compactMapValues { if case .integer(let value) = $0 { Int(value) } else { nil } }
+        return try meterCounts(meter)
     }
 
     /// A save reads and writes the manifest, whose tables grow with the history: its work
@@ -165,15 +162,7 @@ import Testing
             let result = try Run.docctl(arguments, in: directory.url, environment: environment)
             #expect(result.status == 0, "\(arguments): \(result.standardError)")
         }
-        let meter = directory.path("meter.json")
-        let result = try Run.docctl(["set", "p.dkproj", "name", "Twice"], in: directory.url,
-                                    environment: environment.merging([DocumentTool.workMeterVariable: meter]) { $1 })
-        #expect(result.status == 0, "\(result.standardError)")
-        guard case .object(let members) = try JSONValue.parse(try Data(contentsOf: URL(fileURLWithPath: meter))) else {
-            Issue.record("no counts")
-            return
-        }
-        let counts = members.compactMapValues { if case .integer(let value) = $0 { Int(value) } else { nil } }
+        let counts = try Self.meteredRun(["set", "p.dkproj", "name", "Twice"], in: directory, environment: environment)
         #expect(counts["settings-reads"] == 1, "\(counts)")
         // The head's document, its manifest and tree: each read once, well under twice the document.
         let document = try Data(contentsOf: URL(fileURLWithPath: directory.path("p.dkproj"))).count
@@ -183,14 +172,19 @@ import Testing
         #expect(log.output.hasSuffix("Ada  Set name\n"), "\(log.output)")
     }
 
-    /// The counts one docctl run writes with the meter on.
-    static func meteredRun(_ arguments: [String], in directory: TemporaryDirectory) throws -> [String: Int] {
+    /// The counts a metered docctl wrote to `path`; none when it wrote no object.
+    static func meterCounts(_ path: String) throws -> [String: Int] {
+        guard case .object(let members) = try JSONValue.parse(try Data(contentsOf: URL(fileURLWithPath: path))) else { return [:] }
+        return members.compactMapValues { if case .integer(let value) = $0 { Int(value) } else { nil } }
+    }
+
+    /// The counts of one docctl run in `directory` with the meter on; the run must succeed.
+    static func meteredRun(_ arguments: [String], in directory: TemporaryDirectory, environment: [String: String] = [:]) throws -> [String: Int] {
         let meter = directory.path("meter.json")
         try? FileManager.default.removeItem(atPath: meter)
-        let result = try Run.docctl(arguments, in: directory.url, environment: [DocumentTool.workMeterVariable: meter])
+        let result = try Run.docctl(arguments, in: directory.url, environment: environment.merging([DocumentTool.workMeterVariable: meter]) { $1 })
         #expect(result.status == 0, "\(arguments): \(result.standardError)")
-        guard case .object(let members) = try JSONValue.parse(try Data(contentsOf: URL(fileURLWithPath: meter))) else { return [:] }
-        return members.compactMapValues { if case .integer(let value) = $0 { Int(value) } else { nil } }
+        return try meterCounts(meter)
     }
 
     /// An export names blobs by what the document records, so it reads the document only
