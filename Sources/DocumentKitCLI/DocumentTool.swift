@@ -76,7 +76,7 @@ public struct DocumentTool: ParsableCommand {
         // reports and undoes, rather than kill the process halfway through the save.
         signal(SIGXFSZ, SIG_IGN)
         applyEnvironment(ProcessInfo.processInfo.environment)
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        let arguments = LogCountShorthand.expanded(Array(CommandLine.arguments.dropFirst()))
         if let message = unknownCommandMessage(in: arguments) { Console.fail(message, status: 64) }
         do {
             var command: ParsableCommand
@@ -98,7 +98,8 @@ public struct DocumentTool: ParsableCommand {
             let status = exitCode(for: error)
             guard status != .success else { exit(withError: error) }
             let text = UsageErrorText.oneLine(fullMessage(for: error))
-            Console.fail("\(text) (see '\(name) --help')", status: status == .validationFailure ? 64 : status.rawValue)
+            // The help of the command that was mistyped, which lists its options.
+            Console.fail("\(text) (see '\(commandPath(in: arguments)) --help')", status: status == .validationFailure ? 64 : status.rawValue)
         }
     }
 
@@ -115,6 +116,19 @@ public struct DocumentTool: ParsableCommand {
     /// Whether `--version` stands among `arguments` (before a `--` that ends the options).
     private static func asksForToolVersion(_ arguments: [String]) -> Bool {
         arguments.prefix { $0 != "--" }.contains("--version")
+    }
+
+    /// The command `arguments` run, as its help names it (`docctl config list`): the tool's
+    /// name and the subcommand names that lead the arguments.
+    static func commandPath(in arguments: [String]) -> String {
+        var command: any ParsableCommand.Type = DocumentTool.self
+        var path = name
+        for argument in arguments {
+            guard let next = command.configuration.subcommands.first(where: { $0.configuration.commandName == argument }) else { break }
+            command = next
+            path += " \(argument)"
+        }
+        return path
     }
 
     /// The error for a command name that names none (`docctl lgo`), with the closest one;

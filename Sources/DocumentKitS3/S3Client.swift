@@ -158,20 +158,33 @@ public struct S3Client: Sendable {
     private func send(_ method: HTTPMethod, bucket: String, key: String?, query: [(String, String)] = [],
                       headers: [String: String] = [:], body: Data = Data(), limit: Int = 16 << 20) async throws -> Response {
         let response = try await execute(method, bucket: bucket, key: key, query: query, headers: headers, body: body)
-        let buffer = try await response.body.collect(upTo: method == .HEAD ? 0 : limit)
-        return Response(headers: response.headers, body: Data(buffer.readableBytesView))
+        do {
+            let buffer = try await response.body.collect(upTo: method == .HEAD ? 0 : limit)
+            return Response(headers: response.headers, body: Data(buffer.readableBytesView))
+        } catch let error as NIOTooManyBytesError {
+            throw error
+        } catch {
+            // The answer began and broke off.
+            throw unreachable(error, resource: key.map { "\(bucket)/\($0)" } ?? bucket)
+        }
     }
 
     /// Streams object `key` to `output` as it arrives, never holding more than what the
-    /// connection delivers at once; returns the bytes written.
-    public func download(bucket: String, key: String, to output: FileHandle) async throws -> UInt64 {
+    /// connection delivers at once, telling `received` the size of each piece written;
+    /// returns the bytes written.
+    public func download(bucket: String, key: String, to output: FileHandle,
+                         received: @Sendable (Int) -> Void = { _ in }) async throws -> UInt64 {
         let response = try await execute(.GET, bucket: bucket, key: key)
         var written: UInt64 = 0
-        for try await chunk in response.body {
+        var chunks = response.body.makeAsyncIterator()
+        while true {
+            let next: ByteBuffer?
+            do { next = try await chunks.next() } catch { throw unreachable(error, resource: "\(bucket)/\(key)") }
+            guard let chunk = next else { return written }
             try output.write(contentsOf: Data(chunk.readableBytesView))
             written += UInt64(chunk.readableBytes)
+            received(chunk.readableBytes)
         }
-        return written
     }
 
     /// Sends one signed request; an error status becomes `S3Error`, after reading the
@@ -201,7 +214,7 @@ public struct S3Client: Sendable {
         do {
             response = try await http.execute(request, timeout: timeout)
         } catch {
-            throw S3Error(.unreachable, message: "cannot reach \(endpoint.absoluteString): \(Self.reason(error))", resource: resource)
+            throw unreachable(error, resource: resource)
         }
         guard (200..<300).contains(Int(response.status.code)) else {
             let data = Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
@@ -213,17 +226,6 @@ public struct S3Client: Sendable {
                           resource: resource)
         }
         return response
-    }
-
-    /// Why a request got no answer, in the system's words when a system call failed
-    /// (NIO says `connection reset (error set): Connection refused) (errno: 111)`).
-    private static func reason(_ error: any Error) -> String {
-        let text = "\(error)"
-        if let range = text.range(of: "(errno: "), let number = Int32(text[range.upperBound...].prefix { $0.isNumber }) {
-            return DocumentKitError.systemReason(errno: number)
-        }
-        if let error = error as? HTTPClientError, error == .connectTimeout { return "no connection within the timeout" }
-        return text.count > 200 ? String(text.prefix(200)) + "…" : text
     }
 
     private static func escaped(_ text: String) -> String {

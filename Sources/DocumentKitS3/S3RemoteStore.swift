@@ -70,11 +70,15 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
         try call(path) { [client, bucket] key in try await client.put(data, bucket: bucket, key: key) }
     }
 
+    /// Progress (a push counts the bytes it reads to send) counts each piece once the
+    /// service has taken it, not as it is read: read ahead of its request, it would show
+    /// a push at 98% while its last part was still on the way.
     public func upload(_ path: String, from file: FileWrapper, size: UInt64) throws -> UInt64 {
         guard size > UInt64(partSize) else {
             var data = Data(capacity: Int(size))
-            try file.streamContents { data.append(contentsOf: $0) }
+            try ProgressMeter.bind(nil) { try file.streamContents { data.append(contentsOf: $0) } }
             try write(path, data)
+            ProgressMeter.advance(.read, by: data.count)
             return UInt64(data.count)
         }
         return try MultipartUpload(store: self, path: path, key: key(path)).send(file)
@@ -106,8 +110,13 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
             throw DocumentKitError(.cannotCreateOutput, "cannot create the file", path: url.path)
         }
         defer { try? output.close() }
+        // Progress counts the bytes as they arrive; the requests run on threads of their
+        // own, where the meter of the calling thread is bound again for each piece.
+        let meter = ProgressMeter.current
         do {
-            try call(path) { [client, bucket] key in try await client.download(bucket: bucket, key: key, to: output) }
+            try call(path) { [client, bucket] key in
+                try await client.download(bucket: bucket, key: key, to: output) { bytes in ProgressMeter.bind(meter) { ProgressMeter.advance(.read, by: bytes) } }
+            }
         } catch let error as DocumentKitError where error.code == .ioError && error.message.contains("NoSuchKey") {
             throw DocumentKitError(.missingInput, "no such file", path: reported(path))
         }
@@ -180,6 +189,8 @@ private struct MultipartUpload {
         var sent: UInt64 = 0
         var part = Data()
         part.reserveCapacity(store.partSize)
+        // Parts are counted as they are taken (or found there already), not as they are read.
+        let meter = ProgressMeter.current
         func flush() throws {
             let number = etags.count + 1
             let md5 = "\"" + Insecure.MD5.hash(data: part).map { String(format: "%02x", $0) }.joined() + "\""
@@ -192,9 +203,10 @@ private struct MultipartUpload {
                 }
                 sent += UInt64(part.count)
             }
+            ProgressMeter.bind(meter) { ProgressMeter.advance(.read, by: part.count) }
             part.removeAll(keepingCapacity: true)
         }
-        try file.streamContents { block in
+        try ProgressMeter.bind(nil) { try file.streamContents { block in
             var block = block
             while !block.isEmpty {
                 let take = min(block.count, store.partSize - part.count)
@@ -202,7 +214,7 @@ private struct MultipartUpload {
                 block = UnsafeRawBufferPointer(rebasing: block.dropFirst(take))
                 if part.count == store.partSize { try flush() }
             }
-        }
+        } }
         if !part.isEmpty || etags.isEmpty { try flush() }
         let parts = etags
         try store.call(path) { _ in try await client.completeMultipartUpload(uploadID: uploadID, parts: parts, bucket: bucket, key: key) }

@@ -23,6 +23,15 @@ extension BundleWriter {
     /// Returns `false`, having written nothing, when the save should rewrite the bundle
     /// instead: the file cannot be opened for writing, is not the one `base` read, or
     /// would carry more than a third of superseded bytes.
+    /// Whether ``appendInPlace(_:to:destination:)`` would append rather than ask for a
+    /// rewrite, as far as it can tell without opening the file: for the total a save's
+    /// progress announces, which must be the bytes of the write that happens.
+    static func wouldAppendInPlace(_ contents: Contents, to base: DocumentBundle, destination: URL) -> Bool {
+        guard contents.mimeType == base.mimeType, let superseded = supersededBytes(by: contents, in: base) else { return false }
+        return AtomicReplacement.resolvingSymbolicLinks(destination).path == AtomicReplacement.resolvingSymbolicLinks(base.url).path
+            && (base.zip.unreferencedBytes + superseded) * reclaimableFraction <= base.zip.length
+    }
+
     package static func appendInPlace(_ contents: Contents, to base: DocumentBundle, destination: URL) throws -> Bool {
         guard contents.mimeType == base.mimeType, let superseded = supersededBytes(by: contents, in: base) else { return false }
         return try append(to: base, destination: destination, superseding: superseded) { zip in

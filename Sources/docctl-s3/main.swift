@@ -5,9 +5,10 @@ import SampleProject
 
 // docctl with an S3 client: docctl runs this program, with the same arguments, for the
 // commands on s3:// remotes, so that its other commands start without the HTTP stack.
-// Credentials, region and endpoint come from this process's environment and ~/.aws.
+// Credentials, region and endpoint come from this process's environment and ~/.aws, in the
+// home folder docctl's own settings use ($HOME first), as the AWS tools find it.
 let environment = ProcessInfo.processInfo.environment
 DocumentTool.run(name: "docctl", types: [Project.self]) { bucket, prefix, endpoint in
     try S3RemoteStore.standard(bucket: bucket, prefix: prefix, endpoint: endpoint, environment: environment,
-                               home: FileManager.default.homeDirectoryForCurrentUser.path)
+                               home: DocumentTool.homeFolder(environment: environment))
 }

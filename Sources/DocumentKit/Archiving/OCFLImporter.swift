@@ -41,21 +41,43 @@ public enum OCFLImporter {
     /// written unless every file checks. Files are read in a stream (a remote's downloaded
     /// first into a scratch folder beside `output`), never whole into memory; those whose
     /// SHA-256 `reusing` holds are taken from it instead.
-    public static func importObject(at path: String, in storage: any OCFLRootReading, to output: URL, replace: Bool = false,
-                                    reusing local: DocumentBundle? = nil) throws -> Result {
-        try AtomicReplacement.refuseExisting(output, replace: replace)
+    ///
+    /// With `naming`, `output` only places the new bundle's folder: its name is what
+    /// `naming` makes of the head document and content type, once they are read (and an
+    /// existing file of that name is refused then). Returns where the bundle was written.
+    @discardableResult
+    static func importObject(at path: String, in storage: any OCFLRootReading, to output: URL, replace: Bool = false,
+                             reusing local: DocumentBundle? = nil,
+                             naming: ((_ document: Data, _ contentType: String) -> String)?) throws -> (output: URL, result: Result) {
+        if naming == nil { try AtomicReplacement.refuseExisting(output, replace: replace) }
         let objectPath = storage.reported(path)
         let scratch = try StagingFolder(beside: output)
         let (contents, result) = try DocumentKitError.located(at: objectPath) { () throws -> (BundleWriter.Contents, Result) in
-            let object = try OCFLObject.read(storage, at: path)
+            // Progress counts the content files fetched; the inventory and the version
+            // records, read first, are small and count nothing.
+            let object = try ProgressMeter.bind(nil) { try OCFLObject.read(storage, at: path) }
             guard object.inventory.id.hasPrefix("documentkit:") else {
                 throw DocumentKitError(.malformedInput, "the object \(object.inventory.id) was not archived by DocumentKit (its id does not start with documentkit:)")
             }
             return try rebuild(object, scratch: scratch.url, reusing: local)
         }
+        var output = output
+        if let naming {
+            output = output.deletingLastPathComponent().appendingPathComponent(naming(contents.document, contents.manifest.contentType))
+            try AtomicReplacement.refuseExisting(output, replace: replace)
+        }
         // The scratch folder holds the downloaded files until the bundle is written.
         try withExtendedLifetime(scratch) { try BundleWriter.writeContents(contents, to: output, replace: replace) }
-        return result
+        return (output, result)
+    }
+
+    /// Imports the object at `path` of `storage` into a new bundle at `output`. Nothing is
+    /// written unless every file checks. Files are read in a stream (a remote's downloaded
+    /// first into a scratch folder beside `output`), never whole into memory; those whose
+    /// SHA-256 `reusing` holds are taken from it instead.
+    public static func importObject(at path: String, in storage: any OCFLRootReading, to output: URL, replace: Bool = false,
+                                    reusing local: DocumentBundle? = nil) throws -> Result {
+        try importObject(at: path, in: storage, to: output, replace: replace, reusing: local, naming: nil).result
     }
 
     private static func rebuild(_ object: OCFLObject, scratch: URL, reusing local: DocumentBundle?) throws -> (BundleWriter.Contents, Result) {
@@ -79,7 +101,8 @@ public enum OCFLImporter {
                     insert(file, at: logicalPath.split(separator: "/").map(String.init), into: root)
                 }
             }
-            let tree = try DocumentKitError.located(at: object.storage.reported(object.path)) { try planner.storeTree(root) }
+            // Hashing the files read counts nothing: progress counts what was fetched.
+            let tree = try DocumentKitError.located(at: object.storage.reported(object.path)) { try ProgressMeter.bind(nil) { try planner.storeTree(root) } }
             guard tree == record.tree else {
                 throw DocumentKitError(.malformedInput, "its files are not the tree its record names (\(record.tree.short)…): the object was changed after it was archived", location: name)
             }

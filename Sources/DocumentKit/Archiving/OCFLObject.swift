@@ -99,7 +99,8 @@ struct OCFLObject {
             throw DocumentKitError(.malformedInput, "\(logicalPath): its digest is not in the inventory's manifest", location: name)
         }
         let file = try storage.localFile(Self.join(path, contentPath), scratch: scratch)
-        guard try OCFLInventory.sha512(ofFile: file) == digest.lowercased() else {
+        // Progress counts the bytes fetched (a remote's download), not this second read.
+        guard try ProgressMeter.bind(nil, { try OCFLInventory.sha512(ofFile: file) }) == digest.lowercased() else {
             throw DocumentKitError(.malformedInput, "content file \(contentPath) is damaged: its SHA-512 is not the inventory's", location: name)
         }
         return file

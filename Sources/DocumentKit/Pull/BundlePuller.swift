@@ -30,7 +30,12 @@ public enum BundlePuller {
     public struct Resolution: Sendable {
         /// The side every conflict not named in `paths` takes.
         public var all: JSONMerge.Side?
-        /// The side the conflict at each path takes, by path as conflicts name them.
+        /// The side the conflicts at each path take, by path as users write them: as
+        /// conflicts name them (`tasks[id=6F9…].title`), or with an index in this bundle's
+        /// document, another field, or `[*]` (`tasks[0].title`, `tasks[title=Dig].done`,
+        /// `tasks[*].title`), or a value holding conflicts (`tasks[0]`). A merge in
+        /// which a path names no conflict, or two paths choose differently for one, is
+        /// refused with a `usage` error (see `ResolutionPaths`).
         public var paths: [String: JSONMerge.Side]
         /// A document that replaces the merge's result, as JSON text.
         public var document: Data?
@@ -40,8 +45,6 @@ public enum BundlePuller {
             self.paths = paths
             self.document = document
         }
-
-        func side(at path: String) -> JSONMerge.Side? { paths[path] ?? all }
     }
 
     /// What a pull did.

@@ -26,7 +26,9 @@ struct DocumentPullMerge {
             merged = try DocumentKitError.located(at: "the merged document") { try JSONValue.parse(edited) }
         } else {
             let documents = try self.documents(as: type)
-            let result = JSONMerge.merge(base: documents.base, ours: documents.ours, theirs: documents.theirs, choosing: resolution.side(at:))
+            let paths = try ResolutionPaths(resolution, ours: documents.ours, theirs: documents.theirs, base: documents.base)
+            let result = JSONMerge.merge(base: documents.base, ours: documents.ours, theirs: documents.theirs, choosing: paths.side(at:))
+            try paths.checkEveryPathWasUsed()
             merged = result.merged ?? .object([:])
             if !result.conflicts.isEmpty { return .conflicts(result.conflicts, Self.text(merged)) }
         }

@@ -9,7 +9,28 @@ public enum RemoteFetcher {
     /// Rebuilds the project whose OCFL object id is `objectID` (or, when `nil`, the only one
     /// the remote holds) into a new bundle at `output`.
     public static func clone(_ remote: any RemoteStore, objectID: String? = nil, to output: URL, replace: Bool = false) throws -> OCFLImporter.Result {
-        try OCFLImporter.importObject(at: try objectPath(in: remote, objectID: objectID), in: remote, to: output, replace: replace)
+        try fetching { try OCFLImporter.importObject(at: try objectPath(in: remote, objectID: objectID), in: remote, to: output, replace: replace) }
+    }
+
+    /// Runs `body`, a rebuild from the remote, as a `reading` phase that counts the bytes
+    /// fetched as they arrive (the checks of what arrived count nothing, and the write of
+    /// the bundle is a phase of its own): a slow remote shows what it delivers.
+    private static func fetching<T>(_ body: () throws -> T) throws -> T {
+        try ProgressMeter.phase(.reading, counting: .read, totalBytes: nil, body)
+    }
+
+    /// Rebuilds the project as ``clone(_:objectID:to:replace:)`` does, into a new bundle in
+    /// `folder` named after the project (`Garden.dkproj`, see `ProjectFileName`); returns
+    /// the bundle's location with what was made. An existing file of that name is refused
+    /// unless `replace`.
+    public static func clone(_ remote: any RemoteStore, objectID: String? = nil, intoFolder folder: URL,
+                             replace: Bool = false) throws -> (output: URL, result: OCFLImporter.Result) {
+        // The placeholder name only places the scratch folder: the bundle's name comes from its document.
+        try fetching {
+            try OCFLImporter.importObject(at: try objectPath(in: remote, objectID: objectID), in: remote,
+                                          to: folder.appendingPathComponent("clone.dkbundle"), replace: replace,
+                                          naming: ProjectFileName.forDocument(_:contentType:))
+        }
     }
 
     /// What ``clone(_:objectID:to:replace:)`` would make (``OCFLImporter/plannedImport(at:in:to:replace:)``),
@@ -55,7 +76,7 @@ public enum RemoteFetcher {
         }
         let staging = try StagingFolder(beside: bundleURL)
         let copy = staging.url.appendingPathComponent("remote" + (bundleURL.pathExtension.isEmpty ? "" : ".\(bundleURL.pathExtension)"))
-        _ = try OCFLImporter.importObject(at: objectPath, in: remote, to: copy, reusing: local)
+        _ = try fetching { try OCFLImporter.importObject(at: objectPath, in: remote, to: copy, reusing: local) }
         return try withExtendedLifetime(staging) { try body(copy) }
     }
 }

@@ -11,13 +11,16 @@ extension DocumentTool {
                 Every version on the remote comes with its id, document and blobs; each file is \
                 checked against the remote's digests first, and nothing is written if one does \
                 not match. A remote that holds several projects needs --object, the project's \
-                OCFL object id (documentkit: and the id of its first version).
+                OCFL object id (documentkit: and the id of its first version). Without --output \
+                the new bundle is named after the project (Garden.dkproj), in the current folder. \
+                The new bundle remembers the remote (remote.default in '\(DocumentTool.name) state'): \
+                push and pull without a remote use it.
                 """)
 
         @Argument(help: "The remote: a folder, or s3://BUCKET/PREFIX.", completion: .directory)
         var remote: String
-        @Option(name: .shortAndLong, help: ArgumentHelp("The new bundle.", valueName: "BUNDLE"), completion: .file())
-        var output: String
+        @Option(name: .shortAndLong, help: ArgumentHelp("The new bundle (default: the project's name, as NAME.dkproj).", valueName: "BUNDLE"), completion: .file())
+        var output: String?
         @Option(help: ArgumentHelp("The project to clone, by OCFL object id, when the remote holds several.", valueName: "ID"))
         var object: String?
         @Flag(help: "Replace the output if it exists.")
@@ -29,13 +32,23 @@ extension DocumentTool {
         func run() throws {
             let store = try RemoteLocation(remote).open(endpoint: remoteOptions.endpoint)
             if dryRun.dryRun {
-                let plan = try RemoteFetcher.plannedClone(store, objectID: object, to: URL(fileURLWithPath: output), replace: force)
+                // Without --output the name is the project's, known only once its document is read.
+                let plan = try RemoteFetcher.plannedClone(store, objectID: object, to: URL(fileURLWithPath: output ?? ".dk-clone-placeholder"), replace: force)
                 if options.json { return try Console.printJSON(PlannedImport(objectID: plan.objectID, versions: plan.versions)) }
-                return Console.print("would clone \(remote) into \(output): object \(plan.objectID), \(plan.versions) version\(plan.versions == 1 ? "" : "s"); nothing was written")
+                return Console.print("would clone \(remote) into \(output ?? "a bundle named after the project"): object \(plan.objectID), \(plan.versions) version\(plan.versions == 1 ? "" : "s"); nothing was written")
             }
-            let result = try RemoteFetcher.clone(store, objectID: object, to: URL(fileURLWithPath: output), replace: force)
+            let bundle: URL
+            let result: OCFLImporter.Result
+            if let output {
+                bundle = URL(fileURLWithPath: output)
+                result = try RemoteFetcher.clone(store, objectID: object, to: bundle, replace: force)
+            } else {
+                (bundle, result) = try RemoteFetcher.clone(store, objectID: object, intoFolder: URL(fileURLWithPath: "."), replace: force)
+            }
+            try RemoteLocation.remember(remote, for: bundle)
+            let written = output ?? bundle.lastPathComponent
             if options.json { return try Console.printJSON(result) }
-            Console.print("cloned \(remote) into \(output): \(result.versions) version\(result.versions == 1 ? "" : "s"), head \(result.head.prefix(12))")
+            Console.print("cloned \(remote) into \(written): \(result.versions) version\(result.versions == 1 ? "" : "s"), head \(result.head.prefix(12))")
         }
     }
 }

@@ -17,7 +17,7 @@ extension DocumentTool {
                 """)
 
         @OptionGroup var target: BundleArgument
-        @Option(name: [.customShort("n"), .customLong("max-count")], help: "Show at most N versions.")
+        @Option(name: [.customShort("n"), .customLong("max-count")], help: "Show at most N versions (-3 and -n3 too, as git takes them).")
         var count: Int?
         @Option(help: ArgumentHelp("Only versions whose author matches PATTERN.", valueName: "pattern"))
         var author: String?

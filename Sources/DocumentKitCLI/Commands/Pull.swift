@@ -24,15 +24,15 @@ extension DocumentTool {
                 """)
 
         @OptionGroup var target: BundleArgument
-        @Argument(help: "The other copy to pull from: a bundle, or a remote (a folder, or s3://BUCKET/PREFIX).", completion: .file())
-        var other: String
+        @Argument(help: "The other copy to pull from: a bundle, or a remote (a folder, or s3://BUCKET/PREFIX; default: the bundle's remote.default, which clone sets).", completion: .file())
+        var other = ""
         @Flag(help: "Resolve every conflict with this bundle's value.")
         var ours = false
         @Flag(help: "Resolve every conflict with the other copy's value.")
         var theirs = false
-        @Option(name: .customLong("resolve"), help: ArgumentHelp("Resolve the conflict at PATH with one side's value (repeatable).", valueName: "PATH=ours|theirs"))
+        @Option(name: .customLong("resolve"), help: ArgumentHelp("Resolve the conflicts at PATH with one side's value (repeatable); PATH as listed, or as for get: tasks[0].title, tasks[*].title, tasks[0]. One that names no conflict is an error.", valueName: "PATH=ours|theirs"))
         var resolutions: [String] = []
-        @Flag(help: "Write the merge in $VISUAL or $EDITOR, starting from it with this bundle's value at each conflict.")
+        @Flag(help: "Write the merge in $VISUAL or $EDITOR, starting from it with this bundle's value at each conflict, and each conflict's three values above it.")
         var edit = false
         @Flag(help: "Take no version that is not signed by a trusted key (see 'verify').")
         var requireSigned = false
@@ -48,7 +48,8 @@ extension DocumentTool {
             if trusted != nil && !requireSigned { throw ValidationError("--trusted is for --require-signed") }
         }
 
-        func run() throws {
+        mutating func run() throws {
+            other = try RemoteLocation.remembered(other, for: target.url)
             var resolution = BundlePuller.Resolution(all: ours ? .ours : theirs ? .theirs : nil)
             for text in resolutions {
                 guard let equals = text.lastIndex(of: "="), let side = JSONMerge.Side(rawValue: String(text[text.index(after: equals)...])) else {
@@ -93,10 +94,12 @@ extension DocumentTool {
         /// Opens the merge, conflicts holding this bundle's values, in the editor, and pulls
         /// again with what the user wrote, reopening it while the document type refuses it.
         private func editMerge(_ outcome: BundlePuller.Outcome, from copy: URL, metadata: SaveMetadata, signers: TrustedSigners?) throws -> BundlePuller.Outcome {
-            let list = outcome.conflicts.map(\.path).joined(separator: ", ")
+            // Each conflict with all three values, as the conflict list prints them: the
+            // document below holds only ours, and the choice needs theirs and the base.
             let header = [
-                "# Merging \(other) into \(target.bundle): \(outcome.conflicts.count) conflict\(outcome.conflicts.count == 1 ? "" : "s"), at \(list).",
-                "# Each holds this bundle's value below; '\(DocumentTool.name) pull' without --edit lists both values.",
+                "# Merging \(other) into \(target.bundle): \(outcome.conflicts.count) conflict\(outcome.conflicts.count == 1 ? "" : "s"):",
+            ] + outcome.conflicts.map { "#   " + PullReport.line(for: $0).split(whereSeparator: \.isNewline).joined(separator: " ") } + [
+                "# Each holds this bundle's value (ours) below.",
                 "# Write the merge you want and save, or empty the file to abort.",
                 "# Lines starting with '#' at the top are ignored.",
             ]
@@ -177,14 +180,15 @@ struct PullReport: Encodable {
             Console.print("merged \(other) into \(bundle) as \(Console.version(head)), with \(versions) from it (common ancestor \(base.map(Console.version) ?? "none"))")
         default:
             Console.print("\(conflicts?.count ?? 0) conflict\(conflicts?.count == 1 ? "" : "s") merging \(other) into \(bundle) (common ancestor \(base.map(Console.version) ?? "none")):")
-            for conflict in conflicts ?? [] {
-                if let rule = conflict.rule {
-                    Console.print("  \(conflict.path): breaks a rule: \(rule)")
-                } else {
-                    Console.print("  \(conflict.path): ours \(Self.text(conflict.ours)), theirs \(Self.text(conflict.theirs)), base \(Self.text(conflict.base))")
-                }
-            }
+            for conflict in conflicts ?? [] { Console.print("  " + Self.line(for: conflict)) }
         }
+    }
+
+    /// A conflict as the list and `--edit` show it: its path and the three values, or the
+    /// rule the merge breaks.
+    static func line(for conflict: JSONMerge.Conflict) -> String {
+        if let rule = conflict.rule { return "\(conflict.path): breaks a rule: \(rule)" }
+        return "\(conflict.path): ours \(text(conflict.ours)), theirs \(text(conflict.theirs)), base \(text(conflict.base))"
     }
 
     private static func text(_ value: JSONValue?) -> String {

@@ -19,15 +19,23 @@ extension DocumentTool {
                 """)
 
         @OptionGroup var target: BundleArgument
-        @Argument(help: "The remote: a folder, or s3://BUCKET/PREFIX.", completion: .directory)
-        var remote: String
+        @Argument(help: "The remote: a folder, or s3://BUCKET/PREFIX (default: the bundle's remote.default, which clone sets).", completion: .directory)
+        var remote = ""
         @OptionGroup var remoteOptions: RemoteOptions
         @OptionGroup var dryRun: DryRunOption
         @OptionGroup var output: OutputOptions
 
-        func run() throws {
+        mutating func run() throws {
+            remote = try RemoteLocation.remembered(remote, for: target.url)
             let store = try RemoteLocation(remote).open(endpoint: remoteOptions.endpoint)
-            let result = try RemotePusher.push(target.url, to: store, dryRun: dryRun.dryRun)
+            let result: RemotePusher.Result
+            do {
+                result = try RemotePusher.push(target.url, to: store, dryRun: dryRun.dryRun)
+            } catch var error as DocumentKitError where error.code == .unavailable && !dryRun.dryRun {
+                // A push that lost its connection resumes: what arrived is not sent again.
+                error.message += "; run push again to resume"
+                throw error
+            }
             if output.json { return try Console.printJSON(PushReport(bundle: target.bundle, remote: remote, result: result)) }
             let versions = result.newVersions
             switch result.result {

@@ -19,12 +19,13 @@ struct EditorLoop {
     /// What the header of a reopened file says is being edited.
     var subject: String
 
-    /// Edits `original`, below `header` (exactly `EditorText.headerLineCount` `#` lines, or
-    /// none). `save` saves the user's value, throwing `Refusal` for text to correct;
+    /// Edits `original`, below `header` (`#` lines, as many as it needs, or none: a parse
+    /// error's line is counted in the reopened file, whose header is always
+    /// `EditorText.headerLineCount` lines). `save` saves the user's value, throwing `Refusal` for text to correct;
     /// `unchanged` is what text left as it was given means (`nil`: it is saved too).
     func run<Result>(original: JSONValue, header: [String] = [], unchanged: (() -> Result)?,
                      save: (JSONValue) throws -> Result) throws -> Result {
-        precondition(header.isEmpty || header.count == EditorText.headerLineCount)
+        precondition(header.allSatisfy { $0.hasPrefix("#") && !$0.contains("\n") })
         var originalText = header.isEmpty ? Data() : Data((header.joined(separator: "\n") + "\n").utf8)
         originalText.append(original.encoded(pretty: true))
         originalText.append(0x0A)

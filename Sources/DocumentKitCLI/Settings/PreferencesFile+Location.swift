@@ -15,7 +15,7 @@ extension PreferencesFile {
         let configHome: String
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             configHome = xdg
-        } else if let home = environment["HOME"].flatMap({ $0.isEmpty ? nil : $0 }) ?? userDatabaseHome() {
+        } else if let home = DocumentTool.homeFolder(environment: environment) {
             configHome = (home as NSString).appendingPathComponent(".config")
         } else {
             throw DocumentKitError(.missingInput, "cannot find the preferences: neither XDG_CONFIG_HOME nor HOME is set, and the user has no home folder")
@@ -23,9 +23,5 @@ extension PreferencesFile {
         return URL(fileURLWithPath: configHome, isDirectory: true)
             .appendingPathComponent(application, isDirectory: true)
             .appendingPathComponent("preferences.json")
-    }
-
-    private static func userDatabaseHome() -> String? {
-        SystemCall.user().home
     }
 }

@@ -20,7 +20,21 @@ import Testing
         }
         // A mistyped option: ArgumentParser's suggestion, on the one line.
         let option = try Run.docctl(["log", "garden.dkproj", "--jsno"])
-        #expect(option.standardError == "error: unknown option '--jsno'. Did you mean '--json'? (see 'docctl --help')\n")
+        #expect(option.standardError == "error: unknown option '--jsno'. Did you mean '--json'? (see 'docctl log --help')\n")
+    }
+
+    /// A usage error names the help of the command it was in, which lists that command's options.
+    @Test func usageErrorsPointToTheCommandsOwnHelp() throws {
+        let cases: [([String], String)] = [
+            (["log", "p.dkproj", "--jsno"], "error: unknown option '--jsno'. Did you mean '--json'? (see 'docctl log --help')\n"),
+            (["log"], "error: missing expected argument '<bundle>' (see 'docctl log --help')\n"),
+            (["config", "list", "--bogus"], "error: unknown option '--bogus' (see 'docctl config list --help')\n"),
+            (["--bogus"], "error: unknown option '--bogus' (see 'docctl --help')\n"),
+        ]
+        for (arguments, line) in cases {
+            let result = try Run.docctl(arguments)
+            #expect(result.status == 64 && result.standardError == line && result.output.isEmpty, "\(arguments): \(result.standardError)")
+        }
     }
 
     @Test func closestCommandRanksBySmallEdits() {

@@ -55,7 +55,7 @@ import Testing
             (["set", "p.dkproj", "tasks[", "x"], 64, "error: invalid path 'tasks[': unclosed '[' at character 7"),
             (["get", "p.dkproj", "name.first"], 65, "error: p.dkproj: no value at name.first: name is a string, not an object"),
             (["set", "missing.dkproj", "name", "x"], 66, "error: missing.dkproj: cannot open: No such file or directory"),
-            (["set", "p.dkproj", "name"], 64, "error: missing expected argument '<value>' (see 'docctl --help')"),
+            (["set", "p.dkproj", "name"], 64, "error: missing expected argument '<value>' (see 'docctl set --help')"),
             (["cat", "p.dkproj", "--version", "9"], 65, "error: p.dkproj: no version '9' (versions 1–1; use a number, an id prefix, head or head~N)"),
         ]
         for (arguments, status, message) in cases {

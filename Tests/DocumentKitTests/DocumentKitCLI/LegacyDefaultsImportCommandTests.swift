@@ -265,16 +265,16 @@ import Testing
 
     @Test func usageErrorsAreOneLineWithStatus64() throws {
         let cases: [([String], String)] = [
-            (["--legacy-defaults", "a.plist"], "error: missing expected argument '<bundle>' (or --output <output> for a new bundle) (see 'docctl --help')"),
+            (["--legacy-defaults", "a.plist"], "error: missing expected argument '<bundle>' (or --output <output> for a new bundle) (see 'docctl import --help')"),
             (["--legacy-defaults", "a.plist", "p.dkproj", "-o", "n.dkproj"],
-             "error: --legacy-defaults takes the bundle to add to or --output for a new one, not both (see 'docctl --help')"),
-            (["--legacy-defaults", "a.plist", "p.dkproj", "--name", "x"], "error: --name goes with --output: an existing bundle keeps its name (see 'docctl --help')"),
+             "error: --legacy-defaults takes the bundle to add to or --output for a new one, not both (see 'docctl import --help')"),
+            (["--legacy-defaults", "a.plist", "p.dkproj", "--name", "x"], "error: --name goes with --output: an existing bundle keeps its name (see 'docctl import --help')"),
             (["--legacy-defaults", "a.plist", "p.dkproj", "--force"],
-             "error: --force goes with --output: an existing bundle is added to, not replaced (see 'docctl --help')"),
-            (["--legacy-defaults", "a.plist", "p.dkproj", "--schema", "1.0.0"], "error: --schema does not go with --legacy-defaults (see 'docctl --help')"),
-            (["a.zip", "-o", "n.dkproj", "--name", "x"], "error: --name goes with --legacy-defaults (see 'docctl --help')"),
-            (["a.zip"], "error: missing expected argument '--output <output>' (see 'docctl --help')"),
-            ([], "error: missing expected argument '<source>' (see 'docctl --help')"),
+             "error: --force goes with --output: an existing bundle is added to, not replaced (see 'docctl import --help')"),
+            (["--legacy-defaults", "a.plist", "p.dkproj", "--schema", "1.0.0"], "error: --schema does not go with --legacy-defaults (see 'docctl import --help')"),
+            (["a.zip", "-o", "n.dkproj", "--name", "x"], "error: --name goes with --legacy-defaults (see 'docctl import --help')"),
+            (["a.zip"], "error: missing expected argument '--output <output>' (see 'docctl import --help')"),
+            ([], "error: missing expected argument '<source>' (see 'docctl import --help')"),
         ]
         for (arguments, line) in cases {
             let result = try Run.docctl(["import"] + arguments)

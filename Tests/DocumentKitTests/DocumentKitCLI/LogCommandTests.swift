@@ -1,4 +1,5 @@
 @testable import DocumentKit
+@testable import DocumentKitCLI
 import Foundation
 import Testing
 
@@ -52,6 +53,22 @@ import Testing
         #expect(try numbers(["--grep", "beds", "-n", "1"], in: directory.url) == [3], "--max-count counts what the filters keep")
     }
 
+    /// git's counts: `-n1` (value joined) and `-3` (the count as the option), anywhere among
+    /// the options; a value of another option that looks like one stays that option's.
+    @Test func theCountIsTakenInGitsSpellings() throws {
+        let directory = try TemporaryDirectory()
+        try makeHistory(in: directory.url)
+        #expect(try numbers(["-n1"], in: directory.url) == [4])
+        #expect(try numbers(["-3"], in: directory.url) == [4, 3, 2])
+        #expect(try numbers(["-2", "--author", "bob"], in: directory.url) == [4, 2])
+        #expect(try numbers(["--max-count", "2"], in: directory.url) == [4, 3])
+        #expect(LogCountShorthand.expanded(["log", "b", "-n12", "--", "-3"]) == ["log", "b", "-n", "12", "--", "-3"])
+        #expect(LogCountShorthand.expanded(["show", "b", "-3"]) == ["show", "b", "-3"], "log's alone")
+        #expect(LogCountShorthand.expanded(["log", "b", "--grep", "-3"]) == ["log", "b", "--grep", "-3"], "another option's value")
+        let zero = try Run.docctl(["log", "p.dkproj", "-0"], in: directory.url)
+        #expect(zero.status == 64 && zero.standardError == "error: --max-count must be at least 1 (see 'docctl log --help')\n")
+    }
+
     @Test func jsonIsFilteredAlike() throws {
         let directory = try TemporaryDirectory()
         try makeHistory(in: directory.url)
@@ -81,7 +98,7 @@ import Testing
         for (arguments, message) in cases {
             let result = try Run.docctl(["log", "p.dkproj"] + arguments, in: directory.url)
             #expect(result.status == 64, "\(arguments)")
-            #expect(result.standardError == "error: \(message) (see 'docctl --help')\n", "\(arguments)")
+            #expect(result.standardError == "error: \(message) (see 'docctl log --help')\n", "\(arguments)")
             #expect(result.output.isEmpty, "\(arguments)")
         }
     }

@@ -286,6 +286,44 @@ import Testing
         #expect(try Fixtures.digest(of: directory.url.appendingPathComponent("garden.dkproj")) == before)
     }
 
+    /// Two people exchanging one project type the remote once: `clone REMOTE` names the
+    /// bundle after the project and remembers the remote, and push and pull without one use
+    /// the bundle's `remote.default` (which the one who pushed first sets with `state set`).
+    @Test(.enabled(if: enabled, skipReason), arguments: Kind.allCases)
+    func cloneNamesTheBundleAfterTheProjectAndPushAndPullRememberTheRemote(_ kind: Kind) throws {
+        let directory = try TemporaryDirectory()
+        let remote = try Remote(kind, in: directory)
+        try remote.succeed(["new", "g.dkproj", "--name", "Garden: north/south"])
+        expectFailure(try remote.docctl(["push", "g.dkproj"]), status: 64,
+                      containing: "error: g.dkproj: no remote given, and none remembered for it: name one, or remember one with 'docctl state set g.dkproj remote.default REMOTE'")
+        try remote.succeed(["state", "set", "g.dkproj", "remote.default", remote.address])
+        #expect(try remote.succeed(["push", "g.dkproj"]).output.hasPrefix("pushed g.dkproj to \(remote.address): 1 new version (v1), "))
+
+        // Bob clones in a folder of his own, without -o.
+        let bob = directory.url.appendingPathComponent("bob")
+        try FileManager.default.createDirectory(at: bob, withIntermediateDirectories: false)
+        let address = kind == .folder ? "../remote" : remote.address
+        let cloned = try Run.docctl(["clone", address], in: bob, environment: remote.environment)
+        #expect(cloned.status == 0, "\(cloned.standardError)")
+        let head = try head("g.dkproj", in: directory)
+        #expect(cloned.output == "cloned \(address) into Garden: north-south.dkproj: 1 version, head \(head.prefix(12))\n")
+        #expect(Fixtures.listing(bob) == ["Garden: north-south.dkproj"])
+        let remembered = try Run.docctl(["state", "get", "Garden: north-south.dkproj", "remote.default"], in: bob)
+        #expect(remembered.output == (kind == .folder ? directory.url.appendingPathComponent("remote").standardizedFileURL.path : remote.address) + "\n")
+        let again = try Run.docctl(["clone", address], in: bob, environment: remote.environment)
+        expectFailure(again, status: 73, containing: "error: ")
+        #expect(again.standardError.contains("Garden: north-south.dkproj: already exists (use --force to replace it)"), "\(again.standardError)")
+
+        // Bob edits and pushes without naming the remote; Alice pulls without naming it.
+        for arguments in [["set", "Garden: north-south.dkproj", "summary", "Beds", "-m", "Beds"], ["push", "Garden: north-south.dkproj"]] {
+            let result = try Run.docctl(arguments, in: bob, environment: remote.environment)
+            #expect(result.status == 0, "\(arguments): \(result.standardError)")
+        }
+        let pulled = try remote.succeed(["pull", "g.dkproj"])
+        #expect(pulled.output.hasPrefix("fast-forward g.dkproj to version 2 "), "\(pulled.output)")
+        #expect(try remote.succeed(["get", "g.dkproj", "summary"]).output == "Beds\n")
+    }
+
     @Test func aFolderThatIsNotARemoteIsLeftAlone() throws {
         let directory = try TemporaryDirectory()
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
@@ -326,6 +364,50 @@ import Testing
         // Nothing reached the bucket either.
         #expect(try remote.store().list(prefix: "").isEmpty)
     }
+    /// A push whose connection breaks says so in plain words, and that running it again
+    /// resumes; nothing is written to the bundle.
+    @Test func aBrokenConnectionIsOneLineInPlainWordsAndPushSaysItResumes() throws {
+        let directory = try TemporaryDirectory()
+        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        let before = try Fixtures.digest(of: directory.url.appendingPathComponent("garden.dkproj"))
+        let closing = try FaultyServer(.closing)
+        let keys = ["AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_REGION": "us-east-1"]
+        let push = try Run.docctl(["push", "garden.dkproj", "s3://backups/garden", "--endpoint", closing.endpoint], in: directory.url, environment: keys)
+        expectFailure(push, status: 69, containing: "error: s3://backups/garden: \(closing.endpoint) closed the connection before it answered; run push again to resume")
+        let clone = try Run.docctl(["clone", "s3://backups/garden", "-o", "copy.dkproj", "--endpoint", closing.endpoint], in: directory.url, environment: keys)
+        expectFailure(clone, status: 69, containing: "error: s3://backups/garden: \(closing.endpoint) closed the connection before it answered")
+        #expect(!clone.standardError.contains("resume"))
+        #expect(try Fixtures.digest(of: directory.url.appendingPathComponent("garden.dkproj")) == before)
+        #expect(Fixtures.listing(directory.url) == ["garden.dkproj"])
+    }
+
+    /// Two users on one machine are two homes (`HOME=$PWD/bob`): the S3 keys, region and
+    /// endpoint come from `$HOME/.aws`, as the AWS tools and docctl's own settings take them.
+    @Test(.enabled(if: enabled, skipReason))
+    func s3SettingsComeFromTheHomeFolderOfHOME() throws {
+        let directory = try TemporaryDirectory()
+        let remote = try Remote(.s3, in: directory)
+        let server = try #require(remote.server)
+        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        let bob = directory.url.appendingPathComponent("bob")
+        try FileManager.default.createDirectory(at: bob.appendingPathComponent(".aws"), withIntermediateDirectories: true)
+        // Set and empty counts as unset, so only bob's files can supply the settings.
+        let unset = ["AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "AWS_ENDPOINT_URL": "", "AWS_ENDPOINT_URL_S3": "", "AWS_REGION": "",
+                     "AWS_DEFAULT_REGION": "", "AWS_PROFILE": "", "AWS_CONFIG_FILE": "", "AWS_SHARED_CREDENTIALS_FILE": "", "HOME": bob.path]
+
+        expectFailure(try remote.docctl(["clone", remote.address, "-o", "copy.dkproj"], environment: unset), status: 66,
+                      containing: "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or write them in \(bob.path)/.aws/credentials")
+
+        try Data("[default]\naws_access_key_id = \(server.credentials.id)\naws_secret_access_key = \(server.credentials.secret)\n".utf8)
+            .write(to: bob.appendingPathComponent(".aws/credentials"))
+        try Data("[default]\nregion = us-east-1\nendpoint_url = \(server.endpoint.absoluteString)\n".utf8).write(to: bob.appendingPathComponent(".aws/config"))
+        let pushed = try remote.docctl(["push", "garden.dkproj", remote.address], environment: unset)
+        #expect(pushed.status == 0, "\(pushed.standardError)")
+        let cloned = try remote.docctl(["clone", remote.address, "-o", "copy.dkproj"], environment: unset)
+        #expect(cloned.status == 0, "\(cloned.standardError)")
+        #expect(try ids("copy.dkproj", in: directory) == ids("garden.dkproj", in: directory))
+    }
+
     // MARK: Help
 
     @Test func pushAndClonesHelpArePrintedExactly() throws {
@@ -344,11 +426,12 @@ import Testing
             AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY or ~/.aws/credentials
             (AWS_PROFILE), and are never printed.
 
-            USAGE: docctl push <bundle> <remote> [--endpoint <URL>] [--dry-run] [--json] [--quiet]
+            USAGE: docctl push <bundle> [<remote>] [--endpoint <URL>] [--dry-run] [--json] [--quiet]
 
             ARGUMENTS:
               <bundle>                The bundle (.dkproj) to work on.
-              <remote>                The remote: a folder, or s3://BUCKET/PREFIX.
+              <remote>                The remote: a folder, or s3://BUCKET/PREFIX (default:
+                                      the bundle's remote.default, which clone sets).
 
             OPTIONS:
               --endpoint <URL>        The S3 service's address for s3:// remotes (default:
@@ -370,15 +453,19 @@ import Testing
             Every version on the remote comes with its id, document and blobs; each file is
             checked against the remote's digests first, and nothing is written if one does
             not match. A remote that holds several projects needs --object, the project's
-            OCFL object id (documentkit: and the id of its first version).
+            OCFL object id (documentkit: and the id of its first version). Without --output
+            the new bundle is named after the project (Garden.dkproj), in the current
+            folder. The new bundle remembers the remote (remote.default in 'docctl state'):
+            push and pull without a remote use it.
 
-            USAGE: docctl clone <remote> --output <BUNDLE> [--object <ID>] [--force] [--endpoint <URL>] [--dry-run] [--json] [--quiet]
+            USAGE: docctl clone <remote> [--output <BUNDLE>] [--object <ID>] [--force] [--endpoint <URL>] [--dry-run] [--json] [--quiet]
 
             ARGUMENTS:
               <remote>                The remote: a folder, or s3://BUCKET/PREFIX.
 
             OPTIONS:
-              -o, --output <BUNDLE>   The new bundle.
+              -o, --output <BUNDLE>   The new bundle (default: the project's name, as
+                                      NAME.dkproj).
               --object <ID>           The project to clone, by OCFL object id, when the
                                       remote holds several.
               --force                 Replace the output if it exists.

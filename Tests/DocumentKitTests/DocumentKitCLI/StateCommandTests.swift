@@ -44,6 +44,7 @@ import Testing
         #expect(try docctl(["state", "list", "p.dkproj"], in: directory).output == """
             export.format     (not set)
             task.last-opened  (not set)
+            remote.default    (not set)
 
             """)
         for (key, value) in [("export.format", "tar.zst"), ("task.last-opened", taskID.lowercased()), ("zoom", "1.5"),
@@ -55,6 +56,7 @@ import Testing
         #expect(try docctl(["state", "list", "p.dkproj"], in: directory).output == """
             export.format      tar.zst
             task.last-opened   \(taskID)
+            remote.default     (not set)
             com.example.count  42
             com.example.title  Spring beds
             zoom               1.5
@@ -102,6 +104,13 @@ import Testing
                 "default" : null,
                 "key" : "lastOpenedTask",
                 "name" : "task.last-opened",
+                "set" : false,
+                "value" : null
+              },
+              {
+                "default" : null,
+                "key" : "defaultRemote",
+                "name" : "remote.default",
                 "set" : false,
                 "value" : null
               }
@@ -267,6 +276,7 @@ import Testing
               export.format     the format 'docctl export' writes when given no --format
                                 one of: zip, tar, tar.gz, tar.zst, dir, json, bagit
               task.last-opened  the id of the task last open in this bundle
+              remote.default    the remote push and pull use when given none; clone sets it
 
             """), "\(help.output)")
         for command in ["list", "get", "set", "unset", "clear"] {

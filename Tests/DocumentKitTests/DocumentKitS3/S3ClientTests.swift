@@ -86,4 +86,23 @@ import Testing
         #expect(unreachable?.kind == .unreachable)
         #expect(unreachable?.description.hasPrefix("b/k: cannot reach http://127.0.0.1:9: ") == true)
     }
+
+    /// A connection that closes, or a server that stops answering, is said in plain words,
+    /// never with the HTTP library's type names (`HTTPClientError.remoteConnectionClosed`).
+    @Test func aBrokenConnectionAndAFrozenServerAreSaidInPlainWords() async throws {
+        let closing = try FaultyServer(.closing)
+        var client = S3Client(endpoint: URL(string: closing.endpoint)!, region: "us-east-1", credentials: credentials)
+        let closed = await #expect(throws: S3Error.self) { try await client.get(bucket: "b", key: "k") }
+        #expect(closed?.kind == .unreachable)
+        #expect(closed?.description == "b/k: \(closing.endpoint) closed the connection before it answered")
+
+        let frozen = try FaultyServer(.silent)
+        client = S3Client(endpoint: URL(string: frozen.endpoint)!, region: "us-east-1", credentials: credentials)
+        client.timeout = .seconds(2)
+        let start = Date()
+        let silent = await #expect(throws: S3Error.self) { try await client.put(Data("x".utf8), bucket: "b", key: "k") }
+        #expect(silent?.description == "b/k: \(frozen.endpoint) stopped answering: no answer within 2 s")
+        #expect(Date().timeIntervalSince(start) < 10)
+        for error in [closed, silent] { #expect(error?.description.contains("HTTPClientError") == false) }
+    }
 }

@@ -1,4 +1,4 @@
-import DocumentKit
+@testable import DocumentKit
 @testable import DocumentKitS3
 import Foundation
 import Testing
@@ -28,5 +28,44 @@ import Testing
         let directory = try TemporaryDirectory()
         try store.download("blob", to: directory.url.appendingPathComponent("copy"))
         #expect(try Data(contentsOf: directory.url.appendingPathComponent("copy")) == data)
+    }
+
+    /// The bytes `body` reports in the phase it runs in, as a push's sending phase counts
+    /// them (the bundle's bytes read for sending), in order.
+    private func sendingReports(total: Int, _ body: () throws -> Void) rethrows -> [UInt64] {
+        let collected = Protected<[UInt64]>([])
+        try WorkProgress.reporting(to: { report in collected.mutate { $0.append(report.completedBytes) } }) {
+            try ProgressMeter.phase(.writing, counting: .read, totalBytes: UInt64(total), body)
+        }
+        return collected.value
+    }
+
+    /// Progress counts what the service has taken: each part once its request is answered,
+    /// a small file once its PUT is; a request that fails counted nothing (issue 23: a push
+    /// sat at 98% while its last part was on the way, for it counted bytes as it read them).
+    @Test(.enabled(if: S3TestServer.isAvailable, "needs moto_server: run scripts/setup.sh"))
+    func progressCountsWhatTheServiceHasTaken() throws {
+        let server = try S3TestServer(bucket: "parts")
+        let credentials = S3Credentials(accessKeyID: server.credentials.id, secretAccessKey: server.credentials.secret)
+        let store = S3RemoteStore(bucket: "parts", prefix: "p", endpoint: server.endpoint, region: "us-east-1", credentials: credentials)
+        store.partSize = 5 << 20
+        let big = Fixtures.noise(12 << 20)
+        let parts = try sendingReports(total: big.count) {
+            _ = try store.upload("big", from: FileWrapper(regularFileWithContents: big), size: UInt64(big.count))
+        }
+        #expect(parts == [0, 5 << 20, 10 << 20, 12 << 20, 12 << 20], "a report as each part is taken, then the phase's end")
+
+        let small = Fixtures.noise(1 << 20)
+        let closing = try FaultyServer(.closing)
+        let unanswered = S3RemoteStore(bucket: "parts", prefix: "p", endpoint: URL(string: closing.endpoint)!, region: "us-east-1",
+                                       credentials: credentials)
+        let failed = sendingReports(total: small.count) {
+            #expect(throws: DocumentKitError.self) { try unanswered.upload("small", from: FileWrapper(regularFileWithContents: small), size: UInt64(small.count)) }
+        }
+        #expect(failed == [0, 1 << 20], "nothing counted before the phase's end")
+        let taken = try sendingReports(total: small.count) {
+            _ = try store.upload("small", from: FileWrapper(regularFileWithContents: small), size: UInt64(small.count))
+        }
+        #expect(taken == [0, 1 << 20, 1 << 20])
     }
 }

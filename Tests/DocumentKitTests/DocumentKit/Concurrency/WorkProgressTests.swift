@@ -59,6 +59,27 @@ import Testing
         #expect(Double(seen[1].2) / Double(writing) < 1.01)
     }
 
+    /// A save announces the total of the write it makes: when the bundle is due to be
+    /// compacted, the whole rewrite, not the append it then does not make (issue 23: a
+    /// small `set` drew a bar whose total jumped from 21.1 KB to 128 KB).
+    @Test func aSaveThatRewritesTheBundleAnnouncesTheRewritesTotal() throws {
+        let directory = try TemporaryDirectory()
+        let url = try newBundle(in: directory)
+        var rewrites = 0
+        for round in 0..<4 {
+            // An incompressible summary of 256 KB: each save supersedes the last one's.
+            let summary = Fixtures.noise(128 << 10, seed: UInt64(round + 1)).map { String(format: "%02x", $0) }.joined()
+            let before = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? NSNumber)
+            let seen = try phases(reports { _ = try BundleEditor.set(.string(summary), at: JSONPath(parsing: "summary"), in: url, metadata: metadata) })
+            let after = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? NSNumber)
+            if before != after { rewrites += 1 }
+            #expect(seen.map(\.0) == [.writing], "round \(round)")
+            let announced = try #require(seen.first?.1)
+            #expect(Double(seen[0].2) / Double(announced) < 1.05, "round \(round): wrote \(seen[0].2) of \(announced) announced")
+        }
+        #expect(rewrites >= 1, "some save compacted the bundle")
+    }
+
     @Test func exportImportValidateAndPruneReportTheirPhases() throws {
         let directory = try TemporaryDirectory()
         let url = try newBundle(in: directory)

@@ -188,6 +188,63 @@ import Testing
         #expect(bad.status == 64 && bad.standardError.hasPrefix("error: --resolve takes PATH=ours or PATH=theirs, not 'name=mine'"))
     }
 
+    /// `--resolve` takes the paths a user writes, though conflicts are listed by id: an
+    /// index, another field, `[*]`, a value holding conflicts; it wins over --ours and
+    /// --theirs; one that names no conflict is an error naming it, with nothing written.
+    @Test func resolveTakesThePathsAUserWritesAndRefusesOneThatNamesNoConflict() throws {
+        let directory = try TemporaryDirectory()
+        try copies(in: directory)
+        try docctl(["set", "a.dkproj", "name", "Garden A"], in: directory)
+        try docctl(["set", "b.dkproj", "name", "Garden B"], in: directory)
+        try docctl(["set", "b.dkproj", "tasks[0].title", "Dig wide"], in: directory)
+        try docctl(["set", "a.dkproj", "tasks[0].title", "Dig deep"], in: directory)
+        try docctl(["set", "b.dkproj", "tasks[1].notes", "by hand"], in: directory)
+        try docctl(["set", "a.dkproj", "tasks[1].notes", "in rows"], in: directory)
+        let task = try docctl(["get", "a.dkproj", "tasks[0].id"], in: directory).output.trimmingCharacters(in: .newlines)
+        let pristine = directory.url.appendingPathComponent("pristine.dkproj")
+        try FileManager.default.copyItem(at: directory.url.appendingPathComponent("a.dkproj"), to: pristine)
+        func fresh(_ name: String) throws {
+            try? FileManager.default.removeItem(at: directory.url.appendingPathComponent(name))
+            try FileManager.default.copyItem(at: pristine, to: directory.url.appendingPathComponent(name))
+        }
+        func notes(_ name: String) throws -> String {
+            try docctl(["get", name, "tasks[1].notes"], in: directory).output.trimmingCharacters(in: .newlines)
+        }
+
+        // The issue's case: an index with --theirs; the path asked for wins.
+        try fresh("c.dkproj")
+        try docctl(["pull", "c.dkproj", "b.dkproj", "--theirs", "--resolve", "tasks[0].title=ours"], in: directory)
+        #expect(try titles("c.dkproj", in: directory) == ["Dig deep", "Sow"])
+        #expect(try docctl(["get", "c.dkproj", "name"], in: directory).output == "Garden B\n")
+        #expect(try notes("c.dkproj") == "by hand")
+        // A negative index, another field, a wildcard, a whole record.
+        for (paths, title, note) in [(["tasks[-2].title=theirs", "tasks[-1].notes=ours"], "Dig wide", "in rows"),
+                                     (["tasks[title=Dig deep].title=theirs", "tasks[title=Sow]=theirs"], "Dig wide", "by hand"),
+                                     (["tasks[*].title=theirs", "tasks[*].notes=theirs"], "Dig wide", "by hand"),
+                                     (["tasks=ours"], "Dig deep", "in rows"),
+                                     (["tasks[id=\(task.uppercased())].title=theirs", "tasks[1]=ours"], "Dig wide", "in rows")] {
+            try fresh("c.dkproj")
+            try docctl(["pull", "c.dkproj", "b.dkproj", "--resolve", "name=ours"] + paths.flatMap { ["--resolve", $0] }, in: directory)
+            #expect(try titles("c.dkproj", in: directory) == [title, "Sow"], "\(paths)")
+            #expect(try notes("c.dkproj") == note, "\(paths)")
+        }
+
+        // A path that names no conflict, or two that disagree: one line, nothing written.
+        try fresh("c.dkproj")
+        let before = try Fixtures.digest(of: directory.url.appendingPathComponent("c.dkproj"))
+        let cases: [([String], String)] = [
+            (["--theirs", "--resolve", "tasks[2].title=ours"],
+             "error: c.dkproj: nothing to resolve at 'tasks[2].title': no conflict of the merge is there (the conflicts are at name, tasks[id=\(task)].title, tasks[id="),
+            (["--resolve", "summary=ours", "--ours"], "error: c.dkproj: nothing to resolve at 'summary'"),
+            (["--resolve", "tasks[0]=ours", "--resolve", "tasks[*].title=theirs", "--resolve", "name=ours"],
+             "error: c.dkproj: 'tasks[*].title' and 'tasks[0]' both name the conflict at tasks[id=\(task)].title and choose different sides; nothing was written"),
+        ]
+        for (arguments, line) in cases {
+            expectFailure(try Run.docctl(["pull", "c.dkproj", "b.dkproj"] + arguments, in: directory.url), status: 64, containing: line)
+        }
+        #expect(try Fixtures.digest(of: directory.url.appendingPathComponent("c.dkproj")) == before)
+    }
+
     @Test func editWritesTheMergeReopeningWhileTheTypeRefusesIt() throws {
         let directory = try TemporaryDirectory()
         try copies(in: directory)
@@ -209,9 +266,11 @@ import Testing
                                 environment: ["EDITOR": directory.path("editor.sh"), "VISUAL": "", "TMPDIR": directory.url.path])
         #expect(result.output.hasPrefix("merged b.dkproj into a.dkproj as version 7"))
         let first = try String(contentsOfFile: directory.path("seen-1.json"), encoding: .utf8)
+        // Ours, theirs and base of each conflict, as the conflict list shows them.
         #expect(first.hasPrefix("""
-            # Merging b.dkproj into a.dkproj: 1 conflict, at name.
-            # Each holds this bundle's value below; 'docctl pull' without --edit lists both values.
+            # Merging b.dkproj into a.dkproj: 1 conflict:
+            #   name: ours "Garden A", theirs "Garden B", base "Garden"
+            # Each holds this bundle's value (ours) below.
             # Write the merge you want and save, or empty the file to abort.
             # Lines starting with '#' at the top are ignored.
             {

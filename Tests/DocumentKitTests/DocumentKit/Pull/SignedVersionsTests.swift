@@ -185,21 +185,25 @@ import Testing
             s3://BUCKET/PREFIX, as for push): its copy of the project is read and checked
             first, fetching only the files BUNDLE lacks.
 
-            USAGE: docctl pull [<options>] <bundle> <other>
+            USAGE: docctl pull [<options>] <bundle> [<other>]
 
             ARGUMENTS:
               <bundle>                The bundle (.dkproj) to work on.
               <other>                 The other copy to pull from: a bundle, or a remote (a
-                                      folder, or s3://BUCKET/PREFIX).
+                                      folder, or s3://BUCKET/PREFIX; default: the bundle's
+                                      remote.default, which clone sets).
 
             OPTIONS:
               --ours                  Resolve every conflict with this bundle's value.
               --theirs                Resolve every conflict with the other copy's value.
               --resolve <PATH=ours|theirs>
-                                      Resolve the conflict at PATH with one side's value
-                                      (repeatable).
+                                      Resolve the conflicts at PATH with one side's value
+                                      (repeatable); PATH as listed, or as for get:
+                                      tasks[0].title, tasks[*].title, tasks[0]. One that
+                                      names no conflict is an error.
               --edit                  Write the merge in $VISUAL or $EDITOR, starting from
-                                      it with this bundle's value at each conflict.
+                                      it with this bundle's value at each conflict, and
+                                      each conflict's three values above it.
               --require-signed        Take no version that is not signed by a trusted key
                                       (see 'verify').
               --trusted <FILE>        The trusted signers file for --require-signed.

@@ -1,0 +1,26 @@
+import DocumentKit
+import Foundation
+
+extension BundleState {
+    /// The remote `push` and `pull` use when given none: `remote.default` in `docctl
+    /// state`, as `clone` sets it to the remote the bundle came from (git's `origin`).
+    public var defaultRemote: KeyValueContainer<String> { storage.makeContainer() }
+}
+
+extension RemoteLocation {
+    /// `given` when the user named a remote, else the bundle at `url`'s remembered
+    /// ``BundleState/defaultRemote``; a usage error saying how to name one when neither.
+    static func remembered(_ given: String, for url: URL) throws -> String {
+        if !given.isEmpty { return given }
+        if let remote = try BundleState(bundle: url).defaultRemote.get() { return remote }
+        throw DocumentKitError(.usage, "no remote given, and none remembered for it: name one, or remember one with '\(DocumentTool.name) state set \(url.relativePath) remote.default REMOTE'",
+                               path: url.relativePath)
+    }
+
+    /// How the bundle at `url` remembers the remote `text`: as written for `s3://`, as an
+    /// absolute path for a folder, so that it names the same folder from anywhere.
+    static func remember(_ text: String, for url: URL) throws {
+        let remembered = text.hasPrefix("s3://") ? text : URL(fileURLWithPath: text).standardizedFileURL.path
+        try BundleState(bundle: url).defaultRemote.set(remembered)
+    }
+}
