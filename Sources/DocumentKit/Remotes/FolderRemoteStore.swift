@@ -17,7 +17,7 @@ public struct FolderRemoteStore: RemoteStore {
 
     public var displayPath: String { root.relativePath }
 
-    private func url(_ key: String) -> URL {
+    func url(_ key: String) -> URL {
         key.isEmpty ? root : root.appendingPathComponent(key)
     }
 
@@ -33,6 +33,7 @@ public struct FolderRemoteStore: RemoteStore {
     }
 
     public func list(prefix: String) throws -> [String: UInt64] {
+        try refuseFileAsRoot()
         let folder = prefix.contains("/") ? String(prefix[..<prefix.lastIndex(of: "/")!]) : ""
         guard let enumerator = FileManager.default.enumerator(at: url(folder), includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey]) else {
             return [:]
@@ -93,7 +94,22 @@ public struct FolderRemoteStore: RemoteStore {
         try source.stream { try output.write($0) }
     }
 
-    private func makeParent(of key: String) throws {
+    /// Refuses a root that is a file, or below one: a push would otherwise fail to create
+    /// the folder of its first file, naming that.
+    private func refuseFileAsRoot() throws {
+        // Walked up as the user wrote the path, so that the message names it so.
+        var path = root.relativePath
+        while SystemCall.linkStatus(path) == nil {
+            let parent = (path as NSString).deletingLastPathComponent
+            guard !parent.isEmpty, parent != path else { break }
+            path = parent
+        }
+        guard let info = SystemCall.status(path), (info.st_mode & S_IFMT) != S_IFDIR else { return }
+        let file = path == root.relativePath ? "" : " (\(path) is)"
+        throw DocumentKitError(.cannotCreateOutput, "is a file, not a folder\(file): a remote is a folder (made when missing) or s3://BUCKET/PREFIX", path: displayPath)
+    }
+
+    func makeParent(of key: String) throws {
         let parent = url(key).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
@@ -103,7 +119,7 @@ public struct FolderRemoteStore: RemoteStore {
     }
 
     /// Creates the lock file, waiting up to `lockTimeout` for a writer that holds it.
-    private func takeLock(_ path: String, for key: String) throws -> String {
+    func takeLock(_ path: String, for key: String) throws -> String {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(lockTimeout))
         while true {
@@ -116,7 +132,8 @@ public struct FolderRemoteStore: RemoteStore {
             }
             if clock.now >= deadline {
                 let since = SystemCall.linkStatus(path).map { DocumentDates.format(Date(timeIntervalSince1970: TimeInterval($0.st_mtim.tv_sec))) } ?? "?"
-                throw DocumentKitError(.conflict, "\(key) is locked by another push since \(since); if none is running, remove \(key).lock", path: displayPath)
+                let file = path.hasPrefix(root.path + "/") ? String(path.dropFirst(root.path.count + 1)) : path
+                throw DocumentKitError(.conflict, "\(key) is locked by another push since \(since); if none is running, remove \(file)", path: displayPath)
             }
             Thread.sleep(forTimeInterval: 0.02)
         }

@@ -21,13 +21,15 @@ extension DocumentTool {
         @OptionGroup var target: BundleArgument
         @Argument(help: "The remote: a folder, or s3://BUCKET/PREFIX.", completion: .directory)
         var remote: String
+        @Flag(help: "Add the project to a remote that holds another project (a clone then needs --object).")
+        var newProject = false
         @OptionGroup var remoteOptions: RemoteOptions
         @OptionGroup var dryRun: DryRunOption
         @OptionGroup var output: OutputOptions
 
         func run() throws {
             let store = try RemoteLocation(remote).open(endpoint: remoteOptions.endpoint)
-            let result = try RemotePusher.push(target.url, to: store, dryRun: dryRun.dryRun)
+            let result = try RemotePusher.push(target.url, to: store, newProject: newProject, dryRun: dryRun.dryRun)
             if output.json { return try Console.printJSON(PushReport(bundle: target.bundle, remote: remote, result: result)) }
             let versions = result.newVersions
             switch result.result {
