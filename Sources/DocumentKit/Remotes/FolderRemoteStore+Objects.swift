@@ -38,18 +38,22 @@ extension FolderRemoteStore {
         // Every file the new object names is on stable storage before it takes the object's place.
         try flush()
 
+        // The lock is held only to compare and exchange: a push killed while holding it
+        // leaves a lock the next push waits for, then names.
         let lockKey = "\(Self.pushFolder)/\((objectPath as NSString).lastPathComponent)"
         try makeParent(of: lockKey)
         let lock = try takeLock(url(lockKey).path + ".lock", for: objectPath)
-        defer { _ = SystemCall.removeFile(lock) }
-        guard try read("\(objectPath)/inventory.json")?.tag == tag else { return false }
-        if SystemCall.linkStatus(current.path) == nil {
-            try placeNewObject(objectPath, builtIn: tree)
-        } else if !SystemCall.rename(url(shadow).path, to: current.path, .exchanging) {
-            guard errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP else {
-                throw DocumentKitError(.ioError, DocumentKitError.systemMessage("cannot replace the object with its new version", errno: errno), path: reported(objectPath))
+        do {
+            defer { _ = SystemCall.removeFile(lock) }
+            guard try read("\(objectPath)/inventory.json")?.tag == tag else { return false }
+            if SystemCall.linkStatus(current.path) == nil {
+                try placeNewObject(objectPath, builtIn: tree)
+            } else if !SystemCall.rename(url(shadow).path, to: current.path, .exchanging) {
+                guard errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP else {
+                    throw DocumentKitError(.ioError, DocumentKitError.systemMessage("cannot replace the object with its new version", errno: errno), path: reported(objectPath))
+                }
+                try addVersionsOneByOne(from: shadow, to: objectPath, files: files)
             }
-            try addVersionsOneByOne(from: shadow, to: objectPath, files: files)
         }
         try SystemCall.synchronizeFileSystem(of: root.path, reportedAs: displayPath)
         return true
