@@ -98,7 +98,7 @@ public struct FolderRemoteStore: RemoteStore {
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
-            throw DocumentKitError(.cannotCreateOutput, "cannot create the folder", path: reported((key as NSString).deletingLastPathComponent))
+            throw DocumentKitError.system("cannot create the folder", path: reported((key as NSString).deletingLastPathComponent), error: error)
         }
     }
 
