@@ -194,6 +194,7 @@ package enum BundleWriter {
     /// otherwise to a temporary file beside `destination`, moved into place atomically
     /// and keeping the permissions and owner of the file it replaces.
     package static func writeContents(_ contents: Contents, to destination: URL, replace: Bool, inPlace: Bool = false) throws {
+        if replace { try AtomicReplacement.refuseReadOnly(destination) }
         try ProgressMeter.phase(.writing, counting: .written, totalBytes: bytesToWrite(contents, inPlace: inPlace)) {
             if inPlace, let base = contents.base, try appendInPlace(contents, to: base, destination: destination) { return }
             try writeRewriting(contents, to: destination, replace: replace)

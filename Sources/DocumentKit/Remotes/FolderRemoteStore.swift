@@ -76,7 +76,7 @@ public struct FolderRemoteStore: RemoteStore {
     public func replace(_ key: String, with data: Data, ifTag tag: String?) throws -> Bool {
         try makeParent(of: key)
         let lock = try takeLock(url(key).path + ".lock", for: key)
-        defer { _ = SystemCall.removeFile(lock) }
+        defer { TemporaryRegistry.removing(lock) }
         guard try read(key)?.tag == tag else { return false }
         try write(key, data)
         return true
@@ -114,7 +114,7 @@ public struct FolderRemoteStore: RemoteStore {
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
-            throw DocumentKitError(.cannotCreateOutput, "cannot create the folder", path: reported((key as NSString).deletingLastPathComponent))
+            throw DocumentKitError.system("cannot create the folder", path: reported((key as NSString).deletingLastPathComponent), error: error)
         }
     }
 
@@ -123,7 +123,8 @@ public struct FolderRemoteStore: RemoteStore {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(lockTimeout))
         while true {
-            if let file = try? OpenFile.creatingExclusively(path, mode: 0o644) {
+            // Registered, so that an interrupted push removes its lock (``Interruption``).
+            if let file = try? TemporaryRegistry.creating(path, { try OpenFile.creatingExclusively(path, mode: 0o644) }) {
                 try? file.write(Data("\(ProcessInfo.processInfo.processIdentifier) \(ProcessInfo.processInfo.hostName)\n".utf8))
                 return path
             }
