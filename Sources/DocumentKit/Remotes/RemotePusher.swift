@@ -142,8 +142,8 @@ public enum RemotePusher {
     private static func refuseAnotherProject(in remote: any RemoteStore, objectPath: String, bundlePath: String) throws {
         let others = RemoteRoot.describeProjects(remote, at: try RemoteRoot.objectPaths(remote).filter { $0 != objectPath })
         guard !others.isEmpty else { return }
-        let which = others.count == 1 ? "another project" : "\(others.count) other projects"
-        throw DocumentKitError(.usage, "holds \(which), not \(bundlePath)'s: \(others.joined(separator: "; ")); to keep both there (a clone then needs --object), push with --new-project",
+        let (which, beside) = others.count == 1 ? ("another project", "it") : ("\(others.count) other projects", "them")
+        throw DocumentKitError(.usage, "holds \(which), not \(bundlePath)'s: \(others.joined(separator: "; ")); push with --new-project to add this one beside \(beside) (a clone then needs --object)",
                                path: remote.displayPath)
     }
 

@@ -43,7 +43,7 @@ import Testing
         let garden = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("garden.dkproj")).manifest
         let refused = try docctl(["push", "other.dkproj", "remote"], in: directory)
         expectFailure(refused, status: 64, containing: "error: remote: holds another project, not other.dkproj's: \(OCFLArchiver.objectID(of: garden)) \"")
-        #expect(refused.standardError.contains("(head v8, ") && refused.standardError.hasSuffix("; to keep both there (a clone then needs --object), push with --new-project\n"),
+        #expect(refused.standardError.contains("(head v8, ") && refused.standardError.hasSuffix("; push with --new-project to add this one beside it (a clone then needs --object)\n"),
                 "\(refused.standardError)")
         try Run.succeeding(["push", "other.dkproj", "remote", "--new-project"], in: directory.url)
         let other = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("other.dkproj")).manifest
