@@ -2,10 +2,11 @@ import Crypto
 import Foundation
 
 /// Writes versions of a bundle as a BagIt bag (RFC 8493; FORMAT.md §7, "Exports"): the
-/// files of a version (or of each, under `data/versions/`) as the payload, SHA-256 and
-/// SHA-512 manifests and tag manifests, `bag-info.txt` naming the project and versions,
-/// and `documentkit/versions.json`. The bag is written as a folder export is, in a
-/// staging folder that appears in one rename (``ExportedFolder``).
+/// files of a version as the payload (or of every version, each distinct file once:
+/// ``historyContents(_:of:)``), SHA-256 and SHA-512 manifests and tag manifests,
+/// `bag-info.txt` naming the project and versions, and `documentkit/versions.json` (with
+/// every version's record, for a bag of every version). The bag is written as a folder
+/// export is, in a staging folder that appears in one rename (``ExportedFolder``).
 package enum BagWriter {
     /// Writes a bag of `versions` (oldest first; one version, or every version when
     /// `allVersions`) of `bundle` to the folder `output`. Returns the payload's file count
