@@ -9,6 +9,11 @@ extension DocumentTool {
     public static let lockTimeoutVariable = "DOCUMENTKIT_LOCK_TIMEOUT"
     /// A file to write the counts of `WorkMeter` to, when the process exits.
     public static let workMeterVariable = "DOCUMENTKIT_WORK_METER"
+    /// For tests of interrupted pushes: kills the process (SIGKILL) before its remote write
+    /// after this many (``CountedRemoteStore``).
+    public static let killAfterRemoteWritesVariable = "DOCUMENTKIT_KILL_AFTER_REMOTE_WRITES"
+    /// Whether remotes are opened counted (``CountedRemoteStore``).
+    nonisolated(unsafe) static var countsRemoteWrites = false
 
     /// Makes the choices the library leaves to the program, from the tool's environment:
     /// DocumentKit itself reads no environment variable and no configuration file.
@@ -22,6 +27,10 @@ extension DocumentTool {
         Console.colourAllowed = (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
         if let version = environment[writeSchemaVariable] {
             BundleEditor.writeSchema = BundleEditor.WriteSchema(version: version, setting: writeSchemaVariable)
+        }
+        if let steps = environment[killAfterRemoteWritesVariable].flatMap(Int.init) {
+            KillSwitch.arm(after: steps)
+            countsRemoteWrites = true
         }
         if let meter = environment[workMeterVariable], !meter.isEmpty {
             WorkMeter.start(writingTo: meter)

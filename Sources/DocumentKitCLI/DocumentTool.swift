@@ -75,6 +75,9 @@ public struct DocumentTool: ParsableCommand {
         // Past a file-size limit (`ulimit -f`) a write should fail with EFBIG, which a save
         // reports and undoes, rather than kill the process halfway through the save.
         signal(SIGXFSZ, SIG_IGN)
+        // Ctrl-C, SIGTERM or a closed terminal: the temporaries this run made are removed
+        // (by the library) before one line says so (issue 23).
+        Interruption.install { _ in Console.printError("interrupted; nothing was written") }
         applyEnvironment(ProcessInfo.processInfo.environment)
         let arguments = LogCountShorthand.expanded(Array(CommandLine.arguments.dropFirst()))
         if let message = unknownCommandMessage(in: arguments) { Console.fail(message, status: 64) }

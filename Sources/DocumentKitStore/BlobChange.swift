@@ -10,6 +10,11 @@ public struct BlobChange: Codable, Equatable, Sendable {
     public var digest: String
     public var size: UInt64
 
+    private enum CodingKeys: String, CodingKey, CaseIterable { case kind, digest, size }
+
+    /// The members a listed blob has; a validator refuses any other.
+    package static let memberNames = Set(CodingKeys.allCases.map(\.rawValue))
+
     /// The blobs (files of the `blobs` folder) one tree has and the other has not.
     public static func changes(from old: FileWrapper, to new: FileWrapper) -> [BlobChange] {
         func sizes(_ tree: FileWrapper) -> [String: UInt64] {

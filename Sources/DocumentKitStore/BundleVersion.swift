@@ -103,9 +103,13 @@ public struct BundleVersion: Codable, Sendable, Equatable {
 
     // MARK: Coding
 
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case number, id, parents, created, author, message, schema, tree, writer, changes, signature
     }
+
+    /// The members a record may have (FORMAT.md §5); a validator refuses any other, which
+    /// neither the id nor a signature would cover.
+    package static let memberNames = Set(CodingKeys.allCases.map(\.rawValue))
 
     /// Decodes a record. A record with a `number` member is a format-1 record, whose
     /// number is part of its id; `number` is the manifest's to set from the record's place

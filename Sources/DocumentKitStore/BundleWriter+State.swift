@@ -14,6 +14,7 @@ extension BundleWriter {
     /// would take superseded bytes past a third of the file, the bundle is rewritten
     /// instead, its entries' stored bytes copied as they are, and renamed into place.
     package static func writeState(_ state: Data?, over base: DocumentBundle, destination: URL) throws {
+        try AtomicReplacement.refuseReadOnly(destination)
         // Every entry but the old state, in directory order (mimetype first): the state
         // then goes last, where a bundle written in one go has it.
         let kept = base.zip.entries.filter { $0.name != BundleEntry.state }

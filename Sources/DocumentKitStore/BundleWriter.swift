@@ -194,6 +194,7 @@ package enum BundleWriter {
     /// otherwise to a temporary file beside `destination`, moved into place atomically
     /// and keeping the permissions and owner of the file it replaces.
     package static func writeContents(_ contents: Contents, to destination: URL, replace: Bool, inPlace: Bool = false) throws {
+        if replace { try AtomicReplacement.refuseReadOnly(destination) }
         // The total is that of the write that will happen: an append of the new entries, or
         // (when the bundle is due to be compacted) a rewrite of it all, not one then the other.
         // Worked out only when someone watches the progress.

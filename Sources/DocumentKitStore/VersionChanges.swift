@@ -16,6 +16,11 @@ public struct VersionChanges: Codable, Equatable, Sendable {
         public var kind: JSONChange.Kind
         /// The path, e.g. `tasks[id=6F9…].title`.
         public var path: String
+
+        private enum CodingKeys: String, CodingKey, CaseIterable { case kind, path }
+
+        /// The members a listed path has; a validator refuses any other.
+        package static let memberNames = Set(CodingKeys.allCases.map(\.rawValue))
     }
 
     /// The document's changed paths, in document order.
@@ -24,6 +29,11 @@ public struct VersionChanges: Codable, Equatable, Sendable {
     public var blobs: [BlobChange]
     /// How many more changes there were than listed.
     public var omitted: Int
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case paths, blobs, omitted }
+
+    /// The members a summary has; a validator refuses any other.
+    package static let memberNames = Set(CodingKeys.allCases.map(\.rawValue))
 
     /// The most items (paths and blobs) a summary lists.
     public static let limit = 50

@@ -10,6 +10,11 @@ public struct VersionSignature: Codable, Sendable, Equatable {
     /// The 64-byte signature of ``SigningKey/signedText(of:)`` for the version's id, base64.
     public var value: String
 
+    private enum CodingKeys: String, CodingKey, CaseIterable { case key, value }
+
+    /// The members a signature has; a validator refuses any other.
+    package static let memberNames = Set(CodingKeys.allCases.map(\.rawValue))
+
     public init(key: String, value: String) {
         self.key = key
         self.value = value
@@ -23,9 +28,13 @@ public struct VersionSignature: Codable, Sendable, Equatable {
 
     /// The signer's key, when this signature holds for version `id`: its key is a key, its
     /// value a signature, and the signature that key's of `id`. `nil` otherwise.
+    ///
+    /// Both texts have one spelling (``SignerKey/init(text:)``; the value in standard
+    /// base64 with padding, as written): a record whose key or value decodes to the right
+    /// bytes but is spelled otherwise was altered, and its signature does not hold.
     public func signer(ofVersion id: VersionID) -> SignerKey? {
         guard let signer = SignerKey(text: key), let signature = Data(base64Encoded: value), signature.count == 64,
-              signer.isValidSignature(signature, ofVersion: id) else { return nil }
+              signature.base64EncodedString() == value, signer.isValidSignature(signature, ofVersion: id) else { return nil }
         return signer
     }
 }

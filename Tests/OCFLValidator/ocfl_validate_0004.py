@@ -16,6 +16,7 @@ from ocfl.digest import string_digest
 from ocfl.layout_0003_hash_and_id_n_tuple import Layout_0003_Hash_And_Id_N_Tuple
 from ocfl.layout_registry import add_layout
 from ocfl.storage_root import StorageRoot
+from ocfl.validation_logger import ValidationLogger
 
 
 class Layout_0004_Hashed_N_Tuple(Layout_0003_Hash_And_Id_N_Tuple):
@@ -47,7 +48,12 @@ def _init_with_0004(self, *args, **kwargs):
 StorageRoot.__init__ = _init_with_0004
 
 root = sys.argv[1]
-for path, identifier in StorageRoot(root=root).list_objects():
+# ocfl-py's list_objects logs a warning (W901) for a root extension it does not know, such
+# as a push's staging folder (extensions/documentkit-push), through a log that only
+# validate() makes: without one it fails with an AttributeError. Give it one.
+lister = StorageRoot(root=root)
+lister.log = ValidationLogger(log_warnings=False)
+for path, identifier in lister.list_objects():
     expected = Layout_0004_Hashed_N_Tuple().identifier_to_path(identifier)
     if path != expected:
         print(f"[LAYOUT] object {identifier} is at {path}, 0004 puts it at {expected}")

@@ -8,10 +8,15 @@ import Foundation
 package enum BagReader {
     /// The folder of `source` to import: `nil` when `source` is not a bag (it has no
     /// `bagit.txt`); else, once the bag checks out, `data/` (a bag of one version) or the
-    /// newest version's folder of `data/versions/` (a bag of every version).
+    /// newest version's folder of `data/versions/` (a bag of every version written before
+    /// each distinct file was kept once). A bag of every version that keeps each file once
+    /// is ``BagImporter``'s to import.
     package static func payloadFolder(of source: URL) throws -> URL? {
         let bagit = source.appendingPathComponent("bagit.txt")
         guard SystemCall.linkStatus(bagit.path) != nil else { return nil }
+        if BagImporter.holdsHistory(source) {
+            throw DocumentKitError(.usage, "is a bag of every version of a project, which BagImporter.importHistory restores whole", path: source.relativePath)
+        }
         try verify(source)
         let data = source.appendingPathComponent("data")
         if SystemCall.linkStatus(data.appendingPathComponent(VersionLayout.documentName).path) != nil { return data }
@@ -76,6 +81,15 @@ package enum BagReader {
 
     private static func path(_ bag: URL, _ file: String) -> String {
         bag.appendingPathComponent(file).relativePath
+    }
+
+    /// The bytes of the tag file at `name` (a relative path under `bag`, at most 16 MiB),
+    /// refusing links.
+    package static func tagData(_ bag: URL, _ name: String) throws -> Data {
+        guard !name.hasPrefix("data/"), (try? ArchiveEntryName.validate(name)) != nil else {
+            throw DocumentKitError(.malformedInput, "'\(name)' is not a tag file's path", path: bag.relativePath)
+        }
+        return try regularFile(bag.appendingPathComponent(name), reportedAs: path(bag, name)).readAll(limit: 16 << 20)
     }
 
     /// A tag file's text (at most 16 MiB), refusing links.

@@ -2,30 +2,20 @@ import Crypto
 import Foundation
 
 /// Writes versions of a bundle as a BagIt bag (RFC 8493; FORMAT.md §7, "Exports"): the
-/// files of a version (or of each, under `data/versions/`) as the payload, SHA-256 and
-/// SHA-512 manifests and tag manifests, `bag-info.txt` naming the project and versions,
-/// and `documentkit/versions.json`. The bag is written as a folder export is, in a
-/// staging folder that appears in one rename (``ExportedFolder``).
+/// files of a version as the payload (or of every version, each distinct file once:
+/// ``historyContents(_:of:)``), SHA-256 and SHA-512 manifests and tag manifests,
+/// `bag-info.txt` naming the project and versions, and `documentkit/versions.json` (with
+/// every version's record, for a bag of every version). The bag is written as a folder
+/// export is, in a staging folder that appears in one rename (``ExportedFolder``).
 package enum BagWriter {
     /// Writes a bag of `versions` (oldest first; one version, or every version when
     /// `allVersions`) of `bundle` to the folder `output`. Returns the payload's file count
     /// and bytes.
     package static func write(_ versions: [BundleVersion], allVersions: Bool, of bundle: DocumentBundle, to output: URL,
                               replace: Bool) throws -> (files: Int, bytes: UInt64) {
-        var payload: [ExportedFile] = [ExportedFile(path: "data", node: nil)]
-        var records: [VersionRecord] = []
-        if allVersions { payload.append(ExportedFile(path: "data/versions", node: nil)) }
-        for version in versions {
-            let folder = allVersions ? "data/versions/\(version.number)-\(version.id.prefix(12))" : "data"
-            if allVersions { payload.append(ExportedFile(path: folder, node: nil)) }
-            // RFC 8493 writes `%` in a manifest as `%25`; bagit-python (LibraryOfCongress/
-            // bagit-python#157) and other tools do not decode it. Blobs named with a `%` go
-            // under their digests, so the two readings agree on every path of the bag.
-            payload += try ExportedFile.list(version: version, of: bundle, excludingNamesWith: ["%"]).map { ExportedFile(path: "\(folder)/\($0.path)", node: $0.node) }
-            records.append(VersionRecord(version, path: folder))
-        }
+        let (payload, records) = try contents(versions, allVersions: allVersions, of: bundle)
         let newest = versions.last!
-        let document = payload.first { $0.path == "\(records.last!.path)/\(VersionLayout.documentName)" }?.node
+        let document = payload.first { $0.path == records.last!.files?[VersionLayout.documentName] ?? "\(records.last!.path)/\(VersionLayout.documentName)" }?.node
         let hashes = PayloadHashes(paths: payload.filter { $0.node != nil }.map(\.path))
         let totalBytes = payload.reduce(0) { $0 + ($1.node?.fileSize ?? 0) }
         return try ProgressMeter.phase(.writing, counting: .written, totalBytes: totalBytes) {
@@ -34,19 +24,39 @@ package enum BagWriter {
                 let info = BagInfo(agent: DocumentKitInfo.writer, date: DocumentDates.now(), contentType: bundle.manifest.contentType,
                                    projectName: projectName(document: document, bundle: bundle.url), newest: newest,
                                    versionCount: versions.count, payloadBytes: hashes.bytes, payloadFiles: hashes.count)
-                return tagFiles(payload: hashes, info: info, versions: records)
+                return try tagFiles(payload: hashes, info: info, versions: records, of: bundle)
             }
             return (hashes.count, hashes.bytes)
         }
     }
 
+    /// The payload files of a bag of `versions` (folders before their contents, sorted by
+    /// path) and what `documentkit/versions.json` says of each version: a version's files
+    /// under `data/`, or, for a bag of every version, each distinct file once
+    /// (``historyContents(_:of:)``).
+    package static func contents(_ versions: [BundleVersion], allVersions: Bool, of bundle: DocumentBundle) throws -> (payload: [ExportedFile], records: [VersionRecord]) {
+        if allVersions { return try historyContents(versions, of: bundle) }
+        // RFC 8493 writes `%` in a manifest as `%25`; bagit-python (LibraryOfCongress/
+        // bagit-python#157) and other tools do not decode it. Blobs named with a `%` go
+        // under their digests, so the two readings agree on every path of the bag.
+        let files = try ExportedFile.list(version: versions[0], of: bundle, excludingNamesWith: ["%"])
+        return ([ExportedFile(path: "data", node: nil)] + files.map { ExportedFile(path: "data/\($0.path)", node: $0.node) },
+                [VersionRecord(versions[0], path: "data")])
+    }
+
     /// The tag files, in the order they are written: every one the tag manifests cover,
-    /// then the tag manifests.
-    private static func tagFiles(payload: PayloadHashes, info: BagInfo, versions: [VersionRecord]) -> [ExportedFile] {
+    /// then the tag manifests. A bag of every version has each version's record too.
+    private static func tagFiles(payload: PayloadHashes, info: BagInfo, versions: [VersionRecord], of bundle: DocumentBundle) throws -> [ExportedFile] {
         var tags: [(path: String, data: Data)] = [
             ("bagit.txt", Data("BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n".utf8)),
             ("bag-info.txt", Data(info.text.utf8)),
             ("documentkit/versions.json", (try? CanonicalJSONEncoder().encode(versions, terminated: true)) ?? Data("[]\n".utf8)),
+        ]
+        for version in versions where version.record != nil {
+            let record = OCFLVersionRecord(contentType: bundle.manifest.contentType, mimeType: bundle.mimeType, version: version.whole!)
+            tags.append((version.record!, try record.encoded()))
+        }
+        tags += [
             ("manifest-sha256.txt", manifest(payload.files.mapValues(\.sha256))),
             ("manifest-sha512.txt", manifest(payload.files.mapValues(\.sha512))),
         ]
@@ -54,6 +64,7 @@ package enum BagWriter {
         tags.append(("tagmanifest-sha256.txt", manifest(covered.mapValues { hex(SHA256.hash(data: $0)) })))
         tags.append(("tagmanifest-sha512.txt", manifest(covered.mapValues { hex(SHA512.hash(data: $0)) })))
         var files = [ExportedFile(path: "documentkit", node: nil)]
+        if versions.contains(where: { $0.record != nil }) { files.append(ExportedFile(path: historyRecordsFolder, node: nil)) }
         files += tags.map { ExportedFile(path: $0.path, node: FileWrapper(regularFileWithContents: $0.data)) }
         return files
     }
@@ -78,7 +89,7 @@ package enum BagWriter {
     }
 
     /// What `documentkit/versions.json` says of each version.
-    struct VersionRecord: Encodable {
+    package struct VersionRecord: Codable {
         var number: Int
         var id: String
         var parents: [String]
@@ -87,8 +98,18 @@ package enum BagWriter {
         var message: String
         var schema: String
         var path: String
+        /// A bag of every version: each of the version's files (its path in the version's
+        /// tree) and the payload file that holds its bytes (its path in the bag).
+        var files: [String: String]?
+        /// A bag of every version: the tag file of the version's whole record (as an OCFL
+        /// version's `documentkit/version.json`), from which an import rebuilds it exactly.
+        var record: String?
+        /// The version the record is of, when it is written.
+        var whole: BundleVersion?
 
-        init(_ version: BundleVersion, path: String) {
+        private enum CodingKeys: String, CodingKey { case number, id, parents, created, author, message, schema, path, files, record }
+
+        init(_ version: BundleVersion, path: String, files: [String: String]? = nil, record: String? = nil) {
             number = version.number
             id = version.id
             parents = version.parents
@@ -97,6 +118,9 @@ package enum BagWriter {
             message = version.message
             schema = version.schema
             self.path = path
+            self.files = files
+            self.record = record
+            whole = record == nil ? nil : version
         }
     }
 

@@ -48,7 +48,7 @@ public struct FolderArchiveStore: ArchiveStore {
         do {
             return try FileManager.default.contentsOfDirectory(atPath: url(path).path).sorted()
         } catch {
-            throw DocumentKitError(.ioError, "cannot list the folder", path: reported(path))
+            throw DocumentKitError.system("cannot list the folder", path: reported(path), error: error)
         }
     }
 
@@ -65,7 +65,7 @@ public struct FolderArchiveStore: ArchiveStore {
         do {
             try FileManager.default.createDirectory(at: url(path), withIntermediateDirectories: true)
         } catch {
-            throw DocumentKitError(.cannotCreateOutput, "cannot create the folder: \(Self.reason(error))", path: reported(path))
+            throw DocumentKitError.system("cannot create the folder", path: reported(path), error: error)
         }
     }
 
@@ -76,7 +76,7 @@ public struct FolderArchiveStore: ArchiveStore {
         do {
             try FileManager.default.moveItem(at: url(source), to: url(destination))
         } catch {
-            throw DocumentKitError(.cannotCreateOutput, "cannot move \(source) here: \(Self.reason(error))", path: reported(destination))
+            throw DocumentKitError.system("cannot move \(source) here", path: reported(destination), error: error)
         }
         // The move is durable once both folders are: the new name, then the old one gone.
         for folder in Set([url(destination).deletingLastPathComponent(), url(source).deletingLastPathComponent()]) {
@@ -89,11 +89,7 @@ public struct FolderArchiveStore: ArchiveStore {
         do {
             try FileManager.default.removeItem(at: url(path))
         } catch {
-            throw DocumentKitError(.ioError, "cannot remove it: \(Self.reason(error))", path: reported(path))
+            throw DocumentKitError.system("cannot remove it", path: reported(path), error: error)
         }
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.localizedDescription ?? error.localizedDescription
     }
 }

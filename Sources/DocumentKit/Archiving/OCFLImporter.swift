@@ -81,51 +81,17 @@ public enum OCFLImporter {
     }
 
     private static func rebuild(_ object: OCFLObject, scratch: URL, reusing local: DocumentBundle?) throws -> (BundleWriter.Contents, Result) {
-        let planner = TreePlanner(base: nil)
-        var versions: [BundleVersion] = []
-        var seen = Set<VersionID>()
-        var pruned: [VersionID] = []
-        var headDocument = Data()
-        var files: [String: FileWrapper] = [:]
         let sha256 = object.inventory.sha256ByDigest()
-        for (index, name) in object.inventory.versionNames.enumerated() {
-            let record = object.records[index].version
-            let root = FileWrapper(directoryWithFileWrappers: [:])
-            for (digest, paths) in object.inventory.versions[name]!.state.sorted(by: { $0.key < $1.key }) {
-                for logicalPath in paths where logicalPath != OCFLVersionRecord.path {
-                    guard OCFLObject.isSafe(logicalPath) else {
-                        throw DocumentKitError(.malformedInput, "the logical path '\(logicalPath)' is not a safe relative path", location: name)
-                    }
-                    let file = try files[digest] ?? content(digest, sha256: sha256[digest], for: logicalPath, in: name, of: object, scratch: scratch, reusing: local)
-                    files[digest] = file
-                    insert(file, at: logicalPath.split(separator: "/").map(String.init), into: root)
-                }
-            }
-            // Hashing the files read counts nothing: progress counts what was fetched.
-            let tree = try DocumentKitError.located(at: object.storage.reported(object.path)) { try ProgressMeter.bind(nil) { try planner.storeTree(root) } }
-            guard tree == record.tree else {
-                throw DocumentKitError(.malformedInput, "its files are not the tree its record names (\(record.tree.short)…): the object was changed after it was archived", location: name)
-            }
-            guard seen.insert(record.id).inserted else {
-                throw DocumentKitError(.malformedInput, "it holds bundle version \(record.shortID) a second time", location: name)
-            }
-            for parent in record.parents where !seen.contains(parent) {
-                guard !versions.contains(where: { $0.id == parent }), !object.records.dropFirst(index).contains(where: { $0.version.id == parent }) else {
-                    throw DocumentKitError(.malformedInput, "its parent \(String(parent.prefix(12))) comes after it", location: name)
-                }
-                if !pruned.contains(parent) { pruned.append(parent) }
-            }
-            if index == object.records.count - 1 {
-                headDocument = try root[VersionLayout.documentName]?.regularFileContents() ?? Data()
-            }
-            versions.append(record)
+        let archived = object.inventory.versionNames.enumerated().map { index, name in
+            let state = object.inventory.versions[name]!.state.sorted { $0.key < $1.key }
+            let files = state.flatMap { digest, paths in paths.filter { $0 != OCFLVersionRecord.path }.map { (path: $0, key: digest) } }
+            return ArchivedHistory.Version(record: object.records[index], location: name, files: files)
         }
-        let last = object.records[object.records.count - 1]
-        BundleManifest.number(&versions, after: pruned.count)
-        let manifest = BundleManifest(contentType: last.contentType, head: last.version.id, versions: versions, objects: [:], pruned: pruned)
-        let contents = BundleWriter.Contents(mimeType: last.mimeType, document: headDocument, manifest: manifest,
-                                             newObjects: planner.pending, sizes: planner.sizes, compression: .zstd)
-        return (contents, Result(objectID: object.inventory.id, versions: versions.count, head: last.version.id, pruned: pruned.count))
+        let (contents, pruned) = try ArchivedHistory.contents(archived, reported: object.storage.reported(object.path)) { digest, logicalPath, name in
+            try content(digest, sha256: sha256[digest], for: logicalPath, in: name, of: object, scratch: scratch, reusing: local)
+        }
+        let head = contents.manifest.head
+        return (contents, Result(objectID: object.inventory.id, versions: contents.manifest.versions.count, head: head, pruned: pruned))
     }
 
     /// A file with the bytes of SHA-512 `digest`: the object of `local` with the same
@@ -139,12 +105,5 @@ public enum OCFLImporter {
         let file = try FileWrapper(regularFileWithContentsOf: object.contentFile(digest, for: logicalPath, in: name, scratch: scratch))
         file.expectedDigest = sha256.flatMap(ObjectDigest.init(hex:))
         return file
-    }
-
-    private static func insert(_ file: FileWrapper, at components: [String], into folder: FileWrapper) {
-        guard components.count > 1 else { return folder.setFileWrapper(file, named: components[0]) }
-        let child = folder.fileWrappers?[components[0]] ?? FileWrapper(directoryWithFileWrappers: [:])
-        insert(file, at: Array(components.dropFirst()), into: child)
-        folder.setFileWrapper(child, named: components[0])
     }
 }

@@ -57,10 +57,10 @@ struct OCFLObject {
         }
         let sidecar = try? storage.readFile(join(path, "inventory.json.sha512"))
         let recorded = sidecar.flatMap { String(decoding: $0, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first.map(String.init) }
-        // A push moves the inventory first and writes its head version's copy and the
-        // sidecars after it (FORMAT.md §11), and two pushes may write the sidecar in either
-        // order: an inventory whose head version holds the same bytes, or no copy yet (a
-        // push finishing, or one killed that the next push finishes), is the object's.
+        // A push to S3 moves the inventory first and writes the sidecars and its head
+        // version's copy after it (FORMAT.md §11), and two pushes may write the sidecar in
+        // either order: an inventory whose head version holds the same bytes, or no copy yet
+        // (a push finishing, or one killed that the next push repairs), is the object's.
         // Any other mismatch is damage.
         guard recorded?.lowercased() == OCFLInventory.sha512(data) || {
             let copy = try? storage.readFile(join(path, "\(inventory.head)/inventory.json"))

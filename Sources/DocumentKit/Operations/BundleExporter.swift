@@ -45,7 +45,7 @@ public enum BundleExporter {
         var result = Result(output: output.path, format: format, version: selected.number, files: 0, bytes: 0)
         if dryRun {
             let counted = format == .bagit
-                ? try (allVersions ? bundle.manifest.versions : [selected]).flatMap { try ExportedFile.list(version: $0, of: bundle) }
+                ? try BagWriter.contents(allVersions ? bundle.manifest.versions : [selected], allVersions: allVersions, of: bundle).payload
                 : files.filter { format != .json || $0.path == VersionLayout.documentName }
             let written = counted.filter { $0.node != nil }
             (result.files, result.bytes) = (written.count, written.reduce(0) { $0 + ($1.node?.fileSize ?? 0) })

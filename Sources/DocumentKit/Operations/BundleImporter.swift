@@ -17,6 +17,11 @@ public enum BundleImporter {
         guard [S_IFDIR, S_IFREG].contains(info.st_mode & S_IFMT) else {
             throw DocumentKitError(.malformedInput, "not a folder, an archive or a JSON file: it is not a regular file", path: source.relativePath)
         }
+        // A remote's root holds projects, not a document: clone copies one (issue 23).
+        if (info.st_mode & S_IFMT) == S_IFDIR, SystemCall.linkStatus(source.appendingPathComponent(OCFLStorageRoot.declaration).path) != nil {
+            throw DocumentKitError(.usage, "is an OCFL storage root (a folder remote), not an export: 'docctl clone \(source.relativePath) -o \(output.relativePath)' copies the project it holds",
+                                   path: source.relativePath)
+        }
         try AtomicReplacement.refuseExisting(output, replace: replace)
         let staging = try StagingFolder(beside: output)
         let pending = PendingObjects(base: nil)

@@ -16,14 +16,14 @@ extension BundleLookup {
         return try DocumentKitError.located(at: url.relativePath) {
             let tree = try bundle.tree(of: selected)
             let stored = ExportedFile.list(tree).filter { $0.node != nil }
-            var references: [String: (name: String?, mediaType: String?)] = [:]
+            var references: [String: (names: [String], mediaType: String?)] = [:]
             // What the document records is read only for the blobs it names.
             if !ExportedBlobNames.blobDigests(in: stored).isEmpty,
                let size = tree[VersionLayout.documentName]?.fileSize, size <= bundle.limits.maxDocumentBytes,
                let json = try? JSONValue.parse(try bundle.documentDataForParsing(of: selected)) {
                 references = recordedReferences(in: json)
             }
-            let exported = ExportedBlobNames.apply(to: stored) { references.compactMapValues(\.name) }
+            let exported = ExportedBlobNames.apply(to: stored) { references.mapValues(\.names) }
             let treePaths = Dictionary(uniqueKeysWithValues: stored.map { (ObjectIdentifier($0.node!), $0.path) })
             var files = exported.map { file in
                 versionFile(at: file.path, treePath: treePaths[ObjectIdentifier(file.node!)]!, node: file.node!, references: references)
@@ -44,7 +44,7 @@ extension BundleLookup {
     }
 
     private static func versionFile(at path: String, treePath: String, node: FileWrapper,
-                             references: [String: (name: String?, mediaType: String?)]) -> VersionFile {
+                             references: [String: (names: [String], mediaType: String?)]) -> VersionFile {
         let folder = VersionLayout.blobsFolder + "/"
         let digest = node.knownDigest?.hex ?? ""
         let kind: VersionFile.Kind
@@ -59,14 +59,14 @@ extension BundleLookup {
         return VersionFile(path: path, treePath: treePath, kind: kind, size: node.fileSize ?? 0, digest: digest, mediaType: mediaType)
     }
 
-    /// The first valid name and the first media type the document's references record for
-    /// each blob, by digest, in document order (members by sorted name), as exports take names.
-    private static func recordedReferences(in json: JSONValue) -> [String: (name: String?, mediaType: String?)] {
-        var found: [String: (name: String?, mediaType: String?)] = [:]
+    /// The valid names and the first media type the document's references record for each
+    /// blob, by digest, in document order (members by sorted name), as exports take names.
+    private static func recordedReferences(in json: JSONValue) -> [String: (names: [String], mediaType: String?)] {
+        var found: [String: (names: [String], mediaType: String?)] = [:]
         for reference in json.blobReferences() {
             guard case .object(let members)? = try? json.value(at: reference.path) else { continue }
-            var entry = found[reference.digest] ?? (nil, nil)
-            if entry.name == nil, case .string(let name)? = members["name"], BlobReference.isValidName(name) { entry.name = name }
+            var entry = found[reference.digest] ?? ([], nil)
+            if case .string(let name)? = members["name"], BlobReference.isValidName(name), !entry.names.contains(name) { entry.names.append(name) }
             if entry.mediaType == nil, case .string(let type)? = members["mediaType"] { entry.mediaType = type }
             found[reference.digest] = entry
         }

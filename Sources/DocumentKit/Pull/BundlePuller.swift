@@ -63,10 +63,14 @@ public enum BundlePuller {
         /// The merged document with ours' value at every conflict, pretty-printed: what
         /// `--edit` opens. `nil` unless there are conflicts.
         public var mergedText: Data?
+        /// How many versions this copy holds that the other lacks (and has not pruned):
+        /// what a pull the other way, or a push to a remote, would send.
+        public var ahead = 0
     }
 
     /// Pulls the copy at `other` into the bundle at `url`. `metadata` is the merge
-    /// version's; a merge without a message gets one naming the other copy. When
+    /// version's; a merge without a message gets one naming the other copy, as
+    /// `otherName` (the user's name for it: a remote's address) or else by its file name. When
     /// `expectedHead` is given and the bundle's head moved since, nothing is written and
     /// `conflict` is thrown.
     ///
@@ -77,7 +81,7 @@ public enum BundlePuller {
     /// lists (FORMAT.md §5.4); one that is not is refused and nothing is written.
     public static func pull(into url: URL, from other: URL, metadata: SaveMetadata, resolution: Resolution = Resolution(),
                             expectedHead: VersionID? = nil, as type: (any CodableDocument.Type)? = nil,
-                            requiringSignaturesFrom trusted: TrustedSigners? = nil) throws -> Outcome {
+                            requiringSignaturesFrom trusted: TrustedSigners? = nil, otherName: String? = nil) throws -> Outcome {
         let theirs = try DocumentBundle(contentsOf: other)
         return try DocumentKitError.located(at: url.relativePath) {
             try LockedSave.withLockedBundle(at: url) { ours in
@@ -89,7 +93,11 @@ public enum BundlePuller {
                 }
                 let plan = try PullPlan(ours: ours, theirs: theirs)
                 var outcome = Outcome(kind: .upToDate, added: [], merge: nil, base: nil, head: ours.headVersion, conflicts: [], mergedText: nil)
-                guard plan.kind != .upToDate else { return outcome }
+                guard plan.kind != .upToDate else {
+                    let theirsHold = Set(theirs.manifest.versions.map(\.id)).union(theirs.manifest.pruned)
+                    outcome.ahead = ours.manifest.versions.filter { !theirsHold.contains($0.id) }.count
+                    return outcome
+                }
                 if let trusted { try requireSignatures(on: plan.missing, of: theirs, by: trusted) }
                 try verify(theirs)
                 let incoming = BundleWriter.Incoming(source: theirs, versions: plan.missing,
@@ -107,7 +115,7 @@ public enum BundlePuller {
                 outcome.base = base.version
                 var metadata = metadata
                 if metadata.message.isEmpty {
-                    metadata.message = "Merge \(other.lastPathComponent) at \(theirs.headVersion.shortID)"
+                    metadata.message = "Merge \(otherName ?? other.lastPathComponent) at \(theirs.headVersion.shortID)"
                 }
                 let merge = DocumentPullMerge(ours: ours, theirs: theirs, base: base, metadata: metadata, url: url,
                                               type: type ?? DocumentTypeRegistry.type(for: ours.manifest.contentType))

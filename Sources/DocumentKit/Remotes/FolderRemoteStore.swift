@@ -17,7 +17,7 @@ public struct FolderRemoteStore: RemoteStore {
 
     public var displayPath: String { root.relativePath }
 
-    private func url(_ key: String) -> URL {
+    func url(_ key: String) -> URL {
         key.isEmpty ? root : root.appendingPathComponent(key)
     }
 
@@ -33,6 +33,7 @@ public struct FolderRemoteStore: RemoteStore {
     }
 
     public func list(prefix: String) throws -> [String: UInt64] {
+        try refuseFileAsRoot()
         let folder = prefix.contains("/") ? String(prefix[..<prefix.lastIndex(of: "/")!]) : ""
         guard let enumerator = FileManager.default.enumerator(at: url(folder), includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey]) else {
             return [:]
@@ -75,7 +76,7 @@ public struct FolderRemoteStore: RemoteStore {
     public func replace(_ key: String, with data: Data, ifTag tag: String?) throws -> Bool {
         try makeParent(of: key)
         let lock = try takeLock(url(key).path + ".lock", for: key)
-        defer { _ = SystemCall.removeFile(lock) }
+        defer { TemporaryRegistry.removing(lock) }
         guard try read(key)?.tag == tag else { return false }
         try write(key, data)
         return true
@@ -93,21 +94,37 @@ public struct FolderRemoteStore: RemoteStore {
         try source.stream { try output.write($0) }
     }
 
-    private func makeParent(of key: String) throws {
+    /// Refuses a root that is a file, or below one: a push would otherwise fail to create
+    /// the folder of its first file, naming that.
+    private func refuseFileAsRoot() throws {
+        // Walked up as the user wrote the path, so that the message names it so.
+        var path = root.relativePath
+        while SystemCall.linkStatus(path) == nil {
+            let parent = (path as NSString).deletingLastPathComponent
+            guard !parent.isEmpty, parent != path else { break }
+            path = parent
+        }
+        guard let info = SystemCall.status(path), (info.st_mode & S_IFMT) != S_IFDIR else { return }
+        let file = path == root.relativePath ? "" : " (\(path) is)"
+        throw DocumentKitError(.cannotCreateOutput, "is a file, not a folder\(file): a remote is a folder (made when missing) or s3://BUCKET/PREFIX", path: displayPath)
+    }
+
+    func makeParent(of key: String) throws {
         let parent = url(key).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
-            throw DocumentKitError(.cannotCreateOutput, "cannot create the folder", path: reported((key as NSString).deletingLastPathComponent))
+            throw DocumentKitError.system("cannot create the folder", path: reported((key as NSString).deletingLastPathComponent), error: error)
         }
     }
 
     /// Creates the lock file, waiting up to `lockTimeout` for a writer that holds it.
-    private func takeLock(_ path: String, for key: String) throws -> String {
+    func takeLock(_ path: String, for key: String) throws -> String {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(lockTimeout))
         while true {
-            if let file = try? OpenFile.creatingExclusively(path, mode: 0o644) {
+            // Registered, so that an interrupted push removes its lock (``Interruption``).
+            if let file = try? TemporaryRegistry.creating(path, { try OpenFile.creatingExclusively(path, mode: 0o644) }) {
                 try? file.write(Data("\(ProcessInfo.processInfo.processIdentifier) \(ProcessInfo.processInfo.hostName)\n".utf8))
                 return path
             }
@@ -116,7 +133,8 @@ public struct FolderRemoteStore: RemoteStore {
             }
             if clock.now >= deadline {
                 let since = SystemCall.linkStatus(path).map { DocumentDates.format(Date(timeIntervalSince1970: TimeInterval($0.st_mtim.tv_sec))) } ?? "?"
-                throw DocumentKitError(.conflict, "\(key) is locked by another push since \(since); if none is running, remove \(key).lock", path: displayPath)
+                let file = path.hasPrefix(root.path + "/") ? String(path.dropFirst(root.path.count + 1)) : path
+                throw DocumentKitError(.conflict, "\(key) is locked by another push since \(since); if none is running, remove \(file)", path: displayPath)
             }
             Thread.sleep(forTimeInterval: 0.02)
         }

@@ -55,8 +55,8 @@ public enum RemoteFetcher {
                 throw DocumentKitError(.missingInput, "holds no project yet (push one first)", path: remote.displayPath)
             }
             guard paths.count == 1 else {
-                let ids = paths.compactMap { try? OCFLObject.readInventory(remote, at: $0).id }
-                throw DocumentKitError(.usage, "holds \(paths.count) projects; name one with --object: \(ids.joined(separator: ", "))", path: remote.displayPath)
+                let projects = RemoteRoot.describeProjects(remote, at: paths)
+                throw DocumentKitError(.usage, "holds \(paths.count) projects; name one with --object ID: \(projects.joined(separator: "; "))", path: remote.displayPath)
             }
             objectPath = only
         }

@@ -39,35 +39,55 @@ struct RemoteObjectSnapshot {
         }
     }
 
-    /// Writes what a push writes after moving the head, where it is missing: each newest
-    /// version's own inventory and sidecar (the object's inventory as of that version),
-    /// then the object's sidecar. Run by every push, so one killed after its
-    /// compare-and-swap is finished by the next.
-    static func finishInterruptedPush(_ remote: any RemoteStore, objectPath: String, inventory: OCFLInventory) throws {
-        for name in inventory.versionNames.reversed() {
-            guard try remote.size("\(objectPath)/\(name)/inventory.json") == nil else { break }
+    /// Repairs what an interrupted or overtaken push left in the object, so that it is
+    /// valid OCFL again: each version's own inventory and sidecar (the object's inventory as
+    /// of that version), oldest first, where either is missing; the object's sidecar, when it
+    /// is not that of its inventory; files in a version folder the inventory does not name;
+    /// temporary files and empty folders. Run by every push, the one that is up to date too.
+    static func repair(_ remote: any RemoteStore, objectPath: String, inventory: OCFLInventory) throws {
+        let present = try remote.list(prefix: "\(objectPath)/")
+        for name in inventory.versionNames {
+            let key = "\(objectPath)/\(name)/inventory.json"
+            guard present[key] == nil || present["\(key).sha512"] == nil else { continue }
             let data = try inventory.truncated(to: name).encoded()
-            try remote.write("\(objectPath)/\(name)/inventory.json", data)
-            try remote.write("\(objectPath)/\(name)/inventory.json.sha512", OCFLInventory.sidecar(for: data))
+            try remote.write(key, data)
+            try remote.write("\(key).sha512", OCFLInventory.sidecar(for: data))
         }
-        let data = try inventory.encoded()
+        try writeSidecar(remote, objectPath: objectPath)
+        let named = Set(inventory.manifest.values.joined().map { "\(objectPath)/\($0)" })
+        // A store that stages pushes never writes a version folder the inventory does not
+        // name yet: one there is what a push of an earlier release left. On S3 it is a push's
+        // uploads, which the push run again resumes.
+        let stages = remote.pushStagingFolder(for: "") != nil
+        for key in present.keys.sorted() where !named.contains(key) {
+            let parts = key.dropFirst(objectPath.count + 1).split(separator: "/", maxSplits: 1)
+            guard parts.count == 2, let number = OCFLInventory.versionNumber(String(parts[0])) else { continue }
+            let committed = number <= inventory.versions.count
+            guard committed ? parts[1] != "inventory.json" && parts[1] != "inventory.json.sha512" : stages else { continue }
+            try remote.delete(key)
+        }
+        try remote.tidy(objectPath)
+    }
+
+    /// Writes the object's sidecar for the inventory it holds, when it is not already.
+    static func writeSidecar(_ remote: any RemoteStore, objectPath: String) throws {
+        guard let (data, _) = try remote.read("\(objectPath)/inventory.json") else { return }
         let sidecar = OCFLInventory.sidecar(for: data)
-        if try remote.read("\(objectPath)/inventory.json.sha512")?.data != sidecar,
-           try remote.read("\(objectPath)/inventory.json")?.data == data {
+        if try remote.read("\(objectPath)/inventory.json.sha512")?.data != sidecar {
             try remote.write("\(objectPath)/inventory.json.sha512", sidecar)
         }
     }
 
-    /// Removes from the version folders `names` every file the inventory does not name:
-    /// what pushes that lost the race for those versions, or were killed, left there.
-    static func sweep(_ names: [String], of inventory: OCFLInventory, objectPath: String, in remote: any RemoteStore) throws {
-        let named = Set(inventory.manifest.values.joined())
-        for name in names {
-            for key in try remote.list(prefix: "\(objectPath)/\(name)/").keys {
-                let path = String(key.dropFirst(objectPath.count + 1))
-                guard !named.contains(path), path != "\(name)/inventory.json", path != "\(name)/inventory.json.sha512" else { continue }
-                try remote.delete(key)
-            }
+    /// Writes, after a push into the object itself (S3) moved its head, the object's
+    /// sidecar, then each new version's inventory and sidecar, oldest first: between two of
+    /// these writes a validator finds at most one file amiss (a version without its own
+    /// inventory is only a warning), and ``repair`` writes whatever a killed push left out.
+    static func finishPush(_ remote: any RemoteStore, objectPath: String, inventory: OCFLInventory, newVersions: [String]) throws {
+        try writeSidecar(remote, objectPath: objectPath)
+        for name in newVersions {
+            let data = try inventory.truncated(to: name).encoded()
+            try remote.write("\(objectPath)/\(name)/inventory.json", data)
+            try remote.write("\(objectPath)/\(name)/inventory.json.sha512", OCFLInventory.sidecar(for: data))
         }
     }
 }

@@ -4,12 +4,18 @@ import Foundation
 /// folder or a bucket, where the project is one OCFL object and each bundle version one
 /// OCFL version, so that a backup is also an archive.
 ///
-/// A push uploads the files the object lacks (each stored once; those an interrupted push
-/// left are not sent again), then moves the object's head by replacing its inventory with a
-/// compare-and-swap against the inventory it read. Of two pushes racing from the same
-/// head, one wins; the other deletes what it uploaded and fails with `conflict`, telling
-/// its user to pull and push again. Only then are the new versions' own inventories and the
-/// sidecars written: a reader, or the next push, finishes a push killed in between.
+/// A push first repairs what an interrupted or overtaken push left (``RemoteObjectSnapshot/repair``),
+/// then uploads the files the object lacks (each stored once; those an interrupted push left
+/// are not sent again), then moves the object's head with a compare-and-swap against the
+/// inventory it read. Of two pushes racing from the same head, one wins; the other takes
+/// back what it uploaded and fails with `conflict`, telling its user to pull and push again.
+///
+/// A folder remote stages the uploads outside the object and replaces the object in one
+/// step (``FolderRemoteStore/replaceObject(at:stagedIn:adding:ifTag:)``): it is valid OCFL
+/// at every instant. S3 has no such step: the uploads go into the new version's folder, the
+/// inventory is replaced, then the sidecars and the new versions' own inventories are
+/// written (``RemoteObjectSnapshot/finishPush``); a validator looking in between finds the
+/// object incomplete, and the next push repairs what a killed one left.
 public enum RemotePusher {
     /// What a push did.
     public struct Result: Codable, Sendable, Equatable {
@@ -39,7 +45,10 @@ public enum RemotePusher {
     /// remote is empty. With `dryRun`, the remote is only read: the result says what the
     /// push would send (the files the remote lacks, and their bytes), and `result` is
     /// `would-create` or `would-push`.
-    public static func push(_ bundleURL: URL, to remote: any RemoteStore, dryRun: Bool = false) throws -> Result {
+    ///
+    /// A remote that holds other projects but not this one is refused (`usage`), naming
+    /// them, unless `newProject`: a clone of it then needs the project's object id.
+    public static func push(_ bundleURL: URL, to remote: any RemoteStore, newProject: Bool = false, dryRun: Bool = false) throws -> Result {
         let bundle = try DocumentBundle(contentsOf: bundleURL)
         let bundlePath = bundleURL.relativePath
         try RemoteRoot.prepare(remote, checkingOnly: dryRun)
@@ -47,12 +56,18 @@ public enum RemotePusher {
         let objectPath = OCFLStorageRoot.objectPath(for: objectID)
         var state = try RemoteObjectSnapshot.read(remote, objectPath: objectPath, expectedID: objectID)
         if let inventory = state.inventory, !dryRun {
-            try RemoteObjectSnapshot.finishInterruptedPush(remote, objectPath: objectPath, inventory: inventory)
+            try RemoteObjectSnapshot.repair(remote, objectPath: objectPath, inventory: inventory)
+        }
+        if state.inventory == nil, !newProject {
+            try refuseAnotherProject(in: remote, objectPath: objectPath, bundlePath: bundlePath)
         }
         let remoteIDs = try state.versionIDs(matching: bundle)
         let known = Set(bundle.manifest.versions.map(\.id)).union(bundle.manifest.pruned)
-        if let index = remoteIDs.firstIndex(where: { !known.contains($0) }) {
-            throw DocumentKitError(.conflict, "\(remote.displayPath) has versions this bundle lacks (its \(OCFLInventory.versionName(index + 1)) is bundle version \(String(remoteIDs[index].prefix(12)))): pull them first (pull BUNDLE REMOTE), then push again",
+        let lacking = remoteIDs.filter { !known.contains($0) }
+        if !lacking.isEmpty, let inventory = state.inventory, let head = inventory.versions[inventory.head] {
+            let versions = lacking.count == 1 ? "a version" : "\(lacking.count) versions"
+            let about = [(head.message ?? "").isEmpty ? nil : "\"\(head.message!)\"", head.user.map { "by \($0.name)" }, head.created].compactMap { $0 }
+            throw DocumentKitError(.conflict, "\(remote.displayPath) has \(versions) this bundle lacks, up to its \(inventory.head) (\(about.joined(separator: ", "))): pull them first (docctl pull \(bundlePath) \(remote.displayPath)), then push again",
                                    path: bundlePath)
         }
         let plan = try OCFLArchiver.versionsToAdd(bundle, archived: remoteIDs, isNewObject: state.inventory == nil, bundlePath: bundlePath)
@@ -72,8 +87,11 @@ public enum RemotePusher {
             }
         }
 
+        // A folder stages the new versions outside the object; S3 writes them into it.
+        let staging = remote.pushStagingFolder(for: "\(objectPath.split(separator: "/").last!.prefix(16))-\(contentFolder(of: plan.last!.id))")
+        let uploadRoot = staging ?? objectPath
         var sent = (files: 0, bytes: UInt64(0), resumed: 0)
-        let (uploads, resumed) = try contentToSend(plans, objectPath: objectPath, to: remote)
+        let (uploads, resumed) = try contentToSend(plans, under: uploadRoot, to: remote)
         sent.resumed = resumed
         if dryRun {
             (sent.files, sent.bytes) = (uploads.count, uploads.reduce(0) { $0 + $1.size })
@@ -81,7 +99,7 @@ public enum RemotePusher {
                           newVersions: plans.map(\.name), newVersionIDs: plan.map(\.id), head: plan.last!.id,
                           totalVersions: inventory.versions.count, filesSent: sent.files, bytesSent: sent.bytes, filesResumed: sent.resumed)
         }
-        if state.inventory == nil, try remote.size(OCFLObject.join(objectPath, OCFLObject.declaration)) == nil {
+        if staging == nil, state.inventory == nil, try remote.size(OCFLObject.join(objectPath, OCFLObject.declaration)) == nil {
             try remote.write(OCFLObject.join(objectPath, OCFLObject.declaration), Data(OCFLObject.declarationText.utf8))
         }
         // Counted as the bundle's bytes are read for sending, which the S3 client does on
@@ -89,39 +107,70 @@ public enum RemotePusher {
         try ProgressMeter.phase(.writing, counting: .read, totalBytes: uploads.reduce(0) { $0 + $1.size }) {
             for content in uploads {
                 sent.bytes += try DocumentKitError.located(at: bundlePath) {
-                    try remote.upload("\(objectPath)/\(content.contentPath)", from: content.file, size: content.size)
+                    try remote.upload("\(uploadRoot)/\(content.contentPath)", from: content.file, size: content.size)
                 }
                 sent.files += 1
             }
         }
 
-        let inventoryData = try inventory.encoded()
-        // Every file the new inventory names is on stable storage before it names them.
-        try remote.flush()
-        guard try remote.replace("\(objectPath)/inventory.json", with: inventoryData, ifTag: state.tag) else {
-            try removeUploads(of: plans, objectPath: objectPath, from: remote)
-            throw DocumentKitError(.conflict, "\(remote.displayPath) changed while this push ran (another push moved its head first); nothing was pushed: pull (pull BUNDLE REMOTE), then push again",
+        let committed: Bool
+        if let staging {
+            committed = try remote.replaceObject(at: objectPath, stagedIn: staging, adding: try objectFiles(plans, isNew: state.inventory == nil), ifTag: state.tag)
+            try remote.removeFolder(staging)
+        } else {
+            // Every file the new inventory names is on stable storage before it names them.
+            try remote.flush()
+            committed = try remote.replace("\(objectPath)/inventory.json", with: inventory.encoded(), ifTag: state.tag)
+            if committed {
+                try RemoteObjectSnapshot.finishPush(remote, objectPath: objectPath, inventory: inventory, newVersions: plans.map(\.name))
+            } else {
+                try removeUploads(of: plans, objectPath: objectPath, from: remote)
+            }
+        }
+        guard committed else {
+            throw DocumentKitError(.conflict, "\(remote.displayPath) changed while this push ran (another push moved its head first); nothing was pushed: pull (docctl pull \(bundlePath) \(remote.displayPath)), then push again",
                                    path: bundlePath)
         }
         state.inventory = inventory
-        try RemoteObjectSnapshot.finishInterruptedPush(remote, objectPath: objectPath, inventory: inventory)
-        try RemoteObjectSnapshot.sweep(plans.map(\.name), of: inventory, objectPath: objectPath, in: remote)
         return Result(result: remoteIDs.isEmpty ? "created" : "pushed", objectID: objectID, objectPath: objectPath,
                       newVersions: plans.map(\.name), newVersionIDs: plan.map(\.id), head: plan.last!.id,
                       totalVersions: inventory.versions.count, filesSent: sent.files, bytesSent: sent.bytes, filesResumed: sent.resumed)
     }
 
+    /// Refuses to add a project to a remote that holds others, naming them: a second
+    /// project makes every clone name one.
+    private static func refuseAnotherProject(in remote: any RemoteStore, objectPath: String, bundlePath: String) throws {
+        let others = RemoteRoot.describeProjects(remote, at: try RemoteRoot.objectPaths(remote).filter { $0 != objectPath })
+        guard !others.isEmpty else { return }
+        let (which, beside) = others.count == 1 ? ("another project", "it") : ("\(others.count) other projects", "them")
+        throw DocumentKitError(.usage, "holds \(which), not \(bundlePath)'s: \(others.joined(separator: "; ")); push with --new-project to add this one beside \(beside) (a clone then needs --object)",
+                               path: remote.displayPath)
+    }
+
+    /// The files a folder's new object gains besides its content, by path in the object:
+    /// each new version's inventory and sidecar, the object's, and for a new object its
+    /// declaration.
+    private static func objectFiles(_ plans: [OCFLVersionPlan], isNew: Bool) throws -> [(path: String, data: Data)] {
+        var files: [(path: String, data: Data)] = isNew ? [(OCFLObject.declaration, Data(OCFLObject.declarationText.utf8))] : []
+        for plan in plans {
+            let data = try plan.inventory.encoded()
+            files += [("\(plan.name)/inventory.json", data), ("\(plan.name)/inventory.json.sha512", OCFLInventory.sidecar(for: data))]
+        }
+        let data = try plans.last!.inventory.encoded()
+        return files + [("inventory.json", data), ("inventory.json.sha512", OCFLInventory.sidecar(for: data))]
+    }
+
     /// The new files of `plans` the remote lacks, and how many it has already. A file
     /// appears whole or not at all, under a name only this version's push writes: one
     /// there of the right size is one an interrupted push sent.
-    private static func contentToSend(_ plans: [OCFLVersionPlan], objectPath: String,
+    private static func contentToSend(_ plans: [OCFLVersionPlan], under folder: String,
                                       to remote: any RemoteStore) throws -> ([OCFLVersionPlan.NewContent], resumed: Int) {
         var uploads: [OCFLVersionPlan.NewContent] = []
         var resumed = 0
         for versionPlan in plans {
-            let present = try remote.list(prefix: "\(objectPath)/\(versionPlan.name)/content/")
+            let present = try remote.list(prefix: "\(folder)/\(versionPlan.name)/content/")
             for content in versionPlan.newContent {
-                if present["\(objectPath)/\(content.contentPath)"] == content.size { resumed += 1 } else { uploads.append(content) }
+                if present["\(folder)/\(content.contentPath)"] == content.size { resumed += 1 } else { uploads.append(content) }
             }
         }
         return (uploads, resumed)

@@ -32,9 +32,29 @@ enum RemoteRoot {
     }
 
     /// The objects of the root, by their folder: what `clone` chooses from. Found by their
-    /// declaration files, so the listing covers the whole root.
+    /// declaration files, so the listing covers the whole root, but for its `extensions`
+    /// (where a killed push may have left a new object it was building).
     static func objectPaths(_ remote: any RemoteStore) throws -> [String] {
         let suffix = "/" + OCFLObject.declaration
-        return try remote.list(prefix: "").keys.filter { $0.hasSuffix(suffix) }.map { String($0.dropLast(suffix.count)) }.sorted()
+        return try remote.list(prefix: "").keys.filter { $0.hasSuffix(suffix) && !$0.hasPrefix("extensions/") }
+            .map { String($0.dropLast(suffix.count)) }.sorted()
+    }
+
+    /// Each project of the root at `objectPaths`, in a line a user can tell it by: its
+    /// object id, its document's `name` (or `title`) when it has one, and its head version's
+    /// number, date, author and message.
+    static func describeProjects(_ remote: any RemoteStore, at objectPaths: [String]) -> [String] {
+        objectPaths.compactMap { path in
+            guard let inventory = try? OCFLObject.readInventory(remote, at: path), let head = inventory.versions[inventory.head] else { return nil }
+            let object = OCFLObject(storage: remote, path: path, inventory: inventory, records: [])
+            let document = (try? object.file(VersionLayout.documentName, in: inventory.head)).flatMap { try? JSONValue.parse($0) }
+            let name = ["name", "title"].lazy.compactMap { key -> String? in
+                if case .object(let members) = document, case .string(let text)? = members[key] { return text }
+                return nil
+            }.first
+            let by = head.user.map { " by \($0.name)" } ?? ""
+            let message = (head.message ?? "").isEmpty ? "" : ": \"\(head.message!)\""
+            return "\(inventory.id)\(name.map { " \"\($0)\"" } ?? "") (head \(inventory.head), \(head.created)\(by)\(message))"
+        }
     }
 }

@@ -31,6 +31,37 @@ public protocol RemoteStore: OCFLRootReading {
     func delete(_ key: String) throws
     /// Copies the file at `key` into the local file `url`, in a stream.
     func download(_ key: String, to url: URL) throws
+
+    /// Where a push keeps the files of the versions it adds until they are committed, keyed
+    /// by `key` (the same for a push run again), outside every object; `nil` when the store
+    /// cannot replace an object in one step (S3), so that a push writes into the object.
+    func pushStagingFolder(for key: String) -> String?
+    /// Replaces the object at `objectPath`, in one step, with itself plus the version
+    /// folders staged in `staging` and `files` (paths in the object), if its inventory's tag
+    /// is still `tag` (`nil`: there is no inventory); returns `false`, changing nothing, when
+    /// it is not. Only for stores with a ``pushStagingFolder(for:)``.
+    func replaceObject(at objectPath: String, stagedIn staging: String, adding files: [(path: String, data: Data)], ifTag tag: String?) throws -> Bool
+    /// Removes the folder at `key` and everything below it.
+    func removeFolder(_ key: String) throws
+    /// Removes below `prefix` what killed writes left that is no file of the remote: their
+    /// temporary files, and folders left empty. Stores without folders have nothing to do.
+    func tidy(_ prefix: String) throws
+}
+
+extension RemoteStore {
+    public func pushStagingFolder(for key: String) -> String? { nil }
+
+    public func replaceObject(at objectPath: String, stagedIn staging: String, adding files: [(path: String, data: Data)], ifTag tag: String?) throws -> Bool {
+        throw DocumentKitError(.unavailable, "cannot replace an object in one step", path: reported(objectPath))
+    }
+
+    public func removeFolder(_ key: String) throws {
+        for file in try list(prefix: key + "/").keys {
+            try delete(file)
+        }
+    }
+
+    public func tidy(_ prefix: String) throws {}
 }
 
 extension RemoteStore {

@@ -16,7 +16,7 @@ public enum BundleVerifier {
             /// (a good signature by a key the trusted signers do not list), `unsigned`, or
             /// `invalid` (not a signature of the id by the key it names: altered).
             public var status: String
-            /// The trusted signer's name.
+            /// The trusted signer's name, when the trusted signers give it one.
             public var signer: String?
             /// The signing key's fingerprint.
             public var key: String?
@@ -54,7 +54,7 @@ public enum BundleVerifier {
         guard let signature = version.signature else { return ("unsigned", nil, nil) }
         guard let key = signature.signer(ofVersion: version.id) else { return ("invalid", nil, SignerKey(text: signature.key)) }
         guard let trusted else { return ("signed", nil, key) }
-        guard let name = trusted.name(of: key) else { return ("untrusted", nil, key) }
-        return ("signed", name, key)
+        guard trusted.trusts(key) else { return ("untrusted", nil, key) }
+        return ("signed", trusted.name(of: key), key)
     }
 }

@@ -2,39 +2,37 @@ import Foundation
 
 extension ValidationPass {
     /// Checks every old version's document (`--deep`): readable, and every blob it refers
-    /// to held by its version.
+    /// to held by its version; and every version's recorded `changes` against its tree and
+    /// its first parent's (``checkRecordedChanges(of:tree:document:versions:documents:)``).
     ///
-    /// Versions are read newest first, each document rebuilt from the one read before it
+    /// Versions are read newest first, each document rebuilt from one read just before it
     /// (its delta base), so a history of 1,000 versions costs 1,000 delta applications,
     /// not 500,000. Old documents are not decoded against the schema again: their bytes are
     /// proven, by their digests, to be the ones that were checked when they were saved, and
     /// decoding 1,000 documents of 5 MB would take minutes. A document that does not parse
     /// as JSON is still reported, with every path at fault.
     package mutating func checkOldDocuments() {
-        var previous: (digest: ObjectDigest, data: Data)?
-        if let data = try? bundle.headDocumentData() {
-            previous = (ObjectDigest.of(data), data)
-        }
-        for version in manifest.versions.reversed() where version.id != manifest.head {
+        var documents = RecentDocuments(bundle: bundle)
+        let versions = Dictionary(manifest.versions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        if let data = try? bundle.headDocumentData() { documents.keep(data, as: ObjectDigest.of(data)) }
+        for version in manifest.versions.reversed() {
+            // The head's document and blobs are checkHeadDocument's; its changes are checked here.
+            let isHead = version.id == manifest.head
             guard let tree = try? bundle.tree(of: version), let digest = tree[VersionLayout.documentName]?.knownDigest else {
-                report("document.unreadable", "the version's document.json cannot be read", version: version.number)
+                if !isHead { report("document.unreadable", "the version's document.json cannot be read", version: version.number) }
                 continue
             }
             let data: Data
             do {
-                if let previous, previous.digest == digest {
-                    data = previous.data
-                } else if let previous, let record = manifest.objects[digest], record.codec == .delta, record.base == previous.digest {
-                    data = try bundle.validateObject(digest, base: previous.data)
-                } else {
-                    data = try bundle.objectData(digest)
-                }
+                data = try documents.document(digest)
             } catch {
-                report("document.unreadable", "the version's document.json cannot be read: \((error as? DocumentKitError)?.message ?? "\(error)")", version: version.number)
+                if !isHead {
+                    report("document.unreadable", "the version's document.json cannot be read: \((error as? DocumentKitError)?.message ?? "\(error)")", version: version.number)
+                }
                 continue
             }
-            previous = (digest, data)
-            checkBlobReferences(in: data, version: version, tree: tree)
+            if !isHead { checkBlobReferences(in: data, version: version, tree: tree) }
+            checkRecordedChanges(of: version, tree: tree, document: data, versions: versions, documents: &documents)
         }
     }
 

@@ -11,6 +11,7 @@ extension ValidationPass {
         var earlier = Set<VersionID>()
         let pruned = Set(manifest.pruned)
         let later = Dictionary(manifest.versions.map { ($0.id, $0.number) }, uniquingKeysWith: { first, _ in first })
+        let formats = Dictionary(manifest.versions.map { ($0.id, $0.recordFormat) }, uniquingKeysWith: { first, _ in first })
         var previous: BundleVersion?
         for version in manifest.versions {
             if earlier.contains(version.id) {
@@ -23,6 +24,12 @@ extension ValidationPass {
                 report("version.signature-invalid", "its signature is not a signature of its id by the key it names (the record or the signature was altered)", version: version.number)
             }
             checkParents(of: version, earlier: earlier, pruned: pruned, later: later, isFirst: previous == nil)
+            // Format 1 was only ever written before format 2 (§5.1): a format-1 record made
+            // from a format-2 one was written by no DocumentKit, and its number would claim a
+            // place in a line of versions that had already ended.
+            if version.recordFormat == 1, let parent = version.parents.first(where: { formats[$0] == 2 }) {
+                report("version.record-format", "is a format-1 record whose parent \(parent.prefix(12)) is a format-2 record; format-1 records come only before format-2 ones", version: version.number)
+            }
             if manifest.formatVersion == 1 { checkFormatOne(version, after: previous) }
             if manifest.objects[version.tree] == nil {
                 report("tree.missing", "its tree object \(version.tree.short) is not listed in the manifest", version: version.number)

@@ -50,6 +50,7 @@ package struct ValidationPass {
             checkDeltas()
         }
         checkVersions()
+        checkRecordMembers()
         for version in manifest.versions where checkTree(version.tree, version: version.number, path: "") > bundle.limits.maxTreeEntries {
             report("tree.too-large", "the version's tree holds more than \(bundle.limits.maxTreeEntries) files and folders (a folder named twice counts twice)", version: version.number)
         }

@@ -14,8 +14,9 @@ extension DocumentTool {
             discussion: """
                 The source needs document.json (and blobs/ holding its blobs), as export writes \
                 them. A BagIt bag is checked first (every payload file against its manifests; 65 if \
-                one differs, is missing or is extra), then its data/ is imported (the newest version \
-                of an --all-versions bag). A document of an older schema (an export of an old version, say) is migrated \
+                one differs, is missing or is extra), then its data/ is imported; a bag of every version \
+                (export --all-versions) is imported whole, every version with its id, as an OCFL \
+                object is. A document of an older schema (an export of an old version, say) is migrated \
                 when --schema names it. A document larger than 64 MiB is refused before it is read. SOURCE - reads a zip, a tar \
                 (plain or compressed) or a JSON document from standard input.
 
@@ -50,6 +51,8 @@ extension DocumentTool {
                                                             schema: schema, metadata: edit.metadata(defaultMessage: "Import from standard input"), replace: force.force)
             } else if OCFLImporter.isObject(sourceURL) {
                 return try importOCFLObject(from: sourceURL, to: output)
+            } else if BagImporter.holdsHistory(sourceURL) {
+                return try importBagHistory(from: sourceURL, to: output)
             } else {
                 version = try BundleImporter.importDocument(from: sourceURL, to: URL(fileURLWithPath: output), type: try DocumentTool.newDocumentType(), schema: schema,
                                                             metadata: edit.metadata(defaultMessage: "Import \(sourceURL.lastPathComponent)"), replace: force.force)

@@ -6,14 +6,16 @@ extension DocumentTool {
     struct Key: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "key",
-            abstract: "Make or show the key that signs your saves.",
+            abstract: "Make or show the key that signs your saves, or trust someone else's.",
             discussion: """
                 With a key, every save signs the new version's id, so that whoever receives the \
                 bundle can check who saved each version with 'verify' and 'pull --require-signed'. \
                 The key is kept private in your settings folder (mode 0600, in a folder only you \
-                may write to), never printed, and refused when others could read it.
+                may write to), never printed, and refused when others could read it. 'key show' \
+                prints the line to give others; 'key trust' adds someone's line to your trusted \
+                signers.
                 """,
-            subcommands: [New.self, Show.self])
+            subcommands: [New.self, Show.self, Trust.self])
 
         struct New: ParsableCommand {
             static let configuration = CommandConfiguration(
@@ -37,7 +39,12 @@ extension DocumentTool {
         struct Show: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "show",
-                abstract: "Print your public key, the line others add to their trusted signers.")
+                abstract: "Print your public key, the line others add to their trusted signers.",
+                discussion: """
+                    Give the line to those who receive your bundles: they trust it with \
+                    '\(DocumentTool.name) key trust LINE --name NAME', or add it to their trusted_signers \
+                    file as it is or after a name. Your own key is trusted without it.
+                    """)
             @OptionGroup var output: OutputOptions
 
             func run() throws {

@@ -67,13 +67,19 @@ extension DocumentTool {
             }
             let outcome = try withOtherCopy { copy in
                 var outcome = try BundlePuller.pull(into: target.url, from: copy, metadata: save, resolution: resolution,
-                                                    requiringSignaturesFrom: signers)
+                                                    requiringSignaturesFrom: signers, otherName: otherName)
                 if edit, !outcome.conflicts.isEmpty {
                     outcome = try editMerge(outcome, from: copy, metadata: save, signers: signers)
                 }
                 return outcome
             }
-            try PullReport(outcome, bundle: target.bundle, other: other, dryRun: metadata.dryRun).print(json: output.json)
+            try PullReport(outcome, bundle: target.bundle, other: other, otherIsRemote: RemoteLocation.isRemote(other), dryRun: metadata.dryRun).print(json: output.json)
+        }
+
+        /// What a merge's message calls OTHER: a remote as the user wrote it (its copy is a
+        /// temporary file); a bundle by its file name.
+        private var otherName: String? {
+            RemoteLocation.isRemote(other) ? other : nil
         }
 
         /// Runs `body` with OTHER: the bundle itself, or a remote's copy of the project,
@@ -111,7 +117,7 @@ extension DocumentTool {
                     do {
                         return try BundlePuller.pull(into: target.url, from: copy, metadata: metadata,
                                                      resolution: BundlePuller.Resolution(document: value.encoded(pretty: false)),
-                                                     expectedHead: outcome.head.id, requiringSignaturesFrom: signers)
+                                                     expectedHead: outcome.head.id, requiringSignaturesFrom: signers, otherName: otherName)
                     } catch let error as DocumentKitError where error.code == .invalidDocument {
                         throw EditorLoop.Refusal(error: error)
                     }
@@ -133,12 +139,15 @@ struct PullReport: Encodable {
     var conflicts: [JSONMerge.Conflict]?
     /// `true` for a dry run: nothing was written.
     var dryRun: Bool?
+    /// Up to date, but this copy holds versions the other lacks: how many.
+    var ahead: Int?
 
     private let bundle: String
     private let other: String
-    private enum CodingKeys: String, CodingKey { case result, head, added, merge, base, conflicts, dryRun }
+    private let otherIsRemote: Bool
+    private enum CodingKeys: String, CodingKey { case result, head, added, merge, base, conflicts, dryRun, ahead }
 
-    init(_ outcome: BundlePuller.Outcome, bundle: String, other: String, dryRun: Bool = false) {
+    init(_ outcome: BundlePuller.Outcome, bundle: String, other: String, otherIsRemote: Bool = false, dryRun: Bool = false) {
         self.dryRun = dryRun ? true : nil
         result = outcome.conflicts.isEmpty ? outcome.kind.rawValue : "conflicts"
         head = VersionSummary(outcome.head)
@@ -146,8 +155,10 @@ struct PullReport: Encodable {
         merge = outcome.merge.map(VersionSummary.init)
         base = outcome.base.map(VersionSummary.init)
         conflicts = outcome.conflicts.isEmpty ? nil : outcome.conflicts
+        ahead = outcome.ahead > 0 ? outcome.ahead : nil
         self.bundle = bundle
         self.other = other
+        self.otherIsRemote = otherIsRemote
     }
 
     /// Prints the report; with conflicts, exits with status 1 after naming them on stderr.
@@ -169,7 +180,9 @@ struct PullReport: Encodable {
         let versions = "\(added) version\(added == 1 ? "" : "s")"
         switch result {
         case "up-to-date":
-            Console.print("\(bundle) is up to date with \(other) (at \(Console.version(head)))")
+            guard let ahead else { return Console.print("\(bundle) is up to date with \(other) (at \(Console.version(head)))") }
+            let sends = otherIsRemote ? "\(DocumentTool.name) push \(bundle) \(other) sends them" : "\(DocumentTool.name) pull \(other) \(bundle) takes them there"
+            Console.print("\(bundle) is up to date with \(other) and ahead of it: \(ahead) version\(ahead == 1 ? "" : "s") \(other) lacks (head \(Console.version(head))); \(sends)")
         case "fast-forward" where dryRun == true:
             Console.print("would fast-forward \(bundle) to \(Console.version(head)): \(versions) from \(other); nothing was written")
         case "fast-forward":

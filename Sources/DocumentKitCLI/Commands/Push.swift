@@ -21,6 +21,8 @@ extension DocumentTool {
         @OptionGroup var target: BundleArgument
         @Argument(help: "The remote: a folder, or s3://BUCKET/PREFIX (default: the bundle's remote.default, which clone sets).", completion: .directory)
         var remote = ""
+        @Flag(help: "Add the project to a remote that holds another project (a clone then needs --object).")
+        var newProject = false
         @OptionGroup var remoteOptions: RemoteOptions
         @OptionGroup var dryRun: DryRunOption
         @OptionGroup var output: OutputOptions
@@ -30,7 +32,7 @@ extension DocumentTool {
             let store = try RemoteLocation(remote).open(endpoint: remoteOptions.endpoint)
             let result: RemotePusher.Result
             do {
-                result = try RemotePusher.push(target.url, to: store, dryRun: dryRun.dryRun)
+                result = try RemotePusher.push(target.url, to: store, newProject: newProject, dryRun: dryRun.dryRun)
             } catch var error as DocumentKitError where error.code == .unavailable && !dryRun.dryRun {
                 // A push that lost its connection resumes: what arrived is not sent again.
                 error.message += "; run push again to resume"

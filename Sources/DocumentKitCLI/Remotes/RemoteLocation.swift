@@ -14,6 +14,7 @@ enum RemoteLocation: Equatable {
 
     init(_ text: String) throws {
         guard text.hasPrefix("s3://") else {
+            if let refusal = Self.mistypedAddress(text) { throw DocumentKitError(.usage, refusal, path: text) }
             self = .folder(text)
             return
         }
@@ -24,15 +25,38 @@ enum RemoteLocation: Equatable {
     }
 
     /// Whether `text` names a remote rather than a bundle: an `s3://` address, or a folder
-    /// (a bundle is a file).
+    /// (a bundle is a file), or what looks like an address (refused when opened).
     static func isRemote(_ text: String) -> Bool {
-        text.hasPrefix("s3://") || FileManager.default.isDirectory(text)
+        text.hasPrefix("s3://") || FileManager.default.isDirectory(text) || mistypedAddress(text) != nil
+    }
+
+    /// Why `text`, which looks like an address (`scheme:/...`) but is not one this build
+    /// speaks, is refused rather than taken for a folder of that name, with what was
+    /// probably meant; `nil` for anything else, and for a folder that exists.
+    static func mistypedAddress(_ text: String) -> String? {
+        guard let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix(":/"), !FileManager.default.isDirectory(text) else { return nil }
+        let scheme = text[..<colon]
+        guard let first = scheme.first, first.isLetter, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+.-".contains($0) }) else { return nil }
+        let rest = text[text.index(after: colon)...].drop { $0 == "/" }
+        let speaks = "a remote is a folder or s3://BUCKET/PREFIX"
+        if scheme.lowercased() == "s3" {
+            return "not an S3 address (\(speaks)); did you mean s3://\(rest)?"
+        }
+        if ["http", "https"].contains(scheme.lowercased()) {
+            return "a web address, not a remote (\(speaks)); for an S3-compatible service at that address, give s3://BUCKET/PREFIX with --endpoint \(scheme.lowercased())://\(rest.prefix { $0 != "/" })"
+        }
+        return "a \(scheme): address, which this build does not speak (\(speaks)); to use a folder of that name, write ./\(text)"
     }
 
     /// The remote's store. An S3 remote in a tool built without an S3 client is handed to
     /// the tool's S3 helper, `NAME-s3` beside it, with the same arguments: the process is
     /// replaced, so this returns only for folders or with an S3 client.
     func open(endpoint: String?) throws -> any RemoteStore {
+        let store = try openUncounted(endpoint: endpoint)
+        return DocumentTool.countsRemoteWrites ? CountedRemoteStore(base: store) : store
+    }
+
+    private func openUncounted(endpoint: String?) throws -> any RemoteStore {
         switch self {
         case .folder(let path):
             return FolderRemoteStore(root: URL(fileURLWithPath: path))

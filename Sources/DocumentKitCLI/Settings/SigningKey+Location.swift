@@ -26,10 +26,23 @@ extension TrustedSigners {
             .appendingPathComponent("trusted_signers")
     }
 
-    /// The signers in `path`, else in the default file when it exists; `nil` when neither.
-    static func named(_ path: String?) throws -> TrustedSigners? {
-        if let path { return try TrustedSigners(contentsOf: URL(fileURLWithPath: path)) }
-        guard let url = try? location(), SystemCall.linkStatus(url.path) != nil else { return nil }
-        return try TrustedSigners(contentsOf: url)
+    /// The signers in `path`, else in the default file when it exists, and the user's own
+    /// key (`signing.key`), trusted as "you" unless a line names it: what the user signed
+    /// is theirs. `nil` when there is neither a file nor a key.
+    static func named(_ path: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> TrustedSigners? {
+        var signers: TrustedSigners?
+        if let path {
+            signers = try TrustedSigners(contentsOf: URL(fileURLWithPath: path))
+        } else if let url = try? location(environment: environment), SystemCall.linkStatus(url.path) != nil {
+            signers = try TrustedSigners(contentsOf: url)
+        }
+        if let own = try SigningKey.forSaves(environment: environment) {
+            signers = signers ?? TrustedSigners()
+            signers?.add(own.publicKey, name: ownName)
+        }
+        return signers
     }
+
+    /// The name the user's own key is shown by when no line names it.
+    static let ownName = "you"
 }

@@ -119,6 +119,41 @@ extension DocumentKitError {
         }
     }
 
+    /// The same for a failure Foundation reported (`FileManager`'s `CocoaError`, a
+    /// `POSIXError`): its errno, worded and coded by ``system(_:path:errno:)``, never
+    /// Foundation's own sentence ("You don’t have permission."), so that one failure reads
+    /// the same whichever layer met it.
+    package static func system(_ operation: String, path: String, error: any Error) -> DocumentKitError {
+        if let error = error as? DocumentKitError { return error }
+        return system(operation, path: path, errno: errnoNumber(of: error))
+    }
+
+    /// The errno behind a Foundation error: a `POSIXError`'s code, the POSIX error a
+    /// `CocoaError` wraps, else the one its code stands for (`EIO` when none does).
+    package static func errnoNumber(of error: any Error) -> Int32 {
+        func posixNumber(_ error: any Error) -> Int32? {
+            if let posix = error as? POSIXError { return posix.code.rawValue }
+            let nsError = error as NSError
+            return nsError.domain == NSPOSIXErrorDomain ? Int32(nsError.code) : nil
+        }
+        if let number = posixNumber(error) { return number }
+        let nsError = error as NSError
+        // FileManager's errors wrap the POSIX error (a `POSIXError` on Linux) they met.
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? any Error, let number = posixNumber(underlying) {
+            return number
+        }
+        guard nsError.domain == NSCocoaErrorDomain else { return EIO }
+        switch CocoaError.Code(rawValue: nsError.code) {
+        case .fileReadNoPermission, .fileWriteNoPermission: return EACCES
+        case .fileNoSuchFile, .fileReadNoSuchFile: return ENOENT
+        case .fileWriteFileExists: return EEXIST
+        case .fileWriteOutOfSpace: return ENOSPC
+        case .fileWriteVolumeReadOnly: return EROFS
+        case .fileReadTooLarge: return EFBIG
+        default: return EIO
+        }
+    }
+
     /// `cannot open: No such file or directory`: how every failed system call is said,
     /// by this type and by the archive layer's ``ArchiveError`` alike.
     package static func systemMessage(_ operation: String, errno number: Int32) -> String {

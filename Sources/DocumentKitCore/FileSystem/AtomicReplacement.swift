@@ -171,6 +171,20 @@ extension AtomicReplacement {
     }
 }
 
+extension AtomicReplacement {
+    /// Refuses (`cannotCreateOutput`) to save over a regular file whose owner may not write
+    /// it (`chmod 444`): a save replaces the file by a rename in its folder, which the
+    /// file's own mode does not stop, and root passes every permission check, so the owner's
+    /// write bit is asked, as the user who set it expects. Links are followed, as saves do.
+    package static func refuseReadOnly(_ url: URL) throws {
+        guard let info = SystemCall.status(resolvingSymbolicLinks(url).path),
+              (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & S_IWUSR == 0 else { return }
+        throw DocumentKitError(.cannotCreateOutput,
+                               "\(DocumentKitError.systemMessage("cannot write", errno: EACCES)) (it is read-only, mode \(String(info.st_mode & 0o777, radix: 8))); nothing was written",
+                               path: url.relativePath)
+    }
+}
+
 extension DocumentKitError {
     /// `PATH: already exists (use --force to replace it)`.
     package static func outputExists(_ path: String) -> DocumentKitError {

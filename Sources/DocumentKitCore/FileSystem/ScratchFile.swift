@@ -16,7 +16,7 @@ package struct ScratchFile {
             let path = directory.appendingPathComponent("\(prefix)-\(AtomicReplacement.randomSuffix())\(suffix)").path
             let file: OpenFile
             do {
-                file = try OpenFile.creatingExclusively(path)
+                file = try TemporaryRegistry.creating(path) { try OpenFile.creatingExclusively(path) }!
             } catch let error as DocumentKitError {
                 attempt += 1
                 if access(path, F_OK) == 0, attempt < 16 { continue }

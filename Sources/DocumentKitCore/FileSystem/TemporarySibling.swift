@@ -24,8 +24,11 @@ package enum TemporarySibling {
     /// `reportedPath`, the output as the caller knows it.
     package static func file(for destinationName: String, in folder: OpenFile, reportedPath: String) throws -> (name: String, file: OpenFile) {
         try create(for: destinationName, reportedPath: reportedPath, what: "a temporary file") { name in
-            let fd = openat(folder.descriptor, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            return fd >= 0 ? OpenFile(adopting: fd, path: (folder.path as NSString).appendingPathComponent(name)) : nil
+            let path = (folder.path as NSString).appendingPathComponent(name)
+            return TemporaryRegistry.creating(path) {
+                let fd = openat(folder.descriptor, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+                return fd >= 0 ? OpenFile(adopting: fd, path: path) : nil
+            }
         }
     }
 
@@ -33,15 +36,18 @@ package enum TemporarySibling {
     /// the returned descriptor is open.
     package static func folder(for destinationName: String, in folder: OpenFile, reportedPath: String) throws -> (name: String, file: OpenFile) {
         try create(for: destinationName, reportedPath: reportedPath, what: "a temporary folder") { name in
-            guard mkdirat(folder.descriptor, name, 0o700) == 0 else { return nil }
-            let fd = openat(folder.descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            guard fd >= 0 else {
-                let number = errno
-                unlinkat(folder.descriptor, name, AT_REMOVEDIR)
-                errno = number
-                return nil
+            let path = (folder.path as NSString).appendingPathComponent(name)
+            return TemporaryRegistry.creating(path) {
+                guard mkdirat(folder.descriptor, name, 0o700) == 0 else { return nil }
+                let fd = openat(folder.descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                guard fd >= 0 else {
+                    let number = errno
+                    unlinkat(folder.descriptor, name, AT_REMOVEDIR)
+                    errno = number
+                    return nil
+                }
+                return OpenFile(adopting: fd, path: path)
             }
-            return OpenFile(adopting: fd, path: (folder.path as NSString).appendingPathComponent(name))
         }
     }
 

@@ -9,12 +9,20 @@ public struct SignerKey: Hashable, Sendable, CustomStringConvertible {
 
     package init(_ key: Curve25519.Signing.PublicKey) { rawRepresentation = key.rawRepresentation }
 
-    private static let kind = "documentkit-ed25519"
+    /// The word every key's text begins with.
+    public static let kind = "documentkit-ed25519"
 
     /// Reads the key's text form, `documentkit-ed25519 BASE64`; `nil` when it is not one.
+    ///
+    /// One spelling only (FORMAT.md §5.4): the kind, one space, and the 32 bytes in
+    /// standard base64 with padding, exactly as ``description`` writes them. Text that
+    /// decodes to the same bytes but is spelled otherwise (two spaces, a trailing space,
+    /// unused bits set in the last base64 digit) is no key, so that a reader comparing
+    /// key texts byte for byte and one comparing keys agree on every record.
     public init?(text: String) {
-        let words = text.split(separator: " ", omittingEmptySubsequences: true)
-        guard words.count == 2, words[0] == Self.kind, let raw = Data(base64Encoded: String(words[1])),
+        let prefix = Self.kind + " "
+        guard text.hasPrefix(prefix), let raw = Data(base64Encoded: String(text.dropFirst(prefix.count))),
+              raw.base64EncodedString() == text.dropFirst(prefix.count),
               (try? Curve25519.Signing.PublicKey(rawRepresentation: raw)) != nil else { return nil }
         rawRepresentation = raw
     }

@@ -56,7 +56,7 @@ public struct SigningKey: Sendable {
             folder = folder.deletingLastPathComponent()
         }
         for (index, path) in missing.reversed().enumerated() where !SystemCall.makeFolder(path, mode: index == missing.count - 1 ? 0o700 : 0o777) {
-            throw DocumentKitError.system("cannot create the folder of", path: url.path, errno: errno)
+            throw DocumentKitError.system("cannot create the folder", path: path, errno: errno)
         }
         try Self.refuseExisting(at: url)
         // Exclusive: a file (or link) that appears meanwhile is refused, not written through.

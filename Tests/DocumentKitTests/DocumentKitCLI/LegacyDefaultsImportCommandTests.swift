@@ -291,11 +291,12 @@ import Testing
 
             The source needs document.json (and blobs/ holding its blobs), as export writes
             them. A BagIt bag is checked first (every payload file against its manifests;
-            65 if one differs, is missing or is extra), then its data/ is imported (the
-            newest version of an --all-versions bag). A document of an older schema (an
-            export of an old version, say) is migrated when --schema names it. A document
-            larger than 64 MiB is refused before it is read. SOURCE - reads a zip, a tar
-            (plain or compressed) or a JSON document from standard input.
+            65 if one differs, is missing or is extra), then its data/ is imported; a bag
+            of every version (export --all-versions) is imported whole, every version with
+            its id, as an OCFL object is. A document of an older schema (an export of an
+            old version, say) is migrated when --schema names it. A document larger than 64
+            MiB is refused before it is read. SOURCE - reads a zip, a tar (plain or
+            compressed) or a JSON document from standard input.
 
             With --legacy-defaults FILE, FILE is a UserDefaults domain exported as an XML
             or binary property list or a JSON object (at most 16 MiB; it is only read). The

@@ -78,6 +78,12 @@ import Testing
         #expect(imported.status == 0, "\(imported.standardError)")
     }
 
+    /// How many files of a first push's version have arrived: in the object's `v1/content`
+    /// on S3, staged outside the object on a folder.
+    private func uploaded(to store: any RemoteStore) -> Int {
+        ((try? store.list(prefix: "").keys.filter { $0.contains("/v1/content/") }.count) ?? 0)
+    }
+
     private func objectPath(of bundle: String, in directory: TemporaryDirectory) throws -> String {
         OCFLStorageRoot.objectPath(for: OCFLArchiver.objectID(of: try DocumentBundle(contentsOf: directory.url.appendingPathComponent(bundle)).manifest))
     }
@@ -186,19 +192,18 @@ import Testing
         try FileManager.default.copyItem(atPath: directory.path("a.dkproj"), toPath: directory.path("b.dkproj"))
         try remote.succeed(["set", "b.dkproj", "name", "Renamed by B"])
         let store = try remote.store()
-        let objectPath = try objectPath(of: "a.dkproj", in: directory)
 
         // A is stopped once its first files are up, B pushes the same first version and one
         // more meanwhile, then A goes on: its compare-and-swap must lose.
         let pusherA = try DocctlProcess(["push", "a.dkproj", remote.address], in: directory.url, environment: remote.environment)
-        while pusherA.isRunning, ((try? store.list(prefix: "\(objectPath)/v1/content/").count) ?? 0) < 5 { usleep(1_000) }
+        while pusherA.isRunning, uploaded(to: store) < 5 { usleep(1_000) }
         pusherA.send(SIGSTOP)
         pusherA.waitUntilStopped()
         let pushedB = try remote.docctl(["push", "b.dkproj", remote.address])
         pusherA.send(SIGCONT)
         let outcomeA = pusherA.wait()
         #expect(pushedB.status == 0, "\(pushedB.standardError)")
-        #expect(outcomeA.status == 75 && outcomeA.standardError == "error: a.dkproj: \(remote.address) changed while this push ran (another push moved its head first); nothing was pushed: pull (pull BUNDLE REMOTE), then push again\n",
+        #expect(outcomeA.status == 75 && outcomeA.standardError == "error: a.dkproj: \(remote.address) changed while this push ran (another push moved its head first); nothing was pushed: pull (docctl pull a.dkproj \(remote.address)), then push again\n",
                 "\(outcomeA.standardError)")
         // B's files, which A had also sent (the same first version), are still there.
         try remote.succeed(["clone", remote.address, "-o", "copy.dkproj"])
@@ -216,7 +221,7 @@ import Testing
         let push = try DocctlProcess(["push", "big.dkproj", remote.address], in: directory.url, environment: remote.environment)
         var arrived = 0
         while push.isRunning {
-            arrived = (try? store.list(prefix: "\(objectPath)/v1/content/").count) ?? 0
+            arrived = uploaded(to: store)
             if arrived >= 20 {
                 push.send(SIGKILL)
                 break
@@ -426,7 +431,7 @@ import Testing
             AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY or ~/.aws/credentials
             (AWS_PROFILE), and are never printed.
 
-            USAGE: docctl push <bundle> [<remote>] [--endpoint <URL>] [--dry-run] [--json] [--quiet]
+            USAGE: docctl push <bundle> [<remote>] [--new-project] [--endpoint <URL>] [--dry-run] [--json] [--quiet]
 
             ARGUMENTS:
               <bundle>                The bundle (.dkproj) to work on.
@@ -434,6 +439,8 @@ import Testing
                                       the bundle's remote.default, which clone sets).
 
             OPTIONS:
+              --new-project           Add the project to a remote that holds another
+                                      project (a clone then needs --object).
               --endpoint <URL>        The S3 service's address for s3:// remotes (default:
                                       AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, endpoint_url
                                       in ~/.aws/config, else AWS).

@@ -28,6 +28,53 @@ import Testing
         #expect((after.st_ino != before.st_ino) == (operation == .setRewrite || operation == .prune), "rewritten or appended to")
     }
 
+    /// Issue 23: a bundle its owner may not write (`chmod 444`) in a writable folder was
+    /// saved over by `set`, its mode kept. It is refused as its mode says, also for root
+    /// (who passes every permission check), with one line and every byte kept.
+    @Test(arguments: saves)
+    func aReadOnlyBundleIsRefused(_ operation: WriteOperation) throws {
+        let scene = try WriteScene()
+        #expect(chmod(scene.directory.path(operation.named(in: "work")), 0o444) == 0)
+        try scene.expectRefused(operation, status: 73, reason: "cannot write: Permission denied (it is read-only, mode 444); nothing was written")
+    }
+
+    @Test func aReadOnlyBundlesStateIsNotChangedEither() throws {
+        let directory = try TemporaryDirectory()
+        try Run.succeeding(["new", "p.dkproj", "--name", "P"], in: directory.url)
+        #expect(chmod(directory.path("p.dkproj"), 0o400) == 0)
+        let digest = try Fixtures.digest(of: directory.url.appendingPathComponent("p.dkproj"))
+        expectFailure(try Run.docctl(["state", "set", "p.dkproj", "task.last-opened", "6F9619FF-8B86-D011-B42D-00C04FC964FF"], in: directory.url), status: 73,
+                      containing: "error: p.dkproj: cannot write: Permission denied (it is read-only, mode 400); nothing was written")
+        #expect(try Fixtures.digest(of: directory.url.appendingPathComponent("p.dkproj")) == digest)
+    }
+
+    /// Issue 23: `key new`, `archive` and `push` worded a permission error three ways (one
+    /// with Foundation's "You don’t have permission.", one with no reason). As the user
+    /// nobody (`setpriv`), each now says `PATH: OPERATION: Permission denied`.
+    @Test(.enabled(if: Privileges.isRoot && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "running as another user needs root and setpriv"))
+    func permissionErrorsAreWordedOnce() throws {
+        let directory = try TemporaryDirectory()
+        try Run.succeeding(["new", "p.dkproj", "--name", "P"], in: directory.url)
+        // Root's folder, which nobody may read but not write.
+        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("closed"), withIntermediateDirectories: false)
+        #expect(chmod(directory.path("closed"), 0o755) == 0 && chmod(directory.path("p.dkproj"), 0o644) == 0 && chmod(directory.path("."), 0o755) == 0)
+        func asNobody(_ arguments: [String], environment: [String: String] = [:]) throws -> ExternalTool.Result {
+            try ExternalTool(name: "setpriv", path: "/usr/bin/setpriv")
+                .run(["--reuid=65534", "--regid=65534", "--clear-groups", Run.docctlURL.path] + arguments,
+                     environment: Run.environment.merging(environment) { $1 }, in: directory.url)
+        }
+        let before = Fixtures.listing(directory.url.appendingPathComponent("closed"))
+        let key = try asNobody(["key", "new"], environment: ["XDG_CONFIG_HOME": directory.path("closed/config")])
+        expectFailure(key, status: 73, containing: "error: \(directory.path("closed/config")): cannot create the folder: Permission denied")
+        let archive = try asNobody(["archive", "p.dkproj", "closed/root"])
+        expectFailure(archive, status: 73, containing: "error: closed/root: cannot create the folder: Permission denied")
+        let push = try asNobody(["push", "p.dkproj", "closed/remote"])
+        expectFailure(push, status: 73, containing: ": Permission denied")
+        #expect(push.standardError.hasPrefix("error: closed/remote"), "\(push.standardError)")
+        for result in [key, archive, push] { #expect(!result.standardError.contains("could not be completed"), "\(result.standardError)") }
+        #expect(Fixtures.listing(directory.url.appendingPathComponent("closed")) == before)
+    }
+
     /// As root: a bundle of another user keeps its owner and group, and its set-group-ID
     /// bit (which a change of owner clears, so the owner must be set first).
     @Test(.enabled(if: Privileges.isRoot, "giving a file to another user needs root"), arguments: saves)

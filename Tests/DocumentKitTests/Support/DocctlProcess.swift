@@ -18,8 +18,10 @@ final class DocctlProcess {
     private let process = Process()
     private let errorPipe = Pipe()
 
-    /// Starts docctl with `arguments` in `directory`, in `Run.environment` plus `environment`.
-    init(_ arguments: [String], in directory: URL, environment: [String: String] = [:], shell: String? = nil) throws {
+    /// Starts docctl with `arguments` in `directory`, in `Run.environment` plus `environment`,
+    /// reading `standardInput` (by default nothing).
+    init(_ arguments: [String], in directory: URL, environment: [String: String] = [:], shell: String? = nil,
+         standardInput: FileHandle = .nullDevice) throws {
         process.environment = Run.environment.merging(environment) { $1 }
         process.currentDirectoryURL = directory
         if let shell {
@@ -29,7 +31,7 @@ final class DocctlProcess {
             process.executableURL = Run.docctlURL
             process.arguments = arguments
         }
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = standardInput
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errorPipe
         try process.run()

@@ -71,6 +71,34 @@ extension Fixtures {
         return url
     }
 
+    /// Rewrites the bundle at `path` with Python, running `edit` on `entries` (a dict of
+    /// name -> bytes, in order) and `manifest` (parsed), which is written back: how tests
+    /// alter a record by hand, as someone outside DocumentKit would. `record_text(v)` is
+    /// FORMAT.md §5's, to give an altered record its id again.
+    static func tamperManifest(_ path: String, _ edit: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let result = try ExternalTool.python("""
+            import hashlib, json, sys, zipfile
+            def record_text(v):
+                s = lambda text: f"{len(text.encode())}:{text}"
+                number = f"number {v['number']}\\n" if "number" in v else ""
+                return (f"documentkit-version {1 if 'number' in v else 2}\\n{number}"
+                        f"parents {s(','.join(v['parents']))}\\n"
+                        f"created {s(v['created'])}\\nauthor {s(v['author'])}\\nmessage {s(v['message'])}\\n"
+                        f"schema {s(v['schema'])}\\ntree {v['tree']}\\nwriter {s(v['writer'])}\\n").encode()
+            path = sys.argv[1]
+            src = zipfile.ZipFile(path)
+            entries = {i.filename: src.read(i.filename) for i in src.infolist()}
+            src.close()
+            manifest = json.loads(entries["manifest.json"])
+            \(edit)
+            entries["manifest.json"] = json.dumps(manifest).encode()
+            with zipfile.ZipFile(path, "w") as z:
+                for n, d in entries.items():
+                    z.writestr(zipfile.ZipInfo(n, (1980, 1, 1, 0, 0, 0)), d)
+            """, [path])
+        try #require(result.status == 0, "\(result.standardError)", sourceLocation: sourceLocation)
+    }
+
     /// Adds a version to the bundle at `url` whose document is `json` and which records
     /// `schema`, as a build that knows that schema would save it.
     @discardableResult

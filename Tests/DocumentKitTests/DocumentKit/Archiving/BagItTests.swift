@@ -63,9 +63,10 @@ import Testing
         #expect(Fixtures.listing(URL(fileURLWithPath: bag + "/data/versions")) == bundle.manifest.versions.map { "\($0.number)-\($0.shortID)" }.sorted())
         let info = try String(contentsOfFile: bag + "/bag-info.txt", encoding: .utf8)
         #expect(info.contains("DocumentKit-Versions: 8\n") && info.contains("DocumentKit-Version-Id: \(bundle.headVersion.id)\n"))
-        // The newest version is what an import takes.
+        // An import restores every version (BagItHistoryTests), the newest its head.
         let back = directory.path("back.dkproj")
         #expect(try Run.docctl(["import", bag, "-o", back]).status == 0)
+        #expect(try DocumentBundle(contentsOf: URL(fileURLWithPath: back)).manifest.versions == bundle.manifest.versions)
         #expect(try Run.docctl(["cat", back]).output == Run.docctl(["cat", garden.path]).output)
         expectFailure(try Run.docctl(["export", garden.path, "--format", "zip", "--all-versions", "-o", directory.path("x.zip")]),
                       status: 64, containing: "--all-versions goes with --format bagit")

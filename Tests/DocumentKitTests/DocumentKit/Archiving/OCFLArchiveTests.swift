@@ -186,6 +186,20 @@ import Testing
         #expect(Fixtures.listing(directory.url) == ["garden.dkproj", "root"])
     }
 
+    /// Issue 23: `import ROOT` said `ROOT/document.json: cannot open`; a storage root holds
+    /// projects to clone, which the refusal says with the user's own paths.
+    @Test func importOfAStorageRootSuggestsClone() throws {
+        let directory = try TemporaryDirectory()
+        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        try docctl(["archive", "garden.dkproj", "root"], in: directory)
+        let before = Fixtures.listing(directory.url)
+        let result = try Run.docctl(["import", "root", "-o", "g.dkproj"], in: directory.url)
+        expectFailure(result, status: 64, containing: "error: root: is an OCFL storage root (a folder remote), not an export: 'docctl clone root -o g.dkproj' copies the project it holds")
+        #expect(result.standardError.split(separator: "\n").count == 1)
+        #expect(Fixtures.listing(directory.url) == before, "nothing written")
+        try docctl(["clone", "root", "-o", "g.dkproj"], in: directory)
+    }
+
     @Test func aFolderThatIsNotAnOCFLRootIsRefusedUntouched() throws {
         let directory = try TemporaryDirectory()
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)

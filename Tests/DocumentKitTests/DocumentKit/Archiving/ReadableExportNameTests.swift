@@ -60,12 +60,41 @@ import Testing
     @Test func theNameRuleFallsBackToDigests() {
         let a = String(repeating: "a", count: 64), b = String(repeating: "b", count: 64), c = String(repeating: "c", count: 64)
         // A recorded name equal to another blob's digest clashes with that blob's fallback.
-        #expect(ExportedBlobNames.exportedNames(blobs: [a, b], recorded: [b: a.uppercased()]) == [a: a, b: "bbbbbbbbbbbb-\(a.uppercased())"])
+        #expect(ExportedBlobNames.exportedNames(blobs: [a, b], recorded: [b: [a.uppercased()]]) == [a: [a], b: ["bbbbbbbbbbbb-\(a.uppercased())"]])
         // A prefixed name longer than 255 bytes, or one taken by a file that is not a blob.
         let long = String(repeating: "x", count: 250)
-        #expect(ExportedBlobNames.exportedNames(blobs: [a, b], recorded: [a: long, b: long]) == [a: a, b: b])
-        #expect(ExportedBlobNames.exportedNames(blobs: [a, c], recorded: [a: "x.png", c: "y.png"], others: ["X.PNG"]) == [a: a, c: "y.png"])
-        #expect(ExportedBlobNames.exportedNames(blobs: [a], recorded: [:]) == [a: a])
+        #expect(ExportedBlobNames.exportedNames(blobs: [a, b], recorded: [a: [long], b: [long]]) == [a: [a], b: [b]])
+        #expect(ExportedBlobNames.exportedNames(blobs: [a, c], recorded: [a: ["x.png"], c: ["y.png"]], others: ["X.PNG"]) == [a: [a], c: ["y.png"]])
+        #expect(ExportedBlobNames.exportedNames(blobs: [a], recorded: [:]) == [a: [a]])
+        // Every name of one blob stays, once by the collision key; only a clashing one moves.
+        #expect(ExportedBlobNames.exportedNames(blobs: [a], recorded: [a: ["t.png", "cover.png", "T.PNG"]]) == [a: ["t.png", "cover.png"]])
+        #expect(ExportedBlobNames.exportedNames(blobs: [a, b], recorded: [a: ["t.png", "cover.png"], b: ["cover.png"]])
+                == [a: ["t.png", "aaaaaaaaaaaa-cover.png"], b: ["bbbbbbbbbbbb-cover.png"]])
+    }
+
+    /// Issue 23: the same bytes attached under a second name kept only the first in `ls`
+    /// and exports, though the document still records both.
+    @Test func theSameBytesUnderTwoNamesKeepBothNames() throws {
+        let directory = try TemporaryDirectory()
+        try Run.succeeding(["new", "p.dkproj", "--name", "P"], in: directory.url)
+        try Fixtures.write(Self.photo, to: "thumb.png", in: directory.url)
+        try Fixtures.write(Self.photo, to: "cover.png", in: directory.url)
+        try Run.succeeding(["attach", "p.dkproj", "thumb.png", "--as", "thumbnail"], in: directory.url)
+        try Run.succeeding(["set", "p.dkproj", "tasks[+]", #"{"id": "00000000-0000-4000-8000-000000000001", "title": "Cover"}"#], in: directory.url)
+        try Run.succeeding(["attach", "p.dkproj", "cover.png", "--as", "tasks[0].attachments[+]"], in: directory.url)
+        #expect(try Run.succeeding(["get", "p.dkproj", "thumbnail.name"], in: directory.url).output == "thumb.png\n")
+        #expect(try Run.succeeding(["ls", "p.dkproj"], in: directory.url).output == "blobs/cover.png\nblobs/thumb.png\ndocument.json\n")
+        #expect(try Run.succeeding(["ls", "p.dkproj", "blobs/thumb.png"], in: directory.url).output == "blobs/thumb.png\n")
+        try Run.succeeding(["export", "p.dkproj", "--format", "dir", "-o", "out"], in: directory.url)
+        #expect(Fixtures.listing(directory.url.appendingPathComponent("out/blobs")) == ["cover.png", "thumb.png"])
+        #expect(try Data(contentsOf: directory.url.appendingPathComponent("out/blobs/thumb.png")) == Self.photo)
+        #expect(try Data(contentsOf: directory.url.appendingPathComponent("out/blobs/cover.png")) == Self.photo)
+        try Run.succeeding(["export", "p.dkproj", "--format", "bagit", "-o", "bag"], in: directory.url)
+        #expect(Fixtures.listing(directory.url.appendingPathComponent("bag/data/blobs")) == ["cover.png", "thumb.png"])
+        // Both files read back as the one blob.
+        try Run.succeeding(["import", "out", "-o", "back.dkproj"], in: directory.url)
+        #expect(try Run.succeeding(["cat", "back.dkproj"], in: directory.url).output == Run.succeeding(["cat", "p.dkproj"], in: directory.url).output)
+        #expect(try Run.succeeding(["ls", "back.dkproj"], in: directory.url).output == "blobs/cover.png\nblobs/thumb.png\ndocument.json\n")
     }
 
     @Test func hostileNamesInADocumentAreIgnoredByExports() throws {

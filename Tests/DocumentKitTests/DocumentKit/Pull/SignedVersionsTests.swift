@@ -58,8 +58,10 @@ import Testing
             p.dkproj: ok: 3 versions, 1 signed by trusted keys; every object, id and signature checked
 
             """)
+        // One verdict, worded once: the versions, then the failure alone, no "ok" before it.
         let required = try docctl(["verify", "p.dkproj", "--trusted", "trusted", "--require-signed"], in: directory, status: 1)
-        #expect(required.standardError == "error: p.dkproj: not every version is signed by a trusted key\n")
+        #expect(required.output == verified.output.split(separator: "\n").dropLast().map { $0 + "\n" }.joined())
+        #expect(required.standardError == "error: p.dkproj: not every version is signed by a trusted key: 3 versions, 1 signed by trusted keys; nothing was altered (every object, id and signature checked)\n")
         #expect(try bundle("p.dkproj", in: directory).manifest.versions.allSatisfy { $0.computeID() == $0.id })
     }
 
@@ -146,6 +148,108 @@ import Testing
         try docctl(["set", "c.dkproj", "name", "Unsigned"], in: directory, as: "nobody")
         let unsigned = try docctl(["pull", "a.dkproj", "c.dkproj", "--require-signed", "--trusted", "trusted"], in: directory, status: 65)
         #expect(unsigned.standardError.contains("version 3 (") && unsigned.standardError.contains(") is not signed; --require-signed"))
+    }
+
+    /// Issue 23, items 10 and 11: the line `key show` prints is what others trust, as it is
+    /// or through `key trust`; your own key is trusted without either.
+    @Test func theLineKeyShowPrintsIsTrustedAndYourOwnKeyIsToo() throws {
+        let directory = try TemporaryDirectory()
+        try docctl(["key", "new"], in: directory)
+        try docctl(["new", "p.dkproj", "--name", "Signed"], in: directory)
+        try docctl(["set", "p.dkproj", "name", "Still signed"], in: directory)
+        let line = try docctl(["key", "show"], in: directory).output
+        let ada = try #require(SignerKey(text: String(line.dropLast())))
+        let ids = try bundle("p.dkproj", in: directory).manifest.versions.map(\.shortID)
+        // Ada's own key, with no trusted signers at all.
+        let own = try docctl(["verify", "p.dkproj", "--require-signed"], in: directory)
+        #expect(own.output == """
+            version 2  \(ids[1])  signed by you (\(ada.fingerprint))
+            version 1  \(ids[0])  signed by you (\(ada.fingerprint))
+            p.dkproj: ok: 2 versions, 2 signed by trusted keys; every object, id and signature checked
+
+            """)
+        // Bob, given the line: as it is, in a file...
+        try Fixtures.write(Data(line.utf8), to: "ada.pub", in: directory.url)
+        let asIs = try docctl(["verify", "p.dkproj", "--trusted", "ada.pub"], in: directory, as: "bob")
+        #expect(asIs.output.hasPrefix("version 2  \(ids[1])  signed by a trusted key (\(ada.fingerprint))\n"))
+        let unnamed = try docctl(["verify", "p.dkproj"], in: directory, as: "bob")
+        #expect(unnamed.output.hasPrefix("version 2  \(ids[1])  signed by a key (\(ada.fingerprint))\n"))
+        // ...or added with a name.
+        let file = directory.path("config-bob/docctl/trusted_signers")
+        let trusted = try docctl(["key", "trust", String(line.dropLast()), "--name", "ada"], in: directory, as: "bob")
+        #expect(trusted.output == "trusted \(ada.fingerprint) as ada in \(file)\n")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "ada \(ada)\n")
+        let named = try docctl(["verify", "p.dkproj", "--require-signed"], in: directory, as: "bob")
+        #expect(named.output.hasPrefix("version 2  \(ids[1])  signed by ada (\(ada.fingerprint))\n"))
+        let again = try docctl(["key", "trust", "ada.pub", "--name", "someone"], in: directory, as: "bob")
+        #expect(again.output == "\(ada.fingerprint) is already trusted as ada in \(file); nothing was written\n")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "ada \(ada)\n")
+        let json = try docctl(["key", "trust", "ada.pub", "--name", "ada", "--trusted", "other", "--json"], in: directory, as: "bob")
+        #expect(json.output == """
+            {
+              "added" : true,
+              "file" : "other",
+              "fingerprint" : "\(ada.fingerprint)",
+              "name" : "ada"
+            }
+
+            """)
+        #expect(try String(contentsOfFile: directory.path("other"), encoding: .utf8) == "ada \(ada)\n")
+        // What is not one key's line, or not a name, is refused and nothing written.
+        let twoSpaces = "documentkit-ed25519  " + ada.rawRepresentation.base64EncodedString()
+        let spaced = try docctl(["key", "trust", twoSpaces, "--name", "eve"], in: directory, as: "bob", status: 65)
+        #expect(spaced.standardError == "error: '\(twoSpaces)': has a space before, after or between its words that is not one space: is not 'NAME documentkit-ed25519 KEY' (one space between words, the key as 'docctl key show' prints it)\n")
+        let badName = try docctl(["key", "trust", "ada.pub", "--name", "Ada Lovelace", "--trusted", "third"], in: directory, as: "bob", status: 64)
+        #expect(badName.standardError == "error: the name 'Ada Lovelace' cannot be written in a trusted-signers line: give one word, without spaces, not starting with '#'\n")
+        #expect(!FileManager.default.fileExists(atPath: directory.path("third")))
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "ada \(ada)\n")
+    }
+
+    /// Issue 23, item 27: one spelling of a key, in a record and in the trusted signers.
+    @Test(arguments: ["two spaces", "trailing space", "non-canonical base64"])
+    func aKeySpelledOtherwiseIsNotTheKey(_ spelling: String) throws {
+        let directory = try TemporaryDirectory()
+        try docctl(["key", "new"], in: directory)
+        try docctl(["new", "p.dkproj", "--name", "Signed"], in: directory)
+        let key = try #require(try bundle("p.dkproj", in: directory).headVersion.signature?.key)
+        let base64 = String(key.dropFirst("documentkit-ed25519 ".count))
+        // The last digit before '=' carries 4 bits of the key and 2 unused ones: setting one
+        // of those spells the same 32 bytes otherwise.
+        let digits = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+        let last = base64.index(base64.endIndex, offsetBy: -2)
+        let other = base64.replacingCharacters(in: last...last, with: String(digits[digits.firstIndex(of: base64[last])! + 1]))
+        #expect(Data(base64Encoded: other) == Data(base64Encoded: base64))
+        let spelled = switch spelling {
+        case "two spaces": "documentkit-ed25519  \(base64)"
+        case "trailing space": "documentkit-ed25519 \(base64) "
+        default: "documentkit-ed25519 \(other)"
+        }
+        try Fixtures.write(Data("ada \(spelled)\n".utf8), to: "trusted", in: directory.url)
+        let refused = try docctl(["verify", "p.dkproj", "--trusted", "trusted"], in: directory, as: "bob", status: 65)
+        #expect(refused.standardError.hasPrefix("error: trusted: line 1: "), "\(refused.standardError)")
+        let url = directory.url.appendingPathComponent("p.dkproj")
+        try Fixtures.tamperManifest(url.path, "manifest['versions'][0]['signature']['key'] = \(JSONValue.string(spelled).jsonText(pretty: false))")
+        let verified = try docctl(["verify", "p.dkproj"], in: directory, status: 1)
+        #expect(verified.output.contains("SIGNATURE INVALID") && verified.output.contains("error version.signature-invalid"), "\(verified.output)")
+    }
+
+    /// Issue 23, item 26: what a signed record shows but its id does not cover is held to
+    /// the trees, or refused.
+    @Test(arguments: ["manifest['versions'][1]['changes']['blobs'] = []", "manifest['versions'][1]['reviewed'] = True"])
+    func aSignedRecordAlteredWhereItsIdDoesNotReachIsFound(_ edit: String) throws {
+        let directory = try TemporaryDirectory()
+        try docctl(["key", "new"], in: directory)
+        try docctl(["new", "p.dkproj", "--name", "Signed"], in: directory)
+        try Fixtures.write(Fixtures.png, to: "thumb.png", in: directory.url)
+        try docctl(["attach", "p.dkproj", "thumb.png"], in: directory)
+        #expect(try bundle("p.dkproj", in: directory).headVersion.changes?.blobs.count == 1)
+        #expect(try docctl(["verify", "p.dkproj"], in: directory).output.contains("p.dkproj: ok: 2 versions, 2 signed"))
+        try Fixtures.tamperManifest(directory.path("p.dkproj"), edit)
+        let verified = try docctl(["verify", "p.dkproj"], in: directory, status: 1)
+        let code = edit.contains("changes") ? "version.changes-mismatch" : "version.unknown-member"
+        #expect(verified.output.contains("  error \(code): version 2: ") && verified.output.contains("p.dkproj: ALTERED: 2 versions, 2 signed by trusted keys"),
+                "\(verified.output)")
+        try docctl(["validate", "--deep", "p.dkproj"], in: directory, status: 1)
     }
 
     @Test func aKeyOthersCanReadStopsTheSave() throws {
@@ -250,6 +354,7 @@ import Testing
                   "id" : "\(second)",
                   "key" : "\(key.fingerprint)",
                   "number" : 2,
+                  "signer" : "you",
                   "status" : "signed"
                 }
               ]

@@ -1,27 +1,13 @@
 @testable import DocumentKit
 import Foundation
+@testable import SampleProject
 import Testing
 
 /// Damage is found and located: each finding names its code, and the entry, version or
 /// JSON path where it is.
 @Suite struct ValidationTests {
-    /// Rewrites the bundle at `path` with Python, running `edit` on `entries` (a dict of
-    /// name -> bytes, in order) and `manifest` (parsed).
     private func tamper(_ path: String, _ edit: String) throws {
-        let result = try ExternalTool.python("""
-            import json, sys, zipfile
-            path = sys.argv[1]
-            src = zipfile.ZipFile(path)
-            entries = {i.filename: src.read(i.filename) for i in src.infolist()}
-            src.close()
-            manifest = json.loads(entries["manifest.json"])
-            \(edit.replacingOccurrences(of: "\n", with: "\n"))
-            entries["manifest.json"] = json.dumps(manifest).encode()
-            with zipfile.ZipFile(path, "w") as z:
-                for n, d in entries.items():
-                    z.writestr(zipfile.ZipInfo(n, (1980, 1, 1, 0, 0, 0)), d)
-            """, [path])
-        try #require(result.status == 0, "\(result.standardError)")
+        try Fixtures.tamperManifest(path, edit)
     }
 
     private func makeBundle(_ directory: TemporaryDirectory) throws -> URL {
@@ -118,5 +104,79 @@ import Testing
         try tamper(url.path, "entries['document.json'] = \(JSONValue.string(document).jsonText(pretty: false)).encode()")
         let found = try findings(url, deep: false)
         #expect(found.contains { $0.code == "blob.unresolved" && $0.path == "thumbnail" })
+    }
+
+    /// Version 2 adds the thumbnail: its recorded changes list one path and one blob.
+    private func makeBundleAddingABlob(_ directory: TemporaryDirectory) throws -> URL {
+        let url = directory.url.appendingPathComponent("p.dkproj")
+        let controller = DocumentController(newDocument: Fixtures.project(), at: url)
+        try controller.save(message: "one", author: "ada")
+        controller.document.thumbnail = BlobReference(data: Fixtures.noise(5_000), mediaType: "image/png")
+        try controller.save(message: "two", author: "ada")
+        return url
+    }
+
+    /// `changes` is not covered by the id, so a signature cannot vouch for it; the trees it
+    /// summarises are, and a deep validation holds it to them (FORMAT.md §5.4).
+    @Test(arguments: [
+        "manifest['versions'][1]['changes']['blobs'] = []",
+        "manifest['versions'][1]['changes']['paths'] = []",
+        "manifest['versions'][1]['changes']['omitted'] = 3",
+        "manifest['versions'][1]['changes']['paths'][0]['kind'] = 'removed'",
+        "manifest['versions'][0]['changes'] = manifest['versions'][1]['changes']",
+    ])
+    func recordedChangesThatTheTreesDoNotGiveAreCaught(_ edit: String) throws {
+        let directory = try TemporaryDirectory()
+        let url = try makeBundleAddingABlob(directory)
+        let recorded = try #require(try DocumentBundle(contentsOf: url).manifest.versions[1].changes)
+        #expect(recorded.blobs.count == 1 && recorded.paths.map(\.path) == ["thumbnail"])
+        #expect(try findings(url).isEmpty)
+        try tamper(url.path, edit)
+        #expect(try findings(url, deep: false).isEmpty, "only a deep check reads the documents")
+        let found = try findings(url)
+        #expect(found.map(\.code) == ["version.changes-mismatch"])
+        #expect(found.first?.version == (edit.hasPrefix("manifest['versions'][0]") ? 1 : 2))
+    }
+
+    @Test func aMemberTheFormatDoesNotDefineIsCaught() throws {
+        let directory = try TemporaryDirectory()
+        let url = try makeBundleAddingABlob(directory)
+        try tamper(url.path, """
+            manifest['versions'][1]['note'] = 'approved by the board'
+            manifest['versions'][1]['changes']['blobs'][0]['name'] = 'thumb.png'
+            manifest['versions'][0]['signature'] = {'key': 'k', 'value': 'v', 'by': 'ada'}
+            """)
+        let found = try findings(url, deep: false)
+        #expect(found.map(\.code) == ["version.signature-invalid", "version.unknown-member", "version.unknown-member"])
+        #expect(found.filter { $0.code == "version.unknown-member" }.map(\.message) == [
+            "its record has a member the format does not define (signature.by), which neither its id nor a signature covers",
+            "its record has members the format does not define (note, changes.blobs[0].name), which neither its id nor a signature covers",
+        ])
+        #expect(found.filter { $0.code == "version.unknown-member" }.map(\.version) == [1, 2])
+    }
+
+    /// §5.1: format-1 records come only before format-2 ones.
+    @Test func aFormatOneRecordMadeFromAFormatTwoOneIsCaught() throws {
+        let directory = try TemporaryDirectory()
+        let url = try Fixtures.copySampleDoc("format-1/garden.dkproj", to: directory)
+        let controller = try DocumentController<Project>(contentsOf: url)
+        controller.document.name = "Upgraded"
+        try controller.save(message: "upgrade", author: "ada")
+        let formats = try DocumentBundle(contentsOf: url).manifest.versions.map(\.recordFormat)
+        #expect(formats.dropLast().allSatisfy { $0 == 1 } && formats.last == 2)
+        #expect(try findings(url).isEmpty)
+        // A format-1 record (numbered by its place, its id right) whose parent is the format-2 head.
+        try tamper(url.path, """
+            head = manifest['versions'][-1]
+            record = {k: head[k] for k in ['created', 'author', 'message', 'schema', 'tree', 'writer']}
+            record.update(number=len(manifest['versions']) + 1, parents=[head['id']])
+            record['id'] = hashlib.sha256(record_text(record)).hexdigest()
+            manifest['versions'].append(record)
+            manifest['head'] = record['id']
+            """)
+        let found = try findings(url)
+        #expect(found.map(\.code) == ["version.record-format"])
+        #expect(found.first?.version == formats.count + 1)
+        #expect(found.first?.message.hasPrefix("is a format-1 record whose parent ") == true)
     }
 }

@@ -1,0 +1,59 @@
+import Foundation
+
+/// What a process does when it is told to stop by SIGINT (Ctrl-C), SIGTERM or SIGHUP (its
+/// terminal closed): remove every temporary it made (``TemporaryRegistry``), say so once,
+/// and exit with 128 + the signal's number (130, 143, 129), as a shell reports a process
+/// that signal ended.
+///
+/// The signal handler itself only writes the signal's number to a pipe (`write(2)` is
+/// async-signal-safe); a thread of its own waits on the pipe and does the rest, where locks,
+/// allocation and file removal are allowed. A child process run meanwhile
+/// (``ChildProcess``) still has SIGINT ignored for it, as before.
+package enum Interruption {
+    /// The signals handled.
+    package static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    /// The pipe's end the handler writes to; set once, before any handler is installed.
+    nonisolated(unsafe) private static var notifyDescriptor: Int32 = -1
+
+    /// Installs the handlers. On a signal, the temporaries are removed, then `report` is
+    /// called with the signal's number (to print one line), then the process exits.
+    /// Call it once, early in `main`.
+    package static func install(report: @escaping @Sendable (Int32) -> Void) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        notifyDescriptor = ends[1]
+        let waiting = ends[0]
+        Thread.detachNewThread {
+            var number: Int32 = 0
+            while true {
+                let count = read(waiting, &number, MemoryLayout<Int32>.size)
+                if count == MemoryLayout<Int32>.size { break }
+                if count < 0, errno == EINTR { continue }
+                return
+            }
+            TemporaryRegistry.removeAll()
+            report(number)
+            _exit(128 + number)
+        }
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        for number in signals {
+            let previous = signal(number) { number in
+                var value = number
+                let saved = errno
+                _ = write(Interruption.notifyDescriptor, &value, MemoryLayout<Int32>.size)
+                errno = saved
+            }
+            // A signal the parent ignores stays ignored (`nohup`, a shell's background job).
+            if let previous, unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+                _ = signal(number, SIG_IGN)
+            }
+            sigaddset(&unblocked, number)
+        }
+        // A mask is inherited: a parent that started this process from a thread blocking
+        // these signals (a worker thread of a thread pool) would leave them pending forever.
+        // Threads started from here on inherit this thread's mask.
+        _ = pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+    }
+}

@@ -1,0 +1,120 @@
+@testable import DocumentKit
+import Foundation
+import Testing
+
+/// Pushes killed after each of their remote writes in turn (`DOCUMENTKIT_KILL_AFTER_REMOTE_WRITES`),
+/// and remotes damaged the ways killed pushes of earlier releases left them: ocfl-py judges
+/// the remote after each kill and after the next push, which must repair it.
+@Suite struct RemoteInterruptionTests {
+    typealias Remote = RemoteCommandTests.Remote
+
+    /// ocfl-py on the remote: a folder as it is, a bucket copied into a folder first. The
+    /// error lines, and whether it said VALID; warnings W010 (a version without its own
+    /// inventory) count as errors here, since a push writes every version's.
+    static func validate(_ remote: Remote, into directory: TemporaryDirectory, as name: String) throws -> (errors: [String], valid: Bool, output: String) {
+        var root = remote.address
+        if remote.kind == .s3 {
+            let store = try remote.store()
+            root = directory.path(name)
+            for key in try store.list(prefix: "").keys {
+                let file = URL(fileURLWithPath: root).appendingPathComponent(key)
+                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try store.download(key, to: file)
+            }
+        }
+        let script = Fixtures.repository.appendingPathComponent("Tests/OCFLValidator/ocfl_validate_0004.py").path
+        let result = try OCFLArchiveTests.python.run([script, root])
+        let lines = result.output.split(separator: "\n").map(String.init)
+        let errors = lines.filter { $0.contains("[E") || $0.contains("[W010]") || $0.contains("[LAYOUT]") }
+        return (errors, result.status == 0 && lines.last?.contains("is VALID (1 of 1 objects valid)") == true, result.output)
+    }
+
+    static let enabled = RemoteCommandTests.enabled && OCFLArchiveTests.validatorAvailable
+
+    @Test(.enabled(if: enabled, "needs moto_server and ocfl-py: run scripts/setup.sh"), arguments: RemoteCommandTests.Kind.allCases)
+    func aPushKilledAfterAnyOfItsWritesLeavesAValidRemoteThatTheNextPushCompletes(_ kind: RemoteCommandTests.Kind) throws {
+        let directory = try TemporaryDirectory()
+        let remote = try Remote(kind, in: directory)
+        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        try remote.succeed(["push", "garden.dkproj", remote.address])
+
+        var killed = 0
+        for writes in 0..<40 {
+            // Two new versions each round: a push of two versions, as a user's after a day's work.
+            try remote.succeed(["set", "garden.dkproj", "name", "Round \(writes)"])
+            try remote.succeed(["set", "garden.dkproj", "tasks[0].title", "Task of round \(writes)"])
+            let push = try remote.docctl(["push", "garden.dkproj", remote.address], environment: ["DOCUMENTKIT_KILL_AFTER_REMOTE_WRITES": "\(writes)"])
+            if push.status == 0 { break }
+            #expect(push.status == SIGKILL, "killed after \(writes) writes: \(push.standardError)")
+            killed += 1
+            let afterKill = try Self.validate(remote, into: directory, as: "after-kill-\(writes)")
+            // A folder is replaced in one step: valid at every instant. S3 has no such step:
+            // a validator may find the push half done until the next push finishes it.
+            if kind == .folder {
+                #expect(afterKill.valid && afterKill.errors.isEmpty, "killed after \(writes) writes: \(afterKill.output)")
+            }
+            // Killed after its head moved, the push has nothing left to send but repairs.
+            let again = try remote.succeed(["push", "garden.dkproj", remote.address])
+            #expect(again.output.hasPrefix("pushed garden.dkproj to \(remote.address): ") || again.output.contains(" is up to date with garden.dkproj"),
+                    "\(again.output)")
+            let repaired = try Self.validate(remote, into: directory, as: "repaired-\(writes)")
+            #expect(repaired.valid && repaired.errors.isEmpty, "pushed again after a kill after \(writes) writes: \(repaired.output)")
+        }
+        #expect(killed >= 5, "the push was killed at each of its writes")
+        let head = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("garden.dkproj")).manifest
+        #expect(try remote.succeed(["push", "garden.dkproj", remote.address]).output.contains("is up to date with garden.dkproj"))
+        try remote.succeed(["clone", remote.address, "-o", "copy.dkproj"])
+        #expect(try DocumentBundle(contentsOf: directory.url.appendingPathComponent("copy.dkproj")).manifest.versions.map(\.id) == head.versions.map(\.id))
+    }
+
+    @Test(.enabled(if: enabled, "needs moto_server and ocfl-py: run scripts/setup.sh"), arguments: RemoteCommandTests.Kind.allCases)
+    func aPushThatIsUpToDateRepairsWhatKilledPushesLeft(_ kind: RemoteCommandTests.Kind) throws {
+        let directory = try TemporaryDirectory()
+        let remote = try Remote(kind, in: directory)
+        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        try remote.succeed(["push", "garden.dkproj", remote.address])
+        let store = try remote.store()
+        let manifest = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("garden.dkproj")).manifest
+        let object = OCFLStorageRoot.objectPath(for: OCFLArchiver.objectID(of: manifest))
+        // What the killed pushes left: the head version's sidecar, older versions'
+        // inventories, the object's sidecar missing; a loser's file in a version folder.
+        for key in ["v8/inventory.json.sha512", "v3/inventory.json", "v5/inventory.json", "v5/inventory.json.sha512", "inventory.json.sha512"] {
+            try store.delete("\(object)/\(key)")
+        }
+        try store.write("\(object)/v4/content/0123456789abcdef/documentkit/version.json", Data("{}".utf8))
+        if kind == .folder {
+            // And on a folder: an empty folder of a loser's, and a killed write's temporary file.
+            try FileManager.default.createDirectory(atPath: "\(remote.address)/\(object)/v6/content/fedcba9876543210/documentkit", withIntermediateDirectories: true)
+            try Data("partial".utf8).write(to: URL(fileURLWithPath: "\(remote.address)/\(object)/v2/.inventory.json.dk-0a1b2c3d.tmp"))
+        }
+        let damaged = try Self.validate(remote, into: directory, as: "damaged")
+        #expect(!damaged.valid, "\(damaged.output)")
+
+        let push = try remote.succeed(["push", "garden.dkproj", remote.address])
+        #expect(push.output == "\(remote.address) is up to date with garden.dkproj (8 versions, head \(manifest.head.prefix(12)))\n")
+        let repaired = try Self.validate(remote, into: directory, as: "repaired")
+        #expect(repaired.valid && repaired.errors.isEmpty, "\(repaired.output)")
+    }
+
+    @Test(.enabled(if: enabled, "needs moto_server and ocfl-py: run scripts/setup.sh"), arguments: RemoteCommandTests.Kind.allCases)
+    func theLoserOfARaceLeavesNothingInTheWinnersVersion(_ kind: RemoteCommandTests.Kind) throws {
+        let directory = try TemporaryDirectory()
+        let remote = try Remote(kind, in: directory)
+        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        try remote.succeed(["push", "garden.dkproj", remote.address])
+        try FileManager.default.copyItem(atPath: directory.path("garden.dkproj"), toPath: directory.path("b.dkproj"))
+        for round in 1...3 {
+            try remote.succeed(["set", "garden.dkproj", "name", "A's round \(round)"])
+            try remote.succeed(["set", "b.dkproj", "tasks[0].title", "B's round \(round)"])
+            let pushers = try ["garden.dkproj", "b.dkproj"].map { try DocctlProcess(["push", $0, remote.address], in: directory.url, environment: remote.environment) }
+            let outcomes = pushers.map { $0.wait() }
+            #expect(outcomes.contains { $0.status == 0 } && outcomes.allSatisfy { $0.status == 0 || $0.status == 75 }, "\(outcomes.map(\.standardError))")
+            let raced = try Self.validate(remote, into: directory, as: "raced-\(round)")
+            #expect(raced.valid && raced.errors.isEmpty, "round \(round): \(raced.output)")
+            // Both copies take each other's versions, for the next round.
+            try remote.succeed(["pull", "garden.dkproj", remote.address])
+            try remote.succeed(["push", "garden.dkproj", remote.address])
+            try remote.succeed(["pull", "b.dkproj", remote.address])
+        }
+    }
+}
