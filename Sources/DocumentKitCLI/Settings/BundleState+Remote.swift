@@ -12,7 +12,15 @@ extension RemoteLocation {
     /// ``BundleState/defaultRemote``; a usage error saying how to name one when neither.
     static func remembered(_ given: String, for url: URL) throws -> String {
         if !given.isEmpty { return given }
-        if let remote = try BundleState(bundle: url).defaultRemote.get() { return remote }
+        if let remote = try BundleState(bundle: url).defaultRemote.get() {
+            // The state travels with the bundle (pack keeps it): a folder remembered on
+            // another machine is refused rather than made here, as a named one would be.
+            guard remote.hasPrefix("s3://") || FileManager.default.isDirectory(remote) else {
+                throw DocumentKitError(.usage, "its remembered remote \(remote) (remote.default) is not a folder here: name the remote, or remember another with '\(DocumentTool.name) state set \(url.relativePath) remote.default REMOTE'",
+                                       path: url.relativePath)
+            }
+            return remote
+        }
         throw DocumentKitError(.usage, "no remote given, and none remembered for it: name one, or remember one with '\(DocumentTool.name) state set \(url.relativePath) remote.default REMOTE'",
                                path: url.relativePath)
     }

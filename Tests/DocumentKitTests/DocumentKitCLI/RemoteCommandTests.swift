@@ -293,7 +293,8 @@ import Testing
 
     /// Two people exchanging one project type the remote once: `clone REMOTE` names the
     /// bundle after the project and remembers the remote, and push and pull without one use
-    /// the bundle's `remote.default` (which the one who pushed first sets with `state set`).
+    /// the bundle's `remote.default` (which the one who pushed first sets with `state set`); a
+    /// remembered folder that is not there is refused, not made.
     @Test(.enabled(if: enabled, skipReason), arguments: Kind.allCases)
     func cloneNamesTheBundleAfterTheProjectAndPushAndPullRememberTheRemote(_ kind: Kind) throws {
         let directory = try TemporaryDirectory()
@@ -301,8 +302,15 @@ import Testing
         try remote.succeed(["new", "g.dkproj", "--name", "Garden: north/south"])
         expectFailure(try remote.docctl(["push", "g.dkproj"]), status: 64,
                       containing: "error: g.dkproj: no remote given, and none remembered for it: name one, or remember one with 'docctl state set g.dkproj remote.default REMOTE'")
+        // A remembered folder that is not there (the state travels with a packed bundle, from
+        // another machine) is refused, not made.
+        try remote.succeed(["state", "set", "g.dkproj", "remote.default", directory.path("elsewhere")])
+        expectFailure(try remote.docctl(["push", "g.dkproj"]), status: 64,
+                      containing: "error: g.dkproj: its remembered remote \(directory.path("elsewhere")) (remote.default) is not a folder here: name the remote, or remember another with 'docctl state set g.dkproj remote.default REMOTE'")
+        #expect(!FileManager.default.fileExists(atPath: directory.path("elsewhere")))
+        #expect(try remote.succeed(["push", "g.dkproj", remote.address]).output.hasPrefix("pushed g.dkproj to \(remote.address): 1 new version (v1), "))
         try remote.succeed(["state", "set", "g.dkproj", "remote.default", remote.address])
-        #expect(try remote.succeed(["push", "g.dkproj"]).output.hasPrefix("pushed g.dkproj to \(remote.address): 1 new version (v1), "))
+        #expect(try remote.succeed(["push", "g.dkproj"]).output == "\(remote.address) is up to date with g.dkproj (1 version, head \(try head("g.dkproj", in: directory).prefix(12)))\n")
 
         // Bob clones in a folder of his own, without -o.
         let bob = directory.url.appendingPathComponent("bob")
