@@ -206,9 +206,12 @@ public struct S3Client: Sendable {
         request.method = method
         for (name, value) in signed { request.headers.replaceOrAdd(name: name, value: value) }
         if !body.isEmpty || method == .PUT || method == .POST {
-            // Handed over as it is: the client copies it out in chunks of about 4 MB as it
-            // sends, rather than into one buffer of the whole part first.
-            request.body = .bytes(body)
+            // One buffer, written by the connection's event loop. Handed over as `Data`, a
+            // body over 4 MB becomes a sequence the client reads from a task on the shared
+            // cooperative threads: a synchronous push called from async code (a test, an
+            // app) holds those threads waiting, and the part is never sent (a hang, seen
+            // with two such pushes on a 2-core machine).
+            request.body = .bytes(ByteBuffer(bytes: body))
         }
         let response: HTTPClientResponse
         do {
