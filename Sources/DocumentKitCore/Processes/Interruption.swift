@@ -12,18 +12,21 @@ import Foundation
 package enum Interruption {
     /// The signals handled.
     package static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
-    /// The pipe's end the handler writes to; set once, before any handler is installed.
-    nonisolated(unsafe) private static var notifyDescriptor: Int32 = -1
+    /// The pipe the handler writes to (`write`) and the waiting thread reads (`read`),
+    /// made on first use, which ``install(report:)`` is, before any handler can run: a
+    /// handler then only loads a constant.
+    private static let notification: (read: Int32, write: Int32)? = {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
+    }()
 
     /// Installs the handlers. On a signal, the temporaries are removed, then `report` is
     /// called with the signal's number (to print one line), then the process exits.
     /// Call it once, early in `main`.
     package static func install(report: @escaping @Sendable (Int32) -> Void) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        notifyDescriptor = ends[1]
-        let waiting = ends[0]
+        guard let waiting = notification?.read else { return }
         Thread.detachNewThread {
             var number: Int32 = 0
             while true {
@@ -42,7 +45,7 @@ package enum Interruption {
             let previous = signal(number) { number in
                 var value = number
                 let saved = errno
-                _ = write(Interruption.notifyDescriptor, &value, MemoryLayout<Int32>.size)
+                _ = write(Interruption.notification?.write ?? -1, &value, MemoryLayout<Int32>.size)
                 errno = saved
             }
             // A signal the parent ignores stays ignored (`nohup`, a shell's background job).

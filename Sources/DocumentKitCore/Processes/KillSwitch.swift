@@ -9,17 +9,17 @@ import Darwin
 /// chosen number of steps of a long write are done: how the tests stop a push after each
 /// of its writes in turn and check what it leaves. Off unless ``arm(after:)`` is called.
 package enum KillSwitch {
-    nonisolated(unsafe) private static var remaining: Int?
-    private static let lock = NSLock()
+    /// The steps left before the kill; `nil` while unarmed.
+    private static let remaining = Protected<Int?>(nil)
 
     /// Kills the process at the step after the `steps`-th.
     package static func arm(after steps: Int) {
-        lock.withLock { remaining = steps }
+        remaining.value = steps
     }
 
     /// Counts a step about to be taken: kills the process when the armed number is done.
     package static func step() {
-        let due = lock.withLock { () -> Bool in
+        let due = remaining.mutate { remaining -> Bool in
             guard let left = remaining else { return false }
             remaining = left - 1
             return left <= 0

@@ -29,14 +29,20 @@ import Testing
         return (errors, result.status == 0 && lines.last?.contains("is VALID (1 of 1 objects valid)") == true, result.output)
     }
 
-    static let enabled = RemoteCommandTests.enabled && OCFLArchiveTests.validatorAvailable
-
-    @Test(.enabled(if: enabled, "needs moto_server and ocfl-py: run scripts/setup.sh"), arguments: RemoteCommandTests.Kind.allCases)
-    func aPushKilledAfterAnyOfItsWritesLeavesAValidRemoteThatTheNextPushCompletes(_ kind: RemoteCommandTests.Kind) throws {
+    /// A temporary folder holding garden.dkproj, pushed to a new remote of `kind`.
+    static func gardenPushed(to kind: RemoteCommandTests.Kind) throws -> (TemporaryDirectory, Remote) {
         let directory = try TemporaryDirectory()
         let remote = try Remote(kind, in: directory)
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
         try remote.succeed(["push", "garden.dkproj", remote.address])
+        return (directory, remote)
+    }
+
+    static let enabled = RemoteCommandTests.enabled && OCFLArchiveTests.validatorAvailable
+
+    @Test(.enabled(if: enabled, "needs moto_server and ocfl-py: run scripts/setup.sh"), arguments: RemoteCommandTests.Kind.allCases)
+    func aPushKilledAfterAnyOfItsWritesLeavesAValidRemoteThatTheNextPushCompletes(_ kind: RemoteCommandTests.Kind) throws {
+        let (directory, remote) = try Self.gardenPushed(to: kind)
 
         var killed = 0
         for writes in 0..<40 {
@@ -69,10 +75,7 @@ import Testing
 
     @Test(.enabled(if: enabled, "needs moto_server and ocfl-py: run scripts/setup.sh"), arguments: RemoteCommandTests.Kind.allCases)
     func aPushThatIsUpToDateRepairsWhatKilledPushesLeft(_ kind: RemoteCommandTests.Kind) throws {
-        let directory = try TemporaryDirectory()
-        let remote = try Remote(kind, in: directory)
-        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
-        try remote.succeed(["push", "garden.dkproj", remote.address])
+        let (directory, remote) = try Self.gardenPushed(to: kind)
         let store = try remote.store()
         let manifest = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("garden.dkproj")).manifest
         let object = OCFLStorageRoot.objectPath(for: OCFLArchiver.objectID(of: manifest))
@@ -98,10 +101,7 @@ import Testing
 
     @Test(.enabled(if: enabled, "needs moto_server and ocfl-py: run scripts/setup.sh"), arguments: RemoteCommandTests.Kind.allCases)
     func theLoserOfARaceLeavesNothingInTheWinnersVersion(_ kind: RemoteCommandTests.Kind) throws {
-        let directory = try TemporaryDirectory()
-        let remote = try Remote(kind, in: directory)
-        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
-        try remote.succeed(["push", "garden.dkproj", remote.address])
+        let (directory, remote) = try Self.gardenPushed(to: kind)
         try FileManager.default.copyItem(atPath: directory.path("garden.dkproj"), toPath: directory.path("b.dkproj"))
         for round in 1...3 {
             try remote.succeed(["set", "garden.dkproj", "name", "A's round \(round)"])

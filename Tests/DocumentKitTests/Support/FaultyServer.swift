@@ -13,19 +13,9 @@ final class FaultyServer: @unchecked Sendable {
     private var held: [Int32] = []
 
     init(_ behaviour: Behaviour) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 && listen(listener, 16) == 0
-            }
-        }
-        guard listening else { close(listener); throw CocoaError(.fileWriteUnknown) }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        let listener = Loopback.socket()
+        guard let port = Loopback.bind(listener, listening: 16) else { close(listener); throw CocoaError(.fileWriteUnknown) }
+        self.port = port
         self.listener = listener
         Thread.detachNewThread { [weak self] in
             while true {

@@ -33,7 +33,7 @@ final class S3TestServer {
         try process.run()
         // Ready when it accepts a connection; moto starts in about a second.
         let deadline = Date().addingTimeInterval(30)
-        while !Self.accepts(port) {
+        while !Loopback.accepts(port) {
             guard Date() < deadline, process.isRunning else {
                 kill(process.processIdentifier, SIGKILL)
                 throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "moto_server did not start on port \(port)"])
@@ -84,37 +84,9 @@ final class S3TestServer {
     }
 
     private static func freePort() throws -> Int {
-        let socket = tcpSocket()
+        let socket = Loopback.socket()
         defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        guard bound else { throw CocoaError(.fileWriteUnknown) }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    private static func accepts(_ port: Int) -> Bool {
-        let socket = tcpSocket()
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-    }
-
-    private static func tcpSocket() -> Int32 {
-        #if canImport(Glibc)
-        return socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        return socket(AF_INET, SOCK_STREAM, 0)
-        #endif
+        guard let port = Loopback.bind(socket) else { throw CocoaError(.fileWriteUnknown) }
+        return port
     }
 }

@@ -15,6 +15,15 @@ import Testing
         try FileManager.default.copyItem(at: directory.url.appendingPathComponent("a.dkproj"), to: directory.url.appendingPathComponent("b.dkproj"))
     }
 
+    /// ``copies(in:)`` with both names and the first task's title changed on each side.
+    private func conflictingCopies(in directory: TemporaryDirectory) throws {
+        try copies(in: directory)
+        try docctl(["set", "a.dkproj", "name", "Garden A"], in: directory)
+        try docctl(["set", "b.dkproj", "name", "Garden B"], in: directory)
+        try docctl(["set", "b.dkproj", "tasks[0].title", "Dig wide"], in: directory)
+        try docctl(["set", "a.dkproj", "tasks[0].title", "Dig deep"], in: directory)
+    }
+
     @discardableResult
     private func docctl(_ arguments: [String], in directory: TemporaryDirectory, environment: [String: String] = [:],
                         sourceLocation: SourceLocation = #_sourceLocation) throws -> ExternalTool.Result {
@@ -148,11 +157,7 @@ import Testing
 
     @Test func conflictsAreListedExactlyAndLeaveBothFilesAsTheyWere() throws {
         let directory = try TemporaryDirectory()
-        try copies(in: directory)
-        try docctl(["set", "a.dkproj", "name", "Garden A"], in: directory)
-        try docctl(["set", "b.dkproj", "name", "Garden B"], in: directory)
-        try docctl(["set", "b.dkproj", "tasks[0].title", "Dig wide"], in: directory)
-        try docctl(["set", "a.dkproj", "tasks[0].title", "Dig deep"], in: directory)
+        try conflictingCopies(in: directory)
         let task = try docctl(["get", "a.dkproj", "tasks[0].id"], in: directory).output.trimmingCharacters(in: .newlines)
         let base = try bundle("a.dkproj", in: directory).manifest.versions[3]
         let digests = try ["a.dkproj", "b.dkproj"].map { try Fixtures.digest(of: directory.url.appendingPathComponent($0)) }
@@ -193,11 +198,7 @@ import Testing
     /// --theirs; one that names no conflict is an error naming it, with nothing written.
     @Test func resolveTakesThePathsAUserWritesAndRefusesOneThatNamesNoConflict() throws {
         let directory = try TemporaryDirectory()
-        try copies(in: directory)
-        try docctl(["set", "a.dkproj", "name", "Garden A"], in: directory)
-        try docctl(["set", "b.dkproj", "name", "Garden B"], in: directory)
-        try docctl(["set", "b.dkproj", "tasks[0].title", "Dig wide"], in: directory)
-        try docctl(["set", "a.dkproj", "tasks[0].title", "Dig deep"], in: directory)
+        try conflictingCopies(in: directory)
         try docctl(["set", "b.dkproj", "tasks[1].notes", "by hand"], in: directory)
         try docctl(["set", "a.dkproj", "tasks[1].notes", "in rows"], in: directory)
         let task = try docctl(["get", "a.dkproj", "tasks[0].id"], in: directory).output.trimmingCharacters(in: .newlines)
