@@ -38,16 +38,21 @@ public struct S3Client: Sendable {
     }
 
     /// Stores `body` as `key`; returns its ETag. With `ifNoneMatch`, only if no object has
-    /// the key; with `ifMatch`, only if the object's ETag is that one. A lost condition is
-    /// an `S3Error` whose `isPreconditionFailure` is true.
+    /// the key; with `ifMatch`, only if the object's ETag is that one (quoted, as HEAD and
+    /// GET give it, or not). A lost condition is an `S3Error` whose `isPreconditionFailure`
+    /// is true, on every service: see ``conditionLost(_:ifMatch:)``.
     @discardableResult
     public func put(_ body: Data, bucket: String, key: String, ifNoneMatch: Bool = false, ifMatch: String? = nil,
                     contentType: String = "application/octet-stream") async throws -> String {
         var headers = ["content-type": contentType]
         if ifNoneMatch { headers["if-none-match"] = "*" }
-        if let ifMatch { headers["if-match"] = ifMatch }
-        let response = try await send(.PUT, bucket: bucket, key: key, headers: headers, body: body)
-        return response.headers.first(name: "etag") ?? ""
+        if let ifMatch { headers["if-match"] = Self.unquoted(ifMatch) }
+        do {
+            let response = try await send(.PUT, bucket: bucket, key: key, headers: headers, body: body)
+            return response.headers.first(name: "etag") ?? ""
+        } catch let error as S3Error {
+            throw Self.conditionLost(error, ifMatch: ifMatch)
+        }
     }
 
     /// The object `key`, or `nil` when there is none.
@@ -111,9 +116,17 @@ public struct S3Client: Sendable {
         return response.headers.first(name: "etag") ?? ""
     }
 
-    /// The parts of an upload that arrived, by number: what a resumed upload need not send again.
-    public func uploadedParts(uploadID: String, bucket: String, key: String) async throws -> [Int: (etag: String, size: UInt64)] {
-        let xml = S3XML.parse(try await send(.GET, bucket: bucket, key: key, query: [("uploadId", uploadID)]).body)
+    /// The parts of an upload that arrived, by number: what a resumed upload need not send
+    /// again; `nil` when the upload is gone (finished or abandoned since it was listed).
+    public func uploadedParts(uploadID: String, bucket: String, key: String) async throws -> [Int: (etag: String, size: UInt64)]? {
+        let answer: Response
+        do {
+            answer = try await send(.GET, bucket: bucket, key: key, query: [("uploadId", uploadID)])
+        } catch let error as S3Error where error.code == "NoSuchUpload" || error.code == "NoSuchKey" {
+            // AWS and moto say NoSuchUpload; radosgw says NoSuchKey of an abandoned upload.
+            return nil
+        }
+        let xml = S3XML.parse(answer.body)
         let numbers = xml.all("PartNumber", in: "Part"), etags = xml.all("ETag", in: "Part"), sizes = xml.all("Size", in: "Part")
         var parts: [Int: (etag: String, size: UInt64)] = [:]
         for (index, number) in numbers.enumerated() {
@@ -130,7 +143,8 @@ public struct S3Client: Sendable {
         return zip(keys, ids).filter { $0.0 == key }.map(\.1)
     }
 
-    /// Joins the parts into the object; `parts` are the ETags, by part number.
+    /// Joins the parts into the object; `parts` are the ETags, by part number. The answer's
+    /// ETag is not used: radosgw answers an empty one (a HEAD afterwards gives the object's).
     public func completeMultipartUpload(uploadID: String, parts: [Int: String], bucket: String, key: String) async throws {
         let list = parts.keys.sorted().map { "<Part><PartNumber>\($0)</PartNumber><ETag>\(Self.escaped(parts[$0]!))</ETag></Part>" }.joined()
         let body = Data("<CompleteMultipartUpload>\(list)</CompleteMultipartUpload>".utf8)
