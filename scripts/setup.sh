@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what building and testing DocumentKit needs on Debian or Ubuntu, only when it
-# is missing: libarchive's headers, the peer tools the interoperability tests run, and the
-# Python judges (ocfl-py, bagit, moto's S3 server) in virtual environments under .tools/.
+# is missing: libarchive's headers, the peer tools the interoperability tests run (Ceph's
+# radosgw among them), and the Python judges (ocfl-py, bagit, moto's S3 server, boto3) in
+# virtual environments under .tools/.
 # Usage: scripts/setup.sh   (as root, or with sudo available)
 set -euo pipefail
 if [[ "${1:-}" == "--help" ]]; then
-    sed -n '2,4p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
 fi
 
@@ -18,6 +19,13 @@ command -v unzip >/dev/null || missing+=(unzip)
 command -v zstd >/dev/null || missing+=(zstd)
 command -v python3 >/dev/null || missing+=(python3)
 python3 -c "import venv, ensurepip" 2>/dev/null || missing+=(python3-venv)
+# Ceph's S3 server, the second server the remote tests run against (Tests/RadosGW/start.sh
+# starts a single-node cluster on 127.0.0.1), and curl, which waits for it there.
+command -v ceph-mon >/dev/null || missing+=(ceph-mon)
+command -v ceph-osd >/dev/null || missing+=(ceph-osd)
+command -v radosgw >/dev/null || missing+=(radosgw)
+command -v ceph >/dev/null || missing+=(ceph-common)
+command -v curl >/dev/null || missing+=(curl)
 
 if ((${#missing[@]})); then
     sudo=""
