@@ -26,14 +26,15 @@ public struct NamedSetting<Settings: KeyValueSettings>: Sendable {
         return NamedSettingValue(name: name, key: key, value: stored ?? defaultValue, isSet: stored != nil, defaultValue: defaultValue)
     }
 
-    /// A setting whose value is any non-blank text, kept as a string.
-    static func text(_ name: String, summary: String,
+    /// A setting whose value is any non-blank text, kept as a string, after `normalized`
+    /// (which makes a relative path absolute, say, so that it means the same from anywhere).
+    static func text(_ name: String, summary: String, normalized: @escaping @Sendable (String) -> String = { $0 },
                      _ container: @escaping @Sendable (Settings) -> KeyValueContainer<String>) -> Self {
         make(name, summary: summary, choices: nil, container) { text in
             guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw DocumentKitError(.usage, "the value must not be blank (use 'unset' to remove it)", location: name)
             }
-            return text
+            return normalized(text)
         }
     }
 
