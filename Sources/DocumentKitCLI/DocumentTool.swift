@@ -77,7 +77,7 @@ public struct DocumentTool: ParsableCommand {
         signal(SIGXFSZ, SIG_IGN)
         // Ctrl-C, SIGTERM or a closed terminal: the temporaries this run made are removed
         // (by the library) before one line says so (issue 23).
-        Interruption.install { _ in Console.printError("interrupted; nothing was written") }
+        Interruption.install { _, written in Console.printError(InterruptionText.line(written)) }
         applyEnvironment(ProcessInfo.processInfo.environment)
         let arguments = LogCountShorthand.expanded(Array(CommandLine.arguments.dropFirst()))
         if let message = unknownCommandMessage(in: arguments) { Console.fail(message, status: 64) }

@@ -53,7 +53,7 @@ enum RemoteLocation: Equatable {
     /// replaced, so this returns only for folders or with an S3 client.
     func open(endpoint: String?) throws -> any RemoteStore {
         let store = try openUncounted(endpoint: endpoint)
-        return DocumentTool.countsRemoteWrites ? CountedRemoteStore(base: store) : store
+        return CountedRemoteStore(base: store)
     }
 
     private func openUncounted(endpoint: String?) throws -> any RemoteStore {
