@@ -7,6 +7,12 @@ import Foundation
 struct CountedRemoteStore: RemoteStore {
     let base: any RemoteStore
 
+    /// `store`, counted when `DOCUMENTKIT_KILL_AFTER_REMOTE_WRITES` is set: every writer of
+    /// a root (push, archive) opens its store through this.
+    static func counting(_ store: any RemoteStore) -> any RemoteStore {
+        DocumentTool.countsRemoteWrites ? CountedRemoteStore(base: store) : store
+    }
+
     var displayPath: String { base.displayPath }
     func read(_ key: String) throws -> (data: Data, tag: String)? { try base.read(key) }
     func size(_ key: String) throws -> UInt64? { try base.size(key) }
@@ -38,6 +44,11 @@ struct CountedRemoteStore: RemoteStore {
     func replaceObject(at objectPath: String, stagedIn staging: String, adding files: [(path: String, data: Data)], ifTag tag: String?) throws -> Bool {
         KillSwitch.step()
         return try base.replaceObject(at: objectPath, stagedIn: staging, adding: files, ifTag: tag)
+    }
+
+    func createRoot(with files: [(path: String, data: Data)]) throws {
+        KillSwitch.step()
+        try base.createRoot(with: files)
     }
 
     func removeFolder(_ key: String) throws {
