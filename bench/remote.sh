@@ -3,11 +3,13 @@
 # empty S3 remote (moto's server on 127.0.0.1, directly and behind a proxy adding 20 ms
 # each way) against boto3's transfer manager uploading the same files as `aws s3 cp
 # --recursive` does, push to an empty folder against `cp -r`, a second push after a
-# one-field edit (its bytes counted), pull and clone, and archive; median wall time of
-# RUNS runs and peak memory. Results also go to bench/out/remote.md.
+# one-field edit (its bytes counted), pull and clone, and archive; and, on a project of
+# one 300 MiB blob, a pull of a one-field edit against a clone, from a folder and from S3
+# (issue 24: at most 0.1x). Median wall time of RUNS runs and peak memory.
+# Results also go to bench/out/remote.md.
 # Usage: bench/remote.sh [RUNS]   (default 3)
 set -euo pipefail
-if [[ "${1:-}" == "--help" ]]; then sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+if [[ "${1:-}" == "--help" ]]; then sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 runs="${1:-3}"
 source "$(dirname "$0")/prelude.sh"
 bench/big_corpus.sh "$corpus"
@@ -16,6 +18,12 @@ rm -rf "$work" && mkdir -p "$work"
 "$docctl" import "$corpus/source" -o "$work/big.dkproj" --author bench >/dev/null
 cp "$work/big.dkproj" "$work/edit.dkproj"
 "$docctl" set "$work/edit.dkproj" name "Edited" >/dev/null
+# The 300 MiB-blob project: one blob, a small document; blob-base has one version,
+# blob-edit one more (a one-field edit).
+[[ -f "$corpus/blob300/document.json" ]] || python3 bench/make_corpus.py "$corpus/blob300" --big-mib 300 --blobs 0 --tasks 200
+"$docctl" import "$corpus/blob300" -o "$work/blob-base.dkproj" --author bench >/dev/null
+cp "$work/blob-base.dkproj" "$work/blob-edit.dkproj"
+"$docctl" set "$work/blob-edit.dkproj" name "Edited" >/dev/null
 
 # moto's S3 server, on a free port, for this run only.
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
@@ -38,6 +46,7 @@ cp -r "$work/base-remote" "$work/edited-remote"
 "$docctl" push "$work/edit.dkproj" "$work/edited-remote" >/dev/null
 cp -r "$work/base-remote" "$work/second-remote"
 second="$("$docctl" push "$work/edit.dkproj" "$work/second-remote" --json)"
+"$docctl" push "$work/blob-edit.dkproj" "$work/blob-remote" >/dev/null
 $py bench/s3_clear.py bench base
 
 B="$work/big.dkproj" W="$work"
@@ -65,16 +74,25 @@ commands = [
     c("pull and clone", "docctl clone folder", f"{docctl} clone {work}/base-remote -o {work}/c.dkproj --force"),
     c("pull and clone", "docctl clone s3", f"{docctl} clone s3://bench/base -o {work}/c3.dkproj --force"),
     c("archive", "docctl archive", f"{docctl} archive {big} {work}/ocfl", before=f"rm -rf {work}/ocfl"),
+    c("pull a one-field edit of a 300 MiB-blob project", "docctl pull blob folder", f"{docctl} pull {work}/pb.dkproj {work}/blob-remote",
+      before=f"cp {work}/blob-base.dkproj {work}/pb.dkproj && sync {work}/pb.dkproj"),
+    c("pull a one-field edit of a 300 MiB-blob project", "docctl clone blob folder", f"{docctl} clone {work}/blob-remote -o {work}/cb.dkproj --force"),
+    c("pull a one-field edit of a 300 MiB-blob project", "docctl pull blob s3", f"{docctl} pull {work}/pb3.dkproj s3://bench/blob",
+      before=f"cp {work}/blob-base.dkproj {work}/pb3.dkproj && sync {work}/pb3.dkproj"),
+    c("pull a one-field edit of a 300 MiB-blob project", "docctl clone blob s3", f"{docctl} clone s3://bench/blob -o {work}/cb3.dkproj --force"),
 ]
 ratios = [
     {"of": "docctl push s3", "to": "boto3 upload", "target": "at most 0.8x"},
     {"of": "docctl push s3 far", "to": "boto3 upload far", "target": "at most 0.8x"},
     {"of": "docctl push folder", "to": "cp -r", "target": ""},
     {"of": "docctl push folder", "to": "boto3 upload", "target": ""},
+    {"of": "docctl pull blob folder", "to": "docctl clone blob folder", "target": "at most 0.1x", "max": 0.1},
+    {"of": "docctl pull blob s3", "to": "docctl clone blob s3", "target": "at most 0.1x", "max": 0.1},
 ]
 json.dump({"commands": commands, "ratios": ratios}, open(out, "w"), indent=1)
 PY
 "$docctl" push "$B" s3://bench/base >/dev/null
+"$docctl" push "$work/blob-edit.dkproj" s3://bench/blob >/dev/null
 echo "measuring ($runs runs each)..." >&2
 {
     echo "Run: \`bench/remote.sh $runs\` on $(nproc) cores, $(date -u +%Y-%m-%d), $(uname -r); warm cache; medians of $runs runs; S3 is moto's server on 127.0.0.1."

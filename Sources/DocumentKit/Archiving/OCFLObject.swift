@@ -86,6 +86,7 @@ struct OCFLObject {
             throw DocumentKitError(.malformedInput, "\(logicalPath): its digest is not in the inventory's manifest", location: name)
         }
         let data = try storage.readFile(Self.join(path, contentPath))
+        WorkMeter.count(.fetchedBytes, data.count)
         guard OCFLInventory.sha512(data) == digest.lowercased() else {
             throw DocumentKitError(.malformedInput, "content file \(contentPath) is damaged: its SHA-512 is not the inventory's", location: name)
         }
@@ -99,6 +100,7 @@ struct OCFLObject {
             throw DocumentKitError(.malformedInput, "\(logicalPath): its digest is not in the inventory's manifest", location: name)
         }
         let file = try storage.localFile(Self.join(path, contentPath), scratch: scratch)
+        WorkMeter.count(.fetchedBytes, SystemCall.status(file.path).map { Int($0.st_size) } ?? 0)
         // Progress counts the bytes fetched (a remote's download), not this second read.
         guard try ProgressMeter.bind(nil, { try OCFLInventory.sha512(ofFile: file) }) == digest.lowercased() else {
             throw DocumentKitError(.malformedInput, "content file \(contentPath) is damaged: its SHA-512 is not the inventory's", location: name)

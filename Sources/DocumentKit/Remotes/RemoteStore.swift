@@ -41,6 +41,10 @@ public protocol RemoteStore: OCFLRootReading {
     /// is still `tag` (`nil`: there is no inventory); returns `false`, changing nothing, when
     /// it is not. Only for stores with a ``pushStagingFolder(for:)``.
     func replaceObject(at objectPath: String, stagedIn staging: String, adding files: [(path: String, data: Data)], ifTag tag: String?) throws -> Bool
+    /// Makes an empty remote a storage root with `files` (paths below the root, in the
+    /// order to write them, the root's declaration last). A folder makes the root appear
+    /// whole, in one rename; a bucket writes each file that is missing, in order.
+    func createRoot(with files: [(path: String, data: Data)]) throws
     /// Removes the folder at `key` and everything below it.
     func removeFolder(_ key: String) throws
     /// Removes below `prefix` what killed writes left that is no file of the remote: their
@@ -53,6 +57,18 @@ extension RemoteStore {
 
     public func replaceObject(at objectPath: String, stagedIn staging: String, adding files: [(path: String, data: Data)], ifTag tag: String?) throws -> Bool {
         throw DocumentKitError(.unavailable, "cannot replace an object in one step", path: reported(objectPath))
+    }
+
+    public func createRoot(with files: [(path: String, data: Data)]) throws {
+        try writeMissing(files)
+    }
+
+    /// Writes each of `files` that is not there yet, in order: of two first pushes, the
+    /// second finds the first's files, which hold the same bytes.
+    func writeMissing(_ files: [(path: String, data: Data)]) throws {
+        for (path, data) in files {
+            if try size(path) == nil { try write(path, data) }
+        }
     }
 
     public func removeFolder(_ key: String) throws {

@@ -16,6 +16,11 @@ struct CountedRemoteStore: RemoteStore {
         return result
     }
 
+    /// `store`, counted: every writer of a root (push, archive) opens its store through this.
+    static func counting(_ store: any RemoteStore) -> any RemoteStore {
+        CountedRemoteStore(base: store)
+    }
+
     var displayPath: String { base.displayPath }
     func read(_ key: String) throws -> (data: Data, tag: String)? { try base.read(key) }
     func size(_ key: String) throws -> UInt64? { try base.size(key) }
@@ -42,6 +47,11 @@ struct CountedRemoteStore: RemoteStore {
 
     func replaceObject(at objectPath: String, stagedIn staging: String, adding files: [(path: String, data: Data)], ifTag tag: String?) throws -> Bool {
         try counted { try base.replaceObject(at: objectPath, stagedIn: staging, adding: files, ifTag: tag) }
+    }
+
+    func createRoot(with files: [(path: String, data: Data)]) throws {
+        KillSwitch.step()
+        try base.createRoot(with: files)
     }
 
     func removeFolder(_ key: String) throws {

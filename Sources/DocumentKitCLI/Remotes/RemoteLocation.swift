@@ -52,8 +52,7 @@ enum RemoteLocation: Equatable {
     /// the tool's S3 helper, `NAME-s3` beside it, with the same arguments: the process is
     /// replaced, so this returns only for folders or with an S3 client.
     func open(endpoint: String?) throws -> any RemoteStore {
-        let store = try openUncounted(endpoint: endpoint)
-        return CountedRemoteStore(base: store)
+        CountedRemoteStore.counting(try openUncounted(endpoint: endpoint))
     }
 
     private func openUncounted(endpoint: String?) throws -> any RemoteStore {
