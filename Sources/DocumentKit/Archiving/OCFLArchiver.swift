@@ -43,7 +43,7 @@ public enum OCFLArchiver {
         let objectID = objectID(of: bundle.manifest)
         _ = try OCFLStorageRoot.open(storage, checkingOnly: true)
         let objectPath = OCFLStorageRoot.objectPath(for: objectID)
-        let existing = storage.exists(objectPath) ? try OCFLObject.read(storage, at: objectPath) : nil
+        let existing = try storage.exists(objectPath) ? try OCFLObject.read(storage, at: objectPath) : nil
         let plan = try versionsToAdd(bundle, archived: existing?.records.map(\.version.id) ?? [], isNewObject: existing == nil,
                                      bundlePath: bundleURL.relativePath)
         var inventory = existing?.inventory ?? OCFLInventory(id: objectID)
@@ -71,7 +71,7 @@ public enum OCFLArchiver {
         defer { try? storage.remove(OCFLStorageRoot.stagingFolder) }
 
         var existing: OCFLObject?
-        if storage.exists(objectPath) {
+        if try storage.exists(objectPath) {
             try OCFLRecovery.finishInterruptedVersion(storage, objectPath: objectPath)
             existing = try OCFLObject.read(storage, at: objectPath)
             guard existing!.inventory.id == objectID else {

@@ -6,7 +6,7 @@ import Foundation
 /// sidecar, so the newest complete one is what the object's inventory must be.
 enum OCFLRecovery {
     static func finishInterruptedVersion(_ storage: any ArchiveStore, objectPath: String) throws {
-        guard OCFLObject.isObject(storage, at: objectPath) else { return }
+        guard try OCFLObject.isObject(storage, at: objectPath) else { return }
         let versions = try storage.list(objectPath).compactMap(OCFLInventory.versionNumber).sorted()
         guard let newest = versions.last else { return }
         let folder = "\(objectPath)/\(OCFLInventory.versionName(newest))"
