@@ -101,8 +101,11 @@ public struct DocumentTool: ParsableCommand {
             let status = exitCode(for: error)
             guard status != .success else { exit(withError: error) }
             let text = UsageErrorText.oneLine(fullMessage(for: error))
-            // The help of the command that was mistyped, which lists its options.
-            Console.fail("\(text) (see '\(commandPath(in: arguments)) --help')", status: status == .validationFailure ? 64 : status.rawValue)
+            // A usage error points to the help of the command that was mistyped, which
+            // lists its options. Any other error that is no DocumentKitError (one the
+            // library let through) is an internal error, not the user's typing.
+            guard status == .validationFailure else { Console.fail(text, status: 70) }
+            Console.fail("\(text) (see '\(commandPath(in: arguments)) --help')", status: 64)
         }
     }
 

@@ -19,7 +19,8 @@ public enum OCFLImporter {
 
     /// Whether `url` is an OCFL object folder (it holds `0=ocfl_object_1.1`).
     public static func isObject(_ url: URL) -> Bool {
-        OCFLObject.isObject(FolderArchiveStore(root: url), at: "")
+        // A local folder: a file that cannot be read is no object's declaration.
+        (try? OCFLObject.isObject(FolderArchiveStore(root: url), at: "")) ?? false
     }
 
     /// Imports the OCFL object folder at `objectURL` into a new bundle at `output`.

@@ -28,11 +28,13 @@ enum OCFLStorageRoot {
     /// Refuses (`cannotCreateOutput`) a root whose declaration is not OCFL 1.1's, or whose
     /// layout is not the one DocumentKit writes.
     static func checkDeclarations(_ storage: any OCFLRootReading) throws {
-        guard (try? storage.readFile(declaration)) == Data(declarationText.utf8) else {
+        guard try storage.readFileIfPresent(declaration) == Data(declarationText.utf8) else {
             throw DocumentKitError(.cannotCreateOutput, "not an OCFL 1.1 storage root (its \(declaration) declaration is not OCFL 1.1's)", path: storage.displayPath)
         }
-        let layout = try? JSONDecoder().decode(LayoutDeclaration.self, from: storage.readFile(layoutFile))
-        let config = try? JSONDecoder().decode(Layout.self, from: storage.readFile(layoutConfigPath))
+        // A file that cannot be read is the remote's failure, said as such; one that is
+        // missing or not this layout's is the root's.
+        let layout = try storage.readFileIfPresent(layoutFile).flatMap { try? JSONDecoder().decode(LayoutDeclaration.self, from: $0) }
+        let config = try storage.readFileIfPresent(layoutConfigPath).flatMap { try? JSONDecoder().decode(Layout.self, from: $0) }
         guard layout?.extension == layoutName, config == Layout() else {
             throw DocumentKitError(.cannotCreateOutput, "an OCFL storage root whose layout is not \(layoutName) with tupleSize 3 and numberOfTuples 3 (\(layoutFile), \(layoutConfigPath)); DocumentKit archives only into that layout", path: storage.displayPath)
         }

@@ -51,7 +51,7 @@ public enum RemoteFetcher {
                 throw DocumentKitError(.missingInput, "holds no project with the object id \(objectID)", path: remote.displayPath)
             }
         } else {
-            let paths = try RemoteRoot.objectPaths(remote).filter { (try? remote.size("\($0)/inventory.json")) != nil }
+            let paths = try RemoteRoot.objectPaths(remote).filter { try remote.size("\($0)/inventory.json") != nil }
             guard let only = paths.first else {
                 throw DocumentKitError(.missingInput, "holds no project yet (push one first)", path: remote.displayPath)
             }

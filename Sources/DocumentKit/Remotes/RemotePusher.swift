@@ -201,7 +201,9 @@ public enum RemotePusher {
     /// Removes what a push that lost the race uploaded, but for files the winner's
     /// inventory names (it pushed the same version, from another copy).
     private static func removeUploads(of plans: [OCFLVersionPlan], objectPath: String, from remote: any RemoteStore) throws {
-        let winner = try? remote.read("\(objectPath)/inventory.json").flatMap { try? JSONDecoder().decode(OCFLInventory.self, from: $0.data) }
+        // A failure to read the winner's inventory is thrown, not taken for "none": then
+        // every upload would go, the winner's same files among them.
+        let winner = try remote.read("\(objectPath)/inventory.json").flatMap { try? JSONDecoder().decode(OCFLInventory.self, from: $0.data) }
         let kept = Set(winner.map { Array($0.manifest.values.joined()) } ?? [])
         for plan in plans {
             for content in plan.newContent where !kept.contains(content.contentPath) {

@@ -50,6 +50,9 @@ public protocol RemoteStore: OCFLRootReading {
     /// Removes below `prefix` what killed writes left that is no file of the remote: their
     /// temporary files, and folders left empty. Stores without folders have nothing to do.
     func tidy(_ prefix: String) throws
+    /// How many requests were tried again after failing in passing, so far (a command
+    /// reports it); 0 for stores that never retry.
+    var retries: Int { get }
 }
 
 extension RemoteStore {
@@ -78,6 +81,8 @@ extension RemoteStore {
     }
 
     public func tidy(_ prefix: String) throws {}
+
+    public var retries: Int { 0 }
 }
 
 extension RemoteStore {
@@ -88,8 +93,8 @@ extension RemoteStore {
         return file.data
     }
 
-    public func exists(_ path: String) -> Bool {
-        ((try? size(path)) ?? nil) != nil
+    public func exists(_ path: String) throws -> Bool {
+        try size(path) != nil
     }
 
     public func localFile(_ path: String, scratch: URL) throws -> URL {

@@ -22,6 +22,7 @@ struct CountedRemoteStore: RemoteStore {
     }
 
     var displayPath: String { base.displayPath }
+    var retries: Int { base.retries }
     func read(_ key: String) throws -> (data: Data, tag: String)? { try base.read(key) }
     func size(_ key: String) throws -> UInt64? { try base.size(key) }
     func list(prefix: String) throws -> [String: UInt64] { try base.list(prefix: prefix) }

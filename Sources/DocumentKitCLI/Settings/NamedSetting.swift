@@ -51,6 +51,21 @@ public struct NamedSetting<Settings: KeyValueSettings>: Sendable {
         }
     }
 
+    /// A setting whose value is a number in `range`: a count (`Int`) or an amount (`Double`).
+    static func number<Value: Codable & Sendable & Comparable & LosslessStringConvertible>(
+        _ name: String, summary: String, in range: ClosedRange<Value>,
+        _ container: @escaping @Sendable (Settings) -> KeyValueContainer<Value>
+    ) -> Self {
+        make(name, summary: summary, choices: nil, container) { text in
+            guard let value = Value(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
+                // 86400, not Double's 86400.0.
+                let bounds = [range.lowerBound, range.upperBound].map { "\($0)".replacingOccurrences(of: #"\.0$"#, with: "", options: .regularExpression) }
+                throw DocumentKitError(.usage, "'\(text)' is not a number from \(bounds[0]) to \(bounds[1])", location: name)
+            }
+            return value
+        }
+    }
+
     /// A setting whose value is a UUID, such as a task's id; read in either letter case,
     /// stored as `UUID` writes it (upper case).
     static func uuid(_ name: String, summary: String,

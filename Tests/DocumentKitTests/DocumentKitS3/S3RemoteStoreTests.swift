@@ -58,7 +58,7 @@ import Testing
         let small = Fixtures.noise(1 << 20)
         let closing = try FaultyServer(.closing)
         let unanswered = S3RemoteStore(bucket: "parts", prefix: "p", endpoint: URL(string: closing.endpoint)!, region: "us-east-1",
-                                       credentials: credentials)
+                                       credentials: credentials, retryPolicy: S3RetryPolicy(maxRetries: 1))
         let failed = sendingReports(total: small.count) {
             #expect(throws: DocumentKitError.self) { try unanswered.upload("small", from: FileWrapper(regularFileWithContents: small), size: UInt64(small.count)) }
         }
