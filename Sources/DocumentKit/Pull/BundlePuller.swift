@@ -109,7 +109,10 @@ public enum BundlePuller {
                         try BundleWriter.fastForward(ours, with: incoming, compression: metadata.compression, destination: url, inPlace: true)
                     }
                     outcome.kind = .fastForward
-                    outcome.head = theirs.headVersion
+                    // Numbered as this bundle now numbers it: a number is a place in one
+                    // copy, and the other copy may have pruned another part of the history.
+                    let history = incoming.added(to: (ours.manifest.versions, ours.manifest.pruned, ours.manifest.objects))
+                    outcome.head = history.0.last { $0.id == theirs.headVersion.id } ?? theirs.headVersion
                     return outcome
                 }
                 let base = plan.base!
