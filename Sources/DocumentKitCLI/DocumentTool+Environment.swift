@@ -10,10 +10,8 @@ extension DocumentTool {
     /// A file to write the counts of `WorkMeter` to, when the process exits.
     public static let workMeterVariable = "DOCUMENTKIT_WORK_METER"
     /// For tests of interrupted pushes: kills the process (SIGKILL) before its remote write
-    /// after this many (``CountedRemoteStore``).
+    /// after this many (``CountedRemoteStore``); `N:INT` sends SIGINT instead, as Ctrl-C.
     public static let killAfterRemoteWritesVariable = "DOCUMENTKIT_KILL_AFTER_REMOTE_WRITES"
-    /// Whether remotes are opened counted (``CountedRemoteStore``).
-    nonisolated(unsafe) static var countsRemoteWrites = false
 
     /// Makes the choices the library leaves to the program, from the tool's environment:
     /// DocumentKit itself reads no environment variable and no configuration file.
@@ -28,9 +26,8 @@ extension DocumentTool {
         if let version = environment[writeSchemaVariable] {
             BundleEditor.writeSchema = BundleEditor.WriteSchema(version: version, setting: writeSchemaVariable)
         }
-        if let steps = environment[killAfterRemoteWritesVariable].flatMap(Int.init) {
-            KillSwitch.arm(after: steps)
-            countsRemoteWrites = true
+        if let value = environment[killAfterRemoteWritesVariable], let steps = Int(value.prefix { $0 != ":" }) {
+            KillSwitch.arm(after: steps, signal: value.hasSuffix(":INT") ? SIGINT : SIGKILL)
         }
         if let meter = environment[workMeterVariable], !meter.isEmpty {
             WorkMeter.start(writingTo: meter)

@@ -77,7 +77,7 @@ public struct DocumentTool: ParsableCommand {
         signal(SIGXFSZ, SIG_IGN)
         // Ctrl-C, SIGTERM or a closed terminal: the temporaries this run made are removed
         // (by the library) before one line says so (issue 23).
-        Interruption.install { _ in Console.printError("interrupted; nothing was written") }
+        Interruption.install { _, written in Console.printError(InterruptionText.line(written)) }
         applyEnvironment(ProcessInfo.processInfo.environment)
         let arguments = LogCountShorthand.expanded(Array(CommandLine.arguments.dropFirst()))
         if let message = unknownCommandMessage(in: arguments) { Console.fail(message, status: 64) }
@@ -101,8 +101,11 @@ public struct DocumentTool: ParsableCommand {
             let status = exitCode(for: error)
             guard status != .success else { exit(withError: error) }
             let text = UsageErrorText.oneLine(fullMessage(for: error))
-            // The help of the command that was mistyped, which lists its options.
-            Console.fail("\(text) (see '\(commandPath(in: arguments)) --help')", status: status == .validationFailure ? 64 : status.rawValue)
+            // A usage error points to the help of the command that was mistyped, which
+            // lists its options. Any other error that is no DocumentKitError (one the
+            // library let through) is an internal error, not the user's typing.
+            guard status == .validationFailure else { Console.fail(text, status: 70) }
+            Console.fail("\(text) (see '\(commandPath(in: arguments)) --help')", status: 64)
         }
     }
 

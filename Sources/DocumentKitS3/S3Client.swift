@@ -9,13 +9,26 @@ import NIOHTTP1
 /// (`If-None-Match: *` creates only, `If-Match` replaces only the version read), and
 /// multipart uploads for large objects. Requests use path-style addresses
 /// (`ENDPOINT/BUCKET/KEY`), which every such service accepts, and are signed with SigV4.
+///
+/// Every answer is checked before it is used: its status (an error document's `Code`,
+/// `Message` and `RequestId` kept in ``S3Error``), a body as long as its Content-Length,
+/// and an object's bytes against their MD5 where the ETag is one. What fails in passing
+/// (``S3Error/isTransient``) is tried again as ``retryPolicy`` says.
 public struct S3Client: Sendable {
     /// The service's address, e.g. `https://s3.eu-west-1.amazonaws.com` or `http://127.0.0.1:9000`.
     public var endpoint: URL
     public var signer: SigV4Signer
-    /// How long one request may take.
-    public var timeout: TimeAmount = .seconds(60)
-    private let http: HTTPClient
+    /// How failed requests are tried again, and how long one may take.
+    public var retryPolicy = S3RetryPolicy()
+    /// The retries all requests of this client (and its copies) may still make, and made.
+    public let budget = S3RetryBudget()
+    let http: HTTPClient
+
+    /// How long one request may go without an answer (``S3RetryPolicy/timeout``).
+    public var timeout: TimeAmount {
+        get { retryPolicy.timeout }
+        set { retryPolicy.timeout = newValue }
+    }
 
     public init(endpoint: URL, region: String, credentials: S3Credentials, http: HTTPClient = .shared) {
         self.endpoint = endpoint
@@ -34,13 +47,16 @@ public struct S3Client: Sendable {
 
     /// Creates `bucket`. (Remotes expect their bucket to exist; tests make theirs.)
     public func createBucket(_ bucket: String) async throws {
-        _ = try await send(.PUT, bucket: bucket, key: nil)
+        _ = try await send("CreateBucket", .PUT, bucket: bucket, key: nil)
     }
 
     /// Stores `body` as `key`; returns its ETag. With `ifNoneMatch`, only if no object has
     /// the key; with `ifMatch`, only if the object's ETag is that one (quoted, as HEAD and
     /// GET give it, or not). A lost condition is an `S3Error` whose `isPreconditionFailure`
-    /// is true, on every service: see ``conditionLost(_:ifMatch:)``.
+    /// is true, on every service: see ``conditionLost(_:ifMatch:)``. A conditional write is
+    /// sent once, never retried (``putIfUnchanged(_:bucket:key:ifTag:)`` settles one whose
+    /// answer was lost); another is retried, and the ETag answered checked against the
+    /// body's MD5.
     @discardableResult
     public func put(_ body: Data, bucket: String, key: String, ifNoneMatch: Bool = false, ifMatch: String? = nil,
                     contentType: String = "application/octet-stream") async throws -> String {
@@ -48,37 +64,42 @@ public struct S3Client: Sendable {
         if ifNoneMatch { headers["if-none-match"] = "*" }
         if let ifMatch { headers["if-match"] = Self.unquoted(ifMatch) }
         do {
-            let response = try await send(.PUT, bucket: bucket, key: key, headers: headers, body: body)
+            let response = try await send("PutObject", .PUT, bucket: bucket, key: key, headers: headers, body: body, checksBody: true,
+                                          retrying: !ifNoneMatch && ifMatch == nil)
             return response.headers.first(name: "etag") ?? ""
         } catch let error as S3Error {
             throw Self.conditionLost(error, ifMatch: ifMatch)
         }
     }
 
-    /// The object `key`, or `nil` when there is none.
+    /// The object `key`, or `nil` when there is none (a 404 `NoSuchKey`, and only that:
+    /// any other failure is thrown).
     public func get(bucket: String, key: String, limit: Int = 1 << 30) async throws -> (data: Data, etag: String)? {
         do {
-            let response = try await send(.GET, bucket: bucket, key: key, limit: limit)
+            let response = try await send("GetObject", .GET, bucket: bucket, key: key, limit: limit, checksBody: true)
             return (response.body, response.headers.first(name: "etag") ?? "")
-        } catch let error as S3Error where error.code == "NoSuchKey" {
+        } catch let error as S3Error where error.status == 404 && error.code == "NoSuchKey" {
             return nil
         }
     }
 
-    /// The size and ETag of object `key`, or `nil` when there is none.
+    /// The size and ETag of object `key`, or `nil` when there is none (a 404, which is all
+    /// a HEAD's answer says).
     public func head(bucket: String, key: String) async throws -> ObjectInfo? {
         do {
-            let response = try await send(.HEAD, bucket: bucket, key: key)
-            let size = response.headers.first(name: "content-length").flatMap { UInt64($0) } ?? 0
+            let response = try await send("HeadObject", .HEAD, bucket: bucket, key: key)
+            guard let size = response.headers.first(name: "content-length").flatMap({ UInt64($0) }) else {
+                throw S3Error(.interrupted, message: "the answer gives no size (Content-Length)", resource: "\(bucket)/\(key)")
+            }
             return ObjectInfo(key: key, size: size, etag: response.headers.first(name: "etag") ?? "")
-        } catch let error as S3Error where error.code == "NoSuchKey" || error.code == "NotFound" {
+        } catch let error as S3Error where error.status == 404 && (error.code == "NoSuchKey" || error.code == "NotFound") {
             return nil
         }
     }
 
     /// Removes object `key` (nothing when there is none).
     public func delete(bucket: String, key: String) async throws {
-        _ = try await send(.DELETE, bucket: bucket, key: key)
+        _ = try await send("DeleteObject", .DELETE, bucket: bucket, key: key)
     }
 
     /// Every object whose key starts with `prefix`, in key order (ListObjectsV2, page by page).
@@ -88,11 +109,17 @@ public struct S3Client: Sendable {
         repeat {
             var query = [("list-type", "2"), ("prefix", prefix)]
             if let token { query.append(("continuation-token", token)) }
-            let xml = S3XML.parse(try await send(.GET, bucket: bucket, key: nil, query: query).body)
+            let xml = try await send("ListObjectsV2", .GET, bucket: bucket, key: nil, query: query, answer: "ListBucketResult").xml
             let keys = xml.all("Key", in: "Contents"), sizes = xml.all("Size", in: "Contents"), etags = xml.all("ETag", in: "Contents")
+            // A page whose entries do not add up is garbled, not short of objects.
+            guard sizes.count == keys.count, etags.count == keys.count else {
+                throw S3Error(.service(status: 200, code: "MalformedResponse"), message: "a listing page names \(keys.count) keys with \(sizes.count) sizes", resource: bucket)
+            }
             for (index, key) in keys.enumerated() {
-                objects.append(ObjectInfo(key: key, size: index < sizes.count ? UInt64(sizes[index]) ?? 0 : 0,
-                                          etag: index < etags.count ? etags[index] : ""))
+                guard let size = UInt64(sizes[index]) else {
+                    throw S3Error(.service(status: 200, code: "MalformedResponse"), message: "a listing gives no size for \(key)", resource: bucket)
+                }
+                objects.append(ObjectInfo(key: key, size: size, etag: etags[index]))
             }
             token = xml.first("IsTruncated") == "true" ? xml.first("NextContinuationToken") : nil
         } while token != nil
@@ -101,148 +128,81 @@ public struct S3Client: Sendable {
 
     // MARK: Multipart uploads
 
-    /// Starts a multipart upload of `key`; returns its upload id.
+    /// Starts a multipart upload of `key`; returns its upload id. (Sent again after a lost
+    /// answer, it starts a second upload; the one whose id was lost holds no part and is
+    /// never completed, and a bucket's lifecycle rule for unfinished uploads removes it.)
     public func startMultipartUpload(bucket: String, key: String) async throws -> String {
-        let xml = S3XML.parse(try await send(.POST, bucket: bucket, key: key, query: [("uploads", "")]).body)
-        guard let id = xml.first("UploadId") else {
+        let xml = try await send("CreateMultipartUpload", .POST, bucket: bucket, key: key, query: [("uploads", "")],
+                                 answer: "InitiateMultipartUploadResult").xml
+        guard let id = xml.first("UploadId"), !id.isEmpty else {
             throw S3Error(.service(status: 200, code: "MalformedResponse"), message: "the answer names no upload id", resource: "\(bucket)/\(key)")
         }
         return id
     }
 
-    /// Uploads part `number` (from 1) of an upload; returns its ETag.
+    /// Uploads part `number` (from 1) of an upload; returns its ETag. A part whose answer
+    /// is lost is sent again alone: the upload goes on from the parts that arrived.
     public func uploadPart(_ body: Data, number: Int, uploadID: String, bucket: String, key: String) async throws -> String {
-        let response = try await send(.PUT, bucket: bucket, key: key, query: [("partNumber", "\(number)"), ("uploadId", uploadID)], body: body)
+        let response = try await send("UploadPart", .PUT, bucket: bucket, key: key, query: [("partNumber", "\(number)"), ("uploadId", uploadID)],
+                                      body: body, checksBody: true)
         return response.headers.first(name: "etag") ?? ""
     }
 
     /// The parts of an upload that arrived, by number: what a resumed upload need not send
     /// again; `nil` when the upload is gone (finished or abandoned since it was listed).
     public func uploadedParts(uploadID: String, bucket: String, key: String) async throws -> [Int: (etag: String, size: UInt64)]? {
-        let answer: Response
-        do {
-            answer = try await send(.GET, bucket: bucket, key: key, query: [("uploadId", uploadID)])
-        } catch let error as S3Error where error.code == "NoSuchUpload" || error.code == "NoSuchKey" {
-            // AWS and moto say NoSuchUpload; radosgw says NoSuchKey of an abandoned upload.
-            return nil
-        }
-        let xml = S3XML.parse(answer.body)
-        let numbers = xml.all("PartNumber", in: "Part"), etags = xml.all("ETag", in: "Part"), sizes = xml.all("Size", in: "Part")
         var parts: [Int: (etag: String, size: UInt64)] = [:]
-        for (index, number) in numbers.enumerated() {
-            guard let number = Int(number), index < etags.count else { continue }
-            parts[number] = (etags[index], index < sizes.count ? UInt64(sizes[index]) ?? 0 : 0)
-        }
+        var marker: String?
+        repeat {
+            var query = [("uploadId", uploadID)]
+            if let marker { query.append(("part-number-marker", marker)) }
+            let xml: S3XML
+            do {
+                xml = try await send("ListParts", .GET, bucket: bucket, key: key, query: query, answer: "ListPartsResult").xml
+            } catch let error as S3Error where error.status == 404 && (error.code == "NoSuchUpload" || error.code == "NoSuchKey") {
+                // AWS and moto say NoSuchUpload; radosgw says NoSuchKey of an abandoned upload.
+                return nil
+            }
+            let numbers = xml.all("PartNumber", in: "Part"), etags = xml.all("ETag", in: "Part"), sizes = xml.all("Size", in: "Part")
+            for (index, number) in numbers.enumerated() {
+                guard let number = Int(number), index < etags.count, index < sizes.count, let size = UInt64(sizes[index]) else { continue }
+                parts[number] = (etags[index], size)
+            }
+            marker = xml.first("IsTruncated") == "true" ? xml.first("NextPartNumberMarker") : nil
+        } while marker != nil
         return parts
     }
 
     /// The uploads of `key` started and not finished, by id.
     public func unfinishedUploads(bucket: String, key: String) async throws -> [String] {
-        let xml = S3XML.parse(try await send(.GET, bucket: bucket, key: nil, query: [("uploads", ""), ("prefix", key)]).body)
+        let xml = try await send("ListMultipartUploads", .GET, bucket: bucket, key: nil, query: [("uploads", ""), ("prefix", key)],
+                                 answer: "ListMultipartUploadsResult").xml
         let keys = xml.all("Key", in: "Upload"), ids = xml.all("UploadId", in: "Upload")
         return zip(keys, ids).filter { $0.0 == key }.map(\.1)
     }
 
-    /// Joins the parts into the object; `parts` are the ETags, by part number. The answer's
-    /// ETag is not used: radosgw answers an empty one (a HEAD afterwards gives the object's).
+    /// Joins the parts into the object; `parts` are the ETags, by part number. S3 may
+    /// answer 200 with an error document, which is an error (retried when passing). A
+    /// retry that finds the upload gone (`NoSuchUpload`) after an answer was lost is
+    /// settled by the object's ETag: that of these parts means the first one was joined.
+    /// The answer's ETag is not used: radosgw answers an empty one.
     public func completeMultipartUpload(uploadID: String, parts: [Int: String], bucket: String, key: String) async throws {
         let list = parts.keys.sorted().map { "<Part><PartNumber>\($0)</PartNumber><ETag>\(Self.escaped(parts[$0]!))</ETag></Part>" }.joined()
         let body = Data("<CompleteMultipartUpload>\(list)</CompleteMultipartUpload>".utf8)
-        let response = try await send(.POST, bucket: bucket, key: key, query: [("uploadId", uploadID)], body: body)
-        // S3 may answer 200 with an error in the body.
-        let xml = S3XML.parse(response.body)
-        if let code = xml.first("Code", in: "Error") {
-            throw S3Error(.service(status: 200, code: code), message: xml.first("Message") ?? "", resource: "\(bucket)/\(key)")
+        try await retrying("CompleteMultipartUpload") { attempt in
+            do {
+                _ = try await send("CompleteMultipartUpload", .POST, bucket: bucket, key: key, query: [("uploadId", uploadID)], body: body,
+                                   answer: "CompleteMultipartUploadResult", retrying: false)
+            } catch let error as S3Error where attempt > 0 && error.code == "NoSuchUpload" {
+                guard let object = try await head(bucket: bucket, key: key), let expected = Self.multipartETag(parts),
+                      Self.unquoted(object.etag) == expected else { throw error }
+            }
         }
     }
 
     /// Abandons an upload and frees its parts.
     public func abortMultipartUpload(uploadID: String, bucket: String, key: String) async throws {
-        _ = try await send(.DELETE, bucket: bucket, key: key, query: [("uploadId", uploadID)])
-    }
-
-    // MARK: Requests
-
-    private struct Response {
-        var headers: HTTPHeaders
-        var body: Data
-    }
-
-    /// Sends one signed request and returns the answer; an error status becomes `S3Error`.
-    private func send(_ method: HTTPMethod, bucket: String, key: String?, query: [(String, String)] = [],
-                      headers: [String: String] = [:], body: Data = Data(), limit: Int = 16 << 20) async throws -> Response {
-        let response = try await execute(method, bucket: bucket, key: key, query: query, headers: headers, body: body)
-        do {
-            let buffer = try await response.body.collect(upTo: method == .HEAD ? 0 : limit)
-            return Response(headers: response.headers, body: Data(buffer.readableBytesView))
-        } catch let error as NIOTooManyBytesError {
-            throw error
-        } catch {
-            // The answer began and broke off.
-            throw unreachable(error, resource: key.map { "\(bucket)/\($0)" } ?? bucket)
-        }
-    }
-
-    /// Streams object `key` to `output` as it arrives, never holding more than what the
-    /// connection delivers at once, telling `received` the size of each piece written;
-    /// returns the bytes written.
-    public func download(bucket: String, key: String, to output: FileHandle,
-                         received: @Sendable (Int) -> Void = { _ in }) async throws -> UInt64 {
-        let response = try await execute(.GET, bucket: bucket, key: key)
-        var written: UInt64 = 0
-        var chunks = response.body.makeAsyncIterator()
-        while true {
-            let next: ByteBuffer?
-            do { next = try await chunks.next() } catch { throw unreachable(error, resource: "\(bucket)/\(key)") }
-            guard let chunk = next else { return written }
-            try output.write(contentsOf: Data(chunk.readableBytesView))
-            written += UInt64(chunk.readableBytes)
-            received(chunk.readableBytes)
-        }
-    }
-
-    /// Sends one signed request; an error status becomes `S3Error`, after reading the
-    /// service's error document. The body of a success is the caller's to read.
-    private func execute(_ method: HTTPMethod, bucket: String, key: String?, query: [(String, String)] = [],
-                         headers: [String: String] = [:], body: Data = Data()) async throws -> HTTPClientResponse {
-        let resource = key.map { "\(bucket)/\($0)" } ?? bucket
-        var path = endpoint.path.hasSuffix("/") ? String(endpoint.path.dropLast()) : endpoint.path
-        path += "/" + SigV4Signer.encode(bucket)
-        if let key { path += "/" + SigV4Signer.encode(key, keepingSlash: true) }
-        let host = endpoint.port.map { "\(endpoint.host ?? ""):\($0)" } ?? (endpoint.host ?? "")
-        var signing = headers
-        signing["host"] = host
-        let signed = signer.signedHeaders(method: method.rawValue, path: path, query: query, headers: signing,
-                                          payloadHash: SigV4Signer.payloadHash(body), date: Date())
-        let queryText = query.map { $0.1.isEmpty ? SigV4Signer.encode($0.0) : "\(SigV4Signer.encode($0.0))=\(SigV4Signer.encode($0.1))" }
-            .joined(separator: "&")
-        var request = HTTPClientRequest(url: "\(endpoint.scheme ?? "https")://\(host)\(path)\(queryText.isEmpty ? "" : "?" + queryText)")
-        request.method = method
-        for (name, value) in signed { request.headers.replaceOrAdd(name: name, value: value) }
-        if !body.isEmpty || method == .PUT || method == .POST {
-            // One buffer, written by the connection's event loop. Handed over as `Data`, a
-            // body over 4 MB becomes a sequence the client reads from a task on the shared
-            // cooperative threads: a synchronous push called from async code (a test, an
-            // app) holds those threads waiting, and the part is never sent (a hang, seen
-            // with two such pushes on a 2-core machine).
-            request.body = .bytes(ByteBuffer(bytes: body))
-        }
-        let response: HTTPClientResponse
-        do {
-            response = try await http.execute(request, timeout: timeout)
-        } catch {
-            throw unreachable(error, resource: resource)
-        }
-        guard (200..<300).contains(Int(response.status.code)) else {
-            let data = Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
-            let xml = S3XML.parse(data)
-            // A HEAD's answer has no body: its status is all there is to go on.
-            let code = xml.first("Code") ?? (response.status.code == 404 ? (key == nil ? "NoSuchBucket" : "NoSuchKey")
-                : response.status.code == 403 ? "AccessDenied" : response.status.reasonPhrase)
-            throw S3Error(.service(status: Int(response.status.code), code: code), message: xml.first("Message") ?? response.status.reasonPhrase,
-                          resource: resource)
-        }
-        return response
+        _ = try await send("AbortMultipartUpload", .DELETE, bucket: bucket, key: key, query: [("uploadId", uploadID)])
     }
 
     private static func escaped(_ text: String) -> String {

@@ -26,17 +26,25 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
     let client: S3Client
     private let http: HTTPClient
 
-    /// A store on `bucket` below `prefix`, at `endpoint`. Connections that fail are not
-    /// retried and time out after `connectTimeout`, so that an unreachable endpoint is an
-    /// error at once rather than after every request's deadline.
-    public init(bucket: String, prefix: String, endpoint: URL, region: String, credentials: S3Credentials, connectTimeout: TimeAmount = .seconds(10)) {
+    /// A store on `bucket` below `prefix`, at `endpoint`. Connections that fail to open are
+    /// not retried and time out after `connectTimeout`, so that an unreachable endpoint is
+    /// an error at once rather than after every request's deadline; requests that fail
+    /// once under way are retried as `retryPolicy` says, and a body that stalls for its
+    /// timeout is such a failure.
+    public init(bucket: String, prefix: String, endpoint: URL, region: String, credentials: S3Credentials, connectTimeout: TimeAmount = .seconds(10),
+                retryPolicy: S3RetryPolicy = S3RetryPolicy()) {
         self.bucket = bucket
         self.prefix = prefix.split(separator: "/").joined(separator: "/")
-        var configuration = HTTPClient.Configuration(timeout: .init(connect: connectTimeout, read: .seconds(120)))
+        var configuration = HTTPClient.Configuration(timeout: .init(connect: min(connectTimeout, retryPolicy.timeout), read: retryPolicy.timeout))
         configuration.connectionPool.retryConnectionEstablishment = false
         http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        client = S3Client(endpoint: endpoint, region: region, credentials: credentials, http: http)
+        var client = S3Client(endpoint: endpoint, region: region, credentials: credentials, http: http)
+        client.retryPolicy = retryPolicy
+        self.client = client
     }
+
+    /// How many requests were tried again so far, for a command's report.
+    public var retries: Int { client.budget.retries }
 
     deinit {
         try? http.syncShutdown()
@@ -57,7 +65,9 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
     }
 
     public func list(prefix path: String) throws -> [String: UInt64] {
-        let objects = try call(path) { [client, bucket] key in try await client.list(bucket: bucket, prefix: key) }
+        // The whole remote is what is below `prefix/`, not every key that starts with it.
+        let folder = path.isEmpty && !prefix.isEmpty ? "/" : ""
+        let objects = try call(path) { [client, bucket] key in try await client.list(bucket: bucket, prefix: key + folder) }
         let strip = prefix.isEmpty ? 0 : prefix.count + 1
         var sizes: [String: UInt64] = [:]
         for object in objects where object.key.count >= strip {
@@ -87,19 +97,9 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
     /// Nothing to do: an object is stored durably before its PUT is answered.
     public func flush() throws {}
 
+    /// A lost answer is settled by reading the key back (``S3Client/putIfUnchanged(_:bucket:key:ifTag:)``).
     public func replace(_ path: String, with data: Data, ifTag tag: String?) throws -> Bool {
-        let key = key(path)
-        do {
-            _ = try Self.wait { [client, bucket] in
-                try await client.put(data, bucket: bucket, key: key, ifNoneMatch: tag == nil, ifMatch: tag)
-            }
-            return true
-        } catch let error as S3Error {
-            // The condition lost: another writer's file is there now.
-            if error.isPreconditionFailure { return false }
-            if case .service(500, _) = error.kind { return try settle(path, with: data, ifTag: tag, after: error) }
-            throw Self.error(error, remote: displayPath, path: reported(path))
-        }
+        try call(path) { [client, bucket] key in try await client.putIfUnchanged(data, bucket: bucket, key: key, ifTag: tag) }
     }
 
     public func delete(_ path: String) throws {
@@ -118,36 +118,24 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
             try call(path) { [client, bucket] key in
                 try await client.download(bucket: bucket, key: key, to: output) { bytes in ProgressMeter.bind(meter) { ProgressMeter.advance(.read, by: bytes) } }
             }
-        } catch let error as DocumentKitError where error.code == .ioError && error.message.contains("NoSuchKey") {
-            throw DocumentKitError(.missingInput, "no such file", path: reported(path))
+        } catch let error as DocumentKitError {
+            throw error
+        } catch {
+            // Writing the local file failed (a full disk): the file's error, not the remote's.
+            throw DocumentKitError.system("cannot write the file", path: url.path, error: error)
         }
     }
 
     /// Runs one request for the file at `path` and waits for it; an S3 failure becomes
-    /// the `DocumentKitError` a user reads (``S3RemoteStore/error(_:path:)``).
+    /// the `DocumentKitError` a user reads (``S3RemoteStore/error(_:remote:path:)``).
     @discardableResult
     func call<T: Sendable>(_ path: String, _ request: @escaping @Sendable (String) async throws -> T) throws -> T {
         let key = key(path)
         do {
             return try Self.wait { try await request(key) }
         } catch let error as S3Error {
-            throw Self.error(error, remote: displayPath, path: reported(path))
+            throw Self.error(error, remote: displayPath, path: path)
         }
-    }
-
-    /// What an S3 failure means to a user: the endpoint unreachable (69), the keys refused
-    /// (77), the bucket missing (66), or the service's own answer (74). Never a secret.
-    static func error(_ error: S3Error, remote: String, path: String) -> DocumentKitError {
-        if case .unreachable = error.kind {
-            return DocumentKitError(.unavailable, error.message, path: remote)
-        }
-        if error.isAccessDenied {
-            return DocumentKitError(.accessDenied, "the service refused the credentials (\(error.code ?? "")): \(error.message)", path: remote)
-        }
-        if error.code == "NoSuchBucket" {
-            return DocumentKitError(.missingInput, "no such bucket", path: remote)
-        }
-        return DocumentKitError(.ioError, "the service answered \(error.code ?? "an error"): \(error.message)", path: path)
     }
 
     /// Waits for `work`, run as a task on threads of its own: the caller may itself be on
@@ -225,15 +213,21 @@ private struct MultipartUpload {
 extension S3RemoteStore {
     /// A store with the credentials, region and endpoint the AWS tools would use
     /// (``S3Credentials/standard(environment:home:)``, ``S3Credentials/region(environment:home:)``,
-    /// ``S3Credentials/endpoint(environment:home:region:)``), unless `endpoint` is given.
-    public static func standard(bucket: String, prefix: String, endpoint: String?, environment: [String: String], home: String?) throws -> S3RemoteStore {
+    /// ``S3Credentials/endpoint(environment:home:region:)``), unless `endpoint` is given;
+    /// each request given `timeout` seconds (default 60) and tried again up to `retries`
+    /// times (default 8) when it fails in passing.
+    public static func standard(bucket: String, prefix: String, endpoint: String?, timeout: Double? = nil, retries: Int? = nil,
+                                environment: [String: String], home: String?) throws -> S3RemoteStore {
         let region = S3Credentials.region(environment: environment, home: home)
         let address = endpoint ?? S3Credentials.endpoint(environment: environment, home: home, region: region)
         guard let url = URL(string: address), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
             throw DocumentKitError(.usage, "the S3 endpoint '\(address)' is not an http:// or https:// address")
         }
+        var policy = S3RetryPolicy()
+        if let timeout { policy.timeout = .milliseconds(Int64(timeout * 1000)) }
+        if let retries { policy.maxRetries = retries }
         return S3RemoteStore(bucket: bucket, prefix: prefix, endpoint: url, region: region,
-                             credentials: try S3Credentials.standard(environment: environment, home: home))
+                             credentials: try S3Credentials.standard(environment: environment, home: home), retryPolicy: policy)
     }
 }
 

@@ -10,6 +10,10 @@ import FoundationXML
 final class S3XML: NSObject, XMLParserDelegate {
     /// Each element's text, with its parent's name: (parent, name, text).
     private(set) var elements: [(parent: String, name: String, text: String)] = []
+    /// The name of the document's outermost element (`ListBucketResult`, `Error`).
+    private(set) var root: String?
+    /// Whether the whole text parsed: a body cut short or garbled does not.
+    private(set) var isWhole = false
     private var stack: [String] = []
     private var text = ""
 
@@ -18,7 +22,7 @@ final class S3XML: NSObject, XMLParserDelegate {
         let parser = XMLParser(data: data)
         parser.delegate = reader
         parser.shouldResolveExternalEntities = false
-        _ = parser.parse()
+        reader.isWhole = parser.parse()
         return reader
     }
 
@@ -34,6 +38,7 @@ final class S3XML: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                 attributes: [String: String] = [:]) {
+        if stack.isEmpty, root == nil { root = name }
         stack.append(name)
         text = ""
     }

@@ -8,7 +8,7 @@ import SampleProject
 // Credentials, region and endpoint come from this process's environment and ~/.aws, in the
 // home folder docctl's own settings use ($HOME first), as the AWS tools find it.
 let environment = ProcessInfo.processInfo.environment
-DocumentTool.run(name: "docctl", types: [Project.self]) { bucket, prefix, endpoint in
-    try S3RemoteStore.standard(bucket: bucket, prefix: prefix, endpoint: endpoint, environment: environment,
-                               home: DocumentTool.homeFolder(environment: environment))
+DocumentTool.run(name: "docctl", types: [Project.self]) { bucket, prefix, connection in
+    try S3RemoteStore.standard(bucket: bucket, prefix: prefix, endpoint: connection.endpoint, timeout: connection.timeout, retries: connection.retries,
+                               environment: environment, home: DocumentTool.homeFolder(environment: environment))
 }

@@ -13,6 +13,13 @@
 # Writes SCRATCH_DIR/env.sh (endpoint + keys) and SCRATCH_DIR/pids; stop with
 #   stop.sh SCRATCH_DIR
 set -euo pipefail
+# The daemons must not hold what the caller left open: Foundation's Process on Linux sees
+# its child end by a socket the child inherits closing, and daemons keeping it would make
+# this script seem never to end (nor pipes read to their end).
+for fd in /proc/$$/fd/*; do
+  fd=${fd##*/}
+  if [ "$fd" -gt 2 ] && [ "$fd" != 255 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
+done
 
 D=${1:-ceph-cluster}
 mkdir -p "$D"

@@ -17,12 +17,17 @@ struct ArchivedHistory {
 
     /// The bundle's contents: `versions` oldest first, each file made by `file(key, path, location)`
     /// the first time its key is seen. Errors of the trees are `located` at `reported`.
-    static func contents(_ archived: [Version], reported: String,
+    ///
+    /// `rootID` is the project's first version when the versions may not hold it (an
+    /// object's id names it): listed first in `pruned` when they do not, so that the new
+    /// bundle's object id (``OCFLArchiver/objectID(of:)``) is the object's. With `base`,
+    /// the contents leave out the objects `base` holds (a pull's copy of only what is new).
+    static func contents(_ archived: [Version], reported: String, rootID: VersionID? = nil, base: DocumentBundle? = nil,
                          file: (_ key: String, _ path: String, _ location: String) throws -> FileWrapper) throws -> (contents: BundleWriter.Contents, pruned: Int) {
         guard let last = archived.last else {
             throw DocumentKitError(.malformedInput, "it holds no versions", path: reported)
         }
-        let planner = TreePlanner(base: nil)
+        let planner = TreePlanner(base: base)
         var versions: [BundleVersion] = []
         var seen = Set<VersionID>()
         var pruned: [VersionID] = []
@@ -58,11 +63,15 @@ struct ArchivedHistory {
             }
             versions.append(record)
         }
+        let prunedParents = pruned.count
+        if let rootID, !seen.contains(rootID), !pruned.contains(rootID) {
+            pruned.insert(rootID, at: 0)
+        }
         BundleManifest.number(&versions, after: pruned.count)
         let manifest = BundleManifest(contentType: last.record.contentType, head: last.record.version.id, versions: versions, objects: [:], pruned: pruned)
         let contents = BundleWriter.Contents(mimeType: last.record.mimeType, document: headDocument, manifest: manifest,
                                              newObjects: planner.pending, sizes: planner.sizes, compression: .zstd)
-        return (contents, pruned.count)
+        return (contents, prunedParents)
     }
 
     private static func insert(_ file: FileWrapper, at components: [String], into folder: FileWrapper) {

@@ -1,12 +1,15 @@
 import Foundation
 
-/// Writes a bundle's whole history into an OCFL 1.1 storage root (FORMAT.md §10): one
-/// object per project, one OCFL version per bundle version, each file stored once.
+/// Writes a bundle's whole history into an OCFL 1.1 storage root in a folder (FORMAT.md
+/// §10): one object per project, one OCFL version per bundle version, each file stored once.
 ///
-/// Archiving again adds only the versions the object lacks, and never changes a version
-/// folder once written; versions pruned from the bundle stay in the object. Each new
-/// version is built in a staging folder inside the root, moved into the object whole, and
-/// counts once the object's inventory (written last, atomically, then its sidecar) names it.
+/// An archive is a push to a folder root (``RemotePusher``, FORMAT.md §11): one writer,
+/// one crash story. The root appears whole, in one rename; each archive's new versions
+/// are built outside the object and the object is replaced by its new self in one
+/// exchange, so the root is valid OCFL at every instant, and an archive killed at any
+/// moment is completed by the next. Archiving again adds only the versions the object
+/// lacks, and never changes a version folder once written; versions pruned from the
+/// bundle stay in the object. A root may hold several projects.
 public enum OCFLArchiver {
     /// What an archive did.
     public struct Result: Codable, Sendable, Equatable {
@@ -28,78 +31,40 @@ public enum OCFLArchiver {
         public var bytesStored: UInt64
     }
 
+    /// Where archives of earlier releases built their versions; one a killed archive left
+    /// is removed by the next.
+    static let legacyStagingFolder = "extensions/documentkit-staging"
+
     /// Archives the bundle at `bundleURL` into the storage root at `root` (created when
     /// missing or empty). With `dryRun`, the root is only read: the result says what the
     /// archive would add.
     public static func archive(_ bundleURL: URL, to root: URL, dryRun: Bool = false) throws -> Result {
-        let storage = FolderArchiveStore(root: root)
-        return try dryRun ? plannedArchive(bundleURL, to: storage) : archive(bundleURL, to: storage)
+        try archive(bundleURL, into: FolderRemoteStore(root: root), dryRun: dryRun)
     }
 
-    /// What archiving the bundle at `bundleURL` into `storage` would add, found without
-    /// writing: the versions the object lacks and the files they bring (hashed to know).
-    static func plannedArchive(_ bundleURL: URL, to storage: any ArchiveStore) throws -> Result {
-        let bundle = try DocumentBundle(contentsOf: bundleURL)
-        let objectID = objectID(of: bundle.manifest)
-        _ = try OCFLStorageRoot.open(storage, checkingOnly: true)
-        let objectPath = OCFLStorageRoot.objectPath(for: objectID)
-        let existing = storage.exists(objectPath) ? try OCFLObject.read(storage, at: objectPath) : nil
-        let plan = try versionsToAdd(bundle, archived: existing?.records.map(\.version.id) ?? [], isNewObject: existing == nil,
-                                     bundlePath: bundleURL.relativePath)
-        var inventory = existing?.inventory ?? OCFLInventory(id: objectID)
-        var digests = OCFLDigestIndex(existing?.inventory)
-        var names: [String] = []
-        var stored = (files: 0, bytes: UInt64(0))
-        for version in plan {
-            let next = try OCFLVersionPlan.next(after: inventory, adding: version, of: bundle, contentFolder: nil, digests: &digests)
-            (names, inventory) = (names + [next.name], next.inventory)
-            stored = (stored.files + next.newContent.count, next.newContent.reduce(stored.bytes) { $0 + $1.size })
+    /// Archives the bundle at `bundleURL` into the storage root `root`, a folder's store
+    /// (or one that wraps it): a push that may add a project beside others, and that
+    /// refuses a bundle whose history diverged from its object's (`malformedInput`).
+    public static func archive(_ bundleURL: URL, into root: any RemoteStore, dryRun: Bool = false) throws -> Result {
+        if !dryRun, try root.size(OCFLStorageRoot.declaration) != nil {
+            try root.removeFolder(legacyStagingFolder)
         }
-        return Result(objectID: objectID, objectPath: objectPath, createdObject: existing == nil && !plan.isEmpty, newVersions: names,
-                      newVersionIDs: plan.map(\.id), totalVersions: inventory.versions.count, filesStored: stored.files, bytesStored: stored.bytes)
-    }
-
-    /// Archives the bundle at `bundleURL` into the storage root `storage`.
-    public static func archive(_ bundleURL: URL, to storage: any ArchiveStore) throws -> Result {
-        let bundle = try DocumentBundle(contentsOf: bundleURL)
-        let objectID = objectID(of: bundle.manifest)
-        let root = try OCFLStorageRoot.open(storage)
-        let objectPath = OCFLStorageRoot.objectPath(for: objectID)
-        // Nothing but this archiver writes the staging folder: what is there was left by
-        // a killed run.
-        try storage.remove(OCFLStorageRoot.stagingFolder)
-        defer { try? storage.remove(OCFLStorageRoot.stagingFolder) }
-
-        var existing: OCFLObject?
-        if storage.exists(objectPath) {
-            try OCFLRecovery.finishInterruptedVersion(storage, objectPath: objectPath)
-            existing = try OCFLObject.read(storage, at: objectPath)
-            guard existing!.inventory.id == objectID else {
-                throw DocumentKitError(.malformedInput, "the object at \(objectPath) has the id \(existing!.inventory.id), not \(objectID)", path: storage.displayPath)
-            }
-        }
-        let plan = try versionsToAdd(bundle, archived: existing?.records.map(\.version.id) ?? [], isNewObject: existing == nil,
-                                     bundlePath: bundleURL.relativePath)
-        var writer = OCFLVersionWriter(storage: root.storage, objectPath: objectPath,
-                                       inventory: existing?.inventory ?? OCFLInventory(id: objectID), isNew: existing == nil)
-        // What a version adds is known only as it is planned: the phase counts bytes read.
-        try ProgressMeter.phase(.writing, counting: .read, totalBytes: nil) {
-            for version in plan {
-                try DocumentKitError.located(at: storage.displayPath) {
-                    try writer.add(version, of: bundle)
-                }
-            }
-        }
-        return Result(objectID: objectID, objectPath: objectPath, createdObject: existing == nil && !plan.isEmpty,
-                      newVersions: writer.added, newVersionIDs: plan.map(\.id), totalVersions: writer.inventory.versions.count,
-                      filesStored: writer.filesStored, bytesStored: writer.bytesStored)
+        let pushed = try RemotePusher.push(bundleURL, to: root, newProject: true, dryRun: dryRun, archiving: true)
+        return Result(objectID: pushed.objectID, objectPath: pushed.objectPath,
+                      createdObject: pushed.result == "created" || pushed.result == "would-create",
+                      newVersions: pushed.newVersions, newVersionIDs: pushed.newVersionIDs, totalVersions: pushed.totalVersions,
+                      filesStored: pushed.filesSent, bytesStored: pushed.bytesSent)
     }
 
     /// `documentkit:` and the id of the project's first version: the root of its version
-    /// graph, or, when that was pruned, the first id the bundle lists as pruned. Every copy
-    /// of a project has it, so every copy maps to one object.
+    /// graph, or, when that was pruned, the first id the bundle lists as pruned (a prune
+    /// lists the first version first, and a clone of an object that lacks it lists the
+    /// version the object's id names first). Every copy of a project knows it, whatever it
+    /// pruned, so every copy maps to one object (FORMAT.md §10).
     public static func objectID(of manifest: BundleManifest) -> String {
-        let first = manifest.pruned.first ?? manifest.versions.first { $0.parents.isEmpty }?.id ?? manifest.versions[0].id
+        // A root held comes first: a pull from a pruned copy lists, in `pruned`, parents
+        // that copy pruned, though this copy holds the root.
+        let first = manifest.versions.first { $0.parents.isEmpty }?.id ?? manifest.pruned.first ?? manifest.versions[0].id
         return "documentkit:\(first)"
     }
 

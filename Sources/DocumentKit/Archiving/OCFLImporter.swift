@@ -19,7 +19,8 @@ public enum OCFLImporter {
 
     /// Whether `url` is an OCFL object folder (it holds `0=ocfl_object_1.1`).
     public static func isObject(_ url: URL) -> Bool {
-        OCFLObject.isObject(FolderArchiveStore(root: url), at: "")
+        // A local folder: a file that cannot be read is no object's declaration.
+        (try? OCFLObject.isObject(FolderArchiveStore(root: url), at: "")) ?? false
     }
 
     /// Imports the OCFL object folder at `objectURL` into a new bundle at `output`.
@@ -87,18 +88,29 @@ public enum OCFLImporter {
             let files = state.flatMap { digest, paths in paths.filter { $0 != OCFLVersionRecord.path }.map { (path: $0, key: digest) } }
             return ArchivedHistory.Version(record: object.records[index], location: name, files: files)
         }
-        let (contents, pruned) = try ArchivedHistory.contents(archived, reported: object.storage.reported(object.path)) { digest, logicalPath, name in
+        let (contents, pruned) = try ArchivedHistory.contents(archived, reported: object.storage.reported(object.path),
+                                                              rootID: rootID(of: object.inventory)) { digest, logicalPath, name in
             try content(digest, sha256: sha256[digest], for: logicalPath, in: name, of: object, scratch: scratch, reusing: local)
         }
         let head = contents.manifest.head
         return (contents, Result(objectID: object.inventory.id, versions: contents.manifest.versions.count, head: head, pruned: pruned))
     }
 
+    /// The version the object's id names (`documentkit:` and the project's first version):
+    /// a copy of an object that does not hold it keeps it as pruned (FORMAT.md §10).
+    static func rootID(of inventory: OCFLInventory) -> VersionID? {
+        let prefix = "documentkit:"
+        guard inventory.id.hasPrefix(prefix) else { return nil }
+        let id = String(inventory.id.dropFirst(prefix.count))
+        // Only an id as versions have them: the id of a hand-made object stays out of the bundle.
+        return id.count == 64 && id.allSatisfy(\.isHexDigit) ? id : nil
+    }
+
     /// A file with the bytes of SHA-512 `digest`: the object of `local` with the same
     /// SHA-256 when it has one, else the object's content file, checked. A content file
     /// whose SHA-256 the inventory records is also checked against that as it is stored.
-    private static func content(_ digest: String, sha256: String?, for logicalPath: String, in name: String, of object: OCFLObject,
-                                scratch: URL, reusing local: DocumentBundle?) throws -> FileWrapper {
+    static func content(_ digest: String, sha256: String?, for logicalPath: String, in name: String, of object: OCFLObject,
+                        scratch: URL, reusing local: DocumentBundle?) throws -> FileWrapper {
         if let local, let known = sha256.flatMap(ObjectDigest.init(hex:)), let record = local.manifest.objects[known] {
             return FileWrapper(object: known, size: record.size, store: local)
         }

@@ -14,8 +14,8 @@ struct OCFLObject {
     static let declarationText = "ocfl_object_1.1\n"
 
     /// Whether `path` holds an OCFL 1.1 object (its declaration file).
-    static func isObject(_ storage: any OCFLRootReading, at path: String) -> Bool {
-        storage.exists(join(path, declaration))
+    static func isObject(_ storage: any OCFLRootReading, at path: String) throws -> Bool {
+        try storage.exists(join(path, declaration))
     }
 
     static func join(_ folder: String, _ name: String) -> String {
@@ -40,7 +40,7 @@ struct OCFLObject {
     /// inventory of versions `v1` to its head.
     static func readInventory(_ storage: any OCFLRootReading, at path: String, data given: Data? = nil) throws -> OCFLInventory {
         let where_ = storage.reported(path)
-        guard (try? storage.readFile(join(path, declaration))) == Data(declarationText.utf8) else {
+        guard try storage.readFileIfPresent(join(path, declaration)) == Data(declarationText.utf8) else {
             throw DocumentKitError(.malformedInput, "not an OCFL 1.1 object: no \(declaration) declaration", path: where_)
         }
         let data = try given ?? storage.readFile(join(path, "inventory.json"))
@@ -55,16 +55,16 @@ struct OCFLObject {
               !names.isEmpty, Set(inventory.versions.keys) == Set(names) else {
             throw DocumentKitError(.malformedInput, "inventory.json is not an OCFL 1.1 inventory with sha512 digests and versions v1 to its head", path: where_)
         }
-        let sidecar = try? storage.readFile(join(path, "inventory.json.sha512"))
+        let sidecar = try storage.readFileIfPresent(join(path, "inventory.json.sha512"))
         let recorded = sidecar.flatMap { String(decoding: $0, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first.map(String.init) }
         // A push to S3 moves the inventory first and writes the sidecars and its head
         // version's copy after it (FORMAT.md §11), and two pushes may write the sidecar in
         // either order: an inventory whose head version holds the same bytes, or no copy yet
         // (a push finishing, or one killed that the next push repairs), is the object's.
         // Any other mismatch is damage.
-        guard recorded?.lowercased() == OCFLInventory.sha512(data) || {
-            let copy = try? storage.readFile(join(path, "\(inventory.head)/inventory.json"))
-            return copy == data || (copy == nil && !storage.exists(join(path, "\(inventory.head)/inventory.json")))
+        guard try recorded?.lowercased() == OCFLInventory.sha512(data) || {
+            let copy = try storage.readFileIfPresent(join(path, "\(inventory.head)/inventory.json"))
+            return try copy == data || (copy == nil && !storage.exists(join(path, "\(inventory.head)/inventory.json")))
         }() else {
             throw DocumentKitError(.malformedInput, "inventory.json does not match its digest in inventory.json.sha512", path: where_)
         }
@@ -86,6 +86,7 @@ struct OCFLObject {
             throw DocumentKitError(.malformedInput, "\(logicalPath): its digest is not in the inventory's manifest", location: name)
         }
         let data = try storage.readFile(Self.join(path, contentPath))
+        WorkMeter.count(.fetchedBytes, data.count)
         guard OCFLInventory.sha512(data) == digest.lowercased() else {
             throw DocumentKitError(.malformedInput, "content file \(contentPath) is damaged: its SHA-512 is not the inventory's", location: name)
         }
@@ -99,6 +100,7 @@ struct OCFLObject {
             throw DocumentKitError(.malformedInput, "\(logicalPath): its digest is not in the inventory's manifest", location: name)
         }
         let file = try storage.localFile(Self.join(path, contentPath), scratch: scratch)
+        WorkMeter.count(.fetchedBytes, SystemCall.status(file.path).map { Int($0.st_size) } ?? 0)
         // Progress counts the bytes fetched (a remote's download), not this second read.
         guard try ProgressMeter.bind(nil, { try OCFLInventory.sha512(ofFile: file) }) == digest.lowercased() else {
             throw DocumentKitError(.malformedInput, "content file \(contentPath) is damaged: its SHA-512 is not the inventory's", location: name)

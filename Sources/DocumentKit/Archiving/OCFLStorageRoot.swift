@@ -3,19 +3,14 @@ import Foundation
 /// An OCFL 1.1 storage root laid out by the `0004-hashed-n-tuple-storage-layout`
 /// extension (https://ocfl.github.io/extensions/0004-hashed-n-tuple-storage-layout.html):
 /// an object's folder is three folders of three hex digits each, taken from the SHA-256 of
-/// its id, then the whole digest (FORMAT.md §10).
-struct OCFLStorageRoot {
-    let storage: any ArchiveStore
-
+/// its id, then the whole digest (FORMAT.md §10). Roots are made and written by pushes
+/// (``RemoteRoot``); these are their names and checks.
+enum OCFLStorageRoot {
     static let declaration = "0=ocfl_1.1"
     static let declarationText = "ocfl_1.1\n"
     static let layoutFile = "ocfl_layout.json"
     static let layoutName = "0004-hashed-n-tuple-storage-layout"
     static let layoutConfigPath = "extensions/\(layoutName)/config.json"
-    /// Where new version folders are built before they are moved into their object: inside
-    /// the root's `extensions` folder, so that they are on the same storage, and never
-    /// taken for an object by a reader walking the root. Removed after every archive.
-    static let stagingFolder = "extensions/documentkit-staging"
 
     struct Layout: Codable, Equatable {
         var extensionName = OCFLStorageRoot.layoutName
@@ -30,42 +25,18 @@ struct OCFLStorageRoot {
         var description: String
     }
 
-    /// Opens the storage root, creating it when the folder is missing or empty. A folder
-    /// that holds anything but an OCFL 1.1 root with this layout is refused, untouched.
-    /// With `checkingOnly`, a missing or empty root is left so.
-    static func open(_ storage: any ArchiveStore, checkingOnly: Bool = false) throws -> OCFLStorageRoot {
-        let root = OCFLStorageRoot(storage: storage)
-        let names = checkingOnly && !storage.exists("") ? [] : try storage.list("")
-        if names.isEmpty {
-            if checkingOnly { return root }
-            try storage.makeFolder("")
-            try root.create()
-            return root
-        }
-        guard names.contains(declaration) else {
-            throw DocumentKitError(.cannotCreateOutput, "not an OCFL 1.1 storage root (no \(declaration) declaration) and not empty; archive into a new or empty folder", path: storage.displayPath)
-        }
-        try checkDeclarations(storage)
-        return root
-    }
-
     /// Refuses (`cannotCreateOutput`) a root whose declaration is not OCFL 1.1's, or whose
     /// layout is not the one DocumentKit writes.
     static func checkDeclarations(_ storage: any OCFLRootReading) throws {
-        guard (try? storage.readFile(declaration)) == Data(declarationText.utf8) else {
+        guard try storage.readFileIfPresent(declaration) == Data(declarationText.utf8) else {
             throw DocumentKitError(.cannotCreateOutput, "not an OCFL 1.1 storage root (its \(declaration) declaration is not OCFL 1.1's)", path: storage.displayPath)
         }
-        let layout = try? JSONDecoder().decode(LayoutDeclaration.self, from: storage.readFile(layoutFile))
-        let config = try? JSONDecoder().decode(Layout.self, from: storage.readFile(layoutConfigPath))
+        // A file that cannot be read is the remote's failure, said as such; one that is
+        // missing or not this layout's is the root's.
+        let layout = try storage.readFileIfPresent(layoutFile).flatMap { try? JSONDecoder().decode(LayoutDeclaration.self, from: $0) }
+        let config = try storage.readFileIfPresent(layoutConfigPath).flatMap { try? JSONDecoder().decode(Layout.self, from: $0) }
         guard layout?.extension == layoutName, config == Layout() else {
             throw DocumentKitError(.cannotCreateOutput, "an OCFL storage root whose layout is not \(layoutName) with tupleSize 3 and numberOfTuples 3 (\(layoutFile), \(layoutConfigPath)); DocumentKit archives only into that layout", path: storage.displayPath)
-        }
-    }
-
-    private func create() throws {
-        try storage.makeFolder("extensions/\(Self.layoutName)")
-        for (path, data) in try Self.declarationFiles() {
-            try storage.writeFileAtomically(path, data)
         }
     }
 

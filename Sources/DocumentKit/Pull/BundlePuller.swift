@@ -2,9 +2,10 @@ import Foundation
 
 /// Brings another copy of a bundle's versions into it (FORMAT.md §5.3): `docctl pull`.
 ///
-/// The other copy is checked first, deeply (every object against its digest, every
-/// version's id against its record), since what it holds is about to become this copy's
-/// history. Then, under this bundle's writer lock:
+/// What the other copy brings in is checked first (``PullIncomingCheck``: every new
+/// version's id against its record and its signature, every new object against its
+/// digest), since it is about to become this copy's history; the rest of the other copy,
+/// which this copy already holds, is not read. Then, under this bundle's writer lock:
 /// - **up to date** when this copy already holds the other's head;
 /// - **fast-forward** when this copy's head is an ancestor of the other's: the other's
 ///   versions and objects are added, records and ids as they are, and its head becomes
@@ -99,16 +100,19 @@ public enum BundlePuller {
                     return outcome
                 }
                 if let trusted { try requireSignatures(on: plan.missing, of: theirs, by: trusted) }
-                try verify(theirs)
-                let incoming = BundleWriter.Incoming(source: theirs, versions: plan.missing,
-                                                     objects: try plan.objectsToCopy(from: theirs, into: ours), pruned: plan.prunedParents)
+                let objects = try DocumentKitError.located(at: other.relativePath) { try plan.objectsToCopy(from: theirs, into: ours) }
+                try PullIncomingCheck.verify(plan.missing, objects: objects, of: theirs)
+                let incoming = BundleWriter.Incoming(source: theirs, versions: plan.missing, objects: objects, pruned: plan.prunedParents)
                 outcome.added = plan.missing
                 if plan.kind == .fastForward {
                     if !metadata.dryRun {
                         try BundleWriter.fastForward(ours, with: incoming, compression: metadata.compression, destination: url, inPlace: true)
                     }
                     outcome.kind = .fastForward
-                    outcome.head = theirs.headVersion
+                    // Numbered as this bundle now numbers it: a number is a place in one
+                    // copy, and the other copy may have pruned another part of the history.
+                    let history = incoming.added(to: (ours.manifest.versions, ours.manifest.pruned, ours.manifest.objects))
+                    outcome.head = history.0.last { $0.id == theirs.headVersion.id } ?? theirs.headVersion
                     return outcome
                 }
                 let base = plan.base!
@@ -148,16 +152,6 @@ public enum BundlePuller {
             default: "has a signature that does not hold (it was altered)"
             }
             throw DocumentKitError(.invalidDocument, "version \(version.number) (\(version.shortID)) \(why); --require-signed takes only versions signed by a trusted key; nothing was pulled",
-                                   path: theirs.url.relativePath)
-        }
-    }
-
-    /// Refuses a copy that is not whole: any error a deep validation finds.
-    private static func verify(_ theirs: DocumentBundle) throws {
-        var pass = ValidationPass(bundle: theirs, deep: true)
-        pass.run()
-        if let problem = pass.findings.first(where: { $0.severity == .error }) {
-            throw DocumentKitError(.malformedInput, "cannot be pulled from: \(problem.code): \(problem.message) ('docctl validate --deep' lists every problem); nothing was pulled",
                                    path: theirs.url.relativePath)
         }
     }

@@ -69,10 +69,21 @@ struct PullPlan {
     }
 
     /// The objects of `theirs` the missing versions need and `ours` lacks, with every
-    /// delta base they need in turn, sorted.
+    /// delta base they need in turn, sorted. A tree `ours` holds is not walked: it holds
+    /// everything below it too, so a pull reads the trees that changed, not the project's.
     func objectsToCopy(from theirs: DocumentBundle, into ours: DocumentBundle) throws -> [ObjectDigest] {
-        var needed = try BundlePruner.reachableObjects(of: missing, in: theirs).filter { ours.manifest.objects[$0] == nil }
-        var pending = Array(needed)
+        var needed = Set<ObjectDigest>()
+        var pending = missing.map(\.tree)
+        while let digest = pending.popLast() {
+            guard ours.manifest.objects[digest] == nil, needed.insert(digest).inserted else { continue }
+            for entry in try theirs.treeObject(digest).entries {
+                switch entry.kind {
+                case .tree: pending.append(entry.digest)
+                case .file: if ours.manifest.objects[entry.digest] == nil { needed.insert(entry.digest) }
+                }
+            }
+        }
+        pending = Array(needed)
         while let digest = pending.popLast() {
             if let base = theirs.manifest.objects[digest]?.base, ours.manifest.objects[base] == nil, needed.insert(base).inserted {
                 pending.append(base)

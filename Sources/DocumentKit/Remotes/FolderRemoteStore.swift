@@ -118,7 +118,8 @@ public struct FolderRemoteStore: RemoteStore {
         }
     }
 
-    /// Creates the lock file, waiting up to `lockTimeout` for a writer that holds it.
+    /// Creates the lock file, waiting up to `lockTimeout` for a writer that holds it (a
+    /// lock whose writer on this machine has ended is removed at once).
     func takeLock(_ path: String, for key: String) throws -> String {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(lockTimeout))
@@ -131,6 +132,7 @@ public struct FolderRemoteStore: RemoteStore {
             guard errno == EEXIST || SystemCall.linkStatus(path) != nil else {
                 throw DocumentKitError(.ioError, DocumentKitError.systemMessage("cannot create the lock \(key).lock", errno: errno), path: displayPath)
             }
+            if removeLockOfEndedProcess(path) { continue }
             if clock.now >= deadline {
                 let since = SystemCall.linkStatus(path).map { DocumentDates.format(Date(timeIntervalSince1970: TimeInterval($0.st_mtim.tv_sec))) } ?? "?"
                 let file = path.hasPrefix(root.path + "/") ? String(path.dropFirst(root.path.count + 1)) : path

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Reads a project back from a remote (FORMAT.md §11): whole into a new bundle (`clone`),
-/// or into a temporary copy beside a bundle that a pull then merges (`withRemoteCopy`).
+/// or what a bundle lacks into a temporary copy beside it that a pull then takes from
+/// (`withRemoteCopy`).
 /// Every file is checked against the object's SHA-512 before it is used, so a remote
 /// whose bytes do not match their digests, or whose head names a version it does not
 /// hold, is refused with nothing written.
@@ -50,7 +51,7 @@ public enum RemoteFetcher {
                 throw DocumentKitError(.missingInput, "holds no project with the object id \(objectID)", path: remote.displayPath)
             }
         } else {
-            let paths = try RemoteRoot.objectPaths(remote).filter { (try? remote.size("\($0)/inventory.json")) != nil }
+            let paths = try RemoteRoot.objectPaths(remote).filter { try remote.size("\($0)/inventory.json") != nil }
             guard let only = paths.first else {
                 throw DocumentKitError(.missingInput, "holds no project yet (push one first)", path: remote.displayPath)
             }
@@ -63,20 +64,18 @@ public enum RemoteFetcher {
         return objectPath
     }
 
-    /// Rebuilds the remote's copy of the project of the bundle at `bundleURL` into a
-    /// temporary bundle beside it, taking the files the bundle holds from it rather than
-    /// the remote, and runs `body` with that copy, which is removed after.
+    /// Writes what the remote's copy of the project of the bundle at `bundleURL` holds and
+    /// the bundle lacks into a temporary bundle beside it (``OCFLImporter/importMissingVersions(at:in:of:to:)``:
+    /// the new versions and the files they bring, the remote's other versions listed as
+    /// pruned), and runs `body` with that copy, which is removed after. A pull from it
+    /// costs the change, not the project.
     public static func withRemoteCopy<T>(of bundleURL: URL, from remote: any RemoteStore, _ body: (URL) throws -> T) throws -> T {
         let local = try DocumentBundle(contentsOf: bundleURL)
-        let objectID = OCFLArchiver.objectID(of: local.manifest)
-        let objectPath = OCFLStorageRoot.objectPath(for: objectID)
         try RemoteRoot.requireRoot(remote)
-        guard try remote.size("\(objectPath)/inventory.json") != nil else {
-            throw DocumentKitError(.missingInput, "holds no copy of this project (object \(objectID)); push it first", path: remote.displayPath)
-        }
+        let object = try RemoteRoot.requireProjectObject(of: local, in: remote)
         let staging = try StagingFolder(beside: bundleURL)
         let copy = staging.url.appendingPathComponent("remote" + (bundleURL.pathExtension.isEmpty ? "" : ".\(bundleURL.pathExtension)"))
-        _ = try fetching { try OCFLImporter.importObject(at: objectPath, in: remote, to: copy, reusing: local) }
+        try fetching { try OCFLImporter.importMissingVersions(at: object.path, in: remote, of: local, to: copy) }
         return try withExtendedLifetime(staging) { try body(copy) }
     }
 }

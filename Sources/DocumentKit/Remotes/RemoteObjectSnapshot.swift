@@ -24,11 +24,7 @@ struct RemoteObjectSnapshot {
     /// record is read and checked.
     func versionIDs(matching bundle: DocumentBundle) throws -> [VersionID] {
         guard let inventory else { return [] }
-        var local: [String: VersionID] = [:]
-        for version in bundle.manifest.versions {
-            let record = try OCFLVersionRecord(contentType: bundle.manifest.contentType, mimeType: bundle.mimeType, version: version).encoded()
-            local[OCFLInventory.sha512(record)] = version.id
-        }
+        let local = try Self.recordDigests(of: bundle)
         let object = OCFLObject(storage: remote, path: objectPath, inventory: inventory, records: [])
         return try inventory.versionNames.map { name in
             let digest = inventory.versions[name]!.state.first { $0.value.contains(OCFLVersionRecord.path) }?.key
@@ -37,6 +33,17 @@ struct RemoteObjectSnapshot {
                 try OCFLVersionRecord.decode(object.file(OCFLVersionRecord.path, in: name), in: name).version.id
             }
         }
+    }
+
+    /// The SHA-512 of the `documentkit/version.json` this bundle writes for each of its
+    /// versions, by digest: how an object's versions are matched to the bundle's unread.
+    static func recordDigests(of bundle: DocumentBundle) throws -> [String: VersionID] {
+        var local: [String: VersionID] = [:]
+        for version in bundle.manifest.versions {
+            let record = try OCFLVersionRecord(contentType: bundle.manifest.contentType, mimeType: bundle.mimeType, version: version).encoded()
+            local[OCFLInventory.sha512(record)] = version.id
+        }
+        return local
     }
 
     /// Repairs what an interrupted or overtaken push left in the object, so that it is

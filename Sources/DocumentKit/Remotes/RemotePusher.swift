@@ -48,12 +48,16 @@ public enum RemotePusher {
     ///
     /// A remote that holds other projects but not this one is refused (`usage`), naming
     /// them, unless `newProject`: a clone of it then needs the project's object id.
-    public static func push(_ bundleURL: URL, to remote: any RemoteStore, newProject: Bool = false, dryRun: Bool = false) throws -> Result {
+    ///
+    /// `archiving` (``OCFLArchiver``): a remote holding versions the bundle lacks is a
+    /// history that diverged (`malformedInput`, naming the first), not a push to pull before.
+    public static func push(_ bundleURL: URL, to remote: any RemoteStore, newProject: Bool = false, dryRun: Bool = false,
+                            archiving: Bool = false) throws -> Result {
         let bundle = try DocumentBundle(contentsOf: bundleURL)
         let bundlePath = bundleURL.relativePath
         try RemoteRoot.prepare(remote, checkingOnly: dryRun)
-        let objectID = OCFLArchiver.objectID(of: bundle.manifest)
-        let objectPath = OCFLStorageRoot.objectPath(for: objectID)
+        let project = try RemoteRoot.projectObject(of: bundle, in: remote)
+        let (objectID, objectPath) = (project.id, project.path)
         var state = try RemoteObjectSnapshot.read(remote, objectPath: objectPath, expectedID: objectID)
         if let inventory = state.inventory, !dryRun {
             try RemoteObjectSnapshot.repair(remote, objectPath: objectPath, inventory: inventory)
@@ -64,7 +68,7 @@ public enum RemotePusher {
         let remoteIDs = try state.versionIDs(matching: bundle)
         let known = Set(bundle.manifest.versions.map(\.id)).union(bundle.manifest.pruned)
         let lacking = remoteIDs.filter { !known.contains($0) }
-        if !lacking.isEmpty, let inventory = state.inventory, let head = inventory.versions[inventory.head] {
+        if !lacking.isEmpty, !archiving, let inventory = state.inventory, let head = inventory.versions[inventory.head] {
             let versions = lacking.count == 1 ? "a version" : "\(lacking.count) versions"
             let about = [(head.message ?? "").isEmpty ? nil : "\"\(head.message!)\"", head.user.map { "by \($0.name)" }, head.created].compactMap { $0 }
             throw DocumentKitError(.conflict, "\(remote.displayPath) has \(versions) this bundle lacks, up to its \(inventory.head) (\(about.joined(separator: ", "))): pull them first (docctl pull \(bundlePath) \(remote.displayPath)), then push again",
@@ -72,6 +76,11 @@ public enum RemotePusher {
         }
         let plan = try OCFLArchiver.versionsToAdd(bundle, archived: remoteIDs, isNewObject: state.inventory == nil, bundlePath: bundlePath)
         guard !plan.isEmpty else {
+            // A push of these versions killed after its exchange left its staging folder:
+            // any push still using it read the old head, and will lose its compare-and-swap.
+            if !dryRun, let staging = remote.pushStagingFolder(for: stagingKey(objectPath, newest: bundle.manifest.head)) {
+                try remote.removeFolder(staging)
+            }
             return Result(result: "up-to-date", objectID: objectID, objectPath: objectPath, newVersions: [], newVersionIDs: [],
                           head: remoteIDs.last ?? bundle.manifest.head, totalVersions: remoteIDs.count, filesSent: 0, bytesSent: 0, filesResumed: 0)
         }
@@ -88,7 +97,7 @@ public enum RemotePusher {
         }
 
         // A folder stages the new versions outside the object; S3 writes them into it.
-        let staging = remote.pushStagingFolder(for: "\(objectPath.split(separator: "/").last!.prefix(16))-\(contentFolder(of: plan.last!.id))")
+        let staging = remote.pushStagingFolder(for: stagingKey(objectPath, newest: plan.last!.id))
         let uploadRoot = staging ?? objectPath
         var sent = (files: 0, bytes: UInt64(0), resumed: 0)
         let (uploads, resumed) = try contentToSend(plans, under: uploadRoot, to: remote)
@@ -176,6 +185,12 @@ public enum RemotePusher {
         return (uploads, resumed)
     }
 
+    /// The staging folder's key of a push whose newest version is `newest`: the same for
+    /// the push run again, another for a push of other versions.
+    static func stagingKey(_ objectPath: String, newest: VersionID) -> String {
+        "\(objectPath.split(separator: "/").last!.prefix(16))-\(contentFolder(of: newest))"
+    }
+
     /// The folder below `vN/content/` a version's new files go to: the first 16 hex digits
     /// of its id, so that two pushes racing for `vN` with different versions never write
     /// the same key, and a push resumed writes the same keys again.
@@ -186,7 +201,9 @@ public enum RemotePusher {
     /// Removes what a push that lost the race uploaded, but for files the winner's
     /// inventory names (it pushed the same version, from another copy).
     private static func removeUploads(of plans: [OCFLVersionPlan], objectPath: String, from remote: any RemoteStore) throws {
-        let winner = try? remote.read("\(objectPath)/inventory.json").flatMap { try? JSONDecoder().decode(OCFLInventory.self, from: $0.data) }
+        // A failure to read the winner's inventory is thrown, not taken for "none": then
+        // every upload would go, the winner's same files among them.
+        let winner = try remote.read("\(objectPath)/inventory.json").flatMap { try? JSONDecoder().decode(OCFLInventory.self, from: $0.data) }
         let kept = Set(winner.map { Array($0.manifest.values.joined()) } ?? [])
         for plan in plans {
             for content in plan.newContent where !kept.contains(content.contentPath) {

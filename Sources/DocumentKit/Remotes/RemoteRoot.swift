@@ -2,9 +2,10 @@ import Foundation
 
 /// A remote's storage root: made when the remote is empty, checked otherwise.
 enum RemoteRoot {
-    /// Creates the root's declaration files on an empty remote (each written only when
-    /// missing: two first pushes write the same bytes); refuses one that holds something
-    /// else, or another layout, untouched. With `checkingOnly`, an empty remote is left so.
+    /// Creates the root's declaration files on an empty remote (``RemoteStore/createRoot(with:)``:
+    /// in a folder, all at once; two first pushes write the same bytes); refuses one that
+    /// holds something else, or another layout, untouched. With `checkingOnly`, an empty
+    /// remote is left so.
     static func prepare(_ remote: any RemoteStore, checkingOnly: Bool = false) throws {
         if try remote.size(OCFLStorageRoot.declaration) != nil {
             try OCFLStorageRoot.checkDeclarations(remote)
@@ -16,9 +17,7 @@ enum RemoteRoot {
             throw DocumentKitError(.cannotCreateOutput, "not a DocumentKit remote (an OCFL 1.1 storage root) and not empty: it holds \(other)", path: remote.displayPath)
         }
         if checkingOnly { return }
-        for (path, data) in files {
-            try remote.write(path, data)
-        }
+        try remote.createRoot(with: files)
     }
 
     /// Refuses a remote that is not a storage root, with `missingInput`. A listing asked

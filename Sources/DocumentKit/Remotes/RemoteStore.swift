@@ -41,11 +41,18 @@ public protocol RemoteStore: OCFLRootReading {
     /// is still `tag` (`nil`: there is no inventory); returns `false`, changing nothing, when
     /// it is not. Only for stores with a ``pushStagingFolder(for:)``.
     func replaceObject(at objectPath: String, stagedIn staging: String, adding files: [(path: String, data: Data)], ifTag tag: String?) throws -> Bool
+    /// Makes an empty remote a storage root with `files` (paths below the root, in the
+    /// order to write them, the root's declaration last). A folder makes the root appear
+    /// whole, in one rename; a bucket writes each file that is missing, in order.
+    func createRoot(with files: [(path: String, data: Data)]) throws
     /// Removes the folder at `key` and everything below it.
     func removeFolder(_ key: String) throws
     /// Removes below `prefix` what killed writes left that is no file of the remote: their
     /// temporary files, and folders left empty. Stores without folders have nothing to do.
     func tidy(_ prefix: String) throws
+    /// How many requests were tried again after failing in passing, so far (a command
+    /// reports it); 0 for stores that never retry.
+    var retries: Int { get }
 }
 
 extension RemoteStore {
@@ -55,6 +62,18 @@ extension RemoteStore {
         throw DocumentKitError(.unavailable, "cannot replace an object in one step", path: reported(objectPath))
     }
 
+    public func createRoot(with files: [(path: String, data: Data)]) throws {
+        try writeMissing(files)
+    }
+
+    /// Writes each of `files` that is not there yet, in order: of two first pushes, the
+    /// second finds the first's files, which hold the same bytes.
+    func writeMissing(_ files: [(path: String, data: Data)]) throws {
+        for (path, data) in files {
+            if try size(path) == nil { try write(path, data) }
+        }
+    }
+
     public func removeFolder(_ key: String) throws {
         for file in try list(prefix: key + "/").keys {
             try delete(file)
@@ -62,6 +81,8 @@ extension RemoteStore {
     }
 
     public func tidy(_ prefix: String) throws {}
+
+    public var retries: Int { 0 }
 }
 
 extension RemoteStore {
@@ -72,8 +93,8 @@ extension RemoteStore {
         return file.data
     }
 
-    public func exists(_ path: String) -> Bool {
-        ((try? size(path)) ?? nil) != nil
+    public func exists(_ path: String) throws -> Bool {
+        try size(path) != nil
     }
 
     public func localFile(_ path: String, scratch: URL) throws -> URL {

@@ -13,8 +13,10 @@ extension DocumentTool {
                 id is documentkit: and the id of its first version; each bundle version is one \
                 OCFL version. Archiving again adds only the versions the object lacks and never \
                 changes one it has; versions pruned from the bundle stay. A bundle whose history \
-                diverged from the object's is refused. 'import OBJECT -o BUNDLE' rebuilds the \
-                bundle. See FORMAT.md, section 10.
+                diverged from the object's is refused. An archive is a push to a folder (see \
+                'push'): the root is valid OCFL at every instant, and an archive that was \
+                interrupted is completed by the next. 'import OBJECT -o BUNDLE' rebuilds the \
+                bundle. See FORMAT.md, sections 10 and 11.
                 """)
 
         @OptionGroup var target: BundleArgument
@@ -24,7 +26,8 @@ extension DocumentTool {
         @OptionGroup var options: OutputOptions
 
         func run() throws {
-            let result = try OCFLArchiver.archive(target.url, to: URL(fileURLWithPath: root), dryRun: dryRun.dryRun)
+            let store = CountedRemoteStore.counting(FolderRemoteStore(root: URL(fileURLWithPath: root)))
+            let result = try OCFLArchiver.archive(target.url, into: store, dryRun: dryRun.dryRun)
             if options.json { return try Console.printJSON(ArchiveReport(bundle: target.bundle, root: root, result: result)) }
             let added = result.newVersions
             let versions = switch added.count {

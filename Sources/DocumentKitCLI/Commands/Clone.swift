@@ -30,7 +30,7 @@ extension DocumentTool {
         @OptionGroup var options: OutputOptions
 
         func run() throws {
-            let store = try RemoteLocation(remote).open(endpoint: remoteOptions.endpoint)
+            let store = try RemoteLocation(remote).open(remoteOptions.connection())
             if dryRun.dryRun {
                 // Without --output the name is the project's, known only once its document is read.
                 let plan = try RemoteFetcher.plannedClone(store, objectID: object, to: URL(fileURLWithPath: output ?? ".dk-clone-placeholder"), replace: force)
@@ -39,17 +39,37 @@ extension DocumentTool {
             }
             let bundle: URL
             let result: OCFLImporter.Result
-            if let output {
-                bundle = URL(fileURLWithPath: output)
-                result = try RemoteFetcher.clone(store, objectID: object, to: bundle, replace: force)
-            } else {
-                (bundle, result) = try RemoteFetcher.clone(store, objectID: object, intoFolder: URL(fileURLWithPath: "."), replace: force)
+            do {
+                if let output {
+                    bundle = URL(fileURLWithPath: output)
+                    result = try RemoteFetcher.clone(store, objectID: object, to: bundle, replace: force)
+                } else {
+                    (bundle, result) = try RemoteFetcher.clone(store, objectID: object, intoFolder: URL(fileURLWithPath: "."), replace: force)
+                }
+            } catch var error as DocumentKitError where error.code == .unavailable {
+                // Nothing was written: the clone starts over.
+                error.message += "; run clone again"
+                throw error
             }
             try RemoteLocation.remember(remote, for: bundle)
             let written = output ?? bundle.lastPathComponent
-            if options.json { return try Console.printJSON(result) }
+            if options.json { return try Console.printJSON(CloneReport(result: result, retries: store.retries)) }
             Console.print("cloned \(remote) into \(written): \(result.versions) version\(result.versions == 1 ? "" : "s"), head \(result.head.prefix(12))")
         }
+    }
+}
+
+/// `clone --json`: the project made, and how many requests were tried again.
+struct CloneReport: Encodable {
+    var result: OCFLImporter.Result
+    var retries: Int
+
+    private enum CodingKeys: String, CodingKey { case retries }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(retries, forKey: .retries)
+        try result.encode(to: encoder)
     }
 }
 

@@ -65,7 +65,7 @@ extension DocumentTool {
                 }
                 signers = named
             }
-            let outcome = try withOtherCopy { copy in
+            let (outcome, retries) = try withOtherCopy { copy in
                 var outcome = try BundlePuller.pull(into: target.url, from: copy, metadata: save, resolution: resolution,
                                                     requiringSignaturesFrom: signers, otherName: otherName)
                 if edit, !outcome.conflicts.isEmpty {
@@ -73,7 +73,9 @@ extension DocumentTool {
                 }
                 return outcome
             }
-            try PullReport(outcome, bundle: target.bundle, other: other, otherIsRemote: RemoteLocation.isRemote(other), dryRun: metadata.dryRun).print(json: output.json)
+            var report = PullReport(outcome, bundle: target.bundle, other: other, otherIsRemote: RemoteLocation.isRemote(other), dryRun: metadata.dryRun)
+            report.retries = retries
+            try report.print(json: output.json)
         }
 
         /// What a merge's message calls OTHER: a remote as the user wrote it (its copy is a
@@ -84,16 +86,24 @@ extension DocumentTool {
 
         /// Runs `body` with OTHER: the bundle itself, or a remote's copy of the project,
         /// fetched beside BUNDLE for the pull. Errors about that copy name the remote.
-        private func withOtherCopy<T>(_ body: (URL) throws -> T) throws -> T {
-            guard RemoteLocation.isRemote(other) else { return try body(URL(fileURLWithPath: other)) }
-            let store = try RemoteLocation(other).open(endpoint: remoteOptions.endpoint)
-            return try RemoteFetcher.withRemoteCopy(of: target.url, from: store) { copy in
-                do {
-                    return try body(copy)
-                } catch var error as DocumentKitError where error.path == copy.relativePath || error.path == copy.path {
-                    error.path = other
-                    throw error
+        /// Returns what `body` did and, for a remote, how many requests were tried again.
+        private func withOtherCopy<T>(_ body: (URL) throws -> T) throws -> (T, retries: Int?) {
+            guard RemoteLocation.isRemote(other) else { return (try body(URL(fileURLWithPath: other)), nil) }
+            let store = try RemoteLocation(other).open(remoteOptions.connection())
+            do {
+                let result = try RemoteFetcher.withRemoteCopy(of: target.url, from: store) { copy in
+                    do {
+                        return try body(copy)
+                    } catch var error as DocumentKitError where error.path == copy.relativePath || error.path == copy.path {
+                        error.path = other
+                        throw error
+                    }
                 }
+                return (result, store.retries)
+            } catch var error as DocumentKitError where error.code == .unavailable {
+                // The bundle is untouched until the remote's copy is whole.
+                error.message += "; run pull again"
+                throw error
             }
         }
 
@@ -141,11 +151,13 @@ struct PullReport: Encodable {
     var dryRun: Bool?
     /// Up to date, but this copy holds versions the other lacks: how many.
     var ahead: Int?
+    /// From a remote: how many of its requests were tried again.
+    var retries: Int?
 
     private let bundle: String
     private let other: String
     private let otherIsRemote: Bool
-    private enum CodingKeys: String, CodingKey { case result, head, added, merge, base, conflicts, dryRun, ahead }
+    private enum CodingKeys: String, CodingKey { case result, head, added, merge, base, conflicts, dryRun, ahead, retries }
 
     init(_ outcome: BundlePuller.Outcome, bundle: String, other: String, otherIsRemote: Bool = false, dryRun: Bool = false) {
         self.dryRun = dryRun ? true : nil

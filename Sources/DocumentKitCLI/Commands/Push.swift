@@ -29,7 +29,7 @@ extension DocumentTool {
 
         mutating func run() throws {
             remote = try RemoteLocation.remembered(remote, for: target.url)
-            let store = try RemoteLocation(remote).open(endpoint: remoteOptions.endpoint)
+            let store = try RemoteLocation(remote).open(remoteOptions.connection())
             let result: RemotePusher.Result
             do {
                 result = try RemotePusher.push(target.url, to: store, newProject: newProject, dryRun: dryRun.dryRun)
@@ -38,7 +38,7 @@ extension DocumentTool {
                 error.message += "; run push again to resume"
                 throw error
             }
-            if output.json { return try Console.printJSON(PushReport(bundle: target.bundle, remote: remote, result: result)) }
+            if output.json { return try Console.printJSON(PushReport(bundle: target.bundle, remote: remote, result: result, retries: store.retries)) }
             let versions = result.newVersions
             switch result.result {
             case "up-to-date":
@@ -54,18 +54,21 @@ extension DocumentTool {
         }
     }
 
-    /// `push --json`: the bundle, the remote, and what the push did.
+    /// `push --json`: the bundle, the remote, what the push did, and how many requests
+    /// were tried again.
     struct PushReport: Encodable {
         var bundle: String
         var remote: String
         var result: RemotePusher.Result
+        var retries: Int
 
-        private enum CodingKeys: String, CodingKey { case bundle, remote }
+        private enum CodingKeys: String, CodingKey { case bundle, remote, retries }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(bundle, forKey: .bundle)
             try container.encode(remote, forKey: .remote)
+            try container.encode(retries, forKey: .retries)
             try result.encode(to: encoder)
         }
     }

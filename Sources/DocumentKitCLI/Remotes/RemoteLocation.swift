@@ -2,10 +2,11 @@ import ArgumentParser
 import DocumentKit
 import Foundation
 
-/// Opens a remote on S3-compatible storage: the bucket, the key prefix, and the endpoint
-/// given with `--endpoint` (`nil`: the program's configuration decides). A tool that
-/// links an S3 client passes one to ``DocumentTool/run(name:types:s3:)``.
-public typealias S3RemoteOpener = @Sendable (_ bucket: String, _ prefix: String, _ endpoint: String?) throws -> any RemoteStore
+/// Opens a remote on S3-compatible storage: the bucket, the key prefix, and how to reach
+/// it (the endpoint given with `--endpoint`, `nil` when the program's configuration
+/// decides; the request timeout and retries). A tool that links an S3 client passes one
+/// to ``DocumentTool/run(name:types:s3:)``.
+public typealias S3RemoteOpener = @Sendable (_ bucket: String, _ prefix: String, _ connection: RemoteConnection) throws -> any RemoteStore
 
 /// Where a remote is, as the user named it: `s3://bucket/prefix`, or a folder.
 enum RemoteLocation: Equatable {
@@ -51,17 +52,16 @@ enum RemoteLocation: Equatable {
     /// The remote's store. An S3 remote in a tool built without an S3 client is handed to
     /// the tool's S3 helper, `NAME-s3` beside it, with the same arguments: the process is
     /// replaced, so this returns only for folders or with an S3 client.
-    func open(endpoint: String?) throws -> any RemoteStore {
-        let store = try openUncounted(endpoint: endpoint)
-        return DocumentTool.countsRemoteWrites ? CountedRemoteStore(base: store) : store
+    func open(_ connection: RemoteConnection) throws -> any RemoteStore {
+        CountedRemoteStore.counting(try openUncounted(connection))
     }
 
-    private func openUncounted(endpoint: String?) throws -> any RemoteStore {
+    private func openUncounted(_ connection: RemoteConnection) throws -> any RemoteStore {
         switch self {
         case .folder(let path):
             return FolderRemoteStore(root: URL(fileURLWithPath: path))
         case .s3(let bucket, let prefix):
-            if let opener = DocumentTool.s3Opener { return try opener(bucket, prefix, endpoint) }
+            if let opener = DocumentTool.s3Opener { return try opener(bucket, prefix, connection) }
             throw S3Helper.handOver(remote: "s3://\(bucket)" + (prefix.isEmpty ? "" : "/\(prefix)"))
         }
     }
@@ -104,12 +104,6 @@ enum S3Helper {
         }
         return "build it with 'swift build\(release ? " -c release" : "") --product \(helper)' in \(root)"
     }
-}
-
-/// `--endpoint`, for commands that reach a remote.
-struct RemoteOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The S3 service's address for s3:// remotes (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, endpoint_url in ~/.aws/config, else AWS).", valueName: "URL"))
-    var endpoint: String?
 }
 
 extension FileManager {

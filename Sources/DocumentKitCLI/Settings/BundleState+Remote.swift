@@ -25,10 +25,15 @@ extension RemoteLocation {
                                path: url.relativePath)
     }
 
-    /// How the bundle at `url` remembers the remote `text`: as written for `s3://`, as an
-    /// absolute path for a folder, so that it names the same folder from anywhere.
+    /// Makes the bundle at `url` remember the remote `text` (``rememberedForm(_:)``).
     static func remember(_ text: String, for url: URL) throws {
-        let remembered = text.hasPrefix("s3://") ? text : URL(fileURLWithPath: text).standardizedFileURL.path
-        try BundleState(bundle: url).defaultRemote.set(remembered)
+        try BundleState(bundle: url).defaultRemote.set(rememberedForm(text))
+    }
+
+    /// How a remote is remembered, by `clone` and by `state set`: as written for `s3://`, as
+    /// an absolute path for a folder (relative to the working folder when given), so that it
+    /// names the same folder from anywhere.
+    @Sendable static func rememberedForm(_ text: String) -> String {
+        text.hasPrefix("s3://") ? text : URL(fileURLWithPath: text).standardizedFileURL.path
     }
 }

@@ -19,7 +19,8 @@ public enum NamedBundleState {
     public static let settings: [Setting] = [
         .choice("export.format", summary: "the format 'docctl export' writes when given no --format") { $0.exportFormat },
         .uuid("task.last-opened", summary: "the id of the task last open in this bundle") { $0.lastOpenedTask },
-        .text("remote.default", summary: "the remote push and pull use when given none; clone sets it") { $0.defaultRemote },
+        .text("remote.default", summary: "the remote push and pull use when given none; clone sets it",
+              normalized: RemoteLocation.rememberedForm) { $0.defaultRemote },
     ]
 
     /// The value of `name` in the state of the bundle at `url`: a known setting, or any key

@@ -26,14 +26,15 @@ public struct NamedSetting<Settings: KeyValueSettings>: Sendable {
         return NamedSettingValue(name: name, key: key, value: stored ?? defaultValue, isSet: stored != nil, defaultValue: defaultValue)
     }
 
-    /// A setting whose value is any non-blank text, kept as a string.
-    static func text(_ name: String, summary: String,
+    /// A setting whose value is any non-blank text, kept as a string, after `normalized`
+    /// (which makes a relative path absolute, say, so that it means the same from anywhere).
+    static func text(_ name: String, summary: String, normalized: @escaping @Sendable (String) -> String = { $0 },
                      _ container: @escaping @Sendable (Settings) -> KeyValueContainer<String>) -> Self {
         make(name, summary: summary, choices: nil, container) { text in
             guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw DocumentKitError(.usage, "the value must not be blank (use 'unset' to remove it)", location: name)
             }
-            return text
+            return normalized(text)
         }
     }
 
@@ -45,6 +46,21 @@ public struct NamedSetting<Settings: KeyValueSettings>: Sendable {
         return make(name, summary: summary, choices: choices, container) { text in
             guard let value = Value(rawValue: text) else {
                 throw DocumentKitError(.usage, "'\(text)' is not one of \(StoredType.listing(choices))", location: name)
+            }
+            return value
+        }
+    }
+
+    /// A setting whose value is a number in `range`: a count (`Int`) or an amount (`Double`).
+    static func number<Value: Codable & Sendable & Comparable & LosslessStringConvertible>(
+        _ name: String, summary: String, in range: ClosedRange<Value>,
+        _ container: @escaping @Sendable (Settings) -> KeyValueContainer<Value>
+    ) -> Self {
+        make(name, summary: summary, choices: nil, container) { text in
+            guard let value = Value(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
+                // 86400, not Double's 86400.0.
+                let bounds = [range.lowerBound, range.upperBound].map { "\($0)".replacingOccurrences(of: #"\.0$"#, with: "", options: .regularExpression) }
+                throw DocumentKitError(.usage, "'\(text)' is not a number from \(bounds[0]) to \(bounds[1])", location: name)
             }
             return value
         }

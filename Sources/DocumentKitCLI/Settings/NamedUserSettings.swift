@@ -13,6 +13,8 @@ public enum NamedUserSettings {
         .text("author.email", summary: "your email, saved with your name as 'Name <email>'") { $0.authorEmail },
         .choice("export.format", summary: "the format 'docctl export' writes when given no --format") { $0.exportFormat },
         .choice("compression", summary: "how saves store new objects: zstd where it pays, or none") { $0.compression },
+        .number("remote.timeout", summary: "seconds an S3 request may go unanswered before it is retried", in: 0.001...86_400) { $0.remoteTimeout },
+        .number("remote.retries", summary: "how many times a failed S3 request is tried again", in: 0...100) { $0.remoteRetries },
     ]
 
     /// The setting called `name`; a usage error listing the known names if there is none.

@@ -36,6 +36,8 @@ public enum WorkMeter {
         case readBytes = "read-bytes"
         /// Preferences files opened and read (a program's settings, a bundle's state is not one).
         case settingsReads = "settings-reads"
+        /// Bytes of files taken from an OCFL object: a remote's, downloaded or read in place.
+        case fetchedBytes = "fetched-bytes"
     }
 
     /// Starts counting; the counts are written to `path` when the process exits.
@@ -76,6 +78,7 @@ public enum WorkMeter {
         case .readBytes: 7
         case .encoderSteps: 8
         case .settingsReads: 9
+        case .fetchedBytes: 10
         }
     }
 

@@ -57,6 +57,7 @@ package final class AtomicReplacement {
             throw TemporarySibling.creationError("cannot replace it", path: reportedPath, errno: errno)
         }
         finished = true
+        Interruption.noteWritten(reportedPath)
         file.unlock()
         if flushing { try synchronizeFolder() }
     }
@@ -75,6 +76,7 @@ package final class AtomicReplacement {
         }
         unlinkat(folder.descriptor, temporaryName, 0)
         finished = true
+        Interruption.noteWritten(reportedPath)
         file.unlock()
         try synchronizeFolder()
     }

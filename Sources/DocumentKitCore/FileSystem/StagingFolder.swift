@@ -85,6 +85,7 @@ package final class StagingFolder {
             throw TemporarySibling.creationError("cannot create it", path: reportedPath, errno: number)
         }
         movedIntoPlace = true
+        Interruption.noteWritten(reportedPath)
         lock.unlock()
         if let displaced {
             try? FileManager.default.removeItem(atPath: (parent.path as NSString).appendingPathComponent(displaced.name))

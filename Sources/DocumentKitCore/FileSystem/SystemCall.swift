@@ -73,6 +73,12 @@ package enum SystemCall {
         #endif
     }
 
+    /// Whether no process `pid` runs on this machine (`kill(2)` with no signal says
+    /// `ESRCH`): the writer that named itself in a lock file has ended.
+    package static func processHasEnded(_ pid: pid_t) -> Bool {
+        kill(pid, 0) != 0 && errno == ESRCH
+    }
+
     /// The home folder and login name of the user running the process, from the user
     /// database (`getpwuid(3)`), not the environment.
     package static func user() -> (home: String?, login: String?) {

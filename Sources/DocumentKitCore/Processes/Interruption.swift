@@ -12,6 +12,29 @@ import Foundation
 package enum Interruption {
     /// The signals handled.
     package static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    /// What a process had already written in full when it was told to stop: what its line
+    /// says, since after a save's last rename "nothing was written" would be untrue.
+    package enum Written: Sendable, Equatable {
+        /// Nothing outside its temporaries, which are removed.
+        case nothing
+        /// The file or folder at this path (as the user named it) was put in place whole.
+        case output(String)
+        /// Files went to the remote at this address: each whole, the command not finished.
+        case remote(String)
+    }
+
+    private static let written = Protected(Written.nothing)
+
+    /// Notes that the file or folder at `path` was put in place whole.
+    package static func noteWritten(_ path: String) {
+        written.value = .output(path)
+    }
+
+    /// Notes that a file went to the remote at `address`.
+    package static func noteRemoteWrite(_ address: String) {
+        written.value = .remote(address)
+    }
     /// The pipe the handler writes to (`write`) and the waiting thread reads (`read`),
     /// made on first use, which ``install(report:)`` is, before any handler can run: a
     /// handler then only loads a constant.
@@ -23,9 +46,9 @@ package enum Interruption {
     }()
 
     /// Installs the handlers. On a signal, the temporaries are removed, then `report` is
-    /// called with the signal's number (to print one line), then the process exits.
-    /// Call it once, early in `main`.
-    package static func install(report: @escaping @Sendable (Int32) -> Void) {
+    /// called with the signal's number and what was already written (to print one line),
+    /// then the process exits. Call it once, early in `main`.
+    package static func install(report: @escaping @Sendable (Int32, Written) -> Void) {
         guard let waiting = notification?.read else { return }
         Thread.detachNewThread {
             var number: Int32 = 0
@@ -36,7 +59,7 @@ package enum Interruption {
                 return
             }
             TemporaryRegistry.removeAll()
-            report(number)
+            report(number, written.value)
             _exit(128 + number)
         }
         var unblocked = sigset_t()

@@ -35,10 +35,12 @@ import Testing
         #expect(try docctl(["config", "get", "author.name"], in: directory).output == "Ada Lovelace\n")
         #expect(try docctl(["config", "get", "compression"], in: directory).output == "zstd\n", "the default")
         #expect(try docctl(["config", "list"], in: directory).output == """
-            author.name    Ada Lovelace
-            author.email   ada@example.org
-            export.format  tar.zst
-            compression    zstd (default)
+            author.name     Ada Lovelace
+            author.email    ada@example.org
+            export.format   tar.zst
+            compression     zstd (default)
+            remote.timeout  60 (default)
+            remote.retries  8 (default)
 
             """)
         #expect(try docctl(["config", "get", "export.format", "--json"], in: directory).output == """
@@ -82,11 +84,25 @@ import Testing
                 "name" : "compression",
                 "set" : false,
                 "value" : "zstd"
+              },
+              {
+                "default" : 60,
+                "key" : "remoteTimeout",
+                "name" : "remote.timeout",
+                "set" : false,
+                "value" : 60
+              },
+              {
+                "default" : 8,
+                "key" : "remoteRetries",
+                "name" : "remote.retries",
+                "set" : false,
+                "value" : 8
               }
             ]
 
             """)
-        #expect(try docctl(["config", "list"], in: directory).output.contains("author.email   (not set)\n"))
+        #expect(try docctl(["config", "list"], in: directory).output.contains("author.email    (not set)\n"))
         let unset = try docctl(["config", "get", "author.email"], in: directory)
         #expect(unset.status == 1 && unset.output.isEmpty && unset.standardError.isEmpty, "no value, no default: exit 1, silent")
         #expect(try docctl(["config", "get", "author.email", "--json"], in: directory).output.contains(#""value" : null"#))
@@ -102,12 +118,14 @@ import Testing
             (~/.config/docctl/preferences.json when XDG_CONFIG_HOME is unset). Known
             settings:
 
-              author.name    your name, as the author of the versions you save
-              author.email   your email, saved with your name as 'Name <email>'
-              export.format  the format 'docctl export' writes when given no --format
-                             one of: zip, tar, tar.gz, tar.zst, dir, json, bagit
-              compression    how saves store new objects: zstd where it pays, or none
-                             one of: zstd, none
+              author.name     your name, as the author of the versions you save
+              author.email    your email, saved with your name as 'Name <email>'
+              export.format   the format 'docctl export' writes when given no --format
+                              one of: zip, tar, tar.gz, tar.zst, dir, json, bagit
+              compression     how saves store new objects: zstd where it pays, or none
+                              one of: zstd, none
+              remote.timeout  seconds an S3 request may go unanswered before it is retried
+              remote.retries  how many times a failed S3 request is tried again
 
             USAGE: docctl config <subcommand>
 
@@ -133,7 +151,7 @@ import Testing
         let directory = try TemporaryDirectory()
         try docctl(["config", "set", "export.format", "zip"], in: directory)
         let before = try Fixtures.digest(of: URL(fileURLWithPath: preferencesPath(directory)))
-        let known = "(known: author.name, author.email, export.format, compression)"
+        let known = "(known: author.name, author.email, export.format, compression, remote.timeout, remote.retries)"
         expectFailure(try docctl(["config", "get", "author"], in: directory), status: 64,
                       containing: "error: unknown setting 'author' \(known)\n")
         expectFailure(try docctl(["config", "set", "user.name", "Ada"], in: directory), status: 64,

@@ -1,4 +1,5 @@
 @testable import DocumentKit
+import DocumentKitArchive
 import Foundation
 import Testing
 
@@ -28,6 +29,11 @@ import Testing
         try DocumentBundle(contentsOf: directory.url.appendingPathComponent(bundle)).manifest.versions.map(\.id)
     }
 
+    /// A bundle's entries as its central directory lists them: name, size and CRC-32.
+    private func entries(_ bundle: String, in directory: TemporaryDirectory) throws -> [String] {
+        try StoredZipReader(path: directory.path(bundle)).entries.map { "\($0.name) \($0.size) \($0.crc32)" }
+    }
+
     @Test(.enabled(if: enabled, skipReason), arguments: S3Service.allCases)
     func whatDocctlPushedIsDownloadedByBoto3AndValidToOCFLPy(_ service: S3Service) throws {
         let (directory, remote, server) = try garden(on: service)
@@ -54,12 +60,12 @@ import Testing
         try remote.succeed(["clone", remote.address, "-o", "from-s3.dkproj"])
         try remote.succeed(["validate", "--deep", "from-s3.dkproj"])
         #expect(try ids("from-s3.dkproj", in: directory) == ids("garden.dkproj", in: directory))
-        // The same bundle, byte for byte, as a clone of the folder, once each forgets the
-        // remote it came from (which clone remembers in the bundle's state).
+        // The same entries, byte for byte, as a clone of the folder, once each forgets the
+        // remote it came from (which clone remembers in the bundle's state; the rewrite of
+        // the state leaves unlisted bytes that differ).
         try remote.succeed(["clone", directory.path("folder"), "-o", "from-folder.dkproj"])
         for bundle in ["from-s3.dkproj", "from-folder.dkproj"] { try remote.succeed(["state", "unset", bundle, "remote.default"]) }
-        #expect(try Fixtures.digest(of: directory.url.appendingPathComponent("from-s3.dkproj"))
-            == Fixtures.digest(of: directory.url.appendingPathComponent("from-folder.dkproj")))
+        #expect(try entries("from-s3.dkproj", in: directory) == entries("from-folder.dkproj", in: directory))
         // And it pushes back to the bucket boto3 filled: nothing to send.
         #expect(try remote.succeed(["push", "from-s3.dkproj", remote.address]).output.contains(" is up to date with from-s3.dkproj"))
     }

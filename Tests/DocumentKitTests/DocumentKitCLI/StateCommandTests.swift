@@ -122,6 +122,22 @@ import Testing
         #expect(try docctl(["validate", "--deep", "p.dkproj"], in: directory).output == "p.dkproj: ok (1 version, 2 objects, every digest checked)\n")
     }
 
+    /// A remote folder given relative to where the command runs is remembered as the
+    /// absolute path it names (as clone remembers one), so that a push run from another
+    /// folder goes to the same remote; `s3://` addresses are kept as written.
+    @Test func aRememberedRemoteFolderIsKeptAsTheFolderItNamed() throws {
+        let directory = try TemporaryDirectory()
+        _ = try newBundle(in: directory)
+        let work = directory.url.appendingPathComponent("work")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let set = try Run.docctl(["state", "set", "../p.dkproj", "remote.default", "../team/remote"], in: work)
+        #expect(set.status == 0, "\(set.standardError)")
+        let folder = directory.url.appendingPathComponent("team/remote").standardizedFileURL.path
+        #expect(try docctl(["state", "get", "p.dkproj", "remote.default"], in: directory).output == "\(folder)\n")
+        try docctl(["state", "set", "p.dkproj", "remote.default", "s3://team/projects"], in: directory)
+        #expect(try docctl(["state", "get", "p.dkproj", "remote.default"], in: directory).output == "s3://team/projects\n")
+    }
+
     @Test func aStateChangeMakesNoVersionAndLeavesTheDocumentAlone() throws {
         let directory = try TemporaryDirectory()
         try Fixtures.write(Fixtures.noise(2_000_000), to: "big.bin", in: directory.url)

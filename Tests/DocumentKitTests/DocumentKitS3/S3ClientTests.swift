@@ -102,26 +102,32 @@ import Testing
         var closed = S3Client(endpoint: URL(string: "http://127.0.0.1:9")!, region: "us-east-1", credentials: credentials)
         closed.timeout = .seconds(3)
         let unreachable = await #expect(throws: S3Error.self) { try await closed.get(bucket: "b", key: "k") }
-        #expect(unreachable?.kind == .unreachable)
-        #expect(unreachable?.description.hasPrefix("b/k: cannot reach http://127.0.0.1:9: ") == true)
+        // Not tried again: an endpoint that is not there will not be there a moment later.
+        #expect(unreachable?.kind == .unreachable && unreachable?.retries == 0)
+        #expect(unreachable?.description.hasPrefix("GetObject b/k: cannot reach http://127.0.0.1:9: ") == true)
     }
 
     /// A connection that closes, or a server that stops answering, is said in plain words,
-    /// never with the HTTP library's type names (`HTTPClientError.remoteConnectionClosed`).
+    /// never with the HTTP library's type names (`HTTPClientError.remoteConnectionClosed`),
+    /// once the retries it was given ran out.
     @Test func aBrokenConnectionAndAFrozenServerAreSaidInPlainWords() async throws {
         let closing = try FaultyServer(.closing)
         var client = S3Client(endpoint: URL(string: closing.endpoint)!, region: "us-east-1", credentials: credentials)
+        client.retryPolicy.maxRetries = 1
+        client.retryPolicy.jitter = { 0 }
         let closed = await #expect(throws: S3Error.self) { try await client.get(bucket: "b", key: "k") }
-        #expect(closed?.kind == .unreachable)
-        #expect(closed?.description == "b/k: \(closing.endpoint) closed the connection before it answered")
+        #expect(closed?.kind == .interrupted && closed?.retries == 1)
+        #expect(closed?.description == "GetObject b/k: \(closing.endpoint) closed the connection before it answered (gave up after 1 retry)")
 
         let frozen = try FaultyServer(.silent)
         client = S3Client(endpoint: URL(string: frozen.endpoint)!, region: "us-east-1", credentials: credentials)
+        client.retryPolicy.maxRetries = 0
         client.timeout = .seconds(2)
         // The message names the deadline; how soon it is said is not timed here (a loaded
         // machine delays the test's own resumption, not the deadline).
         let silent = await #expect(throws: S3Error.self) { try await client.put(Data("x".utf8), bucket: "b", key: "k") }
-        #expect(silent?.description == "b/k: \(frozen.endpoint) stopped answering: no answer within 2 s")
+        #expect(silent?.description == "PutObject b/k: \(frozen.endpoint) stopped answering: no answer within 2 s")
+        #expect(silent?.isTimeout == true)
         for error in [closed, silent] { #expect(error?.description.contains("HTTPClientError") == false) }
     }
 }

@@ -1,4 +1,5 @@
-import DocumentKit
+@testable import DocumentKit
+@testable import DocumentKitCLI
 import Foundation
 import Testing
 
@@ -72,5 +73,28 @@ import Testing
         Self.expectInterrupted(outcome, by: SIGINT)
         #expect(Fixtures.listing(directory.url) == before)
         #expect(try Fixtures.digest(of: bundle) == digest)
+    }
+
+    /// A push told to stop after some of its files went to the remote says so, and that
+    /// running it again finishes it; which it does, the remote whole before and after.
+    @Test func anInterruptedPushSaysTheRemoteHasPartOfItAndTheNextPushFinishes() throws {
+        let directory = try TemporaryDirectory()
+        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        let push = try Run.docctl(["push", "garden.dkproj", "remote"], in: directory.url,
+                                  environment: ["DOCUMENTKIT_KILL_AFTER_REMOTE_WRITES": "3:INT"])
+        #expect(push.status == 128 + SIGINT, "\(push.standardError)")
+        #expect(push.standardError == "error: interrupted; remote has part of what was sent, each file whole: run the command again to finish\n")
+        let again = try Run.succeeding(["push", "garden.dkproj", "remote"], in: directory.url)
+        #expect(again.output.hasPrefix("pushed garden.dkproj to remote: "), "\(again.output)")
+        try Run.succeeding(["clone", "remote", "-o", "copy.dkproj"], in: directory.url)
+        let versions = { (name: String) in try DocumentBundle(contentsOf: directory.url.appendingPathComponent(name)).manifest.versions.map(\.id) }
+        #expect(try versions("copy.dkproj") == versions("garden.dkproj"))
+    }
+
+    /// The line for each thing a process may have written when it was stopped.
+    @Test func theLineSaysWhatWasWrittenBeforeTheSignal() {
+        #expect(InterruptionText.line(.nothing) == "interrupted; nothing was written")
+        #expect(InterruptionText.line(.output("g.dkproj")) == "interrupted after g.dkproj was written in full; nothing is half-written")
+        #expect(InterruptionText.line(.remote("s3://team/p")) == "interrupted; s3://team/p has part of what was sent, each file whole: run the command again to finish")
     }
 }

@@ -39,12 +39,23 @@ enum Loopback {
 
     /// Whether something accepts connections on `port` of 127.0.0.1.
     static func accepts(_ port: Int) -> Bool {
+        guard let socket = connected(to: port) else { return false }
+        close(socket)
+        return true
+    }
+
+    /// A new socket connected to `port` of 127.0.0.1, or `nil` when nothing accepts there.
+    static func connected(to port: Int) -> Int32? {
         let socket = socket()
-        defer { close(socket) }
         var address = address(port: port)
-        return withUnsafePointer(to: &address) {
+        let made = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
+        guard made else {
+            close(socket)
+            return nil
+        }
+        return socket
     }
 
     private static func address(port: Int) -> sockaddr_in {

@@ -50,10 +50,10 @@ final class RadosGW: Sendable {
             "RGW_PORT": "\(rgw)", "MON_PORT_V1": "\(monV1)", "MON_PORT_V2": "\(monV2)", "OSD_PORT_MIN": "\(20_000 + Int(getpid()) % 100 * 100)",
             "MEMSTORE_BYTES": "\(2 << 30)", "S3_ACCESS_KEY": Self.credentials.id, "S3_SECRET_KEY": Self.credentials.secret,
         ]) { $1 }
-        // Its output to a file, not to pipes: the daemons it starts would inherit the pipes
-        // and hold them open, and reading them to their end would never end.
+        // Its output to a file, not to pipes: the daemons it starts would hold them open, and
+        // reading them to their end would never end (start.sh also closes what it inherits).
         let started = try ExternalTool(name: "sh", path: "/bin/sh")
-            .run(["-c", #""$0" "$1" >"$1.start.log" 2>&1 </dev/null; status=$?; cat "$1.start.log"; exit $status"#,
+            .run(["-c", #"mkdir -p "$1" && "$0" "$1" >"$1/start.log" 2>&1 </dev/null; status=$?; cat "$1/start.log"; exit $status"#,
                   Self.scripts.appendingPathComponent("start.sh").path, folder.path], environment: environment)
         guard started.status == 0 else {
             let logs = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("log").path)) ?? []

@@ -177,12 +177,15 @@ import Testing
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
         try docctl(["archive", "garden.dkproj", "root"], in: directory)
         let object = try objectFolder("root", of: "garden.dkproj", in: directory)
-        let content = object.appendingPathComponent("v2/content/document.json")
+        // An archive is a push: each version's new files are below a folder named after its id.
+        let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: object.appendingPathComponent("v2/content").path).first)
+        let contentPath = "v2/content/\(folder)/document.json"
+        let content = object.appendingPathComponent(contentPath)
         var bytes = try Data(contentsOf: content)
         bytes[bytes.count / 2] ^= 0x20
         try bytes.write(to: content)
         let result = try Run.docctl(["import", object.path, "-o", "copy.dkproj"], in: directory.url)
-        expectFailure(result, status: 65, containing: "v2: content file v2/content/document.json is damaged: its SHA-512 is not the inventory's")
+        expectFailure(result, status: 65, containing: "v2: content file \(contentPath) is damaged: its SHA-512 is not the inventory's")
         #expect(Fixtures.listing(directory.url) == ["garden.dkproj", "root"])
     }
 
@@ -206,7 +209,7 @@ import Testing
         try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("photos"), withIntermediateDirectories: false)
         try Fixtures.write(Data("mine".utf8), to: "photos/notes.txt", in: directory.url)
         let result = try Run.docctl(["archive", "garden.dkproj", "photos"], in: directory.url)
-        expectFailure(result, status: 73, containing: "error: photos: not an OCFL 1.1 storage root (no 0=ocfl_1.1 declaration) and not empty")
+        expectFailure(result, status: 73, containing: "error: photos: not a DocumentKit remote (an OCFL 1.1 storage root) and not empty: it holds notes.txt")
         #expect(Fixtures.listing(directory.url.appendingPathComponent("photos")) == ["notes.txt"])
         let missing = try Run.docctl(["archive", "absent.dkproj", "root"], in: directory.url)
         #expect(missing.status == 66, "\(missing.standardError)")

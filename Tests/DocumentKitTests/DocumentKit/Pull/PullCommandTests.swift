@@ -150,6 +150,25 @@ import Testing
         }
     }
 
+    /// A fast-forward names the new head by the number this bundle gives it, which differs
+    /// from the other copy's when the two pruned different parts of the history.
+    @Test func aFastForwardNamesTheHeadByThisBundlesNumber() throws {
+        let directory = try TemporaryDirectory()
+        try docctl(["new", "b.dkproj", "--name", "P"], in: directory)
+        try docctl(["set", "b.dkproj", "name", "two"], in: directory)
+        try docctl(["set", "b.dkproj", "name", "three"], in: directory)
+        try docctl(["prune", "b.dkproj", "--keep", "1"], in: directory)
+        try docctl(["push", "b.dkproj", "rem"], in: directory)
+        try docctl(["clone", "rem", "-o", "c.dkproj"], in: directory)
+        try docctl(["set", "b.dkproj", "name", "four"], in: directory)
+        try docctl(["push", "b.dkproj", "rem"], in: directory)
+        let pulled = try docctl(["pull", "c.dkproj", "rem"], in: directory)
+        let head = try bundle("c.dkproj", in: directory).headVersion
+        #expect(pulled.output == "fast-forward c.dkproj to version \(head.number) (\(head.shortID)): 1 version from rem\n")
+        let log = try docctl(["log", "c.dkproj", "-n1"], in: directory).output
+        #expect(log.hasPrefix("version \(head.number)  \(head.id)"), "\(log)")
+    }
+
     private struct ConflictReport: Decodable {
         var result: String
         var conflicts: [JSONMerge.Conflict]

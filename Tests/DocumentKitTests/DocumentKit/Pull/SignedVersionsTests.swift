@@ -319,6 +319,12 @@ import Testing
               --endpoint <URL>        The S3 service's address for s3:// remotes (default:
                                       AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, endpoint_url
                                       in ~/.aws/config, else AWS).
+              --timeout <SECONDS>     Seconds an S3 request may go unanswered before it is
+                                      tried again (default: the remote.timeout setting,
+                                      else 60).
+              --retries <N>           How many times an S3 request that fails in passing
+                                      (503, 500, a broken connection) is tried again
+                                      (default: the remote.retries setting, else 8).
               --json                  Print machine-readable JSON instead of text.
               -q, --quiet             Print nothing but errors, and no progress: the exit
                                       status tells.

@@ -1,0 +1,52 @@
+import Foundation
+
+extension RemoteRoot {
+    /// Where a remote keeps a bundle's project: the object's id and folder, and whether
+    /// the remote holds it yet.
+    struct ProjectObject {
+        var id: String
+        var path: String
+        var exists: Bool
+    }
+
+    /// The object of the bundle's project on `remote`. First where the bundle's object id
+    /// (``OCFLArchiver/objectID(of:)``) puts it; when nothing is there, any object of the
+    /// root that holds one of the bundle's versions, or whose id names one of them or one
+    /// the bundle pruned: a copy cloned from a pruned object by an earlier release, which
+    /// did not keep the project's first version in `pruned`, derives another id than the
+    /// copy that pushed it, and finds the object so (FORMAT.md §10, "The object"). Only
+    /// when no object holds the project is it a new object at the bundle's own id.
+    static func projectObject(of bundle: DocumentBundle, in remote: any RemoteStore) throws -> ProjectObject {
+        let id = OCFLArchiver.objectID(of: bundle.manifest)
+        let path = OCFLStorageRoot.objectPath(for: id)
+        // A copy that pruned nothing derives the id every release derived: only a pruned
+        // one may find its project under another.
+        let exists = try remote.size("\(path)/inventory.json") != nil
+        if exists || bundle.manifest.pruned.isEmpty {
+            return ProjectObject(id: id, path: path, exists: exists)
+        }
+        let known = Set(bundle.manifest.versions.map(\.id)).union(bundle.manifest.pruned)
+        let records = try RemoteObjectSnapshot.recordDigests(of: bundle)
+        for other in try objectPaths(remote) where other != path {
+            // An object this build cannot read is no copy of this project to take.
+            guard let inventory = try? OCFLObject.readInventory(remote, at: other) else { continue }
+            let named = inventory.id.hasPrefix("documentkit:") && known.contains(String(inventory.id.dropFirst("documentkit:".count)))
+            let holdsOne = inventory.versions.values.contains { version in
+                version.state.contains { $0.value.contains(OCFLVersionRecord.path) && records[$0.key] != nil }
+            }
+            if named || holdsOne {
+                return ProjectObject(id: inventory.id, path: other, exists: true)
+            }
+        }
+        return ProjectObject(id: id, path: path, exists: false)
+    }
+
+    /// The object of the bundle's project, refusing (`missingInput`) a remote that holds none.
+    static func requireProjectObject(of bundle: DocumentBundle, in remote: any RemoteStore) throws -> ProjectObject {
+        let object = try projectObject(of: bundle, in: remote)
+        guard object.exists else {
+            throw DocumentKitError(.missingInput, "holds no copy of this project (object \(object.id)); push it first", path: remote.displayPath)
+        }
+        return object
+    }
+}

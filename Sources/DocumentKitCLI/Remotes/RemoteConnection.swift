@@ -1,0 +1,56 @@
+import ArgumentParser
+import DocumentKit
+import Foundation
+
+/// How a command reaches a remote on S3-compatible storage: the endpoint, how long one
+/// request may go unanswered, and how many times a request that fails in passing (a 503,
+/// a connection cut) is tried again. Each is taken from the command's option, else the
+/// user's setting (`remote.timeout`, `remote.retries` in `docctl config`), else the S3
+/// client's default (`nil`).
+public struct RemoteConnection: Sendable, Equatable {
+    /// The S3 service's address (`--endpoint`); `nil`: the AWS configuration's.
+    public var endpoint: String?
+    /// Seconds one request may go without an answer, or a body without a byte.
+    public var timeout: Double?
+    /// How many times one request is tried again.
+    public var retries: Int?
+
+    public init(endpoint: String? = nil, timeout: Double? = nil, retries: Int? = nil) {
+        self.endpoint = endpoint
+        self.timeout = timeout
+        self.retries = retries
+    }
+}
+
+/// `--endpoint`, `--timeout` and `--retries`, for commands that reach a remote.
+struct RemoteOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The S3 service's address for s3:// remotes (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, endpoint_url in ~/.aws/config, else AWS).", valueName: "URL"))
+    var endpoint: String?
+    @Option(help: ArgumentHelp("Seconds an S3 request may go unanswered before it is tried again (default: the remote.timeout setting, else 60).", valueName: "SECONDS"))
+    var timeout: Double?
+    @Option(help: ArgumentHelp("How many times an S3 request that fails in passing (503, 500, a broken connection) is tried again (default: the remote.retries setting, else 8).", valueName: "N"))
+    var retries: Int?
+
+    func validate() throws {
+        if let timeout, !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout takes seconds from more than 0 to 86400, not \(timeout)") }
+        if let retries, !(0...100).contains(retries) { throw ValidationError("--retries takes 0 to 100, not \(retries)") }
+    }
+
+    /// The connection the options and the user's settings ask for. Settings that cannot
+    /// be read count as unset, as for saves' compression: a damaged preferences file must
+    /// not stop a backup (`docctl config get` reports it).
+    func connection() -> RemoteConnection {
+        let settings = try? UserSettings.snapshot.get()
+        return RemoteConnection(endpoint: endpoint, timeout: timeout ?? (try? settings?.remoteTimeout.get()),
+                                retries: retries ?? (try? settings?.remoteRetries.get()))
+    }
+}
+
+extension UserSettings {
+    /// Seconds an S3 request may go unanswered (60 unless set): `remote.timeout` in
+    /// `docctl config`. The default is the S3 client's own (`S3RetryPolicy`).
+    public var remoteTimeout: KeyValueContainer<Double> { storage.makeContainer(default: 60) }
+    /// How many times an S3 request is tried again (8 unless set): `remote.retries` in
+    /// `docctl config`.
+    public var remoteRetries: KeyValueContainer<Int> { storage.makeContainer(default: 8) }
+}

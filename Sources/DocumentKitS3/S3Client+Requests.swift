@@ -1,0 +1,105 @@
+import AsyncHTTPClient
+import Crypto
+import DocumentKitCore
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+extension S3Client {
+    /// A whole, checked answer: its headers, its body, and the body's XML when one was asked for.
+    struct Response {
+        var headers: HTTPHeaders
+        var body: Data
+        var xml = S3XML()
+    }
+
+    /// Sends one signed request as `operation` (AWS's name for it), retried as
+    /// ``retryPolicy`` says unless `retrying` is false, and returns the answer once checked:
+    /// an error status becomes `S3Error`; a body shorter than its Content-Length is an
+    /// error; with `checksBody`, an ETag that is an MD5 must be that of the body sent (a
+    /// PUT) or received (a GET); with `answer`, the body must be that XML document (an
+    /// `Error` document in a 200 is the error it names).
+    func send(_ operation: String, _ method: HTTPMethod, bucket: String, key: String?, query: [(String, String)] = [],
+              headers: [String: String] = [:], body: Data = Data(), limit: Int = 16 << 20, checksBody: Bool = false,
+              answer: String? = nil, retrying: Bool = true) async throws -> Response {
+        let resource = key.map { "\(bucket)/\($0)" } ?? bucket
+        let once: (Int) async throws -> Response = { _ in
+            let response = try await execute(method, bucket: bucket, key: key, query: query, headers: headers, body: body)
+            let data: Data
+            do {
+                data = Data(try await response.body.collect(upTo: method == .HEAD ? 0 : limit).readableBytesView)
+            } catch is NIOTooManyBytesError {
+                throw S3Error(.service(status: Int(response.status.code), code: "TooLarge"), message: "the answer is over \(limit) bytes", resource: resource)
+            } catch {
+                // The answer began and broke off.
+                throw interrupted(error, resource: resource)
+            }
+            var checked = Response(headers: response.headers, body: data)
+            if method != .HEAD {
+                try Self.checkLength(data, headers: response.headers, resource: resource)
+            }
+            if checksBody {
+                try Self.checkMD5(of: method == .PUT ? body : data, headers: response.headers, resource: resource)
+            }
+            if let answer {
+                checked.xml = try Self.document(answer, in: data, status: Int(response.status.code), resource: resource)
+            }
+            return checked
+        }
+        if retrying { return try await self.retrying(operation, once) }
+        do {
+            return try await once(0)
+        } catch var error as S3Error {
+            error.operation = operation
+            throw error
+        }
+    }
+
+    /// Sends one signed request; an error status becomes `S3Error`, after reading the
+    /// service's error document (`Code`, `Message`, `RequestId`). The body of a success is
+    /// the caller's to read.
+    func execute(_ method: HTTPMethod, bucket: String, key: String?, query: [(String, String)] = [],
+                 headers: [String: String] = [:], body: Data = Data()) async throws -> HTTPClientResponse {
+        let resource = key.map { "\(bucket)/\($0)" } ?? bucket
+        var path = endpoint.path.hasSuffix("/") ? String(endpoint.path.dropLast()) : endpoint.path
+        path += "/" + SigV4Signer.encode(bucket)
+        if let key { path += "/" + SigV4Signer.encode(key, keepingSlash: true) }
+        let host = endpoint.port.map { "\(endpoint.host ?? ""):\($0)" } ?? (endpoint.host ?? "")
+        var signing = headers
+        signing["host"] = host
+        let signed = signer.signedHeaders(method: method.rawValue, path: path, query: query, headers: signing,
+                                          payloadHash: SigV4Signer.payloadHash(body), date: Date())
+        let queryText = query.map { $0.1.isEmpty ? SigV4Signer.encode($0.0) : "\(SigV4Signer.encode($0.0))=\(SigV4Signer.encode($0.1))" }
+            .joined(separator: "&")
+        var request = HTTPClientRequest(url: "\(endpoint.scheme ?? "https")://\(host)\(path)\(queryText.isEmpty ? "" : "?" + queryText)")
+        request.method = method
+        for (name, value) in signed { request.headers.replaceOrAdd(name: name, value: value) }
+        if !body.isEmpty || method == .PUT || method == .POST {
+            // One buffer, written by the connection's event loop. Handed over as `Data`, a
+            // body over 4 MB becomes a sequence the client reads from a task on the shared
+            // cooperative threads: a synchronous push called from async code (a test, an
+            // app) holds those threads waiting, and the part is never sent (a hang, seen
+            // with two such pushes on a 2-core machine).
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let response: HTTPClientResponse
+        do {
+            response = try await http.execute(request, timeout: timeout)
+        } catch {
+            throw interrupted(error, resource: resource)
+        }
+        guard (200..<300).contains(Int(response.status.code)) else {
+            // An error document cut short still has its status to go by.
+            let data = (try? await response.body.collect(upTo: 1 << 20)).map { Data($0.readableBytesView) } ?? Data()
+            let xml = S3XML.parse(data)
+            // A HEAD's answer has no body: its status is all there is to go on.
+            let code = xml.first("Code") ?? (response.status.code == 404 ? (key == nil ? "NoSuchBucket" : "NoSuchKey")
+                : response.status.code == 403 ? "AccessDenied" : response.status.reasonPhrase)
+            var error = S3Error(.service(status: Int(response.status.code), code: code), message: xml.first("Message") ?? response.status.reasonPhrase,
+                                resource: resource)
+            error.requestID = xml.first("RequestId") ?? response.headers.first(name: "x-amz-request-id")
+            throw error
+        }
+        return response
+    }
+}

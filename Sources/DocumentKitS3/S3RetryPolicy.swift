@@ -1,0 +1,68 @@
+import DocumentKitCore
+import Foundation
+import NIOCore
+
+/// How an ``S3Client`` tries again a request that failed in passing (``S3Error/isTransient``),
+/// as AWS's own SDKs do in their "standard" mode: exponential backoff with full jitter
+/// (the n-th retry waits a random time between 0 and `min(maxDelay, baseDelay × 2ⁿ⁻¹)`),
+/// at most ``maxRetries`` times for one request, and all requests together no more than a
+/// budget allows (``S3RetryBudget``), so that a service that is down is given up on
+/// rather than hammered.
+public struct S3RetryPolicy: Sendable {
+    /// How many times one request is tried again, at most.
+    public var maxRetries = 8
+    /// The longest wait before the first retry, in seconds; it doubles for each next one.
+    public var baseDelay = 0.1
+    /// The longest wait before any retry, in seconds.
+    public var maxDelay = 20.0
+    /// How long one request may go without an answer, or a body without a byte.
+    public var timeout: TimeAmount = .seconds(60)
+    /// A number in `0..<1` for each wait's jitter; tests give a seeded one, so that a run
+    /// that failed waits the same again.
+    public var jitter: @Sendable () -> Double = { Double.random(in: 0..<1) }
+
+    public init(maxRetries: Int = 8, timeout: TimeAmount = .seconds(60)) {
+        self.maxRetries = maxRetries
+        self.timeout = timeout
+    }
+
+    /// How long to wait, in seconds, before retry number `retry` (from 1).
+    public func delay(beforeRetry retry: Int) -> Double {
+        let ceiling = min(maxDelay, baseDelay * pow(2, Double(min(retry, 30) - 1)))
+        return jitter() * ceiling
+    }
+}
+
+/// The retries all of one client's requests may make together, counted as AWS's SDKs
+/// count them: a retry takes 5 of the budget's 500 units (a timeout 10), and each request
+/// that succeeds gives 1 back. Also counts the retries made, for a command's report.
+public final class S3RetryBudget: Sendable {
+    private struct State {
+        var units: Int
+        var retries = 0
+    }
+
+    private static let capacity = 500
+    private let state = Protected(State(units: S3RetryBudget.capacity))
+
+    public init() {}
+
+    /// How many retries were made so far.
+    public var retries: Int { state.value.retries }
+
+    /// Takes a retry out of the budget; `false`, taking nothing, when too little is left.
+    func spend(timeout: Bool) -> Bool {
+        state.mutate { state in
+            let cost = timeout ? 10 : 5
+            guard state.units >= cost else { return false }
+            state.units -= cost
+            state.retries += 1
+            return true
+        }
+    }
+
+    /// A request succeeded: a unit goes back, up to the capacity.
+    func refund() {
+        state.mutate { $0.units = min(Self.capacity, $0.units + 1) }
+    }
+}
