@@ -76,7 +76,10 @@ struct BoundedRun {
             let waited = waitpid(pid, &status, WNOHANG)
             if waited == pid { break }
             if waited < 0, errno != EINTR { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-            peak = max(peak, Self.highWaterMark(of: pid) ?? 0)
+            // Only once the process is docctl: before the shell's exec it is the shell, and,
+            // for an instant after the spawn, a child that still shares the test process's
+            // memory, whose high-water mark (hundreds of megabytes) is not docctl's.
+            if Self.isRunning(Run.docctlURL, pid) { peak = max(peak, Self.highWaterMark(of: pid) ?? 0) }
             if !timedOut, Date().timeIntervalSince(start) > seconds {
                 kill(pid, SIGKILL)
                 timedOut = true
@@ -90,6 +93,11 @@ struct BoundedRun {
             standardOutput: (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data(),
             standardError: String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data(), as: UTF8.self),
             seconds: Date().timeIntervalSince(start), maxResidentBytes: peak, timedOut: timedOut)
+    }
+
+    /// Whether process `pid` runs the program at `executable` (its `/proc/PID/exe`).
+    static func isRunning(_ executable: URL, _ pid: pid_t) -> Bool {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == executable.resolvingSymlinksInPath().path
     }
 
     /// The process's peak resident set size in bytes (`VmHWM`), or `nil` once it has ended.
