@@ -20,10 +20,11 @@ import Testing
         let directory: TemporaryDirectory
         let address = "s3://backups/team/garden"
 
-        init(rate: Double, faults: [FaultProxy.Fault], in directory: TemporaryDirectory, only: @escaping @Sendable (String) -> Bool = { _ in true }) throws {
+        init(rate: Double, faults: [FaultProxy.Fault], in directory: TemporaryDirectory, latency: Double = 0,
+             only: @escaping @Sendable (String) -> Bool = { _ in true }) throws {
             server = try S3TestServer(bucket: "backups")
             proxy = try FaultProxy(upstreamPort: try #require(server.endpoint.port), seed: RemoteFaultTests.seed, rate: rate, faults: faults, stallSeconds: 5,
-                                   only: only)
+                                   latency: latency, only: only)
             self.directory = directory
         }
 
@@ -92,6 +93,36 @@ import Testing
             #expect((counts[fault] ?? 0) > 0, "no \(fault) made (\(remote.proxy.summary))")
         }
         #expect(counts.values.reduce(0, +) * 10 >= remote.proxy.requests, "\(remote.proxy.summary)")
+    }
+
+    /// With four transfers at once (issue 24, item 5) through the same faults and 10 ms each
+    /// way: the requests really overlap at the proxy, and push, clone and pull end exact,
+    /// a part or a file failing while others are under way included.
+    @Test(.enabled(if: enabled, skipReason))
+    func transfersSideBySideThroughFaultsEndExact() throws {
+        let directory = try TemporaryDirectory()
+        let kinds: [FaultProxy.Fault] = [.slowDown, .internalError, .lostAnswer, .cutShort, .slowDown, .internalError, .lostAnswer, .cutShort, .stall]
+        let remote = try Remote(rate: 0.2, faults: kinds, in: directory, latency: 0.01)
+        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        // Three parts of 8 MiB and more: parts side by side, with files beside them.
+        try Fixtures.write(Fixtures.noise(17 << 20, seed: remote.proxy.seed | 3), to: "survey.png", in: directory.url)
+        try Run.succeeding(["attach", "garden.dkproj", "survey.png", "--as", "tasks[0].attachments[+]"], in: directory.url)
+
+        let first = try remote.succeed(["push", "garden.dkproj", remote.address, "--jobs", "4"])
+        #expect(first["result"] as? String == "created", "\(first)")
+        #expect(remote.proxy.mostAtOnce >= 2, "\(remote.proxy.mostAtOnce) requests at once (\(remote.proxy.summary))")
+        let cloned = try remote.succeed(["clone", remote.address, "-o", "copy.dkproj", "--jobs", "4"])
+        #expect(cloned["versions"] as? Int != nil, "\(cloned)")
+        try expectSameVersions("copy.dkproj", as: "garden.dkproj", in: directory, proxy: remote.proxy)
+
+        try Run.succeeding(["set", "garden.dkproj", "tasks[0].title", "Edited side by side"], in: directory.url)
+        try remote.succeed(["push", "garden.dkproj", remote.address, "--jobs", "4"])
+        let pulled = try remote.succeed(["pull", "copy.dkproj", remote.address, "--jobs", "4"])
+        #expect(pulled["result"] as? String == "fast-forward", "\(pulled)")
+        try expectSameVersions("copy.dkproj", as: "garden.dkproj", in: directory, proxy: remote.proxy)
+        try expectBucketHoldsOnlyTheRoot(of: "garden.dkproj", in: remote)
+        print("RemoteFaultTests, 4 jobs: \(remote.proxy.summary), \(remote.proxy.mostAtOnce) at once")
+        #expect(remote.proxy.counts.values.reduce(0, +) * 10 >= remote.proxy.requests, "\(remote.proxy.summary)")
     }
 
     /// Versions, documents and blobs of `copy` are those of `original`, and it validates deeply.
