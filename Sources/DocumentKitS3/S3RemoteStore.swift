@@ -30,11 +30,15 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
     let client: S3Client
     private let http: HTTPClient
     /// The bytes of request bodies its transfers hold in memory at once, in all: with the
-    /// default part size, three parts on their way (or many small files), which keeps a
-    /// push of any size under 64 MiB.
-    public static let bufferBudget = 24 << 20
+    /// default part size, two parts on their way (or many small files), which keeps a
+    /// push of any size under 64 MiB (at 24 MiB, the bench bundle's push peaked at 64.4).
+    public static let bufferBudget = 16 << 20
     /// What ``bufferBudget`` leaves of the bytes bodies may hold now.
     let buffers = ByteBudget(capacity: S3RemoteStore.bufferBudget)
+    /// The requests that carry a body (a small file, a part) that may be under way at
+    /// once: the jobs the store was made for, so that a push runs no more than that many,
+    /// parts of large files included, and one job sends one at a time.
+    let slots: ByteBudget
 
     /// A store on `bucket` below `prefix`, at `endpoint`. Connections that fail to open are
     /// not retried and time out after `connectTimeout`, so that an unreachable endpoint is
@@ -46,6 +50,7 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
                 retryPolicy: S3RetryPolicy = S3RetryPolicy(), jobs: Int = TransferQueue.defaultJobs) {
         self.bucket = bucket
         self.prefix = prefix.split(separator: "/").joined(separator: "/")
+        slots = ByteBudget(capacity: max(jobs, 1))
         var configuration = HTTPClient.Configuration(timeout: .init(connect: min(connectTimeout, retryPolicy.timeout), read: retryPolicy.timeout))
         configuration.connectionPool.retryConnectionEstablishment = false
         // Beyond the client's default (8), a transfer would wait for another's connection.
@@ -102,6 +107,8 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
             defer { buffers.give(held) }
             var body = ByteBufferAllocator().buffer(capacity: Int(size))
             try ProgressMeter.bind(nil) { try file.streamContents { body.writeBytes($0) } }
+            let slot = slots.take(1)
+            defer { slots.give(slot) }
             try call(path) { [client, bucket, body] key in try await client.put(body, bucket: bucket, key: key) }
             ProgressMeter.advance(.read, by: body.readableBytes)
             return UInt64(body.readableBytes)
@@ -226,10 +233,11 @@ private struct MultipartUpload {
                 ProgressMeter.bind(meter) { ProgressMeter.advance(.read, by: body.readableBytes) }
                 return
             }
-            // On its way while the next part is read: the budget, not this loop, says how
-            // many are in flight.
+            // On its way while the next part is read: the budget and the store's slots, not
+            // this loop, say how many are in flight.
+            let slot = store.slots.take(1)
             parts.started()
-            S3RemoteStore.start { [buffers = store.buffers] in
+            S3RemoteStore.start { [buffers = store.buffers, slots = store.slots] in
                 do {
                     let etag = try await client.uploadPart(body, number: number, uploadID: uploadID, bucket: bucket, key: key)
                     parts.arrived(number, etag: etag, sent: UInt64(body.readableBytes))
@@ -237,6 +245,7 @@ private struct MultipartUpload {
                 } catch {
                     parts.fail(error)
                 }
+                slots.give(slot)
                 buffers.give(held)
                 parts.ended()
             }
