@@ -11,6 +11,7 @@
 set -euo pipefail
 if [[ "${1:-}" == "--help" ]]; then sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 runs="${1:-3}"
+needs_s3=1   # docctl-s3 beside docctl, for the s3:// remotes
 source "$(dirname "$0")/prelude.sh"
 bench/big_corpus.sh "$corpus"
 work="$corpus/remote"

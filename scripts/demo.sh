@@ -8,7 +8,9 @@ if [[ "${1:-}" == "--help" ]]; then
     exit 0
 fi
 cd "$(dirname "$0")/.."
-docctl="$(scripts/build-docctl.sh)"
+# A debug build: the demo runs a dozen commands on a small sample, where optimisation saves
+# nothing, and a first release build takes twice as long (scripts/build-docctl.sh).
+docctl="$(scripts/build-docctl.sh --debug)"
 scratch="${1:-$(mktemp -d)}"
 mkdir -p "$scratch"
 cp SampleDocs/garden.dkproj SampleDocs/legacy-v1.dkproj SampleDocs/sources/legacy-defaults.plist "$scratch/"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds docctl and docctl-s3 in release (scripts/build-docctl.sh) and installs them into
+# Builds docctl and docctl-s3 in release (scripts/build-docctl.sh --s3) and installs them into
 # PREFIX/bin, with the manual (PREFIX/share/man/man1/docctl.1) and the bash, zsh and fish
 # completions in the places those shells look. Running it again replaces what it installed.
 #   --prefix DIR    where to install (default: $PREFIX, else /usr/local)
@@ -21,7 +21,7 @@ while (($#)); do
 done
 repository="$(cd "$(dirname "$0")/.." && pwd)"
 if [[ -z "$bin_dir" ]]; then
-    bin_dir="$(dirname "$("$repository/scripts/build-docctl.sh")")"
+    bin_dir="$(dirname "$("$repository/scripts/build-docctl.sh" --s3)")"
 fi
 for tool in docctl docctl-s3; do
     [[ -x "$bin_dir/$tool" ]] || { echo "install.sh: no $tool in $bin_dir" >&2; exit 66; }

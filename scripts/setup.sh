@@ -1,23 +1,36 @@
 #!/usr/bin/env bash
 # Installs what building and testing DocumentKit needs on Debian or Ubuntu, only when it
-# is missing: libarchive's headers, the peer tools the interoperability tests run, and the
-# Python judges (ocfl-py, bagit, moto's S3 server) in virtual environments under .tools/.
-# Usage: scripts/setup.sh   (as root, or with sudo available)
+# is missing: libarchive's headers, the peer tools the interoperability tests run (Ceph's
+# radosgw among them), and the Python judges (ocfl-py, bagit, moto's S3 server, boto3) in
+# virtual environments under .tools/. With --demo, only what building docctl needs.
+# Usage: scripts/setup.sh [--demo]   (as root, or with sudo available)
 set -euo pipefail
-if [[ "${1:-}" == "--help" ]]; then
-    sed -n '2,4p' "$0" | sed 's/^# \{0,1\}//'
-    exit 0
-fi
+demo=false
+case "${1:-}" in
+    --help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --demo) demo=true ;;
+    "") ;;
+    *) echo "setup.sh: unknown option '$1' (usage: scripts/setup.sh [--demo])" >&2; exit 64 ;;
+esac
 
 missing=()
 pkg-config --exists libarchive 2>/dev/null || missing+=(libarchive-dev)
 pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
-command -v bsdtar >/dev/null || missing+=(libarchive-tools)
-command -v unzip >/dev/null || missing+=(unzip)
-command -v zstd >/dev/null || missing+=(zstd)
-command -v python3 >/dev/null || missing+=(python3)
-python3 -c "import venv, ensurepip" 2>/dev/null || missing+=(python3-venv)
+command -v unzip >/dev/null || missing+=(unzip)   # the demo lists a bundle with it
+if ! $demo; then
+    command -v bsdtar >/dev/null || missing+=(libarchive-tools)
+    command -v zstd >/dev/null || missing+=(zstd)
+    command -v python3 >/dev/null || missing+=(python3)
+    python3 -c "import venv, ensurepip" 2>/dev/null || missing+=(python3-venv)
+    # Ceph's S3 server, the second server the remote tests run against (Tests/RadosGW/start.sh
+    # starts a single-node cluster on 127.0.0.1), and curl, which waits for it there.
+    command -v ceph-mon >/dev/null || missing+=(ceph-mon)
+    command -v ceph-osd >/dev/null || missing+=(ceph-osd)
+    command -v radosgw >/dev/null || missing+=(radosgw)
+    command -v ceph >/dev/null || missing+=(ceph-common)
+    command -v curl >/dev/null || missing+=(curl)
+fi
 
 if ((${#missing[@]})); then
     sudo=""
@@ -27,6 +40,8 @@ if ((${#missing[@]})); then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 command -v swift >/dev/null || { echo "setup: swift is not on PATH; install Swift 6 from swift.org" >&2; exit 1; }
+
+$demo && exit 0
 
 # The Python tools that judge what docctl writes, each in a virtual environment of its own
 # (pip cannot settle ocfl-py and moto together): .tools/NAME/bin/...

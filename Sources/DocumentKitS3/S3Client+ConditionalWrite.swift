@@ -37,4 +37,15 @@ extension S3Client {
             }
         }
     }
+
+    /// `error`, the answer to a PUT with `If-Match: ifMatch`, as a lost condition when it is
+    /// one. The services answer the same condition in different words (measured: AWS's
+    /// documentation, moto 5, Ceph radosgw 16.2 of Debian 12): AWS and moto answer 404
+    /// NoSuchKey when the object to match is gone (radosgw 412), which means to a
+    /// compare-and-swap that another writer took the key away. Any other error is returned
+    /// as it is.
+    static func conditionLost(_ error: S3Error, ifMatch: String?) -> S3Error {
+        guard ifMatch != nil, case .service(let status, "NoSuchKey") = error.kind else { return error }
+        return S3Error(.service(status: status, code: "PreconditionFailed"), message: "no object to match: \(error.message)", resource: error.resource)
+    }
 }

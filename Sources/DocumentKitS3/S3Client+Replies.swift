@@ -63,9 +63,15 @@ extension S3Client {
         return hex(Insecure.MD5.hash(data: digests)) + "-\(parts.count)"
     }
 
-    /// An ETag without its quotes (services differ in whether they keep them).
+    /// An ETag without its quotes (and weak mark), as `If-Match` is given it and ETags are
+    /// compared. radosgw compares `If-Match` verbatim with the ETag it keeps, which has no
+    /// quotes, so a quoted one (as HEAD and GET give it, and as RFC 9110 writes it) never
+    /// matches there and every compare-and-swap would lose; AWS and moto ignore the quotes.
     static func unquoted(_ etag: String) -> String {
-        etag.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        var text = Substring(etag)
+        if text.hasPrefix("W/") { text = text.dropFirst(2) }
+        if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = text.dropFirst().dropLast() }
+        return String(text)
     }
 
     static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {

@@ -51,10 +51,12 @@ public struct S3Client: Sendable {
     }
 
     /// Stores `body` as `key`; returns its ETag. With `ifNoneMatch`, only if no object has
-    /// the key; with `ifMatch`, only if the object's ETag is that one. A lost condition is
-    /// an `S3Error` whose `isPreconditionFailure` is true. A conditional write is sent
-    /// once, never retried (``putIfUnchanged(_:bucket:key:ifTag:)`` settles one whose answer
-    /// was lost); another is retried, and the ETag answered checked against the body's MD5.
+    /// the key; with `ifMatch`, only if the object's ETag is that one (quoted, as HEAD and
+    /// GET give it, or not). A lost condition is an `S3Error` whose `isPreconditionFailure`
+    /// is true, on every service: see ``conditionLost(_:ifMatch:)``. A conditional write is
+    /// sent once, never retried (``putIfUnchanged(_:bucket:key:ifTag:)`` settles one whose
+    /// answer was lost); another is retried, and the ETag answered checked against the
+    /// body's MD5.
     @discardableResult
     public func put(_ body: Data, bucket: String, key: String, ifNoneMatch: Bool = false, ifMatch: String? = nil,
                     contentType: String = "application/octet-stream") async throws -> String {
@@ -68,10 +70,14 @@ public struct S3Client: Sendable {
                     contentType: String = "application/octet-stream") async throws -> String {
         var headers = ["content-type": contentType]
         if ifNoneMatch { headers["if-none-match"] = "*" }
-        if let ifMatch { headers["if-match"] = ifMatch }
-        let response = try await send("PutObject", .PUT, bucket: bucket, key: key, headers: headers, body: body, checksBody: true,
-                                      retrying: !ifNoneMatch && ifMatch == nil)
-        return response.headers.first(name: "etag") ?? ""
+        if let ifMatch { headers["if-match"] = Self.unquoted(ifMatch) }
+        do {
+            let response = try await send("PutObject", .PUT, bucket: bucket, key: key, headers: headers, body: body, checksBody: true,
+                                          retrying: !ifNoneMatch && ifMatch == nil)
+            return response.headers.first(name: "etag") ?? ""
+        } catch let error as S3Error {
+            throw Self.conditionLost(error, ifMatch: ifMatch)
+        }
     }
 
     /// The object `key`, or `nil` when there is none (a 404 `NoSuchKey`, and only that:
@@ -155,14 +161,21 @@ public struct S3Client: Sendable {
         return response.headers.first(name: "etag") ?? ""
     }
 
-    /// The parts of an upload that arrived, by number: what a resumed upload need not send again.
-    public func uploadedParts(uploadID: String, bucket: String, key: String) async throws -> [Int: (etag: String, size: UInt64)] {
+    /// The parts of an upload that arrived, by number: what a resumed upload need not send
+    /// again; `nil` when the upload is gone (finished or abandoned since it was listed).
+    public func uploadedParts(uploadID: String, bucket: String, key: String) async throws -> [Int: (etag: String, size: UInt64)]? {
         var parts: [Int: (etag: String, size: UInt64)] = [:]
         var marker: String?
         repeat {
             var query = [("uploadId", uploadID)]
             if let marker { query.append(("part-number-marker", marker)) }
-            let xml = try await send("ListParts", .GET, bucket: bucket, key: key, query: query, answer: "ListPartsResult").xml
+            let xml: S3XML
+            do {
+                xml = try await send("ListParts", .GET, bucket: bucket, key: key, query: query, answer: "ListPartsResult").xml
+            } catch let error as S3Error where error.status == 404 && (error.code == "NoSuchUpload" || error.code == "NoSuchKey") {
+                // AWS and moto say NoSuchUpload; radosgw says NoSuchKey of an abandoned upload.
+                return nil
+            }
             let numbers = xml.all("PartNumber", in: "Part"), etags = xml.all("ETag", in: "Part"), sizes = xml.all("Size", in: "Part")
             for (index, number) in numbers.enumerated() {
                 guard let number = Int(number), index < etags.count, index < sizes.count, let size = UInt64(sizes[index]) else { continue }
@@ -185,6 +198,7 @@ public struct S3Client: Sendable {
     /// answer 200 with an error document, which is an error (retried when passing). A
     /// retry that finds the upload gone (`NoSuchUpload`) after an answer was lost is
     /// settled by the object's ETag: that of these parts means the first one was joined.
+    /// The answer's ETag is not used: radosgw answers an empty one.
     public func completeMultipartUpload(uploadID: String, parts: [Int: String], bucket: String, key: String) async throws {
         let list = parts.keys.sorted().map { "<Part><PartNumber>\($0)</PartNumber><ETag>\(Self.escaped(parts[$0]!))</ETag></Part>" }.joined()
         let body = ByteBuffer(string: "<CompleteMultipartUpload>\(list)</CompleteMultipartUpload>")

@@ -200,14 +200,13 @@ private struct MultipartUpload {
     func send(_ file: FileWrapper) throws -> UInt64 {
         let (bucket, client) = (store.bucket, store.client)
         let existing = try store.call(path) { _ in try await client.unfinishedUploads(bucket: bucket, key: key) }
-        let uploadID: String
-        var arrived: [Int: (etag: String, size: UInt64)] = [:]
-        if let id = existing.last {
-            uploadID = id
-            arrived = try store.call(path) { _ in try await client.uploadedParts(uploadID: id, bucket: bucket, key: key) }.mapValues { $0 }
-        } else {
-            uploadID = try store.call(path) { _ in try await client.startMultipartUpload(bucket: bucket, key: key) }
+        var resumed: (id: String, parts: [Int: (etag: String, size: UInt64)])?
+        if let id = existing.last, let parts = try store.call(path, { _ in try await client.uploadedParts(uploadID: id, bucket: bucket, key: key) }) {
+            resumed = (id, parts)
         }
+        // None to resume, or it went (finished or abandoned by another push) since it was listed.
+        let uploadID = try resumed?.id ?? store.call(path) { _ in try await client.startMultipartUpload(bucket: bucket, key: key) }
+        let arrived = resumed?.parts ?? [:]
         let parts = PartsInFlight()
         // The parts under way when one fails are waited for, so that none outlives the call.
         defer { parts.finish() }

@@ -62,7 +62,7 @@ enum RemoteLocation: Equatable {
             return FolderRemoteStore(root: URL(fileURLWithPath: path))
         case .s3(let bucket, let prefix):
             if let opener = DocumentTool.s3Opener { return try opener(bucket, prefix, connection) }
-            throw S3Helper.handOver()
+            throw S3Helper.handOver(remote: "s3://\(bucket)" + (prefix.isEmpty ? "" : "/\(prefix)"))
         }
     }
 }
@@ -73,14 +73,36 @@ enum RemoteLocation: Equatable {
 /// helpers (`git-remote-https`) are the same idea.
 enum S3Helper {
     /// Replaces this process with `NAME-s3` from the tool's folder; returns the error when
-    /// there is none.
-    static func handOver() -> DocumentKitError {
+    /// there is none, which names `remote` and says what to run to have the helper.
+    static func handOver(remote: String) -> DocumentKitError {
         let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        let helper = executable.deletingLastPathComponent().appendingPathComponent("\(DocumentTool.name)-s3").path
+        let folder = executable.deletingLastPathComponent()
+        let helper = folder.appendingPathComponent("\(DocumentTool.name)-s3").path
         guard FileManager.default.isExecutableFile(atPath: helper) else {
-            return DocumentKitError(.unavailable, "S3 remotes need \(DocumentTool.name)-s3, which is not installed beside \(DocumentTool.name) (in \(executable.deletingLastPathComponent().path))")
+            return DocumentKitError(.unavailable, "S3 remotes need \(DocumentTool.name)-s3, which is not beside \(DocumentTool.name) (in \(folder.path)): \(howToGet(into: folder))",
+                                    path: remote)
         }
         return ChildProcess.replaceProcess(with: helper, arguments: [helper] + CommandLine.arguments.dropFirst())
+    }
+
+    /// What to run to put the helper in `folder`, the tool's. A tool built in its package
+    /// (`ROOT/.build/CONFIGURATION`, whose name ends in `debug` or `release`) is built
+    /// without the helper unless asked, to keep the build of everything else free of the
+    /// HTTP stack: the same build, for the helper; docctl's release is built by its script,
+    /// with its flags. An installed tool lacks an installed helper.
+    static func howToGet(into folder: URL) -> String {
+        let helper = "\(DocumentTool.name)-s3"
+        let parts = folder.standardizedFileURL.pathComponents
+        guard let build = parts.lastIndex(of: ".build"), build > 0 else {
+            return DocumentTool.name == "docctl" ? "install it beside docctl (DocumentKit's scripts/install.sh installs both)" : "install it beside \(DocumentTool.name)"
+        }
+        let root = NSString.path(withComponents: Array(parts[..<build]))
+        let release = parts.last?.hasSuffix("release") == true
+        let script = "scripts/build-\(DocumentTool.name).sh"
+        if release, FileManager.default.isExecutableFile(atPath: "\(root)/\(script)") {
+            return "build it with '\(script) --s3' in \(root)"
+        }
+        return "build it with 'swift build\(release ? " -c release" : "") --product \(helper)' in \(root)"
     }
 }
 

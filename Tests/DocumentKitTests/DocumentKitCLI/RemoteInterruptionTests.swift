@@ -13,7 +13,7 @@ import Testing
     /// inventory) count as errors here, since a push writes every version's.
     static func validate(_ remote: Remote, into directory: TemporaryDirectory, as name: String) throws -> (errors: [String], valid: Bool, output: String) {
         var root = remote.address
-        if remote.kind == .s3 {
+        if remote.server != nil {
             let store = try remote.store()
             root = directory.path(name)
             for key in try store.list(prefix: "").keys {
@@ -22,6 +22,11 @@ import Testing
                 try store.download(key, to: file)
             }
         }
+        return try validateRoot(root)
+    }
+
+    /// ocfl-py on the storage root in the folder `root`, as ``validate(_:into:as:)`` judges it.
+    static func validateRoot(_ root: String) throws -> (errors: [String], valid: Bool, output: String) {
         let script = Fixtures.repository.appendingPathComponent("Tests/OCFLValidator/ocfl_validate_0004.py").path
         let result = try OCFLArchiveTests.python.run([script, root])
         let lines = result.output.split(separator: "\n").map(String.init)

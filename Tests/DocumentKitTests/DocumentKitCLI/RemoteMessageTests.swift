@@ -81,4 +81,29 @@ import Testing
         let merge = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("garden.dkproj")).headVersion
         #expect(merge.parents.count == 2 && merge.message.hasPrefix("Merge remote at "), "\(merge.message)")
     }
+
+    /// docctl built or installed without its S3 helper (the demo builds docctl alone) says
+    /// what to run to have it, for where it is: a release build in its package, a debug
+    /// build, an installed tool.
+    @Test func anS3RemoteWithoutTheHelperSaysWhatToRunToHaveIt() throws {
+        let directory = try TemporaryDirectory()
+        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        let package = directory.path("DocumentKit")
+        try FileManager.default.createDirectory(atPath: "\(package)/scripts", withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: "\(package)/scripts/build-docctl.sh", contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755]))
+        let places = [
+            ("\(package)/.build/x86_64-unknown-linux-gnu/release", "build it with 'scripts/build-docctl.sh --s3' in \(package)"),
+            ("\(package)/.build/debug", "build it with 'swift build --product docctl-s3' in \(package)"),
+            (directory.path("usr/bin"), "install it beside docctl (DocumentKit's scripts/install.sh installs both)"),
+        ]
+        for (folder, advice) in places {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Run.docctlURL.path, toPath: "\(folder)/docctl")
+            for command in [["push", "garden.dkproj", "s3://team/garden"], ["clone", "s3://team/garden", "-o", "copy.dkproj"]] {
+                let result = try ExternalTool(name: "docctl", path: "\(folder)/docctl").run(command, environment: Run.environment, in: directory.url)
+                expectFailure(result, status: 69, containing: "error: s3://team/garden: S3 remotes need docctl-s3, which is not beside docctl (in \(folder)): \(advice)\n")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.path("copy.dkproj")))
+    }
 }

@@ -5,26 +5,29 @@ import Testing
 
 /// The S3 client on a link that fails: answers cut short or stalled are tried again and
 /// never taken for content, error documents are read whole, and a conditional write whose
-/// answer was lost is settled by reading the key back. Against moto behind ``FaultProxy``.
+/// answer was lost is settled by reading the key back. Against moto and radosgw behind
+/// ``FaultProxy``.
 @Suite struct S3ClientFaultTests {
     static let enabled = S3TestServer.isAvailable
     static let skipReason: Comment = "needs moto_server: run scripts/setup.sh"
     static let seed: UInt64 = 0x5EED_0024
 
-    private let credentials = S3Credentials(accessKeyID: "testing", secretAccessKey: "testing")
-
     /// A client of `proxy` that retries at once (no backoff: no wait to time), with a
     /// deadline of 1 s.
-    private func client(_ proxy: FaultProxy, retries: Int = 10) -> S3Client {
-        var client = S3Client(endpoint: URL(string: proxy.endpoint)!, region: "us-east-1", credentials: credentials)
+    private func client(_ proxy: FaultProxy, of server: S3TestServer, retries: Int = 10) -> S3Client {
+        var client = S3Client(endpoint: URL(string: proxy.endpoint)!, region: "us-east-1", credentials: credentials(server))
         client.retryPolicy = S3RetryPolicy(maxRetries: retries, timeout: .seconds(1))
         client.retryPolicy.jitter = { 0 }
         return client
     }
 
-    /// A client of moto itself, to look at the bucket.
+    /// A client of the server itself, to look at the bucket.
     private func direct(_ server: S3TestServer) -> S3Client {
-        S3Client(endpoint: server.endpoint, region: "us-east-1", credentials: credentials)
+        S3Client(endpoint: server.endpoint, region: "us-east-1", credentials: credentials(server))
+    }
+
+    private func credentials(_ server: S3TestServer) -> S3Credentials {
+        S3Credentials(accessKeyID: server.credentials.id, secretAccessKey: server.credentials.secret)
     }
 
     @Test func backoffIsFullJitterUnderACap() {
@@ -49,32 +52,34 @@ import Testing
         #expect(budget.spend(timeout: true) && !budget.spend(timeout: false) && budget.retries == 101)
     }
 
-    @Test(.enabled(if: enabled, skipReason))
-    func anS3ErrorDocumentIsReadWholeAndRetriesThatRunOutSaySo() async throws {
-        let server = try S3TestServer(bucket: "faults")
+    @Test(.enabled(if: enabled, skipReason), arguments: S3Service.allCases)
+    func anS3ErrorDocumentIsReadWholeAndRetriesThatRunOutSaySo(_ service: S3Service) async throws {
+        let server = try S3TestServer(service, bucket: "faults")
+        let bucket = server.bucket("faults")
         let proxy = try FaultProxy(upstreamPort: try #require(server.endpoint.port), seed: Self.seed, rate: 1, faults: [.slowDown])
-        let error = await #expect(throws: S3Error.self) { try await client(proxy, retries: 2).get(bucket: "faults", key: "k") }
+        let error = await #expect(throws: S3Error.self) { try await client(proxy, of: server, retries: 2).get(bucket: bucket, key: "k") }
         #expect(error?.kind == .service(status: 503, code: "SlowDown") && error?.requestID == "fault-proxy" && error?.retries == 2)
-        #expect(error?.description == "GetObject faults/k: HTTP 503 SlowDown: Please reduce your request rate. (request fault-proxy; gave up after 2 retries)")
+        #expect(error?.description == "GetObject \(bucket)/k: HTTP 503 SlowDown: Please reduce your request rate. (request fault-proxy; gave up after 2 retries)")
         #expect(proxy.counts[.slowDown] == 3, "\(proxy.summary)")
     }
 
     /// Half the answers cut short, stalled or lost: each read gives the object's bytes, and
     /// the listing every key, exactly.
-    @Test(.enabled(if: enabled, skipReason))
-    func answersCutShortOrStalledAreTriedAgainNeverTakenForContent() async throws {
-        let server = try S3TestServer(bucket: "faults")
+    @Test(.enabled(if: enabled, skipReason), arguments: S3Service.allCases)
+    func answersCutShortOrStalledAreTriedAgainNeverTakenForContent(_ service: S3Service) async throws {
+        let server = try S3TestServer(service, bucket: "faults")
+        let bucket = server.bucket("faults")
         let objects = (0..<6).map { Fixtures.noise(50_000 + $0, seed: Self.seed + UInt64($0)) }
-        for (index, data) in objects.enumerated() { try await direct(server).put(data, bucket: "faults", key: "k\(index)") }
+        for (index, data) in objects.enumerated() { try await direct(server).put(data, bucket: bucket, key: "k\(index)") }
         let proxy = try FaultProxy(upstreamPort: try #require(server.endpoint.port), seed: Self.seed, rate: 0.5,
                                    faults: [.cutShort, .stall, .internalError, .lostAnswer], stallSeconds: 2)
-        let s3 = client(proxy)
+        let s3 = client(proxy, of: server)
         for (index, data) in objects.enumerated() {
-            #expect(try await s3.get(bucket: "faults", key: "k\(index)")?.data == data, "k\(index) (\(proxy.summary))")
-            #expect(try await s3.head(bucket: "faults", key: "k\(index)")?.size == UInt64(data.count), "k\(index) (\(proxy.summary))")
+            #expect(try await s3.get(bucket: bucket, key: "k\(index)")?.data == data, "k\(index) (\(proxy.summary))")
+            #expect(try await s3.head(bucket: bucket, key: "k\(index)")?.size == UInt64(data.count), "k\(index) (\(proxy.summary))")
         }
-        #expect(try await s3.list(bucket: "faults", prefix: "k").map(\.key) == (0..<6).map { "k\($0)" }, "\(proxy.summary)")
-        #expect(try await s3.head(bucket: "faults", key: "none") == nil, "only a 404 is absence")
+        #expect(try await s3.list(bucket: bucket, prefix: "k").map(\.key) == (0..<6).map { "k\($0)" }, "\(proxy.summary)")
+        #expect(try await s3.head(bucket: bucket, key: "none") == nil, "only a 404 is absence")
         for fault in [FaultProxy.Fault.cutShort, .stall] { #expect((proxy.counts[fault] ?? 0) > 0, "\(proxy.summary)") }
         // One retry per fault at least (a request slowed past its deadline by a loaded machine is one more).
         #expect(s3.budget.retries >= proxy.counts.values.reduce(0, +), "\(proxy.summary)")
@@ -82,60 +87,63 @@ import Testing
 
     /// A conditional write applied whose answer became a 500: the key holds its bytes, so it
     /// succeeded; a stale one answered 500 (as radosgw answers a lost If-Match race) lost.
-    @Test(.enabled(if: enabled, skipReason))
-    func aConditionalWriteWhoseAnswerWasLostIsSettledByReadingBack() async throws {
-        let server = try S3TestServer(bucket: "faults")
+    @Test(.enabled(if: enabled, skipReason), arguments: S3Service.allCases)
+    func aConditionalWriteWhoseAnswerWasLostIsSettledByReadingBack(_ service: S3Service) async throws {
+        let server = try S3TestServer(service, bucket: "faults")
+        let bucket = server.bucket("faults")
         let proxy = try FaultProxy(upstreamPort: try #require(server.endpoint.port), seed: Self.seed, rate: 1, faults: [.lostAnswer],
                                    only: { $0.hasPrefix("PUT ") })
-        let s3 = client(proxy)
-        #expect(try await s3.putIfUnchanged(Data("first".utf8), bucket: "faults", key: "head", ifTag: nil), "applied, answer lost: won")
-        let first = try #require(try await direct(server).get(bucket: "faults", key: "head"))
+        let s3 = client(proxy, of: server)
+        #expect(try await s3.putIfUnchanged(Data("first".utf8), bucket: bucket, key: "head", ifTag: nil), "applied, answer lost: won")
+        let first = try #require(try await direct(server).get(bucket: bucket, key: "head"))
         #expect(first.data == Data("first".utf8))
-        try await direct(server).put(Data("theirs".utf8), bucket: "faults", key: "head")
-        #expect(try await !s3.putIfUnchanged(Data("mine".utf8), bucket: "faults", key: "head", ifTag: first.etag), "another writer's: lost")
-        #expect(try await direct(server).get(bucket: "faults", key: "head")?.data == Data("theirs".utf8))
+        try await direct(server).put(Data("theirs".utf8), bucket: bucket, key: "head")
+        #expect(try await !s3.putIfUnchanged(Data("mine".utf8), bucket: bucket, key: "head", ifTag: first.etag), "another writer's: lost")
+        #expect(try await direct(server).get(bucket: bucket, key: "head")?.data == Data("theirs".utf8))
         #expect(proxy.counts[.lostAnswer] == 2, "\(proxy.summary)")
     }
 
     /// A conditional write the service never applied (a 500 before it) is sent again, the
     /// object being unchanged, until the retries run out; nothing is written.
-    @Test(.enabled(if: enabled, skipReason))
-    func aConditionalWriteNeverAppliedIsSentAgainWhileTheObjectIsUnchanged() async throws {
-        let server = try S3TestServer(bucket: "faults")
+    @Test(.enabled(if: enabled, skipReason), arguments: S3Service.allCases)
+    func aConditionalWriteNeverAppliedIsSentAgainWhileTheObjectIsUnchanged(_ service: S3Service) async throws {
+        let server = try S3TestServer(service, bucket: "faults")
+        let bucket = server.bucket("faults")
         let proxy = try FaultProxy(upstreamPort: try #require(server.endpoint.port), seed: Self.seed, rate: 1, faults: [.internalError],
                                    limit: 2, only: { $0.hasPrefix("PUT ") })
-        let s3 = client(proxy)
-        #expect(try await s3.putIfUnchanged(Data("first".utf8), bucket: "faults", key: "head", ifTag: nil))
-        #expect(try await direct(server).get(bucket: "faults", key: "head")?.data == Data("first".utf8))
+        let s3 = client(proxy, of: server)
+        #expect(try await s3.putIfUnchanged(Data("first".utf8), bucket: bucket, key: "head", ifTag: nil))
+        #expect(try await direct(server).get(bucket: bucket, key: "head")?.data == Data("first".utf8))
         #expect(proxy.counts[.internalError] == 2 && s3.budget.retries == 2, "\(proxy.summary)")
         // Failing each time, it gives up once its retries ran out, having written nothing.
         let failing = try FaultProxy(upstreamPort: try #require(server.endpoint.port), seed: Self.seed, rate: 1, faults: [.internalError],
                                      only: { $0.hasPrefix("PUT ") })
         let error = await #expect(throws: S3Error.self) {
-            try await client(failing, retries: 1).putIfUnchanged(Data("second".utf8), bucket: "faults", key: "other", ifTag: nil)
+            try await client(failing, of: server, retries: 1).putIfUnchanged(Data("second".utf8), bucket: bucket, key: "other", ifTag: nil)
         }
         #expect(error?.kind == .service(status: 500, code: "InternalError") && error?.retries == 1 && error?.operation == "PutObject")
-        #expect(try await direct(server).head(bucket: "faults", key: "other") == nil)
+        #expect(try await direct(server).head(bucket: bucket, key: "other") == nil)
         // A 500 where the object is another's (written before): a lost race, not retried.
-        #expect(try await !client(failing).putIfUnchanged(Data("second".utf8), bucket: "faults", key: "head", ifTag: nil))
+        #expect(try await !client(failing, of: server).putIfUnchanged(Data("second".utf8), bucket: bucket, key: "head", ifTag: nil))
         #expect(failing.counts[.internalError] == 3, "\(failing.summary)")
     }
 
     /// A CompleteMultipartUpload whose answer was lost after the parts were joined: the retry
     /// finds no upload, and the object's ETag, that of these parts, settles it.
-    @Test(.enabled(if: enabled, skipReason))
-    func aCompletedUploadWhoseAnswerWasLostIsRecognised() async throws {
-        let server = try S3TestServer(bucket: "faults")
+    @Test(.enabled(if: enabled, skipReason), arguments: S3Service.allCases)
+    func aCompletedUploadWhoseAnswerWasLostIsRecognised(_ service: S3Service) async throws {
+        let server = try S3TestServer(service, bucket: "faults")
+        let bucket = server.bucket("faults")
         let proxy = try FaultProxy(upstreamPort: try #require(server.endpoint.port), seed: Self.seed, rate: 1, faults: [.lostAnswer],
                                    limit: 1, only: { $0.hasPrefix("POST ") && $0.contains("uploadId=") })
-        let s3 = client(proxy)
+        let s3 = client(proxy, of: server)
         let part = 5 << 20
         let data = Fixtures.noise(part + 1000, seed: Self.seed)
-        let upload = try await s3.startMultipartUpload(bucket: "faults", key: "big")
-        let one = try await s3.uploadPart(data.prefix(part), number: 1, uploadID: upload, bucket: "faults", key: "big")
-        let two = try await s3.uploadPart(data.suffix(from: part), number: 2, uploadID: upload, bucket: "faults", key: "big")
-        try await s3.completeMultipartUpload(uploadID: upload, parts: [1: one, 2: two], bucket: "faults", key: "big")
-        #expect(try await direct(server).get(bucket: "faults", key: "big")?.data == data)
+        let upload = try await s3.startMultipartUpload(bucket: bucket, key: "big")
+        let one = try await s3.uploadPart(data.prefix(part), number: 1, uploadID: upload, bucket: bucket, key: "big")
+        let two = try await s3.uploadPart(data.suffix(from: part), number: 2, uploadID: upload, bucket: bucket, key: "big")
+        try await s3.completeMultipartUpload(uploadID: upload, parts: [1: one, 2: two], bucket: bucket, key: "big")
+        #expect(try await direct(server).get(bucket: bucket, key: "big")?.data == data)
         #expect(proxy.counts[.lostAnswer] == 1, "\(proxy.summary)")
     }
 }

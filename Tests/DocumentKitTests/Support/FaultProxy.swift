@@ -102,11 +102,19 @@ final class FaultProxy: @unchecked Sendable {
             inFlight += 1
             mostInFlight = max(mostInFlight, inFlight)
         }
-        defer { lock.withLock { inFlight -= 1 } }
+        // Held until the answer starts back: a client that waits for each answer before it
+        // sends the next request is never seen holding two.
+        var holding = true
+        func answering() {
+            if holding { lock.withLock { inFlight -= 1 } }
+            holding = false
+        }
+        defer { answering() }
         pause(latency)
         let fault = nextFault(String(decoding: request.head.prefix { $0 != 13 }, as: UTF8.self))
         let isHead = request.head.starts(with: Array("HEAD ".utf8))
         if fault == .slowDown || fault == .internalError {
+            answering()
             return HTTPMessage.write(Self.errorAnswer(for: fault!, head: isHead), to: client)
         }
         guard let server = Loopback.connected(to: upstream) else { return }
@@ -114,6 +122,7 @@ final class FaultProxy: @unchecked Sendable {
         let answer = HTTPMessage.readToEnd(server)
         close(server)
         pause(latency)
+        answering()
         switch fault {
         case .lostAnswer?:
             HTTPMessage.write(Self.errorAnswer(for: .lostAnswer, head: isHead), to: client)

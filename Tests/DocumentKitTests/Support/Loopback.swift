@@ -26,6 +26,17 @@ enum Loopback {
         return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
     }
 
+    /// `count` different ports of 127.0.0.1 that nothing listens on now, for a server to
+    /// take (the kernel picks them from its ephemeral range; all are held until all are had).
+    static func freePorts(_ count: Int) throws -> [Int] {
+        let sockets = (0..<count).map { _ in socket() }
+        defer { sockets.forEach { close($0) } }
+        return try sockets.map { socket in
+            guard let port = bind(socket) else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "no free port on 127.0.0.1"]) }
+            return port
+        }
+    }
+
     /// Whether something accepts connections on `port` of 127.0.0.1.
     static func accepts(_ port: Int) -> Bool {
         guard let socket = connected(to: port) else { return false }

@@ -40,7 +40,7 @@ import Testing
     }
 
     /// Every file below `folder`, by relative path, with its SHA-256.
-    private func hashes(_ folder: URL) throws -> [String: String] {
+    func hashes(_ folder: URL) throws -> [String: String] {
         var result: [String: String] = [:]
         for case let path as String in FileManager.default.enumerator(atPath: folder.path)! {
             let url = folder.appendingPathComponent(path)
