@@ -92,7 +92,7 @@ public enum BundlePuller {
                 guard ours.manifest.contentType == theirs.manifest.contentType else {
                     throw DocumentKitError(.invalidDocument, "holds \(ours.manifest.contentType), \(other.relativePath) holds \(theirs.manifest.contentType); nothing was pulled", path: url.relativePath)
                 }
-                let plan = try PullPlan(ours: ours, theirs: theirs)
+                let plan = try PullPlan(ours: ours, theirs: theirs, otherName: otherName)
                 var outcome = Outcome(kind: .upToDate, added: [], merge: nil, base: nil, head: ours.headVersion, conflicts: [], mergedText: nil)
                 guard plan.kind != .upToDate else {
                     let theirsHold = Set(theirs.manifest.versions.map(\.id)).union(theirs.manifest.pruned)

@@ -14,9 +14,12 @@ struct PullPlan {
     /// For a merge, the newest common ancestor, and the copy that holds its record.
     let base: (version: BundleVersion, bundle: DocumentBundle)?
 
-    /// Plans pulling `theirs` into `ours`. Throws when they share no version (two
-    /// projects, not two copies) or when their common ancestor was pruned from both.
-    init(ours: DocumentBundle, theirs: DocumentBundle) throws {
+    /// Plans pulling `theirs` into `ours`; messages call the other copy `otherName` (a
+    /// remote's address, where `theirs` is a temporary copy of it). Throws when they share
+    /// no version (two projects, not two copies) or when the versions they last shared were
+    /// pruned, so that there is nothing to merge against.
+    init(ours: DocumentBundle, theirs: DocumentBundle, otherName: String? = nil) throws {
+        let other = otherName ?? theirs.url.relativePath
         let known = Set(ours.manifest.versions.map(\.id)).union(ours.manifest.pruned)
         missing = theirs.manifest.versions.filter { !known.contains($0.id) }
         let missingIDs = Set(missing.map(\.id))
@@ -39,7 +42,14 @@ struct PullPlan {
         }
         let common = Self.ancestors(of: ours.manifest.head, in: ours.manifest).intersection(theirAncestors)
         guard !common.isEmpty else {
-            throw DocumentKitError(.invalidDocument, "shares no version with \(theirs.url.relativePath): they are two projects, not two copies of one (no common ancestor); nothing was pulled",
+            // Copies of one project name the same versions, held or pruned: then the history
+            // that joins them is what was pruned.
+            let everOurs = known, everTheirs = Set(theirs.manifest.versions.map(\.id)).union(theirs.manifest.pruned)
+            guard everOurs.isDisjoint(with: everTheirs) else {
+                throw DocumentKitError(.invalidDocument, "and \(other) have both changed since the last version they share, which this copy has pruned (its oldest version is \(ours.manifest.versions.first?.number ?? 0)), so there is nothing to merge against; nothing was pulled",
+                                       path: ours.url.relativePath)
+            }
+            throw DocumentKitError(.invalidDocument, "shares no version with \(other): they are two projects, not two copies of one (no common ancestor); nothing was pulled",
                                    path: ours.url.relativePath)
         }
         // Each list has every version after its parents, so the last common version in
@@ -49,7 +59,7 @@ struct PullPlan {
         } else if let newest = theirs.manifest.versions.last(where: { common.contains($0.id) }) {
             base = (newest, theirs)
         } else {
-            throw DocumentKitError(.invalidDocument, "and \(theirs.url.relativePath) last shared versions both copies have pruned, so there is nothing to merge against; nothing was pulled",
+            throw DocumentKitError(.invalidDocument, "and \(other) last shared versions both copies have pruned, so there is nothing to merge against; nothing was pulled",
                                    path: ours.url.relativePath)
         }
         kind = .merge

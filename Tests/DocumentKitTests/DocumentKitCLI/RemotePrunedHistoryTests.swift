@@ -100,4 +100,32 @@ import Testing
         try remote.succeed(["clone", second, "-o", "e.dkproj"])
         #expect(try manifest("e.dkproj", in: directory).head == manifest("b.dkproj", in: directory).head)
     }
+
+    /// Two copies that both changed since the version they last shared, which one of them
+    /// pruned, have nothing to merge against: the pull says so, naming the remote (not the
+    /// temporary copy it fetched), and leaves the bundle as it was. They are not "two
+    /// projects".
+    @Test(.enabled(if: RemoteCommandTests.enabled, RemoteCommandTests.skipReason))
+    func aPullWhoseMergeBaseWasPrunedSaysSoAndNamesTheRemote() throws {
+        let directory = try TemporaryDirectory()
+        let remote = try Remote(.folder, in: directory)
+        try remote.succeed(["new", "b.dkproj", "--name", "P"])
+        try remote.succeed(["set", "b.dkproj", "name", "two"])
+        try remote.succeed(["push", "b.dkproj", remote.address])
+        try remote.succeed(["clone", remote.address, "-o", "c.dkproj"])
+        try remote.succeed(["set", "c.dkproj", "summary", "from c"])
+        try remote.succeed(["push", "c.dkproj", remote.address])
+        try remote.succeed(["set", "b.dkproj", "name", "three"])
+        try remote.succeed(["set", "b.dkproj", "name", "four"])
+        try remote.succeed(["prune", "b.dkproj", "--keep", "1"])
+        let before = try Fixtures.digest(of: directory.url.appendingPathComponent("b.dkproj"))
+
+        let pulled = try remote.docctl(["pull", "b.dkproj", remote.address])
+        #expect(pulled.status == 65 && pulled.standardError == """
+            error: b.dkproj: and \(remote.address) have both changed since the last version they share, which this copy has pruned (its oldest version is 4), so there is nothing to merge against; nothing was pulled
+
+            """, "\(pulled.standardError)")
+        #expect(try Fixtures.digest(of: directory.url.appendingPathComponent("b.dkproj")) == before)
+        #expect(Fixtures.listing(directory.url).filter { $0.hasPrefix(".") }.isEmpty, "no temporary copy left")
+    }
 }
