@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NIOCore
 import NIOHTTP1
 
 /// The checks an answer passes before its body is used: a cut or garbled body is a
@@ -11,11 +12,11 @@ extension S3Client {
         throw S3Error(.interrupted, message: "the answer ended after \(body.count) of its \(promised) bytes", resource: resource)
     }
 
-    /// Refuses `body` when the answer's ETag is an MD5 (a single-part object's, stored
-    /// without KMS or customer keys, whose ETags are not) and not the body's.
-    static func checkMD5(of body: Data, headers: HTTPHeaders, resource: String) throws {
+    /// Refuses a body whose MD5 is `actual` (lower-case hex) when the answer's ETag is an
+    /// MD5 (a single-part object's, stored without KMS or customer keys, whose ETags are
+    /// not) and not that one.
+    static func checkMD5(_ actual: String, headers: HTTPHeaders, resource: String) throws {
         guard let etag = headers.first(name: "etag"), let expected = plainMD5(etag, headers: headers) else { return }
-        let actual = hex(Insecure.MD5.hash(data: body))
         guard actual != expected else { return }
         throw S3Error(.interrupted, message: "the body's MD5 (\(actual)) is not its ETag (\(expected)): it changed on the way", resource: resource)
     }
@@ -75,5 +76,15 @@ extension S3Client {
 
     static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
         digest.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The MD5 of `data`, in lower-case hex.
+    static func md5(_ data: Data) -> String {
+        hex(Insecure.MD5.hash(data: data))
+    }
+
+    /// The MD5 of a body to send, in lower-case hex, read in place.
+    static func md5(_ body: ByteBuffer) -> String {
+        body.withUnsafeReadableBytes { hex(Insecure.MD5.hash(data: $0)) }
     }
 }

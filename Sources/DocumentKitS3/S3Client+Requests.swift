@@ -20,7 +20,7 @@ extension S3Client {
     /// PUT) or received (a GET); with `answer`, the body must be that XML document (an
     /// `Error` document in a 200 is the error it names).
     func send(_ operation: String, _ method: HTTPMethod, bucket: String, key: String?, query: [(String, String)] = [],
-              headers: [String: String] = [:], body: Data = Data(), limit: Int = 16 << 20, checksBody: Bool = false,
+              headers: [String: String] = [:], body: ByteBuffer = ByteBuffer(), limit: Int = 16 << 20, checksBody: Bool = false,
               answer: String? = nil, retrying: Bool = true) async throws -> Response {
         let resource = key.map { "\(bucket)/\($0)" } ?? bucket
         let once: (Int) async throws -> Response = { _ in
@@ -39,7 +39,7 @@ extension S3Client {
                 try Self.checkLength(data, headers: response.headers, resource: resource)
             }
             if checksBody {
-                try Self.checkMD5(of: method == .PUT ? body : data, headers: response.headers, resource: resource)
+                try Self.checkMD5(method == .PUT ? Self.md5(body) : Self.md5(data), headers: response.headers, resource: resource)
             }
             if let answer {
                 checked.xml = try Self.document(answer, in: data, status: Int(response.status.code), resource: resource)
@@ -59,7 +59,7 @@ extension S3Client {
     /// service's error document (`Code`, `Message`, `RequestId`). The body of a success is
     /// the caller's to read.
     func execute(_ method: HTTPMethod, bucket: String, key: String?, query: [(String, String)] = [],
-                 headers: [String: String] = [:], body: Data = Data()) async throws -> HTTPClientResponse {
+                 headers: [String: String] = [:], body: ByteBuffer = ByteBuffer()) async throws -> HTTPClientResponse {
         let resource = key.map { "\(bucket)/\($0)" } ?? bucket
         var path = endpoint.path.hasSuffix("/") ? String(endpoint.path.dropLast()) : endpoint.path
         path += "/" + SigV4Signer.encode(bucket)
@@ -74,13 +74,14 @@ extension S3Client {
         var request = HTTPClientRequest(url: "\(endpoint.scheme ?? "https")://\(host)\(path)\(queryText.isEmpty ? "" : "?" + queryText)")
         request.method = method
         for (name, value) in signed { request.headers.replaceOrAdd(name: name, value: value) }
-        if !body.isEmpty || method == .PUT || method == .POST {
-            // One buffer, written by the connection's event loop. Handed over as `Data`, a
-            // body over 4 MB becomes a sequence the client reads from a task on the shared
+        if body.readableBytes > 0 || method == .PUT || method == .POST {
+            // One buffer, written by the connection's event loop, and the caller's own (no
+            // copy: a part in flight costs its size once). Handed over as `Data`, a body
+            // over 4 MB becomes a sequence the client reads from a task on the shared
             // cooperative threads: a synchronous push called from async code (a test, an
             // app) holds those threads waiting, and the part is never sent (a hang, seen
             // with two such pushes on a 2-core machine).
-            request.body = .bytes(ByteBuffer(bytes: body))
+            request.body = .bytes(body)
         }
         let response: HTTPClientResponse
         do {

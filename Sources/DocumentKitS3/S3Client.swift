@@ -60,6 +60,14 @@ public struct S3Client: Sendable {
     @discardableResult
     public func put(_ body: Data, bucket: String, key: String, ifNoneMatch: Bool = false, ifMatch: String? = nil,
                     contentType: String = "application/octet-stream") async throws -> String {
+        try await put(ByteBuffer(bytes: body), bucket: bucket, key: key, ifNoneMatch: ifNoneMatch, ifMatch: ifMatch, contentType: contentType)
+    }
+
+    /// Stores `body` as `key`, as the same call with `Data` does, sending the buffer itself:
+    /// a file read into it for sending is not copied again.
+    @discardableResult
+    public func put(_ body: ByteBuffer, bucket: String, key: String, ifNoneMatch: Bool = false, ifMatch: String? = nil,
+                    contentType: String = "application/octet-stream") async throws -> String {
         var headers = ["content-type": contentType]
         if ifNoneMatch { headers["if-none-match"] = "*" }
         if let ifMatch { headers["if-match"] = Self.unquoted(ifMatch) }
@@ -143,6 +151,11 @@ public struct S3Client: Sendable {
     /// Uploads part `number` (from 1) of an upload; returns its ETag. A part whose answer
     /// is lost is sent again alone: the upload goes on from the parts that arrived.
     public func uploadPart(_ body: Data, number: Int, uploadID: String, bucket: String, key: String) async throws -> String {
+        try await uploadPart(ByteBuffer(bytes: body), number: number, uploadID: uploadID, bucket: bucket, key: key)
+    }
+
+    /// Uploads part `number` of an upload from a buffer, sent as it is (not copied again).
+    public func uploadPart(_ body: ByteBuffer, number: Int, uploadID: String, bucket: String, key: String) async throws -> String {
         let response = try await send("UploadPart", .PUT, bucket: bucket, key: key, query: [("partNumber", "\(number)"), ("uploadId", uploadID)],
                                       body: body, checksBody: true)
         return response.headers.first(name: "etag") ?? ""
@@ -188,7 +201,7 @@ public struct S3Client: Sendable {
     /// The answer's ETag is not used: radosgw answers an empty one.
     public func completeMultipartUpload(uploadID: String, parts: [Int: String], bucket: String, key: String) async throws {
         let list = parts.keys.sorted().map { "<Part><PartNumber>\($0)</PartNumber><ETag>\(Self.escaped(parts[$0]!))</ETag></Part>" }.joined()
-        let body = Data("<CompleteMultipartUpload>\(list)</CompleteMultipartUpload>".utf8)
+        let body = ByteBuffer(string: "<CompleteMultipartUpload>\(list)</CompleteMultipartUpload>")
         try await retrying("CompleteMultipartUpload") { attempt in
             do {
                 _ = try await send("CompleteMultipartUpload", .POST, bucket: bucket, key: key, query: [("uploadId", uploadID)], body: body,

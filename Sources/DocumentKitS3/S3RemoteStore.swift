@@ -13,30 +13,48 @@ import NIOCore
 /// (`ListMultipartUploads`) and its parts whose size and MD5 match are not sent again.
 /// Downloads are streamed to a file as they arrive.
 ///
-/// The protocol's calls are synchronous and each waits for its request: a push reads the
-/// bundle in a stream on the calling thread and sends one part at a time, so it holds at
-/// most a part in memory.
+/// The protocol's calls are synchronous and each waits for its requests, so that a push
+/// runs several side by side on threads of its own (``TransferQueue``). A large file is
+/// read in a stream on the calling thread while its parts already read are on their way;
+/// the bodies held in memory by all the transfers of a store, parts and small files, are
+/// bounded by ``bufferBudget`` together.
 public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
     public let bucket: String
     /// The key prefix, without a trailing `/`; empty for the whole bucket.
     public let prefix: String
     /// The size of a part of a multipart upload; files up to it go in one request.
-    public var partSize = 8 << 20
+    public var partSize = S3RemoteStore.defaultPartSize
+    /// 8 MiB, as boto3's transfer manager and the AWS CLI have it.
+    public static let defaultPartSize = 8 << 20
     /// The client its requests (and a multipart upload's) go through.
     let client: S3Client
     private let http: HTTPClient
+    /// The bytes of request bodies its transfers hold in memory at once, in all: with the
+    /// default part size, two parts on their way (or many small files), which keeps a
+    /// push of any size under 64 MiB (at 24 MiB, the bench bundle's push peaked at 64.4).
+    public static let bufferBudget = 16 << 20
+    /// What ``bufferBudget`` leaves of the bytes bodies may hold now.
+    let buffers = ByteBudget(capacity: S3RemoteStore.bufferBudget)
+    /// The requests that carry a body (a small file, a part) that may be under way at
+    /// once: the jobs the store was made for, so that a push runs no more than that many,
+    /// parts of large files included, and one job sends one at a time.
+    let slots: ByteBudget
 
     /// A store on `bucket` below `prefix`, at `endpoint`. Connections that fail to open are
     /// not retried and time out after `connectTimeout`, so that an unreachable endpoint is
     /// an error at once rather than after every request's deadline; requests that fail
     /// once under way are retried as `retryPolicy` says, and a body that stalls for its
-    /// timeout is such a failure.
+    /// timeout is such a failure. Connections are kept for `jobs` transfers at once, and
+    /// the parts of the large files among them.
     public init(bucket: String, prefix: String, endpoint: URL, region: String, credentials: S3Credentials, connectTimeout: TimeAmount = .seconds(10),
-                retryPolicy: S3RetryPolicy = S3RetryPolicy()) {
+                retryPolicy: S3RetryPolicy = S3RetryPolicy(), jobs: Int = TransferQueue.defaultJobs) {
         self.bucket = bucket
         self.prefix = prefix.split(separator: "/").joined(separator: "/")
+        slots = ByteBudget(capacity: max(jobs, 1))
         var configuration = HTTPClient.Configuration(timeout: .init(connect: min(connectTimeout, retryPolicy.timeout), read: retryPolicy.timeout))
         configuration.connectionPool.retryConnectionEstablishment = false
+        // Beyond the client's default (8), a transfer would wait for another's connection.
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(8, jobs + S3RemoteStore.bufferBudget / S3RemoteStore.defaultPartSize)
         http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         var client = S3Client(endpoint: endpoint, region: region, credentials: credentials, http: http)
         client.retryPolicy = retryPolicy
@@ -85,11 +103,15 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
     /// a push at 98% while its last part was still on the way.
     public func upload(_ path: String, from file: FileWrapper, size: UInt64) throws -> UInt64 {
         guard size > UInt64(partSize) else {
-            var data = Data(capacity: Int(size))
-            try ProgressMeter.bind(nil) { try file.streamContents { data.append(contentsOf: $0) } }
-            try write(path, data)
-            ProgressMeter.advance(.read, by: data.count)
-            return UInt64(data.count)
+            let held = buffers.take(Int(size))
+            defer { buffers.give(held) }
+            var body = ByteBufferAllocator().buffer(capacity: Int(size))
+            try ProgressMeter.bind(nil) { try file.streamContents { body.writeBytes($0) } }
+            let slot = slots.take(1)
+            defer { slots.give(slot) }
+            try call(path) { [client, bucket, body] key in try await client.put(body, bucket: bucket, key: key) }
+            ProgressMeter.advance(.read, by: body.readableBytes)
+            return UInt64(body.readableBytes)
         }
         return try MultipartUpload(store: self, path: path, key: key(path)).send(file)
     }
@@ -133,9 +155,16 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
         let key = key(path)
         do {
             return try Self.wait { try await request(key) }
-        } catch let error as S3Error {
-            throw Self.error(error, remote: displayPath, path: path)
+        } catch {
+            throw failure(error, path: path)
         }
+    }
+
+    /// What a request for the file at `path` that threw `error` fails with: an S3 failure
+    /// as the `DocumentKitError` a user reads, anything else as it is.
+    func failure(_ error: any Error, path: String) -> any Error {
+        guard let error = error as? S3Error else { return error }
+        return Self.error(error, remote: displayPath, path: path)
     }
 
     /// Waits for `work`, run as a task on threads of its own: the caller may itself be on
@@ -145,7 +174,7 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
     static func wait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
         let outcome = Protected<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        Task(executorPreference: RequestExecutor.shared) {
+        start {
             let result: Result<T, any Error>
             do { result = .success(try await work()) } catch { result = .failure(error) }
             outcome.value = result
@@ -153,6 +182,11 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
         }
         done.wait()
         return try outcome.value!.get()
+    }
+
+    /// Starts `work` as a task on the requests' threads, and does not wait for it.
+    static func start(_ work: @escaping @Sendable () async -> Void) {
+        Task(executorPreference: RequestExecutor.shared) { await work() }
     }
 }
 
@@ -173,41 +207,108 @@ private struct MultipartUpload {
         // None to resume, or it went (finished or abandoned by another push) since it was listed.
         let uploadID = try resumed?.id ?? store.call(path) { _ in try await client.startMultipartUpload(bucket: bucket, key: key) }
         let arrived = resumed?.parts ?? [:]
-        var etags: [Int: String] = [:]
-        var sent: UInt64 = 0
-        var part = Data()
-        part.reserveCapacity(store.partSize)
+        let parts = PartsInFlight()
+        // The parts under way when one fails are waited for, so that none outlives the call.
+        defer { parts.finish() }
+        var count = 0
+        var part: (buffer: ByteBuffer, held: Int)?
         // Parts are counted as they are taken (or found there already), not as they are read.
         let meter = ProgressMeter.current
-        func flush() throws {
-            let number = etags.count + 1
-            let md5 = "\"" + Insecure.MD5.hash(data: part).map { String(format: "%02x", $0) }.joined() + "\""
-            if let done = arrived[number], done.size == UInt64(part.count), done.etag == md5 {
-                etags[number] = done.etag
-            } else {
-                let body = part
-                etags[number] = try store.call(path) { _ in
-                    try await client.uploadPart(body, number: number, uploadID: uploadID, bucket: bucket, key: key)
-                }
-                sent += UInt64(part.count)
-            }
-            ProgressMeter.bind(meter) { ProgressMeter.advance(.read, by: part.count) }
-            part.removeAll(keepingCapacity: true)
+        func begin() throws {
+            // A part failed: read no more, send no more.
+            if let error = parts.failure { throw error }
+            let held = store.buffers.take(store.partSize)
+            part = (ByteBufferAllocator().buffer(capacity: store.partSize), held)
         }
-        try ProgressMeter.bind(nil) { try file.streamContents { block in
-            var block = block
-            while !block.isEmpty {
-                let take = min(block.count, store.partSize - part.count)
-                part.append(contentsOf: UnsafeRawBufferPointer(rebasing: block.prefix(take)))
-                block = UnsafeRawBufferPointer(rebasing: block.dropFirst(take))
-                if part.count == store.partSize { try flush() }
+        func flush() {
+            guard let (body, held) = part else { return }
+            part = nil
+            count += 1
+            let number = count
+            let md5 = "\"" + body.withUnsafeReadableBytes { Insecure.MD5.hash(data: $0) }.map { String(format: "%02x", $0) }.joined() + "\""
+            if let done = arrived[number], done.size == UInt64(body.readableBytes), done.etag == md5 {
+                parts.arrived(number, etag: done.etag, sent: 0)
+                store.buffers.give(held)
+                ProgressMeter.bind(meter) { ProgressMeter.advance(.read, by: body.readableBytes) }
+                return
             }
-        } }
-        if !part.isEmpty || etags.isEmpty { try flush() }
-        let parts = etags
-        try store.call(path) { _ in try await client.completeMultipartUpload(uploadID: uploadID, parts: parts, bucket: bucket, key: key) }
-        return sent
+            // On its way while the next part is read: the budget and the store's slots, not
+            // this loop, say how many are in flight.
+            let slot = store.slots.take(1)
+            parts.started()
+            S3RemoteStore.start { [buffers = store.buffers, slots = store.slots] in
+                do {
+                    let etag = try await client.uploadPart(body, number: number, uploadID: uploadID, bucket: bucket, key: key)
+                    parts.arrived(number, etag: etag, sent: UInt64(body.readableBytes))
+                    ProgressMeter.bind(meter) { ProgressMeter.advance(.read, by: body.readableBytes) }
+                } catch {
+                    parts.fail(error)
+                }
+                slots.give(slot)
+                buffers.give(held)
+                parts.ended()
+            }
+        }
+        do {
+            try ProgressMeter.bind(nil) { try file.streamContents { block in
+                var block = block
+                while !block.isEmpty {
+                    if part == nil { try begin() }
+                    let take = min(block.count, store.partSize - part!.buffer.readableBytes)
+                    part!.buffer.writeBytes(UnsafeRawBufferPointer(rebasing: block.prefix(take)))
+                    block = UnsafeRawBufferPointer(rebasing: block.dropFirst(take))
+                    if part!.buffer.readableBytes == store.partSize { flush() }
+                }
+            } }
+            if count == 0, part == nil { try begin() }
+            flush()
+        } catch {
+            // Reading the bundle failed, or a part did: the parts under way end first.
+            if let part { store.buffers.give(part.held) }
+            parts.finish()
+            throw parts.failure.map { store.failure($0, path: path) } ?? error
+        }
+        parts.finish()
+        if let error = parts.failure { throw store.failure(error, path: path) }
+        let etags = parts.etags
+        try store.call(path) { _ in try await client.completeMultipartUpload(uploadID: uploadID, parts: etags, bucket: bucket, key: key) }
+        return parts.sent
     }
+}
+
+/// The parts of one multipart upload sent side by side: their ETags as they arrive, the
+/// bytes sent, the first failure, and how many are still on their way.
+private final class PartsInFlight: Sendable {
+    private struct State {
+        var etags: [Int: String] = [:]
+        var sent: UInt64 = 0
+        var failure: (any Error)?
+    }
+
+    private let state = Protected(State())
+    private let running = DispatchGroup()
+
+    func started() { running.enter() }
+    func ended() { running.leave() }
+
+    /// Waits for every part under way.
+    func finish() { running.wait() }
+
+    func arrived(_ number: Int, etag: String, sent bytes: UInt64) {
+        state.mutate { state in
+            state.etags[number] = etag
+            state.sent += bytes
+        }
+    }
+
+    /// Keeps `error` if it is the first.
+    func fail(_ error: any Error) {
+        state.mutate { state in if state.failure == nil { state.failure = error } }
+    }
+
+    var failure: (any Error)? { state.value.failure }
+    var etags: [Int: String] { state.value.etags }
+    var sent: UInt64 { state.value.sent }
 }
 
 extension S3RemoteStore {
@@ -215,9 +316,10 @@ extension S3RemoteStore {
     /// (``S3Credentials/standard(environment:home:)``, ``S3Credentials/region(environment:home:)``,
     /// ``S3Credentials/endpoint(environment:home:region:)``), unless `endpoint` is given;
     /// each request given `timeout` seconds (default 60) and tried again up to `retries`
-    /// times (default 8) when it fails in passing.
+    /// times (default 8) when it fails in passing; connections enough for `jobs` transfers
+    /// at once (default ``TransferQueue/defaultJobs``).
     public static func standard(bucket: String, prefix: String, endpoint: String?, timeout: Double? = nil, retries: Int? = nil,
-                                environment: [String: String], home: String?) throws -> S3RemoteStore {
+                                jobs: Int? = nil, environment: [String: String], home: String?) throws -> S3RemoteStore {
         let region = S3Credentials.region(environment: environment, home: home)
         let address = endpoint ?? S3Credentials.endpoint(environment: environment, home: home, region: region)
         guard let url = URL(string: address), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
@@ -227,7 +329,8 @@ extension S3RemoteStore {
         if let timeout { policy.timeout = .milliseconds(Int64(timeout * 1000)) }
         if let retries { policy.maxRetries = retries }
         return S3RemoteStore(bucket: bucket, prefix: prefix, endpoint: url, region: region,
-                             credentials: try S3Credentials.standard(environment: environment, home: home), retryPolicy: policy)
+                             credentials: try S3Credentials.standard(environment: environment, home: home), retryPolicy: policy,
+                             jobs: jobs ?? TransferQueue.defaultJobs)
     }
 }
 
@@ -235,7 +338,9 @@ extension S3RemoteStore {
 /// cooperative threads, which a caller waiting for a request may be holding.
 private final class RequestExecutor: TaskExecutor, @unchecked Sendable {
     static let shared = RequestExecutor()
-    private let queue = DispatchQueue(label: "DocumentKitS3.requests")
+    // Concurrent: the requests of transfers side by side sign and check their bodies
+    // (SHA-256, MD5) on several cores at once.
+    private let queue = DispatchQueue(label: "DocumentKitS3.requests", attributes: .concurrent)
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NIOCore
 
 /// Signs S3 requests with AWS Signature Version 4 (AWS's "Authenticating Requests:
 /// Using the Authorization Header"): a canonical request, a string to sign, a key derived
@@ -54,6 +55,11 @@ public struct SigV4Signer: Sendable {
 
     /// The SHA-256 of a payload, as `x-amz-content-sha256` carries it.
     public static func payloadHash(_ data: Data) -> String { hex(SHA256.hash(data: data)) }
+
+    /// The SHA-256 of a body to send, read in place.
+    static func payloadHash(_ body: ByteBuffer) -> String {
+        body.withUnsafeReadableBytes { hex(SHA256.hash(data: $0)) }
+    }
 
     /// `20130524T000000Z` and `20130524`, in UTC.
     static func timestamps(_ date: Date) -> (String, String) {

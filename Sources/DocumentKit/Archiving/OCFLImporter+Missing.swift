@@ -13,7 +13,8 @@ extension OCFLImporter {
     /// lacks are fetched, each checked as a clone checks it. The work is that of the
     /// change, not of the project: a one-field edit of a project with a large blob
     /// fetches and writes a document and a few trees.
-    static func importMissingVersions(at path: String, in storage: any OCFLRootReading, of local: DocumentBundle, to output: URL) throws {
+    /// Up to `jobs` files are fetched at once.
+    static func importMissingVersions(at path: String, in storage: any OCFLRootReading, of local: DocumentBundle, to output: URL, jobs: Int = 1) throws {
         let scratch = try StagingFolder(beside: output)
         let contents = try DocumentKitError.located(at: storage.reported(path)) { () throws -> BundleWriter.Contents in
             // Progress counts the content files fetched; the inventory and records are small.
@@ -23,8 +24,9 @@ extension OCFLImporter {
             let taken = versions.enumerated().filter { !known.contains($0.element.record.version.id) || $0.offset == head }.map(\.element)
             let object = OCFLObject(storage: storage, path: path, inventory: inventory, records: [])
             let sha256 = inventory.sha256ByDigest()
+            let fetched = try prefetch(taken, of: object, sha256: sha256, scratch: scratch.url, reusing: local, jobs: jobs)
             var (contents, _) = try ArchivedHistory.contents(taken, reported: storage.reported(path), rootID: rootID(of: inventory), base: local) { digest, logicalPath, name in
-                try content(digest, sha256: sha256[digest], for: logicalPath, in: name, of: object, scratch: scratch.url, reusing: local)
+                try content(digest, sha256: sha256[digest], for: logicalPath, in: name, of: object, scratch: scratch.url, reusing: local, fetched: fetched)
             }
             try keepHead(of: &contents, from: local)
             // The object's versions the copy does not hold: pruned, as far as it knows.

@@ -46,9 +46,10 @@ public enum OCFLImporter {
     /// With `naming`, `output` only places the new bundle's folder: its name is what
     /// `naming` makes of the head document and content type, once they are read (and an
     /// existing file of that name is refused then). Returns where the bundle was written.
+    /// Up to `jobs` files are fetched at once (``prefetch(_:of:sha256:scratch:reusing:jobs:)``).
     @discardableResult
     static func importObject(at path: String, in storage: any OCFLRootReading, to output: URL, replace: Bool = false,
-                             reusing local: DocumentBundle? = nil,
+                             reusing local: DocumentBundle? = nil, jobs: Int = 1,
                              naming: ((_ document: Data, _ contentType: String) -> String)?) throws -> (output: URL, result: Result) {
         if naming == nil { try AtomicReplacement.refuseExisting(output, replace: replace) }
         let objectPath = storage.reported(path)
@@ -60,7 +61,7 @@ public enum OCFLImporter {
             guard object.inventory.id.hasPrefix("documentkit:") else {
                 throw DocumentKitError(.malformedInput, "the object \(object.inventory.id) was not archived by DocumentKit (its id does not start with documentkit:)")
             }
-            return try rebuild(object, scratch: scratch.url, reusing: local)
+            return try rebuild(object, scratch: scratch.url, reusing: local, jobs: jobs)
         }
         var output = output
         if let naming {
@@ -75,22 +76,24 @@ public enum OCFLImporter {
     /// Imports the object at `path` of `storage` into a new bundle at `output`. Nothing is
     /// written unless every file checks. Files are read in a stream (a remote's downloaded
     /// first into a scratch folder beside `output`), never whole into memory; those whose
-    /// SHA-256 `reusing` holds are taken from it instead.
+    /// SHA-256 `reusing` holds are taken from it instead. Up to `jobs` files are fetched at
+    /// once; with 1, one after another as the import comes to them.
     public static func importObject(at path: String, in storage: any OCFLRootReading, to output: URL, replace: Bool = false,
-                                    reusing local: DocumentBundle? = nil) throws -> Result {
-        try importObject(at: path, in: storage, to: output, replace: replace, reusing: local, naming: nil).result
+                                    reusing local: DocumentBundle? = nil, jobs: Int = 1) throws -> Result {
+        try importObject(at: path, in: storage, to: output, replace: replace, reusing: local, jobs: jobs, naming: nil).result
     }
 
-    private static func rebuild(_ object: OCFLObject, scratch: URL, reusing local: DocumentBundle?) throws -> (BundleWriter.Contents, Result) {
+    private static func rebuild(_ object: OCFLObject, scratch: URL, reusing local: DocumentBundle?, jobs: Int) throws -> (BundleWriter.Contents, Result) {
         let sha256 = object.inventory.sha256ByDigest()
         let archived = object.inventory.versionNames.enumerated().map { index, name in
             let state = object.inventory.versions[name]!.state.sorted { $0.key < $1.key }
             let files = state.flatMap { digest, paths in paths.filter { $0 != OCFLVersionRecord.path }.map { (path: $0, key: digest) } }
             return ArchivedHistory.Version(record: object.records[index], location: name, files: files)
         }
+        let fetched = try prefetch(archived, of: object, sha256: sha256, scratch: scratch, reusing: local, jobs: jobs)
         let (contents, pruned) = try ArchivedHistory.contents(archived, reported: object.storage.reported(object.path),
                                                               rootID: rootID(of: object.inventory)) { digest, logicalPath, name in
-            try content(digest, sha256: sha256[digest], for: logicalPath, in: name, of: object, scratch: scratch, reusing: local)
+            try content(digest, sha256: sha256[digest], for: logicalPath, in: name, of: object, scratch: scratch, reusing: local, fetched: fetched)
         }
         let head = contents.manifest.head
         return (contents, Result(objectID: object.inventory.id, versions: contents.manifest.versions.count, head: head, pruned: pruned))
@@ -107,14 +110,16 @@ public enum OCFLImporter {
     }
 
     /// A file with the bytes of SHA-512 `digest`: the object of `local` with the same
-    /// SHA-256 when it has one, else the object's content file, checked. A content file
-    /// whose SHA-256 the inventory records is also checked against that as it is stored.
+    /// SHA-256 when it has one, else the object's content file, checked (or as `fetched`
+    /// already holds it, checked). A content file whose SHA-256 the inventory records is
+    /// also checked against that as it is stored.
     static func content(_ digest: String, sha256: String?, for logicalPath: String, in name: String, of object: OCFLObject,
-                        scratch: URL, reusing local: DocumentBundle?) throws -> FileWrapper {
+                        scratch: URL, reusing local: DocumentBundle?, fetched: [String: URL] = [:]) throws -> FileWrapper {
         if let local, let known = sha256.flatMap(ObjectDigest.init(hex:)), let record = local.manifest.objects[known] {
             return FileWrapper(object: known, size: record.size, store: local)
         }
-        let file = try FileWrapper(regularFileWithContentsOf: object.contentFile(digest, for: logicalPath, in: name, scratch: scratch))
+        let url = try fetched[digest] ?? object.contentFile(digest, for: logicalPath, in: name, scratch: scratch)
+        let file = try FileWrapper(regularFileWithContentsOf: url)
         file.expectedDigest = sha256.flatMap(ObjectDigest.init(hex:))
         return file
     }

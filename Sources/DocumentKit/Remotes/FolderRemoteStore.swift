@@ -61,6 +61,8 @@ public struct FolderRemoteStore: RemoteStore {
         }
     }
 
+    /// Safe to call for several files at once (``TransferQueue``): each goes through a
+    /// temporary of its own, and ``flush()`` makes them all durable in one call.
     public func upload(_ key: String, from file: FileWrapper, size: UInt64) throws -> UInt64 {
         try makeParent(of: key)
         // Renamed into place unflushed: ``flush()`` flushes them all before the head moves.
@@ -114,6 +116,8 @@ public struct FolderRemoteStore: RemoteStore {
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
+            // Uploads side by side make the same folders: one made by another is no failure.
+            if let info = SystemCall.status(parent.path), (info.st_mode & S_IFMT) == S_IFDIR { return }
             throw DocumentKitError.system("cannot create the folder", path: reported((key as NSString).deletingLastPathComponent), error: error)
         }
     }

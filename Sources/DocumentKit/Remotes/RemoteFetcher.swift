@@ -8,9 +8,13 @@ import Foundation
 /// hold, is refused with nothing written.
 public enum RemoteFetcher {
     /// Rebuilds the project whose OCFL object id is `objectID` (or, when `nil`, the only one
-    /// the remote holds) into a new bundle at `output`.
-    public static func clone(_ remote: any RemoteStore, objectID: String? = nil, to output: URL, replace: Bool = false) throws -> OCFLImporter.Result {
-        try fetching { try OCFLImporter.importObject(at: try objectPath(in: remote, objectID: objectID), in: remote, to: output, replace: replace) }
+    /// the remote holds) into a new bundle at `output`, fetching up to `jobs` files at once
+    /// (``TransferQueue``).
+    public static func clone(_ remote: any RemoteStore, objectID: String? = nil, to output: URL, replace: Bool = false,
+                             jobs: Int = TransferQueue.defaultJobs) throws -> OCFLImporter.Result {
+        try fetching {
+            try OCFLImporter.importObject(at: try objectPath(in: remote, objectID: objectID), in: remote, to: output, replace: replace, jobs: jobs)
+        }
     }
 
     /// Runs `body`, a rebuild from the remote, as a `reading` phase that counts the bytes
@@ -20,21 +24,21 @@ public enum RemoteFetcher {
         try ProgressMeter.phase(.reading, counting: .read, totalBytes: nil, body)
     }
 
-    /// Rebuilds the project as ``clone(_:objectID:to:replace:)`` does, into a new bundle in
+    /// Rebuilds the project as ``clone(_:objectID:to:replace:jobs:)`` does, into a new bundle in
     /// `folder` named after the project (`Garden.dkproj`, see `ProjectFileName`); returns
     /// the bundle's location with what was made. An existing file of that name is refused
     /// unless `replace`.
     public static func clone(_ remote: any RemoteStore, objectID: String? = nil, intoFolder folder: URL,
-                             replace: Bool = false) throws -> (output: URL, result: OCFLImporter.Result) {
+                             replace: Bool = false, jobs: Int = TransferQueue.defaultJobs) throws -> (output: URL, result: OCFLImporter.Result) {
         // The placeholder name only places the scratch folder: the bundle's name comes from its document.
         try fetching {
             try OCFLImporter.importObject(at: try objectPath(in: remote, objectID: objectID), in: remote,
-                                          to: folder.appendingPathComponent("clone.dkbundle"), replace: replace,
+                                          to: folder.appendingPathComponent("clone.dkbundle"), replace: replace, jobs: jobs,
                                           naming: ProjectFileName.forDocument(_:contentType:))
         }
     }
 
-    /// What ``clone(_:objectID:to:replace:)`` would make (``OCFLImporter/plannedImport(at:in:to:replace:)``),
+    /// What ``clone(_:objectID:to:replace:jobs:)`` would make (``OCFLImporter/plannedImport(at:in:to:replace:)``),
     /// refusing what the clone would refuse first: no such project, an existing output.
     public static func plannedClone(_ remote: any RemoteStore, objectID: String? = nil, to output: URL,
                                     replace: Bool = false) throws -> (objectID: String, versions: Int) {
@@ -65,17 +69,18 @@ public enum RemoteFetcher {
     }
 
     /// Writes what the remote's copy of the project of the bundle at `bundleURL` holds and
-    /// the bundle lacks into a temporary bundle beside it (``OCFLImporter/importMissingVersions(at:in:of:to:)``:
+    /// the bundle lacks into a temporary bundle beside it (``OCFLImporter/importMissingVersions(at:in:of:to:jobs:)``:
     /// the new versions and the files they bring, the remote's other versions listed as
     /// pruned), and runs `body` with that copy, which is removed after. A pull from it
-    /// costs the change, not the project.
-    public static func withRemoteCopy<T>(of bundleURL: URL, from remote: any RemoteStore, _ body: (URL) throws -> T) throws -> T {
+    /// costs the change, not the project. Up to `jobs` files are fetched at once.
+    public static func withRemoteCopy<T>(of bundleURL: URL, from remote: any RemoteStore, jobs: Int = TransferQueue.defaultJobs,
+                                         _ body: (URL) throws -> T) throws -> T {
         let local = try DocumentBundle(contentsOf: bundleURL)
         try RemoteRoot.requireRoot(remote)
         let object = try RemoteRoot.requireProjectObject(of: local, in: remote)
         let staging = try StagingFolder(beside: bundleURL)
         let copy = staging.url.appendingPathComponent("remote" + (bundleURL.pathExtension.isEmpty ? "" : ".\(bundleURL.pathExtension)"))
-        try fetching { try OCFLImporter.importMissingVersions(at: object.path, in: remote, of: local, to: copy) }
+        try fetching { try OCFLImporter.importMissingVersions(at: object.path, in: remote, of: local, to: copy, jobs: jobs) }
         return try withExtendedLifetime(staging) { try body(copy) }
     }
 }

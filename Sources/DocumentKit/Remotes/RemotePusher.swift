@@ -51,8 +51,10 @@ public enum RemotePusher {
     ///
     /// `archiving` (``OCFLArchiver``): a remote holding versions the bundle lacks is a
     /// history that diverged (`malformedInput`, naming the first), not a push to pull before.
+    ///
+    /// Up to `jobs` files are uploaded at once (``TransferQueue``); with 1, one after another.
     public static func push(_ bundleURL: URL, to remote: any RemoteStore, newProject: Bool = false, dryRun: Bool = false,
-                            archiving: Bool = false) throws -> Result {
+                            archiving: Bool = false, jobs: Int = TransferQueue.defaultJobs) throws -> Result {
         let bundle = try DocumentBundle(contentsOf: bundleURL)
         let bundlePath = bundleURL.relativePath
         try RemoteRoot.prepare(remote, checkingOnly: dryRun)
@@ -111,16 +113,17 @@ public enum RemotePusher {
         if staging == nil, state.inventory == nil, try remote.size(OCFLObject.join(objectPath, OCFLObject.declaration)) == nil {
             try remote.write(OCFLObject.join(objectPath, OCFLObject.declaration), Data(OCFLObject.declarationText.utf8))
         }
-        // Counted as the bundle's bytes are read for sending, which the S3 client does on
-        // this thread too (its requests run elsewhere).
+        // Counted as the bundle's bytes are taken by the remote, on whichever thread sends them.
+        let uploaded = Protected((files: 0, bytes: UInt64(0)))
         try ProgressMeter.phase(.writing, counting: .read, totalBytes: uploads.reduce(0) { $0 + $1.size }) {
-            for content in uploads {
-                sent.bytes += try DocumentKitError.located(at: bundlePath) {
+            try TransferQueue.run(uploads, jobs: jobs) { content in
+                let bytes = try DocumentKitError.located(at: bundlePath) {
                     try remote.upload("\(uploadRoot)/\(content.contentPath)", from: content.file, size: content.size)
                 }
-                sent.files += 1
+                uploaded.mutate { $0 = ($0.files + 1, $0.bytes + bytes) }
             }
         }
+        (sent.files, sent.bytes) = uploaded.value
 
         let committed: Bool
         if let staging {

@@ -30,7 +30,8 @@ extension DocumentTool {
         @OptionGroup var options: OutputOptions
 
         func run() throws {
-            let store = try RemoteLocation(remote).open(remoteOptions.connection())
+            let connection = remoteOptions.connection()
+            let store = try RemoteLocation(remote).open(connection)
             if dryRun.dryRun {
                 // Without --output the name is the project's, known only once its document is read.
                 let plan = try RemoteFetcher.plannedClone(store, objectID: object, to: URL(fileURLWithPath: output ?? ".dk-clone-placeholder"), replace: force)
@@ -42,9 +43,10 @@ extension DocumentTool {
             do {
                 if let output {
                     bundle = URL(fileURLWithPath: output)
-                    result = try RemoteFetcher.clone(store, objectID: object, to: bundle, replace: force)
+                    result = try RemoteFetcher.clone(store, objectID: object, to: bundle, replace: force, jobs: connection.transfers)
                 } else {
-                    (bundle, result) = try RemoteFetcher.clone(store, objectID: object, intoFolder: URL(fileURLWithPath: "."), replace: force)
+                    (bundle, result) = try RemoteFetcher.clone(store, objectID: object, intoFolder: URL(fileURLWithPath: "."), replace: force,
+                                                               jobs: connection.transfers)
                 }
             } catch var error as DocumentKitError where error.code == .unavailable {
                 // Nothing was written: the clone starts over.

@@ -89,9 +89,10 @@ extension DocumentTool {
         /// Returns what `body` did and, for a remote, how many requests were tried again.
         private func withOtherCopy<T>(_ body: (URL) throws -> T) throws -> (T, retries: Int?) {
             guard RemoteLocation.isRemote(other) else { return (try body(URL(fileURLWithPath: other)), nil) }
-            let store = try RemoteLocation(other).open(remoteOptions.connection())
+            let connection = remoteOptions.connection()
+            let store = try RemoteLocation(other).open(connection)
             do {
-                let result = try RemoteFetcher.withRemoteCopy(of: target.url, from: store) { copy in
+                let result = try RemoteFetcher.withRemoteCopy(of: target.url, from: store, jobs: connection.transfers) { copy in
                     do {
                         return try body(copy)
                     } catch var error as DocumentKitError where error.path == copy.relativePath || error.path == copy.path {

@@ -29,10 +29,11 @@ extension DocumentTool {
 
         mutating func run() throws {
             remote = try RemoteLocation.remembered(remote, for: target.url)
-            let store = try RemoteLocation(remote).open(remoteOptions.connection())
+            let connection = remoteOptions.connection()
+            let store = try RemoteLocation(remote).open(connection)
             let result: RemotePusher.Result
             do {
-                result = try RemotePusher.push(target.url, to: store, newProject: newProject, dryRun: dryRun.dryRun)
+                result = try RemotePusher.push(target.url, to: store, newProject: newProject, dryRun: dryRun.dryRun, jobs: connection.transfers)
             } catch var error as DocumentKitError where error.code == .unavailable && !dryRun.dryRun {
                 // A push that lost its connection resumes: what arrived is not sent again.
                 error.message += "; run push again to resume"

@@ -2,11 +2,13 @@ import ArgumentParser
 import DocumentKit
 import Foundation
 
-/// How a command reaches a remote on S3-compatible storage: the endpoint, how long one
+/// How a command reaches a remote: for S3-compatible storage the endpoint, how long one
 /// request may go unanswered, and how many times a request that fails in passing (a 503,
-/// a connection cut) is tried again. Each is taken from the command's option, else the
-/// user's setting (`remote.timeout`, `remote.retries` in `docctl config`), else the S3
-/// client's default (`nil`).
+/// a connection cut) is tried again; for any remote, how many files go at once. Each is
+/// taken from the command's option, else the user's setting (`remote.timeout`,
+/// `remote.retries`, `remote.jobs` in `docctl config`), else the default (`nil`).
+///
+/// A tool's S3 helper, run with the same arguments, reads the same options and settings.
 public struct RemoteConnection: Sendable, Equatable {
     /// The S3 service's address (`--endpoint`); `nil`: the AWS configuration's.
     public var endpoint: String?
@@ -14,15 +16,21 @@ public struct RemoteConnection: Sendable, Equatable {
     public var timeout: Double?
     /// How many times one request is tried again.
     public var retries: Int?
+    /// How many files a push sends, or a clone or pull fetches, at once (`TransferQueue`).
+    public var jobs: Int?
 
-    public init(endpoint: String? = nil, timeout: Double? = nil, retries: Int? = nil) {
+    public init(endpoint: String? = nil, timeout: Double? = nil, retries: Int? = nil, jobs: Int? = nil) {
         self.endpoint = endpoint
         self.timeout = timeout
         self.retries = retries
+        self.jobs = jobs
     }
+
+    /// How many files go at once: ``jobs``, else DocumentKit's default.
+    var transfers: Int { jobs ?? TransferQueue.defaultJobs }
 }
 
-/// `--endpoint`, `--timeout` and `--retries`, for commands that reach a remote.
+/// `--endpoint`, `--timeout`, `--retries` and `--jobs`, for commands that reach a remote.
 struct RemoteOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The S3 service's address for s3:// remotes (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, endpoint_url in ~/.aws/config, else AWS).", valueName: "URL"))
     var endpoint: String?
@@ -30,10 +38,16 @@ struct RemoteOptions: ParsableArguments {
     var timeout: Double?
     @Option(help: ArgumentHelp("How many times an S3 request that fails in passing (503, 500, a broken connection) is tried again (default: the remote.retries setting, else 8).", valueName: "N"))
     var retries: Int?
+    @Option(help: ArgumentHelp("How many files are sent or fetched at once (default: the remote.jobs setting, else \(TransferQueue.defaultJobs)).", valueName: "N"))
+    var jobs: Int?
+
+    /// The most files a command sends or fetches at once.
+    static let maximumJobs = 64
 
     func validate() throws {
         if let timeout, !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout takes seconds from more than 0 to 86400, not \(timeout)") }
         if let retries, !(0...100).contains(retries) { throw ValidationError("--retries takes 0 to 100, not \(retries)") }
+        if let jobs, !(1...Self.maximumJobs).contains(jobs) { throw ValidationError("--jobs takes 1 to \(Self.maximumJobs), not \(jobs)") }
     }
 
     /// The connection the options and the user's settings ask for. Settings that cannot
@@ -42,7 +56,7 @@ struct RemoteOptions: ParsableArguments {
     func connection() -> RemoteConnection {
         let settings = try? UserSettings.snapshot.get()
         return RemoteConnection(endpoint: endpoint, timeout: timeout ?? (try? settings?.remoteTimeout.get()),
-                                retries: retries ?? (try? settings?.remoteRetries.get()))
+                                retries: retries ?? (try? settings?.remoteRetries.get()), jobs: jobs ?? (try? settings?.remoteJobs.get()))
     }
 }
 
@@ -53,4 +67,7 @@ extension UserSettings {
     /// How many times an S3 request is tried again (8 unless set): `remote.retries` in
     /// `docctl config`.
     public var remoteRetries: KeyValueContainer<Int> { storage.makeContainer(default: 8) }
+    /// How many files a push sends, or a clone or pull fetches, at once
+    /// (`TransferQueue.defaultJobs` unless set): `remote.jobs` in `docctl config`.
+    public var remoteJobs: KeyValueContainer<Int> { storage.makeContainer(default: TransferQueue.defaultJobs) }
 }

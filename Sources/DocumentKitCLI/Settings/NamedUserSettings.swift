@@ -15,6 +15,7 @@ public enum NamedUserSettings {
         .choice("compression", summary: "how saves store new objects: zstd where it pays, or none") { $0.compression },
         .number("remote.timeout", summary: "seconds an S3 request may go unanswered before it is retried", in: 0.001...86_400) { $0.remoteTimeout },
         .number("remote.retries", summary: "how many times a failed S3 request is tried again", in: 0...100) { $0.remoteRetries },
+        .number("remote.jobs", summary: "how many files push, clone and pull send or fetch at once", in: 1...64) { $0.remoteJobs },
     ]
 
     /// The setting called `name`; a usage error listing the known names if there is none.

@@ -41,6 +41,7 @@ import Testing
             compression     zstd (default)
             remote.timeout  60 (default)
             remote.retries  8 (default)
+            remote.jobs     8 (default)
 
             """)
         #expect(try docctl(["config", "get", "export.format", "--json"], in: directory).output == """
@@ -98,6 +99,13 @@ import Testing
                 "name" : "remote.retries",
                 "set" : false,
                 "value" : 8
+              },
+              {
+                "default" : 8,
+                "key" : "remoteJobs",
+                "name" : "remote.jobs",
+                "set" : false,
+                "value" : 8
               }
             ]
 
@@ -126,6 +134,7 @@ import Testing
                               one of: zstd, none
               remote.timeout  seconds an S3 request may go unanswered before it is retried
               remote.retries  how many times a failed S3 request is tried again
+              remote.jobs     how many files push, clone and pull send or fetch at once
 
             USAGE: docctl config <subcommand>
 
@@ -151,7 +160,7 @@ import Testing
         let directory = try TemporaryDirectory()
         try docctl(["config", "set", "export.format", "zip"], in: directory)
         let before = try Fixtures.digest(of: URL(fileURLWithPath: preferencesPath(directory)))
-        let known = "(known: author.name, author.email, export.format, compression, remote.timeout, remote.retries)"
+        let known = "(known: author.name, author.email, export.format, compression, remote.timeout, remote.retries, remote.jobs)"
         expectFailure(try docctl(["config", "get", "author"], in: directory), status: 64,
                       containing: "error: unknown setting 'author' \(known)\n")
         expectFailure(try docctl(["config", "set", "user.name", "Ada"], in: directory), status: 64,

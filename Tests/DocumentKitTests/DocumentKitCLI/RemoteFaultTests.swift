@@ -22,13 +22,14 @@ import Testing
         let address: String
 
         /// `onlyGetOf`: only the GETs of that file of the remote are faulted.
-        init(_ service: S3Service, rate: Double, faults: [FaultProxy.Fault], in directory: TemporaryDirectory, onlyGetOf file: String? = nil) throws {
+        init(_ service: S3Service, rate: Double, faults: [FaultProxy.Fault], in directory: TemporaryDirectory, onlyGetOf file: String? = nil,
+             latency: Double = 0) throws {
             server = try S3TestServer(service, bucket: "backups")
             let bucket = server.bucket("backups")
             let faulted = file.map { "GET /\(bucket)/team/garden/\(SigV4Signer.encode($0)) " }
             let only: @Sendable (String) -> Bool = { line in faulted.map { line.hasPrefix($0) } ?? true }
             proxy = try FaultProxy(upstreamPort: try #require(server.endpoint.port), seed: RemoteFaultTests.seed, rate: rate, faults: faults, stallSeconds: 5,
-                                   only: only)
+                                   latency: latency, only: only)
             self.bucket = bucket
             address = "s3://\(bucket)/team/garden"
             self.directory = directory
@@ -99,6 +100,36 @@ import Testing
             #expect((counts[fault] ?? 0) > 0, "no \(fault) made (\(remote.proxy.summary))")
         }
         #expect(counts.values.reduce(0, +) * 10 >= remote.proxy.requests, "\(remote.proxy.summary)")
+    }
+
+    /// With four transfers at once (issue 24, item 5) through the same faults and 10 ms each
+    /// way: the requests really overlap at the proxy, and push, clone and pull end exact,
+    /// a part or a file failing while others are under way included.
+    @Test(.enabled(if: enabled, skipReason), arguments: S3Service.allCases)
+    func transfersSideBySideThroughFaultsEndExact(_ service: S3Service) throws {
+        let directory = try TemporaryDirectory()
+        let kinds: [FaultProxy.Fault] = [.slowDown, .internalError, .lostAnswer, .cutShort, .slowDown, .internalError, .lostAnswer, .cutShort, .stall]
+        let remote = try Remote(service, rate: 0.2, faults: kinds, in: directory, latency: 0.01)
+        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        // Three parts of 8 MiB and more: parts side by side, with files beside them.
+        try Fixtures.write(Fixtures.noise(17 << 20, seed: remote.proxy.seed | 3), to: "survey.png", in: directory.url)
+        try Run.succeeding(["attach", "garden.dkproj", "survey.png", "--as", "tasks[0].attachments[+]"], in: directory.url)
+
+        let first = try remote.succeed(["push", "garden.dkproj", remote.address, "--jobs", "4"])
+        #expect(first["result"] as? String == "created", "\(first)")
+        #expect(remote.proxy.mostAtOnce >= 2, "\(remote.proxy.mostAtOnce) requests at once (\(remote.proxy.summary))")
+        let cloned = try remote.succeed(["clone", remote.address, "-o", "copy.dkproj", "--jobs", "4"])
+        #expect(cloned["versions"] as? Int != nil, "\(cloned)")
+        try expectSameVersions("copy.dkproj", as: "garden.dkproj", in: directory, proxy: remote.proxy)
+
+        try Run.succeeding(["set", "garden.dkproj", "tasks[0].title", "Edited side by side"], in: directory.url)
+        try remote.succeed(["push", "garden.dkproj", remote.address, "--jobs", "4"])
+        let pulled = try remote.succeed(["pull", "copy.dkproj", remote.address, "--jobs", "4"])
+        #expect(pulled["result"] as? String == "fast-forward", "\(pulled)")
+        try expectSameVersions("copy.dkproj", as: "garden.dkproj", in: directory, proxy: remote.proxy)
+        try expectBucketHoldsOnlyTheRoot(of: "garden.dkproj", in: remote)
+        print("RemoteFaultTests, 4 jobs: \(remote.proxy.summary), \(remote.proxy.mostAtOnce) at once")
+        #expect(remote.proxy.counts.values.reduce(0, +) * 10 >= remote.proxy.requests, "\(remote.proxy.summary)")
     }
 
     /// Versions, documents and blobs of `copy` are those of `original`, and it validates deeply.

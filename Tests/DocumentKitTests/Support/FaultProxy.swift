@@ -28,6 +28,8 @@ final class FaultProxy: @unchecked Sendable {
     private var next = 0
     private var faulted: [Fault: Int] = [:]
     private var forwarded = 0
+    private var inFlight = 0
+    private var mostInFlight = 0
 
     /// A proxy to the server on `upstreamPort` that faults a share `rate` of requests
     /// (chosen with `seed`), taking `faults` in turn, so that each is made once the proxy
@@ -69,6 +71,9 @@ final class FaultProxy: @unchecked Sendable {
     var counts: [Fault: Int] { lock.withLock { faulted } }
     /// How many requests came, faulted or not.
     var requests: Int { lock.withLock { forwarded + faulted.values.reduce(0, +) } }
+    /// The most requests the proxy held at once, from the moment each had arrived whole to
+    /// the end of its answer: what shows that a client sent them side by side.
+    var mostAtOnce: Int { lock.withLock { mostInFlight } }
 
     /// What the proxy did, for a test's messages: its seed, its requests and each fault's count.
     var summary: String {
@@ -93,10 +98,23 @@ final class FaultProxy: @unchecked Sendable {
     private func serve(_ client: Int32) {
         defer { close(client) }
         guard let request = HTTPMessage.read(from: client) else { return }
+        lock.withLock {
+            inFlight += 1
+            mostInFlight = max(mostInFlight, inFlight)
+        }
+        // Held until the answer starts back: a client that waits for each answer before it
+        // sends the next request is never seen holding two.
+        var holding = true
+        func answering() {
+            if holding { lock.withLock { inFlight -= 1 } }
+            holding = false
+        }
+        defer { answering() }
         pause(latency)
         let fault = nextFault(String(decoding: request.head.prefix { $0 != 13 }, as: UTF8.self))
         let isHead = request.head.starts(with: Array("HEAD ".utf8))
         if fault == .slowDown || fault == .internalError {
+            answering()
             return HTTPMessage.write(Self.errorAnswer(for: fault!, head: isHead), to: client)
         }
         guard let server = Loopback.connected(to: upstream) else { return }
@@ -104,6 +122,7 @@ final class FaultProxy: @unchecked Sendable {
         let answer = HTTPMessage.readToEnd(server)
         close(server)
         pause(latency)
+        answering()
         switch fault {
         case .lostAnswer?:
             HTTPMessage.write(Self.errorAnswer(for: .lostAnswer, head: isHead), to: client)

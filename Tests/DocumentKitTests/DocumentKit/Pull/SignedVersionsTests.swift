@@ -325,6 +325,8 @@ import Testing
               --retries <N>           How many times an S3 request that fails in passing
                                       (503, 500, a broken connection) is tried again
                                       (default: the remote.retries setting, else 8).
+              --jobs <N>              How many files are sent or fetched at once (default:
+                                      the remote.jobs setting, else 8).
               --json                  Print machine-readable JSON instead of text.
               -q, --quiet             Print nothing but errors, and no progress: the exit
                                       status tells.
