@@ -1,5 +1,4 @@
 import AsyncHTTPClient
-import Crypto
 import DocumentKit
 import DocumentKitCore
 import Foundation
@@ -225,8 +224,9 @@ private struct MultipartUpload {
             part = nil
             count += 1
             let number = count
-            let md5 = "\"" + body.withUnsafeReadableBytes { Insecure.MD5.hash(data: $0) }.map { String(format: "%02x", $0) }.joined() + "\""
-            if let done = arrived[number], done.size == UInt64(body.readableBytes), done.etag == md5 {
+            // Hashed only for a part an earlier upload sent: a fresh one's MD5 is taken once,
+            // against the ETag its PUT answers.
+            if let done = arrived[number], done.size == UInt64(body.readableBytes), S3Client.unquoted(done.etag) == S3Client.md5(body) {
                 parts.arrived(number, etag: done.etag, sent: 0)
                 store.buffers.give(held)
                 ProgressMeter.bind(meter) { ProgressMeter.advance(.read, by: body.readableBytes) }
