@@ -479,17 +479,7 @@ import Testing
             OPTIONS:
               --new-project           Add the project to a remote that holds another
                                       project (a clone then needs --object).
-              --endpoint <URL>        The S3 service's address for s3:// remotes (default:
-                                      AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, endpoint_url
-                                      in ~/.aws/config, else AWS).
-              --timeout <SECONDS>     Seconds an S3 request may go unanswered before it is
-                                      tried again (default: the remote.timeout setting,
-                                      else 60).
-              --retries <N>           How many times an S3 request that fails in passing
-                                      (503, 500, a broken connection) is tried again
-                                      (default: the remote.retries setting, else 8).
-              --jobs <N>              How many files are sent or fetched at once (default:
-                                      the remote.jobs setting, else 8).
+            \(HelpText.remoteOptions)
               --dry-run               Report what would be written, and write nothing.
               --json                  Print machine-readable JSON instead of text.
               -q, --quiet             Print nothing but errors, and no progress: the exit
@@ -522,17 +512,7 @@ import Testing
               --object <ID>           The project to clone, by OCFL object id, when the
                                       remote holds several.
               --force                 Replace the output if it exists.
-              --endpoint <URL>        The S3 service's address for s3:// remotes (default:
-                                      AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, endpoint_url
-                                      in ~/.aws/config, else AWS).
-              --timeout <SECONDS>     Seconds an S3 request may go unanswered before it is
-                                      tried again (default: the remote.timeout setting,
-                                      else 60).
-              --retries <N>           How many times an S3 request that fails in passing
-                                      (503, 500, a broken connection) is tried again
-                                      (default: the remote.retries setting, else 8).
-              --jobs <N>              How many files are sent or fetched at once (default:
-                                      the remote.jobs setting, else 8).
+            \(HelpText.remoteOptions)
               --dry-run               Report what would be written, and write nothing.
               --json                  Print machine-readable JSON instead of text.
               -q, --quiet             Print nothing but errors, and no progress: the exit

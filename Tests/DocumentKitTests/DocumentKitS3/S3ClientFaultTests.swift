@@ -21,6 +21,13 @@ import Testing
         return client
     }
 
+    /// A proxy in front of `server` that faults as asked, with this suite's seed.
+    private func faultProxy(_ server: S3TestServer, rate: Double, faults: [FaultProxy.Fault], stallSeconds: Double = 3, limit: Int = .max,
+                       only: @escaping @Sendable (String) -> Bool = { _ in true }) throws -> FaultProxy {
+        try FaultProxy(upstreamPort: try #require(server.endpoint.port), seed: Self.seed, rate: rate, faults: faults, stallSeconds: stallSeconds,
+                       limit: limit, only: only)
+    }
+
     /// A client of the server itself, to look at the bucket.
     private func direct(_ server: S3TestServer) -> S3Client {
         S3Client(endpoint: server.endpoint, region: "us-east-1", credentials: credentials(server))
@@ -56,7 +63,7 @@ import Testing
     func anS3ErrorDocumentIsReadWholeAndRetriesThatRunOutSaySo(_ service: S3Service) async throws {
         let server = try S3TestServer(service, bucket: "faults")
         let bucket = server.bucket("faults")
-        let proxy = try FaultProxy(upstreamPort: try #require(server.endpoint.port), seed: Self.seed, rate: 1, faults: [.slowDown])
+        let proxy = try faultProxy(server, rate: 1, faults: [.slowDown])
         let error = await #expect(throws: S3Error.self) { try await client(proxy, of: server, retries: 2).get(bucket: bucket, key: "k") }
         #expect(error?.kind == .service(status: 503, code: "SlowDown") && error?.requestID == "fault-proxy" && error?.retries == 2)
         #expect(error?.description == "GetObject \(bucket)/k: HTTP 503 SlowDown: Please reduce your request rate. (request fault-proxy; gave up after 2 retries)")
@@ -71,7 +78,7 @@ import Testing
         let bucket = server.bucket("faults")
         let objects = (0..<6).map { Fixtures.noise(50_000 + $0, seed: Self.seed + UInt64($0)) }
         for (index, data) in objects.enumerated() { try await direct(server).put(data, bucket: bucket, key: "k\(index)") }
-        let proxy = try FaultProxy(upstreamPort: try #require(server.endpoint.port), seed: Self.seed, rate: 0.5,
+        let proxy = try faultProxy(server, rate: 0.5,
                                    faults: [.cutShort, .stall, .internalError, .lostAnswer], stallSeconds: 2)
         let s3 = client(proxy, of: server)
         for (index, data) in objects.enumerated() {
@@ -91,7 +98,7 @@ import Testing
     func aConditionalWriteWhoseAnswerWasLostIsSettledByReadingBack(_ service: S3Service) async throws {
         let server = try S3TestServer(service, bucket: "faults")
         let bucket = server.bucket("faults")
-        let proxy = try FaultProxy(upstreamPort: try #require(server.endpoint.port), seed: Self.seed, rate: 1, faults: [.lostAnswer],
+        let proxy = try faultProxy(server, rate: 1, faults: [.lostAnswer],
                                    only: { $0.hasPrefix("PUT ") })
         let s3 = client(proxy, of: server)
         #expect(try await s3.putIfUnchanged(Data("first".utf8), bucket: bucket, key: "head", ifTag: nil), "applied, answer lost: won")
@@ -109,14 +116,14 @@ import Testing
     func aConditionalWriteNeverAppliedIsSentAgainWhileTheObjectIsUnchanged(_ service: S3Service) async throws {
         let server = try S3TestServer(service, bucket: "faults")
         let bucket = server.bucket("faults")
-        let proxy = try FaultProxy(upstreamPort: try #require(server.endpoint.port), seed: Self.seed, rate: 1, faults: [.internalError],
+        let proxy = try faultProxy(server, rate: 1, faults: [.internalError],
                                    limit: 2, only: { $0.hasPrefix("PUT ") })
         let s3 = client(proxy, of: server)
         #expect(try await s3.putIfUnchanged(Data("first".utf8), bucket: bucket, key: "head", ifTag: nil))
         #expect(try await direct(server).get(bucket: bucket, key: "head")?.data == Data("first".utf8))
         #expect(proxy.counts[.internalError] == 2 && s3.budget.retries == 2, "\(proxy.summary)")
         // Failing each time, it gives up once its retries ran out, having written nothing.
-        let failing = try FaultProxy(upstreamPort: try #require(server.endpoint.port), seed: Self.seed, rate: 1, faults: [.internalError],
+        let failing = try faultProxy(server, rate: 1, faults: [.internalError],
                                      only: { $0.hasPrefix("PUT ") })
         let error = await #expect(throws: S3Error.self) {
             try await client(failing, of: server, retries: 1).putIfUnchanged(Data("second".utf8), bucket: bucket, key: "other", ifTag: nil)
@@ -134,7 +141,7 @@ import Testing
     func aCompletedUploadWhoseAnswerWasLostIsRecognised(_ service: S3Service) async throws {
         let server = try S3TestServer(service, bucket: "faults")
         let bucket = server.bucket("faults")
-        let proxy = try FaultProxy(upstreamPort: try #require(server.endpoint.port), seed: Self.seed, rate: 1, faults: [.lostAnswer],
+        let proxy = try faultProxy(server, rate: 1, faults: [.lostAnswer],
                                    limit: 1, only: { $0.hasPrefix("POST ") && $0.contains("uploadId=") })
         let s3 = client(proxy, of: server)
         let part = 5 << 20

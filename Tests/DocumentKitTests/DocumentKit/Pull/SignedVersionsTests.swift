@@ -316,17 +316,7 @@ import Testing
                                       author.name in 'docctl config', else your login name).
               --dry-run               Do everything but write: check the change and report
                                       the version it would save.
-              --endpoint <URL>        The S3 service's address for s3:// remotes (default:
-                                      AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, endpoint_url
-                                      in ~/.aws/config, else AWS).
-              --timeout <SECONDS>     Seconds an S3 request may go unanswered before it is
-                                      tried again (default: the remote.timeout setting,
-                                      else 60).
-              --retries <N>           How many times an S3 request that fails in passing
-                                      (503, 500, a broken connection) is tried again
-                                      (default: the remote.retries setting, else 8).
-              --jobs <N>              How many files are sent or fetched at once (default:
-                                      the remote.jobs setting, else 8).
+            \(HelpText.remoteOptions)
               --json                  Print machine-readable JSON instead of text.
               -q, --quiet             Print nothing but errors, and no progress: the exit
                                       status tells.
