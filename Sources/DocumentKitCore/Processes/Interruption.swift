@@ -27,8 +27,13 @@ package enum Interruption {
     private static let written = Protected(Written.nothing)
 
     /// Notes that the file or folder at `path` was put in place whole.
+    /// A remote already written to stays the report: a folder remote puts its own files in
+    /// place through the same atomic writers, and those are part of what was sent.
     package static func noteWritten(_ path: String) {
-        written.value = .output(path)
+        written.mutate { written in
+            if case .remote = written { return }
+            written = .output(path)
+        }
     }
 
     /// Notes that a file went to the remote at `address`.
