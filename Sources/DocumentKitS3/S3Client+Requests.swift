@@ -23,8 +23,19 @@ extension S3Client {
               headers: [String: String] = [:], body: ByteBuffer = ByteBuffer(), limit: Int = 16 << 20, checksBody: Bool = false,
               answer: String? = nil, retrying: Bool = true) async throws -> Response {
         let resource = key.map { "\(bucket)/\($0)" } ?? bucket
-        let once: (Int) async throws -> Response = { _ in
-            let response = try await execute(method, bucket: bucket, key: key, query: query, headers: headers, body: body)
+        // A body goes with its MD5 (`Content-MD5`, signed), which the service checks on
+        // arrival, and its payload unsigned: the one hash of its bytes also checks the
+        // answer's ETag, where signing the payload would hash every byte a second time.
+        var headers = headers
+        var sentMD5: String?
+        if method == .PUT, body.readableBytes > 0 {
+            let digest = body.withUnsafeReadableBytes { Insecure.MD5.hash(data: $0) }
+            headers["content-md5"] = Data(digest).base64EncodedString()
+            sentMD5 = Self.hex(digest)
+        }
+        let once: (Int) async throws -> Response = { [headers] _ in
+            let response = try await execute(method, bucket: bucket, key: key, query: query, headers: headers, body: body,
+                                             payloadHash: sentMD5 == nil ? nil : SigV4Signer.unsignedPayload)
             let data: Data
             do {
                 data = Data(try await response.body.collect(upTo: method == .HEAD ? 0 : limit).readableBytesView)
@@ -39,7 +50,7 @@ extension S3Client {
                 try Self.checkLength(data, headers: response.headers, resource: resource)
             }
             if checksBody {
-                try Self.checkMD5(method == .PUT ? Self.md5(body) : Self.md5(data), headers: response.headers, resource: resource)
+                try Self.checkMD5(method == .PUT ? sentMD5 ?? Self.md5(body) : Self.md5(data), headers: response.headers, resource: resource)
             }
             if let answer {
                 checked.xml = try Self.document(answer, in: data, status: Int(response.status.code), resource: resource)
@@ -57,9 +68,9 @@ extension S3Client {
 
     /// Sends one signed request; an error status becomes `S3Error`, after reading the
     /// service's error document (`Code`, `Message`, `RequestId`). The body of a success is
-    /// the caller's to read.
+    /// the caller's to read. `payloadHash` is the body's SHA-256 unless given.
     func execute(_ method: HTTPMethod, bucket: String, key: String?, query: [(String, String)] = [],
-                 headers: [String: String] = [:], body: ByteBuffer = ByteBuffer()) async throws -> HTTPClientResponse {
+                 headers: [String: String] = [:], body: ByteBuffer = ByteBuffer(), payloadHash: String? = nil) async throws -> HTTPClientResponse {
         let resource = key.map { "\(bucket)/\($0)" } ?? bucket
         var path = endpoint.path.hasSuffix("/") ? String(endpoint.path.dropLast()) : endpoint.path
         path += "/" + SigV4Signer.encode(bucket)
@@ -68,7 +79,7 @@ extension S3Client {
         var signing = headers
         signing["host"] = host
         let signed = signer.signedHeaders(method: method.rawValue, path: path, query: query, headers: signing,
-                                          payloadHash: SigV4Signer.payloadHash(body), date: Date())
+                                          payloadHash: payloadHash ?? SigV4Signer.payloadHash(body), date: Date())
         let queryText = query.map { $0.1.isEmpty ? SigV4Signer.encode($0.0) : "\(SigV4Signer.encode($0.0))=\(SigV4Signer.encode($0.1))" }
             .joined(separator: "&")
         var request = HTTPClientRequest(url: "\(endpoint.scheme ?? "https")://\(host)\(path)\(queryText.isEmpty ? "" : "?" + queryText)")

@@ -67,10 +67,11 @@ public struct S3Error: Error, Sendable, CustomStringConvertible {
     }
 
     /// Codes that say "not now" whatever the status (CompleteMultipartUpload may answer
-    /// 200 with one in its body).
+    /// 200 with one in its body), and BadDigest: a body that arrived other than its
+    /// Content-MD5 says was damaged on the way, and is sent again from the bytes held.
     static let transientCodes: Set<String> = [
         "SlowDown", "RequestTimeout", "InternalError", "ServiceUnavailable", "Throttling", "ThrottlingException",
-        "MalformedResponse",
+        "MalformedResponse", "BadDigest",
     ]
 
     /// What happened: the service's answer (`HTTP 503 SlowDown: Please reduce your request

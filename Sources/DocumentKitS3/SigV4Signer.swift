@@ -4,9 +4,10 @@ import NIOCore
 
 /// Signs S3 requests with AWS Signature Version 4 (AWS's "Authenticating Requests:
 /// Using the Authorization Header"): a canonical request, a string to sign, a key derived
-/// from the secret by date, region and service, and an `Authorization` header. Every
-/// request signs its payload's SHA-256 (`x-amz-content-sha256`), so a body changed on the
-/// way is refused by the service.
+/// from the secret by date, region and service, and an `Authorization` header. A request
+/// signs its payload's SHA-256 (`x-amz-content-sha256`), or, for an upload, its signed
+/// `Content-MD5` stands for the payload (``unsignedPayload``): either way a body changed
+/// on the way is refused by the service.
 public struct SigV4Signer: Sendable {
     public var credentials: S3Credentials
     public var region: String
@@ -52,6 +53,10 @@ public struct SigV4Signer: Sendable {
         }
         return key
     }
+
+    /// What `x-amz-content-sha256` says of a payload left unsigned: one sent with its
+    /// `Content-MD5`, which is signed, and which the service checks the bytes against.
+    public static let unsignedPayload = "UNSIGNED-PAYLOAD"
 
     /// The SHA-256 of a payload, as `x-amz-content-sha256` carries it.
     public static func payloadHash(_ data: Data) -> String { hex(SHA256.hash(data: data)) }

@@ -11,6 +11,11 @@ struct OCFLVersionPlan {
         var contentPath: String
         var file: FileWrapper
         var size: UInt64
+        /// The bundle's digest of the bytes.
+        var sha256: String
+        /// OCFL's digest, `nil` until the file is read: the inventory names the file by
+        /// ``OCFLVersionPlan/pendingDigest(_:)`` until ``resolved(_:)`` is given it.
+        var sha512: String?
     }
 
     /// `vN`.
@@ -41,19 +46,66 @@ struct OCFLVersionPlan {
         var fixity = inventory.fixity?["sha256"] ?? [:]
         let folder = "\(name)/content/" + (contentFolder.map { "\($0)/" } ?? "")
         for (path, file) in files {
-            let (sha256, sha512) = try DocumentKitError.located(at: bundle.url.relativePath) { try digests.digests(of: file) }
-            state[sha512, default: []].append(path)
-            guard inventory.manifest[sha512] == nil else { continue }
+            // A bundle's object the remote lacks is hashed for OCFL as it is sent, in the one
+            // read that sends it; any other file (the version's record) is in memory.
+            let sha256: String, sha512: String?
+            if let known = file.knownDigest?.hex {
+                (sha256, sha512) = (known, digests.sha512(ofSHA256: known))
+            } else {
+                (sha256, sha512) = try DocumentKitError.located(at: bundle.url.relativePath) { try digests.digests(of: file) }
+            }
+            let digest = sha512 ?? pendingDigest(sha256)
+            state[digest, default: []].append(path)
+            guard inventory.manifest[digest] == nil else { continue }
             let contentPath = folder + path
-            inventory.manifest[sha512] = [contentPath]
+            inventory.manifest[digest] = [contentPath]
             fixity[sha256, default: []].append(contentPath)
-            digests.record(sha256: sha256, sha512: sha512)
-            newContent.append(NewContent(contentPath: contentPath, file: file, size: file.fileSize ?? 0))
+            newContent.append(NewContent(contentPath: contentPath, file: file, size: file.fileSize ?? 0, sha256: sha256, sha512: sha512))
         }
         inventory.fixity = ["sha256": fixity.mapValues { $0.sorted() }]
         inventory.versions[name] = OCFLInventory.Version(created: DocumentDates.format(version.created), message: version.message,
                                                         user: user(version.author), state: state.mapValues { $0.sorted() })
         inventory.head = name
+        return OCFLVersionPlan(name: name, inventory: inventory, newContent: newContent)
+    }
+
+    /// What the inventory names a file by while its SHA-512 is not known: never a SHA-512
+    /// (128 hex digits), and one per SHA-256, so that a file sent once is listed once.
+    static func pendingDigest(_ sha256: String) -> String {
+        "pending-sha256-" + sha256
+    }
+
+    /// This plan with the SHA-512 of each of its files: taken from `sha512BySHA256` (what
+    /// the reads that sent them learned, and earlier plans of the same push), or else read
+    /// now (a file an interrupted push had sent already). Every pending digest of the
+    /// inventory is replaced, merged with the same digest when the object held those bytes
+    /// under a digest its fixity did not name; `sha512BySHA256` gains what was read.
+    func resolved(_ sha512BySHA256: inout [String: String], reading digests: inout OCFLDigestIndex) throws -> OCFLVersionPlan {
+        var newContent = newContent
+        for index in newContent.indices where newContent[index].sha512 == nil {
+            let sha256 = newContent[index].sha256
+            if sha512BySHA256[sha256] == nil {
+                sha512BySHA256[sha256] = try digests.digests(of: newContent[index].file).sha512
+            }
+            newContent[index].sha512 = sha512BySHA256[sha256]
+        }
+        let pending = Self.pendingDigest("")
+        func resolve(_ map: [String: [String]]) -> [String: [String]] {
+            var result: [String: [String]] = [:]
+            for (digest, paths) in map {
+                // A pending digest comes with a new file of this plan or an earlier one of the
+                // same push, and each of those was resolved above, in order.
+                let real = digest.hasPrefix(pending) ? sha512BySHA256[String(digest.dropFirst(pending.count))] : digest
+                assert(real != nil, "an OCFL digest left pending: \(digest)")
+                result[real ?? digest, default: []] += paths
+            }
+            return result.mapValues { $0.sorted() }
+        }
+        var inventory = inventory
+        inventory.manifest = resolve(inventory.manifest)
+        for (name, version) in inventory.versions {
+            inventory.versions[name]?.state = resolve(version.state)
+        }
         return OCFLVersionPlan(name: name, inventory: inventory, newContent: newContent)
     }
 
@@ -101,8 +153,9 @@ struct OCFLDigestIndex {
         }
     }
 
-    mutating func record(sha256: String, sha512: String) {
-        sha512BySHA256[sha256] = sha512
+    /// The SHA-512 of the bytes whose SHA-256 is `sha256`, when it is known without reading.
+    func sha512(ofSHA256 sha256: String) -> String? {
+        sha512BySHA256[sha256]
     }
 
     /// The file's SHA-256 and SHA-512, as lowercase hex.

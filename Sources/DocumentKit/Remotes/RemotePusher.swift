@@ -115,15 +115,26 @@ public enum RemotePusher {
         }
         // Counted as the bundle's bytes are taken by the remote, on whichever thread sends them.
         let uploaded = Protected((files: 0, bytes: UInt64(0)))
+        // OCFL's digest of each file, taken in the read that sends it (``OCFLDigestTap``).
+        let learned = Protected([String: String]())
         try ProgressMeter.phase(.writing, counting: .read, totalBytes: uploads.reduce(0) { $0 + $1.size }) {
             try TransferQueue.run(uploads, jobs: jobs) { content in
+                let tap = content.sha512 == nil ? OCFLDigestTap(content.file) : nil
                 let bytes = try DocumentKitError.located(at: bundlePath) {
-                    try remote.upload("\(uploadRoot)/\(content.contentPath)", from: content.file, size: content.size)
+                    try remote.upload("\(uploadRoot)/\(content.contentPath)", from: tap?.file ?? content.file, size: content.size)
                 }
                 uploaded.mutate { $0 = ($0.files + 1, $0.bytes + bytes) }
+                if let sha512 = tap?.sha512 { learned.mutate { $0[content.sha256] = sha512 } }
             }
         }
         (sent.files, sent.bytes) = uploaded.value
+        var sha512BySHA256 = learned.value
+        try ProgressMeter.phase(.hashing, counting: .read, totalBytes: nil) {
+            try DocumentKitError.located(at: bundlePath) {
+                plans = try plans.map { try $0.resolved(&sha512BySHA256, reading: &digests) }
+            }
+        }
+        inventory = plans.last!.inventory
 
         let committed: Bool
         if let staging {

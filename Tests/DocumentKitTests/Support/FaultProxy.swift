@@ -10,6 +10,13 @@ import Foundation
 final class FaultProxy: @unchecked Sendable {
     enum Fault: String, CaseIterable, Sendable {
         case slowDown, internalError, lostAnswer, cutShort, stall
+        /// A request's body with one byte changed on the way (the service should refuse it
+        /// by its Content-MD5, or store it and answer the ETag of what it got).
+        case damagedBody
+
+        /// What a network and a busy store do: every fault but a damaged body, which TCP's
+        /// checksum makes rare.
+        static let network: [Fault] = [.slowDown, .internalError, .lostAnswer, .cutShort, .stall]
     }
 
     let port: Int
@@ -37,7 +44,7 @@ final class FaultProxy: @unchecked Sendable {
     /// `latency` seconds are added before forwarding each request and before each answer.
     /// Only requests whose first line (`PUT /bucket/key?… HTTP/1.1`) `only` accepts are
     /// faulted, and no more than `limit`.
-    init(upstreamPort: Int, seed: UInt64, rate: Double, faults: [Fault] = Fault.allCases, stallSeconds: Double = 3, latency: Double = 0,
+    init(upstreamPort: Int, seed: UInt64, rate: Double, faults: [Fault] = Fault.network, stallSeconds: Double = 3, latency: Double = 0,
          limit: Int = .max, only: @escaping @Sendable (String) -> Bool = { _ in true }) throws {
         let listener = Loopback.socket()
         guard let port = Loopback.bind(listener, listening: 64) else { close(listener); throw CocoaError(.fileWriteUnknown) }
@@ -118,7 +125,9 @@ final class FaultProxy: @unchecked Sendable {
             return HTTPMessage.write(Self.errorAnswer(for: fault!, head: isHead), to: client)
         }
         guard let server = Loopback.connected(to: upstream) else { return }
-        HTTPMessage.write(request.closing().bytes, to: server)
+        var sent = request
+        if fault == .damagedBody, !sent.body.isEmpty { sent.body[sent.body.count / 2] ^= 0x20 }
+        HTTPMessage.write(sent.closing().bytes, to: server)
         let answer = HTTPMessage.readToEnd(server)
         close(server)
         pause(latency)

@@ -131,6 +131,43 @@ import Testing
         #expect(try docctl(["validate", "--deep", "whole.dkproj"], in: directory).output.contains(": ok ("))
     }
 
+    /// A push learns each new file's SHA-512 as it sends it, so it knows the object's files
+    /// by their SHA-256 fixity only. An object written by another tool names none: its next
+    /// version sends a file it already holds again, under a path of its own, listed beside
+    /// the first under one digest, as OCFL allows; and the object stays valid and whole.
+    @Test(.enabled(if: validatorAvailable, skipReason))
+    func anObjectWithoutSHA256FixityTakesTheNextVersionValid() throws {
+        let directory = try TemporaryDirectory()
+        let ada = "Ada Lovelace <ada@example.org>"
+        try docctl(["new", "p.dkproj", "--name", "Garden", "--author", ada], in: directory)
+        try Fixtures.write(Fixtures.noise(3_000, seed: 11), to: "photo.png", in: directory.url)
+        try docctl(["attach", "p.dkproj", "photo.png", "-m", "Photo", "--author", ada], in: directory)
+        try docctl(["archive", "p.dkproj", "root"], in: directory)
+        let object = try objectFolder("root", of: "p.dkproj", in: directory)
+        // As another tool writes it: no fixity block, in the root's inventory and in v2's.
+        var inventory = try JSONDecoder().decode(OCFLInventory.self, from: Data(contentsOf: object.appendingPathComponent("inventory.json")))
+        inventory.fixity = nil
+        for folder in ["", "v2/"] {
+            let data = try inventory.encoded()
+            try data.write(to: object.appendingPathComponent(folder + "inventory.json"))
+            try OCFLInventory.sidecar(for: data).write(to: object.appendingPathComponent(folder + "inventory.json.sha512"))
+        }
+        let photo = try #require(inventory.manifest.first { $0.value.contains { $0.contains("/blobs/") } })
+
+        try docctl(["set", "p.dkproj", "name", "Garden two", "--author", ada], in: directory)
+        try docctl(["archive", "p.dkproj", "root"], in: directory)
+        let after = try JSONDecoder().decode(OCFLInventory.self, from: Data(contentsOf: object.appendingPathComponent("inventory.json")))
+        let paths = try #require(after.manifest[photo.key])
+        #expect(paths.count == 2 && paths.first == photo.value.first && paths.last!.hasPrefix("v3/content/"), "\(paths)")
+        #expect(!after.manifest.keys.contains { $0.count != 128 }, "every digest a SHA-512: \(after.manifest.keys.sorted())")
+        #expect(after.versions["v3"]?.state[photo.key] == after.versions["v2"]?.state[photo.key])
+        let validation = try validateObject(object)
+        #expect(validation.valid && validation.warnings.isEmpty && validation.errors.isEmpty, "\(validation)")
+        try docctl(["import", object.path, "-o", "copy.dkproj"], in: directory)
+        #expect(try documents("copy.dkproj", in: directory) == documents("p.dkproj", in: directory))
+        #expect(try docctl(["validate", "--deep", "copy.dkproj"], in: directory).output.contains(": ok ("))
+    }
+
     @Test func importRebuildsEveryVersionIdDocumentAndBlobWithAMerge() throws {
         let directory = try TemporaryDirectory()
         try docctl(["new", "a.dkproj", "--name", "Garden"], in: directory)
