@@ -95,25 +95,75 @@ package enum ZstdCodec {
         }.get()
     }
 
-    private static func decode(_ input: UnsafeRawBufferPointer, expectedSize: Int, exact: Bool) throws(ArchiveError) -> Data {
+    /// Decodes `data`, a zstd frame of exactly `expectedSize` bytes, passing them to `body`
+    /// in blocks of at most `blockSize` bytes, so that the decoded bytes are never held
+    /// whole (a push sending a large compressed document). Throws as
+    /// ``decompress(_:expectedSize:limits:)`` does, after the blocks already passed on, or
+    /// what `body` throws.
+    package static func decompress(
+        _ data: Data, expectedSize: Int, limits: ArchiveLimits = .default, blockSize: Int = 1 << 18,
+        into body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        guard expectedSize >= 0, UInt64(expectedSize) <= limits.maxEntryBytes,
+              UInt64(expectedSize) <= limits.maxExpandedBytes(fromCompressed: UInt64(data.count))
+        else {
+            throw ArchiveError(.limitExceeded, "\(data.count) compressed bytes may not expand to \(expectedSize) bytes")
+        }
+        try data.withUnsafeBytes { input in
+            try LibArchive.withUTF8Locale { () throws -> Void in
+                guard let archive = try open(input, expectedSize: expectedSize, exact: true) else { return }
+                defer { archive_read_free(archive) }
+                let block = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, min(blockSize, expectedSize + 1)), alignment: 16)
+                defer { block.deallocate() }
+                var filled = 0
+                while true {
+                    let count = archive_read_data(archive, block.baseAddress, block.count)
+                    if count < 0 { throw LibArchive.error(archive, kind: .malformed) }
+                    if count == 0 { break }
+                    filled += count
+                    guard filled <= expectedSize else {
+                        throw ArchiveError(.limitExceeded, "the frame decodes to more than the expected \(expectedSize) bytes")
+                    }
+                    try body(UnsafeRawBufferPointer(rebasing: block[0..<count]))
+                }
+                guard filled == expectedSize else {
+                    throw ArchiveError(.malformed, "the frame decodes to \(filled) bytes; \(expectedSize) were expected")
+                }
+            }
+        }
+    }
+
+    /// A reader of `input`, a zstd frame, past its one header; `nil` for the empty frame
+    /// (when `expectedSize` allows it), which libarchive's raw format refuses to open.
+    private static func open(_ input: UnsafeRawBufferPointer, expectedSize: Int, exact: Bool) throws(ArchiveError) -> OpaquePointer? {
         let notZstd = ArchiveError(.malformed, "the data is not a zstd frame")
         guard let base = input.baseAddress, !input.isEmpty else { throw notZstd }
         guard let archive = archive_read_new() else { throw ArchiveError(.io, "libarchive could not allocate a reader") }
-        defer { archive_read_free(archive) }
-        try LibArchive.check(archive_read_support_format_raw(archive), archive, kind: .unsupported)
-        try LibArchive.check(archive_read_support_filter_zstd(archive), archive, kind: .unsupported)
-        let opened = archive_read_open_memory(archive, base, input.count)
-        // The raw format accepts any bytes, so check that the zstd filter recognized them.
-        guard archive_filter_code(archive, 0) == ARCHIVE_FILTER_ZSTD else { throw notZstd }
-        if opened != ARCHIVE_OK {
-            // The raw format refuses an empty stream: a valid frame of nothing.
-            if expectedSize == 0 || !exact, String(cString: archive_error_string(archive)).contains("Unrecognized archive format") {
-                return Data()
+        do throws(ArchiveError) {
+            try LibArchive.check(archive_read_support_format_raw(archive), archive, kind: .unsupported)
+            try LibArchive.check(archive_read_support_filter_zstd(archive), archive, kind: .unsupported)
+            let opened = archive_read_open_memory(archive, base, input.count)
+            // The raw format accepts any bytes, so check that the zstd filter recognized them.
+            guard archive_filter_code(archive, 0) == ARCHIVE_FILTER_ZSTD else { throw notZstd }
+            if opened != ARCHIVE_OK {
+                if expectedSize == 0 || !exact, String(cString: archive_error_string(archive)).contains("Unrecognized archive format") {
+                    archive_read_free(archive)
+                    return nil
+                }
+                throw LibArchive.error(archive, kind: .malformed)
             }
-            throw LibArchive.error(archive, kind: .malformed)
+            var entry: OpaquePointer?
+            try LibArchive.check(archive_read_next_header(archive, &entry), archive, kind: .malformed)
+            return archive
+        } catch {
+            archive_read_free(archive)
+            throw error
         }
-        var entry: OpaquePointer?
-        try LibArchive.check(archive_read_next_header(archive, &entry), archive, kind: .malformed)
+    }
+
+    private static func decode(_ input: UnsafeRawBufferPointer, expectedSize: Int, exact: Bool) throws(ArchiveError) -> Data {
+        guard let archive = try open(input, expectedSize: expectedSize, exact: exact) else { return Data() }
+        defer { archive_read_free(archive) }
         if !exact { return try readAll(archive, limit: expectedSize) }
         var output = Data(count: expectedSize)
         let filled = try output.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in

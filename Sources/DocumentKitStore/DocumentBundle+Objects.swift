@@ -97,6 +97,24 @@ extension DocumentBundle {
     /// ``streamCheckedObject(_:_:)``.
     public func streamObject(_ digest: ObjectDigest, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let (entry, record) = try storedObject(digest)
+        if record.codec == .zstd {
+            // Decoded in blocks, never whole: a push sends several such objects at once.
+            var hasher = ObjectHasher()
+            try DocumentKitError.located(at: url.relativePath) {
+                let stored = try zip.readData(entry, verifyCRC: false)
+                do {
+                    try ZstdCodec.decompress(stored, expectedSize: Int(record.size), limits: Self.objectDecodingLimits) { block in
+                        hasher.update(block)
+                        // The consumer's own failure keeps its file's name, as below.
+                        do { try body(block) } catch let error as ArchiveError { throw DocumentKitError(error) }
+                    }
+                } catch let error as ArchiveError {
+                    throw error.adding(entry: entry.name)
+                }
+            }
+            try checkDigest(hasher.finalize(), is: digest, entry: entry)
+            return
+        }
         if record.codec != .identity {
             try objectData(digest).withUnsafeBytes { try body($0) }
             return

@@ -76,6 +76,33 @@ import Testing
         expectArchiveError(.malformed) { _ = try ZstdCodec.decompress(header, expectedSize: Self.json.count) }
     }
 
+    /// Decoded in blocks, as a push streams a compressed document: the same bytes, no
+    /// block larger than asked, and the same refusals as a whole decode.
+    @Test func decodesInBlocksAndRefusesAsAWholeDecodeDoes() throws {
+        let frame = try ZstdCodec.compress(Self.json)
+        var decoded = Data()
+        var largest = 0
+        try ZstdCodec.decompress(frame, expectedSize: Self.json.count, blockSize: 10_000) { block in
+            decoded.append(contentsOf: block)
+            largest = max(largest, block.count)
+        }
+        #expect(decoded == Self.json && largest <= 10_000 && largest > 0)
+        var none = 0
+        try ZstdCodec.decompress(try ZstdCodec.compress(Data()), expectedSize: 0) { none += $0.count }
+        #expect(none == 0)
+        let errors: [(Int, ArchiveError.Kind)] = [(Self.json.count - 1, .limitExceeded), (Self.json.count + 1, .malformed), (-1, .limitExceeded)]
+        for (size, kind) in errors {
+            #expect(throws: ArchiveError.self) { try ZstdCodec.decompress(frame, expectedSize: size) { _ in } }
+            do { try ZstdCodec.decompress(frame, expectedSize: size) { _ in } } catch let error as ArchiveError { #expect(error.kind == kind, "\(size)") }
+        }
+        let bomb = try ZstdCodec.compress(Data(count: 64 << 20))
+        do { try ZstdCodec.decompress(bomb, expectedSize: 64 << 20) { _ in Issue.record("a bomb is refused before any byte") } } catch let error as ArchiveError {
+            #expect(error.kind == .limitExceeded)
+        }
+        struct Stop: Error {}
+        #expect(throws: Stop.self) { try ZstdCodec.decompress(frame, expectedSize: Self.json.count) { _ in throw Stop() } }
+    }
+
     @Test func refusesImplausibleSizesBeforeAllocating() throws {
         // A 30-byte frame may not claim to hold 10 GB: refused by the ratio, with no allocation.
         let frame = try ZstdCodec.compress(Data(count: 1000))
