@@ -21,7 +21,7 @@ public struct S3Client: Sendable {
     /// How failed requests are tried again, and how long one may take.
     public var retryPolicy = S3RetryPolicy()
     /// The retries all requests of this client (and its copies) may still make, and made.
-    public let budget = S3RetryBudget()
+    public let budget: S3RetryBudget
     let http: HTTPClient
 
     /// How long one request may go without an answer (``S3RetryPolicy/timeout``).
@@ -30,8 +30,10 @@ public struct S3Client: Sendable {
         set { retryPolicy.timeout = newValue }
     }
 
-    public init(endpoint: URL, region: String, credentials: S3Credentials, http: HTTPClient = .shared) {
+    public init(endpoint: URL, region: String, credentials: S3Credentials, http: HTTPClient = .shared,
+                budget: S3RetryBudget = S3RetryBudget()) {
         self.endpoint = endpoint
+        self.budget = budget
         self.signer = SigV4Signer(credentials: credentials, region: region)
         self.http = http
     }

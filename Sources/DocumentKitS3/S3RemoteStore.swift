@@ -55,7 +55,8 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
         // Beyond the client's default (8), a transfer would wait for another's connection.
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(8, jobs + S3RemoteStore.bufferBudget / S3RemoteStore.defaultPartSize)
         http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        var client = S3Client(endpoint: endpoint, region: region, credentials: credentials, http: http)
+        var client = S3Client(endpoint: endpoint, region: region, credentials: credentials, http: http,
+                              budget: S3RetryBudget(retries: retryPolicy.budget))
         client.retryPolicy = retryPolicy
         self.client = client
     }
@@ -316,10 +317,11 @@ extension S3RemoteStore {
     /// (``S3Credentials/standard(environment:home:)``, ``S3Credentials/region(environment:home:)``,
     /// ``S3Credentials/endpoint(environment:home:region:)``), unless `endpoint` is given;
     /// each request given `timeout` seconds (default 60) and tried again up to `retries`
-    /// times (default 8) when it fails in passing; connections enough for `jobs` transfers
+    /// times (default 8) when it fails in passing, all requests together up to `retryBudget`
+    /// times (default ``S3RetryBudget/defaultRetries``); connections enough for `jobs` transfers
     /// at once (default ``TransferQueue/defaultJobs``).
     public static func standard(bucket: String, prefix: String, endpoint: String?, timeout: Double? = nil, retries: Int? = nil,
-                                jobs: Int? = nil, environment: [String: String], home: String?) throws -> S3RemoteStore {
+                                retryBudget: Int? = nil, jobs: Int? = nil, environment: [String: String], home: String?) throws -> S3RemoteStore {
         let region = S3Credentials.region(environment: environment, home: home)
         let address = endpoint ?? S3Credentials.endpoint(environment: environment, home: home, region: region)
         guard let url = URL(string: address), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
@@ -328,6 +330,7 @@ extension S3RemoteStore {
         var policy = S3RetryPolicy()
         if let timeout { policy.timeout = .milliseconds(Int64(timeout * 1000)) }
         if let retries { policy.maxRetries = retries }
+        if let retryBudget { policy.budget = retryBudget }
         return S3RemoteStore(bucket: bucket, prefix: prefix, endpoint: url, region: region,
                              credentials: try S3Credentials.standard(environment: environment, home: home), retryPolicy: policy,
                              jobs: jobs ?? TransferQueue.defaultJobs)

@@ -17,13 +17,17 @@ public struct S3RetryPolicy: Sendable {
     public var maxDelay = 20.0
     /// How long one request may go without an answer, or a body without a byte.
     public var timeout: TimeAmount = .seconds(60)
+    /// How many retries all of one client's requests may make together (``S3RetryBudget``),
+    /// a timeout counting as two, each request that succeeds earning a fifth of one back.
+    public var budget = S3RetryBudget.defaultRetries
     /// A number in `0..<1` for each wait's jitter; tests give a seeded one, so that a run
     /// that failed waits the same again.
     public var jitter: @Sendable () -> Double = { Double.random(in: 0..<1) }
 
-    public init(maxRetries: Int = 8, timeout: TimeAmount = .seconds(60)) {
+    public init(maxRetries: Int = 8, timeout: TimeAmount = .seconds(60), budget: Int = S3RetryBudget.defaultRetries) {
         self.maxRetries = maxRetries
         self.timeout = timeout
+        self.budget = budget
     }
 
     /// How long to wait, in seconds, before retry number `retry` (from 1).
@@ -34,18 +38,25 @@ public struct S3RetryPolicy: Sendable {
 }
 
 /// The retries all of one client's requests may make together, counted as AWS's SDKs
-/// count them: a retry takes 5 of the budget's 500 units (a timeout 10), and each request
-/// that succeeds gives 1 back. Also counts the retries made, for a command's report.
+/// count them: a retry takes 5 units of a budget of 5 per retry allowed (500 for the
+/// default 100), a timeout 10, and each request that succeeds gives 1 back. Also counts
+/// the retries made, for a command's report.
 public final class S3RetryBudget: Sendable {
     private struct State {
         var units: Int
         var retries = 0
     }
 
-    private static let capacity = 500
-    private let state = Protected(State(units: S3RetryBudget.capacity))
+    /// The retries a client may make together unless told otherwise: AWS's SDKs' 500 units.
+    public static let defaultRetries = 100
+    private let capacity: Int
+    private let state: Protected<State>
 
-    public init() {}
+    /// A budget of `retries` retries (0: none), before successes earn any back.
+    public init(retries: Int = S3RetryBudget.defaultRetries) {
+        capacity = max(retries, 0) * 5
+        state = Protected(State(units: capacity))
+    }
 
     /// How many retries were made so far.
     public var retries: Int { state.value.retries }
@@ -63,6 +74,6 @@ public final class S3RetryBudget: Sendable {
 
     /// A request succeeded: a unit goes back, up to the capacity.
     func refund() {
-        state.mutate { $0.units = min(Self.capacity, $0.units + 1) }
+        state.mutate { [capacity] in $0.units = min(capacity, $0.units + 1) }
     }
 }

@@ -10,5 +10,5 @@ import SampleProject
 let environment = ProcessInfo.processInfo.environment
 DocumentTool.run(name: "docctl", types: [Project.self]) { bucket, prefix, connection in
     try S3RemoteStore.standard(bucket: bucket, prefix: prefix, endpoint: connection.endpoint, timeout: connection.timeout, retries: connection.retries,
-                               jobs: connection.jobs, environment: environment, home: DocumentTool.homeFolder(environment: environment))
+                               retryBudget: connection.retryBudget, jobs: connection.jobs, environment: environment, home: DocumentTool.homeFolder(environment: environment))
 }

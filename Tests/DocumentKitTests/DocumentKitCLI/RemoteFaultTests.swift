@@ -249,4 +249,29 @@ import Testing
             """, "\(given.standardError)")
         #expect(remote.proxy.counts[.internalError] == 3)
     }
+
+    /// The retries of all of a command's requests together stop at the budget, from
+    /// `--retry-budget` or else `remote.retry-budget`, however many one request may make.
+    @Test(.enabled(if: enabled, skipReason))
+    func theRetryBudgetStopsTheCommandWhateverEachRequestMayRetry() throws {
+        let directory = try TemporaryDirectory()
+        let remote = try Remote(.moto, rate: 1, faults: [.internalError], in: directory)
+        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        let home = ["XDG_CONFIG_HOME": directory.path("config")]
+        let environment = remote.server.environment.merging(["AWS_ENDPOINT_URL": remote.proxy.endpoint]) { $1 }.merging(home) { $1 }
+        let given = try Run.docctl(["push", "garden.dkproj", remote.address, "--retries", "8", "--retry-budget", "2"], in: directory.url,
+                                   environment: environment)
+        #expect(given.status == 69 && given.standardError == """
+            error: \(remote.address): HeadObject 0=ocfl_1.1: HTTP 500 Internal Server Error (request fault-proxy; gave up after 2 retries); run push again to resume
+
+            """, "\(given.standardError)")
+        #expect(remote.proxy.counts[.internalError] == 3)
+        let set = try Run.docctl(["config", "set", "remote.retry-budget", "1"], in: directory.url, environment: home)
+        #expect(set.status == 0, "\(set.standardError)")
+        let configured = try Run.docctl(["push", "garden.dkproj", remote.address], in: directory.url, environment: environment)
+        #expect(configured.status == 69 && configured.standardError.contains("(request fault-proxy; gave up after 1 retry)"), "\(configured.standardError)")
+        let refused = try Run.docctl(["push", "garden.dkproj", remote.address, "--retry-budget", "-1"], in: directory.url, environment: environment)
+        #expect(refused.status == 64 && refused.standardError.hasPrefix("error: --retry-budget takes 0 to 10000, not -1\n"), "\(refused.standardError)")
+        #expect(remote.proxy.counts[.internalError] == 5)
+    }
 }
