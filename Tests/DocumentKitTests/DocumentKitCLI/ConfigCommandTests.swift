@@ -35,13 +35,14 @@ import Testing
         #expect(try docctl(["config", "get", "author.name"], in: directory).output == "Ada Lovelace\n")
         #expect(try docctl(["config", "get", "compression"], in: directory).output == "zstd\n", "the default")
         #expect(try docctl(["config", "list"], in: directory).output == """
-            author.name     Ada Lovelace
-            author.email    ada@example.org
-            export.format   tar.zst
-            compression     zstd (default)
-            remote.timeout  60 (default)
-            remote.retries  8 (default)
-            remote.jobs     8 (default)
+            author.name          Ada Lovelace
+            author.email         ada@example.org
+            export.format        tar.zst
+            compression          zstd (default)
+            remote.timeout       60 (default)
+            remote.retries       8 (default)
+            remote.retry-budget  100 (default)
+            remote.jobs          8 (default)
 
             """)
         #expect(try docctl(["config", "get", "export.format", "--json"], in: directory).output == """
@@ -101,6 +102,13 @@ import Testing
                 "value" : 8
               },
               {
+                "default" : 100,
+                "key" : "remoteRetryBudget",
+                "name" : "remote.retry-budget",
+                "set" : false,
+                "value" : 100
+              },
+              {
                 "default" : 8,
                 "key" : "remoteJobs",
                 "name" : "remote.jobs",
@@ -110,7 +118,7 @@ import Testing
             ]
 
             """)
-        #expect(try docctl(["config", "list"], in: directory).output.contains("author.email    (not set)\n"))
+        #expect(try docctl(["config", "list"], in: directory).output.contains("author.email         (not set)\n"))
         let unset = try docctl(["config", "get", "author.email"], in: directory)
         #expect(unset.status == 1 && unset.output.isEmpty && unset.standardError.isEmpty, "no value, no default: exit 1, silent")
         #expect(try docctl(["config", "get", "author.email", "--json"], in: directory).output.contains(#""value" : null"#))
@@ -126,15 +134,16 @@ import Testing
             (~/.config/docctl/preferences.json when XDG_CONFIG_HOME is unset). Known
             settings:
 
-              author.name     your name, as the author of the versions you save
-              author.email    your email, saved with your name as 'Name <email>'
-              export.format   the format 'docctl export' writes when given no --format
-                              one of: zip, tar, tar.gz, tar.zst, dir, json, bagit
-              compression     how saves store new objects: zstd where it pays, or none
-                              one of: zstd, none
-              remote.timeout  seconds an S3 request may go unanswered before it is retried
-              remote.retries  how many times a failed S3 request is tried again
-              remote.jobs     how many files push, clone and pull send or fetch at once
+              author.name          your name, as the author of the versions you save
+              author.email         your email, saved with your name as 'Name <email>'
+              export.format        the format 'docctl export' writes when given no --format
+                                   one of: zip, tar, tar.gz, tar.zst, dir, json, bagit
+              compression          how saves store new objects: zstd where it pays, or none
+                                   one of: zstd, none
+              remote.timeout       seconds an S3 request may go unanswered before a retry
+              remote.retries       how many times a failed S3 request is tried again
+              remote.retry-budget  the most retries of all of a command's S3 requests
+              remote.jobs          how many files push, clone and pull move at once
 
             USAGE: docctl config <subcommand>
 
@@ -160,7 +169,7 @@ import Testing
         let directory = try TemporaryDirectory()
         try docctl(["config", "set", "export.format", "zip"], in: directory)
         let before = try Fixtures.digest(of: URL(fileURLWithPath: preferencesPath(directory)))
-        let known = "(known: author.name, author.email, export.format, compression, remote.timeout, remote.retries, remote.jobs)"
+        let known = "(known: author.name, author.email, export.format, compression, remote.timeout, remote.retries, remote.retry-budget, remote.jobs)"
         expectFailure(try docctl(["config", "get", "author"], in: directory), status: 64,
                       containing: "error: unknown setting 'author' \(known)\n")
         expectFailure(try docctl(["config", "set", "user.name", "Ada"], in: directory), status: 64,

@@ -218,8 +218,9 @@ import Testing
         let store = try remote.store()
 
         // A is stopped once its first files are up, B pushes the same first version and one
-        // more meanwhile, then A goes on: its compare-and-swap must lose.
-        let pusherA = try DocctlProcess(["push", "a.dkproj", remote.address], in: directory.url, environment: remote.environment)
+        // more meanwhile, then A goes on: its compare-and-swap must lose. A sends one file
+        // at a time, so that it is still sending when the listing first shows five.
+        let pusherA = try DocctlProcess(["push", "a.dkproj", remote.address, "--jobs", "1"], in: directory.url, environment: remote.environment)
         while pusherA.isRunning, uploaded(to: store) < 5 { usleep(1_000) }
         pusherA.send(SIGSTOP)
         pusherA.waitUntilStopped()
@@ -469,7 +470,7 @@ import Testing
             AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY or ~/.aws/credentials
             (AWS_PROFILE), and are never printed.
 
-            USAGE: docctl push <bundle> [<remote>] [--new-project] [--endpoint <URL>] [--timeout <SECONDS>] [--retries <N>] [--jobs <N>] [--dry-run] [--json] [--quiet]
+            USAGE: docctl push <bundle> [<remote>] [--new-project] [--endpoint <URL>] [--timeout <SECONDS>] [--retries <N>] [--retry-budget <N>] [--jobs <N>] [--dry-run] [--json] [--quiet]
 
             ARGUMENTS:
               <bundle>                The bundle (.dkproj) to work on.
@@ -501,7 +502,7 @@ import Testing
             folder. The new bundle remembers the remote (remote.default in 'docctl state'):
             push and pull without a remote use it.
 
-            USAGE: docctl clone <remote> [--output <BUNDLE>] [--object <ID>] [--force] [--endpoint <URL>] [--timeout <SECONDS>] [--retries <N>] [--jobs <N>] [--dry-run] [--json] [--quiet]
+            USAGE: docctl clone <remote> [--output <BUNDLE>] [--object <ID>] [--force] [--endpoint <URL>] [--timeout <SECONDS>] [--retries <N>] [--retry-budget <N>] [--jobs <N>] [--dry-run] [--json] [--quiet]
 
             ARGUMENTS:
               <remote>                The remote: a folder, or s3://BUCKET/PREFIX.

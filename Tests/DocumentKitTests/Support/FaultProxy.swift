@@ -85,7 +85,7 @@ final class FaultProxy: @unchecked Sendable {
     /// What the proxy did, for a test's messages: its seed, its requests and each fault's count.
     var summary: String {
         let counts = self.counts
-        return "seed \(seed): \(requests) requests, " + Fault.allCases.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", ")
+        return "seed \(seed): \(requests) requests, " + faults.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", ")
     }
 
     /// The fault for the next request, whose first line is `line`, or `nil` to pass it.

@@ -12,6 +12,9 @@ enum HelpText {
           --retries <N>           How many times an S3 request that fails in passing
                                   (503, 500, a broken connection) is tried again
                                   (default: the remote.retries setting, else 8).
+          --retry-budget <N>      How many retries all of the command's S3 requests may
+                                  make together, a timeout counting as two (default:
+                                  the remote.retry-budget setting, else 100).
           --jobs <N>              How many files are sent or fetched at once (default:
                                   the remote.jobs setting, else 8).
         """
