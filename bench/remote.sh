@@ -5,7 +5,8 @@
 # --recursive` does, push to an empty folder against `cp -r`, a second push after a
 # one-field edit (its bytes counted), pull and clone, and archive; and, on a project of
 # one 300 MiB blob, a pull of a one-field edit against a clone, from a folder and from S3
-# (issue 24: at most 0.1x). Median wall time of RUNS runs and peak memory.
+# (issue 24: at most 0.1x); then the S3 pushes again against radosgw. Median wall time of
+# RUNS runs and peak memory.
 # Results also go to bench/out/remote.md.
 # Usage: bench/remote.sh [RUNS]   (default 3)
 set -euo pipefail
@@ -107,3 +108,47 @@ print(f"Second push after a one-field edit: {r['filesSent']} files, {r['bytesSen
       f"({', '.join(r['newVersions'])}: the new document.json and the version's record; no blob).")
 PY
 } | tee "$out/remote.md"
+
+# The same pushes to radosgw, Ceph's S3 server (C++, production; scripts/setup.sh installs
+# it), directly and behind the 20 ms proxy: a server that leaves the client's own cost in
+# view, where moto's Python spends about as much CPU per push as boto3's whole upload takes.
+if command -v radosgw >/dev/null; then
+    rgw="$work/rgw"
+    ports="$(python3 -c 'import socket
+s = [socket.socket() for _ in range(3)]
+for x in s: x.bind(("127.0.0.1", 0))
+print(" ".join(str(x.getsockname()[1]) for x in s))')"
+    read -r rgw_port mon1 mon2 <<<"$ports"
+    export RGW_PORT="$rgw_port" MON_PORT_V1="$mon1" MON_PORT_V2="$mon2" OSD_PORT_MIN=$((rgw_port % 20000 + 30000))
+    bench/rgw_fresh.sh "$rgw" bench
+    coproc RGW_LATENCY { exec python3 bench/latency_proxy.py "$rgw_port" 20; }
+    read -r rgw_far <&"${RGW_LATENCY[0]}"
+    trap 'kill -9 $moto $LATENCY_PID $RGW_LATENCY_PID 2>/dev/null || true; STOP_SIGNAL=KILL bash Tests/RadosGW/stop.sh "$rgw"' EXIT
+    near="env $(grep -o 'AWS_[A-Z_]*=[^ ]*' "$rgw/env.sh" | tr '\n' ' ')"
+    python3 - "$out/remote-rgw-spec.json" "$docctl" "$B" "$corpus/source" "$py" "$near" "$rgw_far" "$rgw" <<'PY'
+import json, sys
+out, docctl, big, source, py, near, far_port, rgw = sys.argv[1:]
+far = " ".join(w if not w.startswith("AWS_ENDPOINT_URL=") else f"AWS_ENDPOINT_URL=http://127.0.0.1:{far_port}" for w in near.split())
+fresh = f"bench/rgw_fresh.sh {rgw} bench"
+def c(group, name, cmd):
+    label = cmd.replace(far + " ", "").replace(near + " ", "").replace(docctl, "docctl").replace(big, "big.dkproj").replace(source, "corpus").replace(py, "python3")
+    return {"group": group, "name": name, "cmd": cmd, "before": fresh, "label": label}
+commands = [
+    c("push to radosgw", "boto3 upload rgw", f"{near} {py} bench/s3_upload.py {source} bench boto3"),
+    c("push to radosgw", "docctl push rgw", f"{near} {docctl} push {big} s3://bench/docctl"),
+    c("push to radosgw over 20 ms each way", "boto3 upload rgw far", f"{far} {py} bench/s3_upload.py {source} bench boto3"),
+    c("push to radosgw over 20 ms each way", "docctl push rgw far", f"{far} {docctl} push {big} s3://bench/docctl"),
+]
+ratios = [
+    {"of": "docctl push rgw", "to": "boto3 upload rgw", "target": "at most 0.8x", "max": 0.8},
+    {"of": "docctl push rgw far", "to": "boto3 upload rgw far", "target": "at most 0.8x", "max": 0.8},
+]
+json.dump({"commands": commands, "ratios": ratios}, open(out, "w"), indent=1)
+PY
+    {
+        echo
+        echo "radosgw (Ceph 16, memstore), a fresh cluster before each timed push; medians of $runs runs:"
+        echo
+        python3 bench/measure.py "$out/remote-rgw-spec.json" "$runs"
+    } | tee -a "$out/remote.md"
+fi
