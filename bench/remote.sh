@@ -121,9 +121,12 @@ print(" ".join(str(x.getsockname()[1]) for x in s))')"
     read -r rgw_port mon1 mon2 <<<"$ports"
     export RGW_PORT="$rgw_port" MON_PORT_V1="$mon1" MON_PORT_V2="$mon2" OSD_PORT_MIN=$((rgw_port % 20000 + 30000))
     bench/rgw_fresh.sh "$rgw" bench
-    coproc RGW_LATENCY { exec python3 bench/latency_proxy.py "$rgw_port" 20; }
-    read -r rgw_far <&"${RGW_LATENCY[0]}"
-    trap 'kill -9 $moto $LATENCY_PID $RGW_LATENCY_PID 2>/dev/null || true; STOP_SIGNAL=KILL bash Tests/RadosGW/stop.sh "$rgw"' EXIT
+    # Not a second coproc (bash runs one at a time): the proxy's port comes through a file.
+    python3 bench/latency_proxy.py "$rgw_port" 20 >"$work/rgw-far-port" &
+    rgw_latency=$!
+    trap 'kill -9 $moto $LATENCY_PID $rgw_latency 2>/dev/null || true; STOP_SIGNAL=KILL bash Tests/RadosGW/stop.sh "$rgw"' EXIT
+    for _ in $(seq 100); do [[ -s "$work/rgw-far-port" ]] && break; sleep 0.1; done
+    read -r rgw_far <"$work/rgw-far-port"
     near="env $(grep -o 'AWS_[A-Z_]*=[^ ]*' "$rgw/env.sh" | tr '\n' ' ')"
     python3 - "$out/remote-rgw-spec.json" "$docctl" "$B" "$corpus/source" "$py" "$near" "$rgw_far" "$rgw" <<'PY'
 import json, sys
