@@ -111,7 +111,7 @@ package enum ZstdCodec {
         }
         try data.withUnsafeBytes { input in
             try LibArchive.withUTF8Locale { () throws -> Void in
-                guard let archive = try open(input, expectedSize: expectedSize, exact: true) else { return }
+                guard let archive = try reader(of: input, expectedSize: expectedSize, exact: true) else { return }
                 defer { archive_read_free(archive) }
                 let block = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, min(blockSize, expectedSize + 1)), alignment: 16)
                 defer { block.deallocate() }
@@ -135,7 +135,7 @@ package enum ZstdCodec {
 
     /// A reader of `input`, a zstd frame, past its one header; `nil` for the empty frame
     /// (when `expectedSize` allows it), which libarchive's raw format refuses to open.
-    private static func open(_ input: UnsafeRawBufferPointer, expectedSize: Int, exact: Bool) throws(ArchiveError) -> OpaquePointer? {
+    private static func reader(of input: UnsafeRawBufferPointer, expectedSize: Int, exact: Bool) throws(ArchiveError) -> OpaquePointer? {
         let notZstd = ArchiveError(.malformed, "the data is not a zstd frame")
         guard let base = input.baseAddress, !input.isEmpty else { throw notZstd }
         guard let archive = archive_read_new() else { throw ArchiveError(.io, "libarchive could not allocate a reader") }
@@ -162,7 +162,7 @@ package enum ZstdCodec {
     }
 
     private static func decode(_ input: UnsafeRawBufferPointer, expectedSize: Int, exact: Bool) throws(ArchiveError) -> Data {
-        guard let archive = try open(input, expectedSize: expectedSize, exact: exact) else { return Data() }
+        guard let archive = try reader(of: input, expectedSize: expectedSize, exact: exact) else { return Data() }
         defer { archive_read_free(archive) }
         if !exact { return try readAll(archive, limit: expectedSize) }
         var output = Data(count: expectedSize)

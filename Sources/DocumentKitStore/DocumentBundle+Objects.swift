@@ -59,9 +59,7 @@ extension DocumentBundle {
     /// the result is not checked against the digest.
     package func decodeObject(_ digest: ObjectDigest, base: Data?) throws -> Data {
         let (entry, record) = try storedObject(digest)
-        guard record.size <= limits.maxInMemoryObjectBytes else {
-            throw DocumentKitError(.malformedInput, "object \(digest.short) is \(record.size) bytes, more than can be read into memory (\(limits.maxInMemoryObjectBytes))", path: url.relativePath)
-        }
+        try refuseOversized(digest, record)
         return try DocumentKitError.located(at: url.relativePath) { () throws -> Data in
             let stored = try zip.readData(entry, verifyCRC: false)
             do {
@@ -83,6 +81,14 @@ extension DocumentBundle {
         }
     }
 
+    /// Refuses to decode an object larger than the limit for one held in memory: a
+    /// compressed object's declared size is checked before any byte is decoded, streamed or not.
+    private func refuseOversized(_ digest: ObjectDigest, _ record: ObjectRecord) throws {
+        guard record.size <= limits.maxInMemoryObjectBytes else {
+            throw DocumentKitError(.malformedInput, "object \(digest.short) is \(record.size) bytes, more than can be read into memory (\(limits.maxInMemoryObjectBytes))", path: url.relativePath)
+        }
+    }
+
     /// Decodes one object, given its base's bytes if it is a delta, and checks its digest:
     /// how a validator checks every link of a delta chain once.
     package func validateObject(_ digest: ObjectDigest, base: Data?) throws -> Data {
@@ -99,6 +105,7 @@ extension DocumentBundle {
         let (entry, record) = try storedObject(digest)
         if record.codec == .zstd {
             // Decoded in blocks, never whole: a push sends several such objects at once.
+            try refuseOversized(digest, record)
             var hasher = ObjectHasher()
             try DocumentKitError.located(at: url.relativePath) {
                 let stored = try zip.readData(entry, verifyCRC: false)
