@@ -103,40 +103,30 @@ extension DocumentBundle {
     /// ``streamCheckedObject(_:_:)``.
     public func streamObject(_ digest: ObjectDigest, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let (entry, record) = try storedObject(digest)
-        if record.codec == .zstd {
-            // Decoded in blocks, never whole: a push sends several such objects at once.
-            try refuseOversized(digest, record)
-            var hasher = ObjectHasher()
-            try DocumentKitError.located(at: url.relativePath) {
-                let stored = try zip.readData(entry, verifyCRC: false)
-                do {
-                    try ZstdCodec.decompress(stored, expectedSize: Int(record.size), limits: Self.objectDecodingLimits) { block in
-                        hasher.update(block)
-                        // The consumer's own failure keeps its file's name, as below.
-                        do { try body(block) } catch let error as ArchiveError { throw DocumentKitError(error) }
-                    }
-                } catch let error as ArchiveError {
-                    throw error.adding(entry: entry.name)
-                }
-            }
-            try checkDigest(hasher.finalize(), is: digest, entry: entry)
-            return
-        }
-        if record.codec != .identity {
+        guard record.codec != .delta else {
             try objectData(digest).withUnsafeBytes { try body($0) }
             return
         }
         var hasher = ObjectHasher()
+        func pass(_ block: UnsafeRawBufferPointer) throws {
+            hasher.update(block)
+            do {
+                try body(block)
+            } catch let error as ArchiveError {
+                // The consumer's own failure (writing an export, say) names its file:
+                // made a DocumentKitError here, it keeps that name, not this bundle's.
+                throw DocumentKitError(error)
+            }
+        }
+        if record.codec == .zstd { try refuseOversized(digest, record) }
         try DocumentKitError.located(at: url.relativePath) {
-            try zip.stream(entry, verifyCRC: false) { block in
-                hasher.update(block)
-                do {
-                    try body(block)
-                } catch let error as ArchiveError {
-                    // The consumer's own failure (writing an export, say) names its file:
-                    // made a DocumentKitError here, it keeps that name, not this bundle's.
-                    throw DocumentKitError(error)
-                }
+            guard record.codec == .zstd else { return try zip.stream(entry, verifyCRC: false, pass) }
+            // Decoded in blocks, never whole: a push sends several such objects at once.
+            let stored = try zip.readData(entry, verifyCRC: false)
+            do {
+                try ZstdCodec.decompress(stored, expectedSize: Int(record.size), limits: Self.objectDecodingLimits, into: pass)
+            } catch let error as ArchiveError {
+                throw error.adding(entry: entry.name)
             }
         }
         try checkDigest(hasher.finalize(), is: digest, entry: entry)

@@ -14,7 +14,7 @@ struct OCFLVersionPlan {
         /// The bundle's digest of the bytes.
         var sha256: String
         /// OCFL's digest, `nil` until the file is read: the inventory names the file by
-        /// ``OCFLVersionPlan/pendingDigest(_:)`` until ``resolved(_:)`` is given it.
+        /// ``OCFLVersionPlan/pendingDigest(_:)`` until ``resolved(_:reading:)`` gives it.
         var sha512: String?
     }
 
@@ -72,8 +72,10 @@ struct OCFLVersionPlan {
     /// What the inventory names a file by while its SHA-512 is not known: never a SHA-512
     /// (128 hex digits), and one per SHA-256, so that a file sent once is listed once.
     static func pendingDigest(_ sha256: String) -> String {
-        "pending-sha256-" + sha256
+        pendingPrefix + sha256
     }
+
+    private static let pendingPrefix = "pending-sha256-"
 
     /// This plan with the SHA-512 of each of its files: taken from `sha512BySHA256` (what
     /// the reads that sent them learned, and earlier plans of the same push), or else read
@@ -89,7 +91,7 @@ struct OCFLVersionPlan {
             }
             newContent[index].sha512 = sha512BySHA256[sha256]
         }
-        let pending = Self.pendingDigest("")
+        let pending = Self.pendingPrefix
         func resolve(_ map: [String: [String]]) -> [String: [String]] {
             var result: [String: [String]] = [:]
             for (digest, paths) in map {
