@@ -47,12 +47,12 @@ public final class BundleStateStorage: JSONObjectStorage {
     /// here are one write. Throws what `change` throws, having written nothing.
     public func update(_ change: (inout [String: JSONValue]) throws -> Void) throws {
         try DocumentKitError.located(at: url.relativePath) {
-            try LockedSave.withLockedBundle(at: url) { bundle in
-                let stored = try bundle.storedState()
+            try BundleSaver.locked(at: url) { saver in
+                let stored = try saver.bundle.storedState()
                 var values = stored
                 try change(&values)
                 guard values != stored else { return }
-                try BundleWriter.writeState(try BundleStateEntry.encode(values, limits: limits), over: bundle, destination: url)
+                try saver.writeState(try BundleStateEntry.encode(values, limits: limits))
             }
         }
     }
@@ -62,9 +62,9 @@ public final class BundleStateStorage: JSONObjectStorage {
     /// bundle is mended (`docctl state clear`).
     public func removeAll() throws {
         try DocumentKitError.located(at: url.relativePath) {
-            try LockedSave.withLockedBundle(at: url) { bundle in
-                guard bundle.zip.entry(named: BundleEntry.state) != nil else { return }
-                try BundleWriter.writeState(nil, over: bundle, destination: url)
+            try BundleSaver.locked(at: url) { saver in
+                guard saver.bundle.zip.entry(named: BundleEntry.state) != nil else { return }
+                try saver.writeState(nil)
             }
         }
     }

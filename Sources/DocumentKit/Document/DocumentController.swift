@@ -70,12 +70,14 @@ public final class DocumentController<Document: FileDocument> {
         guard let contentType = Document.writableContentTypes.first else {
             throw DocumentKitError(.usage, "\(Document.self) declares no writable content type")
         }
-        let saved = try LockedSave.perform(at: url, expectedHead: bundle?.manifest.head, creating: bundle == nil) { current in
-            BundleWriter.Request(
-                root: try document.fileWrapper(configuration: WriteConfiguration(
-                    contentType: contentType, existingFile: try current.map { try $0.tree(of: $0.headVersion) })),
-                contentType: contentType.identifier, mimeType: contentType.mimeType, schema: Document.schemaVersion.description, metadata: metadata,
-                base: current, destination: url, replace: current != nil)
+        let saved: BundleVersion?
+        if let bundle {
+            saved = try BundleSaver.save(at: url, expectedHead: bundle.manifest.head, metadata: metadata) { current in
+                try SaveContent(document: document, contentType: contentType, over: current)
+            }.version
+        } else {
+            saved = try BundleSaver.create(at: url, replace: false, try SaveContent(document: document, contentType: contentType, over: nil),
+                                           metadata: metadata)
         }
         bundle = try DocumentBundle(contentsOf: url)
         return saved

@@ -52,28 +52,4 @@ extension BundleEditor {
         }
         return target
     }
-
-    /// Like `request(_:text:…)`, for a document written with the older `schema` of `T`: the
-    /// text is completed and checked by that version's model (the type's rules beyond its
-    /// schema are today's, so they are not applied), and the version records that schema.
-    package static func request<T: CodableDocument, Schema: VersionedSchema>(
-        _ type: T.Type, writing schema: Schema.Type, text: Data, base: DocumentBundle?, pending: PendingObjects,
-        metadata: SaveMetadata, url: URL, replace: Bool
-    ) throws -> BundleWriter.Request {
-        let seed = "\(base?.manifest.head ?? "new")/\(ObjectDigest.of(text).hex)"
-        let context = DocumentDecodingContext(now: metadata.created, seed: seed, objectSource: pending)
-        let model: Schema.Model
-        do {
-            model = try SchemaCoding.decode(Schema.Model.self, from: text, context: context)
-        } catch let error as DocumentKitError {
-            throw error
-        } catch {
-            let (path, message) = DecodingErrorDescription.locate(error)
-            throw DocumentKitError(.invalidDocument, "\(message) (\(T.contentType.identifier) schema \(Schema.versionIdentifier))", location: path)
-        }
-        let existing = try base.map { try $0.tree(of: $0.headVersion) }
-        let root = try VersionLayout.fileWrapper(for: model, existingFile: existing)
-        return BundleWriter.Request(root: root, contentType: T.contentType.identifier, mimeType: T.contentType.mimeType, schema: Schema.versionIdentifier.description,
-                                    metadata: metadata, base: base, destination: url, replace: replace)
-    }
 }

@@ -43,8 +43,8 @@ public enum BundleEditor {
     /// Applies `change` to the head document's JSON and saves the result as a new version.
     public static func edit(at url: URL, metadata: SaveMetadata,
                             _ change: (inout JSONValue, EditContext) throws -> Void) throws -> Outcome {
-        try saveEdit(at: url, expectedHead: nil) { bundle, context in
-            try wholeDocumentRequest(bundle, context: context, seed: nil, metadata: metadata, url: url, change)
+        try saveEdit(at: url, expectedHead: nil, metadata: metadata) { bundle, context in
+            try wholeDocumentContent(bundle, context: context, seed: nil, created: metadata.created, change)
         }
     }
 
@@ -57,57 +57,57 @@ public enum BundleEditor {
     /// bundle's head moved since, nothing is saved and `conflict` is thrown.
     package static func apply(at url: URL, expectedHead: VersionID? = nil, metadata: SaveMetadata, splicing: Bool = true,
                       _ makeEdit: (EditContext) throws -> DocumentEdit) throws -> Outcome {
-        try saveEdit(at: url, expectedHead: expectedHead) { bundle, context in
+        try saveEdit(at: url, expectedHead: expectedHead, metadata: metadata) { bundle, context in
             let edit = try makeEdit(context)
             let seed = "\(bundle.manifest.head)/\(edit.seed)"
             if splicing, let type = context.documentType,
-               let request = try splicedRequest(type, edit, bundle: bundle, pending: context.pending, seed: seed, metadata: metadata, url: url) {
-                return request
+               let content = try splicedContent(type, edit, bundle: bundle, pending: context.pending, seed: seed, created: metadata.created) {
+                return content
             }
-            return try wholeDocumentRequest(bundle, context: context, seed: seed, metadata: metadata, url: url) { json, _ in
+            return try wholeDocumentContent(bundle, context: context, seed: seed, created: metadata.created) { json, _ in
                 try edit.apply(to: &json)
             }
         }
     }
 
-    /// Locks the bundle, hands it with a fresh edit context to `makeRequest`, and saves
-    /// what that returns, locating every error at `url`.
-    private static func saveEdit(at url: URL, expectedHead: VersionID?,
-                                   _ makeRequest: (DocumentBundle, EditContext) throws -> BundleWriter.Request) throws -> Outcome {
+    /// Saves, through ``BundleSaver``, what `makeContent` makes of the bundle as it is
+    /// under its lock with a fresh edit context, locating every error at `url`.
+    private static func saveEdit(at url: URL, expectedHead: VersionID?, metadata: SaveMetadata,
+                                 _ makeContent: (DocumentBundle, EditContext) throws -> SaveContent) throws -> Outcome {
         try DocumentKitError.located(at: url.relativePath) {
-            var previous: BundleVersion?
-            let version = try LockedSave.perform(at: url, expectedHead: expectedHead, creating: false) { current in
-                let bundle = current!
-                previous = bundle.headVersion
+            let saved = try BundleSaver.save(at: url, expectedHead: expectedHead, metadata: metadata) { bundle in
                 let context = EditContext(pending: PendingObjects(base: bundle), documentType: DocumentTypeRegistry.type(for: bundle.manifest.contentType))
-                return try makeRequest(bundle, context)
+                return try makeContent(bundle, context)
             }
-            return Outcome(version: version, previous: previous!)
+            return Outcome(version: saved.version, previous: saved.previous)
         }
     }
 
-    /// The save of `change` applied to the whole head document: parsed, changed, decoded
-    /// as the document type, brought in line with its relationships, checked and encoded.
-    /// `seed` is what new ids derive from (by default the head and the changed text).
-    private static func wholeDocumentRequest(_ bundle: DocumentBundle, context: EditContext, seed: String?, metadata: SaveMetadata, url: URL,
-                                             _ change: (inout JSONValue, EditContext) throws -> Void) throws -> BundleWriter.Request {
+    /// `change` applied to the whole head document: parsed, changed, decoded as the
+    /// document type, brought in line with its relationships, checked and encoded (or, for
+    /// a type this build does not know, checked as schema-less JSON). `seed` is what new
+    /// ids derive from (by default the head and the changed text).
+    private static func wholeDocumentContent(_ bundle: DocumentBundle, context: EditContext, seed: String?, created: Date,
+                                             _ change: (inout JSONValue, EditContext) throws -> Void) throws -> SaveContent {
         guard let type = context.documentType else {
-            return try schemalessRequest(bundle, context: context, metadata: metadata, url: url, change)
+            var json = try JSONValue.parse(try bundle.documentDataForParsing(of: bundle.headVersion))
+            try change(&json, context)
+            return try SaveContent.schemaless(json, over: bundle, pending: context.pending)
         }
         // The JSON tree lives only inside this closure: a multi-megabyte document is
         // then held once as a tree, once as typed values, never both at the same time.
         var before = RelationshipSnapshots.empty
         var missingBlobs: [RuleViolation] = []
         let text = try { () throws -> Data in
-            var json = try JSONValue.parse(try headDocumentJSON(of: bundle, as: type, now: metadata.created))
+            var json = try JSONValue.parse(try headDocumentJSON(of: bundle, as: type, now: created))
             before = type.relationshipSnapshots(ofJSON: json)
             try change(&json, context)
             missingBlobs = self.missingBlobs(in: json, pending: context.pending)
             return json.encoded(pretty: false)
         }()
         MemoryPressure.releaseFreedMemory()
-        return try request(type, text: consume text, base: bundle, pending: context.pending, before: before,
-                           alsoBroken: missingBlobs, seed: seed, metadata: metadata, url: url, replace: true)
+        return try SaveContent.typed(type, text: consume text, base: bundle, pending: context.pending, before: before,
+                                     alsoBroken: missingBlobs, seed: seed, created: created)
     }
 
     /// The head document's JSON in the schema edits write: migrated in memory when the head
@@ -169,29 +169,21 @@ public enum BundleEditor {
     /// document and blobs, without decoding or re-encoding anything. History is never
     /// rewritten: the restored content is appended as the head.
     public static func restore(_ name: String, in url: URL, metadata: SaveMetadata) throws -> Outcome {
-        var previous: BundleVersion?
-        let version = try DocumentKitError.located(at: url.relativePath) {
-            try LockedSave.perform(at: url, expectedHead: nil, creating: false) { current in
-                let bundle = current!
-                previous = bundle.headVersion
-                let source = try bundle.version(named: name)
-                // Restoring copies the version's tree as it is, recording its schema: a
-                // schema this build cannot read would be written as if it could.
-                if let type = DocumentTypeRegistry.type(for: bundle.manifest.contentType) {
-                    _ = try type.migration(from: source.schema)
-                }
-                let root: FileWrapper
-                do {
-                    root = try bundle.tree(of: source)
-                } catch let error as DocumentKitError {
-                    throw DocumentKitError(.notFound, "version \(source.number) cannot be restored: \(error.message)", path: url.relativePath)
-                }
-                let contentType = bundle.contentType ?? ContentType(identifier: bundle.manifest.contentType, mimeType: bundle.mimeType)
-                return BundleWriter.Request(root: root, contentType: contentType.identifier, mimeType: contentType.mimeType, schema: source.schema, metadata: metadata,
-                                            base: bundle, destination: url, replace: true)
+        try saveEdit(at: url, expectedHead: nil, metadata: metadata) { bundle, _ in
+            let source = try bundle.version(named: name)
+            // Restoring copies the version's tree as it is, recording its schema: a
+            // schema this build cannot read would be written as if it could.
+            if let type = DocumentTypeRegistry.type(for: bundle.manifest.contentType) {
+                _ = try type.migration(from: source.schema)
             }
+            let root: FileWrapper
+            do {
+                root = try bundle.tree(of: source)
+            } catch let error as DocumentKitError {
+                throw DocumentKitError(.notFound, "version \(source.number) cannot be restored: \(error.message)", path: url.relativePath)
+            }
+            return SaveContent(root: root, contentType: bundle.storedContentType, schema: source.schema)
         }
-        return Outcome(version: version, previous: previous!)
     }
 
     /// Where an edit can add objects (attached files) before they are saved.
@@ -209,7 +201,8 @@ public enum BundleEditor {
     /// Saves `text` (checked JSON) as the first version of a new bundle at `url`.
     package static func createBundle<T: CodableDocument>(_ type: T.Type, text: consuming Data, pending: PendingObjects,
                                            metadata: SaveMetadata, url: URL, replace: Bool) throws -> BundleVersion? {
-        try BundleWriter.write(try request(type, text: text, base: nil, pending: pending, metadata: metadata, url: url, replace: replace))
+        try BundleSaver.create(at: url, replace: replace,
+                               try SaveContent.typed(type, text: text, base: nil, pending: pending, created: metadata.created), metadata: metadata)
     }
 
     /// The JSON text of an edited document, once every blob it refers to is known to exist.
@@ -225,29 +218,5 @@ public enum BundleEditor {
             if let digest = ObjectDigest(hex: reference.digest), pending.contains(digest) { return nil }
             return RuleViolation(reference.path.description, "refers to blob \(reference.digest.prefix(12)), which is not in the bundle", code: "document.missing-blob")
         }
-    }
-
-    /// Completes `text` as a `T` and commits it as a write transaction (the type's
-    /// relationships applied from `before`, every rule checked, each broken one listed
-    /// with `alsoBroken`), and prepares the save of its file tree. New ids derive from
-    /// `seed`, by default the base's head and the text's digest.
-    package static func request<T: CodableDocument>(_ type: T.Type, text: consuming Data, base: DocumentBundle?, pending: PendingObjects,
-                                            before: RelationshipSnapshots = .empty, alsoBroken: [RuleViolation] = [], seed: String? = nil,
-                                            metadata: SaveMetadata, url: URL, replace: Bool) throws -> BundleWriter.Request {
-        if let schema = try writeSchemaOverride(for: T.self) {
-            if !alsoBroken.isEmpty { throw DocumentKitError(violations: alsoBroken) }
-            return try request(T.self, writing: schema, text: text, base: base, pending: pending, metadata: metadata, url: url, replace: replace)
-        }
-        let seed = seed ?? "\(base?.manifest.head ?? "new")/\(ObjectDigest.of(text).hex)"
-        var document = try T.decodeSchema(text, context: DocumentDecodingContext(now: metadata.created, seed: seed, objectSource: pending))
-        try DocumentTransaction.complete(&document, before: before, alsoBroken: alsoBroken)
-        // From here on the document exists as typed values only: let the text and the
-        // decoder's scratch memory go before the typed values are encoded again.
-        _ = consume text
-        MemoryPressure.releaseFreedMemory()
-        let existing = try base.map { try $0.tree(of: $0.headVersion) }
-        let root = try document.fileWrapper(configuration: WriteConfiguration(contentType: T.contentType, existingFile: existing))
-        return BundleWriter.Request(root: root, contentType: T.contentType.identifier, mimeType: T.contentType.mimeType, schema: T.schemaVersion.description, metadata: metadata,
-                                    base: base, destination: url, replace: replace)
     }
 }

@@ -55,7 +55,8 @@ public enum BundleMigrator {
     public static func migrate(_ url: URL, dryRun: Bool = false, author: String, message: String? = nil,
                                created: Date = DocumentDates.now(), compression: ObjectCompression = .zstd) throws -> Report {
         try DocumentKitError.located(at: url.relativePath) {
-            try LockedSave.withLockedBundle(at: url) { bundle in
+            try BundleSaver.locked(at: url) { saver in
+                let bundle = saver.bundle
                 let type = try DocumentTypeRegistry.type(of: bundle)
                 let head = bundle.headVersion
                 let migration = try type.migration(from: head.schema, to: try BundleEditor.writtenSchema(of: type, over: head))
@@ -66,10 +67,8 @@ public enum BundleMigrator {
                 let json = try BundleEditor.headDocumentJSON(of: bundle, as: type, now: created)
                 let metadata = SaveMetadata(author: author, message: message ?? "Migrate from schema \(migration.from) to \(migration.to)",
                                             created: created, compression: compression)
-                var request = try BundleEditor.request(type, text: json, base: bundle, pending: PendingObjects(base: bundle),
-                                                       metadata: metadata, url: url, replace: true)
-                request.inPlace = true
-                let version = try BundleWriter.write(request)
+                let content = try SaveContent.typed(type, text: json, base: bundle, pending: PendingObjects(base: bundle), created: created)
+                let version = try saver.save(content, metadata: metadata)
                 report.saved = version != nil
                 report.version = version.map(VersionSummary.init)
                 return report

@@ -35,7 +35,8 @@ public enum BundlePruner {
             throw DocumentKitError(.usage, "--keep must be at least 1: the head version always stays")
         }
         return try DocumentKitError.located(at: url.relativePath) {
-            try LockedSave.withLockedBundle(at: url) { bundle in
+            try BundleSaver.locked(at: url) { saver in
+                let bundle = saver.bundle
                 let versions = bundle.manifest.versions
                 var dropCount = 0
                 while dropCount < versions.count - 1 {
@@ -62,11 +63,9 @@ public enum BundlePruner {
                     whole[digest] = .data(try bundle.objectData(digest))
                     sizes[digest] = record.size
                 }
-                try BundleWriter.writeContents(
-                    BundleWriter.Contents(mimeType: bundle.mimeType, document: try bundle.documentData(of: bundle.headVersion), manifest: manifest,
-                                           newObjects: whole, sizes: sizes, base: bundle,
-                                           compression: compression),
-                    to: url, replace: true)
+                try saver.rewrite(BundleWriter.Contents(mimeType: bundle.mimeType, document: try bundle.documentData(of: bundle.headVersion),
+                                                        manifest: manifest, newObjects: whole, sizes: sizes, base: bundle,
+                                                        compression: compression))
                 return report
             }
         }

@@ -172,13 +172,13 @@ package struct Splicer {
 }
 
 extension BundleEditor {
-    /// The save of `edit` made by splicing (`RecordSplice`), or `nil` when the edit must
+    /// What `edit` saves, made by splicing (`RecordSplice`), or `nil` when the edit must
     /// be applied to the whole document: the head written with an older schema (it needs
     /// migrating), an older schema being written, or an edit splicing cannot vouch for.
-    package static func splicedRequest<T: CodableDocument>(_ type: T.Type, _ edit: DocumentEdit, bundle: DocumentBundle, pending: PendingObjects,
-                                                   seed: String, metadata: SaveMetadata, url: URL) throws -> BundleWriter.Request? {
+    package static func splicedContent<T: CodableDocument>(_ type: T.Type, _ edit: DocumentEdit, bundle: DocumentBundle, pending: PendingObjects,
+                                                           seed: String, created: Date) throws -> SaveContent? {
         guard try writeSchemaOverride(for: T.self) == nil, bundle.headVersion.schema == T.schemaVersion.description else { return nil }
-        let context = DocumentDecodingContext(now: metadata.created, seed: seed, objectSource: pending)
+        let context = DocumentDecodingContext(now: created, seed: seed, objectSource: pending)
         let (head, headCheck) = try bundle.headDocumentCheckedInBackground()
         let spliced = RecordSplice<T>(edit: edit, context: context, pending: pending).apply(to: head)
         // Nothing made of the head counts until it is known to be the head's document.
@@ -195,10 +195,7 @@ extension BundleEditor {
             blobs = files
         }
         if !blobs.isEmpty { children[VersionLayout.blobsFolder] = FileWrapper(directoryWithFileWrappers: blobs) }
-        var request = BundleWriter.Request(root: FileWrapper(directoryWithFileWrappers: children), contentType: T.contentType.identifier, mimeType: T.contentType.mimeType,
-                                           schema: T.schemaVersion.description, metadata: metadata, base: bundle, destination: url, replace: true)
-        request.documentChanges = spliced.changes
-        request.baseDocument = head
-        return request
+        return SaveContent(root: FileWrapper(directoryWithFileWrappers: children), contentType: T.contentType,
+                           schema: T.schemaVersion.description, documentChanges: spliced.changes, baseDocument: head)
     }
 }

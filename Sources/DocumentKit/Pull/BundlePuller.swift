@@ -85,10 +85,8 @@ public enum BundlePuller {
                             requiringSignaturesFrom trusted: TrustedSigners? = nil, otherName: String? = nil) throws -> Outcome {
         let theirs = try DocumentBundle(contentsOf: other)
         return try DocumentKitError.located(at: url.relativePath) {
-            try LockedSave.withLockedBundle(at: url) { ours in
-                if let expectedHead, ours.manifest.head != expectedHead {
-                    throw DocumentKitError(.conflict, "changed since it was opened: now at version \(ours.headVersion.number) (\(ours.headVersion.shortID)); nothing was pulled", path: url.relativePath)
-                }
+            try BundleSaver.locked(at: url, expectedHead: expectedHead, done: "pulled") { saver in
+                let ours = saver.bundle
                 guard ours.manifest.contentType == theirs.manifest.contentType else {
                     throw DocumentKitError(.invalidDocument, "holds \(ours.manifest.contentType), \(other.relativePath) holds \(theirs.manifest.contentType); nothing was pulled", path: url.relativePath)
                 }
@@ -106,7 +104,7 @@ public enum BundlePuller {
                 outcome.added = plan.missing
                 if plan.kind == .fastForward {
                     if !metadata.dryRun {
-                        try BundleWriter.fastForward(ours, with: incoming, compression: metadata.compression, destination: url, inPlace: true)
+                        try saver.fastForward(with: incoming, compression: metadata.compression)
                     }
                     outcome.kind = .fastForward
                     // Numbered as this bundle now numbers it: a number is a place in one
@@ -123,15 +121,13 @@ public enum BundlePuller {
                 }
                 let merge = DocumentPullMerge(ours: ours, theirs: theirs, base: base, metadata: metadata, url: url,
                                               type: type ?? DocumentTypeRegistry.type(for: ours.manifest.contentType))
-                switch try merge.request(resolution: resolution) {
+                switch try merge.merged(resolution: resolution) {
                 case .conflicts(let conflicts, let text):
                     outcome.conflicts = conflicts
                     outcome.mergedText = text
                     outcome.added = []
-                case .save(var request):
-                    request.incoming = incoming
-                    request.inPlace = true
-                    let version = try BundleWriter.write(request)!
+                case .save(let content):
+                    let version = try saver.save(content, metadata: metadata, incoming: incoming)!
                     outcome.kind = .merged
                     outcome.merge = version
                     outcome.head = version

@@ -8,7 +8,7 @@ struct DocumentPullMerge {
     enum Result {
         /// The conflicts, and the merged document with ours' value at each, pretty-printed.
         case conflicts([JSONMerge.Conflict], Data)
-        case save(BundleWriter.Request)
+        case save(SaveContent)
     }
 
     let ours: DocumentBundle
@@ -19,8 +19,8 @@ struct DocumentPullMerge {
     /// The document's type; `nil` merges schema-less JSON.
     let type: (any CodableDocument.Type)?
 
-    /// Merges, resolving conflicts as `resolution` says, and prepares the save.
-    func request(resolution: BundlePuller.Resolution) throws -> Result {
+    /// Merges, resolving conflicts as `resolution` says: what the merge version holds, or the conflicts.
+    func merged(resolution: BundlePuller.Resolution) throws -> Result {
         let merged: JSONValue
         if let edited = resolution.document {
             merged = try DocumentKitError.located(at: "the merged document") { try JSONValue.parse(edited) }
@@ -40,7 +40,7 @@ struct DocumentPullMerge {
             pending.add(FileWrapper(object: digest, size: record.size, store: theirs), digest: digest)
         }
         do {
-            return .save(try saveRequest(merged, as: type, pending: pending))
+            return .save(try content(merged, as: type, pending: pending))
         } catch let error as DocumentKitError where !error.brokenRules.isEmpty && resolution.document == nil {
             // Each side's values allow the merge, its result breaks a rule: a conflict too.
             return .conflicts(error.brokenRules.map {
@@ -71,14 +71,11 @@ struct DocumentPullMerge {
         return (texts[0], texts[1], texts[2])
     }
 
-    private func saveRequest(_ merged: JSONValue, as type: (any CodableDocument.Type)?, pending: PendingObjects) throws -> BundleWriter.Request {
-        guard let type else {
-            let context = BundleEditor.EditContext(pending: pending, documentType: nil)
-            return try BundleEditor.schemalessRequest(ours, context: context, metadata: metadata, url: url) { json, _ in json = merged }
-        }
+    private func content(_ merged: JSONValue, as type: (any CodableDocument.Type)?, pending: PendingObjects) throws -> SaveContent {
+        guard let type else { return try SaveContent.schemaless(merged, over: ours, pending: pending) }
         let missing = BundleEditor.missingBlobs(in: merged, pending: pending)
-        return try BundleEditor.request(type, text: merged.encoded(pretty: false), base: ours, pending: pending, alsoBroken: missing,
-                                        seed: "\(ours.manifest.head)/merge/\(theirs.manifest.head)", metadata: metadata, url: url, replace: true)
+        return try SaveContent.typed(type, text: merged.encoded(pretty: false), base: ours, pending: pending, alsoBroken: missing,
+                                     seed: "\(ours.manifest.head)/merge/\(theirs.manifest.head)", created: metadata.created)
     }
 
     private static func text(_ value: JSONValue) -> Data {

@@ -105,4 +105,19 @@ import Testing
         #expect(found == [], "\(found)")
         #expect(try Self.matches(calls, in: ["DocumentKitCore"]).count > 10, "the pattern finds the calls where they are")
     }
+
+    @Test func everySaveOfAnExistingBundleGoesThroughTheSaver() throws {
+        // One place takes the lock, checks the head and writes a version (issue 25): the
+        // writer's request is made in SaveContent and written in BundleSaver. New files
+        // (import, pack) are written whole, with no lock and no head to check.
+        let targets = Self.libraryTargets.filter { $0 != "DocumentKitStore" }
+        let requests = try Self.matches(#"BundleWriter\.Request\("#, in: targets)
+        #expect(requests.map { $0.components(separatedBy: ":")[0] } == ["DocumentKit/Saving/SaveContent.swift"], "\(requests)")
+        let writes = try Self.matches(#"BundleWriter\.(write|fastForward|writeState)\("#, in: targets)
+        #expect(Set(writes.map { $0.components(separatedBy: ":")[0] }) == ["DocumentKit/Saving/BundleSaver.swift"], "\(writes)")
+        let rewrites = try Self.matches(#"BundleWriter\.writeContents\("#, in: targets).map { $0.components(separatedBy: ":")[0] }
+        #expect(Set(rewrites) == ["DocumentKit/Saving/BundleSaver.swift", "DocumentKit/Archiving/OCFLImporter.swift",
+                                  "DocumentKit/Archiving/OCFLImporter+Missing.swift", "DocumentKit/Archiving/BagImporter.swift",
+                                  "DocumentKit/Operations/BundlePacker.swift"], "\(rewrites)")
+    }
 }
