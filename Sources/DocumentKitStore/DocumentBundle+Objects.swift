@@ -31,8 +31,9 @@ extension DocumentBundle {
     /// An object's bytes, decoded and checked against its digest.
     ///
     /// A `delta` object is rebuilt from its base, which may be a delta too: the chain is
-    /// followed to an object stored whole, then the programs are applied newest base
-    /// first. Only the result is hashed; `validateObject(_:base:)` checks each link.
+    /// followed to an object stored whole, its programs are folded into one, and that one
+    /// is run on the whole object, so the bytes are copied once however long the chain.
+    /// Only the result is hashed; `validateObject(_:base:)` checks each link.
     public func objectData(_ digest: ObjectDigest) throws -> Data {
         var chain = [digest]
         var seen: Set<ObjectDigest> = [digest]
@@ -47,9 +48,11 @@ extension DocumentBundle {
             chain.append(base)
             record = try storedObject(base).record
         }
-        var data = try decodeObject(chain.removeLast(), base: nil)
-        while let next = chain.popLast() {
-            data = try decodeObject(next, base: data)
+        let whole = try decodeObject(chain.removeLast(), base: nil)
+        var data = whole
+        if !chain.isEmpty {
+            let program = DeltaInstructions.folded(try chain.reversed().map(deltaInstructions))
+            data = try DocumentKitError.located(at: url.relativePath) { try program.apply(to: whole) }
         }
         try checkDigest(of: data, is: digest, entry: try storedObject(digest).entry)
         return data
@@ -60,24 +63,46 @@ extension DocumentBundle {
     package func decodeObject(_ digest: ObjectDigest, base: Data?) throws -> Data {
         let (entry, record) = try storedObject(digest)
         try refuseOversized(digest, record)
-        return try DocumentKitError.located(at: url.relativePath) { () throws -> Data in
+        return try inEntry(entry) {
             let stored = try zip.readData(entry, verifyCRC: false)
+            switch record.codec {
+            case .identity:
+                return stored
+            case .zstd:
+                return try ZstdCodec.decompress(stored, expectedSize: Int(record.size), limits: Self.objectDecodingLimits)
+            case .delta:
+                guard let base else { preconditionFailure("a delta object is decoded with its base") }
+                let program = try ZstdCodec.decompress(stored, maxSize: Int(record.size) + ObjectDelta.maxOverhead)
+                return try ObjectDelta.apply(program, to: base, expectedSize: Int(record.size))
+            }
+        }
+    }
+
+    /// Runs `body`, which reads `entry`, with its errors located at the bundle and the entry.
+    private func inEntry<T>(_ entry: StoredZipEntry, _ body: () throws -> T) throws -> T {
+        try DocumentKitError.located(at: url.relativePath) {
             do {
-                switch record.codec {
-                case .identity:
-                    return stored
-                case .zstd:
-                    return try ZstdCodec.decompress(stored, expectedSize: Int(record.size), limits: Self.objectDecodingLimits)
-                case .delta:
-                    guard let base else { preconditionFailure("a delta object is decoded with its base") }
-                    let program = try ZstdCodec.decompress(stored, maxSize: Int(record.size) + ObjectDelta.maxOverhead)
-                    return try ObjectDelta.apply(program, to: base, expectedSize: Int(record.size))
-                }
+                return try body()
             } catch let error as DocumentKitError {
                 throw DocumentKitError(error.code, error.message, location: "entry '\(entry.name)'")
             } catch let error as ArchiveError {
                 throw error.adding(entry: entry.name)
             }
+        }
+    }
+
+    /// The program of the delta object `digest`, read and checked against its record's
+    /// size and its base's.
+    private func deltaInstructions(_ digest: ObjectDigest) throws -> DeltaInstructions {
+        let (entry, record) = try storedObject(digest)
+        try refuseOversized(digest, record)
+        guard let base = record.base else {
+            throw DocumentKitError(.malformedInput, "object \(digest.short) is a delta without a base", path: url.relativePath)
+        }
+        let baseSize = try storedObject(base).record.size
+        return try inEntry(entry) {
+            let program = try ZstdCodec.decompress(try zip.readData(entry, verifyCRC: false), maxSize: Int(record.size) + ObjectDelta.maxOverhead)
+            return try DeltaInstructions(program: program, baseSize: Int(baseSize), expectedSize: Int(record.size))
         }
     }
 

@@ -17,64 +17,68 @@ extension ObjectDelta {
     ///   end or writes past the target's end, the program ends before the target is
     ///   complete, or bytes follow once it is.
     package static func apply(_ program: Data, to base: Data, expectedSize: Int) throws -> Data {
+        try DeltaInstructions(program: program, baseSize: base.count, expectedSize: expectedSize).apply(to: base)
+    }
+}
+
+extension DeltaInstructions {
+    /// Reads `program`, a program for a base of `baseSize` bytes that must build
+    /// `expectedSize` bytes, checking everything ``ObjectDelta/apply(_:to:expectedSize:)``
+    /// promises to check.
+    package init(program: Data, baseSize: Int, expectedSize: Int) throws {
         guard expectedSize >= 0 else { throw DeltaProgramReader.failure("a negative target size (\(expectedSize)) was expected") }
-        return try program.withUnsafeBytes { program in
-            try base.withUnsafeBytes { base in
-                var reader = DeltaProgramReader(program)
-                try reader.readMagic()
-                let baseSize = try reader.varint(naming: "the base size")
-                guard baseSize == base.count else {
-                    throw DeltaProgramReader.failure("the program is for a base of \(baseSize) bytes; the base has \(base.count)")
-                }
-                let targetSize = try reader.varint(naming: "the target size")
-                guard targetSize == expectedSize else {
-                    throw DeltaProgramReader.failure("the program builds \(targetSize) bytes; \(expectedSize) were expected")
-                }
-                var output = Data(count: targetSize)
-                try output.withUnsafeMutableBytes { output in
-                    try run(&reader, base: base, into: output)
-                }
-                return output
+        self.init(baseSize: baseSize, targetSize: expectedSize)
+        try program.withUnsafeBytes { bytes in
+            var reader = DeltaProgramReader(bytes)
+            try reader.readMagic()
+            let declaredBase = try reader.varint(naming: "the base size")
+            guard declaredBase == baseSize else {
+                throw DeltaProgramReader.failure("the program is for a base of \(declaredBase) bytes; the base has \(baseSize)")
             }
+            let targetSize = try reader.varint(naming: "the target size")
+            guard targetSize == expectedSize else {
+                throw DeltaProgramReader.failure("the program builds \(targetSize) bytes; \(expectedSize) were expected")
+            }
+            try read(&reader)
         }
     }
 
-    /// Executes the instructions after the header, filling all of `output`.
-    private static func run(_ reader: inout DeltaProgramReader, base: UnsafeRawBufferPointer,
-                            into output: UnsafeMutableRawBufferPointer) throws {
+    /// Reads the instructions after the header, up to a complete target, keeping the
+    /// ADDs' bytes in `literals`.
+    private mutating func read(_ reader: inout DeltaProgramReader) throws {
         var filled = 0
         while !reader.isAtEnd {
             let start = reader.position
-            guard filled < output.count else {
+            guard filled < targetSize else {
                 throw DeltaProgramReader.failure(
                     "trailing bytes at byte \(start), after the instruction that completes the target")
             }
             let byte = reader.readByte()
-            switch Opcode(rawValue: byte) {
+            switch ObjectDelta.Opcode(rawValue: byte) {
             case .copy:
                 let offset = try reader.varint(naming: "a COPY offset")
                 let length = try reader.varint(naming: "a COPY length")
-                try checkLength(length, of: "COPY", at: start, filled: filled, targetSize: output.count)
-                guard offset <= base.count, length <= base.count - offset else {
+                try Self.checkLength(length, of: "COPY", at: start, filled: filled, targetSize: targetSize)
+                guard offset <= baseSize, length <= baseSize - offset else {
                     throw DeltaProgramReader.failure(
-                        "the COPY at byte \(start) reads \(length) bytes from offset \(offset) of a base of \(base.count)")
+                        "the COPY at byte \(start) reads \(length) bytes from offset \(offset) of a base of \(baseSize)")
                 }
-                output.baseAddress.unsafelyUnwrapped.advanced(by: filled)
-                    .copyMemory(from: base.baseAddress.unsafelyUnwrapped.advanced(by: offset), byteCount: length)
+                append(Piece(start: filled, length: length, offset: offset, fromBase: true))
                 filled += length
             case .add:
                 let length = try reader.varint(naming: "an ADD length")
-                try checkLength(length, of: "ADD", at: start, filled: filled, targetSize: output.count)
-                let literal = try reader.readBytes(length, for: "the ADD at byte \(start)")
-                output.baseAddress.unsafelyUnwrapped.advanced(by: filled).copyMemory(from: literal.baseAddress.unsafelyUnwrapped, byteCount: length)
+                try Self.checkLength(length, of: "ADD", at: start, filled: filled, targetSize: targetSize)
+                let literal = try reader.readRange(length, for: "the ADD at byte \(start)")
+                append(Piece(start: filled, length: length, offset: literals.count, fromBase: false))
+                literals.append(contentsOf: UnsafeRawBufferPointer(rebasing: reader.bytes[literal]))
                 filled += length
             case nil:
                 let hex = String(byte, radix: 16, uppercase: true)
                 throw DeltaProgramReader.failure("unknown instruction 0x\(hex.count == 1 ? "0" + hex : hex) at byte \(start)")
             }
         }
-        guard filled == output.count else {
-            throw DeltaProgramReader.failure("the program ends after \(filled) of the target's \(output.count) bytes")
+        guard filled == targetSize else {
+            throw DeltaProgramReader.failure("the program ends after \(filled) of the target's \(targetSize) bytes")
         }
     }
 
@@ -111,13 +115,13 @@ private struct DeltaProgramReader {
         return bytes[position]
     }
 
-    /// The next `count` bytes, in place.
-    mutating func readBytes(_ count: Int, for instruction: String) throws -> UnsafeRawBufferPointer {
+    /// Where the next `count` bytes are in the program; skips them.
+    mutating func readRange(_ count: Int, for instruction: String) throws -> Range<Int> {
         guard count <= remaining else {
             throw Self.failure("\(instruction) needs \(count) literal bytes; the program has \(remaining) left")
         }
         defer { position += count }
-        return UnsafeRawBufferPointer(rebasing: bytes[position ..< position + count])
+        return position ..< position + count
     }
 
     /// An unsigned LEB128 varint of at most nine bytes (63 bits), so that it fits in `Int`.

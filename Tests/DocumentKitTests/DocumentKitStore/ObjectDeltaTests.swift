@@ -49,6 +49,36 @@ import Testing
         }
     }
 
+    /// A chain of programs folded into one builds what running them one after another
+    /// builds: how an old version is read through its deltas (`objectData`).
+    @Test(arguments: 0..<6)
+    func aFoldedChainBuildsWhatTheProgramsBuildInTurn(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let first = Self.sample(count: Int.random(in: 0...20_000, using: &random), using: &random)
+        var texts = [first]
+        for _ in 0..<30 {
+            var next = texts.last!
+            // Some links rewrite everything, so that literal bytes get copied onwards too.
+            if Int.random(in: 0..<10, using: &random) == 0 {
+                next = Self.sample(count: Int.random(in: 0...5_000, using: &random), using: &random)
+            }
+            for _ in 0..<Int.random(in: 0...6, using: &random) { Self.edit(&next, using: &random) }
+            texts.append(next)
+        }
+        var links: [DeltaInstructions] = []
+        for (base, target) in zip(texts, texts.dropFirst()) {
+            let program = ObjectDelta.encode(target: target, base: base)
+            let link = try DeltaInstructions(program: program, baseSize: base.count, expectedSize: target.count)
+            #expect(try link.apply(to: base) == target)
+            links.append(link)
+            let folded = DeltaInstructions.folded(links)
+            #expect(try folded.apply(to: first) == target)
+            // Folding never splits the target into more pieces than it has bytes.
+            #expect(folded.pieces.count <= max(target.count, 1))
+        }
+        #expect(throws: DocumentKitError.self) { try DeltaInstructions.folded(links).apply(to: first + Data([0])) }
+    }
+
     @Test func oneChangedTaskInAFiveMegabyteDocumentGivesATinyProgram() throws {
         let document = GeneratedProject.document(taskCount: 25_000, seed: 7)
         let base = document.encoded()

@@ -1,0 +1,120 @@
+import DocumentKitCore
+import Foundation
+
+/// A delta program (FORMAT.md §4.1) read into its instructions, each placed in the
+/// target. Programs of a delta chain fold into one (``folded(_:)``), so that an old
+/// version reached through many deltas is built by copying its bytes once, not once per
+/// link: folding costs what the programs hold, not what the document holds.
+package struct DeltaInstructions {
+    /// One instruction: `length` bytes of the target from `start`, copied from the base
+    /// at `offset`, or (not `fromBase`) from `literals` at `offset`. Plain values, so that
+    /// folding long chains retains nothing per piece.
+    package struct Piece {
+        package var start: Int
+        package var length: Int
+        package var offset: Int
+        package var fromBase: Bool
+    }
+
+    /// The length of the base the program reads.
+    package let baseSize: Int
+    /// The length of the target it builds.
+    package let targetSize: Int
+    /// The instructions in target order, back to back from 0 to `targetSize`.
+    package private(set) var pieces: [Piece] = []
+    /// The ADD bytes of the programs folded in.
+    var literals: [UInt8] = []
+
+    init(baseSize: Int, targetSize: Int) {
+        self.baseSize = baseSize
+        self.targetSize = targetSize
+    }
+
+    /// Appends `piece`, joining it to the last one when both take adjacent bytes of the
+    /// same source.
+    mutating func append(_ piece: Piece) {
+        if let last = pieces.last, last.fromBase == piece.fromBase, last.offset + last.length == piece.offset {
+            pieces[pieces.count - 1].length += piece.length
+            return
+        }
+        pieces.append(piece)
+    }
+
+    /// One program doing what `chain` does in turn: each program's base is what the one
+    /// before it builds, the first one's is the base of the result. Folded pairwise, so
+    /// that a chain of k one-change programs folds in k log k steps, not k².
+    package static func folded(_ chain: [DeltaInstructions]) -> DeltaInstructions {
+        precondition(!chain.isEmpty, "a chain has a program")
+        var level = chain
+        while level.count > 1 {
+            var next: [DeltaInstructions] = []
+            next.reserveCapacity((level.count + 1) / 2)
+            for index in stride(from: 0, to: level.count, by: 2) {
+                next.append(index + 1 < level.count ? level[index + 1].applied(after: level[index]) : level[index])
+            }
+            level = next
+        }
+        return level[0]
+    }
+
+    /// The program that builds this program's target from `earlier`'s base: this one run
+    /// on what `earlier` builds, without building it.
+    private func applied(after earlier: DeltaInstructions) -> DeltaInstructions {
+        precondition(earlier.targetSize == baseSize, "a program folds onto the one that builds its base")
+        var folded = DeltaInstructions(baseSize: earlier.baseSize, targetSize: targetSize)
+        folded.literals = earlier.literals + literals
+        let shift = earlier.literals.count
+        folded.pieces.reserveCapacity(pieces.count)
+        for piece in pieces {
+            guard piece.fromBase else {
+                folded.append(Piece(start: piece.start, length: piece.length, offset: piece.offset + shift, fromBase: false))
+                continue
+            }
+            // The earlier pieces that built bytes offset ..< offset + length of this base.
+            var index = earlier.pieceIndex(containing: piece.offset)
+            var from = piece.offset
+            let end = piece.offset + piece.length
+            while from < end {
+                let covering = earlier.pieces[index]
+                let length = min(covering.start + covering.length, end) - from
+                folded.append(Piece(start: piece.start + (from - piece.offset), length: length,
+                                    offset: covering.offset + (from - covering.start), fromBase: covering.fromBase))
+                from += length
+                index += 1
+            }
+        }
+        return folded
+    }
+
+    /// The index of the piece that builds target byte `offset` (which is below `targetSize`).
+    private func pieceIndex(containing offset: Int) -> Int {
+        var low = 0
+        var high = pieces.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if pieces[middle].start <= offset { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    /// Builds the target from `base`, which must be `baseSize` bytes; the output is
+    /// allocated once, at `targetSize`.
+    package func apply(to base: Data) throws -> Data {
+        guard base.count == baseSize else {
+            throw DocumentKitError(.malformedInput, "invalid delta program: the program is for a base of \(baseSize) bytes; the base has \(base.count)")
+        }
+        var output = Data(count: targetSize)
+        output.withUnsafeMutableBytes { output in
+            base.withUnsafeBytes { base in
+                literals.withUnsafeBytes { literals in
+                    for piece in pieces {
+                        let source = piece.fromBase ? base : literals
+                        output.baseAddress.unsafelyUnwrapped.advanced(by: piece.start)
+                            .copyMemory(from: source.baseAddress.unsafelyUnwrapped.advanced(by: piece.offset), byteCount: piece.length)
+                    }
+                }
+            }
+        }
+        return output
+    }
+}
