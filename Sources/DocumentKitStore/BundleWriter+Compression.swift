@@ -20,7 +20,7 @@ extension BundleWriter {
     /// save that finds it stored already lets the thread finish unused.
     package static func startCompressing(_ file: FileWrapper?, compression: ObjectCompression) -> BackgroundWork<Data>? {
         guard compression == .zstd, case .data(let data)? = file?.contents,
-              UInt64(data.count) >= largeObject, UInt64(data.count) <= compressionLimit else { return nil }
+              UInt64(data.count) >= largeObject, UInt64(data.count) <= inMemoryCompressionLimit else { return nil }
         let level = compressionLevel(forSize: UInt64(data.count))
         return BackgroundWork { try ZstdCodec.compress(data, level: level) }
     }

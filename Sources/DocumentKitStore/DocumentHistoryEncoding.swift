@@ -30,7 +30,8 @@ package enum DocumentHistoryEncoding {
             objects[newDigest] = .data(newDocument)
         }
         guard let record = base.manifest.objects[oldDigest], record.codec != .delta,
-              UInt64(oldDocument.count) <= BundleWriter.compressionLimit, UInt64(newDocument.count) <= BundleWriter.compressionLimit,
+              UInt64(oldDocument.count) <= BundleWriter.inMemoryCompressionLimit,
+              UInt64(newDocument.count) <= BundleWriter.inMemoryCompressionLimit,
               record.storedSize >= BundleWriter.compressionFloor
         else { return objects }
         let program = ObjectDelta.encode(target: oldDocument, base: newDocument)

@@ -40,6 +40,32 @@ import Testing
         #expect(try BundleValidator.validate(url, deep: true).findings.isEmpty)
     }
 
+    /// A document larger than the limit for compressing files (16 MiB) is held in memory
+    /// by the save anyway: it is compressed, and stored as a delta once it is old, rather
+    /// than stored whole, twice, at every save.
+    @Test func aDocumentOverSixteenMebibytesIsCompressedAndBecomesADelta() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.url.appendingPathComponent("big.dkproj")
+        var random = SeededRandom(seed: 3)
+        let filler = GeneratedProject.phrase(170, using: &random)
+        let lines = (0..<18_000).map { "\"line \($0): \(filler)\"" }
+        let first = "{\"lines\":[\(lines.joined(separator: ","))]}"
+        #expect(first.utf8.count > Int(BundleWriter.compressionLimit) && first.utf8.count < 32 << 20)
+        _ = try BundleEditor.create(at: url, type: Project.self, json: GeneratedProject.document(taskCount: 1, seed: 1),
+                                    metadata: SaveMetadata(author: "test"))
+        let v1 = try Fixtures.saveVersion(of: url, json: first, schema: "4.0.0")
+        let second = first.replacingOccurrences(of: "\"line 9000: ", with: "\"changed 9000: ")
+        let v2 = try Fixtures.saveVersion(of: url, json: second, schema: "4.0.0")
+        let bundle = try DocumentBundle(contentsOf: url)
+        let old = try #require(bundle.manifest.objects[ObjectDigest.of(Data(first.utf8))])
+        let head = try #require(bundle.manifest.objects[ObjectDigest.of(Data(second.utf8))])
+        #expect(head.codec == .zstd && head.storedSize * 4 < head.size, "\(head)")
+        #expect(old.codec == .delta && old.storedSize < 1_000, "\(old)")
+        #expect(try bundle.documentData(of: v1) == Data(first.utf8))
+        #expect(try bundle.documentData(of: v2) == Data(second.utf8))
+        #expect(try Data(contentsOf: url).count < 3 * first.utf8.count / 2, "the head's document plain, and compressed")
+    }
+
     @Test func restoringAnOldVersionStoresItWholeAndKeepsChainsOpen() throws {
         let directory = try TemporaryDirectory()
         let (url, texts) = try history(saves: 6, in: directory)
