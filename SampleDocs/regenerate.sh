@@ -3,7 +3,8 @@
 # SOURCE_DATE_EPOCH and the author is fixed, so every run gives the same files.
 # Usage: SampleDocs/regenerate.sh [--check]
 #   --check  rebuild into a scratch folder and compare with the committed files
-# Uses $DOCCTL if set, else builds docctl (debug). SampleDocs/format-1 is never rebuilt.
+# Uses $DOCCTL if set, else builds docctl (debug). SampleDocs/format-1 and format-2 are
+# never rebuilt.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 if [[ "${1:-}" == "--help" ]]; then
@@ -81,6 +82,8 @@ if [[ "${1:-}" == "--check" ]]; then
     status=0
     # The format-1 bundles are fixtures DocumentKit 0.1.0 wrote: they must never change.
     (cd "$here/format-1" && sha256sum --quiet -c SHA256SUMS) || { echo "differs: SampleDocs/format-1" >&2; status=1; }
+    # So are the format-2 bundles, as DocumentKit 0.3.0 wrote them (issue 25 froze them).
+    (cd "$here/format-2" && sha256sum --quiet -c SHA256SUMS) || { echo "differs: SampleDocs/format-2" >&2; status=1; }
     for name in "${names[@]}"; do
         cmp -s "$out/$name" "$here/$name" || { echo "differs: SampleDocs/$name" >&2; status=1; }
     done

@@ -42,7 +42,7 @@ import Testing
     @Test(.enabled(if: ExternalTool.python3.isAvailable && ExternalTool.zstd.isAvailable, "needs python3 and zstd"))
     func aReaderWrittenFromThePageReadsEveryVersionAsDocumentKitDoes() throws {
         let directory = try TemporaryDirectory()
-        let samples = try ["", "format-1/"].flatMap { folder in
+        let samples = try ["", "format-1/", "format-2/"].flatMap { folder in
             try FileManager.default.contentsOfDirectory(atPath: Fixtures.sampleDoc(folder).path)
                 .filter { $0.hasSuffix(".dkproj") }.sorted().map { Fixtures.sampleDoc(folder + $0) }
         }

@@ -66,6 +66,31 @@ import Testing
             == Run.docctl(["cat", Fixtures.sampleDoc("format-1/garden.dkproj").path, "--version", "2"], in: directory.url).output)
     }
 
+    /// The bundles frozen in `SampleDocs/format-2` (issue 25) are read and checked for
+    /// ever, keep their ids (those of FORMAT.md's worked example), and take new versions.
+    @Test func theFrozenFormatTwoBundlesAreReadVerifiedAndKeepTheirIds() throws {
+        let directory = try TemporaryDirectory()
+        let sums = try String(contentsOf: Fixtures.sampleDoc("format-2/SHA256SUMS"), encoding: .utf8)
+        for line in sums.split(separator: "\n") {
+            let (digest, name) = (String(line.prefix(64)), String(line.dropFirst(66)))
+            #expect(try Fixtures.digest(of: Fixtures.sampleDoc("format-2/\(name)")) == digest, "\(name) is frozen")
+            let url = try Fixtures.copySampleDoc("format-2/\(name)", to: directory)
+            let bundle = try DocumentBundle(contentsOf: url)
+            #expect(bundle.manifest.formatVersion == 2, "\(name)")
+            #expect(try BundleValidator.validate(url, deep: true).findings.allSatisfy { $0.severity == .warning }, "\(name)")
+        }
+        let url = directory.url.appendingPathComponent("garden.dkproj")
+        let before = try DocumentBundle(contentsOf: url)
+        #expect(before.manifest.versions.prefix(2).map(\.id) == ["67dcbc383a73b7cd82a0bf7de73c37a8ad4e85d426b94bd23033f86d81365c63",
+                                                               "07f40aa33a3bde0da6d5f790ea49d5a741d23e005aaff15bbc11c7fee88e9e39"])
+        try Run.docctl(["set", "garden.dkproj", "name", "Garden 2", "-m", "Saved again"], in: directory.url)
+        let after = try DocumentBundle(contentsOf: url)
+        #expect(Array(after.manifest.versions.prefix(8)) == before.manifest.versions)
+        #expect(after.headVersion.parents == [before.manifest.head] && after.headVersion.computeID() == after.headVersion.id)
+        #expect(try Run.docctl(["cat", "garden.dkproj", "--version", "2"], in: directory.url).output
+            == Run.docctl(["cat", Fixtures.sampleDoc("format-2/garden.dkproj").path, "--version", "2"], in: directory.url).output)
+    }
+
     @Test func aPrunedFormatTwoBundleNumbersItsVersionsAfterThePrunedOnes() throws {
         let directory = try TemporaryDirectory()
         try Run.docctl(["new", "p.dkproj", "--name", "P"], in: directory.url)
