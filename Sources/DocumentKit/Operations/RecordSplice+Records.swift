@@ -33,6 +33,9 @@ extension RecordSplice {
         let overRecords = relationships.map { $0.onRecords() }
         let lists = Dictionary(grouping: relationships, by: \.sourcesKey).mapValues { Set($0.map(\.referencesKey)) }
         let names = Dictionary(grouping: relationships.filter { $0.inverseKey != nil }, by: \.targetsKey).mapValues { Set($0.map { $0.inverseKey! }) }
+        if case .removed(let position) = recordEdit, let nullified = nullifiedReferences(toRecord: position, of: key, in: table) {
+            return spliceRemoval(of: position, in: key, nullifying: nullified, table: table, lists: lists, names: names, splicer)
+        }
         let movesRelationships: Bool
         switch recordEdit {
         case .removed: movesRelationships = true
@@ -85,6 +88,26 @@ extension RecordSplice {
         } else if let edited, case .appended = recordEdit {
             encoded[key, default: [:]][table.records[key]!.count - 1] = JSONText.reindented(edited.text, levels: 2)
         }
+        return assemble(table, original: original, encoded: encoded, splicer)
+    }
+
+    /// The removal of record `position` of `key`, with `nullified`, the records that
+    /// referred to it as they become (by collection and position before the removal),
+    /// each completed and checked by its type as the rules' changes are.
+    private func spliceRemoval(of position: Int, in key: String, nullifying nullified: [String: [Int: JSONValue]], table: RecordTable,
+                               lists: [String: Set<String>], names: [String: Set<String>], _ splicer: Splicer) -> Result? {
+        var table = table
+        let original = table
+        var encoded: [String: [Int: [UInt8]]] = [:]
+        for (collectionKey, records) in nullified {
+            guard let collection = Document.recordCollections.first(where: { $0.key == collectionKey }) else { return nil }
+            for (index, json) in records {
+                guard let canonical = canonicalRecord(json, of: collection) else { return nil }
+                RecordTable.set(&table.records[collectionKey]![index], to: canonical.json, lists: lists[collectionKey] ?? [], names: names[collectionKey] ?? [])
+                encoded[collectionKey, default: [:]][collectionKey == key && index > position ? index - 1 : index] = JSONText.reindented(canonical.text, levels: 2)
+            }
+        }
+        table.records[key]!.remove(at: position)
         return assemble(table, original: original, encoded: encoded, splicer)
     }
 
@@ -235,6 +258,33 @@ extension RecordSplice {
                     continue
                 }
             }
+            // One record removed, others perhaps changed where they were (a removal and the
+            // references to it nullified): the changes in the head's order, without
+            // reading every record's id.
+            if let removed = Self.singleRemoval(from: old, to: records) {
+                var inOrder = changes
+                var sameIDs = true
+                for (index, record) in old.enumerated() {
+                    let now = index == removed ? nil : records[index > removed ? index - 1 : index]
+                    guard index == removed || now?.changed != nil else { continue }
+                    guard let before = original.json(record), let id = before.identity() else { return nil }
+                    blobsChanged = blobsChanged || !before.blobReferences().isEmpty
+                    guard let now else {
+                        inOrder.append(throwing: Never.self, JSONChange(kind: .removed, path: path(id).description, old: before, new: nil))
+                        continue
+                    }
+                    guard let after = now.changed, after.identity() == id else {
+                        sameIDs = false
+                        break
+                    }
+                    blobsChanged = blobsChanged || !after.blobReferences().isEmpty
+                    JSONDiff.collect(from: before, to: after, at: path(id), into: &inOrder)
+                }
+                if sameIDs {
+                    changes = inOrder
+                    continue
+                }
+            }
             var read = table
             read.readFields(of: [key])
             var oldTable = original
@@ -267,6 +317,19 @@ extension RecordSplice {
             }
         }
         return result(splicer.document(replacing: replaced, removing: removedMembers), changes: changes, blobsChanged: blobsChanged)
+    }
+
+    /// The position of the one record of `old` that `new` lacks, when `new` is `old`
+    /// without it (each other record where it was, changed or not).
+    private static func singleRemoval(from old: [RecordTable.Record], to new: [RecordTable.Record]) -> Int? {
+        guard new.count == old.count - 1 else { return nil }
+        var removed = new.count
+        for index in new.indices where new[index].stored != old[index].stored {
+            removed = index
+            break
+        }
+        guard old[removed].stored != nil, new[removed...].indices.allSatisfy({ new[$0].stored == old[$0 + 1].stored }) else { return nil }
+        return removed
     }
 
     /// The collections whose records differ from the head's: some removed or changed.
