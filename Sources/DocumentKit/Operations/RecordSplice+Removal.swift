@@ -30,8 +30,9 @@ extension RecordSplice {
             WorkMeter.count(.ruleSteps)
             for collection in related {
                 guard let index = Self.record(containing: offset, in: table.records[collection] ?? []) else { continue }
-                guard var json = edited[collection]?[index] ?? table.json(table.records[collection]![index]),
-                      case .object(var fields) = json else { return nil }
+                // Parsed once, however many times the record names the removed one.
+                let before = edited[collection]?[index] ?? table.json(table.records[collection]![index])
+                guard let before, case .object(var fields) = before else { return nil }
                 for relationship in Document.relationships {
                     if relationship.targetsKey == key, relationship.sourcesKey == collection,
                        case .array(let list)? = fields[relationship.referencesKey], list.contains(.string(idText)) {
@@ -44,8 +45,8 @@ extension RecordSplice {
                         fields[inverseKey] = nil
                     }
                 }
-                json = .object(fields)
-                if json != table.json(table.records[collection]![index]) { edited[collection, default: [:]][index] = json }
+                let after = JSONValue.object(fields)
+                if after != before { edited[collection, default: [:]][index] = after }
             }
         }
         return edited
