@@ -1,0 +1,227 @@
+import DocumentKitArchive
+import DocumentKitCore
+import Foundation
+
+extension HistorySegment {
+    /// Reads one segment through `read` (offset and length within the segment's data):
+    /// the trailer and the index when opened, then one block for each item asked for.
+    package struct Reader {
+        package typealias ReadRange = (_ offset: UInt64, _ length: Int) throws -> Data
+
+        private let read: ReadRange
+        /// The id of a record (without its `id`): the SHA-256 of its record text.
+        private let identify: @Sendable (Data) throws -> VersionID
+        /// The place of the segment's first version.
+        package let firstPlace: UInt64
+        package let versionCount: Int
+        package let objectCount: Int
+        package let prunedCount: Int
+        private let blocks: [(offset: UInt64, stored: Int, size: Int)]
+        private let versionRows: [(prefix: UInt64, at: Location)]
+        private let objectRows: [(prefix: UInt64, at: Location)]
+
+        /// Opens the segment of `length` bytes that `read` reads, checking its magic,
+        /// trailer and index.
+        package init(length: UInt64, identify: @escaping @Sendable (Data) throws -> VersionID, read: @escaping ReadRange) throws {
+            self.read = read
+            self.identify = identify
+            let trailerSize = UInt64(HistorySegment.trailerSize)
+            guard length >= UInt64(HistorySegment.magic.count) + trailerSize else { throw HistorySegment.failure("\(length) bytes is too short for a segment") }
+            guard Array(try read(0, HistorySegment.magic.count)) == HistorySegment.magic else { throw HistorySegment.failure("it does not start with DKH1") }
+            let trailerBytes = try read(length - trailerSize, Int(trailerSize))
+            guard trailerBytes.count == Int(trailerSize) else { throw HistorySegment.failure("its trailer is cut short") }
+            var trailer = LittleEndianCursor(trailerBytes)
+            guard trailer.bytes(4) == HistorySegment.trailerMagic else { throw HistorySegment.failure("its trailer does not start with DKHT") }
+            let counts = (trailer.u32(), trailer.u32(), trailer.u32(), trailer.u32())
+            firstPlace = trailer.u64()
+            let indexOffset = trailer.u64(), indexLength = trailer.u64(), indexCRC = trailer.u32()
+            let rowSize = UInt64(HistorySegment.rowSize)
+            let rows = UInt64(counts.0) + UInt64(counts.1) + UInt64(counts.2)
+            guard indexLength == rows * rowSize, indexOffset >= UInt64(HistorySegment.magic.count),
+                  indexOffset <= length - trailerSize, indexLength == length - trailerSize - indexOffset else {
+                throw HistorySegment.failure("its index (\(indexLength) bytes at \(indexOffset)) does not fit its trailer's counts")
+            }
+            let index = try read(indexOffset, Int(indexLength))
+            guard index.count == Int(indexLength) else { throw HistorySegment.failure("its index is cut short") }
+            var crc = CRC32()
+            index.withUnsafeBytes { crc.update($0) }
+            guard crc.value == indexCRC else { throw HistorySegment.failure("its index does not match its CRC-32") }
+            var cursor = LittleEndianCursor(index)
+            var blocks: [(offset: UInt64, stored: Int, size: Int)] = []
+            var end = UInt64(HistorySegment.magic.count)
+            for number in 0..<Int(counts.0) {
+                let (offset, stored, size) = (cursor.u64(), Int(cursor.u32()), Int(cursor.u32()))
+                guard offset == end, offset + UInt64(stored) <= indexOffset else {
+                    throw HistorySegment.failure("block \(number) (\(stored) bytes at \(offset)) is not where the one before it ends")
+                }
+                blocks.append((offset, stored, size))
+                end = offset + UInt64(stored)
+            }
+            guard end == indexOffset else { throw HistorySegment.failure("bytes lie between its last block and its index") }
+            func row() throws -> (prefix: UInt64, at: Location) {
+                let row = (prefix: cursor.u64(), at: Location(block: cursor.u32(), offset: cursor.u32()))
+                guard Int(row.at.block) < blocks.count, Int(row.at.offset) < blocks[Int(row.at.block)].size else {
+                    throw HistorySegment.failure("an index row points at block \(row.at.block), offset \(row.at.offset), past the blocks")
+                }
+                return row
+            }
+            versionRows = try (0..<Int(counts.1)).map { _ in try row() }
+            objectRows = try (0..<Int(counts.2)).map { _ in try row() }
+            guard zip(objectRows, objectRows.dropFirst()).allSatisfy({ $0.prefix <= $1.prefix }) else {
+                throw HistorySegment.failure("its object table is not sorted")
+            }
+            self.blocks = blocks
+            (versionCount, objectCount, prunedCount) = (Int(counts.1), Int(counts.2), Int(counts.3))
+        }
+
+        /// The record of the segment's `index`-th version (0 is `firstPlace`), and its id.
+        package func version(at index: Int) throws -> (id: VersionID, record: Data) {
+            let row = versionRows[index]
+            guard case .version(let id, let record) = try item(at: row.at), HistorySegment.prefix(ofHex: id) == row.prefix else {
+                throw HistorySegment.failure("version row \(index) does not point at that version's record")
+            }
+            return (id, record)
+        }
+
+        /// The copies of the object `digest` the segment holds (one, or none).
+        package func objects(_ digest: ObjectDigest) throws -> [ObjectItem] {
+            let prefix = HistorySegment.prefix(ofHex: digest.hex)
+            var low = 0, high = objectRows.count
+            while low < high {
+                let middle = (low + high) / 2
+                if objectRows[middle].prefix < prefix { low = middle + 1 } else { high = middle }
+            }
+            var found: [ObjectItem] = []
+            while low < objectRows.count, objectRows[low].prefix == prefix {
+                guard case .object(let object) = try item(at: objectRows[low].at) else {
+                    throw HistorySegment.failure("an object row does not point at an object")
+                }
+                if object.digest == digest { found.append(object) }
+                low += 1
+            }
+            return found
+        }
+
+        /// Every item, in order: what `validate` and merging read.
+        package func items() throws -> [Item] {
+            try blocks.indices.flatMap { try items(in: try decodedBlock($0)) }
+        }
+
+        private func item(at location: Location) throws -> Item {
+            let block = try decodedBlock(Int(location.block))
+            var reader = ItemReader(bytes: block, position: Int(location.offset), identify: identify)
+            guard let item = try reader.next() else { throw HistorySegment.failure("an index row points at the end of a block") }
+            return item
+        }
+
+        private func decodedBlock(_ number: Int) throws -> Data {
+            let block = blocks[number]
+            do {
+                return try ZstdCodec.decompress(try read(block.offset, block.stored), expectedSize: block.size)
+            } catch let error as ArchiveError {
+                throw HistorySegment.failure("block \(number): \(error.message)")
+            }
+        }
+
+        private func items(in block: Data) throws -> [Item] {
+            var reader = ItemReader(bytes: block, position: 0, identify: identify)
+            var items: [Item] = []
+            while let item = try reader.next() { items.append(item) }
+            return items
+        }
+    }
+
+    /// Reads items from a decoded block.
+    private struct ItemReader {
+        let bytes: Data
+        var position: Int
+        var identify: (@Sendable (Data) throws -> VersionID)?
+
+        mutating func next() throws -> Item? {
+            guard position < bytes.count else { return nil }
+            guard let kind = Kind(rawValue: byte()) else { throw HistorySegment.failure("an item of unknown kind 0x\(String(bytes[bytes.startIndex + position - 1], radix: 16))") }
+            let length = try varint()
+            guard length <= bytes.count - position else { throw HistorySegment.failure("an item is cut short") }
+            var payload = ItemReader(bytes: bytes.subdata(in: (bytes.startIndex + position)..<(bytes.startIndex + position + length)), position: 0, identify: nil)
+            position += length
+            switch kind {
+            case .version:
+                return .version(id: try identify!(payload.bytes), record: payload.bytes)
+            case .pruned:
+                return .pruned(try payload.hex())
+            case .object:
+                return .object(try payload.object())
+            }
+        }
+
+        mutating func byte() -> UInt8 {
+            defer { position += 1 }
+            return bytes[bytes.startIndex + position]
+        }
+
+        mutating func varint() throws -> Int {
+            var value = 0, shift = 0
+            while true {
+                guard position < bytes.count, shift < 63 else { throw HistorySegment.failure("a varint is cut short or too long") }
+                let byte = self.byte()
+                value |= Int(byte & 0x7F) << shift
+                if byte < 0x80 { return value }
+                shift += 7
+            }
+        }
+
+        mutating func hex() throws -> String {
+            guard bytes.count - position >= 64,
+                  let text = String(bytes: bytes[(bytes.startIndex + position)..<(bytes.startIndex + position + 64)], encoding: .ascii),
+                  ObjectDigest(hex: text) != nil else { throw HistorySegment.failure("a digest is not 64 lowercase hex digits") }
+            position += 64
+            return text
+        }
+
+        mutating func rest() -> Data {
+            defer { position = bytes.count }
+            return bytes.subdata(in: (bytes.startIndex + position)..<bytes.endIndex)
+        }
+
+        mutating func object() throws -> ObjectItem {
+            let digest = ObjectDigest(hex: try hex())!
+            guard position < bytes.count, let code = StorageCode(rawValue: byte()) else { throw HistorySegment.failure("object \(digest.short) has an unknown storage") }
+            let size = UInt64(try varint())
+            switch code {
+            case .identity:
+                let data = rest()
+                guard UInt64(data.count) == size else { throw HistorySegment.failure("object \(digest.short) holds \(data.count) bytes, not \(size)") }
+                return ObjectItem(digest: digest, size: size, storage: .identity(data))
+            case .delta:
+                let base = ObjectDigest(hex: try hex())!
+                return ObjectItem(digest: digest, size: size, storage: .delta(base: base, program: rest()))
+            case .entry:
+                guard position < bytes.count, let stored = StorageCode(rawValue: byte()), stored != .entry else {
+                    throw HistorySegment.failure("object \(digest.short) is stored alone with an unknown codec")
+                }
+                let storedSize = UInt64(try varint())
+                let base = stored == .delta ? ObjectDigest(hex: try hex())! : nil
+                let codec: ObjectCodec = stored == .zstd ? .zstd : stored == .delta ? .delta : .identity
+                return ObjectItem(digest: digest, size: size, storage: .entry(codec: codec, storedSize: storedSize, base: base))
+            case .zstd:
+                throw HistorySegment.failure("object \(digest.short) is zstd inside a block, which is compressed already")
+            }
+        }
+    }
+}
+
+/// Reads little-endian integers front to back; the caller knows the bytes are there.
+private struct LittleEndianCursor {
+    let data: Data
+    var position = 0
+
+    init(_ data: Data) { self.data = data }
+
+    mutating func bytes(_ count: Int) -> [UInt8] {
+        defer { position += count }
+        return Array(data[(data.startIndex + position)..<(data.startIndex + position + count)])
+    }
+
+    mutating func u32() -> UInt32 { UInt32(littleEndian: bytes(4).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }) }
+    mutating func u64() -> UInt64 { UInt64(littleEndian: bytes(8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }) }
+}
