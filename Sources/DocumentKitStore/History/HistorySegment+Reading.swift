@@ -74,13 +74,15 @@ extension HistorySegment {
             (versionCount, objectCount, prunedCount) = (Int(counts.1), Int(counts.2), Int(counts.3))
         }
 
-        /// The record of the segment's `index`-th version (0 is `firstPlace`), and its id.
-        package func version(at index: Int) throws -> (id: VersionID, record: Data) {
+        /// The record of the segment's `index`-th version (0 is `firstPlace`), its id, and
+        /// the object item before it in its block (its root tree, when the version stored one).
+        package func version(at index: Int) throws -> (id: VersionID, record: Data, before: ObjectItem?) {
             let row = versionRows[index]
-            guard case .version(let id, let record) = try item(at: row.at), HistorySegment.prefix(ofHex: id) == row.prefix else {
+            let (item, before) = try self.item(at: row.at)
+            guard case .version(let id, let record) = item, HistorySegment.prefix(ofHex: id) == row.prefix else {
                 throw HistorySegment.failure("version row \(index) does not point at that version's record")
             }
-            return (id, record)
+            return (id, record, before)
         }
 
         /// The copies of the object `digest` the segment holds (one, or none).
@@ -93,7 +95,7 @@ extension HistorySegment {
             }
             var found: [ObjectItem] = []
             while low < objectRows.count, objectRows[low].prefix == prefix {
-                guard case .object(let object) = try item(at: objectRows[low].at) else {
+                guard case .object(let object) = try item(at: objectRows[low].at).item else {
                     throw HistorySegment.failure("an object row does not point at an object")
                 }
                 if object.digest == digest { found.append(object) }
@@ -107,11 +109,18 @@ extension HistorySegment {
             try blocks.indices.flatMap { try items(in: try decodedBlock($0)) }
         }
 
-        private func item(at location: Location) throws -> Item {
-            let block = try decodedBlock(Int(location.block))
-            var reader = ItemReader(bytes: block, position: Int(location.offset), identify: identify)
-            guard let item = try reader.next() else { throw HistorySegment.failure("an index row points at the end of a block") }
-            return item
+        /// The item at `location`, and the object item before it in its block: read from
+        /// the block's start, since a record may name the tree before it (`"tree":"^"`).
+        private func item(at location: Location) throws -> (item: Item, before: ObjectItem?) {
+            var reader = ItemReader(bytes: try decodedBlock(Int(location.block)), position: 0)
+            while reader.position < Int(location.offset) {
+                guard try reader.next(identify: nil) != nil else { break }
+            }
+            let before = reader.lastObject
+            guard reader.position == Int(location.offset), let item = try reader.next(identify: identify) else {
+                throw HistorySegment.failure("an index row points between items or past a block's end")
+            }
+            return (item, before)
         }
 
         private func decodedBlock(_ number: Int) throws -> Data {
@@ -124,9 +133,9 @@ extension HistorySegment {
         }
 
         private func items(in block: Data) throws -> [Item] {
-            var reader = ItemReader(bytes: block, position: 0, identify: identify)
+            var reader = ItemReader(bytes: block, position: 0)
             var items: [Item] = []
-            while let item = try reader.next() { items.append(item) }
+            while let item = try reader.next(identify: identify) { items.append(item) }
             return items
         }
     }
@@ -135,22 +144,36 @@ extension HistorySegment {
     private struct ItemReader {
         let bytes: Data
         var position: Int
-        var identify: (@Sendable (Data) throws -> VersionID)?
+        /// The last object item read, while the items read since are none.
+        var lastObject: ObjectItem?
 
-        mutating func next() throws -> Item? {
+        init(bytes: Data, position: Int) {
+            self.bytes = bytes
+            self.position = position
+        }
+
+        /// The next item, or `nil` at the block's end. A record is identified only when
+        /// `identify` is given (its id is its record text's SHA-256); passed over, it is
+        /// `.version` with an empty id.
+        mutating func next(identify: (@Sendable (Data) throws -> VersionID)?) throws -> Item? {
             guard position < bytes.count else { return nil }
             guard let kind = Kind(rawValue: byte()) else { throw HistorySegment.failure("an item of unknown kind 0x\(String(bytes[bytes.startIndex + position - 1], radix: 16))") }
             let length = try varint()
             guard length <= bytes.count - position else { throw HistorySegment.failure("an item is cut short") }
-            var payload = ItemReader(bytes: bytes.subdata(in: (bytes.startIndex + position)..<(bytes.startIndex + position + length)), position: 0, identify: nil)
+            var payload = ItemReader(bytes: bytes.subdata(in: (bytes.startIndex + position)..<(bytes.startIndex + position + length)), position: 0)
             position += length
             switch kind {
             case .version:
-                return .version(id: try identify!(payload.bytes), record: payload.bytes)
+                let record = try HistorySegment.expandingTree(in: payload.bytes, as: lastObject?.digest)
+                lastObject = nil
+                return .version(id: try identify?(record) ?? "", record: record)
             case .pruned:
+                lastObject = nil
                 return .pruned(try payload.hex())
             case .object:
-                return .object(try payload.object())
+                let object = try payload.object()
+                lastObject = object
+                return .object(object)
             }
         }
 
@@ -184,6 +207,11 @@ extension HistorySegment {
         }
 
         mutating func object() throws -> ObjectItem {
+            if position < bytes.count, bytes[bytes.startIndex + position] == StorageCode.hashed.rawValue {
+                position += 1
+                let data = rest()
+                return ObjectItem(digest: ObjectDigest.of(data), size: UInt64(data.count), storage: .identity(data))
+            }
             let digest = ObjectDigest(hex: try hex())!
             guard position < bytes.count, let code = StorageCode(rawValue: byte()) else { throw HistorySegment.failure("object \(digest.short) has an unknown storage") }
             let size = UInt64(try varint())
@@ -203,8 +231,8 @@ extension HistorySegment {
                 let base = stored == .delta ? ObjectDigest(hex: try hex())! : nil
                 let codec: ObjectCodec = stored == .zstd ? .zstd : stored == .delta ? .delta : .identity
                 return ObjectItem(digest: digest, size: size, storage: .entry(codec: codec, storedSize: storedSize, base: base))
-            case .zstd:
-                throw HistorySegment.failure("object \(digest.short) is zstd inside a block, which is compressed already")
+            case .zstd, .hashed:
+                throw HistorySegment.failure("object \(digest.short) has a storage that cannot follow a digest")
             }
         }
     }

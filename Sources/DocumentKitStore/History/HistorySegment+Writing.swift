@@ -14,41 +14,43 @@ extension HistorySegment {
         private var versions: [(prefix: UInt64, at: Location)] = []
         private var objects: [(prefix: UInt64, at: Location)] = []
         private var prunedCount: UInt32 = 0
+        /// The digest of the last item of the open block, when it is an object.
+        private var lastObject: ObjectDigest?
 
         package init(firstPlace: UInt64) {
             self.firstPlace = firstPlace
         }
 
-        /// Adds `item` after those added before.
-        package mutating func append(_ item: Item) throws {
-            var bytes: [UInt8] = []
-            let kind: Kind
-            switch item {
-            case .version(let id, let record):
-                kind = .version
-                bytes = Array(record)
-                versions.append((HistorySegment.prefix(ofHex: id), nextLocation))
-            case .object(let object):
-                kind = .object
-                bytes = Self.encode(object)
-                objects.append((HistorySegment.prefix(ofHex: object.digest.hex), nextLocation))
-            case .pruned(let id):
-                kind = .pruned
-                bytes = Array(id.utf8)
-                prunedCount += 1
-            }
+        /// Adds `item` after those added before. An object not `indexed` is found by its
+        /// place alone: a version's root tree, the item just before its record.
+        package mutating func append(_ item: Item, indexed: Bool = true) throws {
+            var (kind, bytes) = Self.payload(item, indexed: indexed)
             if !block.isEmpty, block.count + bytes.count + 10 > HistorySegment.blockSize {
                 try closeBlock()
-                // The row was taken before the block closed: it is the next block's start.
-                switch kind {
-                case .version: versions[versions.count - 1].at = nextLocation
-                case .object: objects[objects.count - 1].at = nextLocation
-                case .pruned: break
-                }
+            }
+            switch item {
+            case .version(let id, let record):
+                // A record names its tree, the item before it in the block: "^" says so.
+                if let tree = lastObject, let short = HistorySegment.abbreviatingTree(in: record, as: tree) { bytes = short }
+                versions.append((HistorySegment.prefix(ofHex: id), nextLocation))
+            case .object(let object):
+                if indexed { objects.append((HistorySegment.prefix(ofHex: object.digest.hex), nextLocation)) }
+            case .pruned:
+                prunedCount += 1
             }
             block.append(kind.rawValue)
             ObjectDelta.appendVarint(bytes.count, to: &block)
             block += bytes
+            if case .object(let object) = item { lastObject = object.digest } else { lastObject = nil }
+        }
+
+        /// An item's kind and payload.
+        private static func payload(_ item: Item, indexed: Bool) -> (Kind, [UInt8]) {
+            switch item {
+            case .version(_, let record): (.version, Array(record))
+            case .object(let object): (.object, encode(object, indexed: indexed))
+            case .pruned(let id): (.pruned, Array(id.utf8))
+            }
         }
 
         /// Where the next item goes.
@@ -62,6 +64,7 @@ extension HistorySegment {
             blocks.append((UInt64(output.count), UInt32(frame.count), UInt32(block.count)))
             output += frame
             block = []
+            lastObject = nil
         }
 
         /// The segment's bytes.
@@ -92,7 +95,11 @@ extension HistorySegment {
         }
 
         /// An object item's payload.
-        private static func encode(_ object: ObjectItem) -> [UInt8] {
+        private static func encode(_ object: ObjectItem, indexed: Bool) -> [UInt8] {
+            // Found by place, its bytes at hand: the digest is theirs, and not written.
+            if !indexed, case .identity(let data) = object.storage {
+                return [StorageCode.hashed.rawValue] + Array(data)
+            }
             var bytes = Array(object.digest.hex.utf8)
             switch object.storage {
             case .identity(let data):

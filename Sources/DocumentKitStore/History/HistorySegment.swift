@@ -70,6 +70,8 @@ package enum HistorySegment {
         case delta = 0x64 // d
         case entry = 0x65 // e
         case zstd = 0x7A // z
+        /// Leads an object found by place: its bytes follow, and its digest is theirs.
+        case hashed = 0x68 // h
     }
 
     /// The first eight bytes of a digest or id (64 hex digits), as the index keys them.
@@ -80,6 +82,32 @@ package enum HistorySegment {
             value = value << 4 | UInt64(digit)
         }
         return value
+    }
+
+    /// What a record says for a tree that is the item before it.
+    static let treeBefore = Array(#""tree":"^""#.utf8)
+
+    /// `record` with its `"tree":"…"` member (compact JSON) naming `tree` written as
+    /// `"tree":"^"`; `nil` when it names another tree.
+    static func abbreviatingTree(in record: Data, as tree: ObjectDigest) -> [UInt8]? {
+        let full = Array(#""tree":"\#(tree.hex)""#.utf8)
+        let bytes = Array(record)
+        guard let start = firstRange(of: full, in: bytes) else { return nil }
+        return Array(bytes[..<start]) + treeBefore + Array(bytes[(start + full.count)...])
+    }
+
+    /// `record` as it was given, with `"tree":"^"` naming `tree` again; as it is when it
+    /// has no `^`.
+    static func expandingTree(in record: Data, as tree: ObjectDigest?) throws -> Data {
+        let bytes = Array(record)
+        guard let start = firstRange(of: treeBefore, in: bytes) else { return record }
+        guard let tree else { throw failure("a record names the tree before it, and no object is before it") }
+        return Data(bytes[..<start] + Array(#""tree":"\#(tree.hex)""#.utf8) + bytes[(start + treeBefore.count)...])
+    }
+
+    private static func firstRange(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= needle.count else { return nil }
+        return (0...(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
     }
 
     static func failure(_ message: String) -> DocumentKitError {
