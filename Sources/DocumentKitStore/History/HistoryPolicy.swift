@@ -1,0 +1,46 @@
+import Foundation
+
+/// The two choices a format-3 writer makes that keep a history cheap to read and to add
+/// to (docs/format-3.md §3 and §4): which stored document a new one is a delta against,
+/// and which segments a save merges.
+package enum HistoryPolicy {
+    /// The radix of the delta checkpoints: every 16th document is a delta against the one
+    /// 16 before it, every 256th against the one 256 before, and so on.
+    package static let checkpointRadix = 16
+
+    /// The index of the document the `n`-th stored document (from 0, the first, stored
+    /// whole) is a delta against: `n − 1`, or `n − radix^k` for the largest `radix^k`
+    /// that divides `n`. `nil` for the first.
+    package static func deltaBase(ofDocument n: Int) -> Int? {
+        guard n > 0 else { return nil }
+        var step = 1
+        while n % (step * checkpointRadix) == 0 { step *= checkpointRadix }
+        return n - step
+    }
+
+    /// How many deltas reading the `n`-th document follows to the whole first one: at
+    /// most `radix − 1` per digit of `n` in base `radix`.
+    package static func chainLength(ofDocument n: Int) -> Int {
+        var length = 0
+        var document = n
+        while let base = deltaBase(ofDocument: document) {
+            length += 1
+            document = base
+        }
+        return length
+    }
+
+    /// How many of the newest segments a save merges into one, given every segment's
+    /// stored size, oldest first, its own new one last: the newest two merge while the
+    /// newer is more than half the older (what they merge into counting as the newer), so
+    /// that each segment is left more than twice the size of the next.
+    package static func segmentsToMerge(sizes: [UInt64]) -> Int {
+        guard var newest = sizes.last else { return 0 }
+        var merged = 1
+        while merged < sizes.count, newest * 2 > sizes[sizes.count - 1 - merged] {
+            newest += sizes[sizes.count - 1 - merged]
+            merged += 1
+        }
+        return merged == 1 ? 0 : merged
+    }
+}
