@@ -74,3 +74,22 @@ extension StoredZipReader {
         ArchiveError(.truncated, "the file ends at byte \(offset), inside the entry's data", path: path, entry: entry.name)
     }
 }
+
+extension StoredZipReader {
+    /// `length` bytes of `entry`'s data from `offset` (fewer at its end), without
+    /// checking its CRC-32: for entries whose parts carry checks of their own (a history
+    /// segment's index and frames), read a part at a time.
+    package func readRange(of entry: StoredZipEntry, offset: UInt64, length: Int) throws(ArchiveError) -> Data {
+        guard offset <= entry.size else { throw truncated(entry, at: entry.dataOffset + offset) }
+        let count = Int(min(UInt64(max(length, 0)), entry.size - offset))
+        WorkMeter.count(.readBytes, count)
+        var data = Data(count: count)
+        let read = try data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
+            Result { () throws(ArchiveError) in
+                try POSIXFile.read(fileDescriptor, into: buffer, at: entry.dataOffset + offset, path: path)
+            }
+        }.mapError { $0.adding(entry: entry.name) }.get()
+        guard read == count else { throw truncated(entry, at: entry.dataOffset + offset + UInt64(read)) }
+        return data
+    }
+}

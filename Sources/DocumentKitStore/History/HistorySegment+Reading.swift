@@ -253,3 +253,14 @@ private struct LittleEndianCursor {
     mutating func u32() -> UInt32 { UInt32(littleEndian: bytes(4).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }) }
     mutating func u64() -> UInt64 { UInt64(littleEndian: bytes(8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }) }
 }
+
+extension HistorySegment.Reader {
+    /// The segment that is the data of `entry` in `zip`, read a part at a time; the
+    /// entry's local header is checked once, here.
+    package init(entry: StoredZipEntry, in zip: StoredZipReader) throws {
+        try zip.verifyLocalHeader(entry)
+        try self.init(length: entry.size, identify: { try BundleVersion(segmentRecord: $0, number: 0).id }) { offset, length in
+            try zip.readRange(of: entry, offset: offset, length: length)
+        }
+    }
+}
