@@ -210,7 +210,7 @@ extension HistorySegment {
             if position < bytes.count, bytes[bytes.startIndex + position] == StorageCode.hashed.rawValue {
                 position += 1
                 let data = rest()
-                return ObjectItem(digest: ObjectDigest.of(data), size: UInt64(data.count), storage: .identity(data))
+                return ObjectItem(digest: ObjectDigest.of(data), size: UInt64(data.count), storage: .identity(data), foundByPlace: true)
             }
             let digest = ObjectDigest(hex: try hex())!
             guard position < bytes.count, let code = StorageCode(rawValue: byte()) else { throw HistorySegment.failure("object \(digest.short) has an unknown storage") }

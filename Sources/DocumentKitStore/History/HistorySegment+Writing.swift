@@ -21,10 +21,9 @@ extension HistorySegment {
             self.firstPlace = firstPlace
         }
 
-        /// Adds `item` after those added before. An object not `indexed` is found by its
-        /// place alone: a version's root tree, the item just before its record.
-        package mutating func append(_ item: Item, indexed: Bool = true) throws {
-            var (kind, bytes) = Self.payload(item, indexed: indexed)
+        /// Adds `item` after those added before.
+        package mutating func append(_ item: Item) throws {
+            var (kind, bytes) = Self.payload(item)
             if !block.isEmpty, block.count + bytes.count + 10 > HistorySegment.blockSize {
                 try closeBlock()
             }
@@ -34,7 +33,7 @@ extension HistorySegment {
                 if let tree = lastObject, let short = HistorySegment.abbreviatingTree(in: record, as: tree) { bytes = short }
                 versions.append((HistorySegment.prefix(ofHex: id), nextLocation))
             case .object(let object):
-                if indexed { objects.append((HistorySegment.prefix(ofHex: object.digest.hex), nextLocation)) }
+                if !object.foundByPlace { objects.append((HistorySegment.prefix(ofHex: object.digest.hex), nextLocation)) }
             case .pruned:
                 prunedCount += 1
             }
@@ -45,10 +44,10 @@ extension HistorySegment {
         }
 
         /// An item's kind and payload.
-        private static func payload(_ item: Item, indexed: Bool) -> (Kind, [UInt8]) {
+        private static func payload(_ item: Item) -> (Kind, [UInt8]) {
             switch item {
             case .version(_, let record): (.version, Array(record))
-            case .object(let object): (.object, encode(object, indexed: indexed))
+            case .object(let object): (.object, encode(object))
             case .pruned(let id): (.pruned, Array(id.utf8))
             }
         }
@@ -65,6 +64,17 @@ extension HistorySegment {
             output += frame
             block = []
             lastObject = nil
+        }
+
+        /// One segment holding the items of `segments` (oldest first, each following the
+        /// one before it), re-blocked: byte for byte the segment a builder given all those
+        /// items at once would write. What a save's merge writes.
+        package static func merging(_ segments: [Reader]) throws -> Data {
+            var builder = Builder(firstPlace: segments.first?.firstPlace ?? 1)
+            for segment in segments {
+                for item in try segment.items() { try builder.append(item) }
+            }
+            return try builder.finish()
         }
 
         /// The segment's bytes.
@@ -95,9 +105,9 @@ extension HistorySegment {
         }
 
         /// An object item's payload.
-        private static func encode(_ object: ObjectItem, indexed: Bool) -> [UInt8] {
+        private static func encode(_ object: ObjectItem) -> [UInt8] {
             // Found by place, its bytes at hand: the digest is theirs, and not written.
-            if !indexed, case .identity(let data) = object.storage {
+            if object.foundByPlace, case .identity(let data) = object.storage {
                 return [StorageCode.hashed.rawValue] + Array(data)
             }
             var bytes = Array(object.digest.hex.utf8)

@@ -43,11 +43,17 @@ package enum HistorySegment {
         /// The object's length in bytes.
         package var size: UInt64
         package var storage: Storage
+        /// Whether it is found by its place rather than by the index: a version's root
+        /// tree, the item just before its record. Stored without its digest (the digest
+        /// of its bytes), so only an `identity` object can be.
+        package var foundByPlace: Bool
 
-        package init(digest: ObjectDigest, size: UInt64, storage: Storage) {
+        package init(digest: ObjectDigest, size: UInt64, storage: Storage, foundByPlace: Bool = false) {
+            precondition(!foundByPlace || { if case .identity = storage { true } else { false } }(), "only an identity object is found by place")
             self.digest = digest
             self.size = size
             self.storage = storage
+            self.foundByPlace = foundByPlace
         }
     }
 

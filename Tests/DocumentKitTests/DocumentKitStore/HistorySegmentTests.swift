@@ -52,7 +52,8 @@ import Testing
             }
             let tree = #"{"entries":[{"digest":"\#(blobs)","name":"blobs","type":"tree"},{"digest":"\#(document.hex)","name":"document.json","size":\#(7_500_000 + number % 50),"type":"file"}]}"#
             let treeDigest = ObjectDigest.of(Data(tree.utf8))
-            items.append(.object(.init(digest: treeDigest, size: UInt64(tree.utf8.count), storage: .identity(Data(tree.utf8)))))
+            // The root tree, found by its place before its record, as a save writes it.
+            items.append(.object(.init(digest: treeDigest, size: UInt64(tree.utf8.count), storage: .identity(Data(tree.utf8)), foundByPlace: true)))
             let (id, record) = Self.record(number, parent: parent, tree: treeDigest.hex)
             items.append(.version(id: id, record: record))
             parent = id
@@ -60,14 +61,9 @@ import Testing
         return items
     }
 
-    /// The segment of `items`, each version's root tree (the object just before its
-    /// record) found by place rather than by the index, as a save writes it.
     private static func segment(_ items: [HistorySegment.Item], firstPlace: UInt64 = 1) throws -> Data {
         var builder = HistorySegment.Builder(firstPlace: firstPlace)
-        for (index, item) in items.enumerated() {
-            let isTree = if case .object = item, index + 1 < items.count, case .version = items[index + 1] { true } else { false }
-            try builder.append(item, indexed: !isTree)
-        }
+        for item in items { try builder.append(item) }
         return try builder.finish()
     }
 
@@ -89,9 +85,8 @@ import Testing
         let reader = try Self.reader(data)
         #expect(try reader.items() == items)
         #expect(reader.firstPlace == 41 && reader.versionCount == 300 && reader.prunedCount == 1)
-        let trees = items.indices.compactMap { index -> HistorySegment.ObjectItem? in
-            guard case .object(let tree) = items[index], index + 1 < items.count, case .version = items[index + 1] else { return nil }
-            return tree
+        let trees = items.compactMap { item -> HistorySegment.ObjectItem? in
+            if case .object(let tree) = item, tree.foundByPlace { tree } else { nil }
         }
         #expect(trees.count == 300)
         #expect(reader.objectCount == items.filter { if case .object = $0 { true } else { false } }.count - trees.count)
@@ -108,6 +103,22 @@ import Testing
         #expect(try reader.objects(ObjectDigest(hex: Self.hex("never stored"))!) == [])
         // Blocks are at most 64 KiB decoded: 300 saves take several.
         #expect(data.count > 3 * 1_024)
+    }
+
+    /// A merge writes what one builder given every item would: the same bytes.
+    @Test func segmentsMergeIntoTheSegmentOfAllTheirItems() throws {
+        let items = Self.history(500)
+        // After the 200th version's record: the next segment starts at place 201.
+        var versions = 0
+        let split = 1 + items.firstIndex { item in
+            if case .version = item { versions += 1 }
+            return versions == 200
+        }!
+        let older = try Self.reader(try Self.segment(Array(items[..<split]), firstPlace: 1))
+        let newer = try Self.reader(try Self.segment(Array(items[split...]), firstPlace: 201))
+        #expect(try HistorySegment.Builder.merging([older, newer]) == Self.segment(items, firstPlace: 1))
+        let merged = try Self.reader(try HistorySegment.Builder.merging([older, newer]))
+        #expect(merged.versionCount == 500 && merged.firstPlace == 1)
     }
 
     @Test func damageIsRefusedWithoutCrashing() throws {
