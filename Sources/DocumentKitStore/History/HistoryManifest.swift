@@ -1,0 +1,68 @@
+import DocumentKitCore
+import DocumentKitJSON
+import Foundation
+
+/// `manifest.json` of a format-3 bundle (docs/format-3.md §1): a few hundred bytes that
+/// name the head and the history segments, however long the history.
+package struct HistoryManifest: Codable, Equatable, Sendable {
+    package static let formatVersion = 3
+
+    package var format = BundleManifest.formatName
+    package var formatVersion = Self.formatVersion
+    package var contentType: String
+    /// The head's id: the last version of the newest segment.
+    package var head: VersionID
+    /// How many versions the segments hold, and how many pruned ids.
+    package var versions: Int
+    package var pruned: Int
+    /// The segment entries' names, oldest first.
+    package var history: [String]
+
+    package init(contentType: String, head: VersionID, versions: Int, pruned: Int, history: [String]) {
+        self.contentType = contentType
+        self.head = head
+        self.versions = versions
+        self.pruned = pruned
+        self.history = history
+    }
+
+    /// The name of the segment holding the places `first` through `last`.
+    package static func segmentName(first: Int, last: Int) -> String {
+        "history/" + String(format: "%012d-%012d", first, last)
+    }
+
+    /// The places a segment's name says it holds; `nil` for a name that is not one.
+    package static func places(ofSegment name: String) -> ClosedRange<Int>? {
+        let parts = name.split(separator: "/")
+        guard parts.count == 2, parts[0] == "history" else { return nil }
+        let bounds = parts[1].split(separator: "-")
+        guard bounds.count == 2, bounds.allSatisfy({ $0.count == 12 && $0.allSatisfy(\.isASCII) }),
+              let first = Int(bounds[0]), let last = Int(bounds[1]), first >= 1, first <= last else { return nil }
+        return first...last
+    }
+
+    /// Decodes and checks the manifest: its segments' names follow each other, from the
+    /// place after the pruned versions to the last version.
+    package static func decode(_ data: Data) throws -> HistoryManifest {
+        let manifest: HistoryManifest
+        do {
+            manifest = try JSONDecoder().decode(HistoryManifest.self, from: data)
+        } catch {
+            throw DocumentKitError(.malformedInput, "not a valid manifest: \(DecodingErrorDescription.describe(error))", location: "manifest.json")
+        }
+        guard manifest.format == BundleManifest.formatName, manifest.formatVersion == formatVersion else {
+            throw DocumentKitError(.malformedInput, "manifest.json is not a format-\(formatVersion) manifest (format '\(manifest.format)', version \(manifest.formatVersion))", location: "manifest.json")
+        }
+        var next = manifest.pruned + 1
+        for name in manifest.history {
+            guard let places = places(ofSegment: name), places.lowerBound == next else {
+                throw DocumentKitError(.malformedInput, "manifest.json names segment '\(name)', which does not follow the one before it", location: "manifest.json")
+            }
+            next = places.upperBound + 1
+        }
+        guard next == manifest.pruned + manifest.versions + 1, manifest.versions >= 1 else {
+            throw DocumentKitError(.malformedInput, "manifest.json counts \(manifest.versions) versions, and its segments hold \(next - 1 - manifest.pruned)", location: "manifest.json")
+        }
+        return manifest
+    }
+}
