@@ -39,9 +39,7 @@ package struct HistoryAppend {
         let older = mergeCount > 1 ? Array(segments.suffix(mergeCount - 1)) : []
         var start = first
         if !older.isEmpty {
-            let fresh = try HistorySegment.Reader(length: UInt64(data.count), identify: identify) { offset, length in
-                data.subdata(in: Int(offset)..<min(Int(offset) + length, data.count))
-            }
+            let fresh = try HistorySegment.Reader(data: data, identify: identify)
             data = try HistorySegment.Builder.merging(older.map(\.reader) + [fresh])
             start = Int(older[0].reader.firstPlace)
         }

@@ -264,3 +264,12 @@ extension HistorySegment.Reader {
         }
     }
 }
+
+extension HistorySegment.Reader {
+    /// The segment held in memory as `data`: one a save has just built.
+    package init(data: Data, identify: @escaping @Sendable (Data) throws -> VersionID) throws {
+        try self.init(length: UInt64(data.count), identify: identify) { offset, length in
+            data.subdata(in: Int(offset)..<min(Int(offset) + length, data.count))
+        }
+    }
+}

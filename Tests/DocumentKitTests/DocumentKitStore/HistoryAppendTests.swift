@@ -18,10 +18,8 @@ import Testing
             let id = Self.identify(record)
             let segments = try manifest.history.map { name in
                 let data = stored[name]!
-                return HistoryAppend.Segment(name: name, size: UInt64(data.count), reader: try HistorySegment.Reader(
-                    length: UInt64(data.count), identify: { Self.identify($0) }) { offset, length in
-                        data.subdata(in: Int(offset)..<min(Int(offset) + length, data.count))
-                    })
+                return HistoryAppend.Segment(name: name, size: UInt64(data.count),
+                                             reader: try HistorySegment.Reader(data: data, identify: { Self.identify($0) }))
             }
             let append = try HistoryAppend([.version(id: id, record: record)], versionCount: 1, head: id, to: manifest,
                                            segments: segments, identify: { Self.identify($0) })
@@ -39,9 +37,7 @@ import Testing
         var place = 1
         for name in manifest.history {
             let data = stored[name]!
-            let reader = try HistorySegment.Reader(length: UInt64(data.count), identify: { Self.identify($0) }) { offset, length in
-                data.subdata(in: Int(offset)..<min(Int(offset) + length, data.count))
-            }
+            let reader = try HistorySegment.Reader(data: data, identify: { Self.identify($0) })
             #expect(reader.firstPlace == UInt64(place))
             for index in 0..<reader.versionCount {
                 #expect(try reader.version(at: index).id == ids[place - 1 + index])

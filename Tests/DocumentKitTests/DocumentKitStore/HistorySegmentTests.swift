@@ -71,9 +71,7 @@ import Testing
     private static func identify(_ record: Data) -> VersionID { ObjectDigest.of(record).hex }
 
     private static func reader(_ data: Data) throws -> HistorySegment.Reader {
-        try HistorySegment.Reader(length: UInt64(data.count), identify: { identify($0) }) { offset, length in
-            data.subdata(in: Int(offset)..<min(Int(offset) + length, data.count))
-        }
+        try HistorySegment.Reader(data: data, identify: { identify($0) })
     }
 
     @Test func everyItemComesBackAndIsFoundByItsIndex() throws {

@@ -14,9 +14,7 @@ import Testing
             try builder.append(.version(id: version.id, record: try version.segmentRecord()))
         }
         let data = try builder.finish()
-        let reader = try HistorySegment.Reader(length: UInt64(data.count), identify: { try BundleVersion(segmentRecord: $0, number: 0).id }) { offset, length in
-            data.subdata(in: Int(offset)..<min(Int(offset) + length, data.count))
-        }
+        let reader = try HistorySegment.Reader(data: data, identify: { try BundleVersion(segmentRecord: $0, number: 0).id })
         for (index, version) in bundle.manifest.versions.enumerated() {
             let stored = try reader.version(at: index)
             let read = try BundleVersion(segmentRecord: stored.record, number: version.number)
