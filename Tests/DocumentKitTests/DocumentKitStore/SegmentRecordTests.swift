@@ -48,3 +48,49 @@ import Testing
         }
     }
 }
+
+extension SegmentRecordTests {
+    /// `Tests/FormatReader/read_segment.py` runs the Python of docs/format-3.md on a
+    /// segment DocumentKit writes and finds every item DocumentKit's reader finds.
+    @Test(.enabled(if: ExternalTool.python3.isAvailable && ExternalTool.zstd.isAvailable, "needs python3 and zstd"))
+    func aReaderWrittenFromTheDraftReadsEveryItem() throws {
+        let directory = try TemporaryDirectory()
+        let garden = try DocumentBundle(contentsOf: Fixtures.sampleDoc("format-2/garden.dkproj"))
+        var items: [HistorySegment.Item] = [.pruned(String(repeating: "ab", count: 32))]
+        for version in garden.manifest.versions {
+            let tree = try garden.objectData(version.tree)
+            items.append(.object(.init(digest: ObjectDigest.of(Data("document \(version.number)".utf8)), size: 1_000,
+                                       storage: .delta(base: version.tree, program: Data("DKD1 program".utf8)))))
+            items.append(.object(.init(digest: ObjectDigest.of(Data("blob \(version.number)".utf8)), size: 5_000_000,
+                                       storage: .entry(codec: .zstd, storedSize: 1_000_000, base: nil))))
+            items.append(.object(.init(digest: version.tree, size: UInt64(tree.count), storage: .identity(tree), foundByPlace: true)))
+            items.append(.version(id: version.id, record: try version.segmentRecord()))
+        }
+        var builder = HistorySegment.Builder(firstPlace: 1)
+        for item in items { try builder.append(item) }
+        let segment = try builder.finish()
+        let path = directory.path("segment")
+        try segment.write(to: URL(fileURLWithPath: path))
+        let repository = Fixtures.repository.path
+        let result = try ExternalTool.python3.run(["\(repository)/Tests/FormatReader/read_segment.py", "\(repository)/docs/format-3.md", path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let expected = try HistorySegment.Reader(data: segment, identify: { try BundleVersion(segmentRecord: $0, number: 0).id }).items().map { item in
+            switch item {
+            case .version(_, let record): #"{"kind": "V", "record": "\#(ObjectDigest.of(record).hex)"}"#
+            case .pruned(let id): #"{"kind": "P", "id": "\#(id)"}"#
+            case .object(let object):
+                #"{"kind": "O", "digest": "\#(object.digest.hex)", "storage": "\#(Self.storage(object.storage))", "size": \#(object.size)}"#
+            }
+        }
+        #expect(result.output == expected.joined(separator: "\n") + "\n")
+        #expect(expected.count == items.count)
+    }
+
+    private static func storage(_ storage: HistorySegment.ObjectItem.Storage) -> String {
+        switch storage {
+        case .identity: "i"
+        case .delta: "d"
+        case .entry: "e"
+        }
+    }
+}
