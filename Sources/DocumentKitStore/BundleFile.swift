@@ -98,6 +98,15 @@ package struct BundleFile {
         }
     }
 
+    /// The manifest's `formatVersion`, checked as one this build reads: all that is
+    /// decoded of it to tell a format-3 manifest from an older one.
+    package func formatVersion(limits: BundleLimits) throws -> Int {
+        let members = try JSONValue.parseMembers(["format", "formatVersion", "head"], of: manifestData, depthLimit: limits.maxJSONDepth)
+        try BundleManifest.Header.check(members)
+        guard case .integer(let version)? = members["formatVersion"] else { preconditionFailure("checked by Header.check") }
+        return Int(version)
+    }
+
     /// Reads a whole entry, refusing one larger than `limit`; checks its CRC-32 unless
     /// `verifyCRC` is false, for a caller that checks a stronger digest anyway.
     package static func read(_ name: String, from zip: StoredZipReader, path: String, limit: UInt64, verifyCRC: Bool = true) throws -> Data {

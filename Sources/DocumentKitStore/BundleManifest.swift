@@ -25,9 +25,11 @@ public struct BundleManifest: Codable, Sendable, Equatable {
 
     /// The `format` value every manifest carries.
     public static let formatName = "documentkit.bundle"
-    /// The newest layout this build reads and the one it writes: 2, whose version ids
-    /// cover no number (FORMAT.md §5). Format 1 is read for ever; a save upgrades it.
+    /// The layout this build writes: 2, whose version ids cover no number (FORMAT.md §5).
+    /// Format 1 is read for ever; a save upgrades it.
     public static let currentFormatVersion = 2
+    /// The newest layout this build reads: 3, whose history is in segments.
+    public static let newestReadableFormatVersion = 3
 
     /// The head version.
     public var headVersion: BundleVersion? { versions.last { $0.id == head } }
@@ -73,8 +75,8 @@ public struct BundleManifest: Codable, Sendable, Equatable {
             guard formatVersion >= 1 else {
                 throw DocumentKitError(.malformedInput, "manifest.json has format version \(formatVersion); versions start at 1")
             }
-            guard formatVersion <= BundleManifest.currentFormatVersion else {
-                throw DocumentKitError(.unsupportedFormat, "bundle format version \(formatVersion) is newer than this DocumentKit supports (\(BundleManifest.currentFormatVersion)); upgrade docctl to open it")
+            guard formatVersion <= BundleManifest.newestReadableFormatVersion else {
+                throw DocumentKitError(.unsupportedFormat, "bundle format version \(formatVersion) is newer than this DocumentKit supports (\(BundleManifest.newestReadableFormatVersion)); upgrade docctl to open it")
             }
         }
 

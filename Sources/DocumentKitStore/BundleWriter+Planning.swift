@@ -58,7 +58,7 @@ package final class TreePlanner {
         }
         let data = try TreeObject(entries: entries).encoded()
         let digest = ObjectDigest.of(data)
-        add(digest, size: UInt64(data.count), .data(data))
+        try add(digest, size: UInt64(data.count), .data(data))
         return digest
     }
 
@@ -71,10 +71,10 @@ package final class TreePlanner {
             preconditionFailure("storeFile is called for regular files only")
         case .object(let known, let knownSize, _):
             (digest, size) = (known, knownSize)
-            add(digest, size: size, .file(file))
+            try add(digest, size: size, .file(file))
         case .data(let data):
             (digest, size) = (ObjectDigest.of(data), UInt64(data.count))
-            add(digest, size: size, .data(data))
+            try add(digest, size: size, .data(data))
         case .file(_, let knownSize):
             if let expected = file.expectedDigest {
                 // Hashed when it was attached; the write hashes it again as it copies the
@@ -85,7 +85,7 @@ package final class TreePlanner {
                 try file.streamContents { hasher.update($0) }
                 (digest, size) = (hasher.finalize(), hasher.byteCount)
             }
-            add(digest, size: size, .file(file))
+            try add(digest, size: size, .file(file))
         }
         if let expected = file.expectedDigest, expected != digest {
             throw DocumentKitError(.invalidDocument, "the file changed after it was attached (its SHA-256 is now \(digest.short)…, was \(expected.short)…)", location: path)
@@ -97,9 +97,9 @@ package final class TreePlanner {
     /// The digest `file` was stored under, if it was.
     package func digest(of file: FileWrapper) -> ObjectDigest? { fileDigests[ObjectIdentifier(file)] }
 
-    private func add(_ digest: ObjectDigest, size: UInt64, _ object: PendingObject) {
+    private func add(_ digest: ObjectDigest, size: UInt64, _ object: PendingObject) throws {
         sizes[digest] = size
-        if base?.manifest.objects[digest] == nil, pending[digest] == nil {
+        if pending[digest] == nil, try base?.hasObject(digest) != true {
             pending[digest] = object
         }
     }

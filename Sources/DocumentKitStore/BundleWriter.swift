@@ -18,6 +18,10 @@ public struct SaveMetadata: Sendable {
     /// Whether to stop short of writing: the save runs every step and check, and returns
     /// the version it would add, but the bundle (or its new file) is not written.
     public var dryRun = false
+    /// The layout a new bundle, or the first save of an older one, is written in: format
+    /// 2 by default; format 3 (docs/format-3.md) on request, while it is being completed.
+    /// A format-3 bundle stays in format 3.
+    public var formatVersion = BundleManifest.currentFormatVersion
 
     // `compression` is not optional, so that `compression: .none` cannot mean "the default".
     public init(author: String, message: String = "", created: Date = DocumentDates.now(),
@@ -71,6 +75,9 @@ package enum BundleWriter {
         /// Another copy's versions and objects, added after the base's and before the new
         /// version (a pull), and that copy's head, the new version's second parent (a merge).
         package var incoming: Incoming?
+        /// Whether the save writes format 3 (docs/format-3.md): when the metadata asks for
+        /// it, or the base is of format 3, which a save never takes back to an older layout.
+        var writesHistory: Bool { metadata.formatVersion >= HistoryManifest.formatVersion || base?.history != nil }
 
         package init(root: FileWrapper, contentType: String, mimeType: String, schema: String, metadata: SaveMetadata,
                      base: DocumentBundle? = nil, destination: URL, replace: Bool,
@@ -93,7 +100,10 @@ package enum BundleWriter {
     /// were still saves a version, recording the new schema.
     package static func write(_ request: Request) throws -> BundleVersion? {
         let planner = TreePlanner(base: request.base)
-        let compressingDocument = startCompressing(request.root[VersionLayout.documentName], compression: request.metadata.compression)
+        // A pull into a format-3 bundle is written in format 2 until the history learns to add
+        // another copy's versions.
+        let segmented = request.writesHistory && request.incoming == nil
+        let compressingDocument = segmented ? nil : startCompressing(request.root[VersionLayout.documentName], compression: request.metadata.compression)
         let rootTree = try planner.storeTree(request.root)
         // A merge is a version even when its tree is ours: it records the second parent.
         if let base = request.base, request.incoming == nil, base.headVersion.tree == rootTree, base.headVersion.schema == request.schema { return nil }
@@ -106,9 +116,9 @@ package enum BundleWriter {
         }
         let documentJSON = try documentFile.regularFileContents()
 
-        let previous = request.base?.manifest
         var newObjects = planner.pending
         var changes: VersionChanges?
+        var baseDocument: (digest: ObjectDigest, data: Data)?
         if let base = request.base {
             // The typed document that produced the new tree is gone: give its memory back
             // before holding two documents and diffing them.
@@ -126,11 +136,29 @@ package enum BundleWriter {
             // A base document the caller read is checked against the head's digest; the new
             // one the planner hashed a moment ago.
             let oldDigest = request.baseDocument == nil ? nil : oldTree[VersionLayout.documentName]?.knownDigest
-            for (digest, object) in try DocumentHistoryEncoding.reencode(oldDocument: oldDocument, oldDigest: oldDigest, newDocument: documentJSON,
-                                                                        newDigest: planner.digest(of: documentFile), in: base) {
-                newObjects[digest] = object
+            if segmented {
+                baseDocument = (oldDigest ?? ObjectDigest.of(oldDocument), oldDocument)
+            } else {
+                for (digest, object) in try DocumentHistoryEncoding.reencode(oldDocument: oldDocument, oldDigest: oldDigest, newDocument: documentJSON,
+                                                                            newDigest: planner.digest(of: documentFile), in: base) {
+                    newObjects[digest] = object
+                }
             }
         }
+        func version(number: Int, parents: [VersionID]) throws -> BundleVersion {
+            var version = BundleVersion(number: number, parents: parents, created: request.metadata.created, author: request.metadata.author,
+                                        message: request.metadata.message, schema: request.schema, tree: rootTree, changes: changes)
+            if let key = request.metadata.signingKey { version.signature = try VersionSignature(signing: version.id, with: key) }
+            return version
+        }
+        if segmented {
+            let new = try version(number: (request.base?.places.upperBound ?? 0) + 1, parents: request.base.map { [$0.headVersion.id] } ?? [])
+            if request.metadata.dryRun { return new }
+            try writeHistory(try planHistorySave(request, version: new, planner: planner, document: documentJSON,
+                                                 documentDigest: planner.digest(of: documentFile), baseDocument: baseDocument))
+            return new
+        }
+        let previous = request.base?.manifest
         var history = previous.map { ($0.versions, $0.pruned, $0.objects) } ?? ([], [], [:])
         if let incoming = request.incoming {
             history = incoming.added(to: history)
@@ -142,25 +170,16 @@ package enum BundleWriter {
                 newObjects[digest] = object
             }
         }
-        var version = BundleVersion(
-            number: history.1.count + history.0.count + 1,
-            parents: (previous.map { [$0.head] } ?? []) + (request.incoming.map { [$0.source.manifest.head] } ?? []),
-            created: request.metadata.created,
-            author: request.metadata.author,
-            message: request.metadata.message,
-            schema: request.schema,
-            tree: rootTree,
-            changes: changes)
-        if let key = request.metadata.signingKey { version.signature = try VersionSignature(signing: version.id, with: key) }
-
-        if request.metadata.dryRun { return version }
-        let manifest = BundleManifest(contentType: request.contentType, head: version.id, versions: history.0 + [version],
+        let new = try version(number: history.1.count + history.0.count + 1,
+                              parents: (previous.map { [$0.head] } ?? []) + (request.incoming.map { [$0.source.manifest.head] } ?? []))
+        if request.metadata.dryRun { return new }
+        let manifest = BundleManifest(contentType: request.contentType, head: new.id, versions: history.0 + [new],
                                       objects: history.2, pruned: history.1)
         try writeContents(Contents(mimeType: request.mimeType, document: documentJSON, manifest: manifest,
                                      newObjects: newObjects, sizes: planner.sizes, base: request.base,
                                      compression: request.metadata.compression, compressing: compressing),
                            to: request.destination, replace: request.replace, inPlace: request.inPlace)
-        return version
+        return new
     }
 
     /// Everything a bundle file holds, ready to be written.
@@ -259,7 +278,14 @@ package enum BundleWriter {
                                                            compression: contents.compression,
                                                            compressing: contents.compressing[digest], to: zip)
             } else if let base = contents.base {
-                try carry(try base.storedObject(digest).entry, base)
+                if let entry = try base.storedObject(digest).entry {
+                    try carry(entry, base)
+                } else {
+                    // An item of a format-3 history, written into format 2 as an entry.
+                    let data = try base.objectData(digest)
+                    manifest.objects[digest] = try writeObject(digest, .data(data), size: UInt64(data.count), compression: contents.compression,
+                                                               compressing: nil, to: zip)
+                }
             }
         }
         try zip.addEntry(name: BundleEntry.manifest, data: try CanonicalJSONEncoder().encode(manifest, terminated: true))
@@ -272,7 +298,7 @@ package enum BundleWriter {
 
     /// Writes one new object: with `.zstd`, compressed when that saves at least a tenth;
     /// with `.none`, as it is.
-    private static func writeObject(_ digest: ObjectDigest, _ pending: TreePlanner.PendingObject, size: UInt64,
+    static func writeObject(_ digest: ObjectDigest, _ pending: TreePlanner.PendingObject, size: UInt64,
                                     compression: ObjectCompression, compressing: BackgroundWork<Data>?,
                                     to zip: StoredZipWriter) throws -> ObjectRecord {
         if case .encoded(let stored, let record) = pending {
@@ -280,9 +306,14 @@ package enum BundleWriter {
             return record
         }
         if case .copied(let source) = pending {
-            let (entry, record) = try source.storedObject(digest)
+            let stored = try source.storedObject(digest)
+            guard let entry = stored.entry else {
+                let data = try source.objectData(digest)
+                try zip.addEntry(name: digest.entryName, data: data)
+                return ObjectRecord(size: UInt64(data.count), codec: .identity, storedSize: UInt64(data.count))
+            }
             try zip.copyEntry(entry, from: source.zip)
-            return record
+            return stored.record
         }
         let inMemory = if case .data = pending { true } else { false }
         if compression == .zstd, size >= compressionFloor, size <= (inMemory ? inMemoryCompressionLimit : compressionLimit) {

@@ -46,7 +46,7 @@ extension DocumentBundle {
 
     /// The document JSON of `version`, whose tree records `digest` for it.
     private func documentData(of version: BundleVersion, digest: ObjectDigest) throws -> Data {
-        guard version.id == manifest.head else { return try objectData(digest) }
+        guard version.id == headVersion.id else { return try objectData(digest) }
         let data = try readHeadDocument()
         try Self.checkHeadDocument(data, is: digest, version: version.number, path: url.relativePath)
         return data
@@ -100,7 +100,12 @@ extension DocumentBundle {
     /// Where a version's document is, for messages: the `document.json` entry for the head,
     /// else the version.
     package func documentLocation(of version: BundleVersion) -> String {
-        version.id == manifest.head ? "entry '\(BundleEntry.document)'" : "document.json of version \(version.number)"
+        version.id == headVersion.id ? "entry '\(BundleEntry.document)'" : "document.json of version \(version.number)"
+    }
+
+    /// The digest of `version`'s `document.json`, from its root tree object.
+    package func documentDigest(of version: BundleVersion) throws -> ObjectDigest {
+        try documentEntry(of: version).digest
     }
 
     /// The digest and size of `version`'s `document.json`, from its root tree object alone:

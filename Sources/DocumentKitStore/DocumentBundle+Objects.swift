@@ -3,12 +3,72 @@ import DocumentKitCore
 import DocumentKitJSON
 import Foundation
 
+/// An object as a bundle stores it: its record, and where its stored bytes are.
+package struct StoredObject {
+    package enum Location {
+        /// An entry `objects/…` of the zip holds the stored bytes.
+        case entry(StoredZipEntry)
+        /// A format-3 history segment holds them in an item (docs/format-3.md §2): the
+        /// object's bytes, or a delta program not compressed (its block was).
+        case item(Data)
+    }
+
+    package var record: ObjectRecord
+    package var location: Location
+
+    /// The entry holding the object, if one does.
+    package var entry: StoredZipEntry? {
+        if case .entry(let entry) = location { entry } else { nil }
+    }
+}
+
 extension DocumentBundle {
-    /// The zip entry and manifest record of an object, checked to agree.
-    package func storedObject(_ digest: ObjectDigest) throws -> (entry: StoredZipEntry, record: ObjectRecord) {
-        guard let record = manifest.objects[digest] else {
-            throw DocumentKitError(.malformedInput, "object \(digest.short) is not listed in the manifest", path: url.relativePath)
+    /// The record of object `digest`, or `nil` when the bundle does not store it: from the
+    /// manifest, or a format-3 bundle's segment indexes (and the root trees met so far).
+    package func objectRecord(_ digest: ObjectDigest) throws -> ObjectRecord? {
+        guard history != nil else { return manifest.objects[digest] }
+        return try historyObject(digest)?.record
+    }
+
+    /// Whether the bundle stores object `digest`.
+    package func hasObject(_ digest: ObjectDigest) throws -> Bool {
+        try objectRecord(digest) != nil
+    }
+
+    /// A format-3 bundle's item for `digest`: a root tree met while reading its version,
+    /// or what a segment's index finds.
+    private func historyObject(_ digest: ObjectDigest) throws -> HistorySegment.ObjectItem? {
+        if let placed = placedObjects.value[digest] { return placed }
+        return try DocumentKitError.located(at: url.relativePath) { try history!.object(digest) }
+    }
+
+    /// Where object `digest` is stored, and its record, checked to agree.
+    package func storedObject(_ digest: ObjectDigest) throws -> StoredObject {
+        guard history != nil else {
+            guard let record = manifest.objects[digest] else {
+                throw DocumentKitError(.malformedInput, "object \(digest.short) is not listed in the manifest", path: url.relativePath)
+            }
+            return StoredObject(record: record, location: .entry(try objectEntry(digest, record)))
         }
+        var item = try historyObject(digest)
+        if item == nil {
+            // A root tree stored by place, of a version not read yet: listing the history
+            // meets every one.
+            _ = manifest
+            item = placedObjects.value[digest]
+        }
+        guard let item else {
+            throw DocumentKitError(.malformedInput, "object \(digest.short) is in none of the history's segments", path: url.relativePath)
+        }
+        switch item.storage {
+        case .identity(let data): return StoredObject(record: item.record, location: .item(data))
+        case .delta(_, let program): return StoredObject(record: item.record, location: .item(program))
+        case .entry: return StoredObject(record: item.record, location: .entry(try objectEntry(digest, item.record)))
+        }
+    }
+
+    /// The entry `objects/…` of an object stored alone, checked against its record.
+    private func objectEntry(_ digest: ObjectDigest, _ record: ObjectRecord) throws -> StoredZipEntry {
         guard let entry = zip.entry(named: digest.entryName) else {
             throw DocumentKitError(.malformedInput, "object \(digest.short) is missing", path: url.relativePath, location: "entry '\(digest.entryName)'")
         }
@@ -20,7 +80,7 @@ extension DocumentBundle {
         guard record.codec != .identity || record.size == record.storedSize else {
             throw DocumentKitError(.malformedInput, "object is stored as is, but the manifest gives it \(record.size) bytes and \(record.storedSize) stored", path: url.relativePath, location: "entry '\(digest.entryName)'")
         }
-        return (entry, record)
+        return entry
     }
 
     /// No expansion ratio for objects: the output is bounded by the size the manifest
@@ -54,15 +114,26 @@ extension DocumentBundle {
             let program = DeltaInstructions.folded(try chain.reversed().map(deltaInstructions))
             data = try DocumentKitError.located(at: url.relativePath) { try program.apply(to: whole) }
         }
-        try checkDigest(of: data, is: digest, entry: try storedObject(digest).entry)
+        try checkDigest(of: data, is: digest)
         return data
     }
 
     /// Decodes one object from its stored bytes, given its base's bytes if it is a delta;
     /// the result is not checked against the digest.
     package func decodeObject(_ digest: ObjectDigest, base: Data?) throws -> Data {
-        let (entry, record) = try storedObject(digest)
+        let stored = try storedObject(digest)
+        let record = stored.record
         try refuseOversized(digest, record)
+        guard case .entry(let entry) = stored.location else {
+            guard case .item(let bytes) = stored.location, record.codec == .delta else {
+                if case .item(let bytes) = stored.location { return bytes }
+                preconditionFailure("an object is in an entry or an item")
+            }
+            guard let base else { preconditionFailure("a delta object is decoded with its base") }
+            return try DocumentKitError.located(at: url.relativePath) {
+                try ObjectDelta.apply(bytes, to: base, expectedSize: Int(record.size))
+            }
+        }
         return try inEntry(entry) {
             let stored = try zip.readData(entry, verifyCRC: false)
             switch record.codec {
@@ -94,12 +165,19 @@ extension DocumentBundle {
     /// The program of the delta object `digest`, read and checked against its record's
     /// size and its base's.
     private func deltaInstructions(_ digest: ObjectDigest) throws -> DeltaInstructions {
-        let (entry, record) = try storedObject(digest)
+        let stored = try storedObject(digest)
+        let record = stored.record
         try refuseOversized(digest, record)
         guard let base = record.base else {
             throw DocumentKitError(.malformedInput, "object \(digest.short) is a delta without a base", path: url.relativePath)
         }
         let baseSize = try storedObject(base).record.size
+        guard case .entry(let entry) = stored.location else {
+            guard case .item(let program) = stored.location else { preconditionFailure("an object is in an entry or an item") }
+            return try DocumentKitError.located(at: url.relativePath) {
+                try DeltaInstructions(program: program, baseSize: Int(baseSize), expectedSize: Int(record.size))
+            }
+        }
         return try inEntry(entry) {
             let program = try ZstdCodec.decompress(try zip.readData(entry, verifyCRC: false), maxSize: Int(record.size) + ObjectDelta.maxOverhead)
             return try DeltaInstructions(program: program, baseSize: Int(baseSize), expectedSize: Int(record.size))
@@ -118,7 +196,7 @@ extension DocumentBundle {
     /// how a validator checks every link of a delta chain once.
     package func validateObject(_ digest: ObjectDigest, base: Data?) throws -> Data {
         let data = try decodeObject(digest, base: base)
-        try checkDigest(of: data, is: digest, entry: try storedObject(digest).entry)
+        try checkDigest(of: data, is: digest)
         return data
     }
 
@@ -127,8 +205,9 @@ extension DocumentBundle {
     /// not commit it). A caller that cannot take back what it was given uses
     /// ``streamCheckedObject(_:_:)``.
     public func streamObject(_ digest: ObjectDigest, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let (entry, record) = try storedObject(digest)
-        guard record.codec != .delta else {
+        let stored = try storedObject(digest)
+        let record = stored.record
+        guard record.codec != .delta, case .entry(let entry) = stored.location else {
             try objectData(digest).withUnsafeBytes { try body($0) }
             return
         }
@@ -154,7 +233,7 @@ extension DocumentBundle {
                 throw error.adding(entry: entry.name)
             }
         }
-        try checkDigest(hasher.finalize(), is: digest, entry: entry)
+        try checkDigest(hasher.finalize(), is: digest)
     }
 
     /// Streams an object's bytes through `body` only once all of them are known to match
@@ -162,26 +241,31 @@ extension DocumentBundle {
     /// standard output. An object stored as is is read twice, first to hash it, so that it
     /// is never held in memory whole; any other is decoded and checked in memory first.
     public func streamCheckedObject(_ digest: ObjectDigest, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let (entry, record) = try storedObject(digest)
-        if record.codec == .identity {
+        let stored = try storedObject(digest)
+        if stored.record.codec == .identity, let entry = stored.entry {
             var hasher = ObjectHasher()
             try DocumentKitError.located(at: url.relativePath) {
                 try zip.stream(entry, verifyCRC: false) { hasher.update($0) }
             }
-            try checkDigest(hasher.finalize(), is: digest, entry: entry)
+            try checkDigest(hasher.finalize(), is: digest)
         }
         // Hashed again as it goes out: bytes changed in place since the first pass (by no
         // DocumentKit writer, which never writes below a bundle's end) still end in an error.
         try streamObject(digest, body)
     }
 
-    private func checkDigest(of data: Data, is digest: ObjectDigest, entry: StoredZipEntry) throws {
-        try checkDigest(ObjectDigest.of(data), is: digest, entry: entry)
+    private func checkDigest(of data: Data, is digest: ObjectDigest) throws {
+        try checkDigest(ObjectDigest.of(data), is: digest)
     }
 
-    private func checkDigest(_ actual: ObjectDigest, is digest: ObjectDigest, entry: StoredZipEntry) throws {
+    private func checkDigest(_ actual: ObjectDigest, is digest: ObjectDigest) throws {
         guard actual == digest else {
-            throw DocumentKitError(.malformedInput, "object is damaged: its SHA-256 is \(actual.short)…, expected \(digest.short)…", path: url.relativePath, location: "entry '\(entry.name)'")
+            throw DocumentKitError(.malformedInput, "object is damaged: its SHA-256 is \(actual.short)…, expected \(digest.short)…", path: url.relativePath, location: objectLocation(digest))
         }
+    }
+
+    /// Where object `digest` is, for messages: its entry, or (format 3) the history.
+    package func objectLocation(_ digest: ObjectDigest) -> String {
+        (try? storedObject(digest).entry).flatMap { $0 }.map { "entry '\($0.name)'" } ?? "object \(digest.short) in the history"
     }
 }

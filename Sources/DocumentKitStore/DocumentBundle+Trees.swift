@@ -57,7 +57,7 @@ extension DocumentBundle {
                 result.entryCount += child.entryCount
                 result.height = max(result.height, child.height + 1)
             case .file:
-                guard manifest.objects[entry.digest] != nil else {
+                guard try hasObject(entry.digest) else {
                     throw DocumentKitError(.malformedInput, "'\(entry.name)' refers to object \(entry.digest.short), which the manifest does not list", location: "object \(digest.short)")
                 }
             }
@@ -79,7 +79,10 @@ extension DocumentBundle {
         for entry in measured[digest]!.object.entries {
             switch entry.kind {
             case .tree: children[entry.name] = build(entry.digest, from: measured)
-            case .file: children[entry.name] = FileWrapper(object: entry.digest, size: manifest.objects[entry.digest]!.size, store: self)
+            case .file:
+                // Measured trees list only stored files (`measureTree`).
+                let size = history == nil ? manifest.objects[entry.digest]!.size : entry.size ?? ((try? objectRecord(entry.digest))??.size ?? 0)
+                children[entry.name] = FileWrapper(object: entry.digest, size: size, store: self)
             }
         }
         return FileWrapper(directoryWithFileWrappers: children)

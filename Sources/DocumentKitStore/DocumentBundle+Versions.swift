@@ -7,6 +7,7 @@ extension DocumentBundle {
     /// The version a user names: a number (`3`), an id or a unique id prefix of at least
     /// four digits, `head`, or `head~N` (N versions before the head).
     public func version(named name: String) throws -> BundleVersion {
+        if history != nil, let found = try versionFromHistory(named: name) { return found }
         let versions = manifest.versions
         let range = versions.isEmpty ? "none" : "\(versions.first!.number)–\(versions.last!.number)"
         func missing() -> DocumentKitError {
@@ -43,5 +44,53 @@ extension DocumentBundle {
         }
         guard let found = matches.first else { throw missing() }
         return found
+    }
+
+    /// The version at `place`, numbered by it: in a format-3 bundle read from its segment
+    /// alone, whatever the length of the history. `nil` when no version has that place.
+    package func version(atPlace place: Int) throws -> BundleVersion? {
+        guard let history else {
+            let versions = manifest.versions
+            let index = place - (versions.first?.number ?? 1)
+            return versions.indices.contains(index) ? versions[index] : nil
+        }
+        guard place > history.manifest.pruned, place <= history.lastPlace else { return nil }
+        let located = try DocumentKitError.located(at: url.relativePath) { try history.version(atPlace: place) }
+        if let tree = located.placedTree { placedObjects.mutate { $0[tree.digest] = tree } }
+        return located.version
+    }
+
+    /// The number of the first version the bundle holds, and of its last.
+    package var places: ClosedRange<Int> {
+        if let history { return (history.manifest.pruned + 1)...history.lastPlace }
+        return (manifest.versions.first?.number ?? 1)...(manifest.versions.last?.number ?? 0)
+    }
+
+    /// The version's first parent, when the bundle holds it: in a format-3 bundle looked
+    /// for at the place before the version's first, then in the whole history.
+    package func firstParent(of version: BundleVersion) throws -> BundleVersion? {
+        guard let parent = version.parents.first else { return nil }
+        if let before = try self.version(atPlace: version.number - 1), before.id == parent { return before }
+        return manifest.versions.first { $0.id == parent }
+    }
+
+    /// `head`, `head~N` and version numbers, read from a format-3 history without listing
+    /// it; `nil` for a name these do not cover (an id prefix, a pruned number), which the
+    /// listing then answers or explains.
+    private func versionFromHistory(named name: String) throws -> BundleVersion? {
+        let lowered = name.lowercased()
+        if lowered == "head" { return headVersion }
+        if lowered.hasPrefix("head~"), let back = Int(lowered.dropFirst(5)), back >= 0, back < places.count {
+            var current = headVersion
+            for _ in 0..<back {
+                guard let parent = try firstParent(of: current) else { return nil }
+                current = parent
+            }
+            return current
+        }
+        if let number = Int(name), !(name.count >= 4 && name.allSatisfy(\.isHexDigit) && name.hasPrefix("0")) {
+            return try version(atPlace: number)
+        }
+        return nil
     }
 }

@@ -18,16 +18,29 @@ import Foundation
 public final class DocumentBundle: ObjectSource, Sendable {
     /// Where the bundle is.
     public let url: URL
-    /// The bundle's manifest.
-    public let manifest: BundleManifest
     /// The MIME type in the `mimetype` entry.
     public let mimeType: String
+    /// The head version: the one `document.json` holds.
+    public let headVersion: BundleVersion
+    /// The layout version of the bundle (FORMAT.md §2): 1, 2 or 3.
+    public let formatVersion: Int
+    /// The content type's identifier, from the manifest.
+    public let contentType: String
     package let zip: StoredZipReader
     package let limits: BundleLimits
     /// Bytes an unfinished in-place save left after the bundle's end (see `AppendJournal`).
     package let unfinishedAppendBytes: UInt64
     /// The tree objects decoded so far (see `treeObject(_:)`).
     package let decodedTrees = Protected<[ObjectDigest: TreeObject]>([:])
+    /// A format-3 bundle's history segments, read as they are asked for; `nil` for a
+    /// bundle of format 1 or 2, whose manifest lists everything.
+    package let history: BundleHistory?
+    /// The manifest of a format-1 or 2 bundle, decoded when opened; a format-3 bundle's,
+    /// made from its segments the first time a caller asks for all of it.
+    private let listing: Protected<BundleManifest?>
+    /// Root trees a format-3 history stores by their place, before their version's
+    /// record, met while reading versions (see `BundleHistory.Located`).
+    package let placedObjects = Protected<[ObjectDigest: HistorySegment.ObjectItem]>([:])
 
     /// Bytes of the file that no entry uses: superseded copies of `document.json`, the
     /// manifest and the central directory that in-place saves leave behind. A save
@@ -40,15 +53,23 @@ public final class DocumentBundle: ObjectSource, Sendable {
         try self.init(url: url, file: try BundleFile(url: url, limits: limits), limits: limits)
     }
 
-    /// Opens a bundle whose file is open, decoding its whole manifest.
+    /// Opens a bundle whose file is open: a format-3 bundle's small manifest and its
+    /// segments' indexes, or a format-1 or 2 bundle's whole manifest.
     package convenience init(url: URL, file: BundleFile, limits: BundleLimits) throws {
-        let manifest: BundleManifest
         do {
-            manifest = try Self.decodeManifest(file.manifestData, limits: limits)
+            if try file.formatVersion(limits: limits) == HistoryManifest.formatVersion {
+                let manifest = try HistoryManifest.decode(file.manifestData)
+                let history = try BundleHistory(manifest: manifest, zip: file.zip)
+                let head = try history.headVersion()
+                self.init(url: url, file: file, history: history, head: head.version, limits: limits)
+                if let tree = head.placedTree { placedObjects.mutate { $0[tree.digest] = tree } }
+                return
+            }
+            let manifest = try Self.decodeManifest(file.manifestData, limits: limits)
+            self.init(url: url, file: file, manifest: manifest, limits: limits)
         } catch {
             throw Self.locate(error, path: url.relativePath)
         }
-        self.init(url: url, file: file, manifest: manifest, limits: limits)
     }
 
     /// A bundle over `file` with the manifest the caller decoded (in part, to read the
@@ -59,7 +80,41 @@ public final class DocumentBundle: ObjectSource, Sendable {
         zip = file.zip
         unfinishedAppendBytes = file.unfinishedAppendBytes
         mimeType = file.mimeType
-        self.manifest = manifest
+        headVersion = manifest.headVersion!
+        formatVersion = manifest.formatVersion
+        contentType = manifest.contentType
+        history = nil
+        listing = Protected(manifest)
+    }
+
+    private init(url: URL, file: BundleFile, history: BundleHistory, head: BundleVersion, limits: BundleLimits) {
+        self.url = url
+        self.limits = limits
+        zip = file.zip
+        unfinishedAppendBytes = file.unfinishedAppendBytes
+        mimeType = file.mimeType
+        headVersion = head
+        formatVersion = HistoryManifest.formatVersion
+        contentType = history.manifest.contentType
+        self.history = history
+        listing = Protected(nil)
+    }
+
+    /// The bundle's manifest: every version and every object. A format-3 bundle reads all
+    /// its segments to make it, once; commands that touch a few versions ask the history
+    /// instead (``version(atPlace:)``, ``objectRecord(_:)``).
+    public var manifest: BundleManifest {
+        if let known = listing.value { return known }
+        // Only a format-3 bundle starts without one, and its segments were read when it
+        // opened: a failure here is a segment damaged since, reported as the crash it is not.
+        let made: BundleManifest
+        do {
+            made = try history!.listing { placed in placedObjects.mutate { $0[placed.digest] = placed } }
+        } catch {
+            preconditionFailure("listing the history of \(url.relativePath): \(error)")
+        }
+        listing.mutate { $0 = made }
+        return made
     }
 
     private static func decodeManifest(_ data: Data, limits: BundleLimits) throws -> BundleManifest {
@@ -93,9 +148,6 @@ public final class DocumentBundle: ObjectSource, Sendable {
         }
         return error
     }
-
-    /// The head version: the one `document.json` holds.
-    public var headVersion: BundleVersion { manifest.headVersion! }
 }
 
 extension DocumentBundle {

@@ -16,7 +16,7 @@ extension DocumentController where Document: CodableDocument {
         }
         let outcome = try BundlePuller.pull(into: url, from: other,
                                             metadata: SaveMetadata(author: author, message: message, created: created, compression: compression),
-                                            resolution: resolution, expectedHead: bundle.manifest.head, as: Document.self)
+                                            resolution: resolution, expectedHead: bundle.headVersion.id, as: Document.self)
         if outcome.conflicts.isEmpty, outcome.kind != .upToDate { try revert() }
         return outcome
     }

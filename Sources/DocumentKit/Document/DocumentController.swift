@@ -72,7 +72,7 @@ public final class DocumentController<Document: FileDocument> {
         }
         let saved: BundleVersion?
         if let bundle {
-            saved = try BundleSaver.save(at: url, expectedHead: bundle.manifest.head, metadata: metadata) { current in
+            saved = try BundleSaver.save(at: url, expectedHead: bundle.headVersion.id, metadata: metadata) { current in
                 try SaveContent(document: document, contentType: contentType, over: current)
             }.version
         } else {

@@ -59,7 +59,7 @@ public enum BundleEditor {
                       _ makeEdit: (EditContext) throws -> DocumentEdit) throws -> Outcome {
         try saveEdit(at: url, expectedHead: expectedHead, metadata: metadata) { bundle, context in
             let edit = try makeEdit(context)
-            let seed = "\(bundle.manifest.head)/\(edit.seed)"
+            let seed = "\(bundle.headVersion.id)/\(edit.seed)"
             if splicing, let type = context.documentType,
                let content = try splicedContent(type, edit, bundle: bundle, pending: context.pending, seed: seed, created: metadata.created) {
                 return content
@@ -113,7 +113,7 @@ public enum BundleEditor {
     /// The head document's JSON in the schema edits write: migrated in memory when the head
     /// was written with an older schema, refused (`unsupportedFormat`) when with a newer one.
     package static func headDocumentJSON(of bundle: DocumentBundle, as type: any CodableDocument.Type, now: Date) throws -> Data {
-        let context = DocumentDecodingContext(now: now, seed: "\(bundle.manifest.head)/migrate", objectSource: bundle)
+        let context = DocumentDecodingContext(now: now, seed: "\(bundle.headVersion.id)/migrate", objectSource: bundle)
         return try type.migratedJSON(try bundle.documentDataForParsing(of: bundle.headVersion), schema: bundle.headVersion.schema,
                                      to: try writtenSchema(of: type, over: bundle.headVersion), context: context)
     }

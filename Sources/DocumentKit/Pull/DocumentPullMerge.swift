@@ -75,7 +75,7 @@ struct DocumentPullMerge {
         guard let type else { return try SaveContent.schemaless(merged, over: ours, pending: pending) }
         let missing = BundleEditor.missingBlobs(in: merged, pending: pending)
         return try SaveContent.typed(type, text: merged.encoded(pretty: false), base: ours, pending: pending, alsoBroken: missing,
-                                     seed: "\(ours.manifest.head)/merge/\(theirs.manifest.head)", created: metadata.created)
+                                     seed: "\(ours.headVersion.id)/merge/\(theirs.headVersion.id)", created: metadata.created)
     }
 
     private static func text(_ value: JSONValue) -> Data {

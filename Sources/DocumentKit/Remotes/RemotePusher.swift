@@ -80,11 +80,11 @@ public enum RemotePusher {
         guard !plan.isEmpty else {
             // A push of these versions killed after its exchange left its staging folder:
             // any push still using it read the old head, and will lose its compare-and-swap.
-            if !dryRun, let staging = remote.pushStagingFolder(for: stagingKey(objectPath, newest: bundle.manifest.head)) {
+            if !dryRun, let staging = remote.pushStagingFolder(for: stagingKey(objectPath, newest: bundle.headVersion.id)) {
                 try remote.removeFolder(staging)
             }
             return Result(result: "up-to-date", objectID: objectID, objectPath: objectPath, newVersions: [], newVersionIDs: [],
-                          head: remoteIDs.last ?? bundle.manifest.head, totalVersions: remoteIDs.count, filesSent: 0, bytesSent: 0, filesResumed: 0)
+                          head: remoteIDs.last ?? bundle.headVersion.id, totalVersions: remoteIDs.count, filesSent: 0, bytesSent: 0, filesResumed: 0)
         }
 
         var inventory = state.inventory ?? OCFLInventory(id: objectID)

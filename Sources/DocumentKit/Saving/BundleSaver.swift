@@ -78,7 +78,7 @@ package struct BundleSaver {
 
     /// Throws `conflict` if the head is not `expectedHead` (when one is given).
     private func checkHead(is expectedHead: VersionID?, done: String) throws {
-        guard let expectedHead, bundle.manifest.head != expectedHead else { return }
+        guard let expectedHead, bundle.headVersion.id != expectedHead else { return }
         let opened = bundle.manifest.versions.first { $0.id == expectedHead }
         let now = bundle.headVersion
         throw DocumentKitError(.conflict,

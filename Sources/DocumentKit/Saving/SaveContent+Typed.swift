@@ -16,7 +16,7 @@ extension SaveContent {
             if !alsoBroken.isEmpty { throw DocumentKitError(violations: alsoBroken) }
             return try typed(T.self, writing: schema, text: text, base: base, pending: pending, created: created)
         }
-        let seed = seed ?? "\(base?.manifest.head ?? "new")/\(ObjectDigest.of(text).hex)"
+        let seed = seed ?? "\(base?.headVersion.id ?? "new")/\(ObjectDigest.of(text).hex)"
         var document = try T.decodeSchema(text, context: DocumentDecodingContext(now: created, seed: seed, objectSource: pending))
         try DocumentTransaction.complete(&document, before: before, alsoBroken: alsoBroken)
         // From here on the document exists as typed values only: let the text and the
@@ -32,7 +32,7 @@ extension SaveContent {
     private static func typed<T: CodableDocument, Schema: VersionedSchema>(
         _ type: T.Type, writing schema: Schema.Type, text: Data, base: DocumentBundle?, pending: PendingObjects, created: Date
     ) throws -> SaveContent {
-        let seed = "\(base?.manifest.head ?? "new")/\(ObjectDigest.of(text).hex)"
+        let seed = "\(base?.headVersion.id ?? "new")/\(ObjectDigest.of(text).hex)"
         let context = DocumentDecodingContext(now: created, seed: seed, objectSource: pending)
         let model: Schema.Model
         do {

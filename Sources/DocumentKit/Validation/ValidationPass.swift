@@ -77,6 +77,12 @@ package struct ValidationPass {
                 report("entry.header-mismatch", error.message, entry: entry.name)
             }
             if fixed.contains(entry.name) { continue }
+            if let history = bundle.history, entry.name.hasPrefix(BundleEntry.historyPrefix) {
+                if !history.manifest.history.contains(entry.name) {
+                    report("entry.unexpected", .warning, "a history segment manifest.json does not name; readers ignore it", entry: entry.name)
+                }
+                continue
+            }
             guard entry.name.hasPrefix(BundleEntry.objectsPrefix) else {
                 report("entry.unexpected", .warning, "not part of the bundle format; readers ignore it", entry: entry.name)
                 continue
@@ -97,6 +103,10 @@ package struct ValidationPass {
 
     private mutating func checkObjects() {
         for (digest, record) in manifest.objects.sorted(by: { $0.key < $1.key }) {
+            if bundle.history != nil, case .item? = try? bundle.storedObject(digest).location {
+                checkHistoryItem(digest, record)
+                continue
+            }
             guard let entry = bundle.zip.entry(named: digest.entryName) else {
                 report("object.missing", "object \(digest.short) is listed in the manifest but not stored", entry: digest.entryName)
                 continue
@@ -120,6 +130,17 @@ package struct ValidationPass {
             } catch {
                 reportUnreadableObject(error, entry: digest.entryName)
             }
+        }
+    }
+
+    /// Checks an object a format-3 history holds in an item (its size the segment reader
+    /// checked): decoded and hashed, when deep and not a delta (`checkDeltas` takes those).
+    private mutating func checkHistoryItem(_ digest: ObjectDigest, _ record: ObjectRecord) {
+        guard deep, record.codec != .delta else { return }
+        do {
+            _ = try bundle.validateObject(digest, base: nil)
+        } catch {
+            reportUnreadableObject(error, entry: bundle.objectLocation(digest))
         }
     }
 

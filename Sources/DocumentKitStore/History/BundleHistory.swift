@@ -5,10 +5,17 @@ import Foundation
 /// The history of a format-3 bundle, read from its segments as it is asked for: a version
 /// by its place, an object by its digest. Opening it reads each segment's trailer and
 /// index, never a block; each question decodes one block or a few.
-package struct BundleHistory {
+package struct BundleHistory: Sendable {
     package let manifest: HistoryManifest
     /// The segments, oldest first, with the places each holds.
-    private let segments: [(places: ClosedRange<Int>, reader: HistorySegment.Reader)]
+    package let segments: [(name: String, places: ClosedRange<Int>, reader: HistorySegment.Reader)]
+
+    /// A version read from the history, with its root tree when the segment stores that
+    /// by place, before the record (docs/format-3.md §2): no index row finds such a tree.
+    package struct Located {
+        package var version: BundleVersion
+        package var placedTree: HistorySegment.ObjectItem?
+    }
 
     /// The history of the bundle `zip`, whose `manifest.json` is `manifest`.
     package init(manifest: HistoryManifest, zip: StoredZipReader) throws {
@@ -22,36 +29,81 @@ package struct BundleHistory {
             guard reader.firstPlace == UInt64(places.lowerBound), reader.versionCount == places.count else {
                 throw DocumentKitError(.malformedInput, "segment '\(name)' holds \(reader.versionCount) versions from place \(reader.firstPlace), not what its name says")
             }
-            return (places, reader)
+            return (name, places, reader)
         }
     }
 
+    /// The place of the newest version.
+    package var lastPlace: Int { manifest.pruned + manifest.versions }
+
     /// The version at `place` (pruned versions took the first places), numbered by it.
-    package func version(atPlace place: Int) throws -> BundleVersion {
+    package func version(atPlace place: Int) throws -> Located {
         guard let segment = segments.first(where: { $0.places.contains(place) }) else {
             throw DocumentKitError(.notFound, "there is no version \(place)")
         }
-        let stored = try segment.reader.version(at: place - segment.places.lowerBound)
-        return try BundleVersion(segmentRecord: stored.record, number: place)
+        let stored = try DocumentKitError.located(at: "entry '\(segment.name)'") {
+            try segment.reader.version(at: place - segment.places.lowerBound)
+        }
+        let version = try BundleVersion(segmentRecord: stored.record, number: place)
+        let tree = stored.before.flatMap { $0.foundByPlace && $0.digest == version.tree ? $0 : nil }
+        return Located(version: version, placedTree: tree)
     }
 
     /// The head: the newest segment's last version.
-    package func headVersion() throws -> BundleVersion {
-        try version(atPlace: manifest.pruned + manifest.versions)
+    package func headVersion() throws -> Located {
+        try version(atPlace: lastPlace)
     }
 
     /// The object `digest` as a segment holds it, newest segment first; `nil` when no
-    /// segment does (it may be a version's root tree, found through its version).
+    /// segment's index has it (it may be a version's root tree, found through its version).
     package func object(_ digest: ObjectDigest) throws -> HistorySegment.ObjectItem? {
         for segment in segments.reversed() {
-            if let found = try segment.reader.objects(digest).first { return found }
+            let found = try DocumentKitError.located(at: "entry '\(segment.name)'") { try segment.reader.objects(digest).first }
+            if let found { return found }
         }
         return nil
     }
 
-    /// The root tree of the version at `place`, when it is stored by place before its record.
-    package func rootTree(ofPlace place: Int) throws -> HistorySegment.ObjectItem? {
-        guard let segment = segments.first(where: { $0.places.contains(place) }) else { return nil }
-        return try segment.reader.version(at: place - segment.places.lowerBound).before
+    /// Every version, pruned id and object record, read from every segment in order: the
+    /// manifest of format 2 that the history amounts to. `placed` is given each root tree
+    /// stored by place.
+    package func listing(placed: (HistorySegment.ObjectItem) -> Void) throws -> BundleManifest {
+        var versions: [BundleVersion] = []
+        var pruned: [VersionID] = []
+        var objects: [ObjectDigest: ObjectRecord] = [:]
+        versions.reserveCapacity(manifest.versions)
+        for segment in segments {
+            try DocumentKitError.located(at: "entry '\(segment.name)'") {
+                for item in try segment.reader.items() {
+                    switch item {
+                    case .version(_, let record):
+                        versions.append(try BundleVersion(segmentRecord: record, number: manifest.pruned + versions.count + 1))
+                    case .pruned(let id):
+                        pruned.append(id)
+                    case .object(let object):
+                        objects[object.digest] = object.record
+                        if object.foundByPlace { placed(object) }
+                    }
+                }
+            }
+        }
+        guard pruned.count == manifest.pruned, versions.count == manifest.versions, versions.last?.id == manifest.head else {
+            throw DocumentKitError(.malformedInput, "the segments hold \(versions.count) versions and \(pruned.count) pruned ids ending at \(versions.last?.shortID ?? "none"); manifest.json says \(manifest.versions) and \(manifest.pruned), ending at \(manifest.head.prefix(12))", location: "manifest.json")
+        }
+        var listing = BundleManifest(contentType: manifest.contentType, head: manifest.head, versions: versions, objects: objects, pruned: pruned)
+        listing.formatVersion = HistoryManifest.formatVersion
+        return listing
+    }
+}
+
+extension HistorySegment.ObjectItem {
+    /// The object's record as format 2's manifest gives it: an item's bytes count as its
+    /// stored size, and a delta item's program is not compressed (its block is).
+    package var record: ObjectRecord {
+        switch storage {
+        case .identity(let data): ObjectRecord(size: size, codec: .identity, storedSize: UInt64(data.count))
+        case .delta(let base, let program): ObjectRecord(size: size, codec: .delta, storedSize: UInt64(program.count), base: base)
+        case .entry(let codec, let storedSize, let base): ObjectRecord(size: size, codec: codec, storedSize: storedSize, base: base)
+        }
     }
 }

@@ -17,13 +17,23 @@ package struct HistoryManifest: Codable, Equatable, Sendable {
     package var pruned: Int
     /// The segment entries' names, oldest first.
     package var history: [String]
+    /// The place of the version whose document starts the forward delta chains (docs/format-3.md
+    /// §3): 1 in a bundle made in format 3, the first version saved after an upgrade in
+    /// one made before. Writers need it to keep chains short; readers follow any chain.
+    package var chainOrigin: Int
 
-    package init(contentType: String, head: VersionID, versions: Int, pruned: Int, history: [String]) {
+    package init(contentType: String, head: VersionID, versions: Int, pruned: Int, history: [String], chainOrigin: Int = 1) {
         self.contentType = contentType
         self.head = head
         self.versions = versions
         self.pruned = pruned
         self.history = history
+        self.chainOrigin = chainOrigin
+    }
+
+    /// The manifest's text: canonical JSON, as every manifest is written (FORMAT.md §7).
+    package func encoded() throws -> Data {
+        try CanonicalJSONEncoder().encode(self, terminated: true)
     }
 
     /// The name of the segment holding the places `first` through `last`.
@@ -59,6 +69,9 @@ package struct HistoryManifest: Codable, Equatable, Sendable {
                 throw DocumentKitError(.malformedInput, "manifest.json names segment '\(name)', which does not follow the one before it", location: "manifest.json")
             }
             next = places.upperBound + 1
+        }
+        guard manifest.chainOrigin >= 1, manifest.chainOrigin <= manifest.pruned + manifest.versions + 1 else {
+            throw DocumentKitError(.malformedInput, "manifest.json gives chainOrigin \(manifest.chainOrigin), which is not one of its places", location: "manifest.json")
         }
         guard next == manifest.pruned + manifest.versions + 1, manifest.versions >= 1 else {
             throw DocumentKitError(.malformedInput, "manifest.json counts \(manifest.versions) versions, and its segments hold \(next - 1 - manifest.pruned)", location: "manifest.json")

@@ -5,8 +5,8 @@ import Foundation
 extension HistorySegment {
     /// Reads one segment through `read` (offset and length within the segment's data):
     /// the trailer and the index when opened, then one block for each item asked for.
-    package struct Reader {
-        package typealias ReadRange = (_ offset: UInt64, _ length: Int) throws -> Data
+    package struct Reader: Sendable {
+        package typealias ReadRange = @Sendable (_ offset: UInt64, _ length: Int) throws -> Data
 
         private let read: ReadRange
         /// The id of a record (without its `id`): the SHA-256 of its record text.
@@ -19,6 +19,8 @@ extension HistorySegment {
         private let blocks: [(offset: UInt64, stored: Int, size: Int)]
         private let versionRows: [(prefix: UInt64, at: Location)]
         private let objectRows: [(prefix: UInt64, at: Location)]
+        /// The block decoded last: reading versions or objects in order decodes each block once.
+        private let lastBlock = Protected<(number: Int, data: Data)?>(nil)
 
         /// Opens the segment of `length` bytes that `read` reads, checking its magic,
         /// trailer and index.
@@ -124,9 +126,12 @@ extension HistorySegment {
         }
 
         private func decodedBlock(_ number: Int) throws -> Data {
+            if let last = lastBlock.value, last.number == number { return last.data }
             let block = blocks[number]
             do {
-                return try ZstdCodec.decompress(try read(block.offset, block.stored), expectedSize: block.size)
+                let data = try ZstdCodec.decompress(try read(block.offset, block.stored), expectedSize: block.size)
+                lastBlock.mutate { $0 = (number, data) }
+                return data
             } catch let error as ArchiveError {
                 throw HistorySegment.failure("block \(number): \(error.message)")
             }

@@ -16,15 +16,36 @@ extension HistorySegment {
         private var prunedCount: UInt32 = 0
         /// The digest of the last item of the open block, when it is an object.
         private var lastObject: ObjectDigest?
+        /// An object found by place, waiting for the record it belongs before.
+        private var heldObject: ObjectItem?
 
         package init(firstPlace: UInt64) {
             self.firstPlace = firstPlace
         }
 
         /// Adds `item` after those added before.
+        ///
+        /// An object found by place is held back until the item after it (its version's
+        /// record) comes, and the two go into one block: a reader finds it as the item
+        /// just before that record in the record's block, never at the end of the one before.
         package mutating func append(_ item: Item) throws {
+            if case .object(let object) = item, object.foundByPlace {
+                if let held = heldObject { try write(.object(held), reservingFor: 0) }
+                heldObject = object
+                return
+            }
+            if let held = heldObject {
+                heldObject = nil
+                try write(.object(held), reservingFor: Self.payload(item).1.count + 10)
+            }
+            try write(item, reservingFor: 0)
+        }
+
+        /// Writes `item` into the open block, or into a new one when it would not fit with
+        /// `reserved` bytes more after it.
+        private mutating func write(_ item: Item, reservingFor reserved: Int) throws {
             var (kind, bytes) = Self.payload(item)
-            if !block.isEmpty, block.count + bytes.count + 10 > HistorySegment.blockSize {
+            if !block.isEmpty, block.count + bytes.count + 10 + reserved > HistorySegment.blockSize {
                 try closeBlock()
             }
             switch item {
@@ -79,6 +100,10 @@ extension HistorySegment {
 
         /// The segment's bytes.
         package mutating func finish() throws -> Data {
+            if let held = heldObject {
+                heldObject = nil
+                try write(.object(held), reservingFor: 0)
+            }
             if !block.isEmpty { try closeBlock() }
             var index: [UInt8] = []
             for block in blocks {

@@ -36,10 +36,11 @@ import Testing
         #expect(decoded == manifest && names == ["history/000000000001-000000000005", "history/000000000006-000000000008"])
         let history = try BundleHistory(manifest: decoded, zip: zip)
         for version in versions {
-            #expect(try history.version(atPlace: version.number) == version)
-            #expect(try history.rootTree(ofPlace: version.number)?.digest == version.tree)
+            let located = try history.version(atPlace: version.number)
+            #expect(located.version == version)
+            #expect(located.placedTree?.digest == version.tree)
         }
-        #expect(try history.headVersion() == garden.headVersion)
+        #expect(try history.headVersion().version == garden.headVersion)
         #expect(throws: DocumentKitError.self) { try history.version(atPlace: 9) }
     }
 

@@ -1,0 +1,206 @@
+import DocumentKitArchive
+import DocumentKitCore
+import DocumentKitJSON
+import Foundation
+
+extension BundleWriter {
+    /// Objects smaller than this are items of the version's segment (docs/format-3.md
+    /// §3), where their block's compression covers them; larger ones are entries of their own.
+    package static let smallObjectLimit = 64 << 10
+
+    /// A format-3 save of one version, planned: what goes into the new segment and what is
+    /// stored alone, before anything is written.
+    struct HistorySave {
+        var request: Request
+        var version: BundleVersion
+        var document: Data
+        /// Objects stored as items, in the order they go into the segment.
+        var items: [HistorySegment.ObjectItem] = []
+        /// Objects stored alone, as entries; their items are made as they are written.
+        var alone: [ObjectDigest: TreePlanner.PendingObject] = [:]
+        var sizes: [ObjectDigest: UInt64] = [:]
+        /// The place of the version whose document starts the delta chains.
+        var chainOrigin: Int
+    }
+
+    /// Plans a format-3 save of `version`: each new object an item or an entry by its
+    /// size, the root tree an item found by its place, and the document a forward delta
+    /// against the one `HistoryPolicy` names (docs/format-3.md §3), stored whole when it
+    /// starts the chain or when the delta would not be much smaller.
+    static func planHistorySave(_ request: Request, version: BundleVersion, planner: TreePlanner, document: Data,
+                                documentDigest: ObjectDigest?, baseDocument: (digest: ObjectDigest, data: Data)?) throws -> HistorySave {
+        let base = request.base
+        let origin = base?.history?.manifest.chainOrigin ?? version.number
+        var save = HistorySave(request: request, version: version, document: document, sizes: planner.sizes, chainOrigin: origin)
+        for (digest, pending) in planner.pending.sorted(by: { $0.key < $1.key }) where digest != version.tree && digest != documentDigest {
+            let size = planner.sizes[digest] ?? 0
+            if case .data(let data) = pending, size < UInt64(smallObjectLimit) {
+                save.items.append(.init(digest: digest, size: size, storage: .identity(data)))
+            } else {
+                save.alone[digest] = pending
+            }
+        }
+        if let documentDigest, planner.pending[documentDigest] != nil {
+            let delta = try forwardDelta(of: document, place: version.number, origin: origin, in: base, headDocument: baseDocument)
+            if let (baseDigest, program) = delta, program.count < smallObjectLimit {
+                save.items.append(.init(digest: documentDigest, size: UInt64(document.count), storage: .delta(base: baseDigest, program: program)))
+            } else if let (baseDigest, program) = delta {
+                let stored = try ZstdCodec.compress(program)
+                save.alone[documentDigest] = .encoded(stored, ObjectRecord(size: UInt64(document.count), codec: .delta,
+                                                                           storedSize: UInt64(stored.count), base: baseDigest))
+            } else if document.count < smallObjectLimit {
+                save.items.append(.init(digest: documentDigest, size: UInt64(document.count), storage: .identity(document)))
+            } else {
+                save.alone[documentDigest] = .data(document)
+            }
+        }
+        if case .data(let tree)? = planner.pending[version.tree] {
+            save.items.append(.init(digest: version.tree, size: UInt64(tree.count), storage: .identity(tree), foundByPlace: true))
+        }
+        return save
+    }
+
+    /// The base document and program of the forward delta that stores `document`, the
+    /// document of the version at `place`; `nil` when it is stored whole: it starts the
+    /// chain, or the delta saves less than half.
+    private static func forwardDelta(of document: Data, place: Int, origin: Int, in base: DocumentBundle?,
+                                     headDocument: (digest: ObjectDigest, data: Data)?) throws -> (ObjectDigest, Data)? {
+        guard let base, let baseIndex = HistoryPolicy.deltaBase(ofDocument: place - origin),
+              UInt64(document.count) <= inMemoryCompressionLimit else { return nil }
+        let basePlace = origin + baseIndex
+        let baseDocument: (digest: ObjectDigest, data: Data)
+        if basePlace == place - 1, let headDocument {
+            baseDocument = headDocument
+        } else {
+            guard let baseVersion = try base.version(atPlace: basePlace) else { return nil }
+            let digest = try base.documentDigest(of: baseVersion)
+            baseDocument = (digest, try base.objectData(digest))
+        }
+        let program = ObjectDelta.encode(target: document, base: baseDocument.data)
+        guard program.count * 2 <= document.count else { return nil }
+        return (baseDocument.digest, program)
+    }
+
+    /// Writes a planned format-3 save: in place, appending to a format-3 base, when the
+    /// request allows it; otherwise the whole bundle, its history in one segment (an
+    /// upgrade of a format-1 or 2 base writes its whole history into it).
+    static func writeHistory(_ save: HistorySave) throws {
+        let request = save.request
+        if request.replace { try AtomicReplacement.refuseReadOnly(request.destination) }
+        try ProgressMeter.phase(.writing, counting: .written, totalBytes: nil) {
+            if request.inPlace, let base = request.base, base.history != nil, base.mimeType == request.mimeType,
+               try appendHistory(save, to: base) { return }
+            let output = try AtomicReplacement(destination: request.destination)
+            let zip = StoredZipWriter(fileDescriptor: output.file.descriptor, path: request.destination.relativePath)
+            try DocumentKitError.located(at: request.destination.relativePath) {
+                try zip.addEntry(name: BundleEntry.mimetype, data: Data(request.mimeType.utf8))
+                try writeHistoryEntries(save, to: zip, appending: false)
+                try zip.finish()
+            }
+            if request.replace {
+                try commitReplacing(output)
+            } else {
+                try output.commitWithoutReplacing(mode: AtomicReplacement.defaultMode())
+            }
+        }
+    }
+
+    /// Appends the save to its format-3 base in place (see `append(to:destination:superseding:_:)`);
+    /// `false` when the base should be rewritten instead.
+    private static func appendHistory(_ save: HistorySave, to base: DocumentBundle) throws -> Bool {
+        guard let document = base.zip.entry(named: BundleEntry.document), let manifest = base.zip.entry(named: BundleEntry.manifest)
+        else { return false }
+        // Segments a merge supersedes are counted by the next save, which sees them unused.
+        let superseded = (base.zip.length - base.zip.centralDirectoryOffset)
+            + [document, manifest].reduce(0) { $0 + $1.dataEnd - $1.localHeaderOffset }
+        return try append(to: base, destination: save.request.destination, superseding: superseded) { zip in
+            try zip.keepEntry(base.zip.entries[0])
+            try writeHistoryEntries(save, to: zip, appending: true)
+        }
+    }
+
+    /// Writes everything after `mimetype` (docs/format-3.md §1): `document.json`, the
+    /// objects stored alone (the base's kept or copied, the save's written), the segments
+    /// (the base's that stay, and the new one), `manifest.json` and the base's `state.json`.
+    private static func writeHistoryEntries(_ save: HistorySave, to zip: StoredZipWriter, appending: Bool) throws {
+        let request = save.request
+        let base = request.base
+        try zip.addEntry(name: BundleEntry.document, data: save.document)
+        let carried = try carriedHistory(of: base, appending: appending)
+        var items = carried.items
+        var entries: [String: () throws -> Void] = [:]
+        for entry in carried.entries {
+            entries[entry.name] = { try appending ? zip.keepEntry(entry) : zip.copyEntry(entry, from: base!.zip) }
+        }
+        var written: [ObjectDigest: ObjectRecord] = [:]
+        for (digest, pending) in save.alone {
+            entries[digest.entryName] = {
+                written[digest] = try writeObject(digest, pending, size: save.sizes[digest] ?? 0, compression: request.metadata.compression,
+                                                  compressing: nil, to: zip)
+            }
+        }
+        for name in entries.keys.sorted() { try entries[name]!() }
+        for (digest, record) in written.sorted(by: { $0.key < $1.key }) {
+            items.append(.object(.init(digest: digest, size: record.size, storage: .entry(codec: record.codec, storedSize: record.storedSize, base: record.base))))
+        }
+        items += save.items.map { .object($0) }
+        items.append(.version(id: save.version.id, record: try save.version.segmentRecord()))
+
+        var segments: [HistoryAppend.Segment] = []
+        let previous: HistoryManifest
+        if appending, let base, let history = base.history {
+            previous = history.manifest
+            for segment in history.segments {
+                segments.append(.init(name: segment.name, size: base.zip.entry(named: segment.name)!.size, reader: segment.reader))
+            }
+        } else {
+            previous = HistoryManifest(contentType: request.contentType, head: "", versions: 0, pruned: carried.prunedCount, history: [])
+        }
+        var start = previous
+        start.contentType = request.contentType
+        start.chainOrigin = save.chainOrigin
+        let added = try HistoryAppend(items, versionCount: carried.versionCount + 1, head: save.version.id, to: start, segments: segments,
+                                      identify: { try BundleVersion(segmentRecord: $0, number: 0).id })
+        for segment in segments where !added.merged.contains(segment.name) {
+            try zip.keepEntry(base!.zip.entry(named: segment.name)!)
+        }
+        try zip.addEntry(name: added.written.name, data: added.written.data)
+        try zip.addEntry(name: BundleEntry.manifest, data: try added.manifest.encoded())
+        if let base, let state = base.zip.entry(named: BundleEntry.state) {
+            try appending ? zip.keepEntry(state) : zip.copyEntry(state, from: base.zip)
+        }
+    }
+
+    /// What a save carries over from its base besides the new version: when appending,
+    /// the base's object entries, kept where they are (its segments stay, and are not
+    /// read); when rewriting, those entries copied and every item of its history (of a
+    /// format-1 or 2 base, its manifest made into items: docs/format-3.md §4, "Upgrade").
+    private static func carriedHistory(of base: DocumentBundle?, appending: Bool) throws
+        -> (entries: [StoredZipEntry], items: [HistorySegment.Item], versionCount: Int, prunedCount: Int) {
+        guard let base else { return ([], [], 0, 0) }
+        let objectEntries = base.zip.entries.filter { $0.name.hasPrefix(BundleEntry.objectsPrefix) }
+        if appending { return (objectEntries, [], 0, 0) }
+        if let history = base.history {
+            let items = try history.segments.flatMap { try $0.reader.items() }
+            return (objectEntries, items, history.manifest.versions, history.manifest.pruned)
+        }
+        let manifest = base.manifest
+        var items: [HistorySegment.Item] = manifest.pruned.map { .pruned($0) }
+        var entries: [StoredZipEntry] = []
+        for (digest, record) in manifest.objects.sorted(by: { $0.key < $1.key }) {
+            let stored = try base.storedObject(digest)
+            guard let entry = stored.entry else { continue }
+            if record.size < UInt64(smallObjectLimit), record.storedSize < UInt64(smallObjectLimit), record.codec != .delta {
+                let data = try base.decodeObject(digest, base: nil)
+                items.append(.object(.init(digest: digest, size: record.size, storage: .identity(data))))
+            } else {
+                entries.append(entry)
+                items.append(.object(.init(digest: digest, size: record.size, storage: .entry(codec: record.codec, storedSize: record.storedSize, base: record.base))))
+            }
+        }
+        for version in manifest.versions {
+            items.append(.version(id: version.id, record: try version.segmentRecord()))
+        }
+        return (entries, items, manifest.versions.count, manifest.pruned.count)
+    }
+}
