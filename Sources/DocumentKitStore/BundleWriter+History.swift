@@ -82,8 +82,9 @@ extension BundleWriter {
     }
 
     /// Writes a planned format-3 save: in place, appending to a format-3 base, when the
-    /// request allows it; otherwise the whole bundle, its history in one segment (an
-    /// upgrade of a format-1 or 2 base writes its whole history into it).
+    /// request allows it; otherwise the whole bundle, with the base's segments and objects
+    /// copied as they are (an upgrade of a format-1 or 2 base writes its whole history
+    /// into one segment).
     static func writeHistory(_ save: HistorySave) throws {
         let request = save.request
         if request.replace { try AtomicReplacement.refuseReadOnly(request.destination) }
@@ -126,7 +127,7 @@ extension BundleWriter {
         let request = save.request
         let base = request.base
         try zip.addEntry(name: BundleEntry.document, data: save.document)
-        let carried = try carriedHistory(of: base, appending: appending)
+        let carried = try carriedHistory(of: base)
         var items = carried.items
         var entries: [String: () throws -> Void] = [:]
         for entry in carried.entries {
@@ -148,7 +149,7 @@ extension BundleWriter {
 
         var segments: [HistoryAppend.Segment] = []
         let previous: HistoryManifest
-        if appending, let base, let history = base.history {
+        if let base, let history = base.history {
             previous = history.manifest
             for segment in history.segments {
                 segments.append(.init(name: segment.name, size: base.zip.entry(named: segment.name)!.size, reader: segment.reader))
@@ -161,8 +162,11 @@ extension BundleWriter {
         start.chainOrigin = save.chainOrigin
         let added = try HistoryAppend(items, versionCount: carried.versionCount + 1, head: save.version.id, to: start, segments: segments,
                                       identify: { try BundleVersion(segmentRecord: $0, number: 0).id })
+        // The segments the save does not merge stay as they are: kept in place, or copied
+        // byte for byte into a rewritten bundle, whose rewrite then costs a copy.
         for segment in segments where !added.merged.contains(segment.name) {
-            try zip.keepEntry(base!.zip.entry(named: segment.name)!)
+            let entry = base!.zip.entry(named: segment.name)!
+            try appending ? zip.keepEntry(entry) : zip.copyEntry(entry, from: base!.zip)
         }
         try zip.addEntry(name: added.written.name, data: added.written.data)
         try zip.addEntry(name: BundleEntry.manifest, data: try added.manifest.encoded())
@@ -171,19 +175,13 @@ extension BundleWriter {
         }
     }
 
-    /// What a save carries over from its base besides the new version: when appending,
-    /// the base's object entries, kept where they are (its segments stay, and are not
-    /// read); when rewriting, those entries copied and every item of its history (of a
-    /// format-1 or 2 base, its manifest made into items: docs/format-3.md §4, "Upgrade").
-    private static func carriedHistory(of base: DocumentBundle?, appending: Bool) throws
+    /// What a save carries over from its base besides its segments: the entries of the
+    /// objects stored alone, and, from a format-1 or 2 base, its whole history as items,
+    /// its manifest made into a segment (docs/format-3.md §4, "Upgrade").
+    private static func carriedHistory(of base: DocumentBundle?) throws
         -> (entries: [StoredZipEntry], items: [HistorySegment.Item], versionCount: Int, prunedCount: Int) {
         guard let base else { return ([], [], 0, 0) }
-        let objectEntries = base.zip.entries.filter { $0.name.hasPrefix(BundleEntry.objectsPrefix) }
-        if appending { return (objectEntries, [], 0, 0) }
-        if let history = base.history {
-            let items = try history.segments.flatMap { try $0.reader.items() }
-            return (objectEntries, items, history.manifest.versions, history.manifest.pruned)
-        }
+        if base.history != nil { return (base.zip.entries.filter { $0.name.hasPrefix(BundleEntry.objectsPrefix) }, [], 0, 0) }
         let manifest = base.manifest
         var items: [HistorySegment.Item] = manifest.pruned.map { .pruned($0) }
         var entries: [StoredZipEntry] = []

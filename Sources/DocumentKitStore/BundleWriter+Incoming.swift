@@ -50,7 +50,7 @@ extension BundleWriter {
                                     destination: URL, inPlace: Bool) throws {
         let (versions, pruned, objects) = incoming.added(to: (base.manifest.versions, base.manifest.pruned, base.manifest.objects))
         let head = incoming.source.headVersion
-        let manifest = BundleManifest(contentType: base.manifest.contentType, head: head.id, versions: versions,
+        let manifest = BundleManifest(contentType: base.contentTypeIdentifier, head: head.id, versions: versions,
                                       objects: objects, pruned: pruned)
         var newObjects = incoming.copies()
         var sizes = Dictionary(uniqueKeysWithValues: incoming.objects.map { ($0, incoming.source.manifest.objects[$0]?.storedSize ?? 0) })

@@ -25,7 +25,7 @@ public final class DocumentBundle: ObjectSource, Sendable {
     /// The layout version of the bundle (FORMAT.md §2): 1, 2 or 3.
     public let formatVersion: Int
     /// The content type's identifier, from the manifest.
-    public let contentType: String
+    public let contentTypeIdentifier: String
     package let zip: StoredZipReader
     package let limits: BundleLimits
     /// Bytes an unfinished in-place save left after the bundle's end (see `AppendJournal`).
@@ -82,7 +82,7 @@ public final class DocumentBundle: ObjectSource, Sendable {
         mimeType = file.mimeType
         headVersion = manifest.headVersion!
         formatVersion = manifest.formatVersion
-        contentType = manifest.contentType
+        contentTypeIdentifier = manifest.contentType
         history = nil
         listing = Protected(manifest)
     }
@@ -95,7 +95,7 @@ public final class DocumentBundle: ObjectSource, Sendable {
         mimeType = file.mimeType
         headVersion = head
         formatVersion = HistoryManifest.formatVersion
-        contentType = history.manifest.contentType
+        contentTypeIdentifier = history.manifest.contentType
         self.history = history
         listing = Protected(nil)
     }

@@ -21,7 +21,7 @@ package enum BagWriter {
         return try ProgressMeter.phase(.writing, counting: .written, totalBytes: totalBytes) {
             // What the folder export counts includes the tag files; the result is the payload's.
             _ = try ExportedFolder.write(payload, to: output, replace: replace, observing: hashes.update) {
-                let info = BagInfo(agent: DocumentKitInfo.writer, date: DocumentDates.now(), contentType: bundle.manifest.contentType,
+                let info = BagInfo(agent: DocumentKitInfo.writer, date: DocumentDates.now(), contentType: bundle.contentTypeIdentifier,
                                    projectName: projectName(document: document, bundle: bundle.url), newest: newest,
                                    versionCount: versions.count, payloadBytes: hashes.bytes, payloadFiles: hashes.count)
                 return try tagFiles(payload: hashes, info: info, versions: records, of: bundle)
@@ -53,7 +53,7 @@ package enum BagWriter {
             ("documentkit/versions.json", (try? CanonicalJSONEncoder().encode(versions, terminated: true)) ?? Data("[]\n".utf8)),
         ]
         for version in versions where version.record != nil {
-            let record = OCFLVersionRecord(contentType: bundle.manifest.contentType, mimeType: bundle.mimeType, version: version.whole!)
+            let record = OCFLVersionRecord(contentType: bundle.contentTypeIdentifier, mimeType: bundle.mimeType, version: version.whole!)
             tags.append((version.record!, try record.encoded()))
         }
         tags += [

@@ -38,7 +38,7 @@ struct OCFLVersionPlan {
             try collect(bundle.tree(of: version), path: "", into: &files, location: "version \(version.number) (\(version.shortID))")
             return files
         }
-        let record = try OCFLVersionRecord(contentType: bundle.manifest.contentType, mimeType: bundle.mimeType, version: version).encoded()
+        let record = try OCFLVersionRecord(contentType: bundle.contentTypeIdentifier, mimeType: bundle.mimeType, version: version).encoded()
         files.append((OCFLVersionRecord.path, FileWrapper(regularFileWithContents: record)))
 
         var state: [String: [String]] = [:]

@@ -27,8 +27,8 @@ public enum DocumentTypeRegistry {
 
     /// The registered type for a bundle, or an `unsupportedFormat` error naming its type.
     package static func type(of bundle: DocumentBundle) throws -> any CodableDocument.Type {
-        guard let type = type(for: bundle.manifest.contentType) else {
-            throw DocumentKitError(.unsupportedFormat, "holds \(bundle.manifest.contentType), a document type this build cannot edit", path: bundle.url.relativePath)
+        guard let type = type(for: bundle.contentTypeIdentifier) else {
+            throw DocumentKitError(.unsupportedFormat, "holds \(bundle.contentTypeIdentifier), a document type this build cannot edit", path: bundle.url.relativePath)
         }
         return type
     }

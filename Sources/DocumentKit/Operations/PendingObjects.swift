@@ -21,7 +21,7 @@ package final class PendingObjects: ObjectSource {
                 blobs[digest.hex] = file
             } else if let file = files[digest] {
                 blobs[digest.hex] = file
-            } else if fromHistory, let base, let record = base.manifest.objects[digest] {
+            } else if fromHistory, let base, let record = (try? base.objectRecord(digest)) ?? nil {
                 blobs[digest.hex] = FileWrapper(object: digest, size: record.size, store: base)
             } else {
                 return nil
@@ -31,7 +31,7 @@ package final class PendingObjects: ObjectSource {
     }
 
     package func contains(_ digest: ObjectDigest) -> Bool {
-        files[digest] != nil || base?.manifest.objects[digest] != nil
+        files[digest] != nil || (try? base?.hasObject(digest)) == true
     }
 
     package func objectData(_ digest: ObjectDigest) throws -> Data {

@@ -87,8 +87,8 @@ public enum BundlePuller {
         return try DocumentKitError.located(at: url.relativePath) {
             try BundleSaver.locked(at: url, expectedHead: expectedHead, done: "pulled") { saver in
                 let ours = saver.bundle
-                guard ours.manifest.contentType == theirs.manifest.contentType else {
-                    throw DocumentKitError(.invalidDocument, "holds \(ours.manifest.contentType), \(other.relativePath) holds \(theirs.manifest.contentType); nothing was pulled", path: url.relativePath)
+                guard ours.contentTypeIdentifier == theirs.contentTypeIdentifier else {
+                    throw DocumentKitError(.invalidDocument, "holds \(ours.contentTypeIdentifier), \(other.relativePath) holds \(theirs.contentTypeIdentifier); nothing was pulled", path: url.relativePath)
                 }
                 let plan = try PullPlan(ours: ours, theirs: theirs, otherName: otherName)
                 var outcome = Outcome(kind: .upToDate, added: [], merge: nil, base: nil, head: ours.headVersion, conflicts: [], mergedText: nil)
@@ -120,7 +120,7 @@ public enum BundlePuller {
                     metadata.message = "Merge \(otherName ?? other.lastPathComponent) at \(theirs.headVersion.shortID)"
                 }
                 let merge = DocumentPullMerge(ours: ours, theirs: theirs, base: base, metadata: metadata, url: url,
-                                              type: type ?? DocumentTypeRegistry.type(for: ours.manifest.contentType))
+                                              type: type ?? DocumentTypeRegistry.type(for: ours.contentTypeIdentifier))
                 switch try merge.merged(resolution: resolution) {
                 case .conflicts(let conflicts, let text):
                     outcome.conflicts = conflicts

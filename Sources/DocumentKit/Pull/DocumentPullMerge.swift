@@ -56,7 +56,7 @@ struct DocumentPullMerge {
         guard let type else {
             let schemas = Set(sides.map(\.0.schema))
             guard schemas.count == 1 else {
-                throw DocumentKitError(.unsupportedFormat, "holds \(ours.manifest.contentType), a type this build does not know, in schemas \(schemas.sorted().joined(separator: ", ")): only a build that can migrate them can merge them",
+                throw DocumentKitError(.unsupportedFormat, "holds \(ours.contentTypeIdentifier), a type this build does not know, in schemas \(schemas.sorted().joined(separator: ", ")): only a build that can migrate them can merge them",
                                        path: url.relativePath)
             }
             let texts = try sides.map { try JSONValue.parse($0.1.documentDataForParsing(of: $0.0)) }

@@ -40,7 +40,7 @@ struct RemoteObjectSnapshot {
     static func recordDigests(of bundle: DocumentBundle) throws -> [String: VersionID] {
         var local: [String: VersionID] = [:]
         for version in bundle.manifest.versions {
-            let record = try OCFLVersionRecord(contentType: bundle.manifest.contentType, mimeType: bundle.mimeType, version: version).encoded()
+            let record = try OCFLVersionRecord(contentType: bundle.contentTypeIdentifier, mimeType: bundle.mimeType, version: version).encoded()
             local[OCFLInventory.sha512(record)] = version.id
         }
         return local

@@ -35,6 +35,8 @@ package struct ValidationPass {
         if bundle.unfinishedAppendBytes > 0 {
             report("bundle.unfinished-save", .warning, "a save that did not finish (it is running, or was killed) left \(bundle.unfinishedAppendBytes) bytes after the bundle's end; readers ignore them and the next save removes them")
         }
+        // Everything after lists the history, which needs every segment readable.
+        guard checkSegments() else { return }
         checkMimetype()
         checkEntries()
         checkSupersededBytes()

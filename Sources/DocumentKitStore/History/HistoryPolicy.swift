@@ -30,14 +30,20 @@ package enum HistoryPolicy {
         return length
     }
 
+    /// The largest segment a merge makes: a save copies at most this much history, however
+    /// long the history, and the segments past it are read by their index alone.
+    package static let mergeLimit: UInt64 = 1 << 20
+
     /// How many of the newest segments a save merges into one, given every segment's
     /// stored size, oldest first, its own new one last: the newest two merge while the
-    /// newer is more than half the older (what they merge into counting as the newer), so
-    /// that each segment is left more than twice the size of the next.
+    /// newer is more than half the older (what they merge into counting as the newer) and
+    /// the result stays within ``mergeLimit``, so that each segment below the limit is left
+    /// more than twice the size of the next.
     package static func segmentsToMerge(sizes: [UInt64]) -> Int {
         guard var newest = sizes.last else { return 0 }
         var merged = 1
-        while merged < sizes.count, newest * 2 > sizes[sizes.count - 1 - merged] {
+        while merged < sizes.count, newest * 2 > sizes[sizes.count - 1 - merged],
+              newest + sizes[sizes.count - 1 - merged] <= mergeLimit {
             newest += sizes[sizes.count - 1 - merged]
             merged += 1
         }

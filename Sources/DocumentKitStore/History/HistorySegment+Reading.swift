@@ -4,7 +4,9 @@ import Foundation
 
 extension HistorySegment {
     /// Reads one segment through `read` (offset and length within the segment's data):
-    /// the trailer and the index when opened, then one block for each item asked for.
+    /// its trailer when opened, then the index rows and the block each question needs, so
+    /// that opening and asking cost the same however many versions the segment holds.
+    /// ``verifyIndex()`` reads and checks the whole index, for `validate`.
     package struct Reader: Sendable {
         package typealias ReadRange = @Sendable (_ offset: UInt64, _ length: Int) throws -> Data
 
@@ -13,17 +15,20 @@ extension HistorySegment {
         private let identify: @Sendable (Data) throws -> VersionID
         /// The place of the segment's first version.
         package let firstPlace: UInt64
+        package let blockCount: Int
         package let versionCount: Int
         package let objectCount: Int
         package let prunedCount: Int
-        private let blocks: [(offset: UInt64, stored: Int, size: Int)]
-        private let versionRows: [(prefix: UInt64, at: Location)]
-        private let objectRows: [(prefix: UInt64, at: Location)]
+        private let indexOffset: UInt64
+        private let indexCRC: UInt32
         /// The block decoded last: reading versions or objects in order decodes each block once.
         private let lastBlock = Protected<(number: Int, data: Data)?>(nil)
+        /// The most bytes one block may decode to: a block holds items of at most 64 KiB,
+        /// save one record alone, whose changes are bounded far below this.
+        private static let maxBlockSize = 16 << 20
 
-        /// Opens the segment of `length` bytes that `read` reads, checking its magic,
-        /// trailer and index.
+        /// Opens the segment of `length` bytes that `read` reads, checking its magic and
+        /// its trailer's counts and offsets against each other and the length.
         package init(length: UInt64, identify: @escaping @Sendable (Data) throws -> VersionID, read: @escaping ReadRange) throws {
             self.read = read
             self.identify = identify
@@ -36,50 +41,84 @@ extension HistorySegment {
             guard trailer.bytes(4) == HistorySegment.trailerMagic else { throw HistorySegment.failure("its trailer does not start with DKHT") }
             let counts = (trailer.u32(), trailer.u32(), trailer.u32(), trailer.u32())
             firstPlace = trailer.u64()
-            let indexOffset = trailer.u64(), indexLength = trailer.u64(), indexCRC = trailer.u32()
-            let rowSize = UInt64(HistorySegment.rowSize)
+            let indexOffset = trailer.u64(), indexLength = trailer.u64()
+            indexCRC = trailer.u32()
             let rows = UInt64(counts.0) + UInt64(counts.1) + UInt64(counts.2)
-            guard indexLength == rows * rowSize, indexOffset >= UInt64(HistorySegment.magic.count),
-                  indexOffset <= length - trailerSize, indexLength == length - trailerSize - indexOffset else {
+            guard indexLength == rows * UInt64(HistorySegment.rowSize), indexOffset >= UInt64(HistorySegment.magic.count),
+                  indexOffset <= length - trailerSize, indexLength == length - trailerSize - indexOffset,
+                  UInt64(counts.3) <= rows else {
                 throw HistorySegment.failure("its index (\(indexLength) bytes at \(indexOffset)) does not fit its trailer's counts")
             }
-            let index = try read(indexOffset, Int(indexLength))
-            guard index.count == Int(indexLength) else { throw HistorySegment.failure("its index is cut short") }
+            self.indexOffset = indexOffset
+            (blockCount, versionCount, objectCount, prunedCount) = (Int(counts.0), Int(counts.1), Int(counts.2), Int(counts.3))
+        }
+
+        /// Index row `number` (block rows first, then version rows, then object rows).
+        private func row(_ number: Int) throws -> (UInt64, UInt32, UInt32) {
+            let bytes = try read(indexOffset + UInt64(number * HistorySegment.rowSize), HistorySegment.rowSize)
+            guard bytes.count == HistorySegment.rowSize else { throw HistorySegment.failure("its index is cut short") }
+            var cursor = LittleEndianCursor(bytes)
+            return (cursor.u64(), cursor.u32(), cursor.u32())
+        }
+
+        /// Block `number`'s frame (offset and stored size) and decoded size, checked to lie
+        /// between the magic and the index.
+        private func block(_ number: Int) throws -> (offset: UInt64, stored: Int, size: Int) {
+            let (offset, stored, size) = try row(number)
+            guard offset >= UInt64(HistorySegment.magic.count), offset + UInt64(stored) <= indexOffset, Int(size) <= Self.maxBlockSize else {
+                throw HistorySegment.failure("block \(number) (\(stored) bytes at \(offset), \(size) decoded) does not lie among the blocks")
+            }
+            return (offset, Int(stored), Int(size))
+        }
+
+        /// A version or object row: its prefix and the item's place.
+        private func itemRow(_ number: Int) throws -> (prefix: UInt64, at: Location) {
+            let (prefix, block, offset) = try row(number)
+            guard Int(block) < blockCount else {
+                throw HistorySegment.failure("an index row points at block \(block), past the \(blockCount) blocks")
+            }
+            return (prefix, Location(block: block, offset: offset))
+        }
+
+        /// Reads the whole index and checks it: its CRC-32, blocks back to back from the
+        /// magic to the index, every row within its block, the object table sorted.
+        package func verifyIndex() throws {
+            let length = (blockCount + versionCount + objectCount) * HistorySegment.rowSize
+            let index = try read(indexOffset, length)
+            guard index.count == length else { throw HistorySegment.failure("its index is cut short") }
             var crc = CRC32()
             index.withUnsafeBytes { crc.update($0) }
             guard crc.value == indexCRC else { throw HistorySegment.failure("its index does not match its CRC-32") }
             var cursor = LittleEndianCursor(index)
-            var blocks: [(offset: UInt64, stored: Int, size: Int)] = []
+            var sizes: [Int] = []
             var end = UInt64(HistorySegment.magic.count)
-            for number in 0..<Int(counts.0) {
-                let (offset, stored, size) = (cursor.u64(), Int(cursor.u32()), Int(cursor.u32()))
-                guard offset == end, offset + UInt64(stored) <= indexOffset else {
+            for number in 0..<blockCount {
+                let (offset, stored, size) = (cursor.u64(), UInt64(cursor.u32()), Int(cursor.u32()))
+                guard offset == end, offset + stored <= indexOffset else {
                     throw HistorySegment.failure("block \(number) (\(stored) bytes at \(offset)) is not where the one before it ends")
                 }
-                blocks.append((offset, stored, size))
-                end = offset + UInt64(stored)
+                sizes.append(size)
+                end = offset + stored
             }
             guard end == indexOffset else { throw HistorySegment.failure("bytes lie between its last block and its index") }
-            func row() throws -> (prefix: UInt64, at: Location) {
-                let row = (prefix: cursor.u64(), at: Location(block: cursor.u32(), offset: cursor.u32()))
-                guard Int(row.at.block) < blocks.count, Int(row.at.offset) < blocks[Int(row.at.block)].size else {
-                    throw HistorySegment.failure("an index row points at block \(row.at.block), offset \(row.at.offset), past the blocks")
+            var previous: UInt64 = 0
+            for number in 0..<(versionCount + objectCount) {
+                let (prefix, block, offset) = (cursor.u64(), Int(cursor.u32()), Int(cursor.u32()))
+                guard block < sizes.count, offset < sizes[block] else {
+                    throw HistorySegment.failure("an index row points at block \(block), offset \(offset), past the blocks")
                 }
-                return row
+                if number >= versionCount {
+                    guard prefix >= previous else { throw HistorySegment.failure("its object table is not sorted") }
+                    previous = prefix
+                }
             }
-            versionRows = try (0..<Int(counts.1)).map { _ in try row() }
-            objectRows = try (0..<Int(counts.2)).map { _ in try row() }
-            guard zip(objectRows, objectRows.dropFirst()).allSatisfy({ $0.prefix <= $1.prefix }) else {
-                throw HistorySegment.failure("its object table is not sorted")
-            }
-            self.blocks = blocks
-            (versionCount, objectCount, prunedCount) = (Int(counts.1), Int(counts.2), Int(counts.3))
         }
 
         /// The record of the segment's `index`-th version (0 is `firstPlace`), its id, and
         /// the object item before it in its block (its root tree, when the version stored one).
         package func version(at index: Int) throws -> (id: VersionID, record: Data, before: ObjectItem?) {
-            let row = versionRows[index]
+            precondition(index >= 0 && index < versionCount, "version \(index) of a segment of \(versionCount)")
+            let row = try itemRow(blockCount + index)
             let (item, before) = try self.item(at: row.at)
             guard case .version(let id, let record) = item, HistorySegment.prefix(ofHex: id) == row.prefix else {
                 throw HistorySegment.failure("version row \(index) does not point at that version's record")
@@ -87,17 +126,21 @@ extension HistorySegment {
             return (id, record, before)
         }
 
-        /// The copies of the object `digest` the segment holds (one, or none).
+        /// The copies of the object `digest` the segment holds (one, or none): a binary
+        /// search of the object table, reading a row a step.
         package func objects(_ digest: ObjectDigest) throws -> [ObjectItem] {
             let prefix = HistorySegment.prefix(ofHex: digest.hex)
-            var low = 0, high = objectRows.count
+            let first = blockCount + versionCount
+            var low = 0, high = objectCount
             while low < high {
                 let middle = (low + high) / 2
-                if objectRows[middle].prefix < prefix { low = middle + 1 } else { high = middle }
+                if try itemRow(first + middle).prefix < prefix { low = middle + 1 } else { high = middle }
             }
             var found: [ObjectItem] = []
-            while low < objectRows.count, objectRows[low].prefix == prefix {
-                guard case .object(let object) = try item(at: objectRows[low].at).item else {
+            while low < objectCount {
+                let row = try itemRow(first + low)
+                guard row.prefix == prefix else { break }
+                guard case .object(let object) = try item(at: row.at).item else {
                     throw HistorySegment.failure("an object row does not point at an object")
                 }
                 if object.digest == digest { found.append(object) }
@@ -108,7 +151,7 @@ extension HistorySegment {
 
         /// Every item, in order: what `validate` and merging read.
         package func items() throws -> [Item] {
-            try blocks.indices.flatMap { try items(in: try decodedBlock($0)) }
+            try (0..<blockCount).flatMap { try items(in: try decodedBlock($0)) }
         }
 
         /// The item at `location`, and the object item before it in its block: read from
@@ -127,7 +170,7 @@ extension HistorySegment {
 
         private func decodedBlock(_ number: Int) throws -> Data {
             if let last = lastBlock.value, last.number == number { return last.data }
-            let block = blocks[number]
+            let block = try self.block(number)
             do {
                 let data = try ZstdCodec.decompress(try read(block.offset, block.stored), expectedSize: block.size)
                 lastBlock.mutate { $0 = (number, data) }

@@ -91,32 +91,28 @@ package enum HistorySegment {
     }
 
     /// What a record says for a tree that is the item before it.
-    static let treeBefore = Array(#""tree":"^""#.utf8)
+    static let treeBefore = Data(#""tree":"^""#.utf8)
 
     /// `record` with its `"tree":"…"` member (compact JSON) naming `tree` written as
     /// `"tree":"^"`; `nil` when it names another tree.
     static func abbreviatingTree(in record: Data, as tree: ObjectDigest) -> [UInt8]? {
-        let full = Array(#""tree":"\#(tree.hex)""#.utf8)
-        let bytes = Array(record)
-        guard let start = firstRange(of: full, in: bytes) else { return nil }
-        return Array(bytes[..<start]) + treeBefore + Array(bytes[(start + full.count)...])
+        guard let range = record.range(of: Data(#""tree":"\#(tree.hex)""#.utf8)) else { return nil }
+        var bytes = record
+        bytes.replaceSubrange(range, with: treeBefore)
+        return Array(bytes)
     }
 
     /// `record` as it was given, with `"tree":"^"` naming `tree` again; as it is when it
     /// has no `^`.
     static func expandingTree(in record: Data, as tree: ObjectDigest?) throws -> Data {
-        let bytes = Array(record)
-        guard let start = firstRange(of: treeBefore, in: bytes) else { return record }
+        guard let range = record.range(of: treeBefore) else { return record }
         guard let tree else { throw failure("a record names the tree before it, and no object is before it") }
-        return Data(bytes[..<start] + Array(#""tree":"\#(tree.hex)""#.utf8) + bytes[(start + treeBefore.count)...])
+        var bytes = record
+        bytes.replaceSubrange(range, with: Data(#""tree":"\#(tree.hex)""#.utf8))
+        return bytes
     }
 
-    private static func firstRange(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= needle.count else { return nil }
-        return (0...(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
-    }
-
-    static func failure(_ message: String) -> DocumentKitError {
+    package static func failure(_ message: String) -> DocumentKitError {
         DocumentKitError(.malformedInput, "invalid history segment: \(message)")
     }
 }

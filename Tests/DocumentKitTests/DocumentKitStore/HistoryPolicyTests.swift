@@ -31,11 +31,16 @@ import Testing
                 sizes.removeLast(merged)
                 sizes.append(total)
             }
-            #expect(zip(sizes, sizes.dropFirst()).allSatisfy { $0 > 2 * $1 }, "after save \(save): \(sizes)")
-            if save % 10_000 == 0 { #expect(sizes.count <= 17, "\(sizes.count) segments after \(save) saves") }
+            // Each segment more than twice the next, unless the two together pass the limit.
+            #expect(zip(sizes, sizes.dropFirst()).allSatisfy { $0 > 2 * $1 || $0 + $1 > HistoryPolicy.mergeLimit }, "after save \(save): \(sizes)")
+            #expect(merged == 0 || sizes.last! <= HistoryPolicy.mergeLimit)
+            // Full segments, more than half the limit each, then at most log2(limit / 150) ≈ 13 below it.
+            if save % 10_000 == 0 {
+                #expect(UInt64(sizes.count) <= 2 * written / HistoryPolicy.mergeLimit + 14, "\(sizes.count) segments after \(save) saves")
+            }
         }
-        // A byte is copied by at most log2 merges over its life: 100,000 saves copy less
-        // than 17 times what they wrote.
-        #expect(copied < 17 * written, "copied \(copied) for \(written) written")
+        // A byte is copied by at most log2(limit / 150) ≈ 13 merges over its life, however
+        // long the history.
+        #expect(copied < 13 * written, "copied \(copied) for \(written) written")
     }
 }

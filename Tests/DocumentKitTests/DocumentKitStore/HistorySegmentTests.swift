@@ -134,6 +134,7 @@ import Testing
             // CRC does not cover) gives items whose digests the bundle then checks.
             do {
                 let reader = try Self.reader(damaged)
+                try reader.verifyIndex()
                 _ = try reader.items()
             } catch is DocumentKitError {
                 refused += 1

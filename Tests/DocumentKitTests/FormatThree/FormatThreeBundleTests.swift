@@ -1,0 +1,107 @@
+@testable import DocumentKit
+import SampleProject
+import Foundation
+import Testing
+
+/// Format-3 bundles (docs/format-3.md) through docctl and the tools that read zips: saves
+/// append what they add, every version reads back, and older formats upgrade on a save.
+@Suite struct FormatThreeBundleTests {
+    @Test func aSaveAppendsItsVersionAndOrdinaryToolsReadTheBundle() throws {
+        let directory = try TemporaryDirectory()
+        let url = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("p.dkproj"), saves: 29)
+        // A 1 MB blob, stored alone: appending is then the cheaper way to save.
+        try Fixtures.write(Fixtures.noise(1_000_000), to: "big.bin", in: directory.url)
+        #expect(try Run.docctl(["attach", "p.dkproj", "big.bin"], in: directory.url).status == 0)
+        #expect(try DocumentBundle(contentsOf: url).storedObject(ObjectDigest.of(Fixtures.noise(1_000_000))).entry != nil)
+        let before = try Data(contentsOf: url)
+        let set = try Run.docctl(["set", "p.dkproj", "name", "Appended"], in: directory.url)
+        #expect(set.status == 0, "\(set.standardError)")
+        let after = try Data(contentsOf: url)
+        // The document (about 9 KB), the new segment (its version, and the versions of the
+        // segments it merged with), the manifest, the directory: nothing else.
+        let written = try StoredZipReader(path: url.path).entries.filter { $0.localHeaderOffset >= UInt64(before.count) }
+        #expect(Set(written.map(\.name)).subtracting([BundleEntry.document, BundleEntry.manifest]).allSatisfy { $0.hasPrefix("history/") }, "\(written.map(\.name))")
+        let segmentBytes = written.filter { $0.name.hasPrefix("history/") }.reduce(0) { $0 + Int($1.size) }
+        let documentBytes = written.first { $0.name == BundleEntry.document }.map { Int($0.size) } ?? 0
+        #expect(after.count - before.count < documentBytes + segmentBytes + 2_000, "grew by \(after.count - before.count), \(segmentBytes) of them segments")
+        #expect(segmentBytes < 20_000, "\(segmentBytes) bytes of segments for 31 versions")
+        // Every entry kept is where it was; the superseded ones are renamed into .stale/.
+        try SweptAppend.expectSwept(before: before, after: url, in: directory)
+
+        let bundle = try DocumentBundle(contentsOf: url)
+        #expect(bundle.formatVersion == 3 && bundle.headVersion.number == 32)
+        #expect(try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url).output == "p.dkproj: ok (32 versions, \(bundle.manifest.objects.count) objects, every digest checked)\n")
+        let unzip = try ExternalTool(name: "unzip").run(["-p", url.path, "document.json"])
+        #expect(unzip.output.contains("\"name\" : \"Appended\""))
+        #expect(try ExternalTool(name: "unzip").run(["-tq", url.path]).status == 0)
+        #expect(try ExternalTool(name: "bsdtar").run(["-xOf", url.path, "document.json"]).output == unzip.output)
+        let python = try ExternalTool.python("""
+            import json, sys, zipfile
+            z = zipfile.ZipFile(sys.argv[1])
+            assert z.testzip() is None
+            manifest = json.loads(z.read("manifest.json"))
+            assert manifest["formatVersion"] == 3 and manifest["versions"] == 32, manifest
+            assert [n for n in z.namelist() if n.startswith("history/")] == manifest["history"], z.namelist()
+            print(z.read("document.json").decode(), end="")
+            """, [url.path])
+        #expect(python.status == 0, "\(python.standardError)")
+        #expect(python.output == unzip.output)
+
+        let log = try Run.docctl(["log", "p.dkproj", "--oneline"], in: directory.url)
+        #expect(log.output.split(separator: "\n").count == 32)
+        #expect(try Run.docctl(["get", "p.dkproj", "tasks[1].title", "--version", "2"], in: directory.url).output == "Renamed in save 1\n")
+    }
+
+    @Test func everyOldVersionReadsBackThroughAShortChain() throws {
+        let directory = try TemporaryDirectory()
+        let url = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 20, saves: 300)
+        let bundle = try DocumentBundle(contentsOf: url)
+        for number in [1, 2, 16, 17, 255, 256, 257, 300, 301] {
+            let version = try bundle.version(named: "\(number)")
+            let document = try JSONValue.parse(try bundle.documentData(of: version))
+            let title = number == 1 ? nil : "Renamed in save \(number - 1)"
+            if let title, case .object(let members) = document, case .array(let tasks)? = members["tasks"],
+               case .object(let task) = tasks[(number - 1) % 20] {
+                #expect(task["title"] == .string(title), "version \(number)")
+            }
+            // Following each delta's base back to a document stored whole takes no more
+            // links than the checkpoints allow.
+            var links = 0
+            var digest = try bundle.documentDigest(of: version)
+            while let base = try bundle.objectRecord(digest)?.base {
+                links += 1
+                digest = base
+            }
+            #expect(links <= HistoryPolicy.chainLength(ofDocument: number - 1), "version \(number): \(links) links")
+        }
+        // A few segments, each more than twice the next.
+        let segments = try #require(bundle.history).segments
+        #expect(segments.count <= 9, "\(segments.map(\.name))")
+    }
+
+    @Test func theFirstSaveOfAFormatTwoBundleUpgradesItAndKeepsEveryVersion() throws {
+        let directory = try TemporaryDirectory()
+        let url = try Fixtures.copySampleDoc("format-2/garden.dkproj", to: directory)
+        let old = try DocumentBundle(contentsOf: url)
+        #expect(old.formatVersion == 2)
+        let versions = old.manifest.versions
+        let documents = try versions.map { try old.documentData(of: $0) }
+        _ = try BundleEditor.set(.string("Upgraded"), at: try JSONPath(parsing: "name"), in: url, metadata: FormatThreeFixtures.metadata)
+
+        let new = try DocumentBundle(contentsOf: url)
+        #expect(new.formatVersion == 3)
+        #expect(new.manifest.versions.dropLast().map(\.id) == versions.map(\.id))
+        for (version, document) in zip(versions, documents) {
+            #expect(try new.documentData(of: try new.version(named: "\(version.number)")) == document, "version \(version.number)")
+        }
+        #expect(new.history?.manifest.chainOrigin == versions.count + 1)
+        let validate = try Run.docctl(["validate", "--deep", "garden.dkproj"], in: directory.url)
+        #expect(validate.status == 0, "\(validate.output)")
+        // The next save adds to the upgraded bundle's history.
+        let set = try Run.docctl(["set", "garden.dkproj", "name", "Again"], in: directory.url)
+        #expect(set.status == 0)
+        let again = try DocumentBundle(contentsOf: url)
+        #expect(again.formatVersion == 3 && again.headVersion.number == versions.count + 2)
+        #expect(again.manifest.versions.prefix(versions.count).map(\.id) == versions.map(\.id))
+    }
+}
