@@ -79,7 +79,16 @@ public struct BundleSummary: Codable, Equatable, Sendable {
     /// Every version of the bundle at `url` that `filter` lets through, newest first (each
     /// before its parents), at most `limit` of them.
     public static func log(of url: URL, matching filter: VersionFilter = VersionFilter(), limit: Int? = nil) throws -> [VersionSummary] {
-        let versions = try DocumentBundle(contentsOf: url).manifest.versions.reversed().lazy.filter(filter.matches).map(VersionSummary.init)
+        let bundle = try DocumentBundle(contentsOf: url)
+        if let limit, bundle.history != nil {
+            // A format-3 history read newest first, a version at a time, as far as the limit.
+            var found: [VersionSummary] = []
+            for place in bundle.places.reversed() where found.count < limit {
+                if let version = try bundle.version(atPlace: place), filter.matches(version) { found.append(VersionSummary(version)) }
+            }
+            return found
+        }
+        let versions = bundle.manifest.versions.reversed().lazy.filter(filter.matches).map(VersionSummary.init)
         return limit.map { Array(versions.prefix($0)) } ?? Array(versions)
     }
 }

@@ -1,0 +1,45 @@
+@testable import DocumentKit
+import DocumentKitCLI
+import Foundation
+import Testing
+
+/// Issue 25, item 5: in format 3 a save, `cat` (of the head and of an old version) and
+/// `log -n 1` read and write the same at 2,000 versions as at 10, within a constant, so
+/// that no change brings back a cost that grows with the history unnoticed. Counted with
+/// docctl's work meter (bytes read, stored, hashed, parsed and encoded), not timed.
+@Suite(.serialized) struct HistoryWorkTests {
+    /// What each command does, summed over `saves` one-title saves and once for each reader.
+    static func work(versions: Int, saves: Int) throws -> [String: [String: Int]] {
+        let directory = try TemporaryDirectory("history-work-\(versions)")
+        let url = directory.url.appendingPathComponent("h.dkproj")
+        try FormatThreeFixtures.project(at: url, saves: versions - 1)
+        var work: [String: [String: Int]] = [:]
+        for save in 0..<saves {
+            let counts = try WorkScalingTests.meteredRun(["set", "h.dkproj", "tasks[\(save % 50)].title", "Metered \(save)"], in: directory)
+            work["save", default: [:]].merge(counts) { $0 + $1 }
+        }
+        for (name, arguments) in [("cat", ["cat", "h.dkproj"]), ("log", ["log", "h.dkproj", "-n", "1"]),
+                                  ("old", ["cat", "h.dkproj", "--version", "2"])] {
+            work[name] = try WorkScalingTests.meteredRun(arguments, in: directory)
+        }
+        return work
+    }
+
+    @Test func commandsCostTheSameAtTwoThousandVersionsAsAtTen() throws {
+        let saves = 16
+        let few = try Self.work(versions: 10, saves: saves), many = try Self.work(versions: 2_000, saves: saves)
+        for (command, counts) in many.sorted(by: { $0.key < $1.key }) {
+            // A reader reads a segment's trailer, a few index rows and a block more.
+            // Saves merge segments, each merge copying at most `mergeLimit`, and rewrite the
+            // bundle past a third of superseded bytes: over 16 saves, at most twice the limit
+            // more (a save that rewrote every version's record would copy 6 MB here).
+            let slack = command == "save" ? 2 * Int(HistoryPolicy.mergeLimit) : 16_384
+            for (kind, count) in counts {
+                let base = few[command]?[kind] ?? 0
+                #expect(Double(count) <= 1.25 * Double(base) + Double(slack),
+                        "\(command) \(kind): \(base) at 10 versions, \(count) at 2,000")
+            }
+        }
+        #expect((many["save"]?["stored-bytes"] ?? 0) > 16 * 9_000, "the meter sees each save write its document")
+    }
+}
