@@ -5,7 +5,8 @@
 # ratios: save and head-open time, size, and the history commands. Builds docctl in
 # release mode; the bundles go under bench/corpus/history/ (kept between runs).
 # Usage: bench/history.sh [RUNS] [VERSIONS]   (default 7 and 1000; results also go to
-#        bench/out/history.md)
+#        bench/out/history.md). FORMAT=3 makes both bundles in format 3 (docs/format-3.md;
+#        bundles long-VERSIONS-f3.dkproj and one-f3.dkproj, results history-f3.md).
 set -euo pipefail
 if [[ "${1:-}" == "--help" ]]; then sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 runs="${1:-7}"
@@ -13,12 +14,15 @@ versions="${2:-1000}"
 source "$(dirname "$0")/prelude.sh"
 dir="$corpus/history"
 mkdir -p "$dir"
-long="$dir/long-$versions.dkproj"
+format="${FORMAT:-2}"
+suffix=$([[ "$format" == 3 ]] && echo "-f3" || echo "")
+long="$dir/long-$versions$suffix.dkproj"
+one="$dir/one$suffix.dkproj"
 
 if [[ ! -f "$long" ]]; then
-    rm -rf "$dir/source" "$dir/saves.tsv"
+    rm -rf "$dir/source" "$dir/saves$suffix.tsv"
     python3 bench/make_corpus.py "$dir/source" --big-mib 0 --blobs 0 --tasks 25000
-    "$docctl" import "$dir/source" -o "$long.partial" --author bench >/dev/null
+    "$docctl" import "$dir/source" -o "$long.partial" --author bench --format-version "$format" >/dev/null
     echo "making $versions versions (one docctl set each)..." >&2
     # Each save renames one task, spread over the whole document.
     for ((i = 1; i < versions; i++)); do
@@ -26,21 +30,20 @@ if [[ ! -f "$long" ]]; then
         id=$(printf '%08x-0000-4000-8000-%012x' "$task" "$task")
         start=$EPOCHREALTIME
         SOURCE_DATE_EPOCH=$((1767225600 + i)) "$docctl" set "$long.partial" "tasks[id=$id].title" "Renamed in save $i" -m "Save $i" --author bench >/dev/null
-        awk -v i="$i" -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%d\t%.4f\n", i, b - a }' >> "$dir/saves.tsv"
+        awk -v i="$i" -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%d\t%.4f\n", i, b - a }' >> "$dir/saves$suffix.tsv"
     done
     mv "$long.partial" "$long"
 fi
 # The same head content as a single version: export the head, import it.
-rm -rf "$dir/head" "$dir/one.dkproj"
+rm -rf "$dir/head" "$one"
 "$docctl" export "$long" --format dir -o "$dir/head" >/dev/null
-"$docctl" import "$dir/head" -o "$dir/one.dkproj" --author bench >/dev/null
-cmp <("$docctl" cat "$long") <("$docctl" cat "$dir/one.dkproj")
+"$docctl" import "$dir/head" -o "$one" --author bench --format-version "$format" >/dev/null
+cmp <("$docctl" cat "$long") <("$docctl" cat "$one")
 "$docctl" validate --deep "$long" >&2
 
-python3 - "$out/history-spec.json" "$docctl" "$dir" "$long" "$versions" <<'PY'
+python3 - "$out/history-spec$suffix.json" "$docctl" "$dir" "$long" "$versions" "$one" <<'PY'
 import json, sys
-out, docctl, d, long, versions = sys.argv[1:]
-one = f"{d}/one.dkproj"
+out, docctl, d, long, versions, one = sys.argv[1:]
 def c(group, name, cmd, before=None):
     item = {"group": group, "name": name, "cmd": cmd,
             "label": cmd.replace(docctl, "docctl").replace(d + "/", "")}
@@ -73,13 +76,13 @@ json.dump({"commands": commands, "ratios": ratios}, open(out, "w"), indent=1)
 PY
 echo "measuring ($runs runs each)..." >&2
 {
-    echo "Run: \`bench/history.sh $runs $versions\` on $(nproc) cores, $(date -u +%Y-%m-%d), $(uname -r); warm cache; medians of $runs runs."
+    echo "Run: \`FORMAT=$format bench/history.sh $runs $versions\` on $(nproc) cores, $(date -u +%Y-%m-%d), $(uname -r); warm cache; medians of $runs runs."
     echo
-    python3 bench/measure.py "$out/history-spec.json" "$runs"
-    python3 - "$dir" "$long" "$versions" <<'PY'
+    python3 bench/measure.py "$out/history-spec$suffix.json" "$runs"
+    python3 - "$dir" "$long" "$versions" "$one" "$dir/saves$suffix.tsv" <<'PY'
 import os, statistics, subprocess, sys
 d, long, versions = sys.argv[1], sys.argv[2], int(sys.argv[3])
-one = os.path.getsize(f"{d}/one.dkproj")
+one = os.path.getsize(sys.argv[4])
 size = os.path.getsize(long)
 # The bytes the saves changed: each save's new title, compressed together with zstd.
 titles = "".join(f"Renamed in save {i}" for i in range(1, versions)).encode()
@@ -90,9 +93,9 @@ print(f"| one version | {one:,} |\n| {versions} versions | {size:,} |\n| changed
 print(f"| limit: 3 x one version + changed | {limit:,} |")
 print()
 print(f"{versions} versions / one version: {size / one:.2f}x; against the limit: {size / limit:.2f} ({'met' if size < limit else '**missed**'}).")
-saves = [float(line.split()[1]) for line in open(f"{d}/saves.tsv")]
+saves = [float(line.split()[1]) for line in open(sys.argv[5])]
 if len(saves) >= 40:
     first, last = statistics.median(saves[:20]), statistics.median(saves[-20:])
     print(f"While the history grew: median save of saves 1-20 {first:.3f} s, of the last 20 {last:.3f} s ({last / first:.2f}x).")
 PY
-} | tee "$out/history.md"
+} | tee "$out/history$suffix.md"

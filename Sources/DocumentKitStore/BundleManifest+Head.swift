@@ -35,7 +35,8 @@ extension BundleManifest {
               case .string(let head)? = try? decoded(data, layout.members["head"])
         else { return nil }
         try Header.check(format: format, formatVersion: Int(formatVersion))
-        guard layout.versions.count <= limits.maxVersions,
+        // A format-3 manifest lists no versions: its bundle opens through its history.
+        guard formatVersion < HistoryManifest.formatVersion, layout.versions.count <= limits.maxVersions,
               let place = data.withUnsafeBytes({ bytes in
                   layout.versions.lastIndex { $0.id.map { bytes[$0].elementsEqual(head.utf8) } ?? false }
               }),

@@ -57,7 +57,9 @@ public final class DocumentBundle: ObjectSource, Sendable {
     /// segments' indexes, or a format-1 or 2 bundle's whole manifest.
     package convenience init(url: URL, file: BundleFile, limits: BundleLimits) throws {
         do {
-            if try file.formatVersion(limits: limits) == HistoryManifest.formatVersion {
+            // Any manifest that is not plainly format 3 is decoded whole, whose errors say
+            // what is wrong with it in the words every command uses.
+            if (try? file.formatVersion(limits: limits)) == HistoryManifest.formatVersion {
                 let manifest = try HistoryManifest.decode(file.manifestData)
                 let history = try BundleHistory(manifest: manifest, zip: file.zip)
                 let head = try history.headVersion()

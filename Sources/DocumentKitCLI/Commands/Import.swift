@@ -31,6 +31,7 @@ extension DocumentTool {
         var schema: String?
         @OptionGroup var legacy: LegacyDefaultsOptions
         @OptionGroup var force: ForceOption
+        @OptionGroup var layout: LayoutOption
         @OptionGroup var edit: EditOptions
         @OptionGroup var options: OutputOptions
 
@@ -48,14 +49,14 @@ extension DocumentTool {
             let version: BundleVersion
             if source == "-" {
                 version = try BundleImporter.importDocument(fromFileDescriptor: STDIN_FILENO, to: URL(fileURLWithPath: output), type: try DocumentTool.newDocumentType(),
-                                                            schema: schema, metadata: edit.metadata(defaultMessage: "Import from standard input"), replace: force.force)
+                                                            schema: schema, metadata: layout.applied(to: edit.metadata(defaultMessage: "Import from standard input")), replace: force.force)
             } else if OCFLImporter.isObject(sourceURL) {
                 return try importOCFLObject(from: sourceURL, to: output)
             } else if BagImporter.holdsHistory(sourceURL) {
                 return try importBagHistory(from: sourceURL, to: output)
             } else {
                 version = try BundleImporter.importDocument(from: sourceURL, to: URL(fileURLWithPath: output), type: try DocumentTool.newDocumentType(), schema: schema,
-                                                            metadata: edit.metadata(defaultMessage: "Import \(sourceURL.lastPathComponent)"), replace: force.force)
+                                                            metadata: layout.applied(to: edit.metadata(defaultMessage: "Import \(sourceURL.lastPathComponent)")), replace: force.force)
             }
             let summary = VersionSummary(version)
             if options.json { return try Console.printJSON(summary) }

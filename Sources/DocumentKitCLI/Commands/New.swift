@@ -10,13 +10,14 @@ extension DocumentTool {
         @Option(help: "The project's name (default: the bundle's file name).")
         var name: String?
         @OptionGroup var force: ForceOption
+        @OptionGroup var layout: LayoutOption
         @OptionGroup var edit: EditOptions
         @OptionGroup var output: OutputOptions
 
         func run() throws {
             let projectName = name ?? target.url.deletingPathExtension().lastPathComponent
             let version = try BundleEditor.create(at: target.url, type: try DocumentTool.newDocumentType(), json: .object(["name": .string(projectName)]),
-                                                  metadata: edit.metadata(defaultMessage: "Create \(projectName)"), replace: force.force)
+                                                  metadata: layout.applied(to: edit.metadata(defaultMessage: "Create \(projectName)")), replace: force.force)
             let summary = VersionSummary(version)
             if output.json { return try Console.printJSON(summary) }
             Console.print(edit.dryRun ? "would create \(target.bundle) at \(Console.version(summary)); nothing was written"

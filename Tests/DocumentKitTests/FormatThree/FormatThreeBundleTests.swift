@@ -104,4 +104,18 @@ import Testing
         #expect(again.formatVersion == 3 && again.headVersion.number == versions.count + 2)
         #expect(again.manifest.versions.prefix(versions.count).map(\.id) == versions.map(\.id))
     }
+
+    @Test func newAndImportWriteFormatThreeWhenAskedAndRefuseALayoutTheyDoNotKnow() throws {
+        let directory = try TemporaryDirectory()
+        #expect(try Run.docctl(["new", "n.dkproj", "--format-version", "3"], in: directory.url).status == 0)
+        #expect(try DocumentBundle(contentsOf: directory.url.appendingPathComponent("n.dkproj")).formatVersion == 3)
+        try Fixtures.write(Data(#"{"name": "Imported", "tasks": []}"#.utf8), to: "d.json", in: directory.url)
+        #expect(try Run.docctl(["import", "d.json", "-o", "i.dkproj", "--format-version", "3"], in: directory.url).status == 0)
+        #expect(try Run.docctl(["info", "i.dkproj", "--json"], in: directory.url).output.contains(#""formatVersion" : 3"#))
+        #expect(try Run.docctl(["new", "d.dkproj"], in: directory.url).status == 0)
+        #expect(try DocumentBundle(contentsOf: directory.url.appendingPathComponent("d.dkproj")).formatVersion == 2)
+        let refused = try Run.docctl(["new", "x.dkproj", "--format-version", "4"], in: directory.url)
+        #expect(refused.status == 64 && refused.standardError == "error: --format-version must be 2 or 3 (see 'docctl new --help')\n")
+        #expect(!FileManager.default.fileExists(atPath: directory.path("x.dkproj")))
+    }
 }

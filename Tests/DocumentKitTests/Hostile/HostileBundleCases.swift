@@ -116,7 +116,7 @@ enum HostileBundleCases {
         .unreadable("manifest-nested.dkproj", "manifest.json: not valid JSON: JSON is nested more than 256 levels deep", finding: "manifest.invalid"),
         .unreadable("manifest-nested-objects.dkproj", "manifest.json: not valid JSON: JSON is nested more than 256 levels deep", finding: "manifest.invalid"),
         .unreadable("manifest-duplicate-key.dkproj", "manifest.json: not valid JSON: duplicate member name 'head'", finding: "manifest.invalid"),
-        .unreadable("format-newer.dkproj", "bundle format version 99 is newer than this DocumentKit supports (2); upgrade docctl to open it", finding: "format.newer"),
+        .unreadable("format-newer.dkproj", "bundle format version 99 is newer than this DocumentKit supports (3); upgrade docctl to open it", finding: "format.newer"),
         .unreadable("format-version-zero.dkproj", "manifest.json has format version 0; versions start at 1", finding: "manifest.invalid"),
         .unreadable("format-foreign.dkproj", "manifest.json is not a DocumentKit manifest (format 'something.else')", finding: "manifest.invalid"),
         // `cat` and `get` decode the records of the head and its root tree, not the blob's.

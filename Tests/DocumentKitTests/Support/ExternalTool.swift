@@ -35,9 +35,16 @@ struct ExternalTool: Sendable {
     /// Whether the tool is installed.
     var isAvailable: Bool { executablePath != nil }
 
+    /// A tool that exits before reading all its input (a decoder refusing damaged bytes)
+    /// must fail its test, not end the whole test run with SIGPIPE when the rest is
+    /// written: writes to a closed pipe then fail with EPIPE instead. Children start with
+    /// the signal at its default.
+    private static let brokenPipesAreErrors: Void = { signal(SIGPIPE, SIG_IGN) }()
+
     /// Runs the tool with `arguments` and waits for it.
     @discardableResult
     func run(_ arguments: [String], environment: [String: String]? = nil, input: Data? = nil, in directory: URL? = nil) throws -> Result {
+        _ = Self.brokenPipesAreErrors
         guard let executablePath else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: name]) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executablePath)
@@ -59,7 +66,7 @@ struct ExternalTool: Sendable {
             errorData = stderr.fileHandleForReading.readDataToEndOfFile()
             group.leave()
         }
-        if let input { stdin.fileHandleForWriting.write(input) }
+        if let input { try? stdin.fileHandleForWriting.write(contentsOf: input) }
         try stdin.fileHandleForWriting.close()
         let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
         group.wait()
