@@ -189,7 +189,8 @@ extension BundleWriter {
             let stored = try base.storedObject(digest)
             guard let entry = stored.entry else { continue }
             if record.size < UInt64(smallObjectLimit), record.storedSize < UInt64(smallObjectLimit), record.codec != .delta {
-                let data = try base.decodeObject(digest, base: nil)
+                // Checked against its digest: an upgrade must not carry damaged bytes on as sound.
+                let data = try base.validateObject(digest, base: nil)
                 items.append(.object(.init(digest: digest, size: record.size, storage: .identity(data))))
             } else {
                 entries.append(entry)

@@ -103,17 +103,24 @@ public final class DocumentBundle: ObjectSource, Sendable {
     }
 
     /// The bundle's manifest: every version and every object. A format-3 bundle reads all
-    /// its segments to make it, once; commands that touch a few versions ask the history
-    /// instead (``version(atPlace:)``, ``objectRecord(_:)``).
+    /// its segments to make it, once (``listedManifest()``); commands that touch a few
+    /// versions ask the history instead (``version(atPlace:)``, ``objectRecord(_:)``).
     public var manifest: BundleManifest {
-        if let known = listing.value { return known }
-        // Only a format-3 bundle starts without one, and its segments were read when it
-        // opened: a failure here is a segment damaged since, reported as the crash it is not.
-        let made: BundleManifest
         do {
-            made = try history!.listing { placed in placedObjects.mutate { $0[placed.digest] = placed } }
+            return try listedManifest()
         } catch {
+            // Format 3 only (formats 1 and 2 decode their manifest when they open). Callers
+            // that may meet a segment damaged after the bundle opened use `listedManifest()`.
             preconditionFailure("listing the history of \(url.relativePath): \(error)")
+        }
+    }
+
+    /// The bundle's manifest, as ``manifest`` gives it; for a format-3 bundle, listed from
+    /// its segments the first time, throwing `malformedInput` naming a damaged segment.
+    public func listedManifest() throws -> BundleManifest {
+        if let known = listing.value { return known }
+        let made = try DocumentKitError.located(at: url.relativePath) {
+            try history!.listing { placed in placedObjects.mutate { $0[placed.digest] = placed } }
         }
         listing.mutate { $0 = made }
         return made

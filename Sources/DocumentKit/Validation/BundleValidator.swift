@@ -21,8 +21,10 @@ public enum BundleValidator {
         }
         var check = ValidationPass(bundle: bundle, deep: deep)
         check.run()
-        return ValidationReport(file: url.relativePath, deep: deep, versions: bundle.manifest.versions.count,
-                                objects: bundle.manifest.objects.count, findings: check.findings)
+        // A format-3 history that could not be listed (the pass reported why) counts nothing.
+        let manifest = try? bundle.listedManifest()
+        return ValidationReport(file: url.relativePath, deep: deep, versions: manifest?.versions.count ?? 0,
+                                objects: manifest?.objects.count ?? 0, findings: check.findings)
     }
 
     private static func code(forOpening error: DocumentKitError) -> String {

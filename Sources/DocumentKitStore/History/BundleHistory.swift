@@ -24,7 +24,7 @@ package struct BundleHistory: Sendable {
             guard let entry = zip.entry(named: name) else {
                 throw DocumentKitError(.malformedInput, "manifest.json names segment '\(name)', which the bundle lacks")
             }
-            let reader = try DocumentKitError.located(at: "entry '\(name)'") { try HistorySegment.Reader(entry: entry, in: zip) }
+            let reader = try Self.inSegment(name) { try HistorySegment.Reader(entry: entry, in: zip) }
             let places = HistoryManifest.places(ofSegment: name)!
             guard reader.firstPlace == UInt64(places.lowerBound), reader.versionCount == places.count else {
                 throw DocumentKitError(.malformedInput, "segment '\(name)' holds \(reader.versionCount) versions from place \(reader.firstPlace), not what its name says")
@@ -41,9 +41,7 @@ package struct BundleHistory: Sendable {
         guard let segment = segments.first(where: { $0.places.contains(place) }) else {
             throw DocumentKitError(.notFound, "there is no version \(place)")
         }
-        let stored = try DocumentKitError.located(at: "entry '\(segment.name)'") {
-            try segment.reader.version(at: place - segment.places.lowerBound)
-        }
+        let stored = try Self.inSegment(segment.name) { try segment.reader.version(at: place - segment.places.lowerBound) }
         let version = try BundleVersion(segmentRecord: stored.record, number: place)
         let tree = stored.before.flatMap { $0.foundByPlace && $0.digest == version.tree ? $0 : nil }
         return Located(version: version, placedTree: tree)
@@ -58,7 +56,7 @@ package struct BundleHistory: Sendable {
     /// segment's index has it (it may be a version's root tree, found through its version).
     package func object(_ digest: ObjectDigest) throws -> HistorySegment.ObjectItem? {
         for segment in segments.reversed() {
-            let found = try DocumentKitError.located(at: "entry '\(segment.name)'") { try segment.reader.objects(digest).first }
+            let found = try Self.inSegment(segment.name) { try segment.reader.objects(digest).first }
             if let found { return found }
         }
         return nil
@@ -73,7 +71,7 @@ package struct BundleHistory: Sendable {
         var objects: [ObjectDigest: ObjectRecord] = [:]
         versions.reserveCapacity(manifest.versions)
         for segment in segments {
-            try DocumentKitError.located(at: "entry '\(segment.name)'") {
+            try Self.inSegment(segment.name) {
                 for item in try segment.reader.items() {
                     switch item {
                     case .version(_, let record):
@@ -93,6 +91,17 @@ package struct BundleHistory: Sendable {
         var listing = BundleManifest(contentType: manifest.contentType, head: manifest.head, versions: versions, objects: objects, pruned: pruned)
         listing.formatVersion = HistoryManifest.formatVersion
         return listing
+    }
+}
+
+extension BundleHistory {
+    /// Runs `body`, which reads segment `name`, with its errors located at the segment's entry.
+    package static func inSegment<T>(_ name: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DocumentKitError where error.location == nil {
+            throw DocumentKitError(error.code, error.message, location: "entry '\(name)'")
+        }
     }
 }
 

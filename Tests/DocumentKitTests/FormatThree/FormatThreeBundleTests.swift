@@ -118,4 +118,27 @@ import Testing
         #expect(refused.status == 64 && refused.standardError == "error: --format-version must be 2 or 3 (see 'docctl new --help')\n")
         #expect(!FileManager.default.fileExists(atPath: directory.path("x.dkproj")))
     }
+
+    @Test func aDamagedSegmentIsReportedNotFollowed() throws {
+        let directory = try TemporaryDirectory()
+        let url = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 20, saves: 40)
+        let bundle = try DocumentBundle(contentsOf: url)
+        let oldest = try #require(bundle.history?.segments.first)
+        let entry = try #require(bundle.zip.entry(named: oldest.name))
+        // A byte inside the oldest segment's first block: the head's block is elsewhere.
+        var bytes = try Data(contentsOf: url)
+        bytes[Int(entry.dataOffset) + 20] ^= 0x5A
+        try bytes.write(to: url)
+
+        let validate = try Run.docctl(["validate", "p.dkproj"], in: directory.url)
+        #expect(validate.status == 1 && validate.output.contains("  error history.damaged: entry '\(oldest.name)': invalid history segment: "), "\(validate.output)")
+        for command in [["log", "p.dkproj"], ["info", "p.dkproj"]] {
+            let result = try Run.docctl(command, in: directory.url)
+            #expect(result.status == 65 && result.standardError.hasPrefix("error: p.dkproj: ") && result.standardError.contains(oldest.name)
+                    && result.standardError.split(separator: "\n").count == 1, "\(command): \(result.standardError)")
+        }
+        // What does not need the damaged block still reads.
+        #expect(try Run.docctl(["cat", "p.dkproj"], in: directory.url).status == 0)
+        #expect(try Run.docctl(["log", "p.dkproj", "-n", "3"], in: directory.url).status == 0)
+    }
 }
