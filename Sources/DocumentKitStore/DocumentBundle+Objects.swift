@@ -54,7 +54,7 @@ extension DocumentBundle {
         if item == nil {
             // A root tree stored by place, of a version not read yet: listing the history
             // meets every one.
-            _ = manifest
+            _ = try listedManifest()
             item = placedObjects.value[digest]
         }
         guard let item else {

@@ -8,6 +8,7 @@ extension DocumentBundle {
     /// four digits, `head`, or `head~N` (N versions before the head).
     public func version(named name: String) throws -> BundleVersion {
         if history != nil, let found = try versionFromHistory(named: name) { return found }
+        let manifest = try listedManifest()
         let versions = manifest.versions
         let range = versions.isEmpty ? "none" : "\(versions.first!.number)–\(versions.last!.number)"
         func missing() -> DocumentKitError {
@@ -71,7 +72,7 @@ extension DocumentBundle {
     package func firstParent(of version: BundleVersion) throws -> BundleVersion? {
         guard let parent = version.parents.first else { return nil }
         if let before = try self.version(atPlace: version.number - 1), before.id == parent { return before }
-        return manifest.versions.first { $0.id == parent }
+        return try listedManifest().versions.first { $0.id == parent }
     }
 
     /// `head`, `head~N` and version numbers, read from a format-3 history without listing
