@@ -271,6 +271,9 @@ package enum BundleWriter {
     package static func writeEntries(_ contents: Contents, to zip: StoredZipWriter,
                              carry: (StoredZipEntry, DocumentBundle) throws -> Void) throws {
         var manifest = contents.manifest
+        // This writer writes format 2: a manifest listed from a format-3 history (a prune
+        // or a pull of one) is written as the format-2 manifest it is.
+        manifest.formatVersion = min(manifest.formatVersion, BundleManifest.currentFormatVersion)
         try zip.addEntry(name: BundleEntry.document, data: contents.document)
         for digest in Set(manifest.objects.keys).union(contents.newObjects.keys).sorted() {
             if let pending = contents.newObjects[digest] {
@@ -278,11 +281,20 @@ package enum BundleWriter {
                                                            compression: contents.compression,
                                                            compressing: contents.compressing[digest], to: zip)
             } else if let base = contents.base {
-                if let entry = try base.storedObject(digest).entry {
+                let stored = try base.storedObject(digest)
+                switch stored.location {
+                case .entry(let entry):
                     try carry(entry, base)
-                } else {
-                    // An item of a format-3 history, written into format 2 as an entry.
-                    let data = try base.objectData(digest)
+                case .item(let program) where stored.record.codec == .delta:
+                    // A delta item of a format-3 history: format 2 stores the same program
+                    // compressed, against the same base (readers follow either direction).
+                    let compressed = try ZstdCodec.compress(program)
+                    try zip.addEntry(name: digest.entryName, data: compressed)
+                    manifest.objects[digest] = ObjectRecord(size: stored.record.size, codec: .delta,
+                                                            storedSize: UInt64(compressed.count), base: stored.record.base)
+                case .item:
+                    // Checked against its digest before it is stored as an entry of its own.
+                    let data = try base.validateObject(digest, base: nil)
                     manifest.objects[digest] = try writeObject(digest, .data(data), size: UInt64(data.count), compression: contents.compression,
                                                                compressing: nil, to: zip)
                 }

@@ -41,6 +41,19 @@ struct ExternalTool: Sendable {
     /// the signal at its default.
     private static let brokenPipesAreErrors: Void = { signal(SIGPIPE, SIG_IGN) }()
 
+    /// Starts `process`, trying again while the system says its file is busy (ETXTBSY):
+    /// a binary a test has just copied can be held open for writing, for a moment, by a
+    /// child another test forked meanwhile, which inherited the copy's descriptor.
+    private static func start(_ process: Process) throws {
+        for attempt in 1... {
+            do {
+                return try process.run()
+            } catch let error as NSError where attempt < 50 && (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ETXTBSY) {
+                usleep(20_000)
+            }
+        }
+    }
+
     /// Runs the tool with `arguments` and waits for it.
     @discardableResult
     func run(_ arguments: [String], environment: [String: String]? = nil, input: Data? = nil, in directory: URL? = nil) throws -> Result {
@@ -57,7 +70,7 @@ struct ExternalTool: Sendable {
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = stdin
-        try process.run()
+        try Self.start(process)
         // Read both pipes while the process runs, or a chatty tool blocks on a full pipe.
         let group = DispatchGroup()
         nonisolated(unsafe) var errorData = Data()
