@@ -183,23 +183,12 @@ extension BundleWriter {
         guard let base else { return ([], [], 0, 0) }
         if base.history != nil { return (base.zip.entries.filter { $0.name.hasPrefix(BundleEntry.objectsPrefix) }, [], 0, 0) }
         let manifest = base.manifest
-        var items: [HistorySegment.Item] = manifest.pruned.map { .pruned($0) }
-        var entries: [StoredZipEntry] = []
-        for (digest, record) in manifest.objects.sorted(by: { $0.key < $1.key }) {
-            let stored = try base.storedObject(digest)
-            guard let entry = stored.entry else { continue }
-            if record.size < UInt64(smallObjectLimit), record.storedSize < UInt64(smallObjectLimit), record.codec != .delta {
-                // Checked against its digest: an upgrade must not carry damaged bytes on as sound.
-                let data = try base.validateObject(digest, base: nil)
-                items.append(.object(.init(digest: digest, size: record.size, storage: .identity(data))))
-            } else {
-                entries.append(entry)
-                items.append(.object(.init(digest: digest, size: record.size, storage: .entry(codec: record.codec, storedSize: record.storedSize, base: record.base))))
-            }
+        let history = try segmentedHistory(versions: manifest.versions, pruned: manifest.pruned, objects: manifest.objects.keys,
+                                           newObjects: [:], sizes: [:], base: base)
+        let entries = history.alone.values.map { object in
+            guard case .carried(let entry, _) = object else { preconditionFailure("an upgrade writes no object of the base anew") }
+            return entry
         }
-        for version in manifest.versions {
-            items.append(.version(id: version.id, record: try version.segmentRecord()))
-        }
-        return (entries, items, manifest.versions.count, manifest.pruned.count)
+        return (entries, history.items, manifest.versions.count, manifest.pruned.count)
     }
 }

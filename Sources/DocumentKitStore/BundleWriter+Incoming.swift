@@ -50,8 +50,9 @@ extension BundleWriter {
                                     destination: URL, inPlace: Bool) throws {
         let (versions, pruned, objects) = incoming.added(to: (base.manifest.versions, base.manifest.pruned, base.manifest.objects))
         let head = incoming.source.headVersion
-        let manifest = BundleManifest(contentType: base.contentTypeIdentifier, head: head.id, versions: versions,
+        var manifest = BundleManifest(contentType: base.contentTypeIdentifier, head: head.id, versions: versions,
                                       objects: objects, pruned: pruned)
+        manifest.formatVersion = base.formatVersion
         var newObjects = incoming.copies()
         var sizes = Dictionary(uniqueKeysWithValues: incoming.objects.map { ($0, incoming.source.manifest.objects[$0]?.storedSize ?? 0) })
         // The head's document is stored whole (FORMAT.md §4): a copy the base held as a

@@ -100,8 +100,8 @@ package enum BundleWriter {
     /// were still saves a version, recording the new schema.
     package static func write(_ request: Request) throws -> BundleVersion? {
         let planner = TreePlanner(base: request.base)
-        // A pull into a format-3 bundle is written in format 2 until the history learns to add
-        // another copy's versions.
+        // A pull into a format-3 bundle rewrites its history (`writeSegmentedContents`) until
+        // the history learns to append another copy's versions.
         let segmented = request.writesHistory && request.incoming == nil
         let compressingDocument = segmented ? nil : startCompressing(request.root[VersionLayout.documentName], compression: request.metadata.compression)
         let rootTree = try planner.storeTree(request.root)
@@ -173,8 +173,9 @@ package enum BundleWriter {
         let new = try version(number: history.1.count + history.0.count + 1,
                               parents: (previous.map { [$0.head] } ?? []) + (request.incoming.map { [$0.source.manifest.head] } ?? []))
         if request.metadata.dryRun { return new }
-        let manifest = BundleManifest(contentType: request.contentType, head: new.id, versions: history.0 + [new],
+        var manifest = BundleManifest(contentType: request.contentType, head: new.id, versions: history.0 + [new],
                                       objects: history.2, pruned: history.1)
+        if request.writesHistory { manifest.formatVersion = HistoryManifest.formatVersion }
         try writeContents(Contents(mimeType: request.mimeType, document: documentJSON, manifest: manifest,
                                      newObjects: newObjects, sizes: planner.sizes, base: request.base,
                                      compression: request.metadata.compression, compressing: compressing),
@@ -219,6 +220,8 @@ package enum BundleWriter {
     /// otherwise to a temporary file beside `destination`, moved into place atomically
     /// and keeping the permissions and owner of the file it replaces.
     package static func writeContents(_ contents: Contents, to destination: URL, replace: Bool, inPlace: Bool = false) throws {
+        // A whole format-3 history is written anew: an append in place is a save's (`writeHistory`).
+        let inPlace = inPlace && contents.manifest.formatVersion < HistoryManifest.formatVersion
         if replace { try AtomicReplacement.refuseReadOnly(destination) }
         // The total is that of the write that will happen: an append of the new entries, or
         // (when the bundle is due to be compacted) a rewrite of it all, not one then the other.
@@ -267,13 +270,14 @@ package enum BundleWriter {
 
     /// Writes everything after `mimetype`: `document.json`, every object (new ones written,
     /// the base's passed to `carry`), the manifest, completed with the new objects' records,
-    /// and the base's `state.json`, if it has one, passed to `carry` as it is.
+    /// and the base's `state.json`, if it has one, passed to `carry` as it is. A manifest of
+    /// format 3 has it written in that layout (`writeSegmentedContents`).
     package static func writeEntries(_ contents: Contents, to zip: StoredZipWriter,
                              carry: (StoredZipEntry, DocumentBundle) throws -> Void) throws {
+        if contents.manifest.formatVersion >= HistoryManifest.formatVersion {
+            return try writeSegmentedContents(contents, to: zip, carry: carry)
+        }
         var manifest = contents.manifest
-        // This writer writes format 2: a manifest listed from a format-3 history (a prune
-        // or a pull of one) is written as the format-2 manifest it is.
-        manifest.formatVersion = min(manifest.formatVersion, BundleManifest.currentFormatVersion)
         try zip.addEntry(name: BundleEntry.document, data: contents.document)
         for digest in Set(manifest.objects.keys).union(contents.newObjects.keys).sorted() {
             if let pending = contents.newObjects[digest] {
@@ -379,7 +383,7 @@ package enum BundleWriter {
         }
     }
 
-    private static func changedFile(_ digest: ObjectDigest) -> DocumentKitError {
+    static func changedFile(_ digest: ObjectDigest) -> DocumentKitError {
         DocumentKitError(.invalidDocument, "a file changed after it was attached or while it was being saved (object \(digest.short)); nothing was saved")
     }
 }

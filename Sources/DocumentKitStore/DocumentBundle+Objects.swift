@@ -184,6 +184,22 @@ extension DocumentBundle {
         }
     }
 
+    /// The delta program of object `digest`, not compressed: what a segment's item holds,
+    /// or what its entry decodes to, checked against the entry's CRC-32 (the program can
+    /// only be checked against the digest once run on its base).
+    package func deltaProgram(_ digest: ObjectDigest) throws -> Data {
+        let stored = try storedObject(digest)
+        precondition(stored.record.codec == .delta, "only a delta object has a program")
+        switch stored.location {
+        case .item(let program):
+            return program
+        case .entry(let entry):
+            return try inEntry(entry) {
+                try ZstdCodec.decompress(try zip.readData(entry, verifyCRC: true), maxSize: Int(stored.record.size) + ObjectDelta.maxOverhead)
+            }
+        }
+    }
+
     /// Refuses to decode an object larger than the limit for one held in memory: a
     /// compressed object's declared size is checked before any byte is decoded, streamed or not.
     private func refuseOversized(_ digest: ObjectDigest, _ record: ObjectRecord) throws {

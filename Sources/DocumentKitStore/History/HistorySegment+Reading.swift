@@ -44,9 +44,10 @@ extension HistorySegment {
             let indexOffset = trailer.u64(), indexLength = trailer.u64()
             indexCRC = trailer.u32()
             let rows = UInt64(counts.0) + UInt64(counts.1) + UInt64(counts.2)
+            // A pruned id is an item of 66 bytes at least, in blocks of at most `maxBlockSize`.
             guard indexLength == rows * UInt64(HistorySegment.rowSize), indexOffset >= UInt64(HistorySegment.magic.count),
                   indexOffset <= length - trailerSize, indexLength == length - trailerSize - indexOffset,
-                  UInt64(counts.3) <= rows else {
+                  UInt64(counts.3) <= UInt64(counts.0) * UInt64(Self.maxBlockSize / 66) else {
                 throw HistorySegment.failure("its index (\(indexLength) bytes at \(indexOffset)) does not fit its trailer's counts")
             }
             self.indexOffset = indexOffset

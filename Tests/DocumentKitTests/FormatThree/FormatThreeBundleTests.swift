@@ -141,24 +141,4 @@ import Testing
         #expect(try Run.docctl(["cat", "p.dkproj"], in: directory.url).status == 0)
         #expect(try Run.docctl(["log", "p.dkproj", "-n", "3"], in: directory.url).status == 0)
     }
-
-    @Test func aPruneOfAFormatThreeBundleKeepsItsDeltasSmall() throws {
-        let directory = try TemporaryDirectory()
-        let url = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 200, saves: 60)
-        let before = try Data(contentsOf: url).count
-        let kept = try DocumentBundle(contentsOf: url)
-        let documents = try (52...61).map { try kept.documentData(of: try kept.version(named: "\($0)")) }
-        let prune = try Run.docctl(["prune", "p.dkproj", "--keep", "10"], in: directory.url)
-        #expect(prune.status == 0, "\(prune.standardError)")
-        // Written in format 2 until prune learns format 3, with its deltas still deltas: a
-        // whole document a version would make it ten times the size.
-        let after = try Data(contentsOf: url).count
-        #expect(after < before * 2, "\(before) bytes before the prune, \(after) after")
-        let pruned = try DocumentBundle(contentsOf: url)
-        for (number, document) in zip(52...61, documents) {
-            #expect(try pruned.documentData(of: try pruned.version(named: "\(number)")) == document, "version \(number)")
-        }
-        let validate = try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url)
-        #expect(validate.status == 0, "\(validate.output)")
-    }
 }

@@ -1,0 +1,116 @@
+@testable import DocumentKit
+import Foundation
+import Testing
+
+/// Commands that write a format-3 history anew (prune, pack, pull) write format 3: one
+/// segment with every version, small objects as items, and a bundle the next save appends to.
+@Suite struct FormatThreeRewriteTests {
+    /// The bundle's entries under `history/` and `objects/`.
+    private func historyEntries(_ url: URL) throws -> (segments: [String], objects: [String]) {
+        let names = try DocumentBundle(contentsOf: url).zip.entries.map(\.name)
+        return (names.filter { $0.hasPrefix("history/") }, names.filter { $0.hasPrefix("objects/") })
+    }
+
+    private func expectValid(_ name: String, in directory: TemporaryDirectory) throws {
+        let validate = try Run.docctl(["validate", "--deep", name], in: directory.url)
+        #expect(validate.status == 0, "\(validate.output)")
+    }
+
+    @Test func aPruneWritesFormatThreeWithItsDeltasSmallAndTheNextSaveAppends() throws {
+        let directory = try TemporaryDirectory()
+        let url = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 200, saves: 60)
+        let before = try Data(contentsOf: url).count
+        let original = try DocumentBundle(contentsOf: url)
+        let ids = try (52...61).map { try original.version(named: "\($0)").id }
+        let documents = try (52...61).map { try original.documentData(of: try original.version(named: "\($0)")) }
+
+        let prune = try Run.docctl(["prune", "p.dkproj", "--keep", "10"], in: directory.url)
+        #expect(prune.status == 0, "\(prune.standardError)")
+        let pruned = try DocumentBundle(contentsOf: url)
+        #expect(pruned.formatVersion == 3)
+        #expect(pruned.headVersion.number == 61 && pruned.places == 52...61)
+        // Fifty versions fewer, and no document stored whole but where its base went.
+        let after = try Data(contentsOf: url).count
+        #expect(after < before, "\(before) bytes before the prune, \(after) after")
+        #expect(try historyEntries(url).segments == ["history/000000000052-000000000061"])
+        for (index, number) in (52...61).enumerated() {
+            let version = try pruned.version(named: "\(number)")
+            #expect(version.id == ids[index])
+            #expect(try pruned.documentData(of: version) == documents[index], "version \(number)")
+        }
+        try expectValid("p.dkproj", in: directory)
+
+        try FormatThreeFixtures.addSaves(2, to: url, taskCount: 200, from: 100)
+        let saved = try DocumentBundle(contentsOf: url)
+        #expect(saved.formatVersion == 3 && saved.headVersion.number == 63)
+        #expect(try historyEntries(url).segments.first == "history/000000000052-000000000061", "the prune's segment stays as it is")
+        try expectValid("p.dkproj", in: directory)
+    }
+
+    @Test func aPackWritesFormatThreeWithEveryVersionAndObject() throws {
+        let directory = try TemporaryDirectory()
+        let url = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 100, saves: 40)
+        let pack = try Run.docctl(["pack", "p.dkproj", "-o", "packed.dkproj"], in: directory.url)
+        #expect(pack.status == 0, "\(pack.standardError)")
+        let original = try DocumentBundle(contentsOf: url).listedManifest()
+        let packedURL = directory.url.appendingPathComponent("packed.dkproj")
+        let packed = try DocumentBundle(contentsOf: packedURL)
+        #expect(packed.formatVersion == 3)
+        let listed = try packed.listedManifest()
+        #expect(listed.versions.map(\.id) == original.versions.map(\.id))
+        #expect(Set(listed.objects.keys) == Set(original.objects.keys))
+        #expect(try historyEntries(packedURL).segments == ["history/000000000001-000000000041"])
+        #expect(try historyEntries(packedURL).objects.isEmpty, "every object of a small project is an item")
+        try expectValid("packed.dkproj", in: directory)
+        let unzip = try ExternalTool.unzip.run(["-tq", "packed.dkproj"], in: directory.url)
+        #expect(unzip.status == 0, "\(unzip.standardError)")
+    }
+
+    @Test func aPullBetweenFormatThreeCopiesFastForwardsAndMergesInFormatThree() throws {
+        let directory = try TemporaryDirectory()
+        let ours = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("ours.dkproj"), taskCount: 50, saves: 5)
+        let theirs = directory.url.appendingPathComponent("theirs.dkproj")
+        try FileManager.default.copyItem(at: ours, to: theirs)
+        try FormatThreeFixtures.addSaves(3, to: theirs, from: 10)
+
+        let forward = try Run.docctl(["pull", "ours.dkproj", "theirs.dkproj"], in: directory.url)
+        #expect(forward.status == 0, "\(forward.standardError)")
+        var pulled = try DocumentBundle(contentsOf: ours)
+        #expect(pulled.formatVersion == 3)
+        #expect(pulled.headVersion.id == (try DocumentBundle(contentsOf: theirs).headVersion.id))
+        try expectValid("ours.dkproj", in: directory)
+
+        // Both edited: a merge version with two parents.
+        try FormatThreeFixtures.addSaves(1, to: ours, from: 20)
+        try FormatThreeFixtures.addSaves(1, to: theirs, from: 31)
+        let merge = try Run.docctl(["pull", "ours.dkproj", "theirs.dkproj"], in: directory.url)
+        #expect(merge.status == 0, "\(merge.standardError)")
+        pulled = try DocumentBundle(contentsOf: ours)
+        #expect(pulled.formatVersion == 3)
+        #expect(pulled.headVersion.parents.count == 2 && pulled.headVersion.number == 12)
+        let document = try pulled.headDocumentData()
+        #expect(String(decoding: document, as: UTF8.self).contains("Renamed in save 20"))
+        #expect(String(decoding: document, as: UTF8.self).contains("Renamed in save 31"))
+        try expectValid("ours.dkproj", in: directory)
+    }
+
+    @Test func aPullFromAFormatTwoCopyKeepsTheBundleInFormatThree() throws {
+        let directory = try TemporaryDirectory()
+        let theirs = try Fixtures.copySampleDoc("format-2/garden.dkproj", to: directory)
+        let ours = directory.url.appendingPathComponent("ours.dkproj")
+        try FileManager.default.copyItem(at: theirs, to: ours)
+        // Ours upgrades with a save; theirs gets a version of its own.
+        var metadata = FormatThreeFixtures.metadata
+        _ = try BundleEditor.set(.string("Ours"), at: try JSONPath(parsing: "name"), in: ours, metadata: metadata)
+        metadata.formatVersion = 2
+        _ = try BundleEditor.set(.string("Theirs"), at: try JSONPath(parsing: "summary"), in: theirs, metadata: metadata)
+        #expect(try DocumentBundle(contentsOf: ours).formatVersion == 3)
+        #expect(try DocumentBundle(contentsOf: theirs).formatVersion == 2)
+
+        let pull = try Run.docctl(["pull", "ours.dkproj", theirs.lastPathComponent], in: directory.url)
+        #expect(pull.status == 0, "\(pull.standardError)")
+        let pulled = try DocumentBundle(contentsOf: ours)
+        #expect(pulled.formatVersion == 3 && pulled.headVersion.parents.count == 2)
+        try expectValid("ours.dkproj", in: directory)
+    }
+}
