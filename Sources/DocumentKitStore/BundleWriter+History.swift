@@ -12,8 +12,16 @@ extension BundleWriter {
     /// stored alone, before anything is written.
     struct HistorySave {
         var request: Request
-        var version: BundleVersion
+        /// The version the save makes; `nil` for a fast-forward, which only adds another
+        /// copy's versions.
+        var version: BundleVersion?
+        /// The head after the save.
+        var head: VersionID
         var document: Data
+        /// What a pull adds before `version`: another copy's objects and versions, as
+        /// items and entries to copy from it.
+        var incoming = SegmentedHistory()
+        var incomingVersions = 0
         /// Objects stored as items, in the order they go into the segment.
         var items: [HistorySegment.ObjectItem] = []
         /// Objects stored alone, as entries; their items are made as they are written.
@@ -31,8 +39,14 @@ extension BundleWriter {
                                 documentDigest: ObjectDigest?, baseDocument: (digest: ObjectDigest, data: Data)?) throws -> HistorySave {
         let base = request.base
         let origin = base?.history?.manifest.chainOrigin ?? version.number
-        var save = HistorySave(request: request, version: version, document: document, sizes: planner.sizes, chainOrigin: origin)
-        for (digest, pending) in planner.pending.sorted(by: { $0.key < $1.key }) where digest != version.tree && digest != documentDigest {
+        var save = HistorySave(request: request, version: version, head: version.id, document: document, sizes: planner.sizes, chainOrigin: origin)
+        if let incoming = request.incoming {
+            save.incoming = try incomingHistory(incoming)
+            save.incomingVersions = incoming.versions.count
+        }
+        let copied = Set(request.incoming?.objects ?? [])
+        for (digest, pending) in planner.pending.sorted(by: { $0.key < $1.key })
+        where digest != version.tree && digest != documentDigest && !copied.contains(digest) {
             let size = planner.sizes[digest] ?? 0
             if case .data(let data) = pending, size < UInt64(smallObjectLimit) {
                 save.items.append(.init(digest: digest, size: size, storage: .identity(data)))
@@ -40,7 +54,7 @@ extension BundleWriter {
                 save.alone[digest] = pending
             }
         }
-        if let documentDigest, planner.pending[documentDigest] != nil {
+        if let documentDigest, planner.pending[documentDigest] != nil, !copied.contains(documentDigest) {
             let delta = try forwardDelta(of: document, place: version.number, origin: origin, in: base, headDocument: baseDocument)
             if let (baseDigest, program) = delta, program.count < smallObjectLimit {
                 save.items.append(.init(digest: documentDigest, size: UInt64(document.count), storage: .delta(base: baseDigest, program: program)))
@@ -54,10 +68,24 @@ extension BundleWriter {
                 save.alone[documentDigest] = .data(document)
             }
         }
-        if case .data(let tree)? = planner.pending[version.tree] {
+        if case .data(let tree)? = planner.pending[version.tree], !copied.contains(version.tree) {
             save.items.append(.init(digest: version.tree, size: UInt64(tree.count), storage: .identity(tree), foundByPlace: true))
         }
         return save
+    }
+
+    /// Another copy's versions and objects, laid out as a format-3 save adds them: small
+    /// objects as items, the others as entries copied from that copy, then the records.
+    static func incomingHistory(_ incoming: Incoming) throws -> SegmentedHistory {
+        try segmentedHistory(versions: incoming.versions, pruned: [], objects: incoming.objects, newObjects: [:], sizes: [:],
+                             base: incoming.source)
+    }
+
+    /// Whether a pull can append `incoming` to `base`'s history: the base is of format 3,
+    /// and the other copy pruned none of the parents it brings (pruned ids are counted
+    /// before every version, so they would renumber the base's).
+    static func appendsIncoming(_ incoming: Incoming, to base: DocumentBundle) -> Bool {
+        base.history != nil && incoming.pruned.isEmpty
     }
 
     /// The base document and program of the forward delta that stores `document`, the
@@ -69,7 +97,9 @@ extension BundleWriter {
               UInt64(document.count) <= inMemoryCompressionLimit else { return nil }
         let basePlace = origin + baseIndex
         let baseDocument: (digest: ObjectDigest, data: Data)
-        if basePlace == place - 1, let headDocument {
+        // After a pull's versions, which the base does not hold yet, the delta is against
+        // the base's head: as short a chain, and a document at hand.
+        if basePlace >= base.places.upperBound, let headDocument {
             baseDocument = headDocument
         } else {
             guard let baseVersion = try base.version(atPlace: basePlace) else { return nil }
@@ -133,6 +163,10 @@ extension BundleWriter {
         for entry in carried.entries {
             entries[entry.name] = { try appending ? zip.keepEntry(entry) : zip.copyEntry(entry, from: base!.zip) }
         }
+        for (digest, object) in save.incoming.alone {
+            guard case .carried(let entry, let source) = object else { preconditionFailure("a pull copies the other copy's entries") }
+            entries[digest.entryName] = { try zip.copyEntry(entry, from: source.zip) }
+        }
         var written: [ObjectDigest: ObjectRecord] = [:]
         for (digest, pending) in save.alone {
             entries[digest.entryName] = {
@@ -144,8 +178,9 @@ extension BundleWriter {
         for (digest, record) in written.sorted(by: { $0.key < $1.key }) {
             items.append(.object(.init(digest: digest, size: record.size, storage: .entry(codec: record.codec, storedSize: record.storedSize, base: record.base))))
         }
+        items += save.incoming.items
         items += save.items.map { .object($0) }
-        items.append(.version(id: save.version.id, record: try save.version.segmentRecord()))
+        if let version = save.version { items.append(.version(id: version.id, record: try version.segmentRecord())) }
 
         var segments: [HistoryAppend.Segment] = []
         let previous: HistoryManifest
@@ -160,7 +195,8 @@ extension BundleWriter {
         var start = previous
         start.contentType = request.contentType
         start.chainOrigin = save.chainOrigin
-        let added = try HistoryAppend(items, versionCount: carried.versionCount + 1, head: save.version.id, to: start, segments: segments,
+        let added = try HistoryAppend(items, versionCount: carried.versionCount + save.incomingVersions + (save.version == nil ? 0 : 1),
+                                      head: save.head, to: start, segments: segments,
                                       identify: { try BundleVersion(segmentRecord: $0, number: 0).id })
         // The segments the save does not merge stay as they are: kept in place, or copied
         // byte for byte into a rewritten bundle, whose rewrite then costs a copy.

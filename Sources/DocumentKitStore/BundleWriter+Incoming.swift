@@ -48,6 +48,9 @@ extension BundleWriter {
     /// made. Appends in place when `inPlace` allows it.
     package static func fastForward(_ base: DocumentBundle, with incoming: Incoming, compression: ObjectCompression,
                                     destination: URL, inPlace: Bool) throws {
+        if appendsIncoming(incoming, to: base) {
+            return try fastForwardHistory(base, with: incoming, compression: compression, destination: destination, inPlace: inPlace)
+        }
         let (versions, pruned, objects) = incoming.added(to: (base.manifest.versions, base.manifest.pruned, base.manifest.objects))
         let head = incoming.source.headVersion
         var manifest = BundleManifest(contentType: base.contentTypeIdentifier, head: head.id, versions: versions,
@@ -66,5 +69,25 @@ extension BundleWriter {
         try writeContents(Contents(mimeType: base.mimeType, document: document, manifest: manifest, newObjects: newObjects,
                                    sizes: sizes, base: base, compression: compression),
                           to: destination, replace: true, inPlace: inPlace)
+    }
+
+    /// A fast-forward of a format-3 history: the other copy's versions and objects are
+    /// appended as one segment, as a save appends its own, and its head's document
+    /// becomes `document.json`.
+    private static func fastForwardHistory(_ base: DocumentBundle, with incoming: Incoming, compression: ObjectCompression,
+                                           destination: URL, inPlace: Bool) throws {
+        let head = incoming.source.headVersion
+        var metadata = SaveMetadata(author: head.author, compression: compression)
+        metadata.formatVersion = HistoryManifest.formatVersion
+        // Nothing of the request's tree is written: the save makes no version of its own.
+        var request = Request(root: FileWrapper(directoryWithFileWrappers: [:]), contentType: base.contentTypeIdentifier,
+                              mimeType: base.mimeType, schema: head.schema, metadata: metadata, base: base,
+                              destination: destination, replace: true)
+        request.inPlace = inPlace
+        request.incoming = incoming
+        let save = HistorySave(request: request, version: nil, head: head.id, document: try incoming.source.documentData(of: head),
+                               incoming: try incomingHistory(incoming), incomingVersions: incoming.versions.count,
+                               chainOrigin: base.history!.manifest.chainOrigin)
+        try writeHistory(save)
     }
 }

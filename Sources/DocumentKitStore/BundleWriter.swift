@@ -100,9 +100,9 @@ package enum BundleWriter {
     /// were still saves a version, recording the new schema.
     package static func write(_ request: Request) throws -> BundleVersion? {
         let planner = TreePlanner(base: request.base)
-        // A pull into a format-3 bundle rewrites its history (`writeSegmentedContents`) until
-        // the history learns to append another copy's versions.
-        let segmented = request.writesHistory && request.incoming == nil
+        // A pull appends another copy's versions to a format-3 history; one that cannot
+        // (into an older layout, or bringing pruned ids) rewrites it (`writeSegmentedContents`).
+        let segmented = request.writesHistory && request.incoming.map { incoming in request.base.map { appendsIncoming(incoming, to: $0) } ?? false } ?? true
         let compressingDocument = segmented ? nil : startCompressing(request.root[VersionLayout.documentName], compression: request.metadata.compression)
         let rootTree = try planner.storeTree(request.root)
         // A merge is a version even when its tree is ours: it records the second parent.
@@ -152,7 +152,8 @@ package enum BundleWriter {
             return version
         }
         if segmented {
-            let new = try version(number: (request.base?.places.upperBound ?? 0) + 1, parents: request.base.map { [$0.headVersion.id] } ?? [])
+            let parents = (request.base.map { [$0.headVersion.id] } ?? []) + (request.incoming.map { [$0.source.headVersion.id] } ?? [])
+            let new = try version(number: (request.base?.places.upperBound ?? 0) + (request.incoming?.versions.count ?? 0) + 1, parents: parents)
             if request.metadata.dryRun { return new }
             try writeHistory(try planHistorySave(request, version: new, planner: planner, document: documentJSON,
                                                  documentDigest: planner.digest(of: documentFile), baseDocument: baseDocument))

@@ -4,7 +4,7 @@ import DocumentKit
 /// `--format-version`, for commands that create a bundle: the layout to write it in.
 struct LayoutOption: ParsableArguments {
     @Option(name: .customLong("format-version"),
-            help: "The bundle layout to write: 2 (the default) or 3, whose history is in segments (docs/format-3.md; until it is complete, pull, prune and pack write format 2 again).")
+            help: "The bundle layout to write: 2 (the default) or 3, whose history is in segments (docs/format-3.md).")
     var formatVersion: Int = BundleManifest.currentFormatVersion
 
     func validate() throws {

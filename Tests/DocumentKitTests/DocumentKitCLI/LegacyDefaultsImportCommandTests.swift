@@ -330,9 +330,8 @@ import Testing
               --force                 Replace the output if it exists.
               --format-version <format-version>
                                       The bundle layout to write: 2 (the default) or 3,
-                                      whose history is in segments (docs/format-3.md; until
-                                      it is complete, pull, prune and pack write format 2
-                                      again). (default: 2)
+                                      whose history is in segments (docs/format-3.md).
+                                      (default: 2)
               -m, --message <message> Why: recorded in the version.
               --author <author>       Who: recorded in the version (default: your
                                       author.name in 'docctl config', else your login name).

@@ -17,14 +17,14 @@ import Testing
 
     /// `b.dkproj`, a project with one 8 MiB blob (bench/make_corpus.py, imported), pushed
     /// to `remote`, and `c.dkproj`, its clone; then b's one-field edit, pushed.
-    private func editedProject(in directory: TemporaryDirectory, remote: Remote) throws {
+    private func editedProject(in directory: TemporaryDirectory, remote: Remote, formatVersion: Int = 2) throws {
         let script = Fixtures.repository.appendingPathComponent("bench/make_corpus.py").path
         let made = try ExternalTool.python3.run([script, directory.path("source"), "--big-mib", "\(Self.blobBytes >> 20)", "--blobs", "0", "--tasks", "40"])
         try #require(made.status == 0, "\(made.standardError)")
-        try remote.succeed(["import", "source", "-o", "b.dkproj"])
+        try remote.succeed(["import", "source", "-o", "b.dkproj", "--format-version", "\(formatVersion)"])
         try remote.succeed(["push", "b.dkproj", remote.address])
         try remote.succeed(["clone", remote.address, "-o", "c.dkproj"])
-        try FileManager.default.copyItem(atPath: directory.path("c.dkproj"), toPath: directory.path("stale.dkproj"))
+        try FileManager.default.copyItem(atPath: directory.path(formatVersion == 2 ? "c.dkproj" : "b.dkproj"), toPath: directory.path("stale.dkproj"))
         try remote.succeed(["set", "b.dkproj", "name", "Edited"])
         try remote.succeed(["push", "b.dkproj", remote.address])
     }
@@ -57,13 +57,15 @@ import Testing
         #expect((clone["fetched-bytes"] ?? 0) >= Self.blobBytes && (clone["stored-bytes"] ?? 0) >= Self.blobBytes, "\(clone)")
     }
 
-    /// A pull from another bundle file checks what it brings in, not the whole other copy.
-    @Test func aOneFieldPullFromAnotherBundleChecksOnlyWhatItBringsIn() throws {
+    /// A pull from another bundle file checks what it brings in, not the whole other copy,
+    /// and appends it: in format 3 too, whose pull adds a segment.
+    @Test(arguments: [2, 3]) func aOneFieldPullFromAnotherBundleChecksOnlyWhatItBringsIn(formatVersion: Int) throws {
         let directory = try TemporaryDirectory()
         let remote = try Remote(.folder, in: directory)
-        try editedProject(in: directory, remote: remote)
+        try editedProject(in: directory, remote: remote, formatVersion: formatVersion)
         let pull = try WorkScalingTests.meteredRun(["pull", "stale.dkproj", "b.dkproj"], in: directory)
         expectTheChangesCost(pull, of: "pull from b.dkproj")
+        #expect(try DocumentBundle(contentsOf: directory.url.appendingPathComponent("stale.dkproj")).formatVersion == formatVersion)
         #expect(try DocumentBundle(contentsOf: directory.url.appendingPathComponent("stale.dkproj")).manifest.head
             == DocumentBundle(contentsOf: directory.url.appendingPathComponent("b.dkproj")).manifest.head)
         try remote.succeed(["validate", "--deep", "stale.dkproj"])

@@ -2,8 +2,9 @@
 import Foundation
 import Testing
 
-/// Commands that write a format-3 history anew (prune, pack, pull) write format 3: one
-/// segment with every version, small objects as items, and a bundle the next save appends to.
+/// Commands that write a format-3 history anew (prune, pack) write format 3: one segment
+/// with every version, small objects as items, and a bundle the next save appends to. A
+/// pull appends the other copy's versions as a save appends its own.
 @Suite struct FormatThreeRewriteTests {
     /// The bundle's entries under `history/` and `objects/`.
     private func historyEntries(_ url: URL) throws -> (segments: [String], objects: [String]) {
@@ -66,18 +67,22 @@ import Testing
         #expect(unzip.status == 0, "\(unzip.standardError)")
     }
 
-    @Test func aPullBetweenFormatThreeCopiesFastForwardsAndMergesInFormatThree() throws {
+    @Test func aPullBetweenFormatThreeCopiesAppendsAFastForwardAndAMerge() throws {
         let directory = try TemporaryDirectory()
         let ours = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("ours.dkproj"), taskCount: 50, saves: 5)
         let theirs = directory.url.appendingPathComponent("theirs.dkproj")
         try FileManager.default.copyItem(at: ours, to: theirs)
         try FormatThreeFixtures.addSaves(3, to: theirs, from: 10)
+        let segments = try historyEntries(ours).segments
 
         let forward = try Run.docctl(["pull", "ours.dkproj", "theirs.dkproj"], in: directory.url)
         #expect(forward.status == 0, "\(forward.standardError)")
         var pulled = try DocumentBundle(contentsOf: ours)
         #expect(pulled.formatVersion == 3)
         #expect(pulled.headVersion.id == (try DocumentBundle(contentsOf: theirs).headVersion.id))
+        // Appended: the segments ours had stay (or are merged into the new one, as a save's).
+        let after = try historyEntries(ours).segments
+        #expect(after.last?.hasSuffix("-000000000009") == true && after.count >= 1 && after != segments, "\(segments) then \(after)")
         try expectValid("ours.dkproj", in: directory)
 
         // Both edited: a merge version with two parents.
