@@ -118,14 +118,15 @@ extension BundleWriter {
     static func writeHistory(_ save: HistorySave) throws {
         let request = save.request
         if request.replace { try AtomicReplacement.refuseReadOnly(request.destination) }
-        try ProgressMeter.phase(.writing, counting: .written, totalBytes: nil) {
-            if request.inPlace, let base = request.base, base.history != nil, base.mimeType == request.mimeType,
-               try appendHistory(save, to: base) { return }
+        let carried = try carriedHistory(of: request.base)
+        let appending = request.base.map { wouldAppendHistory(save, to: $0) } ?? false
+        try ProgressMeter.phase(.writing, counting: .written, totalBytes: bytesToWrite(save, carried: carried, appending: appending)) {
+            if appending, let base = request.base, try appendHistory(save, carried: carried, to: base) { return }
             let output = try AtomicReplacement(destination: request.destination)
             let zip = StoredZipWriter(fileDescriptor: output.file.descriptor, path: request.destination.relativePath)
             try DocumentKitError.located(at: request.destination.relativePath) {
                 try zip.addEntry(name: BundleEntry.mimetype, data: Data(request.mimeType.utf8))
-                try writeHistoryEntries(save, to: zip, appending: false)
+                try writeHistoryEntries(save, carried: carried, to: zip, appending: false)
                 try zip.finish()
             }
             if request.replace {
@@ -136,28 +137,85 @@ extension BundleWriter {
         }
     }
 
+    /// The bytes of `base` an append of a format-3 save leaves unused: the central
+    /// directory, the document and the manifest. (Segments a merge supersedes are counted
+    /// by the next save, which sees them unused.) `nil` when the base lacks either entry.
+    private static func supersededByHistorySave(in base: DocumentBundle) -> UInt64? {
+        guard let document = base.zip.entry(named: BundleEntry.document), let manifest = base.zip.entry(named: BundleEntry.manifest)
+        else { return nil }
+        return (base.zip.length - base.zip.centralDirectoryOffset) + [document, manifest].reduce(0) { $0 + $1.dataEnd - $1.localHeaderOffset }
+    }
+
+    /// Whether the save may append to its base in place, as far as can be told without
+    /// opening the file (`append` checks again): a format-3 base, of the same MIME type,
+    /// at the destination, which the append would not leave more than a third superseded.
+    private static func wouldAppendHistory(_ save: HistorySave, to base: DocumentBundle) -> Bool {
+        let request = save.request
+        guard request.inPlace, base.history != nil, base.mimeType == request.mimeType,
+              let superseded = supersededByHistorySave(in: base) else { return false }
+        return AtomicReplacement.resolvingSymbolicLinks(request.destination).path == AtomicReplacement.resolvingSymbolicLinks(base.url).path
+            && (base.zip.unreferencedBytes + superseded) * reclaimableFraction <= base.zip.length
+    }
+
     /// Appends the save to its format-3 base in place (see `append(to:destination:superseding:_:)`);
     /// `false` when the base should be rewritten instead.
-    private static func appendHistory(_ save: HistorySave, to base: DocumentBundle) throws -> Bool {
-        guard let document = base.zip.entry(named: BundleEntry.document), let manifest = base.zip.entry(named: BundleEntry.manifest)
-        else { return false }
-        // Segments a merge supersedes are counted by the next save, which sees them unused.
-        let superseded = (base.zip.length - base.zip.centralDirectoryOffset)
-            + [document, manifest].reduce(0) { $0 + $1.dataEnd - $1.localHeaderOffset }
+    private static func appendHistory(_ save: HistorySave, carried: CarriedHistory, to base: DocumentBundle) throws -> Bool {
+        guard let superseded = supersededByHistorySave(in: base) else { return false }
         return try append(to: base, destination: save.request.destination, superseding: superseded) { zip in
             try zip.keepEntry(base.zip.entries[0])
-            try writeHistoryEntries(save, to: zip, appending: true)
+            try writeHistoryEntries(save, carried: carried, to: zip, appending: true)
         }
+    }
+
+    /// What a format-3 save writes, for its progress, known before it writes: the
+    /// document, the objects stored alone (as they are; `writeObject` counts what their
+    /// compression saves), the new segment's items as they are before their blocks are
+    /// compressed, the segments it merges, and for a rewrite everything copied from the
+    /// base. Writing the segment counts what its compression saved, so the phase ends at
+    /// the total it announced.
+    private static func bytesToWrite(_ save: HistorySave, carried: CarriedHistory, appending: Bool) -> UInt64 {
+        var total = UInt64(save.document.count) + save.alone.keys.reduce(0) { $0 + (save.sizes[$1] ?? 0) }
+        total += save.incoming.alone.values.reduce(0) { total, object in
+            if case .carried(let entry, _) = object { total + entry.size } else { total }
+        }
+        total += segmentEstimate(save, carried: carried, appending: appending)
+        if !appending { total += carried.entries.reduce(0) { $0 + $1.size } }
+        return total
+    }
+
+    /// The bytes of the segment a save writes, estimated from its items before their
+    /// blocks are compressed (and an index row each), with the segments it merges; for a
+    /// rewrite, with every other segment of the base, which it copies.
+    private static func segmentEstimate(_ save: HistorySave, carried: CarriedHistory, appending: Bool) -> UInt64 {
+        var items: [HistorySegment.Item] = carried.items + save.incoming.items + save.items.map { .object($0) }
+        if let version = save.version, let record = try? version.segmentRecord() { items.append(.version(id: version.id, record: record)) }
+        let estimate = items.reduce(UInt64(HistorySegment.trailerSize)) { total, item in
+            let bytes: Int = switch item {
+            case .version(_, let record): record.count
+            case .pruned: 64
+            case .object(let object):
+                switch object.storage {
+                case .identity(let data): data.count
+                case .delta(_, let program): program.count
+                case .entry: 0
+                }
+            }
+            return total + UInt64(bytes + 10 + HistorySegment.rowSize)
+        }
+        guard let base = save.request.base, let history = base.history else { return estimate }
+        let sizes = history.segments.map { base.zip.entry(named: $0.name)?.size ?? 0 }
+        let merged = HistoryPolicy.segmentsToMerge(sizes: sizes + [estimate])
+        let copied = appending ? sizes.suffix(max(merged - 1, 0)) : sizes[...]
+        return copied.reduce(estimate, +)
     }
 
     /// Writes everything after `mimetype` (docs/format-3.md §1): `document.json`, the
     /// objects stored alone (the base's kept or copied, the save's written), the segments
     /// (the base's that stay, and the new one), `manifest.json` and the base's `state.json`.
-    private static func writeHistoryEntries(_ save: HistorySave, to zip: StoredZipWriter, appending: Bool) throws {
+    private static func writeHistoryEntries(_ save: HistorySave, carried: CarriedHistory, to zip: StoredZipWriter, appending: Bool) throws {
         let request = save.request
         let base = request.base
         try zip.addEntry(name: BundleEntry.document, data: save.document)
-        let carried = try carriedHistory(of: base)
         var items = carried.items
         var entries: [String: () throws -> Void] = [:]
         for entry in carried.entries {
@@ -205,6 +263,10 @@ extension BundleWriter {
             try appending ? zip.keepEntry(entry) : zip.copyEntry(entry, from: base!.zip)
         }
         try zip.addEntry(name: added.written.name, data: added.written.data)
+        // The estimate counted the segment's items as they are: count what compression saved.
+        let estimate = segmentEstimate(save, carried: carried, appending: appending)
+        let copied = appending ? 0 : segments.filter { !added.merged.contains($0.name) }.reduce(0) { $0 + $1.size }
+        ProgressMeter.advance(.written, by: Int(clamping: Int64(estimate) - Int64(copied) - Int64(added.written.data.count)))
         try zip.addEntry(name: BundleEntry.manifest, data: try added.manifest.encoded())
         if let base, let state = base.zip.entry(named: BundleEntry.state) {
             try appending ? zip.keepEntry(state) : zip.copyEntry(state, from: base.zip)
@@ -214,11 +276,12 @@ extension BundleWriter {
     /// What a save carries over from its base besides its segments: the entries of the
     /// objects stored alone, and, from a format-1 or 2 base, its whole history as items,
     /// its manifest made into a segment (docs/format-3.md §4, "Upgrade").
-    private static func carriedHistory(of base: DocumentBundle?) throws
-        -> (entries: [StoredZipEntry], items: [HistorySegment.Item], versionCount: Int, prunedCount: Int) {
+    typealias CarriedHistory = (entries: [StoredZipEntry], items: [HistorySegment.Item], versionCount: Int, prunedCount: Int)
+
+    private static func carriedHistory(of base: DocumentBundle?) throws -> CarriedHistory {
         guard let base else { return ([], [], 0, 0) }
         if base.history != nil { return (base.zip.entries.filter { $0.name.hasPrefix(BundleEntry.objectsPrefix) }, [], 0, 0) }
-        let manifest = base.manifest
+        let manifest = base.decodedManifest
         let history = try segmentedHistory(versions: manifest.versions, pruned: manifest.pruned, objects: manifest.objects.keys,
                                            newObjects: [:], sizes: [:], base: base)
         let entries = history.alone.values.map { object in

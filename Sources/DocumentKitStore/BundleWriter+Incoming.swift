@@ -27,12 +27,13 @@ extension BundleWriter {
 
         /// A history (versions, pruned ids, objects) with these versions and objects added,
         /// the versions numbered by their new places.
-        package func added(to history: ([BundleVersion], [VersionID], [ObjectDigest: ObjectRecord]))
+        package func added(to history: ([BundleVersion], [VersionID], [ObjectDigest: ObjectRecord])) throws
             -> ([BundleVersion], [VersionID], [ObjectDigest: ObjectRecord]) {
             var (versions, pruned, objects) = history
             versions += self.versions
             pruned += self.pruned
-            for digest in self.objects { objects[digest] = source.manifest.objects[digest] }
+            let sourceObjects = try source.manifest.objects
+            for digest in self.objects { objects[digest] = sourceObjects[digest] }
             BundleManifest.number(&versions, after: pruned.count)
             return (versions, pruned, objects)
         }
@@ -51,18 +52,20 @@ extension BundleWriter {
         if appendsIncoming(incoming, to: base) {
             return try fastForwardHistory(base, with: incoming, compression: compression, destination: destination, inPlace: inPlace)
         }
-        let (versions, pruned, objects) = incoming.added(to: (base.manifest.versions, base.manifest.pruned, base.manifest.objects))
+        let listed = try base.manifest
+        let (versions, pruned, objects) = try incoming.added(to: (listed.versions, listed.pruned, listed.objects))
         let head = incoming.source.headVersion
         var manifest = BundleManifest(contentType: base.contentTypeIdentifier, head: head.id, versions: versions,
                                       objects: objects, pruned: pruned)
         manifest.formatVersion = base.formatVersion
         var newObjects = incoming.copies()
-        var sizes = Dictionary(uniqueKeysWithValues: incoming.objects.map { ($0, incoming.source.manifest.objects[$0]?.storedSize ?? 0) })
+        let sourceObjects = try incoming.source.manifest.objects
+        var sizes = Dictionary(uniqueKeysWithValues: incoming.objects.map { ($0, sourceObjects[$0]?.storedSize ?? 0) })
         // The head's document is stored whole (FORMAT.md §4): a copy the base held as a
         // delta (an old document of its own) is stored again.
         let document = try incoming.source.documentData(of: head)
         let digest = ObjectDigest.of(document)
-        if newObjects[digest] == nil, base.manifest.objects[digest]?.codec == .delta {
+        if newObjects[digest] == nil, listed.objects[digest]?.codec == .delta {
             newObjects[digest] = .data(document)
             sizes[digest] = UInt64(document.count)
         }

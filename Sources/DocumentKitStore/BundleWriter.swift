@@ -159,20 +159,20 @@ package enum BundleWriter {
                                                  documentDigest: planner.digest(of: documentFile), baseDocument: baseDocument))
             return new
         }
-        let previous = request.base?.manifest
+        let previous = try request.base?.manifest
         var history = previous.map { ($0.versions, $0.pruned, $0.objects) } ?? ([], [], [:])
         if let incoming = request.incoming {
-            history = incoming.added(to: history)
+            history = try incoming.added(to: history)
             // The head's document stays stored whole (FORMAT.md §4), even when the other
             // copy holds the same text as an old document, a delta.
             let document = planner.digest(of: documentFile)
-            for (digest, object) in incoming.copies()
-            where digest != document || incoming.source.manifest.objects[digest]?.codec != .delta {
+            let sourceObjects = try incoming.source.manifest.objects
+            for (digest, object) in incoming.copies() where digest != document || sourceObjects[digest]?.codec != .delta {
                 newObjects[digest] = object
             }
         }
         let new = try version(number: history.1.count + history.0.count + 1,
-                              parents: (previous.map { [$0.head] } ?? []) + (request.incoming.map { [$0.source.manifest.head] } ?? []))
+                              parents: (previous.map { [$0.head] } ?? []) + (request.incoming.map { [$0.source.headVersion.id] } ?? []))
         if request.metadata.dryRun { return new }
         var manifest = BundleManifest(contentType: request.contentType, head: new.id, versions: history.0 + [new],
                                       objects: history.2, pruned: history.1)
@@ -239,8 +239,10 @@ package enum BundleWriter {
     private static func bytesToWrite(_ contents: Contents, inPlace: Bool) -> UInt64 {
         let written = contents.newObjects.keys.reduce(UInt64(contents.document.count)) { $0 + (contents.sizes[$1] ?? 0) }
         guard !inPlace else { return written }
+        // An estimate: a format-3 base that cannot list its history fails the write itself.
+        let baseObjects = (try? contents.base?.manifest.objects) ?? [:]
         return contents.manifest.objects.keys.reduce(written) { total, digest in
-            contents.newObjects[digest] == nil ? total + (contents.base?.manifest.objects[digest]?.storedSize ?? 0) : total
+            contents.newObjects[digest] == nil ? total + (baseObjects[digest]?.storedSize ?? 0) : total
         }
     }
 

@@ -26,7 +26,7 @@ extension DocumentBundle {
     /// The record of object `digest`, or `nil` when the bundle does not store it: from the
     /// manifest, or a format-3 bundle's segment indexes (and the root trees met so far).
     package func objectRecord(_ digest: ObjectDigest) throws -> ObjectRecord? {
-        guard history != nil else { return manifest.objects[digest] }
+        guard history != nil else { return decodedManifest.objects[digest] }
         return try historyObject(digest)?.record
     }
 
@@ -45,7 +45,7 @@ extension DocumentBundle {
     /// Where object `digest` is stored, and its record, checked to agree.
     package func storedObject(_ digest: ObjectDigest) throws -> StoredObject {
         guard history != nil else {
-            guard let record = manifest.objects[digest] else {
+            guard let record = decodedManifest.objects[digest] else {
                 throw DocumentKitError(.malformedInput, "object \(digest.short) is not listed in the manifest", path: url.relativePath)
             }
             return StoredObject(record: record, location: .entry(try objectEntry(digest, record)))
@@ -54,7 +54,7 @@ extension DocumentBundle {
         if item == nil {
             // A root tree stored by place, of a version not read yet: listing the history
             // meets every one.
-            _ = try listedManifest()
+            _ = try manifest
             item = placedObjects.value[digest]
         }
         guard let item else {

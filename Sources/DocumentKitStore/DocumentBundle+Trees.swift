@@ -81,7 +81,7 @@ extension DocumentBundle {
             case .tree: children[entry.name] = build(entry.digest, from: measured)
             case .file:
                 // Measured trees list only stored files (`measureTree`).
-                let size = history == nil ? manifest.objects[entry.digest]!.size : entry.size ?? ((try? objectRecord(entry.digest))??.size ?? 0)
+                let size = history == nil ? decodedManifest.objects[entry.digest]!.size : entry.size ?? ((try? objectRecord(entry.digest))??.size ?? 0)
                 children[entry.name] = FileWrapper(object: entry.digest, size: size, store: self)
             }
         }

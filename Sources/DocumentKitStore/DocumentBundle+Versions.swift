@@ -8,7 +8,7 @@ extension DocumentBundle {
     /// four digits, `head`, or `head~N` (N versions before the head).
     public func version(named name: String) throws -> BundleVersion {
         if history != nil, let found = try versionFromHistory(named: name) { return found }
-        let manifest = try listedManifest()
+        let manifest = try manifest
         let versions = manifest.versions
         let range = versions.isEmpty ? "none" : "\(versions.first!.number)–\(versions.last!.number)"
         func missing() -> DocumentKitError {
@@ -51,7 +51,7 @@ extension DocumentBundle {
     /// alone, whatever the length of the history. `nil` when no version has that place.
     package func version(atPlace place: Int) throws -> BundleVersion? {
         guard let history else {
-            let versions = manifest.versions
+            let versions = decodedManifest.versions
             let index = place - (versions.first?.number ?? 1)
             return versions.indices.contains(index) ? versions[index] : nil
         }
@@ -64,7 +64,7 @@ extension DocumentBundle {
     /// The number of the first version the bundle holds, and of its last.
     package var places: ClosedRange<Int> {
         if let history { return (history.manifest.pruned + 1)...history.lastPlace }
-        return (manifest.versions.first?.number ?? 1)...(manifest.versions.last?.number ?? 0)
+        return (decodedManifest.versions.first?.number ?? 1)...(decodedManifest.versions.last?.number ?? 0)
     }
 
     /// The version's first parent, when the bundle holds it: in a format-3 bundle looked
@@ -72,7 +72,7 @@ extension DocumentBundle {
     package func firstParent(of version: BundleVersion) throws -> BundleVersion? {
         guard let parent = version.parents.first else { return nil }
         if let before = try self.version(atPlace: version.number - 1), before.id == parent { return before }
-        return try listedManifest().versions.first { $0.id == parent }
+        return try manifest.versions.first { $0.id == parent }
     }
 
     /// `head`, `head~N` and version numbers, read from a format-3 history without listing

@@ -102,28 +102,26 @@ public final class DocumentBundle: ObjectSource, Sendable {
         listing = Protected(nil)
     }
 
-    /// The bundle's manifest: every version and every object. A format-3 bundle reads all
-    /// its segments to make it, once (``listedManifest()``); commands that touch a few
+    /// The bundle's manifest: every version and every object. A format-1 or 2 bundle's is
+    /// decoded when it opens; a format-3 bundle lists its segments the first time, once,
+    /// throwing `malformedInput` naming a damaged segment. Commands that touch a few
     /// versions ask the history instead (``version(atPlace:)``, ``objectRecord(_:)``).
     public var manifest: BundleManifest {
-        do {
-            return try listedManifest()
-        } catch {
-            // Format 3 only (formats 1 and 2 decode their manifest when they open). Callers
-            // that may meet a segment damaged after the bundle opened use `listedManifest()`.
-            preconditionFailure("listing the history of \(url.relativePath): \(error)")
+        get throws {
+            if let known = listing.value { return known }
+            let made = try DocumentKitError.located(at: url.relativePath) {
+                try history!.listing { placed in placedObjects.mutate { $0[placed.digest] = placed } }
+            }
+            listing.mutate { $0 = made }
+            return made
         }
     }
 
-    /// The bundle's manifest, as ``manifest`` gives it; for a format-3 bundle, listed from
-    /// its segments the first time, throwing `malformedInput` naming a damaged segment.
-    public func listedManifest() throws -> BundleManifest {
-        if let known = listing.value { return known }
-        let made = try DocumentKitError.located(at: url.relativePath) {
-            try history!.listing { placed in placedObjects.mutate { $0[placed.digest] = placed } }
-        }
-        listing.mutate { $0 = made }
-        return made
+    /// The manifest of a format-1 or 2 bundle, decoded when it opened: for code that has
+    /// checked that the bundle has no `history`.
+    package var decodedManifest: BundleManifest {
+        guard history == nil, let decoded = listing.value else { preconditionFailure("only a format-1 or 2 bundle's manifest is decoded when it opens") }
+        return decoded
     }
 
     private static func decodeManifest(_ data: Data, limits: BundleLimits) throws -> BundleManifest {

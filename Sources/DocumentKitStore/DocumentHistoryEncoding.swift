@@ -26,10 +26,10 @@ package enum DocumentHistoryEncoding {
         let newDigest = newDigest ?? ObjectDigest.of(newDocument)
         guard oldDigest != newDigest else { return [:] }
         var objects: [ObjectDigest: TreePlanner.PendingObject] = [:]
-        if base.manifest.objects[newDigest]?.codec == .delta {
+        if try base.manifest.objects[newDigest]?.codec == .delta {
             objects[newDigest] = .data(newDocument)
         }
-        guard let record = base.manifest.objects[oldDigest], record.codec != .delta,
+        guard let record = try base.manifest.objects[oldDigest], record.codec != .delta,
               UInt64(oldDocument.count) <= BundleWriter.inMemoryCompressionLimit,
               UInt64(newDocument.count) <= BundleWriter.inMemoryCompressionLimit,
               record.storedSize >= BundleWriter.compressionFloor

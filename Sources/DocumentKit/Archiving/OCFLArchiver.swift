@@ -72,7 +72,7 @@ public enum OCFLArchiver {
     /// manifest's order, each of whose parents the object holds (or, for a new object, the
     /// bundle pruned). Refuses a bundle whose history is not a continuation of the object's.
     static func versionsToAdd(_ bundle: DocumentBundle, archived: [VersionID], isNewObject: Bool, bundlePath: String) throws -> [BundleVersion] {
-        let inBundle = Set(bundle.manifest.versions.map(\.id)).union(bundle.manifest.pruned)
+        let inBundle = Set(try bundle.manifest.versions.map(\.id)).union(try bundle.manifest.pruned)
         if let foreign = archived.first(where: { !inBundle.contains($0) }) {
             let name = OCFLInventory.versionName(archived.firstIndex(of: foreign)! + 1)
             throw DocumentKitError(.malformedInput, "its history diverged from the archived object's: the object's \(name) (bundle version \(String(foreign.prefix(12)))) is neither in the bundle nor pruned from it; archive a copy that holds it (docctl pull) or into another root",
@@ -80,9 +80,9 @@ public enum OCFLArchiver {
         }
         var known = Set(archived)
         var plan: [BundleVersion] = []
-        for version in bundle.manifest.versions where !known.contains(version.id) {
+        for version in try bundle.manifest.versions where !known.contains(version.id) {
             for parent in version.parents where !known.contains(parent) {
-                guard isNewObject, bundle.manifest.pruned.contains(parent) else {
+                guard isNewObject, try bundle.manifest.pruned.contains(parent) else {
                     throw DocumentKitError(.malformedInput, "version \(version.number) (\(version.shortID))'s parent \(String(parent.prefix(12))) is not in the archived object: it was pruned before it was archived, so the object cannot hold its successors in order",
                                            path: bundlePath)
                 }

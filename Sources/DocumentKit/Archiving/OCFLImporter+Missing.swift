@@ -19,7 +19,7 @@ extension OCFLImporter {
         let contents = try DocumentKitError.located(at: storage.reported(path)) { () throws -> BundleWriter.Contents in
             // Progress counts the content files fetched; the inventory and records are small.
             let (inventory, versions) = try ProgressMeter.bind(nil) { try objectVersions(at: path, in: storage, of: local) }
-            let known = Set(local.manifest.versions.map(\.id)).union(local.manifest.pruned)
+            let known = Set(try local.manifest.versions.map(\.id)).union(try local.manifest.pruned)
             let head = inventory.versionNames.count - 1
             let taken = versions.enumerated().filter { !known.contains($0.element.record.version.id) || $0.offset == head }.map(\.element)
             let object = OCFLObject(storage: storage, path: path, inventory: inventory, records: [])
@@ -48,14 +48,14 @@ extension OCFLImporter {
             throw DocumentKitError(.malformedInput, "the object \(inventory.id) was not archived by DocumentKit (its id does not start with documentkit:)")
         }
         let localRecords = try RemoteObjectSnapshot.recordDigests(of: local)
-        let localVersions = Dictionary(local.manifest.versions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let localVersions = Dictionary(try local.manifest.versions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let object = OCFLObject(storage: storage, path: path, inventory: inventory, records: [])
         let versions = try inventory.versionNames.map { name -> ArchivedHistory.Version in
             let state = inventory.versions[name]!.state
             let recordDigest = state.first { $0.value.contains(OCFLVersionRecord.path) }?.key
             let record: OCFLVersionRecord
             if let recordDigest, let id = localRecords[recordDigest], let version = localVersions[id] {
-                record = OCFLVersionRecord(contentType: local.manifest.contentType, mimeType: local.mimeType, version: version)
+                record = OCFLVersionRecord(contentType: try local.manifest.contentType, mimeType: local.mimeType, version: version)
             } else {
                 record = try OCFLVersionRecord.decode(object.file(OCFLVersionRecord.path, in: name), in: name)
             }

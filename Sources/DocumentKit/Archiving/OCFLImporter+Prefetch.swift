@@ -13,7 +13,7 @@ extension OCFLImporter {
         var seen = Set<String>()
         for version in versions {
             for (path, digest) in version.files where seen.insert(digest).inserted {
-                if let local, let known = sha256[digest].flatMap(ObjectDigest.init(hex:)), local.manifest.objects[known] != nil { continue }
+                if let local, let known = sha256[digest].flatMap(ObjectDigest.init(hex:)), try local.manifest.objects[known] != nil { continue }
                 wanted.append((digest, path, version.location))
             }
         }

@@ -115,7 +115,7 @@ public enum OCFLImporter {
     /// also checked against that as it is stored.
     static func content(_ digest: String, sha256: String?, for logicalPath: String, in name: String, of object: OCFLObject,
                         scratch: URL, reusing local: DocumentBundle?, fetched: [String: URL] = [:]) throws -> FileWrapper {
-        if let local, let known = sha256.flatMap(ObjectDigest.init(hex:)), let record = local.manifest.objects[known] {
+        if let local, let known = sha256.flatMap(ObjectDigest.init(hex:)), let record = try local.manifest.objects[known] {
             return FileWrapper(object: known, size: record.size, store: local)
         }
         let url = try fetched[digest] ?? object.contentFile(digest, for: logicalPath, in: name, scratch: scratch)

@@ -2,12 +2,12 @@ import Foundation
 
 extension DocumentBundle {
     /// The content type the manifest names, if this build knows it.
-    public var contentType: ContentType? { ContentTypeRegistry.shared.type(identifier: manifest.contentType) }
+    public var contentType: ContentType? { ContentTypeRegistry.shared.type(identifier: contentTypeIdentifier) }
 
     /// The content type the bundle records: the registered one, or else the manifest's
     /// identifier with the `mimetype` entry's MIME type.
     package var storedContentType: ContentType {
-        contentType ?? ContentType(identifier: manifest.contentType, mimeType: mimeType)
+        contentType ?? ContentType(identifier: contentTypeIdentifier, mimeType: mimeType)
     }
 
     /// Reads `version` (by default the head) as a document of type `D`.
@@ -15,7 +15,7 @@ extension DocumentBundle {
         let version = version ?? headVersion
         let contentType = storedContentType
         guard D.readableContentTypes.contains(where: { contentType.conforms(to: $0) }) else {
-            throw DocumentKitError(.unsupportedFormat, "holds \(manifest.contentType), which \(D.self) cannot read", path: url.relativePath)
+            throw DocumentKitError(.unsupportedFormat, "holds \(contentTypeIdentifier), which \(D.self) cannot read", path: url.relativePath)
         }
         return try DocumentKitError.located(at: url.relativePath) {
             try D(configuration: ReadConfiguration(contentType: contentType, file: try tree(of: version), version: version))

@@ -32,7 +32,7 @@ public enum BundlePacker {
         if dryRun {
             try AtomicReplacement.refuseExisting(output, replace: replace)
             let size = SystemCall.status(url.path).map { UInt64($0.st_size) } ?? 0
-            return Result(output: output.path, versions: bundle.manifest.versions.count, objects: bundle.manifest.objects.count,
+            return Result(output: output.path, versions: try bundle.manifest.versions.count, objects: try bundle.manifest.objects.count,
                           bytes: size - min(size, bundle.reclaimableBytes), reclaimedBytes: bundle.reclaimableBytes)
         }
         try DocumentKitError.located(at: url.relativePath) {
@@ -42,7 +42,7 @@ public enum BundlePacker {
                 to: output, replace: replace)
         }
         let size = SystemCall.status(output.path).map { UInt64($0.st_size) } ?? 0
-        return Result(output: output.path, versions: bundle.manifest.versions.count, objects: bundle.manifest.objects.count,
+        return Result(output: output.path, versions: try bundle.manifest.versions.count, objects: try bundle.manifest.objects.count,
                       bytes: size, reclaimedBytes: bundle.reclaimableBytes)
     }
 }

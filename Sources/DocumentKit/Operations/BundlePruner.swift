@@ -37,7 +37,7 @@ public enum BundlePruner {
         return try DocumentKitError.located(at: url.relativePath) {
             try BundleSaver.locked(at: url) { saver in
                 let bundle = saver.bundle
-                let versions = bundle.manifest.versions
+                let versions = try bundle.manifest.versions
                 var dropCount = 0
                 while dropCount < versions.count - 1 {
                     let byCount = keep.map { dropCount < versions.count - $0 } ?? true
@@ -47,11 +47,11 @@ public enum BundlePruner {
                 }
                 let kept = Array(versions[dropCount...])
                 let reachable = try reachableObjects(of: kept, in: bundle)
-                let unused = bundle.manifest.objects.filter { !reachable.contains($0.key) }
+                let unused = try bundle.manifest.objects.filter { !reachable.contains($0.key) }
                 let report = Report(dryRun: dryRun, removedVersions: versions[..<dropCount].map(\.number), keptVersions: kept.count,
                                     removedObjects: unused.count, freedBytes: unused.values.reduce(0) { $0 + $1.storedSize })
                 guard !dryRun, dropCount > 0 || !unused.isEmpty else { return report }
-                var manifest = bundle.manifest
+                var manifest = try bundle.manifest
                 manifest.versions = kept
                 manifest.objects = manifest.objects.filter { reachable.contains($0.key) }
                 manifest.pruned += versions[..<dropCount].map(\.id)

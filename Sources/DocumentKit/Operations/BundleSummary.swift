@@ -57,7 +57,7 @@ public struct BundleSummary: Codable, Equatable, Sendable {
     /// Summarises the bundle at `url` without reading any object but the head's trees.
     public init(of url: URL) throws {
         let bundle = try DocumentBundle(contentsOf: url)
-        let manifest = try bundle.listedManifest()
+        let manifest = try bundle.manifest
         path = url.relativePath
         contentType = manifest.contentType
         mimeType = bundle.mimeType
@@ -88,7 +88,7 @@ public struct BundleSummary: Codable, Equatable, Sendable {
             }
             return found
         }
-        let versions = try bundle.listedManifest().versions.reversed().lazy.filter(filter.matches).map(VersionSummary.init)
+        let versions = try bundle.manifest.versions.reversed().lazy.filter(filter.matches).map(VersionSummary.init)
         return limit.map { Array(versions.prefix($0)) } ?? Array(versions)
     }
 }

@@ -19,7 +19,7 @@ public struct VersionDetail: Codable, Equatable, Sendable {
     public init(of url: URL, version name: String? = nil) throws {
         let bundle = try DocumentBundle(contentsOf: url)
         let version = try name.map(bundle.version(named:)) ?? bundle.headVersion
-        let parent = version.parents.first.flatMap { id in bundle.manifest.versions.first { $0.id == id } }
+        let parent = try bundle.firstParent(of: version)
         self.version = VersionSummary(version)
         self.parent = parent.map(VersionSummary.init)
         (changes, blobs) = try VersionDiff.changes(from: parent.map { (bundle, $0) }, to: (bundle, version))

@@ -93,8 +93,8 @@ public enum BundlePuller {
                 let plan = try PullPlan(ours: ours, theirs: theirs, otherName: otherName)
                 var outcome = Outcome(kind: .upToDate, added: [], merge: nil, base: nil, head: ours.headVersion, conflicts: [], mergedText: nil)
                 guard plan.kind != .upToDate else {
-                    let theirsHold = Set(theirs.manifest.versions.map(\.id)).union(theirs.manifest.pruned)
-                    outcome.ahead = ours.manifest.versions.filter { !theirsHold.contains($0.id) }.count
+                    let theirsHold = Set(try theirs.manifest.versions.map(\.id)).union(try theirs.manifest.pruned)
+                    outcome.ahead = try ours.manifest.versions.filter { !theirsHold.contains($0.id) }.count
                     return outcome
                 }
                 if let trusted { try requireSignatures(on: plan.missing, of: theirs, by: trusted) }
@@ -109,7 +109,7 @@ public enum BundlePuller {
                     outcome.kind = .fastForward
                     // Numbered as this bundle now numbers it: a number is a place in one
                     // copy, and the other copy may have pruned another part of the history.
-                    let history = incoming.added(to: (ours.manifest.versions, ours.manifest.pruned, ours.manifest.objects))
+                    let history = try incoming.added(to: (try ours.manifest.versions, try ours.manifest.pruned, try ours.manifest.objects))
                     outcome.head = history.0.last { $0.id == theirs.headVersion.id } ?? theirs.headVersion
                     return outcome
                 }

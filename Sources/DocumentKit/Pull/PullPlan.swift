@@ -20,8 +20,9 @@ struct PullPlan {
     /// pruned, so that there is nothing to merge against.
     init(ours: DocumentBundle, theirs: DocumentBundle, otherName: String? = nil) throws {
         let other = otherName ?? theirs.url.relativePath
-        let known = Set(ours.manifest.versions.map(\.id)).union(ours.manifest.pruned)
-        missing = theirs.manifest.versions.filter { !known.contains($0.id) }
+        let ourManifest = try ours.manifest, theirManifest = try theirs.manifest
+        let known = Set(ourManifest.versions.map(\.id)).union(ourManifest.pruned)
+        missing = theirManifest.versions.filter { !known.contains($0.id) }
         let missingIDs = Set(missing.map(\.id))
         var pruned: [VersionID] = []
         var seen = Set<VersionID>()
@@ -35,18 +36,18 @@ struct PullPlan {
             (kind, base) = (.upToDate, nil)
             return
         }
-        let theirAncestors = Self.ancestors(of: theirs.manifest.head, in: theirs.manifest)
-        if theirAncestors.contains(ours.manifest.head) {
+        let theirAncestors = Self.ancestors(of: theirManifest.head, in: theirManifest)
+        if theirAncestors.contains(ourManifest.head) {
             (kind, base) = (.fastForward, nil)
             return
         }
-        let common = Self.ancestors(of: ours.manifest.head, in: ours.manifest).intersection(theirAncestors)
+        let common = Self.ancestors(of: ourManifest.head, in: ourManifest).intersection(theirAncestors)
         guard !common.isEmpty else {
             // Copies of one project name the same versions, held or pruned: then the history
             // that joins them is what was pruned.
-            let everOurs = known, everTheirs = Set(theirs.manifest.versions.map(\.id)).union(theirs.manifest.pruned)
+            let everOurs = known, everTheirs = Set(theirManifest.versions.map(\.id)).union(theirManifest.pruned)
             guard everOurs.isDisjoint(with: everTheirs) else {
-                throw DocumentKitError(.invalidDocument, "and \(other) have both changed since the last version they share, which this copy has pruned (its oldest version is \(ours.manifest.versions.first?.number ?? 0)), so there is nothing to merge against; nothing was pulled",
+                throw DocumentKitError(.invalidDocument, "and \(other) have both changed since the last version they share, which this copy has pruned (its oldest version is \(ourManifest.versions.first?.number ?? 0)), so there is nothing to merge against; nothing was pulled",
                                        path: ours.url.relativePath)
             }
             throw DocumentKitError(.invalidDocument, "shares no version with \(other): they are two projects, not two copies of one (no common ancestor); nothing was pulled",
@@ -54,9 +55,9 @@ struct PullPlan {
         }
         // Each list has every version after its parents, so the last common version in
         // one of them is an ancestor of no other: the newest common ancestor.
-        if let newest = ours.manifest.versions.last(where: { common.contains($0.id) }) {
+        if let newest = ourManifest.versions.last(where: { common.contains($0.id) }) {
             base = (newest, ours)
-        } else if let newest = theirs.manifest.versions.last(where: { common.contains($0.id) }) {
+        } else if let newest = theirManifest.versions.last(where: { common.contains($0.id) }) {
             base = (newest, theirs)
         } else {
             throw DocumentKitError(.invalidDocument, "and \(other) last shared versions both copies have pruned, so there is nothing to merge against; nothing was pulled",
@@ -85,17 +86,17 @@ struct PullPlan {
         var needed = Set<ObjectDigest>()
         var pending = missing.map(\.tree)
         while let digest = pending.popLast() {
-            guard ours.manifest.objects[digest] == nil, needed.insert(digest).inserted else { continue }
+            guard try !ours.hasObject(digest), needed.insert(digest).inserted else { continue }
             for entry in try theirs.treeObject(digest).entries {
                 switch entry.kind {
                 case .tree: pending.append(entry.digest)
-                case .file: if ours.manifest.objects[entry.digest] == nil { needed.insert(entry.digest) }
+                case .file: if try !ours.hasObject(entry.digest) { needed.insert(entry.digest) }
                 }
             }
         }
         pending = Array(needed)
         while let digest = pending.popLast() {
-            if let base = theirs.manifest.objects[digest]?.base, ours.manifest.objects[base] == nil, needed.insert(base).inserted {
+            if let base = try theirs.objectRecord(digest)?.base, try !ours.hasObject(base), needed.insert(base).inserted {
                 pending.append(base)
             }
         }

@@ -39,7 +39,7 @@ struct RemoteObjectSnapshot {
     /// versions, by digest: how an object's versions are matched to the bundle's unread.
     static func recordDigests(of bundle: DocumentBundle) throws -> [String: VersionID] {
         var local: [String: VersionID] = [:]
-        for version in bundle.manifest.versions {
+        for version in try bundle.manifest.versions {
             let record = try OCFLVersionRecord(contentType: bundle.contentTypeIdentifier, mimeType: bundle.mimeType, version: version).encoded()
             local[OCFLInventory.sha512(record)] = version.id
         }

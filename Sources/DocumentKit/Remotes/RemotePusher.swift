@@ -68,7 +68,7 @@ public enum RemotePusher {
             try refuseAnotherProject(in: remote, objectPath: objectPath, bundlePath: bundlePath)
         }
         let remoteIDs = try state.versionIDs(matching: bundle)
-        let known = Set(bundle.manifest.versions.map(\.id)).union(bundle.manifest.pruned)
+        let known = Set(try bundle.manifest.versions.map(\.id)).union(try bundle.manifest.pruned)
         let lacking = remoteIDs.filter { !known.contains($0) }
         if !lacking.isEmpty, !archiving, let inventory = state.inventory, let head = inventory.versions[inventory.head] {
             let versions = lacking.count == 1 ? "a version" : "\(lacking.count) versions"

@@ -17,15 +17,15 @@ extension RemoteRoot {
     /// copy that pushed it, and finds the object so (FORMAT.md §10, "The object"). Only
     /// when no object holds the project is it a new object at the bundle's own id.
     static func projectObject(of bundle: DocumentBundle, in remote: any RemoteStore) throws -> ProjectObject {
-        let id = OCFLArchiver.objectID(of: bundle.manifest)
+        let id = OCFLArchiver.objectID(of: try bundle.manifest)
         let path = OCFLStorageRoot.objectPath(for: id)
         // A copy that pruned nothing derives the id every release derived: only a pruned
         // one may find its project under another.
         let exists = try remote.size("\(path)/inventory.json") != nil
-        if exists || bundle.manifest.pruned.isEmpty {
+        if try exists || bundle.manifest.pruned.isEmpty {
             return ProjectObject(id: id, path: path, exists: exists)
         }
-        let known = Set(bundle.manifest.versions.map(\.id)).union(bundle.manifest.pruned)
+        let known = Set(try bundle.manifest.versions.map(\.id)).union(try bundle.manifest.pruned)
         let records = try RemoteObjectSnapshot.recordDigests(of: bundle)
         for other in try objectPaths(remote) where other != path {
             // An object this build cannot read is no copy of this project to take.

@@ -79,7 +79,7 @@ package struct BundleSaver {
     /// Throws `conflict` if the head is not `expectedHead` (when one is given).
     private func checkHead(is expectedHead: VersionID?, done: String) throws {
         guard let expectedHead, bundle.headVersion.id != expectedHead else { return }
-        let opened = bundle.manifest.versions.first { $0.id == expectedHead }
+        let opened = try bundle.manifest.versions.first { $0.id == expectedHead }
         let now = bundle.headVersion
         throw DocumentKitError(.conflict,
             "changed since it was opened: opened at version \(opened.map { "\($0.number) (\($0.shortID))" } ?? String(expectedHead.prefix(12))), now at version \(now.number) (\(now.shortID)); nothing was \(done)",

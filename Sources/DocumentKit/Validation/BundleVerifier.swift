@@ -41,7 +41,7 @@ public enum BundleVerifier {
     public static func verify(_ url: URL, trusted: TrustedSigners? = nil) throws -> Report {
         let validation = try BundleValidator.validate(url, deep: true)
         let bundle = try DocumentBundle(contentsOf: url)
-        let versions = bundle.manifest.versions.map { version in
+        let versions = try bundle.manifest.versions.map { version in
             let status = Self.status(of: version, trusted: trusted)
             return Report.Signature(number: version.number, id: version.id, status: status.status, signer: status.name,
                                     key: status.key?.fingerprint)

@@ -60,7 +60,7 @@ struct RecentDocuments {
     mutating func document(_ digest: ObjectDigest) throws -> Data {
         if let found = kept.first(where: { $0.digest == digest }) { return found.data }
         let data: Data
-        if let record = bundle.manifest.objects[digest], record.codec == .delta, let base = kept.first(where: { $0.digest == record.base }) {
+        if let record = try bundle.manifest.objects[digest], record.codec == .delta, let base = kept.first(where: { $0.digest == record.base }) {
             data = try bundle.validateObject(digest, base: base.data)
         } else {
             data = try bundle.objectData(digest)

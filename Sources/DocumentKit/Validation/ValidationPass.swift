@@ -13,7 +13,9 @@ package struct ValidationPass {
         self.deep = deep
     }
 
-    package var manifest: BundleManifest { bundle.manifest }
+    /// The bundle's manifest, listed by `run` once the history's segments are known to be
+    /// sound; empty until then.
+    package private(set) var manifest = BundleManifest(contentType: "", head: "", versions: [], objects: [:])
 
     package mutating func report(_ code: String, _ severity: ValidationFinding.Severity, _ message: String,
                                  entry: String? = nil, version: Int? = nil, path: String? = nil) {
@@ -37,6 +39,12 @@ package struct ValidationPass {
         }
         // Everything after lists the history, which needs every segment readable.
         guard checkSegments() else { return }
+        do {
+            manifest = try bundle.manifest
+        } catch {
+            report("history.damaged", (error as? DocumentKitError)?.message ?? "\(error)")
+            return
+        }
         checkMimetype()
         checkEntries()
         checkSupersededBytes()

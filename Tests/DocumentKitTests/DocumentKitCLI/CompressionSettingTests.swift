@@ -92,8 +92,8 @@ import Testing
         controller.document.thumbnail = BlobReference(data: more, mediaType: "text/plain")
         try controller.save(message: "two", author: "ada", compression: .zstd)
         let bundle = try DocumentBundle(contentsOf: url)
-        #expect(bundle.manifest.objects[ObjectDigest.of(more)]?.codec == .zstd)
-        #expect(bundle.manifest.objects[ObjectDigest.of(notes)]?.codec == .identity)
+        #expect(try bundle.manifest.objects[ObjectDigest.of(more)]?.codec == .zstd)
+        #expect(try bundle.manifest.objects[ObjectDigest.of(notes)]?.codec == .identity)
         #expect(SaveMetadata(author: "ada", compression: .none).compression == ObjectCompression.none)
         #expect(try BundleValidator.validate(url, deep: true).findings.isEmpty)
     }

@@ -59,7 +59,7 @@ import Testing
 
         let info = try Run.docctl(["info", "p.dkproj", "--json"], in: directory.url)
         let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as! Int
-        let objects = bundle.manifest.objects.values
+        let objects = try bundle.manifest.objects.values
         #expect(info.output == """
             {
               "blobCount" : 0,

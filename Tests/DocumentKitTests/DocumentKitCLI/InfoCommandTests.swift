@@ -15,7 +15,7 @@ import Testing
             type:      org.documentkit.project (application/vnd.documentkit.project+zip), format 2
             head:      version \(head.number) (\(head.shortID)), 2026-01-01T00:00:00Z by \(head.author): \(head.message)
             schema:    4.0.0
-            versions:  \(bundle.manifest.versions.count)
+            versions:  \(try bundle.manifest.versions.count)
             objects:   \(summary.objectCount), \(bytes(summary.objectBytes)) (\(bytes(summary.storedBytes)) stored)
             document:  \(bytes(summary.documentBytes)), 0 blobs
             state:     0 keys

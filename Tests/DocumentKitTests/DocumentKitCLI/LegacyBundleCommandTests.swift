@@ -15,7 +15,7 @@ import Testing
         let set = try Run.docctl(["set", "legacy-v1.dkproj", "tasks[1].status", "inProgress", "-m", "Digging", "--author", "ada"], in: directory.url)
         #expect(set.status == 0, "\(set.standardError)")
         let bundle = try DocumentBundle(contentsOf: url)
-        #expect(bundle.manifest.versions.map(\.schema) == Array(repeating: "1.0.0", count: 6) + ["4.0.0"])
+        #expect(try bundle.manifest.versions.map(\.schema) == Array(repeating: "1.0.0", count: 6) + ["4.0.0"])
         #expect(set.output == "saved version 7 (\(bundle.headVersion.shortID)) of legacy-v1.dkproj: Digging\n")
         #expect(try Run.docctl(["get", "legacy-v1.dkproj", "tasks[1].status"], in: directory.url).output == "inProgress\n")
         #expect(try Run.docctl(["get", "legacy-v1.dkproj", "tasks[0].status"], in: directory.url).output == "done\n")
@@ -134,7 +134,7 @@ import Testing
         expectFailure(try Run.docctl(["set", "p.dkproj", "tasks[0].status", "done"], in: directory.url, environment: old), status: 65,
                       containing: "tasks[0].status: unknown field 'status' (known fields: attachments, dueDate, id, isComplete, notes, priority, title) (org.documentkit.project schema 1.0.0)")
         let bundle = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("p.dkproj"))
-        #expect(bundle.manifest.versions.map(\.schema) == ["1.0.0", "1.0.0"])
+        #expect(try bundle.manifest.versions.map(\.schema) == ["1.0.0", "1.0.0"])
         #expect(try Run.docctl(["get", "p.dkproj", "tasks[0].isComplete"], in: directory.url).output == "true\n")
     }
 }

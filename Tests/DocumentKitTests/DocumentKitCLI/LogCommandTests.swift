@@ -122,7 +122,7 @@ import Testing
     @Test func theGraphOfAPullsMergeIsDrawnAsGitDrawsIt() throws {
         let directory = try TemporaryDirectory()
         let bundle = try mergedCopies(in: directory.url)
-        let ids = bundle.manifest.versions.map(\.shortID)
+        let ids = try bundle.manifest.versions.map(\.shortID)
         let oneline = try docctl(["log", "a.dkproj", "--graph", "--oneline"], in: directory.url)
         #expect(oneline.output == """
             *   8  \(ids[7])  2026-01-05T10:00:00Z  ada  Merge b.dkproj at \(ids[6])
@@ -138,7 +138,7 @@ import Testing
 
             """)
         // The whole entries, each line beside its lanes; -n keeps the first versions.
-        let versions = bundle.manifest.versions
+        let versions = try bundle.manifest.versions
         let full = try docctl(["log", "a.dkproj", "--graph", "-n", "4"], in: directory.url)
         let writer = "DocumentKit \(DocumentKitInfo.version)"
         let changed = versions[6].changes!.paths.map { "| |     ~ \($0.path)" }.joined(separator: "\n")

@@ -29,7 +29,7 @@ import Testing
         let copy = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("send.dkproj"))
         #expect(report.versions == 3 && report.reclaimedBytes == source.reclaimableBytes)
         #expect(copy.reclaimableBytes == 0)
-        #expect(copy.manifest == source.manifest)
+        #expect(try copy.manifest == source.manifest)
         #expect(try copy.headDocumentData() == source.headDocumentData())
         #expect(try Run.docctl(["state", "get", "send.dkproj", "export.format"], in: directory.url).output == "tar\n")
         #expect(try Run.docctl(["validate", "--deep", "send.dkproj"], in: directory.url).status == 0)

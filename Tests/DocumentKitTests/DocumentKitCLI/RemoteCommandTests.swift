@@ -136,7 +136,7 @@ import Testing
         #expect(try ids("copy.dkproj", in: directory) == ids("garden.dkproj", in: directory))
         let original = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("garden.dkproj"))
         let copy = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("copy.dkproj"))
-        for version in original.manifest.versions {
+        for version in try original.manifest.versions {
             #expect(try copy.documentData(of: version) == original.documentData(of: version))
         }
         try remote.succeed(["validate", "--deep", "copy.dkproj"])

@@ -136,8 +136,8 @@ import Testing
     private func expectSameVersions(_ copy: String, as original: String, in directory: TemporaryDirectory, proxy: FaultProxy,
                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
         let theirs = try bundle(original, in: directory), ours = try bundle(copy, in: directory)
-        #expect(ours.manifest.versions.map(\.id) == theirs.manifest.versions.map(\.id), "\(proxy.summary)", sourceLocation: sourceLocation)
-        for version in theirs.manifest.versions {
+        #expect(try ours.manifest.versions.map(\.id) == theirs.manifest.versions.map(\.id), "\(proxy.summary)", sourceLocation: sourceLocation)
+        for version in try theirs.manifest.versions {
             #expect(try ours.documentData(of: version) == theirs.documentData(of: version), "\(version.id) (\(proxy.summary))", sourceLocation: sourceLocation)
         }
         let validated = try Run.docctl(["validate", "--deep", copy], in: directory.url)

@@ -46,7 +46,7 @@ import Testing
         expectTheChangesCost(pull, of: "pull from the remote")
         let pulled = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("c.dkproj"))
         let edited = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("b.dkproj"))
-        #expect(pulled.manifest.versions.map(\.id) == edited.manifest.versions.map(\.id))
+        #expect(try pulled.manifest.versions.map(\.id) == edited.manifest.versions.map(\.id))
         #expect(try pulled.documentData(of: pulled.headVersion) == edited.documentData(of: edited.headVersion))
         try remote.succeed(["validate", "--deep", "c.dkproj"])
         // The temporary copy is gone.

@@ -273,7 +273,7 @@ import Testing
         }
         let bundle = try DocumentBundle(contentsOf: url)
         #expect(try bundle.storedState() == ["writer0": .integer(20), "writer1": .integer(20), "writer2": .integer(20), "writer3": .integer(20)])
-        #expect(bundle.manifest == versions, "80 state changes, no version")
+        #expect(try bundle.manifest == versions, "80 state changes, no version")
         #expect(try BundleValidator.validate(url, deep: true).findings.isEmpty)
         #expect(Fixtures.listing(directory.url) == ["p.dkproj"])
     }

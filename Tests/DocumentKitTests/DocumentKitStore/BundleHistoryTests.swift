@@ -8,7 +8,7 @@ import Testing
     @Test func versionsAndTreesAreFoundByPlaceAcrossSegments() throws {
         let directory = try TemporaryDirectory()
         let garden = try DocumentBundle(contentsOf: Fixtures.sampleDoc("format-2/garden.dkproj"))
-        let versions = garden.manifest.versions
+        let versions = try garden.manifest.versions
         var names: [String] = []
         var segments: [Data] = []
         for range in [0..<5, 5..<versions.count] {
@@ -21,7 +21,7 @@ import Testing
             segments.append(try builder.finish())
             names.append(HistoryManifest.segmentName(first: range.lowerBound + 1, last: range.upperBound))
         }
-        let manifest = HistoryManifest(contentType: garden.manifest.contentType, head: garden.manifest.head, versions: versions.count,
+        let manifest = HistoryManifest(contentType: try garden.manifest.contentType, head: try garden.manifest.head, versions: versions.count,
                                        pruned: 0, history: names)
         let path = directory.path("h.zip")
         let fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0o644)

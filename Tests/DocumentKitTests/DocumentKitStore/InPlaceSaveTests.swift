@@ -110,7 +110,7 @@ import Testing
         try Run.docctl(["set", "p.dkproj", "summary", "later"], in: directory.url)
         #expect(try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).output == "v0\n", "nor does the next writer")
         let bundle = try DocumentBundle(contentsOf: url)
-        #expect(bundle.manifest.versions.map(\.message) == ["Create v0", "Attach big.bin", "Set summary"])
+        #expect(try bundle.manifest.versions.map(\.message) == ["Create v0", "Attach big.bin", "Set summary"])
         #expect(Fixtures.listing(directory.url) == ["big.bin", "p.dkproj"])
     }
 

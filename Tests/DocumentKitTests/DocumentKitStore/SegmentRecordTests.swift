@@ -10,12 +10,12 @@ import Testing
     func recordsKeepTheirIdsThroughASegment(sample: String) throws {
         let bundle = try DocumentBundle(contentsOf: Fixtures.sampleDoc(sample))
         var builder = HistorySegment.Builder(firstPlace: 1)
-        for version in bundle.manifest.versions {
+        for version in try bundle.manifest.versions {
             try builder.append(.version(id: version.id, record: try version.segmentRecord()))
         }
         let data = try builder.finish()
         let reader = try HistorySegment.Reader(data: data, identify: { try BundleVersion(segmentRecord: $0, number: 0).id })
-        for (index, version) in bundle.manifest.versions.enumerated() {
+        for (index, version) in try bundle.manifest.versions.enumerated() {
             let stored = try reader.version(at: index)
             let read = try BundleVersion(segmentRecord: stored.record, number: version.number)
             #expect(read == version, "\(sample) version \(version.number)")
@@ -29,7 +29,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let bundle = try DocumentBundle(contentsOf: Fixtures.sampleDoc("format-2/garden.dkproj"))
         var builder = HistorySegment.Builder(firstPlace: 1)
-        for version in bundle.manifest.versions {
+        for version in try bundle.manifest.versions {
             try builder.append(.version(id: version.id, record: try version.segmentRecord()))
         }
         let segment = try builder.finish()
@@ -57,7 +57,7 @@ extension SegmentRecordTests {
         let directory = try TemporaryDirectory()
         let garden = try DocumentBundle(contentsOf: Fixtures.sampleDoc("format-2/garden.dkproj"))
         var items: [HistorySegment.Item] = [.pruned(String(repeating: "ab", count: 32))]
-        for version in garden.manifest.versions {
+        for version in try garden.manifest.versions {
             let tree = try garden.objectData(version.tree)
             items.append(.object(.init(digest: ObjectDigest.of(Data("document \(version.number)".utf8)), size: 1_000,
                                        storage: .delta(base: version.tree, program: Data("DKD1 program".utf8)))))

@@ -53,11 +53,11 @@ import Testing
         let url = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 100, saves: 40)
         let pack = try Run.docctl(["pack", "p.dkproj", "-o", "packed.dkproj"], in: directory.url)
         #expect(pack.status == 0, "\(pack.standardError)")
-        let original = try DocumentBundle(contentsOf: url).listedManifest()
+        let original = try DocumentBundle(contentsOf: url).manifest
         let packedURL = directory.url.appendingPathComponent("packed.dkproj")
         let packed = try DocumentBundle(contentsOf: packedURL)
         #expect(packed.formatVersion == 3)
-        let listed = try packed.listedManifest()
+        let listed = try packed.manifest
         #expect(listed.versions.map(\.id) == original.versions.map(\.id))
         #expect(Set(listed.objects.keys) == Set(original.objects.keys))
         #expect(try historyEntries(packedURL).segments == ["history/000000000001-000000000041"])

@@ -22,7 +22,7 @@ import Testing
         #expect(try bundle.read(Project.self).name == "name 40")
         #expect(try bundle.read(Project.self, version: bundle.version(named: "1")).name == "one")
         #expect(try bundle.read(Project.self, version: bundle.version(named: "17")).name == "name 16")
-        #expect(bundle.manifest.versions.count == 41)
+        #expect(try bundle.manifest.versions.count == 41)
     }
 }
 

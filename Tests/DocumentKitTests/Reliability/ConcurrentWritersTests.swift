@@ -68,8 +68,8 @@ import Testing
         #expect(readCounts.count == 2 && readCounts[1] == 0, "reads, failed reads: \(readCounts); \(readErrors)")
 
         let bundle = try DocumentBundle(contentsOf: url)
-        let versions = Array(bundle.manifest.versions.dropFirst(setupVersions))
-        #expect(bundle.manifest.versions.count == setupVersions + writerCount * edits, "every edit is its own version")
+        let versions = Array(try bundle.manifest.versions.dropFirst(setupVersions))
+        #expect(try bundle.manifest.versions.count == setupVersions + writerCount * edits, "every edit is its own version")
         let expected = Set((0..<writerCount).flatMap { index in (1...edits).map { "writer \(index) edit \($0)" } })
         #expect(Set(versions.map(\.message)) == expected && versions.count == expected.count, "each edit exactly once")
         for index in 0..<writerCount {
@@ -84,7 +84,7 @@ import Testing
         #expect(Fixtures.listing(directory.url) == ["p.dkproj"], "no temporary file or journal left")
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         print("concurrent writers: \(writerCount) x \(edits) edits in \(String(format: "%.1f", seconds)) s, "
-              + "\(bundle.manifest.versions.count) versions, \(writers.filter { $0.process.terminationStatus != 0 }.count) writers with failures, "
+              + "\(try bundle.manifest.versions.count) versions, \(writers.filter { $0.process.terminationStatus != 0 }.count) writers with failures, "
               + "\((readCounts.first ?? 0)) reads meanwhile, \(readCounts.last ?? -1) failed")
     }
 

@@ -64,7 +64,7 @@ extension CrashHarness {
             let name = operation == .restoreSmall ? "small.dkproj" : "large.dkproj"
             let bundle = try DocumentBundle(contentsOf: url(name))
             let old = try BundleState(url(name))
-            let candidates = bundle.manifest.versions.dropLast().shuffled(using: &random)
+            let candidates = try bundle.manifest.versions.dropLast().shuffled(using: &random)
             guard let version = try candidates.first(where: { try bundle.documentData(of: $0) != old.document }) else {
                 return try plan(operation == .restoreSmall ? .setSmall : .setLarge)
             }

@@ -84,7 +84,7 @@ final class CrashHarness {
 
         init(_ url: URL) throws {
             let bundle = try DocumentBundle(contentsOf: url)
-            versions = bundle.manifest.versions.map(\.id)
+            versions = try bundle.manifest.versions.map(\.id)
             document = try bundle.headDocumentData()
         }
 

@@ -32,8 +32,8 @@ import Testing
     func aBagOfEveryVersionKeepsEachFileOnceAndImportsEveryVersionWithItsId() throws {
         let directory = try TemporaryDirectory()
         let original = try DocumentBundle(contentsOf: try project(in: directory))
-        #expect(original.manifest.versions.count == 13)
-        #expect(original.manifest.versions.contains { $0.parents.count == 2 } && original.manifest.versions.contains { $0.signature != nil })
+        #expect(try original.manifest.versions.count == 13)
+        #expect(try original.manifest.versions.contains { $0.parents.count == 2 } && original.manifest.versions.contains { $0.signature != nil })
         try docctl(["export", "a.dkproj", "--format", "bagit", "--all-versions", "-o", "bag"], in: directory)
         let validation = try BagItTests.validate(directory.path("bag"))
         #expect(validation.status == 0, "\(validation.standardError)")
@@ -43,24 +43,24 @@ import Testing
         let digests = manifest.map { $0.split(separator: " ")[0] }
         #expect(Set(digests).count == digests.count, "\(manifest)")
         #expect(Fixtures.listing(directory.url.appendingPathComponent("bag/data/blobs")) == ["big.bin"])
-        #expect(Fixtures.listing(directory.url.appendingPathComponent("bag/data/versions")) == original.manifest.versions.map { "\($0.number)-\($0.shortID)" }.sorted())
+        #expect(try Fixtures.listing(directory.url.appendingPathComponent("bag/data/versions")) == original.manifest.versions.map { "\($0.number)-\($0.shortID)" }.sorted())
         let info = try String(contentsOfFile: directory.path("bag/bag-info.txt"), encoding: .utf8)
         let payloadBytes = info.split(separator: "\n").first { $0.hasPrefix("Payload-Oxum: ") }.flatMap { UInt64($0.dropFirst(14).split(separator: ".")[0]) }
         #expect((payloadBytes ?? .max) < 1_200_000, "\(info)")
         // Each version's record, as an OCFL version's documentkit/version.json.
-        #expect(Fixtures.listing(directory.url.appendingPathComponent("bag/documentkit/records")) == original.manifest.versions.map { "\($0.number)-\($0.shortID).json" }.sorted())
+        #expect(try Fixtures.listing(directory.url.appendingPathComponent("bag/documentkit/records")) == original.manifest.versions.map { "\($0.number)-\($0.shortID).json" }.sorted())
 
         let planned = try docctl(["import", "bag", "-o", "back.dkproj", "--dry-run"], in: directory)
-        let project = OCFLArchiver.objectID(of: original.manifest)
+        let project = OCFLArchiver.objectID(of: try original.manifest)
         #expect(planned.output == "would import bag into back.dkproj: 13 versions of project \(project); nothing was written\n")
         #expect(!FileManager.default.fileExists(atPath: directory.path("back.dkproj")))
         let imported = try docctl(["import", "bag", "-o", "back.dkproj"], in: directory)
-        #expect(imported.output == "imported bag into back.dkproj: 13 versions of project \(project), head \(original.manifest.head.prefix(12))\n")
+        #expect(try imported.output == "imported bag into back.dkproj: 13 versions of project \(project), head \(original.manifest.head.prefix(12))\n")
         let back = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("back.dkproj"))
         // Ids, parents, authors, dates, messages, schemas, trees and signatures: every record as it was.
-        #expect(back.manifest.versions == original.manifest.versions)
-        #expect(back.manifest.head == original.manifest.head)
-        for version in original.manifest.versions {
+        #expect(try back.manifest.versions == original.manifest.versions)
+        #expect(try back.manifest.head == original.manifest.head)
+        for version in try original.manifest.versions {
             #expect(try docctl(["cat", "back.dkproj", "--version", "\(version.number)"], in: directory).output
                     == docctl(["cat", "a.dkproj", "--version", "\(version.number)"], in: directory).output)
         }

@@ -43,13 +43,29 @@ import Testing
         return url
     }
 
-    @Test func attachHashesThenWritesWithTotalsKnownAtTheStart() throws {
-        let directory = try TemporaryDirectory()
+    /// The metadata of a save in `formatVersion`.
+    private func metadata(_ formatVersion: Int) -> SaveMetadata {
+        var metadata = metadata
+        metadata.formatVersion = formatVersion
+        return metadata
+    }
+
+    /// A new bundle in `formatVersion`: format 3 by a first save that upgrades it.
+    private func newBundle(in directory: TemporaryDirectory, formatVersion: Int) throws -> URL {
         let url = try newBundle(in: directory)
+        if formatVersion == 3 { _ = try BundleEditor.set(.string("Progress 3"), at: JSONPath(parsing: "name"), in: url, metadata: metadata(3)) }
+        #expect(try DocumentBundle(contentsOf: url).formatVersion == formatVersion)
+        return url
+    }
+
+    @Test(arguments: [2, 3]) func attachHashesThenWritesWithTotalsKnownAtTheStart(formatVersion: Int) throws {
+        let directory = try TemporaryDirectory()
+        let url = try newBundle(in: directory, formatVersion: formatVersion)
         let file = directory.url.appendingPathComponent("big.bin")
         try Fixtures.noise(Self.blobSize).write(to: file)
         let seen = try phases(reports {
-            _ = try BundleEditor.attach(file, at: JSONPath(parsing: "thumbnail"), mediaType: "application/octet-stream", in: url, metadata: metadata)
+            _ = try BundleEditor.attach(file, at: JSONPath(parsing: "thumbnail"), mediaType: "application/octet-stream", in: url,
+                                        metadata: metadata(formatVersion))
         })
         #expect(seen.map(\.0) == [.hashing, .writing])
         #expect(seen[0].1 == UInt64(Self.blobSize) && seen[0].2 == UInt64(Self.blobSize))
@@ -62,15 +78,17 @@ import Testing
     /// A save announces the total of the write it makes: when the bundle is due to be
     /// compacted, the whole rewrite, not the append it then does not make (issue 23: a
     /// small `set` drew a bar whose total jumped from 21.1 KB to 128 KB).
-    @Test func aSaveThatRewritesTheBundleAnnouncesTheRewritesTotal() throws {
+    @Test(arguments: [2, 3]) func aSaveThatRewritesTheBundleAnnouncesTheRewritesTotal(formatVersion: Int) throws {
         let directory = try TemporaryDirectory()
-        let url = try newBundle(in: directory)
+        let url = try newBundle(in: directory, formatVersion: formatVersion)
         var rewrites = 0
         for round in 0..<4 {
             // An incompressible summary of 256 KB: each save supersedes the last one's.
             let summary = Fixtures.noise(128 << 10, seed: UInt64(round + 1)).map { String(format: "%02x", $0) }.joined()
             let before = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? NSNumber)
-            let seen = try phases(reports { _ = try BundleEditor.set(.string(summary), at: JSONPath(parsing: "summary"), in: url, metadata: metadata) })
+            let seen = try phases(reports {
+                _ = try BundleEditor.set(.string(summary), at: JSONPath(parsing: "summary"), in: url, metadata: metadata(formatVersion))
+            })
             let after = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? NSNumber)
             if before != after { rewrites += 1 }
             #expect(seen.map(\.0) == [.writing], "round \(round)")

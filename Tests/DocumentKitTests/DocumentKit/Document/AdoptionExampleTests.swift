@@ -38,7 +38,7 @@ struct Memo: CodableDocument {
 
         let bundle = try DocumentBundle(contentsOf: url)
         var log: [String] = []
-        for version in bundle.manifest.versions {
+        for version in try bundle.manifest.versions {
             log.append("\(version.number) \(version.author): \(version.message)")
         }
         let first = try bundle.read(Memo.self, version: bundle.version(named: "1"))
@@ -49,7 +49,7 @@ struct Memo: CodableDocument {
         #expect(first.text == "")
         #expect(try bundle.read(Memo.self).text == "milk, eggs")
         #expect(picture == Fixtures.png)
-        #expect(bundle.manifest.contentType == "com.example.memo")
+        #expect(try bundle.manifest.contentType == "com.example.memo")
         // A rule of the type refuses a save, and nothing is written: what is saved reads back.
         controller.document.title = " "
         let refusal = #expect(throws: DocumentKitError.self) { try controller.save(author: "Ada") }

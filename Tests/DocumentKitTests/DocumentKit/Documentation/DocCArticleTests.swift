@@ -57,7 +57,7 @@ import Testing
         #expect(merged.opened.document.ingredients == ["flour", "milk", "eggs", "sugar"])
         #expect(merged.opened.document.servings == 4)
         let bundle = try DocumentBundle(contentsOf: saved.url)
-        #expect(bundle.manifest.versions.map(\.schema) == ["1.0.0", "1.0.0", "2.0.0", "2.0.0", "2.0.0", "2.0.0"])
+        #expect(try bundle.manifest.versions.map(\.schema) == ["1.0.0", "1.0.0", "2.0.0", "2.0.0", "2.0.0", "2.0.0"])
         #expect(bundle.headVersion.parents.count == 2)
 
         // BundlesAndVersions.md, on the same bundle.

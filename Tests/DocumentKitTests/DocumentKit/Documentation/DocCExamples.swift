@@ -38,7 +38,7 @@ enum GettingStartedV1 {
         try controller.save(message: "Ingredients", author: "Ada")
 
         let bundle = try DocumentBundle(contentsOf: url)
-        let log = bundle.manifest.versions.map { "\($0.number) \($0.author): \($0.message)" }
+        let log = try bundle.manifest.versions.map { "\($0.number) \($0.author): \($0.message)" }
         let first = try bundle.read(Recipe.self, version: bundle.version(named: "1"))
         let photo = try first.photo?.data()
         return (url, log, first, photo)

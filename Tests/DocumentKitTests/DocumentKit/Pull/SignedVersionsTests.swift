@@ -334,7 +334,7 @@ import Testing
         try Run.docctl(["set", "p.dkproj", "name", "Q"], in: directory.url, environment: environment)
         let bundle = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("p.dkproj"))
         let key = try SigningKey(contentsOf: URL(fileURLWithPath: directory.path("config/docctl/signing.key"))).publicKey
-        let (first, second) = (bundle.manifest.versions[0].id, bundle.manifest.versions[1].id)
+        let (first, second) = (try bundle.manifest.versions[0].id, try bundle.manifest.versions[1].id)
         let verified = try Run.docctl(["verify", "p.dkproj", "--json"], in: directory.url, environment: environment)
         #expect(verified.status == 0)
         #expect(verified.output == """

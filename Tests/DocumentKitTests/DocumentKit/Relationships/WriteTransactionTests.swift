@@ -26,7 +26,7 @@ import Testing
         })
         #expect(version.number == 2 && version.message == "Plan the week")
         let bundle = try DocumentBundle(contentsOf: controller.url)
-        #expect(bundle.manifest.versions.count == 2)
+        #expect(try bundle.manifest.versions.count == 2)
         let saved = try bundle.read(Project.self)
         #expect(saved == controller.document)
         #expect(saved.name == "Garden 2027" && saved.tasks.map(\.title) == ["Task 1", "Task 2", "Water the beds", "Weed"])

@@ -34,7 +34,7 @@ import Testing
         // Version 2's tree loses its blobs folder: its document's reference dangles.
         let url = directory.url.appendingPathComponent("p.dkproj")
         let bundle = try DocumentBundle(contentsOf: url)
-        let second = bundle.manifest.versions[1]
+        let second = try bundle.manifest.versions[1]
         let root = try TreeObject.decode(try bundle.objectData(second.tree), digest: second.tree)
         let stripped = try TreeObject(entries: root.entries.filter { $0.name != "blobs" }).encoded()
         let script = """
