@@ -50,6 +50,8 @@ final class CrashHarness {
     /// What a run found.
     struct Report: CustomStringConvertible {
         var seed: UInt64
+        /// The layout of the small and large bundles.
+        var formatVersion: Int
         var trials = 0
         /// Runs killed while still running.
         var killed = 0
@@ -68,7 +70,7 @@ final class CrashHarness {
                 byOperation[operation].map { "\(operation.rawValue) \($0.trials)/\($0.midSave)" }
             }.joined(separator: ", ")
             return """
-                crash harness (seed \(seed)): \(trials) trials, \(killed) killed while running, \(killedMidSave) of them mid-save \
+                crash harness (format \(formatVersion), seed \(seed)): \(trials) trials, \(killed) killed while running, \(killedMidSave) of them mid-save \
                 (a temporary file or journal left), \(killedAfterCommit) after the commit (\(sweepsCutShort) of them in the sweep), \
                 \(trials - killed) not killed; \
                 \(failures.count) failures
@@ -118,7 +120,9 @@ final class CrashHarness {
     private var sourceDigest = ""
     let bundles = ["small.dkproj", "large.dkproj", "legacy.dkproj"]
     let outputs: [Operation: String] = [.exportZip: "out.zip", .exportTarZstd: "out.tar.zst", .exportDir: "outdir"]
-    private let metadata = SaveMetadata(author: "harness", message: "setup", created: Date(timeIntervalSince1970: 1_767_225_600))
+    /// How the setup saves: in the layout the harness tests the small and large bundles in
+    /// (docctl keeps a bundle in the layout it has).
+    private let metadata: SaveMetadata
 
     /// The number of trials the environment asks for, else `default`.
     static func trials(default value: Int) -> Int {
@@ -130,11 +134,15 @@ final class CrashHarness {
         ProcessInfo.processInfo.environment["DOCUMENTKIT_CRASH_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64(UInt32.max))
     }
 
-    init(seed: UInt64) throws {
+    /// A harness whose small and large bundles are of `formatVersion`.
+    init(seed: UInt64, formatVersion: Int = BundleManifest.currentFormatVersion) throws {
+        var metadata = SaveMetadata(author: "harness", message: "setup", created: Date(timeIntervalSince1970: 1_767_225_600))
+        metadata.formatVersion = formatVersion
+        self.metadata = metadata
         directory = try TemporaryDirectory("crash-harness")
         references = try TemporaryDirectory("crash-harness-references")
         random = SeededRandom(seed: seed)
-        report = Report(seed: seed)
+        report = Report(seed: seed, formatVersion: formatVersion)
         try makeFiles()
         try calibrate()
     }

@@ -9,8 +9,11 @@ import Testing
 /// The suite runs a short ``CrashHarness`` (30 trials, about a minute); `scripts/crash-harness.sh
 /// --trials 400` runs the long one (`DOCUMENTKIT_CRASH_TRIALS`, `DOCUMENTKIT_CRASH_SEED`).
 @Suite struct CrashSafetyTests {
-    @Test func killingDocctlAtRandomMomentsLosesNothing() throws {
-        let harness = try CrashHarness(seed: CrashHarness.seed)
+    /// In format 2, and in format 3, whose saves append segments and whose prunes rewrite
+    /// the history into one.
+    @Test(arguments: [2, 3]) func killingDocctlAtRandomMomentsLosesNothing(formatVersion: Int) throws {
+        let seed = CrashHarness.seed
+        let harness = try CrashHarness(seed: seed, formatVersion: formatVersion)
         let report = harness.run(trials: CrashHarness.trials(default: 30))
         // The figures, for the script and for whoever reads the log.
         print(report)
