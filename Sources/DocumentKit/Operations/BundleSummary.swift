@@ -54,19 +54,25 @@ public struct BundleSummary: Codable, Equatable, Sendable {
     /// and left out of the JSON, when it cannot be read (`docctl validate` says why).
     public var stateKeys: Int?
 
-    /// Summarises the bundle at `url` without reading any object but the head's trees.
+    /// Summarises the bundle at `url` without reading any object but the head's trees, nor
+    /// (format 3, whose manifest keeps the counts) any version but the head.
     public init(of url: URL) throws {
         let bundle = try DocumentBundle(contentsOf: url)
-        let manifest = try bundle.manifest
         path = url.relativePath
-        contentType = manifest.contentType
+        contentType = bundle.contentTypeIdentifier
         mimeType = bundle.mimeType
-        formatVersion = manifest.formatVersion
+        formatVersion = bundle.formatVersion
         head = VersionSummary(bundle.headVersion)
-        versionCount = manifest.versions.count
-        objectCount = manifest.objects.count
-        objectBytes = manifest.objects.values.reduce(0) { $0 + $1.size }
-        storedBytes = manifest.objects.values.reduce(0) { $0 + $1.storedSize }
+        if let history = bundle.history?.manifest {
+            versionCount = history.versions
+            (objectCount, objectBytes, storedBytes) = (history.objects.count, history.objects.bytes, history.objects.storedBytes)
+        } else {
+            let manifest = try bundle.manifest
+            versionCount = manifest.versions.count
+            objectCount = manifest.objects.count
+            objectBytes = manifest.objects.values.reduce(0) { $0 + $1.size }
+            storedBytes = manifest.objects.values.reduce(0) { $0 + $1.storedSize }
+        }
         fileBytes = SystemCall.status(url.path).map { UInt64($0.st_size) } ?? 0
         reclaimableBytes = bundle.reclaimableBytes
         let tree = try bundle.tree(of: bundle.headVersion)

@@ -23,4 +23,13 @@ extension ValidationPass {
         }
         return sound
     }
+
+    /// A format-3 manifest's object counts, which `info` reports, against the history's.
+    package mutating func checkHistoryCounts() {
+        guard let recorded = bundle.history?.manifest.objects else { return }
+        var listed = HistoryManifest.ObjectCounts()
+        for record in manifest.objects.values { listed.add(record) }
+        guard listed != recorded else { return }
+        report("manifest.counts", "manifest.json counts \(recorded.count) objects of \(recorded.bytes) bytes (\(recorded.storedBytes) stored); the history holds \(listed.count) of \(listed.bytes) (\(listed.storedBytes) stored)", entry: BundleEntry.manifest)
+    }
 }

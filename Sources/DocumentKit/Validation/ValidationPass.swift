@@ -45,6 +45,7 @@ package struct ValidationPass {
             report("history.damaged", (error as? DocumentKitError)?.message ?? "\(error)")
             return
         }
+        checkHistoryCounts()
         checkMimetype()
         checkEntries()
         checkSupersededBytes()

@@ -48,6 +48,7 @@ package struct HistoryAppend {
         written = (name, data)
         merged = older.map(\.name)
         var next = manifest
+        for case .object(let object) in items { next.objects.add(object.record) }
         next.history = Array(manifest.history.dropLast(older.count)) + [name]
         next.versions += versionCount
         next.head = head

@@ -15,6 +15,9 @@ package struct HistoryManifest: Codable, Equatable, Sendable {
     /// How many versions the segments hold, and how many pruned ids.
     package var versions: Int
     package var pruned: Int
+    /// The objects the history stores (items and entries), what they hold, and what they
+    /// take stored: what `docctl info` reports without listing the history.
+    package var objects: ObjectCounts
     /// The segment entries' names, oldest first.
     package var history: [String]
     /// The place of the version whose document starts the forward delta chains (docs/format-3.md
@@ -22,11 +25,30 @@ package struct HistoryManifest: Codable, Equatable, Sendable {
     /// one made before. Writers need it to keep chains short; readers follow any chain.
     package var chainOrigin: Int
 
+    /// How many objects a history stores, and their bytes.
+    package struct ObjectCounts: Codable, Equatable, Sendable {
+        package var count = 0
+        /// Their sizes, decoded.
+        package var bytes: UInt64 = 0
+        /// Their stored sizes: an item's bytes or program before its block is compressed.
+        package var storedBytes: UInt64 = 0
+
+        package init() {}
+
+        /// Counts one more object.
+        package mutating func add(_ record: ObjectRecord) {
+            count += 1
+            bytes += record.size
+            storedBytes += record.storedSize
+        }
+    }
+
     package init(contentType: String, head: VersionID, versions: Int, pruned: Int, history: [String], chainOrigin: Int = 1) {
         self.contentType = contentType
         self.head = head
         self.versions = versions
         self.pruned = pruned
+        self.objects = ObjectCounts()
         self.history = history
         self.chainOrigin = chainOrigin
     }

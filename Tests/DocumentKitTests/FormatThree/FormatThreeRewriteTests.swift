@@ -118,4 +118,25 @@ import Testing
         #expect(pulled.formatVersion == 3 && pulled.headVersion.parents.count == 2)
         try expectValid("ours.dkproj", in: directory)
     }
+
+    /// `info` reads the counts the manifest keeps, which every way of writing format 3
+    /// keeps equal to the history's (validate checks them).
+    @Test func infoCountsWhatTheHistoryHoldsWithoutListingIt() throws {
+        let directory = try TemporaryDirectory()
+        let url = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 60, saves: 12)
+        func expectCountsAgree(_ what: String) throws {
+            let summary = try BundleSummary(of: url)
+            let listed = try DocumentBundle(contentsOf: url).manifest
+            #expect(summary.versionCount == listed.versions.count, "\(what)")
+            #expect(summary.objectCount == listed.objects.count, "\(what)")
+            #expect(summary.objectBytes == listed.objects.values.reduce(0) { $0 + $1.size }, "\(what)")
+            #expect(summary.storedBytes == listed.objects.values.reduce(0) { $0 + $1.storedSize }, "\(what)")
+            try expectValid("p.dkproj", in: directory)
+        }
+        try expectCountsAgree("after saves")
+        #expect(try Run.docctl(["prune", "p.dkproj", "--keep", "5"], in: directory.url).status == 0)
+        try expectCountsAgree("after a prune")
+        try FormatThreeFixtures.addSaves(3, to: url, taskCount: 60, from: 40)
+        try expectCountsAgree("after saves that follow the prune")
+    }
 }

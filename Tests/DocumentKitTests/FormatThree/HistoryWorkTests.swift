@@ -3,8 +3,8 @@ import DocumentKitCLI
 import Foundation
 import Testing
 
-/// Issue 25, item 5: in format 3 a save, `cat` (of the head and of an old version) and
-/// `log -n 1` read and write the same at 2,000 versions as at 10, within a constant, so
+/// Issue 25, item 5: in format 3 a save, `cat` (of the head and of an old version),
+/// `log -n 1` and `info` read and write the same at 2,000 versions as at 10, within a constant, so
 /// that no change brings back a cost that grows with the history unnoticed. Counted with
 /// docctl's work meter (bytes read, stored, hashed, parsed and encoded), not timed.
 @Suite(.serialized) struct HistoryWorkTests {
@@ -19,7 +19,7 @@ import Testing
             work["save", default: [:]].merge(counts) { $0 + $1 }
         }
         for (name, arguments) in [("cat", ["cat", "h.dkproj"]), ("log", ["log", "h.dkproj", "-n", "1"]),
-                                  ("old", ["cat", "h.dkproj", "--version", "2"])] {
+                                  ("old", ["cat", "h.dkproj", "--version", "2"]), ("info", ["info", "h.dkproj"])] {
             work[name] = try WorkScalingTests.meteredRun(arguments, in: directory)
         }
         return work
