@@ -69,6 +69,20 @@ extension DocumentBundle {
 
     /// The version's first parent, when the bundle holds it: in a format-3 bundle looked
     /// for at the place before the version's first, then in the whole history.
+    /// Passes every version to `body`, newest first (each before its parents), until it
+    /// returns `false`: a format-3 history read a row and a block at a time, as far as
+    /// `body` goes, without keeping what it read; an older bundle's from its manifest.
+    package func forEachVersionNewestFirst(_ body: (BundleVersion) throws -> Bool) throws {
+        guard let history else {
+            for version in try manifest.versions.reversed() where try !body(version) { return }
+            return
+        }
+        for place in places.reversed() {
+            let located = try DocumentKitError.located(at: url.relativePath) { try history.version(atPlace: place) }
+            guard try body(located.version) else { return }
+        }
+    }
+
     package func firstParent(of version: BundleVersion) throws -> BundleVersion? {
         guard let parent = version.parents.first else { return nil }
         if let before = try self.version(atPlace: version.number - 1), before.id == parent { return before }

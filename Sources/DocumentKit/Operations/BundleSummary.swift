@@ -85,16 +85,24 @@ public struct BundleSummary: Codable, Equatable, Sendable {
     /// Every version of the bundle at `url` that `filter` lets through, newest first (each
     /// before its parents), at most `limit` of them.
     public static func log(of url: URL, matching filter: VersionFilter = VersionFilter(), limit: Int? = nil) throws -> [VersionSummary] {
+        var versions: [VersionSummary] = []
+        try log(of: url, matching: filter, limit: limit) { versions.append($0) }
+        return versions
+    }
+
+    /// Passes `each` every version of the bundle at `url` that `filter` lets through, newest
+    /// first, at most `limit` of them, as they are read: a format-3 history a version at a
+    /// time, so that the first is printed before the last is read.
+    public static func log(of url: URL, matching filter: VersionFilter = VersionFilter(), limit: Int? = nil,
+                           _ each: (VersionSummary) throws -> Void) throws {
         let bundle = try DocumentBundle(contentsOf: url)
-        if let limit, bundle.history != nil {
-            // A format-3 history read newest first, a version at a time, as far as the limit.
-            var found: [VersionSummary] = []
-            for place in bundle.places.reversed() where found.count < limit {
-                if let version = try bundle.version(atPlace: place), filter.matches(version) { found.append(VersionSummary(version)) }
-            }
-            return found
+        var found = 0
+        guard limit.map({ $0 > 0 }) ?? true else { return }
+        try bundle.forEachVersionNewestFirst { version in
+            guard filter.matches(version) else { return true }
+            try each(VersionSummary(version))
+            found += 1
+            return limit.map { found < $0 } ?? true
         }
-        let versions = try bundle.manifest.versions.reversed().lazy.filter(filter.matches).map(VersionSummary.init)
-        return limit.map { Array(versions.prefix($0)) } ?? Array(versions)
     }
 }

@@ -51,13 +51,21 @@ extension DocumentTool {
                 message: try OptionValue.parse(grep, for: "--grep", valueName: "pattern") { try VersionFilter.pattern($0, ignoringCase: regexpIgnoreCase) },
                 since: try OptionValue.parse(since, for: "--since", valueName: "date") { try VersionFilter.time($0) },
                 until: try OptionValue.parse(until, for: "--until", valueName: "date") { try VersionFilter.time($0, endOfDay: true) })
-            let versions = try BundleSummary.log(of: target.url, matching: filter, limit: count)
-            if output.json { return try Console.printJSON(versions) }
-            if oneline {
-                for version in versions { Console.print(Self.oneLine(version)) }
-                return
+            if output.json { return try Console.printJSON(try BundleSummary.log(of: target.url, matching: filter, limit: count)) }
+            // Printed as read, in chunks: the first version at once, then 64 KiB at a time.
+            var pending = "", printed = 0
+            func flush() {
+                guard !pending.isEmpty else { return }
+                if oneline { Console.print(String(pending.dropLast())) } else { Console.write(Data(pending.utf8)) }
+                pending = ""
             }
-            Console.write(Data(versions.map(Self.describe).joined(separator: "\n").utf8))
+            // What was read is printed, then the error that stopped the reading.
+            defer { flush() }
+            try BundleSummary.log(of: target.url, matching: filter, limit: count) { version in
+                pending += oneline ? Self.oneLine(version) + "\n" : (printed == 0 ? "" : "\n") + Self.describe(version)
+                printed += 1
+                if printed == 1 || pending.utf8.count >= 1 << 16 { flush() }
+            }
         }
 
         /// The versions with the graph beside them: every version's lanes are drawn, the first

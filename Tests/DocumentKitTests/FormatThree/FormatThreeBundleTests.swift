@@ -137,6 +137,12 @@ import Testing
             #expect(result.status == 65 && result.standardError.hasPrefix("error: p.dkproj: ") && result.standardError.contains(oldest.name)
                     && result.standardError.split(separator: "\n").count == 1, "\(command): \(result.standardError)")
         }
+        // A full log prints as it reads, newest first: the versions of the newer segments
+        // come out, then the error.
+        let log = try Run.docctl(["log", "p.dkproj", "--oneline"], in: directory.url)
+        let sound = try #require(HistoryManifest.places(ofSegment: oldest.name)).upperBound + 1
+        #expect(log.status == 65 && log.output.hasPrefix("41  ") && log.output.split(separator: "\n").count == 41 - sound + 1,
+                "versions \(sound)–41 are in sound segments: \(log.output)")
         // What does not need the damaged block still reads: `info` takes its counts from
         // the manifest.
         #expect(try Run.docctl(["cat", "p.dkproj"], in: directory.url).status == 0)
