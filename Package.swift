@@ -75,6 +75,8 @@ let package = Package(
         .executableTarget(name: "docctl", dependencies: ["DocumentKitCLI", "SampleProject"]),
         .executableTarget(name: "docctl-s3", dependencies: ["DocumentKitCLI", "DocumentKitS3", "SampleProject"]),
         .executableTarget(name: "notectl", dependencies: ["DocumentKitCLI"]),
+        // Makes the long histories bench/history.sh measures (bench only; not a product).
+        .executableTarget(name: "dkbench", dependencies: ["DocumentKit", "SampleProject"]),
         .testTarget(
             name: "DocumentKitTests",
             dependencies: [

@@ -77,9 +77,8 @@ extension DocumentBundle {
             for version in try manifest.versions.reversed() where try !body(version) { return }
             return
         }
-        for place in places.reversed() {
-            let located = try DocumentKitError.located(at: url.relativePath) { try history.version(atPlace: place) }
-            guard try body(located.version) else { return }
+        try DocumentKitError.located(at: url.relativePath) {
+            try history.forEachVersionNewestFirst { try body($0.version) }
         }
     }
 

@@ -150,6 +150,19 @@ extension HistorySegment {
             return found
         }
 
+        /// The versions block `number` holds, in order, each with the object item before it:
+        /// for reading versions one after another, a block decoded and walked once.
+        package func versions(inBlock number: Int) throws -> [(id: VersionID, record: Data, before: ObjectItem?)] {
+            var reader = ItemReader(bytes: try decodedBlock(number), position: 0)
+            var versions: [(id: VersionID, record: Data, before: ObjectItem?)] = []
+            while true {
+                let before = reader.lastObject
+                guard let item = try reader.next(identify: identify) else { break }
+                if case .version(let id, let record) = item { versions.append((id, record, before)) }
+            }
+            return versions
+        }
+
         /// Every item, in order: what `validate` and merging read.
         package func items() throws -> [Item] {
             try (0..<blockCount).flatMap { try items(in: try decodedBlock($0)) }

@@ -36,7 +36,7 @@ import Testing
     @Test func everyTargetIsChecked() throws {
         let targets = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).sorted()
         #expect(targets == ["CArchive", "DocumentKit", "DocumentKitArchive", "DocumentKitCLI", "DocumentKitCore", "DocumentKitJSON",
-                            "DocumentKitS3", "DocumentKitStore", "SampleProject", "docctl", "docctl-s3", "notectl"])
+                            "DocumentKitS3", "DocumentKitStore", "SampleProject", "dkbench", "docctl", "docctl-s3", "notectl"])
         #expect(try Self.files(of: "DocumentKitStore").count > 20, "the sources are where the tests look")
     }
 
@@ -56,6 +56,7 @@ import Testing
         "docctl": ["DocumentKitCLI", "SampleProject"],
         "docctl-s3": ["DocumentKitCLI", "DocumentKitS3", "SampleProject"],
         "notectl": ["DocumentKit", "DocumentKitCLI"],
+        "dkbench": ["DocumentKit", "SampleProject"],
     ]
 
     @Test func eachTargetImportsOnlyTheLayersBelowIt() throws {
