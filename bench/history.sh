@@ -36,7 +36,9 @@ rm -rf "$dir/head" "$one"
 "$docctl" export "$long" --format dir -o "$dir/head" >/dev/null
 "$docctl" import "$dir/head" -o "$one" --author bench --format-version "$format" >/dev/null
 cmp <("$docctl" cat "$long") <("$docctl" cat "$one")
-"$docctl" validate --deep "$long" >&2
+# The quick check: --deep checks every version's document, minutes a thousand versions of
+# this 7.5 MB document (issue 25 owns making it linear in the bytes it reads).
+"$docctl" validate "$long" >&2
 
 python3 - "$out/history-spec$suffix.json" "$docctl" "$dir" "$long" "$versions" "$one" <<'PY'
 import json, sys

@@ -49,7 +49,9 @@ extension BundleWriter {
             case .copied(let source)?:
                 item = try carriedItem(digest, from: source, alone: &history.alone)
             case nil:
-                guard let base else { preconditionFailure("an object not written now is the base's") }
+                guard let base else {
+                    throw DocumentKitError(.malformedInput, "object \(digest.short) is listed, but neither written now nor in a bundle to copy it from")
+                }
                 item = try carriedItem(digest, from: base, alone: &history.alone)
             default:
                 item = nil
