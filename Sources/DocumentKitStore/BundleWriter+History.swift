@@ -101,6 +101,8 @@ extension BundleWriter {
         // the base's head: as short a chain, and a document at hand.
         if basePlace >= base.places.upperBound, let headDocument {
             baseDocument = headDocument
+        } else if let headDocument, let folded = try foldedDelta(of: document, place: basePlace, in: base, headDocument: headDocument) {
+            return folded
         } else {
             guard let baseVersion = try base.version(atPlace: basePlace) else { return nil }
             let digest = try base.documentDigest(of: baseVersion)
@@ -109,6 +111,23 @@ extension BundleWriter {
         let program = ObjectDelta.encode(target: document, base: baseDocument.data)
         guard program.count * 2 <= document.count else { return nil }
         return (baseDocument.digest, program)
+    }
+
+    /// The forward delta of `document` against the document at `basePlace`, made without
+    /// reading that document: the head's delta chain passes through it (a chain drops one
+    /// base-16 digit of the place at a time, and the base is the place with the new
+    /// place's lowest nonzero digit cleared), so its programs from there to the head,
+    /// folded with the head-to-new program, are that delta. `nil` when the chain does not
+    /// reach it (a history made before, or another writer's).
+    private static func foldedDelta(of document: Data, place basePlace: Int, in base: DocumentBundle,
+                                    headDocument: (digest: ObjectDigest, data: Data)) throws -> (ObjectDigest, Data)? {
+        guard let baseVersion = try base.version(atPlace: basePlace) else { return nil }
+        let baseDigest = try base.documentDigest(of: baseVersion)
+        guard let chain = try base.deltaChain(from: headDocument.digest, to: baseDigest) else { return nil }
+        let last = ObjectDelta.encode(target: document, base: headDocument.data)
+        let step = try DeltaInstructions(program: last, baseSize: headDocument.data.count, expectedSize: document.count)
+        let program = DeltaInstructions.folded(chain + [step]).program
+        return program.count * 2 <= document.count ? (baseDigest, program) : nil
     }
 
     /// Writes a planned format-3 save: in place, appending to a format-3 base, when the

@@ -97,6 +97,27 @@ package struct DeltaInstructions {
         return low
     }
 
+    /// The program (FORMAT.md §4.1) that does what these instructions do: a COPY for each
+    /// piece from the base, an ADD for each from the literals. How a folded chain is stored
+    /// as one delta.
+    package var program: Data {
+        var program = ObjectDelta.magic
+        ObjectDelta.appendVarint(baseSize, to: &program)
+        ObjectDelta.appendVarint(targetSize, to: &program)
+        for piece in pieces {
+            if piece.fromBase {
+                program.append(ObjectDelta.Opcode.copy.rawValue)
+                ObjectDelta.appendVarint(piece.offset, to: &program)
+                ObjectDelta.appendVarint(piece.length, to: &program)
+            } else {
+                program.append(ObjectDelta.Opcode.add.rawValue)
+                ObjectDelta.appendVarint(piece.length, to: &program)
+                program += literals[piece.offset..<(piece.offset + piece.length)]
+            }
+        }
+        return Data(program)
+    }
+
     /// Builds the target from `base`, which must be `baseSize` bytes; the output is
     /// allocated once, at `targetSize`.
     package func apply(to base: Data) throws -> Data {

@@ -200,6 +200,20 @@ extension DocumentBundle {
         }
     }
 
+    /// The programs that rebuild object `digest` from object `ancestor`, oldest first: the
+    /// links of `digest`'s delta chain down to `ancestor`; `nil` when the chain does not
+    /// pass through it within `limit` links. Reads the programs, never the documents.
+    package func deltaChain(from digest: ObjectDigest, to ancestor: ObjectDigest, limit: Int = 256) throws -> [DeltaInstructions]? {
+        var links: [DeltaInstructions] = []
+        var current = digest
+        while current != ancestor {
+            guard links.count < limit, let record = try objectRecord(current), record.codec == .delta, record.base != nil else { return nil }
+            links.append(try deltaInstructions(current))
+            current = record.base!
+        }
+        return links.reversed()
+    }
+
     /// Refuses to decode an object larger than the limit for one held in memory: a
     /// compressed object's declared size is checked before any byte is decoded, streamed or not.
     private func refuseOversized(_ digest: ObjectDigest, _ record: ObjectRecord) throws {
