@@ -19,6 +19,11 @@ extension ArchiveReader {
             while true {
                 current = nil
                 var entry: OpaquePointer?
+                // libarchive reads errno after a name it cannot convert, to tell running out
+                // of memory (fatal) from a name that is not UTF-8 (a warning): an ENOMEM left
+                // by an earlier call on this thread made a zip's non-UTF-8 name end the
+                // reading with "Can't allocate memory for Pathname" (once, in CI).
+                errno = 0
                 let code = archive_read_next_header(archive, &entry)
                 if code == ARCHIVE_EOF {
                     if entryCount == 0 { try checkEmptyArchive() }
