@@ -3,15 +3,20 @@ import Foundation
 extension ValidationPass {
     /// Checks a format-3 bundle's history segments whole (docs/format-3.md §2): each
     /// index against its CRC-32 and its blocks, every block decoded and every item read,
-    /// every record's row against its id. Returns whether they are sound: the rest of the
-    /// checks list the history, which a damaged segment would stop.
-    package mutating func checkSegments() -> Bool {
-        guard let history = bundle.history else { return true }
+    /// every record's row against its id. Returns whether they are sound, and the objects
+    /// their items store (a root tree saved again when a version returns to an earlier
+    /// state is stored, and counted, again): the rest of the checks list the history,
+    /// which a damaged segment would stop.
+    package mutating func checkSegments() -> (sound: Bool, stored: HistoryManifest.ObjectCounts) {
+        var stored = HistoryManifest.ObjectCounts()
+        guard let history = bundle.history else { return (true, stored) }
         var sound = true
         for segment in history.segments {
             do {
                 try segment.reader.verifyIndex()
-                let versions = try segment.reader.items().count { if case .version = $0 { true } else { false } }
+                let items = try segment.reader.items()
+                for case .object(let object) in items { stored.add(object.record) }
+                let versions = items.count { if case .version = $0 { true } else { false } }
                 guard versions == segment.reader.versionCount else {
                     throw HistorySegment.failure("it holds \(versions) records, and its index \(segment.reader.versionCount)")
                 }
@@ -21,14 +26,13 @@ extension ValidationPass {
                 sound = false
             }
         }
-        return sound
+        return (sound, stored)
     }
 
-    /// A format-3 manifest's object counts, which `info` reports, against the history's.
-    package mutating func checkHistoryCounts() {
+    /// A format-3 manifest's object counts, which `info` reports, against what the
+    /// history's segments store.
+    package mutating func checkHistoryCounts(stored listed: HistoryManifest.ObjectCounts) {
         guard let recorded = bundle.history?.manifest.objects else { return }
-        var listed = HistoryManifest.ObjectCounts()
-        for record in manifest.objects.values { listed.add(record) }
         guard listed != recorded else { return }
         report("manifest.counts", "manifest.json counts \(recorded.count) objects of \(recorded.bytes) bytes (\(recorded.storedBytes) stored); the history holds \(listed.count) of \(listed.bytes) (\(listed.storedBytes) stored)", entry: BundleEntry.manifest)
     }

@@ -38,14 +38,15 @@ package struct ValidationPass {
             report("bundle.unfinished-save", .warning, "a save that did not finish (it is running, or was killed) left \(bundle.unfinishedAppendBytes) bytes after the bundle's end; readers ignore them and the next save removes them")
         }
         // Everything after lists the history, which needs every segment readable.
-        guard checkSegments() else { return }
+        let segments = checkSegments()
+        guard segments.sound else { return }
         do {
             manifest = try bundle.manifest
         } catch {
             report("history.damaged", (error as? DocumentKitError)?.message ?? "\(error)")
             return
         }
-        checkHistoryCounts()
+        checkHistoryCounts(stored: segments.stored)
         checkMimetype()
         checkEntries()
         checkSupersededBytes()

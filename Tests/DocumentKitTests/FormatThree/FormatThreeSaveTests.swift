@@ -49,4 +49,26 @@ import Testing
         try #require(try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url).status == 0)
         #expect(try bundle.documentData(of: bundle.headVersion) == bundle.headDocumentData())
     }
+
+    /// A version that returns to an earlier state (the thumbnail attached again) stores its
+    /// root tree again, since root trees are found by place, not by digest: the manifest's
+    /// counts are what the segments store, and `validate --deep` agrees (it did not: the
+    /// crash harness found it).
+    @Test func aVersionThatReturnsToAnEarlierStateCountsWhatItStores() throws {
+        let directory = try TemporaryDirectory()
+        try Fixtures.write(Fixtures.noise(100_000, seed: 1), to: "a.bin", in: directory.url)
+        try Fixtures.write(Fixtures.noise(100_000, seed: 2), to: "b.bin", in: directory.url)
+        let url = directory.url.appendingPathComponent("p.dkproj")
+        var metadata = SaveMetadata(author: "t")
+        metadata.formatVersion = 3
+        _ = try BundleEditor.create(at: url, type: Project.self, json: GeneratedProject.document(taskCount: 4, seed: 1), metadata: metadata)
+        for file in ["a.bin", "b.bin", "a.bin"] {
+            try #require(try Run.docctl(["attach", "p.dkproj", file, "--as", "thumbnail"], in: directory.url).status == 0)
+        }
+        let result = try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url)
+        #expect(result.status == 0, "\(result.standardOutput)")
+        let counts = try #require(try DocumentBundle(contentsOf: url).history?.manifest.objects)
+        let distinct = try DocumentBundle(contentsOf: url).manifest.objects.count
+        #expect(counts.count == distinct + 1, "the tree of versions 2 and 4 is stored twice")
+    }
 }
