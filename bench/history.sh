@@ -5,8 +5,8 @@
 # ratios: save and head-open time, size, and the history commands. Builds docctl in
 # release mode; the bundles go under bench/corpus/history/ (kept between runs).
 # Usage: bench/history.sh [RUNS] [VERSIONS]   (default 7 and 1000; results also go to
-#        bench/out/history.md). FORMAT=3 makes both bundles in format 3 (docs/format-3.md;
-#        bundles long-VERSIONS-f3.dkproj and one-f3.dkproj, results history-f3.md).
+#        bench/out/history-f3.md). Both bundles are in format 3 (FORMAT.md §12; bundles
+#        long-VERSIONS-f3.dkproj and one-f3.dkproj); FORMAT=2 makes them in format 2.
 #        The long bundle's saves run in one process (dkbench history), timed each.
 set -euo pipefail
 if [[ "${1:-}" == "--help" ]]; then sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
@@ -15,7 +15,7 @@ versions="${2:-1000}"
 source "$(dirname "$0")/prelude.sh"
 dir="$corpus/history"
 mkdir -p "$dir"
-format="${FORMAT:-2}"
+format="${FORMAT:-3}"
 suffix=$([[ "$format" == 3 ]] && echo "-f3" || echo "")
 long="$dir/long-$versions$suffix.dkproj"
 one="$dir/one$suffix.dkproj"

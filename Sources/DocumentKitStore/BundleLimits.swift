@@ -55,6 +55,6 @@ public enum BundleEntry {
     public static let state = "state.json"
     /// The prefix of every object entry.
     public static let objectsPrefix = "objects/"
-    /// The folder of a format-3 bundle's history segments (docs/format-3.md §2).
+    /// The folder of a format-3 bundle's history segments (FORMAT.md §12.2).
     public static let historyPrefix = "history/"
 }

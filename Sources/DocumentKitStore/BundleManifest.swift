@@ -25,9 +25,13 @@ public struct BundleManifest: Codable, Sendable, Equatable {
 
     /// The `format` value every manifest carries.
     public static let formatName = "documentkit.bundle"
-    /// The layout this build writes: 2, whose version ids cover no number (FORMAT.md §5).
-    /// Format 1 is read for ever; a save upgrades it.
-    public static let currentFormatVersion = 2
+    /// The layout this build writes: 3, whose history is in segments (FORMAT.md). Formats
+    /// 1 and 2 are read for ever; a save upgrades them.
+    public static let currentFormatVersion = 3
+    /// The newest layout whose `manifest.json` lists every version and object, as this
+    /// type does: 2, whose version ids cover no number (FORMAT.md §5). A save writes it
+    /// only when asked (`SaveMetadata.formatVersion`).
+    public static let wholeManifestFormatVersion = 2
     /// The newest layout this build reads: 3, whose history is in segments.
     public static let newestReadableFormatVersion = 3
 
@@ -41,7 +45,7 @@ public struct BundleManifest: Codable, Sendable, Equatable {
     public init(contentType: String, head: VersionID, versions: [BundleVersion], objects: [ObjectDigest: ObjectRecord],
                 pruned: [VersionID] = []) {
         self.format = Self.formatName
-        self.formatVersion = Self.currentFormatVersion
+        self.formatVersion = Self.wholeManifestFormatVersion
         self.contentType = contentType
         self.head = head
         self.versions = versions

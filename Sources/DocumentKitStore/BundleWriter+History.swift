@@ -4,7 +4,7 @@ import DocumentKitJSON
 import Foundation
 
 extension BundleWriter {
-    /// Objects smaller than this are items of the version's segment (docs/format-3.md
+    /// Objects smaller than this are items of the version's segment (FORMAT.md §12
     /// §3), where their block's compression covers them; larger ones are entries of their own.
     package static let smallObjectLimit = 64 << 10
 
@@ -33,7 +33,7 @@ extension BundleWriter {
 
     /// Plans a format-3 save of `version`: each new object an item or an entry by its
     /// size, the root tree an item found by its place, and the document a forward delta
-    /// against the one `HistoryPolicy` names (docs/format-3.md §3), stored whole when it
+    /// against the one `HistoryPolicy` names (FORMAT.md §12.3), stored whole when it
     /// starts the chain or when the delta would not be much smaller.
     static func planHistorySave(_ request: Request, version: BundleVersion, planner: TreePlanner, document: Data,
                                 documentDigest: ObjectDigest?, baseDocument: (digest: ObjectDigest, data: Data)?) throws -> HistorySave {
@@ -228,7 +228,7 @@ extension BundleWriter {
         return copied.reduce(estimate, +)
     }
 
-    /// Writes everything after `mimetype` (docs/format-3.md §1): `document.json`, the
+    /// Writes everything after `mimetype` (FORMAT.md §12.1): `document.json`, the
     /// objects stored alone (the base's kept or copied, the save's written), the segments
     /// (the base's that stay, and the new one), `manifest.json` and the base's `state.json`.
     private static func writeHistoryEntries(_ save: HistorySave, carried: CarriedHistory, to zip: StoredZipWriter, appending: Bool) throws {
@@ -294,7 +294,7 @@ extension BundleWriter {
 
     /// What a save carries over from its base besides its segments: the entries of the
     /// objects stored alone, and, from a format-1 or 2 base, its whole history as items,
-    /// its manifest made into a segment (docs/format-3.md §4, "Upgrade").
+    /// its manifest made into a segment (FORMAT.md §12.4, "Upgrade").
     typealias CarriedHistory = (entries: [StoredZipEntry], items: [HistorySegment.Item], versionCount: Int, prunedCount: Int)
 
     private static func carriedHistory(of base: DocumentBundle?) throws -> CarriedHistory {

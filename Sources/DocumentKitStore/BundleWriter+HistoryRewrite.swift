@@ -24,7 +24,7 @@ extension BundleWriter {
     /// Lays out a history listed as format 2 lists it (`versions`, `pruned` ids and the
     /// digests of its `objects`) for a format-3 bundle: each object an item of the segment
     /// when it is small (a delta by its program, whose block compresses it), or stored
-    /// alone; new objects from `newObjects`, every other one from `base` (docs/format-3.md §4).
+    /// alone; new objects from `newObjects`, every other one from `base` (FORMAT.md §12.4).
     ///
     /// Nothing is re-encoded: objects keep their codecs and bases. Small objects taken out
     /// of entries are checked first (against their digests, a delta program against its
@@ -93,7 +93,7 @@ extension BundleWriter {
         }
     }
 
-    /// Writes `contents` in format 3 after `mimetype` (docs/format-3.md §1): `document.json`,
+    /// Writes `contents` in format 3 after `mimetype` (FORMAT.md §12.1): `document.json`,
     /// the objects stored alone, one segment holding the rest of the history, the manifest
     /// and the base's `state.json`. What a rewrite of a whole history (a prune, a pack, a
     /// pull, an import) writes; a save appends instead (`writeHistoryEntries`).
@@ -107,7 +107,7 @@ extension BundleWriter {
                                            newObjects: contents.newObjects, sizes: contents.sizes, base: contents.base)
         try zip.addEntry(name: BundleEntry.document, data: contents.document)
         let written = try writeAlone(history.alone, contents: contents, to: zip, carry: carry)
-        // Pruned ids first, then the objects, then the records (docs/format-3.md §2).
+        // Pruned ids first, then the objects, then the records (FORMAT.md §12.2).
         let prunedCount = listed.pruned.count
         history.items.insert(contentsOf: written, at: prunedCount)
         let start = HistoryManifest(contentType: listed.contentType, head: "", versions: 0, pruned: prunedCount, history: [],

@@ -18,9 +18,10 @@ public struct SaveMetadata: Sendable {
     /// Whether to stop short of writing: the save runs every step and check, and returns
     /// the version it would add, but the bundle (or its new file) is not written.
     public var dryRun = false
-    /// The layout a new bundle, or the first save of an older one, is written in: format
-    /// 2 by default; format 3 (docs/format-3.md) on request, while it is being completed.
-    /// A format-3 bundle stays in format 3.
+    /// The layout a new bundle, or the save of an older one, is written in: format 3
+    /// (FORMAT.md §12) by default, which upgrades a format-1 or 2 bundle; 2 keeps a new
+    /// bundle, or one of format 1 or 2, readable by DocumentKit 0.3 and older. A format-3
+    /// bundle stays in format 3.
     public var formatVersion = BundleManifest.currentFormatVersion
 
     // `compression` is not optional, so that `compression: .none` cannot mean "the default".
@@ -75,7 +76,7 @@ package enum BundleWriter {
         /// Another copy's versions and objects, added after the base's and before the new
         /// version (a pull), and that copy's head, the new version's second parent (a merge).
         package var incoming: Incoming?
-        /// Whether the save writes format 3 (docs/format-3.md): when the metadata asks for
+        /// Whether the save writes format 3 (FORMAT.md §12): when the metadata asks for
         /// it, or the base is of format 3, which a save never takes back to an older layout.
         var writesHistory: Bool { metadata.formatVersion >= HistoryManifest.formatVersion || base?.history != nil }
 

@@ -8,7 +8,7 @@ package struct StoredObject {
     package enum Location {
         /// An entry `objects/…` of the zip holds the stored bytes.
         case entry(StoredZipEntry)
-        /// A format-3 history segment holds them in an item (docs/format-3.md §2): the
+        /// A format-3 history segment holds them in an item (FORMAT.md §12.2): the
         /// object's bytes, or a delta program not compressed (its block was).
         case item(Data)
     }

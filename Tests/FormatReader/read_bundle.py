@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A reader of DocumentKit bundles written from FORMAT.md alone: it runs the page's own
-Python (read_object, apply_delta, record_text) and checks what its prose says. For each
-bundle it prints one JSON line per version, oldest first: its number, its id (recomputed
+Python (read_object, apply_delta, record_text, read_segment, read_history) and checks
+what its prose says. For each bundle it prints one JSON line per version, oldest first: its number, its id (recomputed
 from the record text) and the SHA-256 of its document; it exits 1 with `error: ...` at
 the first thing that disagrees with the page.
 
@@ -86,8 +86,18 @@ def read_bundle(path, functions):
     if len(set(keys)) != len(keys):
         raise Disagreement("two entry names share a collision key")
     manifest = json.loads(bundle.read("manifest.json"))
-    if manifest.get("format") is None or manifest.get("formatVersion") not in (1, 2):
-        raise Disagreement(f"formatVersion {manifest.get('formatVersion')} is not 1 or 2")
+    if manifest.get("format") is None or manifest.get("formatVersion") not in (1, 2, 3):
+        raise Disagreement(f"formatVersion {manifest.get('formatVersion')} is not 1, 2 or 3")
+    if manifest["formatVersion"] == 3:
+        # §12: the history's segments, listed as format 2's manifest lists them.
+        listed = functions["read_history"](bundle, manifest)
+        if len(listed["versions"]) != manifest["versions"] or len(listed["pruned"]) != manifest["pruned"]:
+            raise Disagreement("the segments do not hold the versions and pruned ids manifest.json counts")
+        if listed["versions"][-1]["id"] != manifest["head"]:
+            raise Disagreement("the last version of the newest segment is not the head")
+        if sorted(name for name in bundle.namelist() if name.startswith("history/")) != manifest["history"]:
+            raise Disagreement("manifest.json's history does not name exactly the history/ entries, oldest first")
+        manifest = listed
 
     def object_bytes(digest):
         data = read_object(bundle, manifest, digest)
@@ -110,7 +120,7 @@ def read_bundle(path, functions):
         number = len(pruned) + index + 1
         if hashlib.sha256(record_text(version)).hexdigest() != version["id"]:
             raise Disagreement(f"version {number}: the record text does not hash to its id")
-        if manifest["formatVersion"] == 1 and version.get("number") != number:
+        if (manifest["formatVersion"] == 1 or "number" in version) and version.get("number") != number:
             raise Disagreement(f"version {number}: a format-1 record's number is not its place")
         if not set(version["parents"]) <= earlier or len(version["parents"]) > 2:
             raise Disagreement(f"version {number}: a parent does not come before it, or there are more than two")

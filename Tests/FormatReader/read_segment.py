@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Reads a format-3 history segment with the Python of docs/format-3.md alone and prints
+"""Reads a format-3 history segment with the Python of FORMAT.md §12 alone and prints
 one JSON line per item: its kind, and the SHA-256 of the record (V), the digest, storage
 and size of the object (O), or the id (P).
 
-Usage: read_segment.py docs/format-3.md SEGMENT
+Usage: read_segment.py FORMAT.md SEGMENT
 """
 import hashlib
 import json

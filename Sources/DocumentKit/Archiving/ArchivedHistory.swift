@@ -68,7 +68,9 @@ struct ArchivedHistory {
             pruned.insert(rootID, at: 0)
         }
         BundleManifest.number(&versions, after: pruned.count)
-        let manifest = BundleManifest(contentType: last.record.contentType, head: last.record.version.id, versions: versions, objects: [:], pruned: pruned)
+        var manifest = BundleManifest(contentType: last.record.contentType, head: last.record.version.id, versions: versions, objects: [:], pruned: pruned)
+        // A clone is written in the layout saves write.
+        manifest.formatVersion = BundleManifest.currentFormatVersion
         let contents = BundleWriter.Contents(mimeType: last.record.mimeType, document: headDocument, manifest: manifest,
                                              newObjects: planner.pending, sizes: planner.sizes, compression: .zstd)
         return (contents, prunedParents)

@@ -179,10 +179,24 @@ public enum BundleEditor {
             let root: FileWrapper
             do {
                 root = try bundle.tree(of: source)
+                // Every file the version holds must be there to be restored: in format 3 an
+                // object's item can outlive the entry holding its bytes.
+                try requireStored(root, in: bundle)
             } catch let error as DocumentKitError {
                 throw DocumentKitError(.notFound, "version \(source.number) cannot be restored: \(error.message)", path: url.relativePath)
             }
             return SaveContent(root: root, contentType: bundle.storedContentType, schema: source.schema)
+        }
+    }
+
+    /// Checks that every file below `folder` is stored in `bundle`, without reading it.
+    private static func requireStored(_ folder: FileWrapper, in bundle: DocumentBundle) throws {
+        for child in folder.fileWrappers?.values ?? [:].values {
+            if child.isDirectory {
+                try requireStored(child, in: bundle)
+            } else if let digest = child.knownDigest {
+                _ = try bundle.storedObject(digest)
+            }
         }
     }
 

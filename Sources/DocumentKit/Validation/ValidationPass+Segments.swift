@@ -1,7 +1,7 @@
 import Foundation
 
 extension ValidationPass {
-    /// Checks a format-3 bundle's history segments whole (docs/format-3.md §2): each
+    /// Checks a format-3 bundle's history segments whole (FORMAT.md §12.2): each
     /// index against its CRC-32 and its blocks, every block decoded and every item read,
     /// every record's row against its id. Returns whether they are sound, and the objects
     /// their items store (a root tree saved again when a version returns to an earlier

@@ -95,8 +95,10 @@ public struct DocumentEditSession {
     /// that is a `Refusal`, to show the user; anything else concerns the bundle.
     private func save(_ value: JSONValue, basedOn base: BundleVersion) throws -> BundleEditor.Outcome {
         do {
-            return try BundleEditor.apply(at: url, expectedHead: base.id, metadata: SaveMetadata(author: author ?? Authorship.defaultAuthor(), message: message, compression: .defaultForSaves(),
-                                                                                    signingKey: try SigningKey.forSaves())) { _ in
+            var metadata = SaveMetadata(author: author ?? Authorship.defaultAuthor(), message: message, compression: .defaultForSaves(),
+                                        signingKey: try SigningKey.forSaves())
+            metadata.formatVersion = BundleLayoutSetting.forSaves()
+            return try BundleEditor.apply(at: url, expectedHead: base.id, metadata: metadata) { _ in
                 .set(path, value)
             }
         } catch let error as DocumentKitError where error.code == .invalidDocument {

@@ -40,6 +40,7 @@ struct EditOptions: ParsableArguments {
         var metadata = SaveMetadata(author: try Authorship.author(author), message: message ?? defaultMessage, compression: .defaultForSaves(),
                                     signingKey: try SigningKey.forSaves())
         metadata.dryRun = dryRun
+        metadata.formatVersion = BundleLayoutSetting.forSaves()
         return metadata
     }
 }

@@ -4,19 +4,20 @@ import DocumentKit
 /// `--format-version`, for commands that create a bundle: the layout to write it in.
 struct LayoutOption: ParsableArguments {
     @Option(name: .customLong("format-version"),
-            help: "The bundle layout to write: 2 (the default) or 3, whose history is in segments (docs/format-3.md).")
-    var formatVersion: Int = BundleManifest.currentFormatVersion
+            help: "The bundle layout to write: 3, whose history is in segments, or 2, which DocumentKit 0.3 and older read (default: your format-version in '\(DocumentTool.name) config', else 3).")
+    var formatVersion: Int?
 
     func validate() throws {
-        guard [BundleManifest.currentFormatVersion, BundleManifest.newestReadableFormatVersion].contains(formatVersion) else {
-            throw ValidationError("--format-version must be \(BundleManifest.currentFormatVersion) or \(BundleManifest.newestReadableFormatVersion)")
+        let known = [BundleManifest.currentFormatVersion, BundleManifest.wholeManifestFormatVersion]
+        guard formatVersion.map(known.contains) ?? true else {
+            throw ValidationError("--format-version must be \(known[0]) or \(known[1])")
         }
     }
 
-    /// `metadata`, writing this layout.
+    /// `metadata`, writing this layout if one is given (else the setting's, which `metadata` has).
     func applied(to metadata: SaveMetadata) -> SaveMetadata {
         var metadata = metadata
-        metadata.formatVersion = formatVersion
+        if let formatVersion { metadata.formatVersion = formatVersion }
         return metadata
     }
 }

@@ -13,6 +13,8 @@ public enum NamedUserSettings {
         .text("author.email", summary: "your email, saved with your name as 'Name <email>'") { $0.authorEmail },
         .choice("export.format", summary: "the format 'docctl export' writes when given no --format") { $0.exportFormat },
         .choice("compression", summary: "how saves store new objects: zstd where it pays, or none") { $0.compression },
+        .number("format-version", summary: "the layout saves write: 3, or 2 (DocumentKit 0.3 reads)",
+                in: BundleManifest.wholeManifestFormatVersion...BundleManifest.currentFormatVersion) { $0.formatVersion },
         .number("remote.timeout", summary: "seconds an S3 request may go unanswered before a retry", in: 0.001...86_400) { $0.remoteTimeout },
         .number("remote.retries", summary: "how many times a failed S3 request is tried again", in: 0...100) { $0.remoteRetries },
         .number("remote.retry-budget", summary: "the most retries of all of a command's S3 requests", in: 0...10_000) {

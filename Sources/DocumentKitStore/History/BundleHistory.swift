@@ -11,7 +11,7 @@ package struct BundleHistory: Sendable {
     package let segments: [(name: String, places: ClosedRange<Int>, reader: HistorySegment.Reader)]
 
     /// A version read from the history, with its root tree when the segment stores that
-    /// by place, before the record (docs/format-3.md §2): no index row finds such a tree.
+    /// by place, before the record (FORMAT.md §12.2): no index row finds such a tree.
     package struct Located {
         package var version: BundleVersion
         package var placedTree: HistorySegment.ObjectItem?

@@ -3,7 +3,7 @@ import DocumentKitJSON
 import Foundation
 
 extension BundleVersion {
-    /// The record as a history segment stores it (docs/format-3.md §2): its compact
+    /// The record as a history segment stores it (FORMAT.md §12.2): its compact
     /// canonical JSON without `id`, which its record text gives.
     package func segmentRecord() throws -> Data {
         guard case .object(var members) = try JSONValue.parse(try CanonicalJSONEncoder().encode(self)) else {

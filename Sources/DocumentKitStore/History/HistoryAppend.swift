@@ -1,7 +1,7 @@
 import DocumentKitCore
 import Foundation
 
-/// What a save writes into a format-3 history (docs/format-3.md §4): one new segment with
+/// What a save writes into a format-3 history (FORMAT.md §12.4): one new segment with
 /// the save's items, merged with the newest segments while `HistoryPolicy` says so, and
 /// the manifest that names the result. The segments it does not name again are
 /// superseded; every other segment stays where it is, unread.

@@ -2,7 +2,7 @@ import DocumentKitCore
 import DocumentKitJSON
 import Foundation
 
-/// `manifest.json` of a format-3 bundle (docs/format-3.md §1): a few hundred bytes that
+/// `manifest.json` of a format-3 bundle (FORMAT.md §12.1): a few hundred bytes that
 /// name the head and the history segments, however long the history.
 package struct HistoryManifest: Codable, Equatable, Sendable {
     package static let formatVersion = 3
@@ -20,7 +20,7 @@ package struct HistoryManifest: Codable, Equatable, Sendable {
     package var objects: ObjectCounts
     /// The segment entries' names, oldest first.
     package var history: [String]
-    /// The place of the version whose document starts the forward delta chains (docs/format-3.md
+    /// The place of the version whose document starts the forward delta chains (FORMAT.md §12
     /// §3): 1 in a bundle made in format 3, the first version saved after an upgrade in
     /// one made before. Writers need it to keep chains short; readers follow any chain.
     package var chainOrigin: Int

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The two choices a format-3 writer makes that keep a history cheap to read and to add
-/// to (docs/format-3.md §3 and §4): which stored document a new one is a delta against,
+/// to (FORMAT.md §12.3 and §4): which stored document a new one is a delta against,
 /// and which segments a save merges.
 package enum HistoryPolicy {
     /// The radix of the delta checkpoints: every 16th document is a delta against the one

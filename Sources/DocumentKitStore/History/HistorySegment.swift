@@ -1,7 +1,7 @@
 import DocumentKitCore
 import Foundation
 
-/// One history segment of a format-3 bundle (docs/format-3.md §2): version records,
+/// One history segment of a format-3 bundle (FORMAT.md §12.2): version records,
 /// pruned ids and small objects, as items in blocks of at most 64 KiB that are each one
 /// zstd frame, then an index of fixed-width rows and a trailer. A reader finds a version
 /// by its place or an object by its digest from the index alone, and decodes one block.

@@ -39,6 +39,7 @@ import Testing
             author.email         ada@example.org
             export.format        tar.zst
             compression          zstd (default)
+            format-version       3 (default)
             remote.timeout       60 (default)
             remote.retries       8 (default)
             remote.retry-budget  100 (default)
@@ -86,6 +87,13 @@ import Testing
                 "name" : "compression",
                 "set" : false,
                 "value" : "zstd"
+              },
+              {
+                "default" : 3,
+                "key" : "formatVersion",
+                "name" : "format-version",
+                "set" : false,
+                "value" : 3
               },
               {
                 "default" : 60,
@@ -140,6 +148,7 @@ import Testing
                                    one of: zip, tar, tar.gz, tar.zst, dir, json, bagit
               compression          how saves store new objects: zstd where it pays, or none
                                    one of: zstd, none
+              format-version       the layout saves write: 3, or 2 (DocumentKit 0.3 reads)
               remote.timeout       seconds an S3 request may go unanswered before a retry
               remote.retries       how many times a failed S3 request is tried again
               remote.retry-budget  the most retries of all of a command's S3 requests
@@ -169,7 +178,7 @@ import Testing
         let directory = try TemporaryDirectory()
         try docctl(["config", "set", "export.format", "zip"], in: directory)
         let before = try Fixtures.digest(of: URL(fileURLWithPath: preferencesPath(directory)))
-        let known = "(known: author.name, author.email, export.format, compression, remote.timeout, remote.retries, remote.retry-budget, remote.jobs)"
+        let known = "(known: author.name, author.email, export.format, compression, format-version, remote.timeout, remote.retries, remote.retry-budget, remote.jobs)"
         expectFailure(try docctl(["config", "get", "author"], in: directory), status: 64,
                       containing: "error: unknown setting 'author' \(known)\n")
         expectFailure(try docctl(["config", "set", "user.name", "Ada"], in: directory), status: 64,

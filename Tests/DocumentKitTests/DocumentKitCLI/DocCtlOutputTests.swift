@@ -59,22 +59,22 @@ import Testing
 
         let info = try Run.docctl(["info", "p.dkproj", "--json"], in: directory.url)
         let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as! Int
-        let objects = try bundle.manifest.objects.values
+        let objects = try #require(bundle.history?.manifest.objects, "format 3 counts its objects in manifest.json")
         #expect(info.output == """
             {
               "blobCount" : 0,
               "contentType" : "org.documentkit.project",
               "documentBytes" : \(try bundle.headDocumentData().count),
               "fileBytes" : \(size),
-              "formatVersion" : 2,
+              "formatVersion" : 3,
               "head" : \(versionJSON(second, indent: "  ")),
               "mimeType" : "application/vnd.documentkit.project+zip",
-              "objectBytes" : \(objects.reduce(0) { $0 + $1.size }),
+              "objectBytes" : \(objects.bytes),
               "objectCount" : 4,
               "path" : "p.dkproj",
               "reclaimableBytes" : 0,
               "stateKeys" : 0,
-              "storedBytes" : \(objects.reduce(0) { $0 + $1.storedSize }),
+              "storedBytes" : \(objects.storedBytes),
               "versionCount" : 2
             }
 

@@ -12,7 +12,7 @@ import Testing
         let summary = try BundleSummary(of: url)
         return """
             bundle:    \(name)
-            type:      org.documentkit.project (application/vnd.documentkit.project+zip), format 2
+            type:      org.documentkit.project (application/vnd.documentkit.project+zip), format 3
             head:      version \(head.number) (\(head.shortID)), 2026-01-01T00:00:00Z by \(head.author): \(head.message)
             schema:    4.0.0
             versions:  \(try bundle.manifest.versions.count)

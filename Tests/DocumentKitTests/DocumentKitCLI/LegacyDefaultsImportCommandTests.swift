@@ -329,9 +329,10 @@ import Testing
                                       bundle's file name).
               --force                 Replace the output if it exists.
               --format-version <format-version>
-                                      The bundle layout to write: 2 (the default) or 3,
-                                      whose history is in segments (docs/format-3.md).
-                                      (default: 2)
+                                      The bundle layout to write: 3, whose history is in
+                                      segments, or 2, which DocumentKit 0.3 and older read
+                                      (default: your format-version in 'docctl config',
+                                      else 3).
               -m, --message <message> Why: recorded in the version.
               --author <author>       Who: recorded in the version (default: your
                                       author.name in 'docctl config', else your login name).

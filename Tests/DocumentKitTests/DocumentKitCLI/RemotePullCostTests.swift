@@ -17,14 +17,14 @@ import Testing
 
     /// `b.dkproj`, a project with one 8 MiB blob (bench/make_corpus.py, imported), pushed
     /// to `remote`, and `c.dkproj`, its clone; then b's one-field edit, pushed.
-    private func editedProject(in directory: TemporaryDirectory, remote: Remote, formatVersion: Int = 2) throws {
+    private func editedProject(in directory: TemporaryDirectory, remote: Remote, formatVersion: Int = BundleManifest.currentFormatVersion) throws {
         let script = Fixtures.repository.appendingPathComponent("bench/make_corpus.py").path
         let made = try ExternalTool.python3.run([script, directory.path("source"), "--big-mib", "\(Self.blobBytes >> 20)", "--blobs", "0", "--tasks", "40"])
         try #require(made.status == 0, "\(made.standardError)")
         try remote.succeed(["import", "source", "-o", "b.dkproj", "--format-version", "\(formatVersion)"])
         try remote.succeed(["push", "b.dkproj", remote.address])
         try remote.succeed(["clone", remote.address, "-o", "c.dkproj"])
-        try FileManager.default.copyItem(atPath: directory.path(formatVersion == 2 ? "c.dkproj" : "b.dkproj"), toPath: directory.path("stale.dkproj"))
+        try FileManager.default.copyItem(atPath: directory.path("b.dkproj"), toPath: directory.path("stale.dkproj"))
         try remote.succeed(["set", "b.dkproj", "name", "Edited"])
         try remote.succeed(["push", "b.dkproj", remote.address])
     }
@@ -63,7 +63,11 @@ import Testing
         let directory = try TemporaryDirectory()
         let remote = try Remote(.folder, in: directory)
         try editedProject(in: directory, remote: remote, formatVersion: formatVersion)
-        let pull = try WorkScalingTests.meteredRun(["pull", "stale.dkproj", "b.dkproj"], in: directory)
+        // A format-2 copy stays in format 2 when the setting says so (else the pull would
+        // upgrade it, rewriting the blob).
+        let environment = ["XDG_CONFIG_HOME": directory.path("config")]
+        try #require(try Run.docctl(["config", "set", "format-version", "\(formatVersion)"], environment: environment).status == 0)
+        let pull = try WorkScalingTests.meteredRun(["pull", "stale.dkproj", "b.dkproj"], in: directory, environment: environment)
         expectTheChangesCost(pull, of: "pull from b.dkproj")
         #expect(try DocumentBundle(contentsOf: directory.url.appendingPathComponent("stale.dkproj")).formatVersion == formatVersion)
         #expect(try DocumentBundle(contentsOf: directory.url.appendingPathComponent("stale.dkproj")).manifest.head
@@ -74,23 +78,27 @@ import Testing
     /// What it brings in is checked: a new version's object damaged in the other copy is
     /// refused, nothing written; damage in an object both copies hold is not this pull's
     /// to find (`validate --deep` finds it).
+    /// In format 2, whose objects are entries of their own (in format 3 a new version's
+    /// small objects share its segment: PullCommandTests.twoProjectsAreRefusedAndADamagedCopyIsNotTakenFrom).
     @Test func aDamagedNewObjectIsRefusedAndAnOldOneIsNotRead() throws {
         let directory = try TemporaryDirectory()
-        try Fixtures.twoCopies(in: directory.url)
+        let environment = ["XDG_CONFIG_HOME": directory.path("config")]
+        try Run.succeeding(["config", "set", "format-version", "2"], in: directory.url, environment: environment)
+        try Fixtures.twoCopies(in: directory.url, environment: environment)
         let a = directory.url.appendingPathComponent("a.dkproj")
         try FileManager.default.copyItem(at: a, to: directory.url.appendingPathComponent("first.dkproj"))
         let before = try Fixtures.digest(of: a)
         let b = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("b.dkproj"))
         let old = try #require(try b.tree(of: b.manifest.versions[0])["document.json"]?.knownDigest)
         try damage(old, in: b)
-        let pulled = try Run.succeeding(["pull", "a.dkproj", "b.dkproj"], in: directory.url)
+        let pulled = try Run.succeeding(["pull", "a.dkproj", "b.dkproj"], in: directory.url, environment: environment)
         #expect(pulled.output.hasPrefix("fast-forward a.dkproj to "), "\(pulled.output)")
 
         try FileManager.default.removeItem(at: a)
         try FileManager.default.copyItem(at: directory.url.appendingPathComponent("first.dkproj"), to: a)
         let new = try #require(try b.tree(of: b.headVersion)["document.json"]?.knownDigest)
         try damage(new, in: b)
-        let refused = try Run.docctl(["pull", "a.dkproj", "b.dkproj"], in: directory.url)
+        let refused = try Run.docctl(["pull", "a.dkproj", "b.dkproj"], in: directory.url, environment: environment)
         expectFailure(refused, status: 65, containing: "error: b.dkproj: cannot be pulled from: object \(new.short): ")
         #expect(try Fixtures.digest(of: a) == before)
     }

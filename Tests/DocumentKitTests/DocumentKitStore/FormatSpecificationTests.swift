@@ -61,7 +61,7 @@ import Testing
     @Test(.enabled(if: ExternalTool.python3.isAvailable && ExternalTool.zstd.isAvailable, "needs python3 and zstd"))
     func theReaderRefusesAVersionRecordEditedByHand() throws {
         let directory = try TemporaryDirectory()
-        let url = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        let url = try Fixtures.copySampleDoc("format-2/garden.dkproj", to: directory)
         // Change one author in the manifest, keeping every length, and rewrite the bundle
         // with Python's zipfile: the record no longer hashes to its id.
         let script = """
@@ -79,5 +79,19 @@ import Testing
         let result = try ExternalTool.python3.run([Self.reader, Self.format, forged.path])
         #expect(result.status == 1)
         #expect(result.standardError == "error: version 1: the record text does not hash to its id\n")
+    }
+
+    /// §12.7's worked example shows `SampleDocs/small.dkproj`'s manifest byte for byte, and
+    /// its sizes and id are the sample's.
+    @Test func theWorkedExampleOfFormatThreeIsTheSmallSample() throws {
+        let page = try String(contentsOfFile: Self.format, encoding: .utf8)
+        let section = try #require(page.components(separatedBy: "### 12.7 A worked example").dropFirst().first)
+        let shown = try #require(section.components(separatedBy: "```json\n").dropFirst().first?.components(separatedBy: "```").first)
+        let bundle = try DocumentBundle(contentsOf: Fixtures.sampleDoc("small.dkproj"))
+        let manifest = try bundle.zip.readData(#require(bundle.zip.entry(named: "manifest.json")))
+        #expect(Data(shown.utf8) == manifest)
+        let segment = try #require(bundle.history?.segments.first)
+        #expect(section.contains("\(segment.name.dropFirst("history/".count))  \(try #require(bundle.zip.entry(named: segment.name)).size) bytes"))
+        #expect(section.contains("`\(try bundle.manifest.versions[0].id.prefix(8))…`"))
     }
 }

@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-/// A history segment (docs/format-3.md §2) gives back every item it was given, finds a
+/// A history segment (FORMAT.md §12.2) gives back every item it was given, finds a
 /// version by place and an object by digest from its index, refuses damage, and costs
 /// what format 3's size target allows.
 @Suite struct HistorySegmentTests {
@@ -146,7 +146,7 @@ import Testing
     /// The size target of issue 25: 10,000 one-title saves of a 7.5 MB document within
     /// 1.25x of one version (8.5 MB) plus the titles compressed, which leaves 212 bytes a
     /// version for the history. Measured here on 2,000 saves, the same per save, with
-    /// trees found by place and records naming them "^": see `docs/format-3.md`.
+    /// trees found by place and records naming them "^": see `FORMAT.md §12`.
     @Test func aSaveCostsWhatTheSizeTargetAllows() throws {
         let count = 2_000
         let data = try Self.segment(Self.history(count))

@@ -1,5 +1,6 @@
 @testable import DocumentKit
 import Foundation
+import SampleProject
 import Testing
 
 /// `BundleManifest.headRecords`, the quick look of `cat` and `get`: it finds the head's
@@ -9,12 +10,15 @@ import Testing
     /// A bundle of four versions whose messages hold every character that could mislead a
     /// scan of JSON text: quotes, backslashes, brackets, braces, commas, colons.
     static func bundle(in directory: TemporaryDirectory) throws -> (DocumentBundle, Data) {
-        try Run.docctl(["new", "p.dkproj", "--name", "P", "-m", #"{"head": "0000", "versions": [}"#], in: directory.url)
-        try Run.docctl(["set", "p.dkproj", "name", #"Q "}]\"#, "-m", #"a \"quoted\" ] }, {"id": "x"} \\"#], in: directory.url)
-        try Data("hello, blob\n".utf8).write(to: directory.url.appendingPathComponent("b.png"))
-        try Run.docctl(["attach", "p.dkproj", "b.png", "-m", "id: \"tree\""], in: directory.url)
-        try Run.docctl(["set", "p.dkproj", "summary", "[[[{{{", "-m", "last"], in: directory.url)
         let url = directory.url.appendingPathComponent("p.dkproj")
+        // Format 2, whose manifest lists the records the scan looks through.
+        let metadata = { (message: String) in SaveMetadata.formatTwo(message: message) }
+        _ = try BundleEditor.create(at: url, type: Project.self, json: JSONValue.parse(Data(#"{"name": "P"}"#.utf8)), metadata: metadata(#"{"head": "0000", "versions": [}"#))
+        _ = try BundleEditor.set(.string(#"Q "}]\"#), at: JSONPath(parsing: "name"), in: url,
+                                 metadata: metadata(#"a \"quoted\" ] }, {"id": "x"} \\"#))
+        try Data("hello, blob\n".utf8).write(to: directory.url.appendingPathComponent("b.png"))
+        _ = try BundleEditor.attach(directory.url.appendingPathComponent("b.png"), at: nil, in: url, metadata: metadata("id: \"tree\""))
+        _ = try BundleEditor.set(.string("[[[{{{"), at: JSONPath(parsing: "summary"), in: url, metadata: metadata("last"))
         return (try DocumentBundle(contentsOf: url), try BundleFile(url: url, limits: .default).manifestData)
     }
 

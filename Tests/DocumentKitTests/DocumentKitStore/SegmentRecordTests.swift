@@ -50,7 +50,7 @@ import Testing
 }
 
 extension SegmentRecordTests {
-    /// `Tests/FormatReader/read_segment.py` runs the Python of docs/format-3.md on a
+    /// `Tests/FormatReader/read_segment.py` runs the Python of FORMAT.md §12 on a
     /// segment DocumentKit writes and finds every item DocumentKit's reader finds.
     @Test(.enabled(if: ExternalTool.python3.isAvailable && ExternalTool.zstd.isAvailable, "needs python3 and zstd"))
     func aReaderWrittenFromTheDraftReadsEveryItem() throws {
@@ -72,7 +72,7 @@ extension SegmentRecordTests {
         let path = directory.path("segment")
         try segment.write(to: URL(fileURLWithPath: path))
         let repository = Fixtures.repository.path
-        let result = try ExternalTool.python3.run(["\(repository)/Tests/FormatReader/read_segment.py", "\(repository)/docs/format-3.md", path])
+        let result = try ExternalTool.python3.run(["\(repository)/Tests/FormatReader/read_segment.py", "\(repository)/FORMAT.md", path])
         #expect(result.status == 0, "\(result.standardError)")
         let expected = try HistorySegment.Reader(data: segment, identify: { try BundleVersion(segmentRecord: $0, number: 0).id }).items().map { item in
             switch item {

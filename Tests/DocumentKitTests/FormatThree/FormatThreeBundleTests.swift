@@ -3,7 +3,7 @@ import SampleProject
 import Foundation
 import Testing
 
-/// Format-3 bundles (docs/format-3.md) through docctl and the tools that read zips: saves
+/// Format-3 bundles (FORMAT.md §12) through docctl and the tools that read zips: saves
 /// append what they add, every version reads back, and older formats upgrade on a save.
 @Suite struct FormatThreeBundleTests {
     @Test func aSaveAppendsItsVersionAndOrdinaryToolsReadTheBundle() throws {
@@ -105,17 +105,33 @@ import Testing
         #expect(try again.manifest.versions.prefix(versions.count).map(\.id) == versions.map(\.id))
     }
 
-    @Test func newAndImportWriteFormatThreeWhenAskedAndRefuseALayoutTheyDoNotKnow() throws {
+    /// Format 3 by default; format 2 when `--format-version 2` or the `format-version`
+    /// setting asks (to exchange bundles with DocumentKit 0.3 and older), kept by the
+    /// saves that follow; a format-3 bundle stays in format 3 whatever the setting.
+    @Test func newAndImportWriteFormatThreeUnlessAskedForTwoAndRefuseALayoutTheyDoNotKnow() throws {
         let directory = try TemporaryDirectory()
-        #expect(try Run.docctl(["new", "n.dkproj", "--format-version", "3"], in: directory.url).status == 0)
-        #expect(try DocumentBundle(contentsOf: directory.url.appendingPathComponent("n.dkproj")).formatVersion == 3)
+        let environment = ["XDG_CONFIG_HOME": directory.path("config")]
+        func docctl(_ arguments: [String]) throws -> ExternalTool.Result {
+            try Run.docctl(arguments, in: directory.url, environment: environment)
+        }
+        func format(_ name: String) throws -> Int { try DocumentBundle(contentsOf: directory.url.appendingPathComponent(name)).formatVersion }
+        #expect(try docctl(["new", "n.dkproj"]).status == 0)
+        #expect(try format("n.dkproj") == 3)
         try Fixtures.write(Data(#"{"name": "Imported", "tasks": []}"#.utf8), to: "d.json", in: directory.url)
-        #expect(try Run.docctl(["import", "d.json", "-o", "i.dkproj", "--format-version", "3"], in: directory.url).status == 0)
-        #expect(try Run.docctl(["info", "i.dkproj", "--json"], in: directory.url).output.contains(#""formatVersion" : 3"#))
-        #expect(try Run.docctl(["new", "d.dkproj"], in: directory.url).status == 0)
-        #expect(try DocumentBundle(contentsOf: directory.url.appendingPathComponent("d.dkproj")).formatVersion == 2)
-        let refused = try Run.docctl(["new", "x.dkproj", "--format-version", "4"], in: directory.url)
-        #expect(refused.status == 64 && refused.standardError == "error: --format-version must be 2 or 3 (see 'docctl new --help')\n")
+        #expect(try docctl(["import", "d.json", "-o", "i.dkproj", "--format-version", "2"]).status == 0)
+        #expect(try docctl(["info", "i.dkproj", "--json"]).output.contains(#""formatVersion" : 2"#))
+        #expect(try docctl(["config", "set", "format-version", "2"]).status == 0)
+        #expect(try docctl(["set", "i.dkproj", "name", "Still two"]).status == 0)
+        #expect(try format("i.dkproj") == 2, "the setting keeps a format-2 bundle in format 2")
+        #expect(try docctl(["new", "t.dkproj"]).status == 0)
+        #expect(try format("t.dkproj") == 2)
+        #expect(try docctl(["new", "o.dkproj", "--format-version", "3"]).status == 0)
+        #expect(try format("o.dkproj") == 3, "the option wins over the setting")
+        #expect(try docctl(["set", "n.dkproj", "name", "Still three"]).status == 0)
+        #expect(try format("n.dkproj") == 3, "format 3 is never written back as 2")
+        #expect(try docctl(["config", "set", "format-version", "4"]).standardError == "error: format-version: '4' is not a number from 2 to 3\n")
+        let refused = try docctl(["new", "x.dkproj", "--format-version", "4"])
+        #expect(refused.status == 64 && refused.standardError == "error: --format-version must be 3 or 2 (see 'docctl new --help')\n")
         #expect(!FileManager.default.fileExists(atPath: directory.path("x.dkproj")))
     }
 

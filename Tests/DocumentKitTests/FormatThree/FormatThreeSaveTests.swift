@@ -3,7 +3,7 @@ import SampleProject
 import Foundation
 import Testing
 
-/// Saves in format 3 (docs/format-3.md): a history in segments that a save adds to.
+/// Saves in format 3 (FORMAT.md §12): a history in segments that a save adds to.
 @Suite struct FormatThreeSaveTests {
     @Test func savesAddVersionsThatReadBack() throws {
         let directory = try TemporaryDirectory()
@@ -25,7 +25,7 @@ import Testing
         #expect(try bundle.manifest.versions.count == 41)
     }
 
-    /// Every sixteenth document is a delta against the one 16 places back (docs/format-3.md
+    /// Every sixteenth document is a delta against the one 16 places back (FORMAT.md §12
     /// §3); its save folds the programs on the head's chain instead of rebuilding that
     /// document, so it hashes, reads and encodes what any other save does. Counted with
     /// docctl's work meter on a document of 2,000 tasks.

@@ -112,6 +112,9 @@ enum HostileCorpus {
         // Signed, so that the corpus can forge signatures (a key of the test's own).
         let signing = ["XDG_CONFIG_HOME": directory.path("config")]
         try Run.docctl(["key", "new"], in: directory.url, environment: signing)
+        // Format 2: the builder edits its manifest, which lists every record and object.
+        // (Format 3's segments are refused by HistorySegmentTests and FormatThreeBundleTests.)
+        try Run.docctl(["config", "set", "format-version", "2"], in: directory.url, environment: signing)
         try Run.docctl(["new", "good.dkproj", "--name", "Good"], in: directory.url, environment: signing)
         try Run.docctl(["set", "good.dkproj", "tasks[+]", #"{"title": "t"}"#], in: directory.url, environment: signing)
         try Data("hello, blob\n".utf8).write(to: directory.url.appendingPathComponent("b.png"))

@@ -109,10 +109,10 @@ import Testing
         // the edits that made 0.1.0's garden.dkproj, kept as SampleDocs/format-1/legacy-v1.dkproj
         // (SHA-256 b06837d1…, checked by regenerate.sh --check). Every version's document is
         // the same text, byte for byte, but for the new tasks' ids: those are drawn from a
-        // seed that covers the head's id, and format 2's ids differ from format 1's.
+        // seed that covers the head's id, and format 2 and 3's ids differ from format 1's.
         let old = try DocumentBundle(contentsOf: Fixtures.sampleDoc("format-1/legacy-v1.dkproj"))
         let new = try DocumentBundle(contentsOf: Fixtures.sampleDoc("legacy-v1.dkproj"))
-        #expect(try old.manifest.formatVersion == 1 && new.manifest.formatVersion == 2)
+        #expect(try old.manifest.formatVersion == 1 && new.manifest.formatVersion == 3)
         try #require(try old.manifest.versions.count == 6 && new.manifest.versions.count == 6)
         for (oldVersion, newVersion) in zip(try old.manifest.versions, try new.manifest.versions) {
             var oldText = String(decoding: try old.documentData(of: oldVersion), as: UTF8.self)

@@ -49,8 +49,9 @@ enum Run {
 extension Run {
     /// Runs docctl as ``docctl(_:in:environment:)`` does, expecting it to succeed.
     @discardableResult
-    static func succeeding(_ arguments: [String], in directory: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> ExternalTool.Result {
-        let result = try docctl(arguments, in: directory)
+    static func succeeding(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
+                           sourceLocation: SourceLocation = #_sourceLocation) throws -> ExternalTool.Result {
+        let result = try docctl(arguments, in: directory, environment: environment)
         #expect(result.status == 0, "\(arguments): \(result.standardError)", sourceLocation: sourceLocation)
         return result
     }
@@ -58,11 +59,11 @@ extension Run {
 
 extension Fixtures {
     /// `a.dkproj` and `b.dkproj` in `directory`: a copy of it with one more version, a new task.
-    static func twoCopies(in directory: URL) throws {
-        try Run.succeeding(["new", "a.dkproj", "--name", "Garden", "--author", "ada"], in: directory)
+    static func twoCopies(in directory: URL, environment: [String: String] = [:]) throws {
+        try Run.succeeding(["new", "a.dkproj", "--name", "Garden", "--author", "ada"], in: directory, environment: environment)
         try FileManager.default.copyItem(at: directory.appendingPathComponent("a.dkproj"), to: directory.appendingPathComponent("b.dkproj"))
         try Run.succeeding(["set", "b.dkproj", "tasks[+]", #"{"id": "00000000-0000-4000-8000-000000000001", "title": "Dig"}"#, "-m", "Dig", "--author", "bob"],
-                           in: directory)
+                           in: directory, environment: environment)
     }
 }
 

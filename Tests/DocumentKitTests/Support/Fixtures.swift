@@ -105,9 +105,23 @@ extension Fixtures {
     static func saveVersion(of url: URL, json: String, schema: String, message: String = "Written by a newer build") throws -> BundleVersion {
         let bundle = try DocumentBundle(contentsOf: url)
         let root = FileWrapper(directoryWithFileWrappers: [VersionLayout.documentName: FileWrapper(regularFileWithContents: Data(json.utf8))])
+        var metadata = SaveMetadata(author: "future", message: message, created: Date(timeIntervalSince1970: 1_800_000_000))
+        // In the bundle's own layout (a format-1 bundle becomes format 2), so that a test of
+        // format 2 stays one.
+        metadata.formatVersion = max(bundle.formatVersion, BundleManifest.wholeManifestFormatVersion)
         let request = BundleWriter.Request(root: root, contentType: Project.contentType.identifier, mimeType: Project.contentType.mimeType, schema: schema,
-                                           metadata: SaveMetadata(author: "future", message: message, created: Date(timeIntervalSince1970: 1_800_000_000)),
+                                           metadata: metadata,
                                            base: bundle, destination: url, replace: true)
         return try #require(try BundleWriter.write(request))
+    }
+}
+
+extension SaveMetadata {
+    /// A save that writes format 2, whose `manifest.json` lists every record and object:
+    /// for tests of format 2, which DocumentKit reads for ever, and of tampering with it.
+    static func formatTwo(author: String = "t", message: String = "") -> SaveMetadata {
+        var metadata = SaveMetadata(author: author, message: message)
+        metadata.formatVersion = BundleManifest.wholeManifestFormatVersion
+        return metadata
     }
 }

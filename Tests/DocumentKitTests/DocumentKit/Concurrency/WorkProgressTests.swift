@@ -37,9 +37,10 @@ import Testing
         return result
     }
 
-    private func newBundle(in directory: TemporaryDirectory) throws -> URL {
+    private func newBundle(in directory: TemporaryDirectory, formatVersion: Int = BundleManifest.currentFormatVersion) throws -> URL {
         let url = directory.url.appendingPathComponent("p.dkproj")
-        _ = try DocumentController<Project>(newDocument: Project(name: "Progress"), at: url).save(author: "ada")
+        _ = try DocumentController<Project>(newDocument: Project(name: "Progress"), at: url).save(Project(name: "Progress"), metadata: metadata(formatVersion))
+        #expect(try DocumentBundle(contentsOf: url).formatVersion == formatVersion)
         return url
     }
 
@@ -48,14 +49,6 @@ import Testing
         var metadata = metadata
         metadata.formatVersion = formatVersion
         return metadata
-    }
-
-    /// A new bundle in `formatVersion`: format 3 by a first save that upgrades it.
-    private func newBundle(in directory: TemporaryDirectory, formatVersion: Int) throws -> URL {
-        let url = try newBundle(in: directory)
-        if formatVersion == 3 { _ = try BundleEditor.set(.string("Progress 3"), at: JSONPath(parsing: "name"), in: url, metadata: metadata(3)) }
-        #expect(try DocumentBundle(contentsOf: url).formatVersion == formatVersion)
-        return url
     }
 
     @Test(arguments: [2, 3]) func attachHashesThenWritesWithTotalsKnownAtTheStart(formatVersion: Int) throws {

@@ -69,6 +69,8 @@ import Testing
     @Test(arguments: ["object", "manifest", "signature"]) func oneChangedByteIsFound(_ what: String) throws {
         let directory = try TemporaryDirectory()
         try docctl(["key", "new"], in: directory)
+        // Format 2, whose manifest.json holds the records this test changes.
+        try docctl(["config", "set", "format-version", "2"], in: directory)
         try docctl(["new", "p.dkproj", "--name", "Signed"], in: directory)
         try docctl(["set", "p.dkproj", "summary", String(repeating: "long text ", count: 3)], in: directory)
         #expect(try docctl(["verify", "p.dkproj"], in: directory).status == 0)
@@ -210,6 +212,7 @@ import Testing
     func aKeySpelledOtherwiseIsNotTheKey(_ spelling: String) throws {
         let directory = try TemporaryDirectory()
         try docctl(["key", "new"], in: directory)
+        try docctl(["config", "set", "format-version", "2"], in: directory)
         try docctl(["new", "p.dkproj", "--name", "Signed"], in: directory)
         let key = try #require(try bundle("p.dkproj", in: directory).headVersion.signature?.key)
         let base64 = String(key.dropFirst("documentkit-ed25519 ".count))
@@ -239,6 +242,7 @@ import Testing
     func aSignedRecordAlteredWhereItsIdDoesNotReachIsFound(_ edit: String) throws {
         let directory = try TemporaryDirectory()
         try docctl(["key", "new"], in: directory)
+        try docctl(["config", "set", "format-version", "2"], in: directory)
         try docctl(["new", "p.dkproj", "--name", "Signed"], in: directory)
         try Fixtures.write(Fixtures.png, to: "thumb.png", in: directory.url)
         try docctl(["attach", "p.dkproj", "thumb.png"], in: directory)

@@ -1,5 +1,6 @@
 @testable import DocumentKit
 import Foundation
+import SampleProject
 import Testing
 
 /// The byte scan `validate --deep` uses on old versions finds exactly the blob references,
@@ -27,12 +28,13 @@ import Testing
 
     @Test func deepValidationFindsAnOldVersionsMissingBlob() throws {
         let directory = try TemporaryDirectory()
-        try Run.docctl(["new", "p.dkproj", "--name", "Garden"], in: directory.url)
-        try Fixtures.write(Fixtures.png, to: "t.png", in: directory.url)
-        try Run.docctl(["attach", "p.dkproj", "t.png"], in: directory.url)
-        try Run.docctl(["unset", "p.dkproj", "thumbnail"], in: directory.url)
-        // Version 2's tree loses its blobs folder: its document's reference dangles.
+        // Format 2, whose manifest the damage below edits.
         let url = directory.url.appendingPathComponent("p.dkproj")
+        _ = try BundleEditor.create(at: url, type: Project.self, json: JSONValue.parse(Data(#"{"name": "Garden"}"#.utf8)), metadata: .formatTwo())
+        let png = try Fixtures.write(Fixtures.png, to: "t.png", in: directory.url)
+        _ = try BundleEditor.attach(png, at: nil, in: url, metadata: .formatTwo())
+        _ = try BundleEditor.remove(at: JSONPath(parsing: "thumbnail"), in: url, metadata: .formatTwo())
+        // Version 2's tree loses its blobs folder: its document's reference dangles.
         let bundle = try DocumentBundle(contentsOf: url)
         let second = try bundle.manifest.versions[1]
         let root = try TreeObject.decode(try bundle.objectData(second.tree), digest: second.tree)

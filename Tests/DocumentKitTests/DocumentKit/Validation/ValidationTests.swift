@@ -15,9 +15,9 @@ import Testing
         var project = Fixtures.project()
         project.thumbnail = BlobReference(data: Fixtures.noise(5_000), mediaType: "image/png")
         let controller = DocumentController(newDocument: project, at: url)
-        try controller.save(message: "one", author: "ada")
+        _ = try controller.save(controller.document, metadata: .formatTwo(author: "ada", message: "one"))
         controller.document.name = "Two"
-        try controller.save(message: "two", author: "ada")
+        _ = try controller.save(controller.document, metadata: .formatTwo(author: "ada", message: "two"))
         return url
     }
 
@@ -110,9 +110,9 @@ import Testing
     private func makeBundleAddingABlob(_ directory: TemporaryDirectory) throws -> URL {
         let url = directory.url.appendingPathComponent("p.dkproj")
         let controller = DocumentController(newDocument: Fixtures.project(), at: url)
-        try controller.save(message: "one", author: "ada")
+        _ = try controller.save(controller.document, metadata: .formatTwo(author: "ada", message: "one"))
         controller.document.thumbnail = BlobReference(data: Fixtures.noise(5_000), mediaType: "image/png")
-        try controller.save(message: "two", author: "ada")
+        _ = try controller.save(controller.document, metadata: .formatTwo(author: "ada", message: "two"))
         return url
     }
 
@@ -161,7 +161,7 @@ import Testing
         let url = try Fixtures.copySampleDoc("format-1/garden.dkproj", to: directory)
         let controller = try DocumentController<Project>(contentsOf: url)
         controller.document.name = "Upgraded"
-        try controller.save(message: "upgrade", author: "ada")
+        _ = try controller.save(controller.document, metadata: .formatTwo(author: "ada", message: "upgrade"))
         let formats = try DocumentBundle(contentsOf: url).manifest.versions.map(\.recordFormat)
         #expect(formats.dropLast().allSatisfy { $0 == 1 } && formats.last == 2)
         #expect(try findings(url).isEmpty)
