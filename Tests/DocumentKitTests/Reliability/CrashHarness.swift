@@ -134,7 +134,8 @@ final class CrashHarness {
         ProcessInfo.processInfo.environment["DOCUMENTKIT_CRASH_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64(UInt32.max))
     }
 
-    /// A harness whose small and large bundles are of `formatVersion`.
+    /// A harness whose small and large bundles start in `formatVersion` (docctl's saves
+    /// write format 3, so format-2 bundles are upgraded by the first trial that saves each).
     init(seed: UInt64, formatVersion: Int = BundleManifest.currentFormatVersion) throws {
         var metadata = SaveMetadata(author: "harness", message: "setup", created: Date(timeIntervalSince1970: 1_767_225_600))
         metadata.formatVersion = formatVersion

@@ -9,8 +9,9 @@ import Testing
 /// The suite runs a short ``CrashHarness`` (30 trials, about a minute); `scripts/crash-harness.sh
 /// --trials 400` runs the long one (`DOCUMENTKIT_CRASH_TRIALS`, `DOCUMENTKIT_CRASH_SEED`).
 @Suite struct CrashSafetyTests {
-    /// In format 2, and in format 3, whose saves append segments and whose prunes rewrite
-    /// the history into one.
+    /// From format-2 bundles, whose first save by docctl upgrades each to format 3 (killed
+    /// at random like any other), and from format-3 bundles, whose saves append segments
+    /// and whose prunes rewrite the history into one.
     @Test(arguments: [2, 3]) func killingDocctlAtRandomMomentsLosesNothing(formatVersion: Int) throws {
         let seed = CrashHarness.seed
         let harness = try CrashHarness(seed: seed, formatVersion: formatVersion)
