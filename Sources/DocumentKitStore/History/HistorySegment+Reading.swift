@@ -253,10 +253,7 @@ extension HistorySegment {
         /// `identify` is given (its id is its record text's SHA-256); passed over, it is
         /// `.version` with an empty id.
         mutating func next(identify: (@Sendable (Data) throws -> VersionID)?) throws -> Item? {
-            guard position < bytes.count else { return nil }
-            guard let kind = Kind(rawValue: byte()) else { throw HistorySegment.failure("an item of unknown kind 0x\(String(bytes[bytes.startIndex + position - 1], radix: 16))") }
-            let length = try varint()
-            guard length <= bytes.count - position else { throw HistorySegment.failure("an item is cut short") }
+            guard let (kind, length) = try header() else { return nil }
             var payload = ItemReader(bytes: bytes.subdata(in: (bytes.startIndex + position)..<(bytes.startIndex + position + length)), position: 0)
             position += length
             switch kind {
@@ -276,12 +273,19 @@ extension HistorySegment {
 
         /// Passes over the next item, by its length; its kind, or `nil` at the block's end.
         mutating func skip() throws -> Kind? {
+            guard let (kind, length) = try header() else { return nil }
+            position += length
+            return kind
+        }
+
+        /// The next item's kind and payload length, checked to fit the block; `nil` at
+        /// the block's end.
+        private mutating func header() throws -> (Kind, Int)? {
             guard position < bytes.count else { return nil }
             guard let kind = Kind(rawValue: byte()) else { throw HistorySegment.failure("an item of unknown kind 0x\(String(bytes[bytes.startIndex + position - 1], radix: 16))") }
             let length = try varint()
             guard length <= bytes.count - position else { throw HistorySegment.failure("an item is cut short") }
-            position += length
-            return kind
+            return (kind, length)
         }
 
         mutating func byte() -> UInt8 {
