@@ -2,14 +2,15 @@
 # Benchmarks what a long history costs (issue 3): a bundle with VERSIONS versions of a
 # 5 MB document (25,000 tasks), each save changing one task's title, against a bundle of
 # one version with the same head content. Interleaved medians of RUNS runs, peak memory,
-# ratios: save and head-open time, size, and the history commands. Builds docctl in
+# ratios: save and head-open time, a pull of one new version (from a copy one save
+# ahead), size, and the history commands. Builds docctl in
 # release mode; the bundles go under bench/corpus/history/ (kept between runs).
 # Usage: bench/history.sh [RUNS] [VERSIONS]   (default 7 and 1000; results also go to
 #        bench/out/history-f3.md). Both bundles are in format 3 (FORMAT.md §12; bundles
 #        long-VERSIONS-f3.dkproj and one-f3.dkproj); FORMAT=2 makes them in format 2.
 #        The long bundle's saves run in one process (dkbench history), timed each.
 set -euo pipefail
-if [[ "${1:-}" == "--help" ]]; then sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+if [[ "${1:-}" == "--help" ]]; then sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 runs="${1:-7}"
 versions="${2:-1000}"
 source "$(dirname "$0")/prelude.sh"
@@ -36,13 +37,19 @@ rm -rf "$dir/head" "$one"
 "$docctl" export "$long" --format dir -o "$dir/head" >/dev/null
 "$docctl" import "$dir/head" -o "$one" --author bench --format-version "$format" >/dev/null
 cmp <("$docctl" cat "$long") <("$docctl" cat "$one")
+# Copies one version ahead of each bundle, for a pull of one new version (a fast-forward).
+task='tasks[id=00000007-0000-4000-8000-000000000007].title'
+for name in one long; do
+    cp "${!name}" "$dir/ahead-$name$suffix.dkproj"
+    "$docctl" set "$dir/ahead-$name$suffix.dkproj" "$task" "Pulled" >/dev/null
+done
 # The quick check: --deep checks every version's document, minutes a thousand versions of
 # this 7.5 MB document (issue 25 owns making it linear in the bytes it reads).
 "$docctl" validate "$long" >&2
 
-python3 - "$out/history-spec$suffix.json" "$docctl" "$dir" "$long" "$versions" "$one" <<'PY'
+python3 - "$out/history-spec$suffix.json" "$docctl" "$dir" "$long" "$versions" "$one" "$suffix" <<'PY'
 import json, sys
-out, docctl, d, long, versions, one = sys.argv[1:]
+out, docctl, d, long, versions, one, suffix = sys.argv[1:]
 def c(group, name, cmd, before=None):
     item = {"group": group, "name": name, "cmd": cmd,
             "label": cmd.replace(docctl, "docctl").replace(d + "/", "")}
@@ -58,6 +65,10 @@ commands = [
     c("open the head", f"cat {versions} versions", f"{docctl} cat {long}"),
     c("open the head", "get 1 version", f"{docctl} get {one} '{task}'"),
     c("open the head", f"get {versions} versions", f"{docctl} get {long} '{task}'"),
+    c("pull one new version", "pull 1 version", f"{docctl} pull {d}/b1.dkproj {d}/ahead-one{suffix}.dkproj",
+      before=f"cp {one} {d}/b1.dkproj && sync {d}/b1.dkproj"),
+    c("pull one new version", f"pull {versions} versions", f"{docctl} pull {d}/bN.dkproj {d}/ahead-long{suffix}.dkproj",
+      before=f"cp {long} {d}/bN.dkproj && sync {d}/bN.dkproj"),
     c("history commands", "log", f"{docctl} log {long}"),
     c("history commands", "log -n 10", f"{docctl} log {long} -n 10"),
     c("history commands", "diff head~1 head", f"{docctl} diff {long} head~1 head || test $? = 1"),
@@ -70,6 +81,7 @@ ratios = [
     {"of": f"set {versions} versions", "to": "set 1 version", "target": "within 1.2x", "max": 1.2},
     {"of": f"cat {versions} versions", "to": "cat 1 version", "target": "within 1.2x", "max": 1.2},
     {"of": f"get {versions} versions", "to": "get 1 version", "target": "within 1.2x", "max": 1.2},
+    {"of": f"pull {versions} versions", "to": "pull 1 version", "target": "within 1.2x", "max": 1.2},
 ]
 json.dump({"commands": commands, "ratios": ratios}, open(out, "w"), indent=1)
 PY

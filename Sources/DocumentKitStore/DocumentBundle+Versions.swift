@@ -108,3 +108,39 @@ extension DocumentBundle {
         return nil
     }
 }
+
+extension DocumentBundle {
+    /// A format-3 bundle's versions newest first, read as they are asked for, each
+    /// numbered by its place; `nil` for a format-1 or 2 bundle, whose manifest lists them.
+    package struct VersionsNewestFirst {
+        private var walk: BundleHistory.NewestFirst
+        private let bundle: DocumentBundle
+
+        init(_ bundle: DocumentBundle, history: BundleHistory) {
+            self.bundle = bundle
+            walk = history.newestFirst()
+        }
+
+        /// The next version, older than the last; `nil` past the oldest the bundle holds.
+        package mutating func next() throws -> BundleVersion? {
+            let bundle = bundle
+            let located = try DocumentKitError.located(at: bundle.url.relativePath) { try walk.next() }
+            // A root tree stored by place is found only through its version: kept, so that
+            // the version's objects can be read afterwards.
+            if let tree = located?.placedTree { bundle.placedObjects.mutate { $0[tree.digest] = tree } }
+            return located?.version
+        }
+    }
+
+    /// The versions newest first, read as they are asked for (format 3; else `nil`).
+    package func versionsNewestFirst() -> VersionsNewestFirst? {
+        history.map { VersionsNewestFirst(self, history: $0) }
+    }
+
+    /// The ids of the versions pruned from the bundle, oldest first: in a format-3 bundle
+    /// read from the blocks that hold them, and none when it pruned none.
+    package func prunedVersionIDs() throws -> [VersionID] {
+        guard let history else { return decodedManifest.pruned }
+        return try DocumentKitError.located(at: url.relativePath) { try history.prunedIDs() }
+    }
+}

@@ -64,8 +64,9 @@ public enum BundlePuller {
         /// The merged document with ours' value at every conflict, pretty-printed: what
         /// `--edit` opens. `nil` unless there are conflicts.
         public var mergedText: Data?
-        /// How many versions this copy holds that the other lacks (and has not pruned):
-        /// what a pull the other way, or a push to a remote, would send.
+        /// How many versions this copy holds that the other lacks (its head reaches them
+        /// through versions the other neither holds nor pruned): what a pull the other way,
+        /// or a push to a remote, would send. Counted when the pull is up to date.
         public var ahead = 0
     }
 
@@ -93,8 +94,7 @@ public enum BundlePuller {
                 let plan = try PullPlan(ours: ours, theirs: theirs, otherName: otherName)
                 var outcome = Outcome(kind: .upToDate, added: [], merge: nil, base: nil, head: ours.headVersion, conflicts: [], mergedText: nil)
                 guard plan.kind != .upToDate else {
-                    let theirsHold = Set(try theirs.manifest.versions.map(\.id)).union(try theirs.manifest.pruned)
-                    outcome.ahead = try ours.manifest.versions.filter { !theirsHold.contains($0.id) }.count
+                    outcome.ahead = plan.ahead
                     return outcome
                 }
                 if let trusted { try requireSignatures(on: plan.missing, of: theirs, by: trusted) }
@@ -109,8 +109,7 @@ public enum BundlePuller {
                     outcome.kind = .fastForward
                     // Numbered as this bundle now numbers it: a number is a place in one
                     // copy, and the other copy may have pruned another part of the history.
-                    let history = try incoming.added(to: (try ours.manifest.versions, try ours.manifest.pruned, try ours.manifest.objects))
-                    outcome.head = history.0.last { $0.id == theirs.headVersion.id } ?? theirs.headVersion
+                    outcome.head = try headNumbered(theirs.headVersion, afterAdding: incoming, to: ours)
                     return outcome
                 }
                 let base = plan.base!
@@ -135,6 +134,20 @@ public enum BundlePuller {
                 return outcome
             }
         }
+    }
+
+    /// The other copy's head as this copy numbers it once `incoming` is added: a place
+    /// after this copy's last, when the versions are appended (FORMAT.md §12.4); else as the
+    /// manifest that results lists it.
+    private static func headNumbered(_ head: BundleVersion, afterAdding incoming: BundleWriter.Incoming, to ours: DocumentBundle) throws -> BundleVersion {
+        if ours.formatVersion >= HistoryManifest.formatVersion, incoming.pruned.isEmpty,
+           let index = incoming.versions.firstIndex(where: { $0.id == head.id }) {
+            var numbered = head
+            numbered.number = ours.places.upperBound + index + 1
+            return numbered
+        }
+        let history = try incoming.added(to: (try ours.manifest.versions, try ours.manifest.pruned, try ours.manifest.objects))
+        return history.0.last { $0.id == head.id } ?? head
     }
 
     /// Refuses the first of `versions` not signed by a key `trusted` lists.

@@ -35,8 +35,8 @@ struct DocumentPullMerge {
         // Blobs only the other copy has are read from it (and copied as they are stored).
         let pending = PendingObjects(base: ours)
         for reference in merged.blobReferences() {
-            guard let digest = ObjectDigest(hex: reference.digest), try ours.manifest.objects[digest] == nil,
-                  let record = try theirs.manifest.objects[digest] else { continue }
+            guard let digest = ObjectDigest(hex: reference.digest), try !ours.hasObject(digest),
+                  let record = try theirs.objectRecord(digest) else { continue }
             pending.add(FileWrapper(object: digest, size: record.size, store: theirs), digest: digest)
         }
         do {

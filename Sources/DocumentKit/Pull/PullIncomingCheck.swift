@@ -20,7 +20,7 @@ enum PullIncomingCheck {
             }
         }
         for digest in objects {
-            guard let record = try theirs.manifest.objects[digest] else {
+            guard let record = try theirs.objectRecord(digest) else {
                 throw refusal(of: theirs, "a version it brings names object \(digest.short), which neither copy holds")
             }
             var size: UInt64 = 0

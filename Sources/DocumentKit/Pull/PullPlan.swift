@@ -13,16 +13,44 @@ struct PullPlan {
     let prunedParents: [VersionID]
     /// For a merge, the newest common ancestor, and the copy that holds its record.
     let base: (version: BundleVersion, bundle: DocumentBundle)?
+    /// When this copy holds the other's head: how many versions it holds that the other
+    /// lacks (its head reaches them through versions the other neither holds nor pruned):
+    /// what a pull the other way, or a push, would send. Else 0.
+    let ahead: Int
 
     /// Plans pulling `theirs` into `ours`; messages call the other copy `otherName` (a
     /// remote's address, where `theirs` is a temporary copy of it). Throws when they share
     /// no version (two projects, not two copies) or when the versions they last shared were
     /// pruned, so that there is nothing to merge against.
     init(ours: DocumentBundle, theirs: DocumentBundle, otherName: String? = nil) throws {
+        if let walk = try Self.walk(ours: ours, theirs: theirs) {
+            let kind: Kind = walk.missing.isEmpty ? .upToDate : walk.headJoins ? .fastForward : .merge
+            // Every version this copy holds is an ancestor of its head, so the common
+            // ancestors are those of the versions the missing ones join, and the newest is
+            // the one of these with the latest place (FORMAT.md §12.5).
+            let base = kind == .merge ? (walk.joins.max { $0.number < $1.number }!, ours) : nil
+            self.init(kind: kind, missing: walk.missing, prunedParents: [], base: base, ahead: walk.ahead)
+            return
+        }
+        try self.init(listing: ours, theirs: theirs, otherName: otherName)
+    }
+
+    private init(kind: Kind, missing: [BundleVersion], prunedParents: [VersionID], base: (version: BundleVersion, bundle: DocumentBundle)?, ahead: Int) {
+        (self.kind, self.missing, self.prunedParents, self.base, self.ahead) = (kind, missing, prunedParents, base, ahead)
+    }
+
+    /// The plan worked out from both copies' lists of every version: for bundles of
+    /// formats 1 and 2, whose manifests list them anyway, and for what the walk of two
+    /// format-3 histories cannot decide (two projects, pruned histories).
+    init(listing ours: DocumentBundle, theirs: DocumentBundle, otherName: String?) throws {
         let other = otherName ?? theirs.url.relativePath
         let ourManifest = try ours.manifest, theirManifest = try theirs.manifest
         let known = Set(ourManifest.versions.map(\.id)).union(ourManifest.pruned)
-        missing = theirManifest.versions.filter { !known.contains($0.id) }
+        // What the other's head reaches through versions this copy neither holds nor
+        // pruned: not a version behind one this copy holds, which its history reaches
+        // already (though through a pruned id), nor anything when it holds the other's head.
+        let reached = Self.reached(from: theirManifest.head, in: theirManifest, notThrough: known)
+        missing = theirManifest.versions.filter { reached.contains($0.id) }
         let missingIDs = Set(missing.map(\.id))
         var pruned: [VersionID] = []
         var seen = Set<VersionID>()
@@ -33,9 +61,11 @@ struct PullPlan {
         }
         prunedParents = pruned
         guard !missing.isEmpty else {
-            (kind, base) = (.upToDate, nil)
+            let theirs = Set(theirManifest.versions.map(\.id)).union(theirManifest.pruned)
+            (kind, base, ahead) = (.upToDate, nil, Self.reached(from: ourManifest.head, in: ourManifest, notThrough: theirs).count)
             return
         }
+        ahead = 0
         let theirAncestors = Self.ancestors(of: theirManifest.head, in: theirManifest)
         if theirAncestors.contains(ourManifest.head) {
             (kind, base) = (.fastForward, nil)
@@ -64,6 +94,19 @@ struct PullPlan {
                                    path: ours.url.relativePath)
         }
         kind = .merge
+    }
+
+    /// The versions of `manifest` that `head` reaches through versions not in `known`
+    /// (`head` among them, unless it is known).
+    private static func reached(from head: VersionID, in manifest: BundleManifest, notThrough known: Set<VersionID>) -> Set<VersionID> {
+        let parents = Dictionary(manifest.versions.map { ($0.id, $0.parents) }, uniquingKeysWith: { first, _ in first })
+        var reached = Set<VersionID>()
+        var pending = [head]
+        while let id = pending.popLast() {
+            guard !known.contains(id), let next = parents[id], reached.insert(id).inserted else { continue }
+            pending += next
+        }
+        return reached
     }
 
     /// `head` and every version it descends from that `manifest` names, its own or pruned.

@@ -51,7 +51,9 @@ extension ValidationPass {
         if parents.count > 2 || (version.recordFormat == 1 && parents.count > 1) {
             report("version.parents", "names \(parents.count) parents; a version has at most \(version.recordFormat == 1 ? "one (format-1 record)" : "two (a merge)")", version: version.number)
         }
-        if parents.isEmpty, !isFirst || !manifest.pruned.isEmpty {
+        // The first version may be held beside pruned ids: a pull lists the parents the
+        // other copy pruned (FORMAT.md §5.3) while this copy still holds its first version.
+        if parents.isEmpty, !isFirst {
             report("version.second-root", "has no parent but is not the first version: a bundle holds one history", version: version.number)
         }
         for parent in parents where !earlier.contains(parent) && !pruned.contains(parent) {

@@ -83,6 +83,23 @@ package struct BundleHistory: Sendable {
         return nil
     }
 
+    /// The pruned ids, in order: read from the blocks that hold them (a prune writes them
+    /// first), as far as the count `manifest.json` gives, and no further.
+    package func prunedIDs() throws -> [VersionID] {
+        var ids: [VersionID] = []
+        guard manifest.pruned > 0 else { return ids }
+        for segment in segments {
+            for block in 0..<segment.reader.blockCount {
+                for item in try Self.inSegment(segment.name, { try segment.reader.items(inBlock: block) }) {
+                    guard case .pruned(let id) = item else { continue }
+                    ids.append(id)
+                    if ids.count == manifest.pruned { return ids }
+                }
+            }
+        }
+        return ids
+    }
+
     /// Every version, pruned id and object record, read from every segment in order: the
     /// manifest of format 2 that the history amounts to. `placed` is given each root tree
     /// stored by place.

@@ -167,6 +167,11 @@ extension HistorySegment {
             return versions
         }
 
+        /// The items block `number` holds, in order.
+        package func items(inBlock number: Int) throws -> [Item] {
+            try items(in: try decodedBlock(number))
+        }
+
         /// Every item, in order: what `validate` and merging read.
         package func items() throws -> [Item] {
             try (0..<blockCount).flatMap { try items(in: try decodedBlock($0)) }
