@@ -99,6 +99,30 @@ import Testing
         try expectValid("ours.dkproj", in: directory)
     }
 
+    /// The walk that plans a pull reads the other copy's newest blocks: damage there is one
+    /// line naming that copy and its segment, exit 65, and this copy is left as it was.
+    @Test func aPullFromACopyWithADamagedNewestSegmentIsRefusedAndChangesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let ours = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("ours.dkproj"), taskCount: 20, saves: 4)
+        let theirs = directory.url.appendingPathComponent("theirs.dkproj")
+        try FileManager.default.copyItem(at: ours, to: theirs)
+        try FormatThreeFixtures.addSaves(2, to: theirs, from: 10)
+        let bundle = try DocumentBundle(contentsOf: theirs)
+        let newest = try #require(bundle.history?.segments.last)
+        let entry = try #require(bundle.zip.entry(named: newest.name))
+        var bytes = try Data(contentsOf: theirs)
+        // A byte of the newest segment's first block (after its 4-byte magic).
+        bytes[Int(entry.dataOffset) + 8] ^= 0x5A
+        try bytes.write(to: theirs)
+        let before = try Data(contentsOf: ours)
+
+        let pull = try Run.docctl(["pull", "ours.dkproj", "theirs.dkproj"], in: directory.url)
+        #expect(pull.status == 65, "\(pull.standardError)")
+        #expect(pull.standardError.hasPrefix("error: theirs.dkproj: ") && pull.standardError.contains(newest.name)
+                && pull.standardError.split(separator: "\n").count == 1, "\(pull.standardError)")
+        #expect(try Data(contentsOf: ours) == before, "nothing was written")
+    }
+
     @Test func aPullFromAFormatTwoCopyKeepsTheBundleInFormatThree() throws {
         let directory = try TemporaryDirectory()
         let theirs = try Fixtures.copySampleDoc("format-2/garden.dkproj", to: directory)
