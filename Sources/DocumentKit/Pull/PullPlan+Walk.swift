@@ -31,60 +31,27 @@ extension PullPlan {
     /// (then the listing can).
     static func walk(ours: DocumentBundle, theirs: DocumentBundle) throws -> Walk? {
         guard var ourWalk = ours.versionsNewestFirst(), var theirWalk = theirs.versionsNewestFirst() else { return nil }
-        let ourHead = ours.headVersion.id, theirHead = theirs.headVersion.id
-        // Met by each walk, by id.
-        var ourMet: [VersionID: BundleVersion] = [:], theirMet: [VersionID: BundleVersion] = [:]
-        // Ancestors of each head (and the head) found so far.
-        var ourReach: Set<VersionID> = [ourHead], theirReach: Set<VersionID> = [theirHead]
-        // The other copy's versions reaching its head that this copy's walk has not met
-        // (lacked here, so far), and the order the other's walk met them, newest first
-        // (with those found here after all, left out at the end); this copy's reaching its
-        // head that the other walk has not met (ahead of it, so far).
-        var lackingSet = Set<VersionID>(), metOrder: [VersionID] = [], aheadSet = Set<VersionID>()
-        // Parents of those that neither walk has met: what keeps each walk going.
-        var theirFrontier = Frontier(theirHead), ourFrontier = Frontier(ourHead)
-
-        func meetOurs(_ version: BundleVersion) {
-            ourMet[version.id] = version
-            theirFrontier.met(version.id)
-            ourFrontier.met(version.id)
-            // Lacked here after all (this copy holds it further back than the other does).
-            if lackingSet.remove(version.id) != nil { theirFrontier.drop(parentsOf: version) }
-            guard ourReach.contains(version.id), theirMet[version.id] == nil else { return }
-            aheadSet.insert(version.id)
-            ourReach.formUnion(version.parents)
-            ourFrontier.add(version.parents.filter { ourMet[$0] == nil && theirMet[$0] == nil })
-        }
-        func meetTheirs(_ version: BundleVersion) {
-            theirMet[version.id] = version
-            ourFrontier.met(version.id)
-            theirFrontier.met(version.id)
-            if aheadSet.remove(version.id) != nil { ourFrontier.drop(parentsOf: version) }
-            guard theirReach.contains(version.id), ourMet[version.id] == nil else { return }
-            if lackingSet.insert(version.id).inserted { metOrder.append(version.id) }
-            theirReach.formUnion(version.parents)
-            theirFrontier.add(version.parents.filter { ourMet[$0] == nil && theirMet[$0] == nil })
-        }
-
+        var our = Side(head: ours.headVersion.id), their = Side(head: theirs.headVersion.id)
         var ourDone = false, theirDone = false
         while true {
             // Done when every ancestor of the other's head is met by this copy's walk or
             // lacked here; and, when nothing is lacked (the other's head is here), when
             // every ancestor of this head is met by the other's walk or ahead of it.
-            if theirFrontier.isEmpty, !lackingSet.isEmpty || ourFrontier.isEmpty { break }
+            if their.frontier.isEmpty, !their.unmatched.isEmpty || our.frontier.isEmpty { break }
             if ourDone && theirDone { return nil }
             if !theirDone {
-                if let version = try theirWalk.next() { meetTheirs(version) } else { theirDone = true }
+                if let version = try theirWalk.next() { Self.meet(version, by: &their, other: &our) } else { theirDone = true }
             }
             // This copy's walk goes twice as fast: when it holds the other's head, it must
             // pass its own versions the other lacks while the other walks its history.
             for _ in 0..<2 where !ourDone {
-                if let version = try ourWalk.next() { meetOurs(version) } else { ourDone = true }
+                if let version = try ourWalk.next() { Self.meet(version, by: &our, other: &their) } else { ourDone = true }
             }
         }
 
         var walk = Walk()
-        let lacking = metOrder.filter(lackingSet.contains)
+        let lacking = their.order.filter(their.unmatched.contains)
+        let lackingSet = their.unmatched, aheadSet = our.unmatched
         // A version one copy pruned is met by the other walk only, as if the first lacked
         // it: the listing, which names pruned ids, decides then (a pull must not bring back
         // a version this copy pruned after its children). Read only when it could matter.
@@ -94,30 +61,70 @@ extension PullPlan {
             // Up to date: what this copy holds that the other lacks is what its walk met,
             // reaching its head, that the other's did not, each descending from versions
             // the other's walk met (as above, with the copies' roles swapped).
-            for id in aheadSet where ourMet[id]!.parents.isEmpty { return nil }
+            for id in aheadSet where our.met[id]!.parents.isEmpty { return nil }
             walk.ahead = aheadSet.count
             walk.headJoins = true
             return walk
         }
         for id in lacking {
-            let version = theirMet[id]!
+            let version = their.met[id]!
             for parent in version.parents where !lackingSet.contains(parent) {
-                guard let joined = ourMet[parent] else { return nil }
+                guard let joined = our.met[parent] else { return nil }
                 if !walk.joins.contains(where: { $0.id == parent }) { walk.joins.append(joined) }
             }
             if version.parents.isEmpty { return nil }
         }
         // Met newest first: the other copy's order is the reverse.
-        walk.missing = lacking.reversed().map { theirMet[$0]! }
-        walk.headJoins = walk.joins.contains { $0.id == ourHead }
+        walk.missing = lacking.reversed().map { their.met[$0]! }
+        walk.headJoins = walk.joins.contains { $0.id == our.head }
         return walk
+    }
+}
+
+extension PullPlan {
+    /// One copy's side of the walk.
+    fileprivate struct Side {
+        let head: VersionID
+        /// Met by this copy's walk, by id.
+        var met: [VersionID: BundleVersion] = [:]
+        /// Ancestors of the head (and the head) found so far.
+        var reach: Set<VersionID>
+        /// Versions reaching the head that the other walk has not met (lacked by the other
+        /// copy, so far), and the order this walk met them, newest first (with those the
+        /// other walk met after all, left out at the end).
+        var unmatched = Set<VersionID>()
+        var order: [VersionID] = []
+        /// Parents of those that neither walk has met: what keeps this walk going.
+        var frontier: Frontier
+
+        init(head: VersionID) {
+            self.head = head
+            reach = [head]
+            frontier = Frontier(head)
+        }
+    }
+
+    /// `version`, met by `side`'s walk: the other side lets go of it (and, when it had
+    /// counted it unmatched, of its parents); when it reaches `side`'s head and the other
+    /// walk has not met it, `side` counts it unmatched and waits for its parents.
+    private static func meet(_ version: BundleVersion, by side: inout Side, other: inout Side) {
+        side.met[version.id] = version
+        side.frontier.met(version.id)
+        other.frontier.met(version.id)
+        // Met by the other walk first: held by both after all, further back on this side.
+        if other.unmatched.remove(version.id) != nil { other.frontier.drop(parentsOf: version) }
+        guard side.reach.contains(version.id), other.met[version.id] == nil else { return }
+        if side.unmatched.insert(version.id).inserted { side.order.append(version.id) }
+        side.reach.formUnion(version.parents)
+        let (mine, theirs) = (side.met, other.met)
+        side.frontier.add(version.parents.filter { mine[$0] == nil && theirs[$0] == nil })
     }
 }
 
 /// The ids a walk of two histories has still to meet: parents of the versions one side
 /// holds and the other has not been seen to, counted by how many such versions name each,
 /// so that a version found after all on the other side lets go of its parents.
-private struct Frontier {
+fileprivate struct Frontier {
     private var waiting: [VersionID: Int]
 
     init(_ head: VersionID) { waiting = [head: 1] }

@@ -51,21 +51,8 @@ package struct BundleHistory: Sendable {
     /// decoded and walked once (reading them by place would walk a block from its start
     /// for each of its versions).
     package func forEachVersionNewestFirst(_ body: (Located) throws -> Bool) throws {
-        for segment in segments.reversed() {
-            var place = segment.places.upperBound
-            for block in (0..<segment.reader.blockCount).reversed() {
-                let stored = try Self.inSegment(segment.name) { try segment.reader.versions(inBlock: block) }
-                for (_, record, before) in stored.reversed() {
-                    let version = try BundleVersion(segmentRecord: record, number: place)
-                    let tree = before.flatMap { $0.foundByPlace && $0.digest == version.tree ? $0 : nil }
-                    guard try body(Located(version: version, placedTree: tree)) else { return }
-                    place -= 1
-                }
-            }
-            guard place == segment.places.lowerBound - 1 else {
-                throw DocumentKitError(.malformedInput, "invalid history segment: it holds \(segment.places.upperBound - place) records, and its name \(segment.places.count)", location: "entry '\(segment.name)'")
-            }
-        }
+        var walk = newestFirst()
+        while let located = try walk.next(), try body(located) {}
     }
 
     /// The head: the newest segment's last version.

@@ -138,25 +138,20 @@ import Testing
     @Test func aDamagedSegmentIsReportedNotFollowed() throws {
         let directory = try TemporaryDirectory()
         let url = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 20, saves: 40)
-        let bundle = try DocumentBundle(contentsOf: url)
-        let oldest = try #require(bundle.history?.segments.first)
-        let entry = try #require(bundle.zip.entry(named: oldest.name))
         // A byte inside the oldest segment's first block: the head's block is elsewhere.
-        var bytes = try Data(contentsOf: url)
-        bytes[Int(entry.dataOffset) + 20] ^= 0x5A
-        try bytes.write(to: url)
+        let oldest = try FormatThreeFixtures.damageSegment(of: url, newest: false, offset: 20)
 
         let validate = try Run.docctl(["validate", "p.dkproj"], in: directory.url)
-        #expect(validate.status == 1 && validate.output.contains("  error history.damaged: entry '\(oldest.name)': invalid history segment: "), "\(validate.output)")
+        #expect(validate.status == 1 && validate.output.contains("  error history.damaged: entry '\(oldest)': invalid history segment: "), "\(validate.output)")
         for command in [["log", "p.dkproj"], ["log", "p.dkproj", "--author", "nobody"], ["show", "p.dkproj", "2"]] {
             let result = try Run.docctl(command, in: directory.url)
-            #expect(result.status == 65 && result.standardError.hasPrefix("error: p.dkproj: ") && result.standardError.contains(oldest.name)
+            #expect(result.status == 65 && result.standardError.hasPrefix("error: p.dkproj: ") && result.standardError.contains(oldest)
                     && result.standardError.split(separator: "\n").count == 1, "\(command): \(result.standardError)")
         }
         // A full log prints as it reads, newest first: the versions of the newer segments
         // come out, then the error.
         let log = try Run.docctl(["log", "p.dkproj", "--oneline"], in: directory.url)
-        let sound = try #require(HistoryManifest.places(ofSegment: oldest.name)).upperBound + 1
+        let sound = try #require(HistoryManifest.places(ofSegment: oldest)).upperBound + 1
         #expect(log.status == 65 && log.output.hasPrefix("41  ") && log.output.split(separator: "\n").count == 41 - sound + 1,
                 "versions \(sound)–41 are in sound segments: \(log.output)")
         // What does not need the damaged block still reads: `info` takes its counts from

@@ -30,4 +30,30 @@ enum FormatThreeFixtures {
             _ = try BundleEditor.set(.string("Renamed in save \(save)"), at: path, in: url, metadata: metadata)
         }
     }
+
+    /// Two copies of one project in `directory`: `ours.dkproj`, of `taskCount` tasks with
+    /// `saves` one-title saves, and `theirs.dkproj`, a copy of it `ahead` saves further on
+    /// (saves numbered from `from`).
+    static func twoCopies(in directory: TemporaryDirectory, taskCount: Int, saves: Int, ahead: Int, from: Int) throws -> (ours: URL, theirs: URL) {
+        let ours = try project(at: directory.url.appendingPathComponent("ours.dkproj"), taskCount: taskCount, saves: saves)
+        let theirs = directory.url.appendingPathComponent("theirs.dkproj")
+        try FileManager.default.copyItem(at: ours, to: theirs)
+        try addSaves(ahead, to: theirs, from: from)
+        return (ours, theirs)
+    }
+
+    /// Flips a byte of a history segment of the bundle at `url`, `offset` bytes into its
+    /// data (past the 4-byte magic: inside its first block); returns the segment's name.
+    @discardableResult
+    static func damageSegment(of url: URL, newest: Bool, offset: Int) throws -> String {
+        let bundle = try DocumentBundle(contentsOf: url)
+        guard let segments = bundle.history?.segments, let segment = newest ? segments.last : segments.first,
+              let entry = bundle.zip.entry(named: segment.name) else {
+            throw DocumentKitError(.notFound, "the bundle has no history segment", path: url.path)
+        }
+        var bytes = try Data(contentsOf: url)
+        bytes[Int(entry.dataOffset) + offset] ^= 0x5A
+        try bytes.write(to: url)
+        return segment.name
+    }
 }

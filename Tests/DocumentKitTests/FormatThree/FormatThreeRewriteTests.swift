@@ -69,10 +69,7 @@ import Testing
 
     @Test func aPullBetweenFormatThreeCopiesAppendsAFastForwardAndAMerge() throws {
         let directory = try TemporaryDirectory()
-        let ours = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("ours.dkproj"), taskCount: 50, saves: 5)
-        let theirs = directory.url.appendingPathComponent("theirs.dkproj")
-        try FileManager.default.copyItem(at: ours, to: theirs)
-        try FormatThreeFixtures.addSaves(3, to: theirs, from: 10)
+        let (ours, theirs) = try FormatThreeFixtures.twoCopies(in: directory, taskCount: 50, saves: 5, ahead: 3, from: 10)
         let segments = try historyEntries(ours).segments
 
         let forward = try Run.docctl(["pull", "ours.dkproj", "theirs.dkproj"], in: directory.url)
@@ -103,22 +100,13 @@ import Testing
     /// line naming that copy and its segment, exit 65, and this copy is left as it was.
     @Test func aPullFromACopyWithADamagedNewestSegmentIsRefusedAndChangesNothing() throws {
         let directory = try TemporaryDirectory()
-        let ours = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("ours.dkproj"), taskCount: 20, saves: 4)
-        let theirs = directory.url.appendingPathComponent("theirs.dkproj")
-        try FileManager.default.copyItem(at: ours, to: theirs)
-        try FormatThreeFixtures.addSaves(2, to: theirs, from: 10)
-        let bundle = try DocumentBundle(contentsOf: theirs)
-        let newest = try #require(bundle.history?.segments.last)
-        let entry = try #require(bundle.zip.entry(named: newest.name))
-        var bytes = try Data(contentsOf: theirs)
-        // A byte of the newest segment's first block (after its 4-byte magic).
-        bytes[Int(entry.dataOffset) + 8] ^= 0x5A
-        try bytes.write(to: theirs)
+        let (ours, theirs) = try FormatThreeFixtures.twoCopies(in: directory, taskCount: 20, saves: 4, ahead: 2, from: 10)
+        let newest = try FormatThreeFixtures.damageSegment(of: theirs, newest: true, offset: 8)
         let before = try Data(contentsOf: ours)
 
         let pull = try Run.docctl(["pull", "ours.dkproj", "theirs.dkproj"], in: directory.url)
         #expect(pull.status == 65, "\(pull.standardError)")
-        #expect(pull.standardError.hasPrefix("error: theirs.dkproj: ") && pull.standardError.contains(newest.name)
+        #expect(pull.standardError.hasPrefix("error: theirs.dkproj: ") && pull.standardError.contains(newest)
                 && pull.standardError.split(separator: "\n").count == 1, "\(pull.standardError)")
         #expect(try Data(contentsOf: ours) == before, "nothing was written")
     }
