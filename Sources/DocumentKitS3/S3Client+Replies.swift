@@ -1,4 +1,5 @@
 import Crypto
+import DocumentKitCore
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -75,7 +76,7 @@ extension S3Client {
     }
 
     static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
-        digest.map { String(format: "%02x", $0) }.joined()
+        HexText.lowercase(digest)
     }
 
     /// The MD5 of `data`, in lower-case hex.

@@ -1,4 +1,5 @@
 import Crypto
+import DocumentKitCore
 import Foundation
 import NIOCore
 
@@ -98,6 +99,6 @@ public struct SigV4Signer: Sendable {
     }
 
     static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
-        digest.map { String(format: "%02x", $0) }.joined()
+        HexText.lowercase(digest)
     }
 }

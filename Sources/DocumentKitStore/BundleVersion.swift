@@ -83,8 +83,15 @@ public struct BundleVersion: Codable, Sendable, Equatable {
     /// strings written as their UTF-8 byte count, a colon and the bytes, so that readers
     /// in other languages can recompute it (FORMAT.md §5).
     public var recordText: String {
+        Self.recordText(numberInID: numberInID, parents: parents, created: created, author: author, message: message,
+                        schema: schema, tree: tree, writer: writer)
+    }
+
+    /// The record text of a record holding these fields; see ``recordText``.
+    static func recordText(numberInID: Int?, parents: [VersionID], created: Date, author: String, message: String,
+                           schema: String, tree: ObjectDigest, writer: String) -> String {
         func field(_ text: String) -> String { "\(text.utf8.count):\(text)" }
-        var lines = ["documentkit-version \(recordFormat)"]
+        var lines = ["documentkit-version \(numberInID == nil ? 2 : 1)"]
         if let numberInID { lines.append("number \(numberInID)") }
         lines += [
             "parents \(field(parents.joined(separator: ",")))",

@@ -274,7 +274,7 @@ extension BundleWriter {
         start.chainOrigin = save.chainOrigin
         let added = try HistoryAppend(items, versionCount: carried.versionCount + save.incomingVersions + (save.version == nil ? 0 : 1),
                                       head: save.head, to: start, segments: segments,
-                                      identify: { try BundleVersion(segmentRecord: $0, number: 0).id })
+                                      identify: BundleVersion.id(ofSegmentRecord:))
         // The segments the save does not merge stay as they are: kept in place, or copied
         // byte for byte into a rewritten bundle, whose rewrite then costs a copy.
         for segment in segments where !added.merged.contains(segment.name) {

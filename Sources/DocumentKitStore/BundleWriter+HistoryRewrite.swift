@@ -113,7 +113,7 @@ extension BundleWriter {
         let start = HistoryManifest(contentType: listed.contentType, head: "", versions: 0, pruned: prunedCount, history: [],
                                     chainOrigin: chainOrigin(keeping: contents.base, firstPlace: prunedCount + 1, head: head.number))
         let added = try HistoryAppend(history.items, versionCount: listed.versions.count, head: head.id, to: start, segments: [],
-                                      identify: { try BundleVersion(segmentRecord: $0, number: 0).id })
+                                      identify: BundleVersion.id(ofSegmentRecord:))
         try zip.addEntry(name: added.written.name, data: added.written.data)
         try zip.addEntry(name: BundleEntry.manifest, data: try added.manifest.encoded())
         if let base = contents.base, let state = base.zip.entry(named: BundleEntry.state) {

@@ -37,14 +37,13 @@ package struct TreeObject: Codable, Equatable {
     /// Parses a tree object, checking that every name is one safe path component and that
     /// no two names would name the same file on a case-insensitive file system.
     ///
-    /// The text is checked by DocumentKit's own JSON parser first, so that nesting past
-    /// the depth limit and duplicate member names are refused with a located message
-    /// before `JSONDecoder` sees it.
+    /// The text is parsed by DocumentKit's own JSON parser, which refuses nesting past
+    /// the depth limit and duplicate member names with a located message, and decoded
+    /// from what it parsed.
     package static func decode(_ data: Data, digest: ObjectDigest) throws -> TreeObject {
         let tree: TreeObject
         do {
-            try JSONValue.check(data)
-            tree = try DocumentDates.decoder().decode(TreeObject.self, from: data)
+            tree = try JSONValueDecoder().decode(TreeObject.self, from: JSONValue.parse(data, depthLimit: JSONDepth.defaultLimit))
         } catch let error as DocumentKitError {
             throw DocumentKitError(.malformedInput, "tree object is not valid: \(error.message)", location: "object \(digest.short)")
         } catch {

@@ -75,7 +75,7 @@ package enum BagWriter {
     }
 
     static func hex(_ digest: some Digest) -> String {
-        digest.map { String(format: "%02x", $0) }.joined()
+        HexText.lowercase(digest)
     }
 
     /// The document's top-level `name` string, else the bundle's file name without its extension.

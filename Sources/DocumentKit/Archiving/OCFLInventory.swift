@@ -122,13 +122,7 @@ public struct OCFLInventory: Codable, Sendable, Equatable {
 
     /// A digest as lowercase hex.
     static func hex(_ digest: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for byte in digest {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        HexText.lowercase(digest)
     }
 
     /// The SHA-512 of the file at `url`, read in a stream.

@@ -20,7 +20,7 @@ package enum KeyValueCodec {
     package static func decode<T: Decodable>(_ type: T.Type, from stored: JSONValue, key: String, path: String?) throws -> T {
         if let json = stored as? T { return json }
         do {
-            return try DocumentDates.decoder().decode(T.self, from: stored.encoded(pretty: false))
+            return try JSONValueDecoder().decode(T.self, from: stored)
         } catch {
             throw DocumentKitError.storedValueMismatch(key: key, expected: T.self, found: describe(stored),
                                                        reason: DecodingErrorDescription.locate(error), path: path)

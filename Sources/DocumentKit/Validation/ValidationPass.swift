@@ -7,6 +7,9 @@ package struct ValidationPass {
     package private(set) var findings: [ValidationFinding] = []
     /// The trees checked so far, with the files and folders below each, counted per path.
     private var checkedTrees: [ObjectDigest: Int] = [:]
+    /// In a format-3 bundle, the objects stored alone in entries (the others are items of
+    /// the history's segments, which `checkSegments` read).
+    private var objectsInEntries = Set<ObjectDigest>()
 
     package init(bundle: DocumentBundle, deep: Bool) {
         self.bundle = bundle
@@ -47,6 +50,7 @@ package struct ValidationPass {
             return
         }
         checkHistoryCounts(stored: segments.stored)
+        objectsInEntries = segments.inEntries
         checkMimetype()
         checkEntries()
         checkSupersededBytes()
@@ -63,7 +67,10 @@ package struct ValidationPass {
         }
         checkVersions()
         checkRecordMembers()
-        for version in manifest.versions where checkTree(version.tree, version: version.number, path: "") > bundle.limits.maxTreeEntries {
+        // A format-3 history's old trees are objects in its segments, which `--deep` checks
+        // (FORMAT.md §12.5): the quick check reads the head's, and no old version's.
+        let treesChecked = deep || bundle.history == nil ? manifest.versions : manifest.headVersion.map { [$0] } ?? []
+        for version in treesChecked where checkTree(version.tree, version: version.number, path: "") > bundle.limits.maxTreeEntries {
             report("tree.too-large", "the version's tree holds more than \(bundle.limits.maxTreeEntries) files and folders (a folder named twice counts twice)", version: version.number)
         }
         checkHeadDocument()
@@ -115,7 +122,7 @@ package struct ValidationPass {
 
     private mutating func checkObjects() {
         for (digest, record) in manifest.objects.sorted(by: { $0.key < $1.key }) {
-            if bundle.history != nil, case .item? = try? bundle.storedObject(digest).location {
+            if bundle.history != nil, !objectsInEntries.contains(digest) {
                 checkHistoryItem(digest, record)
                 continue
             }

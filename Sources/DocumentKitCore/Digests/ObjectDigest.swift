@@ -18,10 +18,7 @@ public struct ObjectDigest: Hashable, Comparable, Sendable, Codable, CustomStrin
     }
 
     package init(_ digest: SHA256.Digest) {
-        self.hex = digest.map { byte in
-            let digits: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f"]
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }.joined()
+        self.hex = HexText.lowercase(digest)
     }
 
     /// The digest of `data`.

@@ -28,9 +28,30 @@ public enum DocumentDates {
         var parts = tm()
         gmtime_r(&time, &parts)
         seconds = 0
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ",
-                      Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        // Spelled digit by digit: `String(format:)` took longer than hashing the record a
+        // version's date is part of, and every record read spells its date.
+        var text: [UInt8] = []
+        text.reserveCapacity(20)
+        func append(_ value: Int, digits: Int, then separator: UInt8) {
+            var divisor = 1
+            for _ in 1..<digits { divisor *= 10 }
+            var rest = max(value, 0)
+            // A year past 9999 keeps all its digits, as "%04d" did.
+            while rest / divisor >= 10 { divisor *= 10 }
+            while divisor > 0 {
+                text.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+            text.append(separator)
+        }
+        append(Int(parts.tm_year) + 1900, digits: 4, then: UInt8(ascii: "-"))
+        append(Int(parts.tm_mon) + 1, digits: 2, then: UInt8(ascii: "-"))
+        append(Int(parts.tm_mday), digits: 2, then: UInt8(ascii: "T"))
+        append(Int(parts.tm_hour), digits: 2, then: UInt8(ascii: ":"))
+        append(Int(parts.tm_min), digits: 2, then: UInt8(ascii: ":"))
+        append(Int(parts.tm_sec), digits: 2, then: UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Parses `2026-11-22T09:30:00Z`, with optional fractional seconds or a `±hh:mm`

@@ -97,7 +97,7 @@ package struct BundleHistory: Sendable {
         versions.reserveCapacity(manifest.versions)
         for segment in segments {
             try Self.inSegment(segment.name) {
-                for item in try segment.reader.items() {
+                for item in try segment.reader.items(identified: false) {
                     switch item {
                     case .version(_, let record):
                         versions.append(try BundleVersion(segmentRecord: record, number: manifest.pruned + versions.count + 1))

@@ -10,17 +10,17 @@ extension HistorySegment {
     package struct Reader: Sendable {
         package typealias ReadRange = @Sendable (_ offset: UInt64, _ length: Int) throws -> Data
 
-        private let read: ReadRange
+        let read: ReadRange
         /// The id of a record (without its `id`): the SHA-256 of its record text.
-        private let identify: @Sendable (Data) throws -> VersionID
+        let identify: @Sendable (Data) throws -> VersionID
         /// The place of the segment's first version.
         package let firstPlace: UInt64
         package let blockCount: Int
         package let versionCount: Int
         package let objectCount: Int
         package let prunedCount: Int
-        private let indexOffset: UInt64
-        private let indexCRC: UInt32
+        let indexOffset: UInt64
+        let indexCRC: UInt32
         /// The blocks decoded last, newest last: reading versions in order decodes each block
         /// once, and looking up a tree's objects (sorted by digest, so in no order of
         /// blocks) decodes each of a few blocks once.
@@ -29,7 +29,7 @@ extension HistorySegment {
         private static let recentBlockLimit = 8
         /// The most bytes one block may decode to: a block holds items of at most 64 KiB,
         /// save one record alone, whose changes are bounded far below this.
-        private static let maxBlockSize = 16 << 20
+        static let maxBlockSize = 16 << 20
 
         /// Opens the segment of `length` bytes that `read` reads, checking its magic and
         /// its trailer's counts and offsets against each other and the length.
@@ -85,40 +85,6 @@ extension HistorySegment {
             return (prefix, Location(block: block, offset: offset))
         }
 
-        /// Reads the whole index and checks it: its CRC-32, blocks back to back from the
-        /// magic to the index, every row within its block, the object table sorted.
-        package func verifyIndex() throws {
-            let length = (blockCount + versionCount + objectCount) * HistorySegment.rowSize
-            let index = try read(indexOffset, length)
-            guard index.count == length else { throw HistorySegment.failure("its index is cut short") }
-            var crc = CRC32()
-            index.withUnsafeBytes { crc.update($0) }
-            guard crc.value == indexCRC else { throw HistorySegment.failure("its index does not match its CRC-32") }
-            var cursor = LittleEndianCursor(index)
-            var sizes: [Int] = []
-            var end = UInt64(HistorySegment.magic.count)
-            for number in 0..<blockCount {
-                let (offset, stored, size) = (cursor.u64(), UInt64(cursor.u32()), Int(cursor.u32()))
-                guard offset == end, offset + stored <= indexOffset else {
-                    throw HistorySegment.failure("block \(number) (\(stored) bytes at \(offset)) is not where the one before it ends")
-                }
-                sizes.append(size)
-                end = offset + stored
-            }
-            guard end == indexOffset else { throw HistorySegment.failure("bytes lie between its last block and its index") }
-            var previous: UInt64 = 0
-            for number in 0..<(versionCount + objectCount) {
-                let (prefix, block, offset) = (cursor.u64(), Int(cursor.u32()), Int(cursor.u32()))
-                guard block < sizes.count, offset < sizes[block] else {
-                    throw HistorySegment.failure("an index row points at block \(block), offset \(offset), past the blocks")
-                }
-                if number >= versionCount {
-                    guard prefix >= previous else { throw HistorySegment.failure("its object table is not sorted") }
-                    previous = prefix
-                }
-            }
-        }
-
         /// The record of the segment's `index`-th version (0 is `firstPlace`), its id, and
         /// the object item before it in its block (its root tree, when the version stored one).
         package func version(at index: Int) throws -> (id: VersionID, record: Data, before: ObjectItem?) {
@@ -172,9 +138,11 @@ extension HistorySegment {
             try items(in: try decodedBlock(number))
         }
 
-        /// Every item, in order: what `validate` and merging read.
-        package func items() throws -> [Item] {
-            try (0..<blockCount).flatMap { try items(in: try decodedBlock($0)) }
+        /// Every item, in order: what listing and merging read. Records are identified
+        /// unless `identified` is `false` (their ids are then empty): a reader that decodes
+        /// every record anyway learns its id from that.
+        package func items(identified: Bool = true) throws -> [Item] {
+            try (0..<blockCount).flatMap { try items(in: try decodedBlock($0), identified: identified) }
         }
 
         /// The item at `location`, and the object item before it in its block: read from
@@ -234,16 +202,16 @@ extension HistorySegment {
             }
         }
 
-        private func items(in block: Data) throws -> [Item] {
+        private func items(in block: Data, identified: Bool = true) throws -> [Item] {
             var reader = ItemReader(bytes: block, position: 0)
             var items: [Item] = []
-            while let item = try reader.next(identify: identify) { items.append(item) }
+            while let item = try reader.next(identify: identified ? identify : nil) { items.append(item) }
             return items
         }
     }
 
     /// Reads items from a decoded block.
-    private struct ItemReader {
+    struct ItemReader {
         let bytes: Data
         var position: Int
         /// The last object item read, while the items read since are none.
@@ -355,7 +323,7 @@ extension HistorySegment {
 }
 
 /// Reads little-endian integers front to back; the caller knows the bytes are there.
-private struct LittleEndianCursor {
+struct LittleEndianCursor {
     let data: Data
     var position = 0
 
@@ -375,7 +343,7 @@ extension HistorySegment.Reader {
     /// entry's local header is checked once, here.
     package init(entry: StoredZipEntry, in zip: StoredZipReader) throws {
         try zip.verifyLocalHeader(entry)
-        try self.init(length: entry.size, identify: { try BundleVersion(segmentRecord: $0, number: 0).id }) { offset, length in
+        try self.init(length: entry.size, identify: BundleVersion.id(ofSegmentRecord:)) { offset, length in
             try zip.readRange(of: entry, offset: offset, length: length)
         }
     }

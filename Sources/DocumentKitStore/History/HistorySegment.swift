@@ -58,7 +58,7 @@ package enum HistorySegment {
     }
 
     /// Where an item is: its block, and its offset in the decoded block.
-    struct Location: Equatable {
+    struct Location: Hashable {
         var block: UInt32
         var offset: UInt32
     }

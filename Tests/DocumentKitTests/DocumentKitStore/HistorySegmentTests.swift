@@ -119,6 +119,17 @@ import Testing
         #expect(merged.versionCount == 500 && merged.firstPlace == 1)
     }
 
+    /// `validate` reads a segment once: its items, identified, as the row-by-row reader
+    /// gives them, and the same count of rows as items.
+    @Test func aVerifiedReadGivesEveryItem() throws {
+        let items = Self.history(300)
+        let reader = try Self.reader(try Self.segment(items))
+        let verified = try reader.verifiedItems()
+        #expect(verified == (try reader.items()))
+        #expect(verified.count { if case .version = $0 { true } else { false } } == reader.versionCount)
+        #expect(try reader.items(identified: false).allSatisfy { if case .version(let id, _) = $0 { id.isEmpty } else { true } })
+    }
+
     @Test func damageIsRefusedWithoutCrashing() throws {
         let data = try Self.segment(Self.history(40))
         for cut in [0, 4, 47, data.count / 2, data.count - 1] {
@@ -133,9 +144,7 @@ import Testing
             // Damage anywhere is refused, or (inside a block's literals, which the index's
             // CRC does not cover) gives items whose digests the bundle then checks.
             do {
-                let reader = try Self.reader(damaged)
-                try reader.verifyIndex()
-                _ = try reader.items()
+                _ = try Self.reader(damaged).verifiedItems()
             } catch is DocumentKitError {
                 refused += 1
             }
