@@ -32,17 +32,19 @@ public enum BundlePacker {
         if dryRun {
             try AtomicReplacement.refuseExisting(output, replace: replace)
             let size = SystemCall.status(url.path).map { UInt64($0.st_size) } ?? 0
-            return Result(output: output.path, versions: try bundle.manifest.versions.count, objects: try bundle.manifest.objects.count,
+            let counts = try bundle.counts()
+            return Result(output: output.path, versions: counts.versions, objects: counts.objects.count,
                           bytes: size - min(size, bundle.reclaimableBytes), reclaimedBytes: bundle.reclaimableBytes)
         }
         try DocumentKitError.located(at: url.relativePath) {
+            if bundle.history != nil { return try BundleWriter.writePacked(bundle, to: output, replace: replace) }
             try BundleWriter.writeContents(
                 BundleWriter.Contents(mimeType: bundle.mimeType, document: try bundle.documentData(of: bundle.headVersion),
                                       manifest: bundle.manifest, base: bundle),
                 to: output, replace: replace)
         }
         let size = SystemCall.status(output.path).map { UInt64($0.st_size) } ?? 0
-        return Result(output: output.path, versions: try bundle.manifest.versions.count, objects: try bundle.manifest.objects.count,
-                      bytes: size, reclaimedBytes: bundle.reclaimableBytes)
+        let counts = try bundle.counts()
+        return Result(output: output.path, versions: counts.versions, objects: counts.objects.count, bytes: size, reclaimedBytes: bundle.reclaimableBytes)
     }
 }

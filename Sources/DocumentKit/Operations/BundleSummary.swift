@@ -63,16 +63,9 @@ public struct BundleSummary: Codable, Equatable, Sendable {
         mimeType = bundle.mimeType
         formatVersion = bundle.formatVersion
         head = VersionSummary(bundle.headVersion)
-        if let history = bundle.history?.manifest {
-            versionCount = history.versions
-            (objectCount, objectBytes, storedBytes) = (history.objects.count, history.objects.bytes, history.objects.storedBytes)
-        } else {
-            let manifest = try bundle.manifest
-            versionCount = manifest.versions.count
-            objectCount = manifest.objects.count
-            objectBytes = manifest.objects.values.reduce(0) { $0 + $1.size }
-            storedBytes = manifest.objects.values.reduce(0) { $0 + $1.storedSize }
-        }
+        let counts = try bundle.counts()
+        versionCount = counts.versions
+        (objectCount, objectBytes, storedBytes) = (counts.objects.count, counts.objects.bytes, counts.objects.storedBytes)
         fileBytes = SystemCall.status(url.path).map { UInt64($0.st_size) } ?? 0
         reclaimableBytes = bundle.reclaimableBytes
         let tree = try bundle.tree(of: bundle.headVersion)

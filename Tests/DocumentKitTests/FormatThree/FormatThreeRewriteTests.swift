@@ -63,6 +63,14 @@ import Testing
         #expect(try historyEntries(packedURL).segments == ["history/000000000001-000000000041"])
         #expect(try historyEntries(packedURL).objects.isEmpty, "every object of a small project is an item")
         try expectValid("packed.dkproj", in: directory)
+        // The segments' items are merged as they are, trees found by place and all: the
+        // copy is no larger than the bundle's live bytes, and packing it again changes nothing.
+        let summary = try BundleSummary(of: url)
+        let packedBytes = try Data(contentsOf: packedURL)
+        #expect(UInt64(packedBytes.count) <= summary.fileBytes - summary.reclaimableBytes, "\(packedBytes.count) bytes packed")
+        let again = try Run.docctl(["pack", "packed.dkproj", "-o", "again.dkproj"], in: directory.url)
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(try Data(contentsOf: directory.url.appendingPathComponent("again.dkproj")) == packedBytes)
         let unzip = try ExternalTool.unzip.run(["-tq", "packed.dkproj"], in: directory.url)
         #expect(unzip.status == 0, "\(unzip.standardError)")
     }
