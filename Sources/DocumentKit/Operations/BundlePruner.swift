@@ -37,6 +37,9 @@ public enum BundlePruner {
         return try DocumentKitError.located(at: url.relativePath) {
             try BundleSaver.locked(at: url) { saver in
                 let bundle = saver.bundle
+                if let keep, before == nil, let history = bundle.history {
+                    return try pruneHistory(history, keeping: keep, with: saver, dryRun: dryRun, compression: compression)
+                }
                 let versions = try bundle.manifest.versions
                 var dropCount = 0
                 while dropCount < versions.count - 1 {
@@ -69,6 +72,31 @@ public enum BundlePruner {
                 return report
             }
         }
+    }
+
+    /// `prune --keep` of a format-3 history: the kept versions read newest first, their
+    /// trees walked, and the history rewritten from its segments' items without listing it
+    /// (FORMAT.md §12.4).
+    private static func pruneHistory(_ history: BundleHistory, keeping keep: Int, with saver: BundleSaver, dryRun: Bool,
+                                     compression: ObjectCompression) throws -> Report {
+        let bundle = saver.bundle
+        let count = history.manifest.versions
+        let dropCount = max(0, min(count - keep, count - 1))
+        var kept: [BundleVersion] = []
+        if var newestFirst = bundle.versionsNewestFirst() {
+            while kept.count < count - dropCount, let version = try newestFirst.next() { kept.append(version) }
+        }
+        let reachable = try reachableObjects(of: kept, in: bundle)
+        let lastDropped = history.manifest.pruned + dropCount
+        // Written when something goes: counted first only when no version does.
+        var outcome = !dryRun && dropCount > 0
+            ? try saver.rewritePruned(throughPlace: lastDropped, reachable: reachable, compression: compression)
+            : try BundleWriter.writePruned(bundle, throughPlace: lastDropped, reachable: reachable, compression: compression, to: nil)
+        if !dryRun, dropCount == 0, outcome.removedObjects > 0 {
+            outcome = try saver.rewritePruned(throughPlace: lastDropped, reachable: reachable, compression: compression)
+        }
+        return Report(dryRun: dryRun, removedVersions: outcome.removedPlaces.map(Array.init) ?? [], keptVersions: count - dropCount,
+                      removedObjects: outcome.removedObjects, freedBytes: outcome.freedBytes)
     }
 
     /// Every object the trees of `versions` use, trees included.

@@ -71,6 +71,13 @@ package struct BundleSaver {
         try BundleWriter.writeContents(contents, to: url, replace: true)
     }
 
+    /// Prunes a format-3 history through place `lastDropped`, keeping the objects
+    /// `reachable` names, from its segments' items (``BundleWriter/writePruned(_:throughPlace:reachable:compression:to:)``).
+    package func rewritePruned(throughPlace lastDropped: Int, reachable: Set<ObjectDigest>,
+                               compression: ObjectCompression) throws -> BundleWriter.HistoryPruneOutcome {
+        try BundleWriter.writePruned(bundle, throughPlace: lastDropped, reachable: reachable, compression: compression, to: url)
+    }
+
     /// Writes the bundle's state (`nil` removes it), changing nothing in its history.
     package func writeState(_ state: Data?) throws {
         try BundleWriter.writeState(state, over: bundle, destination: url)

@@ -48,6 +48,38 @@ import Testing
         try expectValid("p.dkproj", in: directory)
     }
 
+    /// A prune reads the history's items in order and keeps what the kept versions use:
+    /// a blob attached by a version it drops (stored alone, over 64 KiB) is carried, its
+    /// entry copied, and a document whose delta base it drops is stored whole.
+    @Test func aPruneCarriesWhatKeptVersionsUseFromTheVersionsItDrops() throws {
+        let directory = try TemporaryDirectory()
+        let url = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 60, saves: 3)
+        let image = try Fixtures.write(Fixtures.noise(200_000), to: "t.bin", in: directory.url)
+        _ = try BundleEditor.attach(image, at: JSONPath(parsing: "thumbnail"), mediaType: "application/octet-stream", in: url,
+                                    metadata: SaveMetadata(author: "t"))
+        try FormatThreeFixtures.addSaves(25, to: url, taskCount: 60, from: 100)
+        let before = try DocumentBundle(contentsOf: url)
+        let head = before.headVersion.number
+        let kept = (head - 2)...head
+        let documents = try kept.map { try before.documentData(of: try before.version(named: "\($0)")) }
+
+        let prune = try Run.docctl(["prune", "p.dkproj", "--keep", "3", "--json"], in: directory.url)
+        #expect(prune.status == 0, "\(prune.standardError)")
+        let report = try JSONDecoder().decode(BundlePruner.Report.self, from: prune.standardOutput)
+        #expect(report.removedVersions == Array(1..<kept.lowerBound) && report.keptVersions == 3)
+        let pruned = try DocumentBundle(contentsOf: url)
+        #expect(try historyEntries(url).segments == [HistoryManifest.segmentName(first: kept.lowerBound, last: head)])
+        #expect(try historyEntries(url).objects.count == 1, "the blob stays alone, copied")
+        for (index, number) in kept.enumerated() {
+            #expect(try pruned.documentData(of: try pruned.version(named: "\(number)")) == documents[index], "version \(number)")
+        }
+        let blobs = try pruned.tree(of: pruned.headVersion)[VersionLayout.blobsFolder]?.fileWrappers ?? [:]
+        let blob = try #require(blobs.values.first?.knownDigest)
+        #expect(try pruned.objectData(blob) == (try Data(contentsOf: image)))
+        try expectValid("p.dkproj", in: directory)
+        #expect(try pruned.prunedVersionIDs().count == kept.lowerBound - 1)
+    }
+
     @Test func aPackWritesFormatThreeWithEveryVersionAndObject() throws {
         let directory = try TemporaryDirectory()
         let url = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 100, saves: 40)
