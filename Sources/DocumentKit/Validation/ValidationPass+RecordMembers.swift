@@ -7,30 +7,38 @@ extension ValidationPass {
     /// signature covers them, so a reader that showed one would show bytes nobody vouched
     /// for. Decoding skips unknown members, so the manifest's text is read again here.
     package mutating func checkRecordMembers() {
-        guard let data = try? BundleFile.read(BundleEntry.manifest, from: bundle.zip, path: bundle.url.relativePath,
+        // A format-3 history's records are checked as its segments are read (`checkSegments`).
+        guard bundle.history == nil,
+              let data = try? BundleFile.read(BundleEntry.manifest, from: bundle.zip, path: bundle.url.relativePath,
                                               limit: UInt64(bundle.limits.maxManifestBytes)),
               case .object(let members)? = try? JSONValue.parse(data), case .array(let records)? = members["versions"] else { return }
         for (record, version) in zip(records, manifest.versions) {
-            var unknown = Self.unknownMembers(of: record, allowed: BundleVersion.memberNames, at: "")
-            if case .object(let record) = record {
-                if let signature = record["signature"] {
-                    unknown += Self.unknownMembers(of: signature, allowed: VersionSignature.memberNames, at: "signature.")
-                }
-                if let changes = record["changes"] {
-                    unknown += Self.unknownMembers(of: changes, allowed: VersionChanges.memberNames, at: "changes.")
-                    if case .object(let changes) = changes {
-                        for (list, allowed) in [("paths", VersionChanges.PathChange.memberNames), ("blobs", BlobChange.memberNames)] {
-                            guard case .array(let items)? = changes[list] else { continue }
-                            for (index, item) in items.enumerated() {
-                                unknown += Self.unknownMembers(of: item, allowed: allowed, at: "changes.\(list)[\(index)].")
-                            }
+            checkMembers(ofRecord: record, version: version.number)
+        }
+    }
+
+    /// Reports the members of one record (as the manifest or a segment holds it) that the
+    /// format does not define.
+    package mutating func checkMembers(ofRecord record: JSONValue, version: Int) {
+        var unknown = Self.unknownMembers(of: record, allowed: BundleVersion.memberNames, at: "")
+        if case .object(let record) = record {
+            if let signature = record["signature"] {
+                unknown += Self.unknownMembers(of: signature, allowed: VersionSignature.memberNames, at: "signature.")
+            }
+            if let changes = record["changes"] {
+                unknown += Self.unknownMembers(of: changes, allowed: VersionChanges.memberNames, at: "changes.")
+                if case .object(let changes) = changes {
+                    for (list, allowed) in [("paths", VersionChanges.PathChange.memberNames), ("blobs", BlobChange.memberNames)] {
+                        guard case .array(let items)? = changes[list] else { continue }
+                        for (index, item) in items.enumerated() {
+                            unknown += Self.unknownMembers(of: item, allowed: allowed, at: "changes.\(list)[\(index)].")
                         }
                     }
                 }
             }
-            if !unknown.isEmpty {
-                report("version.unknown-member", "its record has \(unknown.count == 1 ? "a member" : "members") the format does not define (\(unknown.joined(separator: ", "))), which neither its id nor a signature covers", version: version.number)
-            }
+        }
+        if !unknown.isEmpty {
+            report("version.unknown-member", "its record has \(unknown.count == 1 ? "a member" : "members") the format does not define (\(unknown.joined(separator: ", "))), which neither its id nor a signature covers", version: version)
         }
     }
 

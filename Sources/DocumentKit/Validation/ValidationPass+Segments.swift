@@ -2,7 +2,7 @@ import Foundation
 
 extension ValidationPass {
     /// Checks a format-3 bundle's history segments whole (FORMAT.md §12.2), each read
-    /// once (``HistorySegment/Reader/verifiedItems()``). Returns whether they are sound,
+    /// once (``HistorySegment/Reader/verifiedItems()``), and each record's members. Returns whether they are sound,
     /// the objects their items store (a root tree saved again when a version returns to an
     /// earlier state is stored, and counted, again), and those the newest item of each
     /// digest stores alone, in an entry: the rest of the checks list the history, which a
@@ -14,9 +14,19 @@ extension ValidationPass {
         var sound = true
         for segment in history.segments {
             do {
-                for case .object(let object) in try segment.reader.verifiedItems() {
-                    stored.add(object.record)
-                    if case .entry = object.storage { inEntries.insert(object.digest) } else { inEntries.remove(object.digest) }
+                var place = segment.places.lowerBound
+                for item in try segment.reader.verifiedItems() {
+                    switch item {
+                    case .object(let object):
+                        stored.add(object.record)
+                        if case .entry = object.storage { inEntries.insert(object.digest) } else { inEntries.remove(object.digest) }
+                    case .version(_, let record):
+                        // Its id was computed from it, so only members it should not have remain to check.
+                        if let parsed = try? JSONValue.parse(record) { checkMembers(ofRecord: parsed, version: place) }
+                        place += 1
+                    case .pruned:
+                        break
+                    }
                 }
             } catch {
                 report("history.damaged", (error as? DocumentKitError)?.message ?? "\(error)", entry: segment.name)

@@ -135,6 +135,30 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.path("x.dkproj")))
     }
 
+    /// A member the format does not define, in a record a segment holds, is covered by
+    /// neither the id (computed from the members the record text names) nor a signature:
+    /// `validate` reports it, as it does in a format-2 manifest.
+    @Test func aRecordMemberTheFormatDoesNotDefineIsCaughtInASegment() throws {
+        let directory = try TemporaryDirectory()
+        let url = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 20, saves: 3)
+        let head = try DocumentBundle(contentsOf: url).headVersion
+        try FormatThreeFixtures.rewriteNewestSegment(of: url) { items in
+            try items.map { item in
+                guard case .version(let id, let record) = item, id == head.id,
+                      case .object(var members) = try JSONValue.parse(record) else { return item }
+                members["note"] = .string("approved by the board")
+                return .version(id: id, record: JSONValue.object(members).encoded(pretty: false))
+            }
+        }
+        #expect(try DocumentBundle(contentsOf: url).headVersion.id == head.id, "the id does not cover the member")
+        let validate = try Run.docctl(["validate", "p.dkproj", "--json"], in: directory.url)
+        #expect(validate.status == 1, "\(validate.output)")
+        let report = try #require(try JSONDecoder().decode([ValidationReport].self, from: validate.standardOutput).first)
+        #expect(report.findings.map(\.code) == ["version.unknown-member"])
+        #expect(report.findings.first?.version == head.number)
+        #expect(report.findings.first?.message == "its record has a member the format does not define (note), which neither its id nor a signature covers")
+    }
+
     @Test func aDamagedSegmentIsReportedNotFollowed() throws {
         let directory = try TemporaryDirectory()
         let url = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 20, saves: 40)

@@ -56,4 +56,26 @@ enum FormatThreeFixtures {
         try bytes.write(to: url)
         return segment.name
     }
+
+    /// Rewrites the bundle at `url` with its newest segment's items passed through `edit`
+    /// (the manifest and every other entry as they were): a history another writer made.
+    static func rewriteNewestSegment(of url: URL, _ edit: ([HistorySegment.Item]) throws -> [HistorySegment.Item]) throws {
+        let bundle = try DocumentBundle(contentsOf: url)
+        guard let segment = bundle.history?.segments.last else {
+            throw DocumentKitError(.notFound, "the bundle has no history segment", path: url.path)
+        }
+        var builder = HistorySegment.Builder(firstPlace: segment.reader.firstPlace)
+        for item in try edit(try segment.reader.items()) { try builder.append(item) }
+        let data = try builder.finish()
+        let copy = url.deletingLastPathComponent().appendingPathComponent("rewritten.tmp")
+        let descriptor = open(copy.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw DocumentKitError(.cannotCreateOutput, "cannot create it", path: copy.path) }
+        defer { close(descriptor) }
+        let zip = StoredZipWriter(fileDescriptor: descriptor, path: copy.path)
+        for entry in bundle.zip.entries {
+            if entry.name == segment.name { try zip.addEntry(name: entry.name, data: data) } else { try zip.copyEntry(entry, from: bundle.zip) }
+        }
+        try zip.finish()
+        guard rename(copy.path, url.path) == 0 else { throw DocumentKitError(.cannotCreateOutput, "cannot replace it", path: url.path) }
+    }
 }
