@@ -37,8 +37,8 @@ public enum BundlePruner {
         return try DocumentKitError.located(at: url.relativePath) {
             try BundleSaver.locked(at: url) { saver in
                 let bundle = saver.bundle
-                if let keep, before == nil, let history = bundle.history {
-                    return try pruneHistory(history, keeping: keep, with: saver, dryRun: dryRun, compression: compression)
+                if let history = bundle.history {
+                    return try pruneHistory(history, keep: keep, before: before, with: saver, dryRun: dryRun, compression: compression)
                 }
                 let versions = try bundle.manifest.versions
                 var dropCount = 0
@@ -74,14 +74,17 @@ public enum BundlePruner {
         }
     }
 
-    /// `prune --keep` of a format-3 history: the kept versions read newest first, their
+    /// A prune of a format-3 history: the versions to drop counted (for `before`, read
+    /// oldest first only as far as they go), the kept versions read newest first and their
     /// trees walked, and the history rewritten from its segments' items without listing it
     /// (FORMAT.md §12.4).
-    private static func pruneHistory(_ history: BundleHistory, keeping keep: Int, with saver: BundleSaver, dryRun: Bool,
+    private static func pruneHistory(_ history: BundleHistory, keep: Int?, before: Date?, with saver: BundleSaver, dryRun: Bool,
                                      compression: ObjectCompression) throws -> Report {
         let bundle = saver.bundle
         let count = history.manifest.versions
-        let dropCount = max(0, min(count - keep, count - 1))
+        // The head stays: keeping one version is what no `keep` means.
+        var dropCount = max(0, count - (keep ?? 1))
+        if let before { dropCount = try droppable(from: history, upTo: dropCount, before: before, in: bundle) }
         var kept: [BundleVersion] = []
         if var newestFirst = bundle.versionsNewestFirst() {
             while kept.count < count - dropCount, let version = try newestFirst.next() { kept.append(version) }
@@ -97,6 +100,24 @@ public enum BundlePruner {
         }
         return Report(dryRun: dryRun, removedVersions: outcome.removedPlaces.map(Array.init) ?? [], keptVersions: count - dropCount,
                       removedObjects: outcome.removedObjects, freedBytes: outcome.freedBytes)
+    }
+
+    /// How many of the oldest versions, at most `limit`, were created before `date`: read
+    /// oldest first, a block at a time, and only until one was not.
+    private static func droppable(from history: BundleHistory, upTo limit: Int, before date: Date, in bundle: DocumentBundle) throws -> Int {
+        var count = 0
+        for segment in history.segments {
+            for block in 0..<segment.reader.blockCount {
+                let versions = try DocumentKitError.located(at: bundle.url.relativePath) {
+                    try BundleHistory.inSegment(segment.name) { try segment.reader.versions(inBlock: block) }
+                }
+                for stored in versions {
+                    guard count < limit, try BundleVersion(segmentRecord: stored.record, number: 0).created < date else { return count }
+                    count += 1
+                }
+            }
+        }
+        return count
     }
 
     /// Every object the trees of `versions` use, trees included.
