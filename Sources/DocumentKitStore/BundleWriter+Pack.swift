@@ -28,9 +28,7 @@ extension BundleWriter {
         let document = try bundle.documentData(of: bundle.headVersion)
 
         if replace { try AtomicReplacement.refuseReadOnly(destination) }
-        let output = try AtomicReplacement(destination: destination)
-        let zip = StoredZipWriter(fileDescriptor: output.file.descriptor, path: destination.relativePath)
-        try DocumentKitError.located(at: destination.relativePath) {
+        try writeWhole(to: destination, replace: replace) { zip in
             try zip.addEntry(name: BundleEntry.mimetype, data: Data(bundle.mimeType.utf8))
             try zip.addEntry(name: BundleEntry.document, data: document)
             for name in alone.sorted() {
@@ -42,12 +40,6 @@ extension BundleWriter {
             try zip.addEntry(name: manifest.history[0], data: segment)
             try zip.addEntry(name: BundleEntry.manifest, data: try manifest.encoded())
             if let state = bundle.zip.entry(named: BundleEntry.state) { try zip.copyEntry(state, from: bundle.zip) }
-            try zip.finish()
-        }
-        if replace {
-            try commitReplacing(output)
-        } else {
-            try output.commitWithoutReplacing(mode: AtomicReplacement.defaultMode())
         }
     }
 }

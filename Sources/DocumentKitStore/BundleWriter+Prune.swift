@@ -110,10 +110,8 @@ extension BundleWriter {
         }
 
         try AtomicReplacement.refuseReadOnly(destination)
-        let output = try AtomicReplacement(destination: destination)
-        let zip = StoredZipWriter(fileDescriptor: output.file.descriptor, path: destination.relativePath)
         try ProgressMeter.phase(.writing, counting: .written, totalBytes: try? bytesToWrite()) {
-            try DocumentKitError.located(at: destination.relativePath) {
+            try writeWhole(to: destination, replace: true) { zip in
                 try zip.addEntry(name: BundleEntry.mimetype, data: Data(bundle.mimeType.utf8))
                 try zip.addEntry(name: BundleEntry.document, data: document)
                 var rewritten: [ObjectDigest: HistorySegment.ObjectItem] = [:]
@@ -136,10 +134,8 @@ extension BundleWriter {
                 try zip.addEntry(name: manifest.history[0], data: try segment(items))
                 try zip.addEntry(name: BundleEntry.manifest, data: try manifest.encoded())
                 if let state = bundle.zip.entry(named: BundleEntry.state) { try zip.copyEntry(state, from: bundle.zip) }
-                try zip.finish()
             }
         }
-        try commitReplacing(output)
         return outcome
     }
 }

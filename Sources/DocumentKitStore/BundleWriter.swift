@@ -248,11 +248,20 @@ package enum BundleWriter {
     }
 
     private static func writeRewriting(_ contents: Contents, to destination: URL, replace: Bool) throws {
+        try writeWhole(to: destination, replace: replace) { zip in
+            try zip.addEntry(name: BundleEntry.mimetype, data: Data(contents.mimeType.utf8))
+            try writeEntries(contents, to: zip) { entry, base in try zip.copyEntry(entry, from: base.zip) }
+        }
+    }
+
+    /// Writes a whole bundle, every entry given to `write` in order, to a temporary file
+    /// beside `destination`, and moves it into place (R1 to R4 of FORMAT.md §8): over the
+    /// file there only when `replace`, keeping that file's permissions and owner.
+    static func writeWhole(to destination: URL, replace: Bool, _ write: (StoredZipWriter) throws -> Void) throws {
         let output = try AtomicReplacement(destination: destination)
         let zip = StoredZipWriter(fileDescriptor: output.file.descriptor, path: destination.relativePath)
         try DocumentKitError.located(at: destination.relativePath) {
-            try zip.addEntry(name: BundleEntry.mimetype, data: Data(contents.mimeType.utf8))
-            try writeEntries(contents, to: zip) { entry, base in try zip.copyEntry(entry, from: base.zip) }
+            try write(zip)
             try zip.finish()
         }
         if replace {
