@@ -3,9 +3,10 @@ import Foundation
 /// Checks a bundle against FORMAT.md and reports every problem it finds, located,
 /// instead of stopping at the first. Only reads.
 ///
-/// The quick check covers structure, manifest, versions, trees, object presence and
-/// sizes, and the head document against its schema; `deep` also reads every object and
-/// checks its SHA-256, and checks every version's document.
+/// The quick check covers structure, manifest, versions, trees (in a format-3 bundle the
+/// head's only: old trees are objects of its segments), object presence and sizes, and the
+/// head document against its schema; `deep` also reads every object and checks its
+/// SHA-256, and checks every version's tree and document.
 public enum BundleValidator {
     /// Validates the bundle at `url`. Throws only when the file cannot be read at all
     /// (missing: `missingInput`); everything else is a finding.
