@@ -22,10 +22,9 @@ public enum BundleValidator {
         }
         var check = ValidationPass(bundle: bundle, deep: deep)
         check.run()
-        // A format-3 history that could not be listed (the pass reported why) counts nothing.
-        let manifest = try? bundle.manifest
-        return ValidationReport(file: url.relativePath, deep: deep, versions: manifest?.versions.count ?? 0,
-                                objects: manifest?.objects.count ?? 0, findings: check.findings)
+        // A history that could not be read (the pass reported why) counts nothing.
+        return ValidationReport(file: url.relativePath, deep: deep, versions: check.counted.versions,
+                                objects: check.counted.objects, findings: check.findings)
     }
 
     private static func code(forOpening error: DocumentKitError) -> String {

@@ -20,6 +20,19 @@ extension ValidationPass {
     /// Reports the members of one record (as the manifest or a segment holds it) that the
     /// format does not define.
     package mutating func checkMembers(ofRecord record: JSONValue, version: Int) {
+        reportUnknownMembers(Self.unknownMembers(ofRecord: record), version: version)
+    }
+
+    /// Reports `unknown`, the members of a record the format does not define, when there are any.
+    mutating func reportUnknownMembers(_ unknown: [String], version: Int) {
+        if !unknown.isEmpty {
+            report("version.unknown-member", "its record has \(unknown.count == 1 ? "a member" : "members") the format does not define (\(unknown.joined(separator: ", "))), which neither its id nor a signature covers", version: version)
+        }
+    }
+
+    /// The members of a record (as the manifest or a segment holds it) that the format does
+    /// not define, in the record, its signature and its changes, by their paths.
+    static func unknownMembers(ofRecord record: JSONValue) -> [String] {
         var unknown = Self.unknownMembers(of: record, allowed: BundleVersion.memberNames, at: "")
         if case .object(let record) = record {
             if let signature = record["signature"] {
@@ -37,9 +50,7 @@ extension ValidationPass {
                 }
             }
         }
-        if !unknown.isEmpty {
-            report("version.unknown-member", "its record has \(unknown.count == 1 ? "a member" : "members") the format does not define (\(unknown.joined(separator: ", "))), which neither its id nor a signature covers", version: version)
-        }
+        return unknown
     }
 
     /// The names, after `prefix`, of the members of `value` that `allowed` does not hold.

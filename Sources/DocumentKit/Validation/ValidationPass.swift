@@ -7,17 +7,20 @@ package struct ValidationPass {
     package private(set) var findings: [ValidationFinding] = []
     /// The trees checked so far, with the files and folders below each, counted per path.
     private var checkedTrees: [ObjectDigest: Int] = [:]
-    /// In a format-3 bundle, the objects stored alone in entries (the others are items of
-    /// the history's segments, which `checkSegments` read).
-    private var objectsInEntries = Set<ObjectDigest>()
+    /// In a format-3 bundle, the objects stored alone in entries, with their records (the
+    /// others are items of the history's segments, which `checkSegments` read).
+    var objectsInEntries: [ObjectDigest: ObjectRecord] = [:]
+    /// How many versions and distinct objects the bundle holds, once the pass has read them.
+    package private(set) var counted: (versions: Int, objects: Int) = (0, 0)
 
     package init(bundle: DocumentBundle, deep: Bool) {
         self.bundle = bundle
         self.deep = deep
     }
 
-    /// The bundle's manifest, listed by `run` once the history's segments are known to be
-    /// sound; empty until then.
+    /// The bundle's manifest: of formats 1 and 2, and of format 3 listed by a deep check
+    /// once the history's segments are known to be sound; empty otherwise (the quick check
+    /// of a format-3 bundle reads its segments once and never lists them).
     package private(set) var manifest = BundleManifest(contentType: "", head: "", versions: [], objects: [:])
 
     package mutating func report(_ code: String, _ severity: ValidationFinding.Severity, _ message: String,
@@ -40,17 +43,30 @@ package struct ValidationPass {
         if bundle.unfinishedAppendBytes > 0 {
             report("bundle.unfinished-save", .warning, "a save that did not finish (it is running, or was killed) left \(bundle.unfinishedAppendBytes) bytes after the bundle's end; readers ignore them and the next save removes them")
         }
-        // Everything after lists the history, which needs every segment readable.
-        let segments = checkSegments()
-        guard segments.sound else { return }
-        do {
-            manifest = try bundle.manifest
-        } catch {
-            report("history.damaged", (error as? DocumentKitError)?.message ?? "\(error)")
-            return
+        // The quick check of a format-3 history checks the head first, in memory no other
+        // check has used yet: decoding its document is what peaks, as for one version. Its
+        // findings are reported where they belong, after the history's.
+        var headFindings: [ValidationFinding]?
+        if bundle.history != nil, !isListed {
+            headFindings = reportedApart { $0.checkHead() }
+            MemoryPressure.releaseFreedMemory()
         }
-        checkHistoryCounts(stored: segments.stored)
-        objectsInEntries = segments.inEntries
+        if bundle.history != nil {
+            // Everything after needs every segment readable.
+            let segments = checkSegments()
+            guard segments.sound else { return }
+            counted = (segments.versions, segments.objects)
+            checkHistoryCounts(stored: segments.stored)
+        }
+        if isListed {
+            do {
+                manifest = try bundle.manifest
+            } catch {
+                report("history.damaged", (error as? DocumentKitError)?.message ?? "\(error)")
+                return
+            }
+            if bundle.history == nil { counted = (manifest.versions.count, manifest.objects.count) }
+        }
         checkMimetype()
         checkEntries()
         checkSupersededBytes()
@@ -63,27 +79,61 @@ package struct ValidationPass {
             }
         } else {
             checkObjects()
-            checkDeltas()
+            // A format-3 history's deltas were checked as its segments were read.
+            if bundle.history == nil { checkDeltas() }
         }
-        checkVersions()
-        checkRecordMembers()
-        // A format-3 history's old trees are objects in its segments, which `--deep` checks
-        // (FORMAT.md §12.5): the quick check reads the head's, and no old version's.
-        let treesChecked = deep || bundle.history == nil ? manifest.versions : manifest.headVersion.map { [$0] } ?? []
+        // A format-3 history's records were checked as its segments were read.
+        if bundle.history == nil {
+            checkVersions()
+            checkRecordMembers()
+        }
+        if let headFindings {
+            findings += headFindings
+        } else {
+            checkHead()
+        }
+        if deep { checkOldDocuments() }
+    }
+
+    /// Checks the trees (every version's when the history is listed; a format-3 history's
+    /// old trees are objects in its segments, which `--deep` checks, FORMAT.md §12.5), and
+    /// the head's document.
+    private mutating func checkHead() {
+        let treesChecked = isListed ? manifest.versions : [bundle.headVersion]
         for version in treesChecked where checkTree(version.tree, version: version.number, path: "") > bundle.limits.maxTreeEntries {
             report("tree.too-large", "the version's tree holds more than \(bundle.limits.maxTreeEntries) files and folders (a folder named twice counts twice)", version: version.number)
         }
         checkHeadDocument()
-        if deep { checkOldDocuments() }
     }
 
+    /// What `checks` reports, taken out of the findings so far.
+    private mutating func reportedApart(_ checks: (inout ValidationPass) -> Void) -> [ValidationFinding] {
+        let before = findings.count
+        checks(&self)
+        defer { findings.removeSubrange(before...) }
+        return Array(findings[before...])
+    }
+
+    /// Whether the checks read a listed manifest: of formats 1 and 2 always, of format 3
+    /// only for `--deep`, which reads every version anyway.
+    private var isListed: Bool { bundle.history == nil || deep }
+
+    /// The record of object `digest`: from the listed manifest, or else looked up in the
+    /// segments' indexes (and the head's root tree).
+    private func objectRecord(_ digest: ObjectDigest) -> ObjectRecord? {
+        isListed ? manifest.objects[digest] : (try? bundle.objectRecord(digest)) ?? nil
+    }
+
+    private var contentType: String { bundle.history?.manifest.contentType ?? manifest.contentType }
+    private var headID: VersionID { bundle.history?.manifest.head ?? manifest.head }
+
     private mutating func checkMimetype() {
-        let expected = DocumentTypeRegistry.type(for: manifest.contentType)?.contentType.mimeType
-            ?? ContentTypeRegistry.shared.type(identifier: manifest.contentType)?.mimeType
+        let expected = DocumentTypeRegistry.type(for: contentType)?.contentType.mimeType
+            ?? ContentTypeRegistry.shared.type(identifier: contentType)?.mimeType
         if let expected, bundle.mimeType != expected {
-            report("mimetype.mismatch", "the mimetype entry says '\(bundle.mimeType)', but \(manifest.contentType) bundles are '\(expected)'", entry: BundleEntry.mimetype)
+            report("mimetype.mismatch", "the mimetype entry says '\(bundle.mimeType)', but \(contentType) bundles are '\(expected)'", entry: BundleEntry.mimetype)
         } else if expected == nil {
-            report("document.unknown-type", .warning, "this build does not know the content type \(manifest.contentType); its schema was not checked")
+            report("document.unknown-type", .warning, "this build does not know the content type \(contentType); its schema was not checked")
         }
     }
 
@@ -111,7 +161,7 @@ package struct ValidationPass {
                 report("entry.unexpected", .warning, "not a valid object name", entry: entry.name)
                 continue
             }
-            if manifest.objects[digest] == nil {
+            if bundle.history == nil ? manifest.objects[digest] == nil : objectsInEntries[digest] == nil {
                 report("object.unlisted", .warning, "object is stored but not listed in the manifest", entry: entry.name)
             }
         }
@@ -121,8 +171,9 @@ package struct ValidationPass {
     }
 
     private mutating func checkObjects() {
-        for (digest, record) in manifest.objects.sorted(by: { $0.key < $1.key }) {
-            if bundle.history != nil, !objectsInEntries.contains(digest) {
+        let objects = isListed ? manifest.objects : objectsInEntries
+        for (digest, record) in objects.sorted(by: { $0.key < $1.key }) {
+            if bundle.history != nil, objectsInEntries[digest] == nil {
                 checkHistoryItem(digest, record)
                 continue
             }
@@ -169,7 +220,7 @@ package struct ValidationPass {
     private mutating func checkTree(_ digest: ObjectDigest, version: Int, path: String, depth: Int = 0) -> Int {
         if let count = checkedTrees[digest] { return count }
         checkedTrees[digest] = 0
-        guard manifest.objects[digest] != nil else { return 0 }
+        guard objectRecord(digest) != nil else { return 0 }
         guard depth < bundle.limits.maxTreeDepth else {
             report("tree.too-deep", "folders are nested more than \(bundle.limits.maxTreeDepth) levels deep", version: version, path: path)
             return 0
@@ -185,7 +236,7 @@ package struct ValidationPass {
         for entry in tree.entries {
             count = min(count + 1, bundle.limits.maxTreeEntries + 1)
             let childPath = path.isEmpty ? entry.name : "\(path)/\(entry.name)"
-            guard let record = manifest.objects[entry.digest] else {
+            guard let record = objectRecord(entry.digest) else {
                 report("tree.object-missing", "'\(childPath)' refers to object \(entry.digest.short), which the manifest does not list", entry: digest.entryName, version: version)
                 continue
             }
@@ -203,7 +254,7 @@ package struct ValidationPass {
     }
 
     private mutating func checkHeadDocument() {
-        guard let head = manifest.headVersion, bundle.zip.entry(named: BundleEntry.document) != nil else { return }
+        guard let head = isListed ? manifest.headVersion : bundle.headVersion, bundle.zip.entry(named: BundleEntry.document) != nil else { return }
         let data: Data
         do {
             data = try bundle.headDocumentData()
@@ -235,12 +286,12 @@ package struct ValidationPass {
         MemoryPressure.releaseFreedMemory()
         let blobs = (try? bundle.tree(of: version))?[VersionLayout.blobsFolder]?.fileWrappers ?? [:]
         for reference in references {
-            guard let digest = ObjectDigest(hex: reference.digest), manifest.objects[digest] != nil, blobs[digest.hex] != nil else {
+            guard let digest = ObjectDigest(hex: reference.digest), objectRecord(digest) != nil, blobs[digest.hex] != nil else {
                 report("blob.unresolved", "refers to blob \(reference.digest.prefix(12)), which the version does not hold", version: version.number, path: reference.path.description)
                 continue
             }
         }
-        guard let type = DocumentTypeRegistry.type(for: manifest.contentType) else { return }
+        guard let type = DocumentTypeRegistry.type(for: contentType) else { return }
         guard checkSchema(of: version, as: type) else { return }
         do {
             // Read as the type reads it: an older schema is migrated first, and a document
@@ -249,11 +300,11 @@ package struct ValidationPass {
         } catch let error as DocumentKitError where !error.violations.isEmpty {
             // Decoded, but rules are broken: each is its own finding, under its own code.
             for violation in error.violations {
-                report(violation.code, violation.message, entry: version.id == manifest.head ? BundleEntry.document : nil,
+                report(violation.code, violation.message, entry: version.id == headID ? BundleEntry.document : nil,
                        version: version.number, path: violation.path.isEmpty ? nil : violation.path)
             }
         } catch let error as DocumentKitError {
-            report("document.schema", error.message, entry: version.id == manifest.head ? BundleEntry.document : nil, version: version.number, path: error.location)
+            report("document.schema", error.message, entry: version.id == headID ? BundleEntry.document : nil, version: version.number, path: error.location)
         } catch {
             report("document.schema", "\(error)", version: version.number)
         }
@@ -274,7 +325,7 @@ package struct ValidationPass {
             report("document.schema-unknown", "\(error)", version: version.number)
             return false
         }
-        if version.id == manifest.head, migration.from != migration.to {
+        if version.id == headID, migration.from != migration.to {
             let stages = migration.stages.isEmpty ? "" : " (\(migration.stages.map(\.id).joined(separator: ", ")))"
             report("document.schema-version", .warning, "written with schema \(migration.from); this build migrates it to \(migration.to) when reading\(stages), and 'docctl migrate' saves it so", version: version.number)
         }

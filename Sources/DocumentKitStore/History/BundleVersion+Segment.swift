@@ -30,7 +30,16 @@ extension BundleVersion {
     /// covers without decoding the rest (its changes, its signature). A record those
     /// members do not plainly make is decoded whole, which gives the error.
     package static func id(ofSegmentRecord record: Data) throws -> VersionID {
-        if case .object(let members) = try JSONValue.parse(record), members["id"] == nil,
+        try identified(segmentRecord: record).id
+    }
+
+    /// The id of the version `record` holds, as ``id(ofSegmentRecord:)`` gives it, and the
+    /// record's members as parsed for it: what `validate` checks of a record, parsed once.
+    package static func identified(segmentRecord record: Data) throws -> (id: VersionID, members: [String: JSONValue]) {
+        guard case .object(let members) = try JSONValue.parse(record) else {
+            throw HistorySegment.failure("a version record is not a JSON object without an id")
+        }
+        if members["id"] == nil,
            case .array(let parentValues)? = members["parents"], case .string(let createdText)? = members["created"],
            let created = DocumentDates.parse(createdText), case .string(let author)? = members["author"],
            case .string(let message)? = members["message"], case .string(let schema)? = members["schema"],
@@ -43,9 +52,9 @@ extension BundleVersion {
             if parents.count == parentValues.count, (numberInID == nil) == (members["number"] == nil) {
                 let text = recordText(numberInID: numberInID, parents: parents, created: created, author: author,
                                       message: message, schema: schema, tree: tree, writer: writer)
-                return ObjectDigest.of(Data(text.utf8)).hex
+                return (ObjectDigest.of(Data(text.utf8)).hex, members)
             }
         }
-        return try BundleVersion(segmentRecord: record, number: 0).id
+        return (try BundleVersion(segmentRecord: record, number: 0).id, members)
     }
 }

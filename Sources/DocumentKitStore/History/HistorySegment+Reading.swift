@@ -6,7 +6,7 @@ extension HistorySegment {
     /// Reads one segment through `read` (offset and length within the segment's data):
     /// its trailer when opened, then the index rows and the block each question needs, so
     /// that opening and asking cost the same however many versions the segment holds.
-    /// ``verifyIndex()`` reads and checks the whole index, for `validate`.
+    /// ``verifyItems(identifying:_:)`` reads and checks the whole segment, for `validate`.
     package struct Reader: Sendable {
         package typealias ReadRange = @Sendable (_ offset: UInt64, _ length: Int) throws -> Data
 
@@ -205,7 +205,12 @@ extension HistorySegment {
         private func items(in block: Data, identified: Bool = true) throws -> [Item] {
             var reader = ItemReader(bytes: block, position: 0)
             var items: [Item] = []
-            while let item = try reader.next(identify: identified ? identify : nil) { items.append(item) }
+            if identified {
+                let identify = identify
+                while let item = try reader.next(identify: { try identify($0) }) { items.append(item) }
+            } else {
+                while let item = try reader.next(identify: nil) { items.append(item) }
+            }
             return items
         }
     }
@@ -225,7 +230,7 @@ extension HistorySegment {
         /// The next item, or `nil` at the block's end. A record is identified only when
         /// `identify` is given (its id is its record text's SHA-256); passed over, it is
         /// `.version` with an empty id.
-        mutating func next(identify: (@Sendable (Data) throws -> VersionID)?) throws -> Item? {
+        mutating func next(identify: ((Data) throws -> VersionID)?) throws -> Item? {
             guard let (kind, length) = try header() else { return nil }
             var payload = ItemReader(bytes: bytes.subdata(in: (bytes.startIndex + position)..<(bytes.startIndex + position + length)), position: 0)
             position += length
