@@ -1,0 +1,42 @@
+@testable import DocumentKit
+import DocumentKitCLI
+import Foundation
+import Testing
+
+/// Issue 25: `pack`, `prune` and `validate` of a format-3 history read each byte of the
+/// bundle once and parse each record once, never listing the history (which decodes every
+/// record into a version and every object into a table) or encoding a record again.
+/// Counted with docctl's work meter at 2,000 versions, not timed.
+@Suite(.serialized) struct HistoryMaintenanceWorkTests {
+    @Test func packPruneAndValidateReadTheHistoryOnce() throws {
+        let directory = try TemporaryDirectory("history-maintenance-work")
+        let url = directory.url.appendingPathComponent("h.dkproj")
+        try FormatThreeFixtures.project(at: url, saves: 1_999)
+        let size = try Int(#require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber).int64Value)
+        let document = try DocumentBundle(contentsOf: url).headDocumentData().count
+        let slack = 16_384
+
+        let validate = try WorkScalingTests.meteredRun(["validate", "h.dkproj"], in: directory)
+        let pack = try WorkScalingTests.meteredRun(["pack", "h.dkproj", "-o", "packed.dkproj"], in: directory)
+        try FileManager.default.copyItem(at: url, to: directory.url.appendingPathComponent("pruned.dkproj"))
+        let prune = try WorkScalingTests.meteredRun(["prune", "pruned.dkproj", "--keep", "5"], in: directory)
+
+        for (command, work) in [("validate", validate), ("pack", pack), ("prune", prune)] {
+            #expect(work["read-bytes", default: .max] <= size + slack, "\(command) read \(work["read-bytes"] ?? 0) bytes of a bundle of \(size)")
+        }
+        for (command, work) in [("pack", pack), ("prune", prune)] {
+            // The records are copied as they are (each parsed once, to be identified); only
+            // the small manifest is encoded.
+            #expect(work["encoded-bytes", default: .max] <= slack, "\(command) encoded \(work["encoded-bytes"] ?? 0) bytes")
+            #expect(work["stored-bytes", default: .max] <= size + slack, "\(command) wrote \(work["stored-bytes"] ?? 0) bytes")
+            // Every record's text is parsed once in each: what validate parses, but for the
+            // head's document, which validate also parses and decodes.
+            #expect(work["json-bytes", default: .max] <= validate["json-bytes", default: 0] + slack,
+                    "\(command) parsed \(work["json-bytes"] ?? 0) bytes of JSON; validate, \(validate["json-bytes"] ?? 0)")
+        }
+        // Each record once (about 400 bytes a version), and the head's document a few times.
+        #expect(validate["json-bytes", default: .max] <= pack["json-bytes", default: 0] + 4 * document + slack,
+                "validate parsed \(validate["json-bytes"] ?? 0) bytes of JSON; pack, \(pack["json-bytes"] ?? 0)")
+        #expect(pack["json-bytes", default: 0] > 2_000 * 200, "the meter sees each record parsed")
+    }
+}
