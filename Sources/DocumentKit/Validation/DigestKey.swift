@@ -1,14 +1,17 @@
 import DocumentKitCore
 
-/// A SHA-256 digest as four words: how `validate` holds the digests of a long history in
-/// sets (32 bytes each, where a digest's hex text is a heap string of 64).
+/// The first 128 bits of a SHA-256 digest, as two words: how `validate` holds the ids and
+/// object digests of a long history in sets, 16 bytes each where a digest's hex text is a
+/// heap string of 64. Two digests that agree in 128 bits are taken for one; finding two
+/// such SHA-256 digests is beyond any computer, as git's abbreviations rely on for less.
 struct DigestKey: Hashable {
-    private let words: (UInt64, UInt64, UInt64, UInt64)
+    private let high: UInt64
+    private let low: UInt64
 
     init(_ digest: ObjectDigest) {
-        // An ObjectDigest holds 64 lowercase hex digits: four words of sixteen.
+        // An ObjectDigest holds 64 lowercase hex digits: the first 32 are the key.
         var hex = digest.hex
-        words = hex.withUTF8 { digits in
+        (high, low) = hex.withUTF8 { digits in
             func word(_ start: Int) -> UInt64 {
                 var value: UInt64 = 0
                 for byte in digits[start..<start + 16] {
@@ -16,18 +19,7 @@ struct DigestKey: Hashable {
                 }
                 return value
             }
-            return (word(0), word(16), word(32), word(48))
+            return (word(0), word(16))
         }
-    }
-
-    static func == (lhs: DigestKey, rhs: DigestKey) -> Bool {
-        lhs.words == rhs.words
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(words.0)
-        hasher.combine(words.1)
-        hasher.combine(words.2)
-        hasher.combine(words.3)
     }
 }

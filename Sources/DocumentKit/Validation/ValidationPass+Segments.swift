@@ -21,18 +21,21 @@ extension ValidationPass {
     /// and its tree; the version graph (``VersionGraphCheck``); and, for the quick check,
     /// that every delta's chain of bases reaches an object stored whole (`--deep` decodes
     /// the chains from the listed history instead). Keeps the record of each object stored
-    /// alone, in an entry, for the entry checks. Holds 32 bytes a version and an object,
-    /// and a few segments' items at a time.
+    /// alone, in an entry, for the entry checks. Holds 16 bytes a version and an object
+    /// (``DigestKey``), and a few segments' facts at a time.
     package mutating func checkSegments() -> SegmentsSummary {
         var summary = SegmentsSummary()
         guard let history = bundle.history else { return summary }
-        var graph = VersionGraphCheck()
-        var objects = Set<DigestKey>()
+        // Room for every version and object at once, as many as the segments' trailers
+        // count (bytes the bundle holds, unlike the manifest's counts, which could lie).
+        let readers = history.segments.map(\.reader)
+        let versions = readers.reduce(0) { $0 + $1.versionCount }
+        var graph = VersionGraphCheck(versions: versions)
+        var objects = Set<DigestKey>(minimumCapacity: min(history.manifest.objects.count, readers.reduce(versions) { $0 + $1.objectCount }))
         var deltas = DeltaChains()
         var unplacedTrees: [(tree: ObjectDigest, place: Int)] = []
         var pruned = Set<VersionID>()
         let segments = history.segments
-        let readers = segments.map(\.reader)
         // `consume` never throws: a damaged segment is a finding.
         try? OrderedWork.run(count: segments.count, width: ProcessInfo.processInfo.activeProcessorCount, lookahead: 2,
                              produce: { SegmentFacts(readers[$0]) }) { index, facts in

@@ -21,6 +21,12 @@ struct VersionGraphCheck {
     /// How many versions were added.
     private(set) var count = 0
     private var seen = SeenIDs()
+
+    /// A check of a history of about `versions` versions (room is made for them at once:
+    /// growing a set of 100,000 holds two copies while it grows).
+    init(versions: Int = 0) {
+        seen.reserve(versions)
+    }
     /// The ids of format-1 records, which only the oldest histories hold.
     private var formatOneIDs = Set<VersionID>()
     /// Parents not met before a child named them, with the places of those children.
@@ -87,11 +93,15 @@ struct VersionGraphCheck {
     }
 }
 
-/// The ids met so far: as ``DigestKey``s (32 bytes each, where an id's text is a heap
+/// The ids met so far: as ``DigestKey``s (16 bytes each, where an id's text is a heap
 /// string of 64), but for an id that is not a digest's hex (a damaged manifest's).
 private struct SeenIDs {
     private var digests = Set<DigestKey>()
     private var others = Set<VersionID>()
+
+    mutating func reserve(_ count: Int) {
+        digests.reserveCapacity(count)
+    }
 
     func contains(_ id: VersionID) -> Bool {
         if let digest = ObjectDigest(hex: id) { digests.contains(DigestKey(digest)) } else { others.contains(id) }
