@@ -24,7 +24,10 @@ extension BundleWriter {
                                     compression: ObjectCompression, to destination: URL?) throws -> HistoryPruneOutcome {
         guard let history = bundle.history else { preconditionFailure("writePruned prunes a format-3 history") }
         var outcome = HistoryPruneOutcome()
-        var pruned: [HistorySegment.Item] = []
+        let firstKept = history.manifest.pruned + 1 + max(0, lastDropped - history.manifest.pruned)
+        // The pruned ids go into the new segment as they are met, first, as its format
+        // wants them (at 100,000 versions, holding them as items took 10 MB).
+        var builder = destination.map { _ in HistorySegment.Builder(firstPlace: UInt64(firstKept)) }
         var carried: [HistorySegment.Item] = []
         var carriedDigests = Set<ObjectDigest>()
         var kept: [HistorySegment.Item] = []
@@ -35,10 +38,10 @@ extension BundleWriter {
                 for item in try BundleHistory.inSegment(segment.name, { try segment.reader.items(inBlock: block) }) {
                     switch item {
                     case .pruned:
-                        pruned.append(item)
+                        try builder?.append(item)
                     case .version(let id, _):
                         place += 1
-                        if place <= lastDropped { pruned.append(.pruned(id)) } else { kept.append(item) }
+                        if place <= lastDropped { try builder?.append(.pruned(id)) } else { kept.append(item) }
                     case .object(var object):
                         guard reachable.contains(object.digest) else {
                             outcome.removedObjects += 1
@@ -56,12 +59,11 @@ extension BundleWriter {
                 }
             }
         }
-        let firstKept = history.manifest.pruned + 1 + max(0, lastDropped - history.manifest.pruned)
         if lastDropped > history.manifest.pruned { outcome.removedPlaces = (history.manifest.pruned + 1)...lastDropped }
-        guard let destination else { return outcome }
+        guard let destination, var builder else { return outcome }
 
         let document = try bundle.documentData(of: bundle.headVersion)
-        var items = pruned + carried + kept
+        var items = carried + kept
         // Objects stored alone: copied, or (a delta whose base goes, too large for an item)
         // decoded and written whole, one at a time, so that a prune holds one document.
         var carriedEntries: [ObjectDigest: StoredZipEntry] = [:]
@@ -86,31 +88,21 @@ extension BundleWriter {
         manifest.pruned = lastDropped
         manifest.versions = history.lastPlace - lastDropped
         manifest.history = [HistoryManifest.segmentName(first: firstKept, last: history.lastPlace)]
-        func segment(_ items: [HistorySegment.Item]) throws -> Data {
-            var builder = HistorySegment.Builder(firstPlace: UInt64(firstKept))
-            for item in items { try builder.append(item) }
-            return try builder.finish()
-        }
         // What the write counts, for its progress (only when someone watches): the entries'
-        // bytes, the whole documents at their size, the segment as it will be but for the
-        // stored sizes of those documents.
-        func bytesToWrite() throws -> UInt64 {
-            let placeholders = items.map { item -> HistorySegment.Item in
-                guard case .object(var object) = item, whole.contains(object.digest) else { return item }
-                object.storage = .entry(codec: .zstd, storedSize: object.size, base: nil)
-                return .object(object)
-            }
+        // bytes, the whole documents at their size, and the history's segments as they are
+        // (the new one holds less).
+        func bytesToWrite() -> UInt64 {
             let entries = carriedEntries.values.reduce(0) { $0 + $1.size } + (bundle.zip.entry(named: BundleEntry.state)?.size ?? 0)
             let objects = items.reduce(UInt64(0)) { total, item in
                 guard case .object(let object) = item, whole.contains(object.digest) else { return total }
                 return total + object.size
             }
-            return UInt64(document.count + bundle.mimeType.utf8.count) + entries + objects
-                + UInt64(try segment(placeholders).count + manifest.encoded().count)
+            let segments = history.segments.reduce(UInt64(0)) { $0 + (bundle.zip.entry(named: $1.name)?.size ?? 0) }
+            return UInt64(document.count + bundle.mimeType.utf8.count) + entries + objects + segments
         }
 
         try AtomicReplacement.refuseReadOnly(destination)
-        try ProgressMeter.phase(.writing, counting: .written, totalBytes: try? bytesToWrite()) {
+        try ProgressMeter.phase(.writing, counting: .written, totalBytes: bytesToWrite()) {
             try writeWhole(to: destination, replace: true) { zip in
                 try zip.addEntry(name: BundleEntry.mimetype, data: Data(bundle.mimeType.utf8))
                 try zip.addEntry(name: BundleEntry.document, data: document)
@@ -131,7 +123,8 @@ extension BundleWriter {
                 }
                 manifest.objects = HistoryManifest.ObjectCounts()
                 for case .object(let object) in items { manifest.objects.add(object.record) }
-                try zip.addEntry(name: manifest.history[0], data: try segment(items))
+                for item in items { try builder.append(item) }
+                try zip.addEntry(name: manifest.history[0], data: try builder.finish())
                 try zip.addEntry(name: BundleEntry.manifest, data: try manifest.encoded())
                 if let state = bundle.zip.entry(named: BundleEntry.state) { try zip.copyEntry(state, from: bundle.zip) }
             }

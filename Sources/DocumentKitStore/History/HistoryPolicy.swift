@@ -49,4 +49,21 @@ package enum HistoryPolicy {
         }
         return merged == 1 ? 0 : merged
     }
+
+    /// The segments a pack writes as one, by index, oldest first: each run as long as its
+    /// segments' stored sizes add up to at most the merge limit, taken from the oldest, so
+    /// that a packed history packs to itself.
+    package static func packRuns(sizes: [UInt64]) -> [ClosedRange<Int>] {
+        var runs: [ClosedRange<Int>] = []
+        var start = 0, total: UInt64 = 0
+        for (index, size) in sizes.enumerated() {
+            if index > start, total + size > mergeLimit {
+                runs.append(start...(index - 1))
+                (start, total) = (index, 0)
+            }
+            total += size
+        }
+        runs.append(start...(sizes.count - 1))
+        return runs
+    }
 }

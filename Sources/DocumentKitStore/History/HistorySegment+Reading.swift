@@ -134,8 +134,8 @@ extension HistorySegment {
         }
 
         /// The items block `number` holds, in order.
-        package func items(inBlock number: Int) throws -> [Item] {
-            try items(in: try decodedBlock(number))
+        package func items(inBlock number: Int, identified: Bool = true) throws -> [Item] {
+            try items(in: try decodedBlock(number), identified: identified)
         }
 
         /// Every item, in order: what listing and merging read. Records are identified

@@ -43,4 +43,21 @@ import Testing
         // long the history.
         #expect(copied < 13 * written, "copied \(copied) for \(written) written")
     }
+
+    /// A pack merges what a save's merge would allow and copies the rest: never more than
+    /// the limit in one segment made, and a packed history's segments pack to themselves.
+    @Test func aPackMergesRunsWithinTheLimitAndCopiesLargerSegments() {
+        let limit = HistoryPolicy.mergeLimit
+        #expect(HistoryPolicy.packRuns(sizes: [100, 200, 300]) == [0...2])
+        #expect(HistoryPolicy.packRuns(sizes: [limit * 9 / 10, limit / 20, limit * 9 / 10]) == [0...1, 2...2])
+        #expect(HistoryPolicy.packRuns(sizes: [2 * limit, limit / 10, limit / 10]) == [0...0, 1...2])
+        #expect(HistoryPolicy.packRuns(sizes: [limit, 1]) == [0...0, 1...1])
+        // Packed again: each run became one segment of its runs' total.
+        var random = SeededRandom(seed: 12)
+        let sizes = (0..<40).map { _ in UInt64.random(in: 1...(limit / 3), using: &random) }
+        let runs = HistoryPolicy.packRuns(sizes: sizes)
+        let packed = runs.map { sizes[$0].reduce(0, +) }
+        #expect(runs.allSatisfy { $0.count == 1 || sizes[$0].reduce(0, +) <= limit })
+        #expect(HistoryPolicy.packRuns(sizes: packed) == packed.indices.map { $0...$0 })
+    }
 }
