@@ -97,15 +97,32 @@ extension HistorySegment {
             return (id, record, before)
         }
 
-        /// The copies of the object `digest` the segment holds (one, or none): a binary
-        /// search of the object table, reading a row a step.
+        /// The copies of the object `digest` the segment holds (one, or none): a search of
+        /// the object table, reading a row a step. Digests are uniformly spread, so each
+        /// other step guesses the row from the digest's value between the rows known to
+        /// bound it (interpolation: about four rows of a table of 10,000, where bisecting
+        /// reads fourteen); the steps between bisect, so that a table whose digests are not
+        /// spread (a hostile one) costs at most twice a binary search.
         package func objects(_ digest: ObjectDigest) throws -> [ObjectItem] {
             let prefix = HistorySegment.prefix(ofHex: digest.hex)
             let first = blockCount + versionCount
             var low = 0, high = objectCount
+            // The prefixes bounding [low, high): at `low - 1` and `high`, or the extremes.
+            var lowPrefix: UInt64 = 0, highPrefix = UInt64.max
+            var guessing = true
             while low < high {
-                let middle = (low + high) / 2
-                if try itemRow(first + middle).prefix < prefix { low = middle + 1 } else { high = middle }
+                var middle = (low + high) / 2
+                if guessing, highPrefix > lowPrefix, prefix >= lowPrefix {
+                    let fraction = Double(prefix - lowPrefix) / Double(highPrefix - lowPrefix)
+                    middle = min(high - 1, low + Int(fraction * Double(high - low)))
+                }
+                guessing.toggle()
+                let found = try itemRow(first + middle).prefix
+                if found < prefix {
+                    (low, lowPrefix) = (middle + 1, found)
+                } else {
+                    (high, highPrefix) = (middle, found)
+                }
             }
             var found: [ObjectItem] = []
             while low < objectCount {
