@@ -38,12 +38,12 @@ extension BundleWriter {
         }
         var manifest = history.manifest
         manifest.history = runs.map { HistoryManifest.segmentName(first: segments[$0.lowerBound].places.lowerBound, last: segments[$0.upperBound].places.upperBound) }
-        let document = try bundle.documentData(of: bundle.headVersion)
+        let document = try bundle.checkedHeadDocumentEntry()
 
         if replace { try AtomicReplacement.refuseReadOnly(destination) }
         try writeWhole(to: destination, replace: replace) { zip in
             try zip.addEntry(name: BundleEntry.mimetype, data: Data(bundle.mimeType.utf8))
-            try zip.addEntry(name: BundleEntry.document, data: document)
+            try zip.copyEntry(document, from: bundle.zip)
             for name in alone.sorted() {
                 guard let entry = bundle.zip.entry(named: name) else {
                     throw DocumentKitError(.malformedInput, "the history stores object \(name.dropFirst(BundleEntry.objectsPrefix.count)) in an entry the bundle lacks", path: bundle.url.relativePath)

@@ -357,15 +357,11 @@ package enum BundleWriter {
             case .encoded, .copied:
                 preconditionFailure("encoded and copied objects are written above")
             }
-            let compressed = try compressing?.result() ?? ZstdCodec.compress(data, level: compressionLevel(forSize: size))
-            if UInt64(compressed.count) * 10 < size * 9 {
-                try zip.addEntry(name: digest.entryName, data: compressed)
-                // Progress counts the object's own bytes, which the writing phase expects.
-                ProgressMeter.advance(.written, by: Int(clamping: size) - compressed.count)
-                return ObjectRecord(size: size, codec: .zstd, storedSize: UInt64(compressed.count))
-            }
-            try zip.addEntry(name: digest.entryName, data: data)
-            return ObjectRecord(size: size, codec: .identity, storedSize: size)
+            let (stored, record) = try storedForm(of: data, compressed: compressing?.result())
+            try zip.addEntry(name: digest.entryName, data: stored)
+            // Progress counts the object's own bytes, which the writing phase expects.
+            ProgressMeter.advance(.written, by: Int(clamping: size) - stored.count)
+            return record
         }
         var hasher = ObjectHasher()
         do {
@@ -376,6 +372,18 @@ package enum BundleWriter {
         }
         guard hasher.finalize() == digest else { throw changedFile(digest) }
         return ObjectRecord(size: size, codec: .identity, storedSize: size)
+    }
+
+    /// How an entry stores `data`, an object in memory within the compression limits:
+    /// zstd-compressed (`compressed`, when the caller compressed it already) when that saves
+    /// a tenth, else as it is.
+    static func storedForm(of data: Data, compressed: Data? = nil) throws -> (stored: Data, record: ObjectRecord) {
+        let size = UInt64(data.count)
+        let compressed = try compressed ?? ZstdCodec.compress(data, level: compressionLevel(forSize: size))
+        if UInt64(compressed.count) * 10 < size * 9 {
+            return (compressed, ObjectRecord(size: size, codec: .zstd, storedSize: UInt64(compressed.count)))
+        }
+        return (data, ObjectRecord(size: size, codec: .identity, storedSize: size))
     }
 
     private static func writeStream(_ pending: TreePlanner.PendingObject, as digest: ObjectDigest, size: UInt64,

@@ -71,6 +71,25 @@ extension DocumentBundle {
         return (data, BackgroundWork { try Self.checkHeadDocument(data, is: digest, version: number, path: path) })
     }
 
+    /// The `document.json` entry, checked in a stream against the digest the head's tree
+    /// records for it (`malformedInput` if it is not that document): for a writer that
+    /// copies it as it is (a pack, a prune), holding a block of it at a time.
+    package func checkedHeadDocumentEntry() throws -> StoredZipEntry {
+        let version = headVersion
+        let digest = try documentEntry(of: version).digest
+        guard let entry = zip.entry(named: BundleEntry.document) else {
+            throw DocumentKitError(.malformedInput, "the bundle has no document.json", path: url.relativePath)
+        }
+        var hasher = ObjectHasher()
+        try DocumentKitError.located(at: url.relativePath) { try zip.stream(entry) { hasher.update($0) } }
+        let actual = hasher.finalize()
+        guard actual == digest else {
+            throw DocumentKitError(.malformedInput, "differs from the head version's document (version \(version.number)): its SHA-256 is \(actual.short)…, expected \(digest.short)…",
+                                   path: url.relativePath, location: "entry '\(BundleEntry.document)'")
+        }
+        return entry
+    }
+
     /// Refuses a document larger than `limits.maxDocumentBytes`; returns its digest.
     private func checkParsableSize(of version: BundleVersion) throws -> ObjectDigest {
         let entry = try documentEntry(of: version)
