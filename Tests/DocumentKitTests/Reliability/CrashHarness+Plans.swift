@@ -73,6 +73,15 @@ extension CrashHarness {
                         expectation: .bundle(name, old: old) { new in
                 new.versions.dropLast() == old.versions[...] && new.versions.count == old.versions.count + 1 && new.document == document
             })
+        case .packLarge:
+            let output = outputs[operation]!
+            let exists = (try? FileManager.default.attributesOfItem(atPath: url(output).path)) != nil
+            // Half the time over the copy an earlier trial made (--force), half the time to a new one.
+            let replacing = exists && Bool.random(using: &random)
+            if exists, !replacing { try FileManager.default.removeItem(at: url(output)) }
+            return Plan(operation: operation, arguments: ["pack", "large.dkproj", "-o", output] + (replacing ? ["--force"] : []),
+                        expectation: .copy(output, source: "large.dkproj", expected: try BundleState(url("large.dkproj")),
+                                           previous: replacing ? try BundleState(url(output)) : nil))
         case .exportZip, .exportTarZstd, .exportDir:
             let output = outputs[operation]!
             let exists = (try? FileManager.default.attributesOfItem(atPath: url(output).path)) != nil

@@ -34,6 +34,7 @@ final class CrashHarness {
         case pruneSmall = "prune small", pruneLarge = "prune large", migrateLegacy = "migrate legacy"
         case restoreSmall = "restore small", restoreLarge = "restore large"
         case exportZip = "export zip", exportTarZstd = "export tar.zst", exportDir = "export dir"
+        case packLarge = "pack large"
 
         /// How often it is picked, relative to the others: the long writes, where kills land
         /// mid-save most often, more than the short ones.
@@ -41,7 +42,7 @@ final class CrashHarness {
             switch self {
             case .setLarge, .attachLarge, .pruneLarge: 12
             case .setSmall, .migrateLegacy, .exportDir: 9
-            case .exportZip, .exportTarZstd, .pruneSmall: 7
+            case .exportZip, .exportTarZstd, .pruneSmall, .packLarge: 7
             case .unsetLarge, .restoreSmall, .restoreLarge: 5
             }
         }
@@ -97,6 +98,9 @@ final class CrashHarness {
     enum Expectation {
         case bundle(String, old: BundleState, isNew: (BundleState) throws -> Bool)
         case export(String, reference: URL, replacing: Bool)
+        /// A copy of the bundle `source` written to a new file (`pack`): the source as it was,
+        /// and the copy absent (or `previous`, the one it replaces) or whole.
+        case copy(String, source: String, expected: BundleState, previous: BundleState?)
     }
 
     struct Plan {
@@ -104,7 +108,9 @@ final class CrashHarness {
         var arguments: [String]
         var expectation: Expectation
         /// The file whose temporaries this run may leave: the bundle, or the export's output.
-        var target: String { switch expectation { case .bundle(let name, _, _), .export(let name, _, _): name } }
+        var target: String {
+            switch expectation { case .bundle(let name, _, _), .export(let name, _, _), .copy(let name, _, _, _): name }
+        }
     }
 
     let directory: TemporaryDirectory
@@ -119,7 +125,7 @@ final class CrashHarness {
     var migrated: BundleState!
     private var sourceDigest = ""
     let bundles = ["small.dkproj", "large.dkproj", "legacy.dkproj"]
-    let outputs: [Operation: String] = [.exportZip: "out.zip", .exportTarZstd: "out.tar.zst", .exportDir: "outdir"]
+    let outputs: [Operation: String] = [.exportZip: "out.zip", .exportTarZstd: "out.tar.zst", .exportDir: "outdir", .packLarge: "packed.dkproj"]
     /// How the setup saves: in the layout the harness tests the small and large bundles in
     /// (docctl keeps a bundle in the layout it has).
     private let metadata: SaveMetadata
@@ -176,7 +182,7 @@ final class CrashHarness {
         try FileManager.default.copyItem(at: Fixtures.sampleDoc("legacy-v1.dkproj"), to: legacy)
         try expectSuccess(Run.docctl(["migrate", legacy.path], in: references.url), "reference migration")
         migrated = try BundleState(legacy)
-        for (operation, output) in outputs {
+        for (operation, output) in outputs where operation != .packLarge {
             try expectSuccess(Run.docctl(["export", url("source.dkproj").path, "--format", format(operation), "-o", output], in: references.url),
                               "reference \(operation.rawValue)")
         }
@@ -370,6 +376,23 @@ final class CrashHarness {
             }
             if !killed, !exists { throw HarnessFailure(description: "\(output) is missing after a complete export") }
             isNew = exists && !replacing
+        case .copy(let output, let source, let expected, let previous):
+            guard try BundleState(url(source)) == expected else { throw HarnessFailure(description: "\(source), the copy's source, changed") }
+            let exists = (try? FileManager.default.attributesOfItem(atPath: url(output).path)) != nil
+            if !killed, !exists { throw HarnessFailure(description: "\(output) is missing after a complete copy") }
+            if exists {
+                let validate = try Run.docctl(["validate", "--deep", output], in: directory.url)
+                guard validate.status == 0, !validate.output.contains("bundle.stale-readable") else {
+                    throw HarnessFailure(description: "validate --deep \(output) (\(validate.status)): \(validate.output)")
+                }
+                let state = try BundleState(url(output))
+                guard state == expected || (killed && state == previous) else {
+                    throw HarnessFailure(description: "\(output) holds neither the copy nor the file it replaces")
+                }
+                isNew = state == expected && previous != expected
+            } else {
+                isNew = false
+            }
         }
         guard counted else { return }
         report.trials += 1
@@ -405,8 +428,9 @@ final class CrashHarness {
             }
         }
         for (operation, output) in outputs {
-            try expectSuccess(try Run.docctl(["export", "source.dkproj", "--format", format(operation), "-o", output, "--force"], in: directory.url),
-                              "final \(operation.rawValue)")
+            let arguments = operation == .packLarge ? ["pack", "large.dkproj", "-o", output, "--force"]
+                : ["export", "source.dkproj", "--format", format(operation), "-o", output, "--force"]
+            try expectSuccess(try Run.docctl(arguments, in: directory.url), "final \(operation.rawValue)")
         }
         let left = leftovers()
         guard left.isEmpty else { throw HarnessFailure(description: "left after the final saves: \(left.keys.sorted())") }
