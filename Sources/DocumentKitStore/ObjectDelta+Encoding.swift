@@ -80,7 +80,7 @@ private struct DeltaBlockIndex {
 
 /// One encoding: scans the target left to right, emitting COPY for matches and ADD for
 /// the literal bytes between them.
-private struct DeltaEncoder {
+struct DeltaEncoder {
     let target: UnsafeRawBufferPointer
     let base: UnsafeRawBufferPointer
     var program: [UInt8]
@@ -97,7 +97,7 @@ private struct DeltaEncoder {
             appendAdd(0 ..< target.count)
             return
         }
-        if encodeAroundOneChange() { return }
+        if encodeAroundOneChange() || encodeAroundFewChanges() { return }
         let index = DeltaBlockIndex(base)
         let targetStart = target.baseAddress.unsafelyUnwrapped
         let baseStart = base.baseAddress.unsafelyUnwrapped
@@ -159,14 +159,14 @@ private struct DeltaEncoder {
         return true
     }
 
-    private mutating func appendAdd(_ range: Range<Int>) {
+    mutating func appendAdd(_ range: Range<Int>) {
         guard !range.isEmpty else { return }
         program.append(ObjectDelta.Opcode.add.rawValue)
         ObjectDelta.appendVarint(range.count, to: &program)
         program.append(contentsOf: UnsafeRawBufferPointer(rebasing: target[range]))
     }
 
-    private mutating func appendCopy(offset: Int, length: Int) {
+    mutating func appendCopy(offset: Int, length: Int) {
         program.append(ObjectDelta.Opcode.copy.rawValue)
         ObjectDelta.appendVarint(offset, to: &program)
         ObjectDelta.appendVarint(length, to: &program)
@@ -180,7 +180,7 @@ private struct DeltaEncoder {
 
     /// How many bytes at `a` and `b` agree, up to `limit`, compared eight at a time:
     /// matches between near-identical inputs run for megabytes.
-    private static func commonPrefix(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, limit: Int) -> Int {
+    static func commonPrefix(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, limit: Int) -> Int {
         var count = 0
         while count + 8 <= limit {
             let difference = a.loadUnaligned(fromByteOffset: count, as: UInt64.self) ^ b.loadUnaligned(fromByteOffset: count, as: UInt64.self)
@@ -195,14 +195,14 @@ private struct DeltaEncoder {
     /// `commonPrefix` for ends that may agree for megabytes: whole pages are compared by
     /// `memcmp` (vectorized, several times faster than eight bytes at a time) until one
     /// differs, and only that one byte by byte.
-    private static func longCommonPrefix(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, limit: Int) -> Int {
+    static func longCommonPrefix(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, limit: Int) -> Int {
         var count = 0
         while count + longChunk <= limit, memcmp(a + count, b + count, longChunk) == 0 { count += longChunk }
         return count + commonPrefix(a + count, b + count, limit: limit - count)
     }
 
     /// `commonSuffix` for ends that may agree for megabytes, as `longCommonPrefix`.
-    private static func longCommonSuffix(before a: UnsafeRawPointer, _ b: UnsafeRawPointer, limit: Int) -> Int {
+    static func longCommonSuffix(before a: UnsafeRawPointer, _ b: UnsafeRawPointer, limit: Int) -> Int {
         var count = 0
         while count + longChunk <= limit, memcmp(a - count - longChunk, b - count - longChunk, longChunk) == 0 { count += longChunk }
         return count + commonSuffix(before: a - count, b - count, limit: limit - count)
@@ -212,7 +212,7 @@ private struct DeltaEncoder {
 
     /// How many bytes just before `a` and `b` agree, up to `limit`, compared eight at a
     /// time while they agree.
-    private static func commonSuffix(before a: UnsafeRawPointer, _ b: UnsafeRawPointer, limit: Int) -> Int {
+    static func commonSuffix(before a: UnsafeRawPointer, _ b: UnsafeRawPointer, limit: Int) -> Int {
         var count = 0
         while count + 8 <= limit {
             let difference = a.loadUnaligned(fromByteOffset: -count - 8, as: UInt64.self) ^ b.loadUnaligned(fromByteOffset: -count - 8, as: UInt64.self)

@@ -121,6 +121,45 @@ import Testing
         }
     }
 
+    /// Large inputs that differ in a few short runs far apart (an `unset`: the record, and
+    /// its id in a list elsewhere) are encoded around the runs, without indexing the base,
+    /// and any other edits still round-trip through the indexer.
+    @Test(arguments: 0..<12)
+    func aFewShortChangesFarApartAreEncodedAroundThem(seed: UInt64) throws {
+        var random = SeededRandom(seed: 40 + seed)
+        let base = Data(GeneratedProject.phrase(200_000, using: &random).utf8)
+        var target = base
+        // Up to 9 edits (one more than the few-changes path follows), back to front so
+        // that offsets stay valid: removals, insertions and replacements of up to 3 KB.
+        let count = Int.random(in: 1...9, using: &random)
+        let places = (0..<count).map { _ in Int.random(in: 0..<(base.count - 4_000), using: &random) }.sorted(by: >)
+        var previous = Int.max
+        for place in places where place + 4_000 < previous {
+            previous = place
+            let length = Int.random(in: 1...3_000, using: &random)
+            let inserted = Data(GeneratedProject.phrase(Int.random(in: 0...400, using: &random), using: &random).utf8)
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0: target.replaceSubrange(place..<(place + length), with: Data())
+            case 1: target.replaceSubrange(place..<place, with: inserted)
+            default: target.replaceSubrange(place..<(place + length), with: inserted)
+            }
+        }
+        let program = try roundTrip(target, from: base)
+        // Each edit costs its bytes and a few opcodes, not a copy of the base.
+        #expect(program.count < 9 * 3_200 + 64, "\(count) edits: \(program.count) bytes")
+    }
+
+    @Test func aRecordRemovedAndItsIdRemovedFromAListAreTwoCopiesAround() throws {
+        var random = SeededRandom(seed: 77)
+        let text = GeneratedProject.phrase(300_000, using: &random)
+        let base = Data(text.utf8)
+        let first = base.count / 5, second = base.count * 4 / 5
+        let target = base.prefix(first) + base[(first + 350)..<second] + base.dropFirst(second + 40)
+        let program = try roundTrip(target, from: base)
+        // Magic, sizes and three COPYs: no ADD at all.
+        #expect(program.count < 40, "\(program.count) bytes")
+    }
+
     @Test func appliesTheExampleOfFormatSection41() throws {
         let program = Data([0x44, 0x4B, 0x44, 0x31, 0x0B, 0x0C, 0x01, 0x00, 0x06, 0x02, 0x06, 0x70, 0x6C, 0x61, 0x6E, 0x65, 0x74])
         #expect(try ObjectDelta.apply(program, to: Data("hello world".utf8), expectedSize: 12) == Data("hello planet".utf8))
