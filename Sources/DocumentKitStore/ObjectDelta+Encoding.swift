@@ -97,7 +97,7 @@ struct DeltaEncoder {
             appendAdd(0 ..< target.count)
             return
         }
-        if encodeAroundOneChange() || encodeAroundFewChanges() { return }
+        if encodeAroundChanges() { return }
         let index = DeltaBlockIndex(base)
         let targetStart = target.baseAddress.unsafelyUnwrapped
         let baseStart = base.baseAddress.unsafelyUnwrapped
@@ -135,28 +135,6 @@ struct DeltaEncoder {
             }
         }
         appendAdd(literalStart ..< target.count)
-    }
-
-    /// The program of a target that is the base with one small run of bytes changed, as a
-    /// one-field save makes: COPY the common start, ADD the target's different bytes, COPY
-    /// the common end; `false` when the inputs differ in more than that. Indexing a 40 MB
-    /// base to find what comparing the two ends finds costs more than the rest of a save.
-    private mutating func encodeAroundOneChange() -> Bool {
-        // Below a megabyte, indexing costs little and may find copies inside the change.
-        guard base.count >= ObjectDelta.smallChange * 256 else { return false }
-        let targetStart = target.baseAddress.unsafelyUnwrapped, baseStart = base.baseAddress.unsafelyUnwrapped
-        let shorter = min(target.count, base.count)
-        var prefix = Self.longCommonPrefix(baseStart, targetStart, limit: shorter)
-        var suffix = Self.longCommonSuffix(before: baseStart + base.count, targetStart + target.count, limit: shorter - prefix)
-        // An end too short to be worth a COPY is added with the changed bytes.
-        if prefix < ObjectDelta.minimumCopy { prefix = 0 }
-        if suffix < ObjectDelta.minimumCopy { suffix = 0 }
-        let changed = prefix ..< target.count - suffix
-        guard changed.count <= ObjectDelta.smallChange else { return false }
-        if prefix > 0 { appendCopy(offset: 0, length: prefix) }
-        appendAdd(changed)
-        if suffix > 0 { appendCopy(offset: base.count - suffix, length: suffix) }
-        return true
     }
 
     mutating func appendAdd(_ range: Range<Int>) {

@@ -1,22 +1,25 @@
 import Foundation
 
 extension DeltaEncoder {
-    /// How many separate runs of changed bytes `encodeAroundFewChanges` follows.
+    /// How many separate runs of changed bytes `encodeAroundChanges` follows.
     static let maximumChanges = 8
     /// The bytes of the target that must agree with the base to take up copying again.
     static let anchorSize = 32
 
-    /// The program of a target that is the base with a few short runs of bytes changed, far
-    /// apart, as an `unset` makes (a record removed, and its id in a list elsewhere): COPY
-    /// each common run, ADD the changed bytes between them, the next common run found within
-    /// a few KiB of where the last one ended, on both sides. `false` (and nothing written)
-    /// when more runs change, when one is longer than ``ObjectDelta/smallChange``, or when
-    /// the inputs do not agree again nearby: then the base is indexed as for any delta,
-    /// which for a 40 MB document costs more than the rest of a save.
+    /// The program of a target that is the base with a few short runs of bytes changed:
+    /// one, as a one-field save makes (COPY the common start, ADD the different bytes, COPY
+    /// the common end), or several far apart, as an `unset` makes (a record removed, and its
+    /// id in a list elsewhere): COPY each common run, ADD the changed bytes between them,
+    /// the next common run found within a few KiB of where the last one ended, on both
+    /// sides. `false` (and nothing written) when more runs change, when one is longer than
+    /// ``ObjectDelta/smallChange``, or when the inputs do not agree again nearby: then the
+    /// base is indexed as for any delta, which for a 40 MB document costs more than the
+    /// rest of a save. Below a megabyte, indexing costs little and may find copies inside
+    /// a change, so it is always used.
     ///
     /// Each COPY is of bytes compared equal, and the ADDs hold the target's bytes between
     /// them in order, so the program rebuilds the target whatever runs are chosen.
-    mutating func encodeAroundFewChanges() -> Bool {
+    mutating func encodeAroundChanges() -> Bool {
         guard base.count >= ObjectDelta.smallChange * 256 else { return false }
         let targetStart = target.baseAddress.unsafelyUnwrapped, baseStart = base.baseAddress.unsafelyUnwrapped
         let shorter = min(target.count, base.count)
@@ -38,6 +41,11 @@ extension DeltaEncoder {
             }
             (t, b) = (t + run, b + run)
             if t >= targetEnd { break }
+            // The last change, with the common end after it: its bytes are added.
+            if targetEnd - t <= ObjectDelta.smallChange, baseEnd - b <= ObjectDelta.smallChange {
+                t = targetEnd
+                break
+            }
             changes += 1
             guard changes <= Self.maximumChanges,
                   let (nextTarget, nextBase) = resynchronize(target: t, base: b, targetEnd: targetEnd, baseEnd: baseEnd) else {
