@@ -3,8 +3,8 @@
 # SOURCE_DATE_EPOCH and the author is fixed, so every run gives the same files.
 # Usage: SampleDocs/regenerate.sh [--check]
 #   --check  rebuild into a scratch folder and compare with the committed files
-# Uses $DOCCTL if set, else builds docctl (debug). SampleDocs/format-1 and format-2 are
-# never rebuilt.
+# Uses $DOCCTL if set, else builds docctl (debug). SampleDocs/format-1, format-2 and
+# ocfl-1 are never rebuilt.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 if [[ "${1:-}" == "--help" ]]; then
@@ -84,6 +84,8 @@ if [[ "${1:-}" == "--check" ]]; then
     (cd "$here/format-1" && sha256sum --quiet -c SHA256SUMS) || { echo "differs: SampleDocs/format-1" >&2; status=1; }
     # So are the format-2 bundles, as DocumentKit 0.3.0 wrote them (issue 25 froze them).
     (cd "$here/format-2" && sha256sum --quiet -c SHA256SUMS) || { echo "differs: SampleDocs/format-2" >&2; status=1; }
+    # And the remote in the first OCFL layout, one OCFL version per bundle version.
+    (cd "$here/ocfl-1" && sha256sum --quiet -c SHA256SUMS) || { echo "differs: SampleDocs/ocfl-1" >&2; status=1; }
     for name in "${names[@]}"; do
         cmp -s "$out/$name" "$here/$name" || { echo "differs: SampleDocs/$name" >&2; status=1; }
     done

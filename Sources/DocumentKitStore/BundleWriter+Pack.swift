@@ -24,18 +24,7 @@ extension BundleWriter {
             return entry
         }
         let runs = HistoryPolicy.packRuns(sizes: entries.map(\.size))
-        // The objects stored alone are those whose newest items say so: the entries to copy.
-        var alone = Set<String>()
-        try DocumentKitError.located(at: bundle.url.relativePath) {
-            for segment in segments {
-                for block in 0..<segment.reader.blockCount {
-                    let items = try BundleHistory.inSegment(segment.name) { try segment.reader.items(inBlock: block, identified: false) }
-                    for case .object(let object) in items {
-                        if case .entry = object.storage { alone.insert(object.digest.entryName) } else { alone.remove(object.digest.entryName) }
-                    }
-                }
-            }
-        }
+        let alone = try DocumentKitError.located(at: bundle.url.relativePath) { try history.aloneObjectEntryNames() }
         var manifest = history.manifest
         manifest.history = runs.map { HistoryManifest.segmentName(first: segments[$0.lowerBound].places.lowerBound, last: segments[$0.upperBound].places.upperBound) }
         let document = try bundle.checkedHeadDocumentEntry()
@@ -44,7 +33,7 @@ extension BundleWriter {
         try writeWhole(to: destination, replace: replace) { zip in
             try zip.addEntry(name: BundleEntry.mimetype, data: Data(bundle.mimeType.utf8))
             try zip.copyEntry(document, from: bundle.zip)
-            for name in alone.sorted() {
+            for name in alone {
                 guard let entry = bundle.zip.entry(named: name) else {
                     throw DocumentKitError(.malformedInput, "the history stores object \(name.dropFirst(BundleEntry.objectsPrefix.count)) in an entry the bundle lacks", path: bundle.url.relativePath)
                 }

@@ -76,15 +76,10 @@ package final class TreePlanner {
             (digest, size) = (ObjectDigest.of(data), UInt64(data.count))
             try add(digest, size: size, .data(data))
         case .file(_, let knownSize):
-            if let expected = file.expectedDigest {
-                // Hashed when it was attached; the write hashes it again as it copies the
-                // bytes and refuses the save if they changed, so planning can trust it.
-                (digest, size) = (expected, knownSize)
-            } else {
-                var hasher = ObjectHasher()
-                try file.streamContents { hasher.update($0) }
-                (digest, size) = (hasher.finalize(), hasher.byteCount)
-            }
+            (digest, size) = try hashedFile(file, knownSize: knownSize)
+            try add(digest, size: size, .file(file))
+        case .entry(let entry, _):
+            (digest, size) = try hashedFile(file, knownSize: entry.size)
             try add(digest, size: size, .file(file))
         }
         if let expected = file.expectedDigest, expected != digest {
@@ -92,6 +87,19 @@ package final class TreePlanner {
         }
         fileDigests[ObjectIdentifier(file)] = digest
         return (digest, size)
+    }
+
+    /// The digest and size of a file on disk: the digest it was attached with, or its
+    /// bytes' digest, read in a stream.
+    private func hashedFile(_ file: FileWrapper, knownSize: UInt64) throws -> (ObjectDigest, UInt64) {
+        if let expected = file.expectedDigest {
+            // Hashed when it was attached; the write hashes it again as it copies the
+            // bytes and refuses the save if they changed, so planning can trust it.
+            return (expected, knownSize)
+        }
+        var hasher = ObjectHasher()
+        try file.streamContents { hasher.update($0) }
+        return (hasher.finalize(), hasher.byteCount)
     }
 
     /// The digest `file` was stored under, if it was.

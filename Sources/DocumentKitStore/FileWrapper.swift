@@ -21,6 +21,9 @@ public final class FileWrapper {
         case data(Data)
         case file(URL, size: UInt64)
         case object(ObjectDigest, size: UInt64, store: any ObjectSource)
+        /// An entry of a bundle's zip as it is stored (a history segment, an object stored
+        /// alone with its codec's bytes), read from the bundle's file when it is needed.
+        case entry(StoredZipEntry, in: StoredZipReader)
     }
 
     package var contents: Contents
@@ -49,6 +52,11 @@ public final class FileWrapper {
 
     package init(object digest: ObjectDigest, size: UInt64, store: any ObjectSource) {
         contents = .object(digest, size: size, store: store)
+    }
+
+    /// A regular file holding the stored bytes of `entry` of `zip`, read when needed.
+    package init(entry: StoredZipEntry, in zip: StoredZipReader) {
+        contents = .entry(entry, in: zip)
     }
 
     /// Whether this is a folder.
@@ -88,6 +96,7 @@ public final class FileWrapper {
         case .directory: nil
         case .data(let data): UInt64(data.count)
         case .file(_, let size), .object(_, let size, _): size
+        case .entry(let entry, _): entry.size
         }
     }
 
@@ -108,6 +117,8 @@ public final class FileWrapper {
             return try OpenFile.forReading(url.path).readAll(limit: Int.max)
         case .object(let digest, _, let store):
             return try store.objectData(digest)
+        case .entry(let entry, let zip):
+            return try zip.readData(entry)
         }
     }
 
@@ -122,6 +133,8 @@ public final class FileWrapper {
             try OpenFile.forReading(url.path).stream(body)
         case .object(let digest, _, let store):
             try store.streamObject(digest, body)
+        case .entry(let entry, let zip):
+            try zip.stream(entry, body)
         }
     }
 }

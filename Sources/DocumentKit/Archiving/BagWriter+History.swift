@@ -67,8 +67,8 @@ extension BagWriter {
         // Every folder a file is in, before its contents.
         var folders: Set<String> = ["data", "data/versions"]
         for file in payload {
-            var parent = (file.path as NSString).deletingLastPathComponent
-            while !parent.isEmpty, folders.insert(parent).inserted { parent = (parent as NSString).deletingLastPathComponent }
+            var parent = PathText.parent(of: file.path)
+            while !parent.isEmpty, folders.insert(parent).inserted { parent = PathText.parent(of: parent) }
         }
         for version in versions { folders.insert("data/versions/\(version.number)-\(version.id.prefix(12))") }
         payload += folders.map { ExportedFile(path: $0, node: nil) }

@@ -1,15 +1,16 @@
 import Foundation
 
 /// Writes a bundle's whole history into an OCFL 1.1 storage root in a folder (FORMAT.md
-/// §10): one object per project, one OCFL version per bundle version, each file stored once.
+/// §10): one object per project, one OCFL version per archive, holding the bundle's
+/// history as its entries hold it, each file stored once.
 ///
 /// An archive is a push to a folder root (``RemotePusher``, FORMAT.md §11): one writer,
 /// one crash story. The root appears whole, in one rename; each archive's new versions
 /// are built outside the object and the object is replaced by its new self in one
 /// exchange, so the root is valid OCFL at every instant, and an archive killed at any
 /// moment is completed by the next. Archiving again adds only the versions the object
-/// lacks, and never changes a version folder once written; versions pruned from the
-/// bundle stay in the object. A root may hold several projects.
+/// lacks, and never changes a version folder's content once written; versions pruned from
+/// the bundle stay in the object's earlier versions. A root may hold several projects.
 public enum OCFLArchiver {
     /// What an archive did.
     public struct Result: Codable, Sendable, Equatable {
@@ -19,11 +20,11 @@ public enum OCFLArchiver {
         public var objectPath: String
         /// Whether this archive created the object.
         public var createdObject: Bool
-        /// The OCFL versions added (`v7`, …), oldest first.
+        /// The OCFL version added (`v7`), if any: one an archive.
         public var newVersions: [String]
-        /// The bundle versions they hold, by id, in the same order.
+        /// The bundle versions it adds, by id, oldest first.
         public var newVersionIDs: [VersionID]
-        /// The object's versions in all, after the archive.
+        /// The bundle versions the object holds, after the archive.
         public var totalVersions: Int
         /// Files added to the object's content (new bytes; the rest were stored before).
         public var filesStored: Int
@@ -66,6 +67,19 @@ public enum OCFLArchiver {
         // that copy pruned, though this copy holds the root.
         let first = manifest.versions.first { $0.parents.isEmpty }?.id ?? manifest.pruned.first ?? manifest.versions[0].id
         return "documentkit:\(first)"
+    }
+
+    /// ``objectID(of:)-(BundleManifest)`` of a bundle, without listing a format-3 history:
+    /// its first version held (the root, when it has no parents), else its first pruned id,
+    /// read from the segments' first blocks.
+    static func objectID(of bundle: DocumentBundle) throws -> String {
+        guard let history = bundle.history else { return objectID(of: try bundle.manifest) }
+        let first = try DocumentKitError.located(at: bundle.url.relativePath) {
+            try history.version(atPlace: history.manifest.pruned + 1).version
+        }
+        guard !first.parents.isEmpty else { return "documentkit:\(first.id)" }
+        let pruned = try DocumentKitError.located(at: bundle.url.relativePath) { try history.prunedIDs(limit: 1) }
+        return "documentkit:\(pruned.first ?? first.id)"
     }
 
     /// The bundle's versions an object holding the versions `archived` lacks, in the

@@ -18,7 +18,15 @@ extension OCFLImporter {
         let scratch = try StagingFolder(beside: output)
         let contents = try DocumentKitError.located(at: storage.reported(path)) { () throws -> BundleWriter.Contents in
             // Progress counts the content files fetched; the inventory and records are small.
-            let (inventory, versions) = try ProgressMeter.bind(nil) { try objectVersions(at: path, in: storage, of: local) }
+            let inventory = try ProgressMeter.bind(nil) { try OCFLObject.readInventory(storage, at: path) }
+            guard inventory.id.hasPrefix("documentkit:") else {
+                throw DocumentKitError(.malformedInput, "the object \(inventory.id) was not archived by DocumentKit (its id does not start with documentkit:)")
+            }
+            if inventory.headLayout == .history {
+                let object = OCFLObject(storage: storage, path: path, inventory: inventory, records: [])
+                return try missingHistory(of: object, in: local, scratch: scratch.url)
+            }
+            let versions = try ProgressMeter.bind(nil) { try objectVersions(inventory, at: path, in: storage, of: local) }
             let known = Set(try local.manifest.versions.map(\.id)).union(try local.manifest.pruned)
             let head = inventory.versionNames.count - 1
             let taken = versions.enumerated().filter { !known.contains($0.element.record.version.id) || $0.offset == head }.map(\.element)
@@ -41,12 +49,8 @@ extension OCFLImporter {
     /// The object's inventory, checked, and each of its versions as ``ArchivedHistory``
     /// takes them: the record of a version `local` holds is `local`'s (the object's has
     /// the same SHA-512), any other is fetched and checked.
-    private static func objectVersions(at path: String, in storage: any OCFLRootReading,
-                                       of local: DocumentBundle) throws -> (OCFLInventory, [ArchivedHistory.Version]) {
-        let inventory = try OCFLObject.readInventory(storage, at: path)
-        guard inventory.id.hasPrefix("documentkit:") else {
-            throw DocumentKitError(.malformedInput, "the object \(inventory.id) was not archived by DocumentKit (its id does not start with documentkit:)")
-        }
+    private static func objectVersions(_ inventory: OCFLInventory, at path: String, in storage: any OCFLRootReading,
+                                       of local: DocumentBundle) throws -> [ArchivedHistory.Version] {
         let localRecords = try RemoteObjectSnapshot.recordDigests(of: local)
         let localVersions = Dictionary(try local.manifest.versions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let object = OCFLObject(storage: storage, path: path, inventory: inventory, records: [])
@@ -64,13 +68,13 @@ extension OCFLImporter {
             }
             return ArchivedHistory.Version(record: record, location: name, files: files)
         }
-        return (inventory, versions)
+        return versions
     }
 
     /// Puts the head's root tree and document in the copy even when `local` holds them
     /// (a version that restores an older state): a pull reads the head's document from
     /// the copy. Both are stored whole.
-    private static func keepHead(of contents: inout BundleWriter.Contents, from local: DocumentBundle) throws {
+    static func keepHead(of contents: inout BundleWriter.Contents, from local: DocumentBundle) throws {
         guard let head = contents.manifest.versions.last else { return }
         if contents.newObjects[head.tree] == nil {
             let tree = try local.objectData(head.tree)

@@ -29,13 +29,19 @@ public enum OCFLImporter {
     }
 
     /// What importing the object at `path` of `storage` into `output` would make, found by
-    /// reading its inventory (checked against its sidecar) and nothing else: the object's
-    /// id and its versions. Refuses an existing `output` unless `replace`, as the import does.
+    /// reading its inventory (checked against its sidecar) and, for the history layout,
+    /// its `manifest.json`: the object's id and its bundle versions. Refuses an existing `output` unless `replace`, as the import does.
     public static func plannedImport(at path: String, in storage: any OCFLRootReading, to output: URL,
                                      replace: Bool = false) throws -> (objectID: String, versions: Int) {
         let inventory = try OCFLObject.readInventory(storage, at: path)
         try AtomicReplacement.refuseExisting(output, replace: replace)
-        return (inventory.id, inventory.versions.count)
+        guard inventory.headLayout == .history else { return (inventory.id, inventory.versions.count) }
+        // The history layout holds every bundle version in its head: its manifest counts them.
+        let object = OCFLObject(storage: storage, path: path, inventory: inventory, records: [])
+        let manifest = try DocumentKitError.located(at: storage.reported(path)) {
+            try HistoryManifest.decode(object.file(OCFLLayout.manifestPath, in: inventory.head))
+        }
+        return (inventory.id, manifest.versions)
     }
 
     /// Imports the object at `path` of `storage` into a new bundle at `output`. Nothing is
@@ -54,16 +60,28 @@ public enum OCFLImporter {
         if naming == nil { try AtomicReplacement.refuseExisting(output, replace: replace) }
         let objectPath = storage.reported(path)
         let scratch = try StagingFolder(beside: output)
-        let (contents, result) = try DocumentKitError.located(at: objectPath) { () throws -> (BundleWriter.Contents, Result) in
+        let object = try DocumentKitError.located(at: objectPath) {
             // Progress counts the content files fetched; the inventory and the version
             // records, read first, are small and count nothing.
             let object = try ProgressMeter.bind(nil) { try OCFLObject.read(storage, at: path) }
             guard object.inventory.id.hasPrefix("documentkit:") else {
                 throw DocumentKitError(.malformedInput, "the object \(object.inventory.id) was not archived by DocumentKit (its id does not start with documentkit:)")
             }
-            return try rebuild(object, scratch: scratch.url, reusing: local, jobs: jobs)
+            return object
         }
         var output = output
+        if object.inventory.headLayout == .history {
+            let history = try DocumentKitError.located(at: objectPath) { try HistoryImport(object, scratch: scratch.url, jobs: jobs) }
+            if let naming {
+                output = output.deletingLastPathComponent().appendingPathComponent(naming(history.document, history.reader.manifest.contentType))
+                try AtomicReplacement.refuseExisting(output, replace: replace)
+            }
+            try DocumentKitError.located(at: objectPath) { try history.write(to: output, replace: replace) }
+            return (output, history.result)
+        }
+        let (contents, result) = try DocumentKitError.located(at: objectPath) {
+            try rebuild(object, scratch: scratch.url, reusing: local, jobs: jobs)
+        }
         if let naming {
             output = output.deletingLastPathComponent().appendingPathComponent(naming(contents.document, contents.manifest.contentType))
             try AtomicReplacement.refuseExisting(output, replace: replace)

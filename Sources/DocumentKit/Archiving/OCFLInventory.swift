@@ -103,10 +103,12 @@ public struct OCFLInventory: Codable, Sendable, Equatable {
         return result
     }
 
-    /// The inventory's bytes: keys sorted, two-space indentation, a final newline.
+    /// The inventory's bytes: compact JSON with keys sorted, and a final newline. Compact,
+    /// since every push writes it whole and it lists every version's files: indentation
+    /// made it a sixth larger.
     func encoded() throws -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self) + Data("\n".utf8)
     }
 

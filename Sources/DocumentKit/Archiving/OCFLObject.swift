@@ -23,10 +23,13 @@ struct OCFLObject {
     }
 
     /// Reads the object at `path`: refused (`malformedInput`) unless its declaration,
-    /// inventory and sidecar agree and every version has a DocumentKit record.
+    /// inventory and sidecar agree and, when its head is of the layout of one OCFL version
+    /// per bundle version, every version has a DocumentKit record. (A head of the history
+    /// layout holds the whole history: no record is read.)
     static func read(_ storage: any OCFLRootReading, at path: String) throws -> OCFLObject {
         let inventory = try readInventory(storage, at: path)
         let object = OCFLObject(storage: storage, path: path, inventory: inventory, records: [])
+        guard inventory.headLayout == .versionPerVersion else { return object }
         let records = try inventory.versionNames.map { name in
             try DocumentKitError.located(at: storage.reported(path)) {
                 try OCFLVersionRecord.decode(object.file(OCFLVersionRecord.path, in: name), in: name)

@@ -1,10 +1,10 @@
 import Crypto
 import Foundation
 
-/// One bundle version as the next OCFL version of an object: the object's inventory with
-/// it added, and the files whose bytes the object does not hold yet, with the content path
-/// each goes to. Both the archive (a local storage root) and a push (a remote) write
-/// versions from it; neither reads a file's bytes into memory whole.
+/// The next OCFL version of an object: the object's inventory with it added, and the
+/// files whose bytes the object does not hold yet, with the content path each goes to.
+/// Both the archive (a local storage root) and a push (a remote) write versions from it;
+/// neither reads a file's bytes into memory whole.
 struct OCFLVersionPlan {
     /// A file the object lacks: where it goes, and where its bytes come from.
     struct NewContent {
@@ -25,25 +25,18 @@ struct OCFLVersionPlan {
     /// The version's files the object does not hold yet, one per digest.
     let newContent: [NewContent]
 
-    /// Plans `version` of `bundle` as the version after those of `inventory`. New files go
-    /// to `vN/content/` and below it `contentFolder` when one is given (a push keeps each
-    /// version's new files in a folder of its own, so that two pushers racing for `vN`
-    /// never write the same content path).
-    static func next(after inventory: OCFLInventory, adding version: BundleVersion, of bundle: DocumentBundle,
-                     contentFolder: String?, digests: inout OCFLDigestIndex) throws -> OCFLVersionPlan {
+    /// Plans the version after those of `inventory` whose files are `files` and the files of
+    /// `kept` (logical path → digest, files the object holds already), its version block
+    /// made from `version` (its date, message and author). New files go to `vN/content/`
+    /// and below it `contentFolder` when one is given.
+    static func next(after inventory: OCFLInventory, files: [(path: String, file: FileWrapper)], kept: [String: String] = [:],
+                     describing version: BundleVersion, contentFolder: String?, location: String,
+                     digests: inout OCFLDigestIndex) throws -> OCFLVersionPlan {
         var inventory = inventory
         let name = OCFLInventory.versionName(inventory.versions.count + 1)
-        var files = try DocumentKitError.located(at: bundle.url.relativePath) {
-            var files: [(path: String, file: FileWrapper)] = []
-            try collect(bundle.tree(of: version), path: "", into: &files, location: "version \(version.number) (\(version.shortID))")
-            return files
-        }
-        let record = try OCFLVersionRecord(contentType: bundle.contentTypeIdentifier, mimeType: bundle.mimeType, version: version).encoded()
-        files.append((OCFLVersionRecord.path, FileWrapper(regularFileWithContents: record)))
-
         var state: [String: [String]] = [:]
+        for (path, digest) in kept { state[digest, default: []].append(path) }
         var newContent: [NewContent] = []
-        var fixity = inventory.fixity?["sha256"] ?? [:]
         let folder = "\(name)/content/" + (contentFolder.map { "\($0)/" } ?? "")
         for (path, file) in files {
             // A bundle's object the remote lacks is hashed for OCFL as it is sent, in the one
@@ -52,17 +45,15 @@ struct OCFLVersionPlan {
             if let known = file.knownDigest?.hex {
                 (sha256, sha512) = (known, digests.sha512(ofSHA256: known))
             } else {
-                (sha256, sha512) = try DocumentKitError.located(at: bundle.url.relativePath) { try digests.digests(of: file) }
+                (sha256, sha512) = try DocumentKitError.located(at: location) { try digests.digests(of: file) }
             }
             let digest = sha512 ?? pendingDigest(sha256)
             state[digest, default: []].append(path)
             guard inventory.manifest[digest] == nil else { continue }
             let contentPath = folder + path
             inventory.manifest[digest] = [contentPath]
-            fixity[sha256, default: []].append(contentPath)
             newContent.append(NewContent(contentPath: contentPath, file: file, size: file.fileSize ?? 0, sha256: sha256, sha512: sha512))
         }
-        inventory.fixity = ["sha256": fixity.mapValues { $0.sorted() }]
         inventory.versions[name] = OCFLInventory.Version(created: DocumentDates.format(version.created), message: version.message,
                                                         user: user(version.author), state: state.mapValues { $0.sorted() })
         inventory.head = name
@@ -109,27 +100,6 @@ struct OCFLVersionPlan {
             inventory.versions[name]?.state = resolve(version.state)
         }
         return OCFLVersionPlan(name: name, inventory: inventory, newContent: newContent)
-    }
-
-    /// Every regular file below `node`, by its path. An empty folder is refused: OCFL
-    /// keeps files, not folders, so the tree could not be rebuilt; so is a file in
-    /// `documentkit/`, where the version's record goes.
-    private static func collect(_ node: FileWrapper, path: String, into files: inout [(path: String, file: FileWrapper)], location: String) throws {
-        let children = node.fileWrappers ?? [:]
-        if children.isEmpty, !path.isEmpty {
-            throw DocumentKitError(.malformedInput, "its tree holds the empty folder '\(path)', which OCFL cannot keep", location: location)
-        }
-        for (name, child) in children.sorted(by: { $0.key < $1.key }) {
-            let childPath = path.isEmpty ? name : "\(path)/\(name)"
-            if childPath == "documentkit" {
-                throw DocumentKitError(.malformedInput, "its tree holds 'documentkit', where the archive keeps the version's record", location: location)
-            }
-            if child.isDirectory {
-                try collect(child, path: childPath, into: &files, location: location)
-            } else {
-                files.append((childPath, child))
-            }
-        }
     }
 
     /// OCFL's user: the author as name, and `mailto:` when the author ends in `<address>`.

@@ -102,7 +102,7 @@ public struct FolderRemoteStore: RemoteStore {
         // Walked up as the user wrote the path, so that the message names it so.
         var path = root.relativePath
         while SystemCall.linkStatus(path) == nil {
-            let parent = (path as NSString).deletingLastPathComponent
+            let parent = PathText.parent(of: path)
             guard !parent.isEmpty, parent != path else { break }
             path = parent
         }

@@ -47,14 +47,20 @@ struct RemoteObjectSnapshot {
     }
 
     /// Repairs what an interrupted or overtaken push left in the object, so that it is
-    /// valid OCFL again: each version's own inventory and sidecar (the object's inventory as
-    /// of that version), oldest first, where either is missing; the object's sidecar, when it
-    /// is not that of its inventory; files in a version folder the inventory does not name;
-    /// temporary files and empty folders. Run by every push, the one that is up to date too.
+    /// valid OCFL again: each version of the old layout's own inventory and sidecar (the
+    /// object's inventory as of that version, oldest first), where either is missing; any
+    /// copy a version of the history layout holds (pushes of releases that kept the head's);
+    /// the object's sidecar, when it is not that of its inventory; files in a version folder
+    /// the inventory does not name; temporary files and empty folders. Run by every push,
+    /// the one that is up to date too.
     static func repair(_ remote: any RemoteStore, objectPath: String, inventory: OCFLInventory) throws {
         let present = try remote.list(prefix: "\(objectPath)/")
         for name in inventory.versionNames {
             let key = "\(objectPath)/\(name)/inventory.json"
+            guard OCFLLayout.of(inventory.versions[name]!) == .versionPerVersion else {
+                for stale in [key, "\(key).sha512"] where present[stale] != nil { try remote.delete(stale) }
+                continue
+            }
             guard present[key] == nil || present["\(key).sha512"] == nil else { continue }
             let data = try inventory.truncated(to: name).encoded()
             try remote.write(key, data)
@@ -82,19 +88,6 @@ struct RemoteObjectSnapshot {
         let sidecar = OCFLInventory.sidecar(for: data)
         if try remote.read("\(objectPath)/inventory.json.sha512")?.data != sidecar {
             try remote.write("\(objectPath)/inventory.json.sha512", sidecar)
-        }
-    }
-
-    /// Writes, after a push into the object itself (S3) moved its head, the object's
-    /// sidecar, then each new version's inventory and sidecar, oldest first: between two of
-    /// these writes a validator finds at most one file amiss (a version without its own
-    /// inventory is only a warning), and ``repair`` writes whatever a killed push left out.
-    static func finishPush(_ remote: any RemoteStore, objectPath: String, inventory: OCFLInventory, newVersions: [String]) throws {
-        try writeSidecar(remote, objectPath: objectPath)
-        for name in newVersions {
-            let data = try inventory.truncated(to: name).encoded()
-            try remote.write("\(objectPath)/\(name)/inventory.json", data)
-            try remote.write("\(objectPath)/\(name)/inventory.json.sha512", OCFLInventory.sidecar(for: data))
         }
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Sends a bundle's versions to a remote (FORMAT.md §11): an OCFL 1.1 storage root in a
-/// folder or a bucket, where the project is one OCFL object and each bundle version one
-/// OCFL version, so that a backup is also an archive.
+/// folder or a bucket, where the project is one OCFL object and each push one OCFL version
+/// holding the bundle's history (FORMAT.md §10), so that a backup is also an archive.
 ///
 /// A push first repairs what an interrupted or overtaken push left (``RemoteObjectSnapshot/repair``),
 /// then uploads the files the object lacks (each stored once; those an interrupted push left
@@ -13,9 +13,8 @@ import Foundation
 /// A folder remote stages the uploads outside the object and replaces the object in one
 /// step (``FolderRemoteStore/replaceObject(at:stagedIn:adding:ifTag:)``): it is valid OCFL
 /// at every instant. S3 has no such step: the uploads go into the new version's folder, the
-/// inventory is replaced, then the sidecars and the new versions' own inventories are
-/// written (``RemoteObjectSnapshot/finishPush``); a validator looking in between finds the
-/// object incomplete, and the next push repairs what a killed one left.
+/// inventory is replaced, then its sidecar is written; a validator looking in between
+/// finds the object incomplete, and the next push repairs what a killed one left.
 public enum RemotePusher {
     /// What a push did.
     public struct Result: Codable, Sendable, Equatable {
@@ -26,13 +25,13 @@ public enum RemotePusher {
         public var objectID: String
         /// Its folder below the remote's root.
         public var objectPath: String
-        /// The OCFL versions added (`v7`, …), oldest first.
+        /// The OCFL version added (`v7`): one a push, whatever the bundle versions it holds.
         public var newVersions: [String]
-        /// The bundle versions they hold, by id, in the same order.
+        /// The bundle versions it adds, by id, oldest first.
         public var newVersionIDs: [VersionID]
         /// The remote's head after the push: its newest version's bundle id.
         public var head: VersionID
-        /// The object's versions in all, after the push.
+        /// The bundle versions the object holds, after the push.
         public var totalVersions: Int
         /// Files uploaded, and their bytes.
         public var filesSent: Int
@@ -60,55 +59,75 @@ public enum RemotePusher {
         try RemoteRoot.prepare(remote, checkingOnly: dryRun)
         let project = try RemoteRoot.projectObject(of: bundle, in: remote)
         let (objectID, objectPath) = (project.id, project.path)
-        var state = try RemoteObjectSnapshot.read(remote, objectPath: objectPath, expectedID: objectID)
+        let state = try RemoteObjectSnapshot.read(remote, objectPath: objectPath, expectedID: objectID)
         if let inventory = state.inventory, !dryRun {
             try RemoteObjectSnapshot.repair(remote, objectPath: objectPath, inventory: inventory)
         }
         if state.inventory == nil, !newProject {
             try refuseAnotherProject(in: remote, objectPath: objectPath, bundlePath: bundlePath)
         }
-        let remoteIDs = try state.versionIDs(matching: bundle)
-        let known = Set(try bundle.manifest.versions.map(\.id)).union(try bundle.manifest.pruned)
-        let lacking = remoteIDs.filter { !known.contains($0) }
-        if !lacking.isEmpty, !archiving, let inventory = state.inventory, let head = inventory.versions[inventory.head] {
-            let versions = lacking.count == 1 ? "a version" : "\(lacking.count) versions"
-            let about = [(head.message ?? "").isEmpty ? nil : "\"\(head.message!)\"", head.user.map { "by \($0.name)" }, head.created].compactMap { $0 }
-            throw DocumentKitError(.conflict, "\(remote.displayPath) has \(versions) this bundle lacks, up to its \(inventory.head) (\(about.joined(separator: ", "))): pull them first (docctl pull \(bundlePath) \(remote.displayPath)), then push again",
-                                   path: bundlePath)
+        // A bundle of format 1 or 2 is pushed from a format-3 copy of it: the history
+        // layout is a format-3 history.
+        let copy = bundle.history == nil ? try StagingFolder(beside: bundleURL) : nil
+        let source = try copy.map { try formatThreeCopy(of: bundle, in: $0) } ?? bundle
+        defer { withExtendedLifetime(copy) {} }
+        var digests = OCFLDigestIndex(state.inventory)
+        let contentFolder = contentFolder(of: bundle.headVersion.id)
+        let planned: OCFLHistoryPlan.Planned?
+        // The bundle versions the object holds, for a push that finds it up to date.
+        let held: Int
+        if let inventory = state.inventory, inventory.headLayout == .history {
+            let object = OCFLObject(storage: remote, path: objectPath, inventory: inventory, records: [])
+            let reader = try OCFLHistoryReader(object, scratch: nil)
+            held = reader.manifest.versions
+            do {
+                planned = try ProgressMeter.phase(.hashing, counting: .read, totalBytes: nil) {
+                    try OCFLHistoryPlan.increment(of: source, onto: reader, size: { try remote.size($0) }, contentFolder: contentFolder, digests: &digests)
+                }
+            } catch let error as DocumentKitError where error.code == .conflict {
+                throw archiving ? DocumentKitError(.malformedInput, "its history diverged from the archived object's: the object's head \(inventory.head) (bundle version \(reader.manifest.head.prefix(12))) is neither in the bundle nor pruned from it; archive a copy that holds it (docctl pull) or into another root", path: bundlePath)
+                    : behind(remote, inventory, versions: "versions", bundlePath: bundlePath)
+            }
+        } else {
+            // A new object, or one of the layout of one OCFL version per bundle version: its
+            // next version holds the bundle's whole history.
+            let remoteIDs = try state.versionIDs(matching: bundle)
+            held = remoteIDs.count
+            let known = Set(try bundle.manifest.versions.map(\.id)).union(try bundle.manifest.pruned)
+            let lacking = remoteIDs.filter { !known.contains($0) }
+            if !lacking.isEmpty, !archiving, let inventory = state.inventory {
+                throw behind(remote, inventory, versions: lacking.count == 1 ? "a version" : "\(lacking.count) versions", bundlePath: bundlePath)
+            }
+            let plan = try OCFLArchiver.versionsToAdd(bundle, archived: remoteIDs, isNewObject: state.inventory == nil, bundlePath: bundlePath)
+            planned = plan.isEmpty ? nil : try ProgressMeter.phase(.hashing, counting: .read, totalBytes: nil) {
+                try OCFLHistoryPlan.wholeHistory(of: source, after: state.inventory ?? OCFLInventory(id: objectID), adding: plan.map(\.id),
+                                                 contentFolder: contentFolder, digests: &digests)
+            }
         }
-        let plan = try OCFLArchiver.versionsToAdd(bundle, archived: remoteIDs, isNewObject: state.inventory == nil, bundlePath: bundlePath)
-        guard !plan.isEmpty else {
+        guard let planned else {
             // A push of these versions killed after its exchange left its staging folder:
             // any push still using it read the old head, and will lose its compare-and-swap.
             if !dryRun, let staging = remote.pushStagingFolder(for: stagingKey(objectPath, newest: bundle.headVersion.id)) {
                 try remote.removeFolder(staging)
             }
             return Result(result: "up-to-date", objectID: objectID, objectPath: objectPath, newVersions: [], newVersionIDs: [],
-                          head: remoteIDs.last ?? bundle.headVersion.id, totalVersions: remoteIDs.count, filesSent: 0, bytesSent: 0, filesResumed: 0)
+                          head: bundle.headVersion.id, totalVersions: held, filesSent: 0, bytesSent: 0, filesResumed: 0)
         }
-
-        var inventory = state.inventory ?? OCFLInventory(id: objectID)
-        var digests = OCFLDigestIndex(state.inventory)
-        var plans: [OCFLVersionPlan] = []
-        try ProgressMeter.phase(.hashing, counting: .read, totalBytes: nil) {
-            for version in plan {
-                let next = try OCFLVersionPlan.next(after: inventory, adding: version, of: bundle, contentFolder: contentFolder(of: version.id), digests: &digests)
-                plans.append(next)
-                inventory = next.inventory
-            }
-        }
+        var plans = [planned.plan]
+        var inventory = planned.plan.inventory
+        let plan = planned.versionIDs
 
         // A folder stages the new versions outside the object; S3 writes them into it.
-        let staging = remote.pushStagingFolder(for: stagingKey(objectPath, newest: plan.last!.id))
+        let staging = remote.pushStagingFolder(for: stagingKey(objectPath, newest: bundle.headVersion.id))
         let uploadRoot = staging ?? objectPath
         var sent = (files: 0, bytes: UInt64(0), resumed: 0)
         let (uploads, resumed) = try contentToSend(plans, under: uploadRoot, to: remote)
         sent.resumed = resumed
         if dryRun {
             (sent.files, sent.bytes) = (uploads.count, uploads.reduce(0) { $0 + $1.size })
-            return Result(result: remoteIDs.isEmpty ? "would-create" : "would-push", objectID: objectID, objectPath: objectPath,
-                          newVersions: plans.map(\.name), newVersionIDs: plan.map(\.id), head: plan.last!.id,
-                          totalVersions: inventory.versions.count, filesSent: sent.files, bytesSent: sent.bytes, filesResumed: sent.resumed)
+            return Result(result: state.inventory == nil ? "would-create" : "would-push", objectID: objectID, objectPath: objectPath,
+                          newVersions: plans.map(\.name), newVersionIDs: plan, head: bundle.headVersion.id,
+                          totalVersions: planned.versionsHeld, filesSent: sent.files, bytesSent: sent.bytes, filesResumed: sent.resumed)
         }
         if staging == nil, state.inventory == nil, try remote.size(OCFLObject.join(objectPath, OCFLObject.declaration)) == nil {
             try remote.write(OCFLObject.join(objectPath, OCFLObject.declaration), Data(OCFLObject.declarationText.utf8))
@@ -138,14 +157,15 @@ public enum RemotePusher {
 
         let committed: Bool
         if let staging {
-            committed = try remote.replaceObject(at: objectPath, stagedIn: staging, adding: try objectFiles(plans, isNew: state.inventory == nil), ifTag: state.tag)
+            committed = try remote.replaceObject(at: objectPath, stagedIn: staging, adding: try objectFiles(plans, isNew: state.inventory == nil),
+                                                 ifTag: state.tag)
             try remote.removeFolder(staging)
         } else {
             // Every file the new inventory names is on stable storage before it names them.
             try remote.flush()
             committed = try remote.replace("\(objectPath)/inventory.json", with: inventory.encoded(), ifTag: state.tag)
             if committed {
-                try RemoteObjectSnapshot.finishPush(remote, objectPath: objectPath, inventory: inventory, newVersions: plans.map(\.name))
+                try RemoteObjectSnapshot.writeSidecar(remote, objectPath: objectPath)
             } else {
                 try removeUploads(of: plans, objectPath: objectPath, from: remote)
             }
@@ -154,10 +174,28 @@ public enum RemotePusher {
             throw DocumentKitError(.conflict, "\(remote.displayPath) changed while this push ran (another push moved its head first); nothing was pushed: pull (docctl pull \(bundlePath) \(remote.displayPath)), then push again",
                                    path: bundlePath)
         }
-        state.inventory = inventory
-        return Result(result: remoteIDs.isEmpty ? "created" : "pushed", objectID: objectID, objectPath: objectPath,
-                      newVersions: plans.map(\.name), newVersionIDs: plan.map(\.id), head: plan.last!.id,
-                      totalVersions: inventory.versions.count, filesSent: sent.files, bytesSent: sent.bytes, filesResumed: sent.resumed)
+        return Result(result: state.inventory == nil ? "created" : "pushed", objectID: objectID, objectPath: objectPath,
+                      newVersions: plans.map(\.name), newVersionIDs: plan, head: bundle.headVersion.id,
+                      totalVersions: planned.versionsHeld, filesSent: sent.files, bytesSent: sent.bytes, filesResumed: sent.resumed)
+    }
+
+    /// The refusal of a push onto a remote that holds versions the bundle lacks.
+    private static func behind(_ remote: any RemoteStore, _ inventory: OCFLInventory, versions: String, bundlePath: String) -> DocumentKitError {
+        let head = inventory.versions[inventory.head]
+        let about = [(head?.message ?? "").isEmpty ? nil : "\"\(head!.message!)\"", head?.user.map { "by \($0.name)" }, head?.created].compactMap { $0 }
+        return DocumentKitError(.conflict, "\(remote.displayPath) has \(versions) this bundle lacks, up to its \(inventory.head) (\(about.joined(separator: ", "))): pull them first (docctl pull \(bundlePath) \(remote.displayPath)), then push again",
+                                path: bundlePath)
+    }
+
+    /// A format-3 copy of `bundle` (of format 1 or 2) in `folder`, to push from.
+    private static func formatThreeCopy(of bundle: DocumentBundle, in folder: StagingFolder) throws -> DocumentBundle {
+        let url = folder.url.appendingPathComponent("push" + (bundle.url.pathExtension.isEmpty ? "" : ".\(bundle.url.pathExtension)"))
+        var manifest = try bundle.manifest
+        manifest.formatVersion = HistoryManifest.formatVersion
+        try BundleWriter.writeContents(BundleWriter.Contents(mimeType: bundle.mimeType, document: try bundle.documentData(of: bundle.headVersion),
+                                                             manifest: manifest, base: bundle),
+                                       to: url, replace: false)
+        return try DocumentBundle(contentsOf: url)
     }
 
     /// Refuses to add a project to a remote that holds others, naming them: a second
@@ -170,15 +208,11 @@ public enum RemotePusher {
                                path: remote.displayPath)
     }
 
-    /// The files a folder's new object gains besides its content, by path in the object:
-    /// each new version's inventory and sidecar, the object's, and for a new object its
-    /// declaration.
+    /// The files a folder's new object gains besides its content: the object's inventory
+    /// and sidecar, and for a new object its declaration. A version of the history layout
+    /// keeps no copy of the inventory of its own (FORMAT.md §10).
     private static func objectFiles(_ plans: [OCFLVersionPlan], isNew: Bool) throws -> [(path: String, data: Data)] {
-        var files: [(path: String, data: Data)] = isNew ? [(OCFLObject.declaration, Data(OCFLObject.declarationText.utf8))] : []
-        for plan in plans {
-            let data = try plan.inventory.encoded()
-            files += [("\(plan.name)/inventory.json", data), ("\(plan.name)/inventory.json.sha512", OCFLInventory.sidecar(for: data))]
-        }
+        let files: [(path: String, data: Data)] = isNew ? [(OCFLObject.declaration, Data(OCFLObject.declarationText.utf8))] : []
         let data = try plans.last!.inventory.encoded()
         return files + [("inventory.json", data), ("inventory.json.sha512", OCFLInventory.sidecar(for: data))]
     }

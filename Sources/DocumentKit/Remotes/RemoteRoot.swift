@@ -46,7 +46,7 @@ enum RemoteRoot {
         objectPaths.compactMap { path in
             guard let inventory = try? OCFLObject.readInventory(remote, at: path), let head = inventory.versions[inventory.head] else { return nil }
             let object = OCFLObject(storage: remote, path: path, inventory: inventory, records: [])
-            let document = (try? object.file(VersionLayout.documentName, in: inventory.head)).flatMap { try? JSONValue.parse($0) }
+            let document = (try? headDocument(of: object)).flatMap { try? JSONValue.parse($0) }
             let name = ["name", "title"].lazy.compactMap { key -> String? in
                 if case .object(let members) = document, case .string(let text)? = members[key] { return text }
                 return nil
@@ -55,5 +55,17 @@ enum RemoteRoot {
             let message = (head.message ?? "").isEmpty ? "" : ": \"\(head.message!)\""
             return "\(inventory.id)\(name.map { " \"\($0)\"" } ?? "") (head \(inventory.head), \(head.created)\(by)\(message))"
         }
+    }
+
+    /// The head document of a project's object: a file of its head version, or, in the
+    /// history layout, decoded from its newest segments (as far as its delta chain goes).
+    private static func headDocument(of object: OCFLObject) throws -> Data {
+        guard object.inventory.headLayout == .history else { return try object.file(VersionLayout.documentName, in: object.inventory.head) }
+        let reader = try OCFLHistoryReader(object, scratch: nil)
+        let head = try reader.headVersion()
+        guard let document = try reader.files(of: head).first(where: { $0.path == VersionLayout.documentName }) else {
+            throw DocumentKitError(.malformedInput, "the head version's tree has no \(VersionLayout.documentName)")
+        }
+        return try reader.data(document.digest)
     }
 }

@@ -29,12 +29,9 @@ extension DocumentTool {
             let store = CountedRemoteStore.counting(FolderRemoteStore(root: URL(fileURLWithPath: root)))
             let result = try OCFLArchiver.archive(target.url, into: store, dryRun: dryRun.dryRun)
             if options.json { return try Console.printJSON(ArchiveReport(bundle: target.bundle, root: root, result: result)) }
-            let added = result.newVersions
-            let versions = switch added.count {
-            case 0: "no new versions (it has \(result.totalVersions))"
-            case 1: "1 new version (\(added[0]))"
-            default: "\(added.count) new versions (\(added[0])–\(added[added.count - 1]))"
-            }
+            let count = result.newVersionIDs.count
+            let versions = count == 0 ? "no new versions (it has \(result.totalVersions))"
+                : "\(count) new version\(count == 1 ? "" : "s") in \(result.newVersions.first ?? "")"
             let files = "\(result.filesStored) file\(result.filesStored == 1 ? "" : "s")"
             if dryRun.dryRun {
                 return Console.print("would archive \(target.bundle) to \(root): object \(result.objectID), \(versions), \(files) (\(Console.bytes(result.bytesStored))) to store; nothing was written")

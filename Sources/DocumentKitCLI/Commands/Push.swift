@@ -40,15 +40,14 @@ extension DocumentTool {
                 throw error
             }
             if output.json { return try Console.printJSON(PushReport(bundle: target.bundle, remote: remote, result: result, retries: store.retries)) }
-            let versions = result.newVersions
+            let count = result.newVersionIDs.count
+            let added = "\(count) new version\(count == 1 ? "" : "s") in \(result.newVersions.first ?? "")"
             switch result.result {
             case "up-to-date":
                 Console.print("\(remote) is up to date with \(target.bundle) (\(result.totalVersions) version\(result.totalVersions == 1 ? "" : "s"), head \(result.head.prefix(12)))")
             case "would-create", "would-push":
-                let added = versions.count == 1 ? "1 new version (\(versions[0]))" : "\(versions.count) new versions (\(versions[0])–\(versions[versions.count - 1]))"
                 Console.print("would push \(target.bundle) to \(remote): \(added), \(result.filesSent) file\(result.filesSent == 1 ? "" : "s") (\(Console.bytes(result.bytesSent))) to send; nothing was written")
             default:
-                let added = versions.count == 1 ? "1 new version (\(versions[0]))" : "\(versions.count) new versions (\(versions[0])–\(versions[versions.count - 1]))"
                 let resumed = result.filesResumed == 0 ? "" : ", \(result.filesResumed) already there from an interrupted push"
                 Console.print("pushed \(target.bundle) to \(remote): \(added), \(result.filesSent) file\(result.filesSent == 1 ? "" : "s") (\(Console.bytes(result.bytesSent))) sent\(resumed)")
             }

@@ -42,6 +42,12 @@ package final class AtomicReplacement {
         (temporaryName, file) = try TemporarySibling.file(for: destination.lastPathComponent, in: folder, reportedPath: reportedPath)
     }
 
+    /// The temporary file, complete once its writer is done: a caller may check it there
+    /// before ``commit(mode:owner:flushing:)`` gives it the destination's name.
+    package var temporaryURL: URL {
+        destination.deletingLastPathComponent().appendingPathComponent(temporaryName)
+    }
+
     deinit {
         if !finished { unlinkat(folder.descriptor, temporaryName, 0) }
     }

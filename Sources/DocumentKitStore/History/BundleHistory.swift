@@ -71,16 +71,17 @@ package struct BundleHistory: Sendable {
     }
 
     /// The pruned ids, in order: read from the blocks that hold them (a prune writes them
-    /// first), as far as the count `manifest.json` gives, and no further.
-    package func prunedIDs() throws -> [VersionID] {
+    /// first), as far as the count `manifest.json` gives, or `limit`, and no further.
+    package func prunedIDs(limit: Int = .max) throws -> [VersionID] {
         var ids: [VersionID] = []
-        guard manifest.pruned > 0 else { return ids }
+        let wanted = min(manifest.pruned, limit)
+        guard wanted > 0 else { return ids }
         for segment in segments {
             for block in 0..<segment.reader.blockCount {
                 for item in try Self.inSegment(segment.name, { try segment.reader.items(inBlock: block) }) {
                     guard case .pruned(let id) = item else { continue }
                     ids.append(id)
-                    if ids.count == manifest.pruned { return ids }
+                    if ids.count == wanted { return ids }
                 }
             }
         }

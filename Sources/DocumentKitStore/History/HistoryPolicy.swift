@@ -40,11 +40,21 @@ package enum HistoryPolicy {
     /// the result stays within ``mergeLimit``, so that each segment below the limit is left
     /// more than twice the size of the next.
     package static func segmentsToMerge(sizes: [UInt64]) -> Int {
-        guard var newest = sizes.last else { return 0 }
+        guard let newest = sizes.last else { return 0 }
+        return segmentsToMerge(newest: newest, olderCount: sizes.count - 1) { sizes[sizes.count - 2 - $0] }
+    }
+
+    /// ``segmentsToMerge(sizes:)`` for a writer that learns sizes as it asks for them (a
+    /// remote's segments, one request each): `newest` is the new segment's size, and
+    /// `older(k)` the size of the k-th segment before it (0, the newest of the others),
+    /// asked for only as far as the policy looks.
+    package static func segmentsToMerge(newest: UInt64, olderCount: Int, older: (Int) throws -> UInt64) rethrows -> Int {
+        var newest = newest
         var merged = 1
-        while merged < sizes.count, newest * 2 > sizes[sizes.count - 1 - merged],
-              newest + sizes[sizes.count - 1 - merged] <= mergeLimit {
-            newest += sizes[sizes.count - 1 - merged]
+        while merged <= olderCount {
+            let size = try older(merged - 1)
+            guard newest * 2 > size, newest + size <= mergeLimit else { break }
+            newest += size
             merged += 1
         }
         return merged == 1 ? 0 : merged

@@ -121,7 +121,7 @@ import Testing
         let count = try ids("garden.dkproj", in: directory).count
 
         let pushed = try remote.succeed(["push", "garden.dkproj", remote.address])
-        #expect(pushed.output.hasPrefix("pushed garden.dkproj to \(remote.address): \(count) new versions (v1–v\(count)), "))
+        #expect(pushed.output.hasPrefix("pushed garden.dkproj to \(remote.address): \(count) new versions in v1, "))
         let again = try remote.succeed(["push", "garden.dkproj", remote.address])
         let head = try head("garden.dkproj", in: directory)
         #expect(again.output == "\(remote.address) is up to date with garden.dkproj (\(count) versions, head \(head.prefix(12)))\n")
@@ -162,15 +162,17 @@ import Testing
         let remote = try Remote(kind, in: directory)
         try corpusBundle("big.dkproj", blobs: 40, bigMiB: 9, in: directory)
         let first = try JSONDecoder().decode(RemotePusher.Result.self, from: remote.succeed(["push", "big.dkproj", remote.address, "--json"]).standardOutput)
-        #expect(first.result == "created" && first.filesSent == 43 && first.filesResumed == 0)
+        // The bundle's entries but document.json: mimetype, manifest, one segment, and the
+        // objects stored alone (the 9 MiB file, and blobs of 64 KiB or more).
+        let created = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("big.dkproj"))
+        let alone = try #require(created.history).aloneObjectEntryNames().count
+        #expect(first.result == "created" && first.filesSent == 3 + alone && first.filesResumed == 0, "\(first)")
 
         try remote.succeed(["set", "big.dkproj", "name", "Renamed"])
         let second = try JSONDecoder().decode(RemotePusher.Result.self, from: remote.succeed(["push", "big.dkproj", remote.address, "--json"]).standardOutput)
-        // The new document and the version's record; not one blob.
-        let bundle = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("big.dkproj"))
-        let record = try OCFLVersionRecord(contentType: bundle.manifest.contentType, mimeType: bundle.mimeType, version: bundle.headVersion).encoded()
+        // A segment holding the version's items, and the new manifest.json; not one blob.
         #expect(second.result == "pushed" && second.newVersions == ["v2"] && second.filesSent == 2)
-        #expect(second.bytesSent == UInt64(try bundle.documentData(of: bundle.headVersion).count + record.count))
+        #expect(second.bytesSent < 64 << 10, "\(second.bytesSent) bytes")
     }
 
     // MARK: Races and interruptions
@@ -265,7 +267,7 @@ import Testing
 
         let resumed = try JSONDecoder().decode(RemotePusher.Result.self, from: remote.succeed(["push", "big.dkproj", remote.address, "--json"]).standardOutput)
         let inventory = try JSONDecoder().decode(OCFLInventory.self, from: store.readFile("\(objectPath)/inventory.json"))
-        #expect(resumed.filesResumed >= 20 && resumed.filesSent + resumed.filesResumed == inventory.manifest.count)
+        #expect(resumed.filesResumed >= 20 && resumed.filesSent + resumed.filesResumed == inventory.manifest.count, "\(resumed)")
         try remote.succeed(["clone", remote.address, "-o", "copy.dkproj"])
         #expect(try ids("copy.dkproj", in: directory) == ids("big.dkproj", in: directory))
     }
@@ -285,8 +287,8 @@ import Testing
         try FileManager.default.removeItem(atPath: directory.path("other.dkproj"))
         let store = try remote.store()
         let objectPath = try objectPath(of: "garden.dkproj", in: directory)
-        let newest = "v\(try ids("garden.dkproj", in: directory).count + 1)"
-        let key = try #require(try store.list(prefix: "\(objectPath)/\(newest)/content/").keys.first { $0.hasSuffix("/document.json") })
+        // The segment of the second push, which a pull must fetch.
+        let key = try #require(try store.list(prefix: "\(objectPath)/v2/content/").keys.first { $0.contains("/history/") })
         var bytes = try store.readFile(key)
         bytes[bytes.count / 2] ^= 0x20
         try store.write(key, bytes)
@@ -338,7 +340,7 @@ import Testing
         expectFailure(try remote.docctl(["push", "g.dkproj"]), status: 64,
                       containing: "error: g.dkproj: its remembered remote \(directory.path("elsewhere")) (remote.default) is not a folder here: name the remote, or remember another with 'docctl state set g.dkproj remote.default REMOTE'")
         #expect(!FileManager.default.fileExists(atPath: directory.path("elsewhere")))
-        #expect(try remote.succeed(["push", "g.dkproj", remote.address]).output.hasPrefix("pushed g.dkproj to \(remote.address): 1 new version (v1), "))
+        #expect(try remote.succeed(["push", "g.dkproj", remote.address]).output.hasPrefix("pushed g.dkproj to \(remote.address): 1 new version in v1, "))
         try remote.succeed(["state", "set", "g.dkproj", "remote.default", remote.address])
         #expect(try remote.succeed(["push", "g.dkproj"]).output == "\(remote.address) is up to date with g.dkproj (1 version, head \(try head("g.dkproj", in: directory).prefix(12)))\n")
 

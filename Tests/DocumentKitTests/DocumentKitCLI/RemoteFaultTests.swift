@@ -153,9 +153,7 @@ import Testing
         let inventory = try JSONDecoder().decode(OCFLInventory.self, from: store.readFile("\(objectPath)/inventory.json"))
         var expected = Set(try OCFLStorageRoot.declarationFiles().map(\.path))
         expected.formUnion([OCFLObject.declaration, "inventory.json", "inventory.json.sha512"].map { "\(objectPath)/\($0)" })
-        for name in inventory.versionNames {
-            expected.formUnion(["\(objectPath)/\(name)/inventory.json", "\(objectPath)/\(name)/inventory.json.sha512"])
-        }
+        // No version keeps a copy of the inventory of its own (FORMAT.md §10).
         expected.formUnion(inventory.manifest.values.joined().map { "\(objectPath)/\($0)" })
         let listed = Set(try store.list(prefix: "").keys)
         #expect(listed == expected, "extra: \(listed.subtracting(expected).sorted()); missing: \(expected.subtracting(listed).sorted()) (\(remote.proxy.summary))")

@@ -19,7 +19,7 @@ import Testing
         let script = Fixtures.repository.appendingPathComponent("Tests/OCFLValidator/ocfl_validate_0004.py").path
         let result = try OCFLArchiveTests.python.run([script, root.path])
         let lines = result.output.split(separator: "\n").map(String.init)
-        let errors = lines.filter { $0.contains("[E") || $0.contains("[W010]") || $0.contains("[LAYOUT]") }
+        let errors = RemoteInterruptionTests.problems(in: lines)
         return (result.status == 0 && errors.isEmpty && lines.last?.contains("is VALID") == true, "\(names): \(result.output)")
     }
 
@@ -122,7 +122,7 @@ import Testing
 
         try Run.succeeding(["set", "garden.dkproj", "name", "After the kill"], in: directory.url)
         let pushed = try Run.succeeding(["push", "garden.dkproj", "root"], in: directory.url)
-        #expect(pushed.output.contains(": 1 new version ("), "\(pushed.output)")
+        #expect(pushed.output.contains(": 1 new version in v2, "), "\(pushed.output)")
         #expect(!FileManager.default.fileExists(atPath: directory.path("root/\(FolderRemoteStore.pushFolder)")), "the lock and the push folder are gone")
     }
 }

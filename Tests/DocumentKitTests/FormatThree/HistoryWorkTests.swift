@@ -4,7 +4,9 @@ import Foundation
 import Testing
 
 /// Issue 25, item 5: in format 3 a save, `cat` (of the head and of an old version),
-/// `log -n 1`, `info` and `pull` (a fast-forward and a merge of one version) read and write the same at 2,000 versions as at 10, within a constant, so
+/// `log -n 1`, `info`, `pull` (a fast-forward and a merge of one version) and a push of one
+/// version to a folder remote and its pull from there read and write the same at 2,000
+/// versions as at 10, within a constant, so
 /// that no change brings back a cost that grows with the history unnoticed. Counted with
 /// docctl's work meter (bytes read, stored, hashed, parsed and encoded), not timed.
 @Suite(.serialized) struct HistoryWorkTests {
@@ -31,6 +33,15 @@ import Testing
             }
             work[name] = try WorkScalingTests.meteredRun(["pull", behind.lastPathComponent, ahead.lastPathComponent], in: directory)
         }
+        // A folder remote holding the history, and a clone of it: a push of one version more,
+        // then a pull of it into the clone.
+        for arguments in [["push", "h.dkproj", "remote"], ["clone", "remote", "-o", "fetched.dkproj"]] {
+            let result = try Run.docctl(arguments, in: directory.url)
+            #expect(result.status == 0, "\(arguments): \(result.standardError)")
+        }
+        try FormatThreeFixtures.addSaves(1, to: url, from: 9)
+        work["push"] = try WorkScalingTests.meteredRun(["push", "h.dkproj", "remote"], in: directory)
+        work["remote pull"] = try WorkScalingTests.meteredRun(["pull", "fetched.dkproj", "remote"], in: directory)
         for (name, arguments) in [("cat", ["cat", "h.dkproj"]), ("log", ["log", "h.dkproj", "-n", "1"]),
                                   ("old", ["cat", "h.dkproj", "--version", "2"]), ("info", ["info", "h.dkproj"])] {
             work[name] = try WorkScalingTests.meteredRun(arguments, in: directory)
@@ -49,10 +60,16 @@ import Testing
             // A pull appends a segment as a save does, and may merge it with the newest
             // ones: reading and writing up to the limit more, once (a pull that listed both
             // histories hashed, parsed and encoded 3 MB more here, and read 600 KB).
-            let merges = command == "pull" || command == "merge"
+            // A push adds a segment as a save does, merged with the remote's newest: it
+            // fetches and stores up to the limit more, once. It walks the bundle back to the
+            // base of its document's delta, 16 versions at most, reading their trees (a push
+            // that listed the history parsed 800 KB more here).
+            let remote = command == "push" || command == "remote pull"
             for (kind, count) in counts {
+                let merges = ["pull", "merge"].contains(command) && (kind == "read-bytes" || kind == "stored-bytes")
+                    || remote && (kind == "fetched-bytes" || kind == "stored-bytes")
                 let slack = command == "save" ? 2 * Int(HistoryPolicy.mergeLimit)
-                    : merges && (kind == "read-bytes" || kind == "stored-bytes") ? Int(HistoryPolicy.mergeLimit) : 16_384
+                    : merges ? Int(HistoryPolicy.mergeLimit) : remote ? 131_072 : 16_384
                 let base = few[command]?[kind] ?? 0
                 #expect(Double(count) <= 1.25 * Double(base) + Double(slack),
                         "\(command) \(kind): \(base) at 10 versions, \(count) at 2,000")

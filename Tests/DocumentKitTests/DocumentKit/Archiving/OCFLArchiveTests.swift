@@ -65,13 +65,21 @@ import Testing
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
         let result = try docctl(["archive", "garden.dkproj", "root"], in: directory)
         let objectID = "documentkit:67dcbc383a73b7cd82a0bf7de73c37a8ad4e85d426b94bd23033f86d81365c63"
-        #expect(result.output == "archived garden.dkproj to root: object \(objectID), 8 new versions (v1–v8), 17 files stored\n")
+        #expect(result.output == "archived garden.dkproj to root: object \(objectID), 8 new versions in v1, 4 files stored\n")
         #expect(Fixtures.listing(directory.url.appendingPathComponent("root")) == ["0=ocfl_1.1", "7f9", "extensions", "ocfl_layout.json"])
         let object = try objectFolder("root", of: "garden.dkproj", in: directory)
-        #expect(Fixtures.listing(object) == ["0=ocfl_object_1.1", "inventory.json", "inventory.json.sha512"] + (1...8).map { "v\($0)" })
-        // Its authors have no e-mail address, which OCFL's user block SHOULD have (W008); nothing else.
+        // One OCFL version, holding the bundle's history: mimetype, manifest.json, its
+        // segment and the thumbnail stored alone.
+        #expect(Fixtures.listing(object) == ["0=ocfl_object_1.1", "inventory.json", "inventory.json.sha512", "v1"])
+        let inventory = try JSONDecoder().decode(OCFLInventory.self, from: Data(contentsOf: object.appendingPathComponent("inventory.json")))
+        #expect(inventory.versions["v1"]?.state.values.joined().sorted() == [
+            "history/000000000001-000000000008", "manifest.json", "mimetype",
+            "objects/a2/aedb2da4c642c7f817d62a9689e7281ffdbfdc9c9a97766af19cd8aaf54acc",
+        ])
+        // Its authors have no e-mail address, which OCFL's user block SHOULD have (W008), and
+        // its version keeps no copy of the inventory (W010): the object's is its one copy.
         let report = try validateObject(object)
-        #expect(report.valid && report.errors == [] && report.warnings == ["W008"], "\(report)")
+        #expect(report.valid && report.errors == [] && report.warnings == ["W008", "W010"], "\(report)")
         let root = try validateRoot(directory.url.appendingPathComponent("root"))
         #expect(root.valid && root.errors == [], "\(root)")
     }
@@ -84,26 +92,27 @@ import Testing
         try docctl(["set", "p.dkproj", "tasks[+]", #"{"title": "Dig"}"#, "--author", ada], in: directory)
         try docctl(["archive", "p.dkproj", "root"], in: directory)
         let object = try objectFolder("root", of: "p.dkproj", in: directory)
-        let before = try hashes(object).filter { $0.key.hasPrefix("v") }
-        #expect(before.keys.contains("v2/inventory.json"))
+        let before = try hashes(object).filter { $0.key.hasPrefix("v1/") }
 
         try Fixtures.write(Fixtures.noise(3_000), to: "photo.png", in: directory.url)
         try docctl(["attach", "p.dkproj", "photo.png", "-m", "Photo", "--author", ada], in: directory)
         try docctl(["set", "p.dkproj", "tasks[0].title", "Dig deep", "--author", ada], in: directory)
         let again = try docctl(["archive", "p.dkproj", "root", "--json"], in: directory)
         let report = try JSONDecoder().decode(OCFLArchiver.Result.self, from: Data(again.output.utf8))
-        #expect(report.newVersions == ["v3", "v4"] && report.totalVersions == 4 && !report.createdObject)
+        #expect(report.newVersions == ["v2"] && report.totalVersions == 4 && !report.createdObject)
         #expect(report.newVersionIDs == Array(try ids("p.dkproj", in: directory).suffix(2)))
-        #expect(report.filesStored == 5, "two documents, two records and the photo; v4 reuses the photo")
+        #expect(report.filesStored == 3, "a segment with both versions, the manifest, and the photo stored alone")
+        // v1 is as it was.
         let after = try hashes(object)
         #expect(before.allSatisfy { after[$0.key] == $0.value })
-        #expect(Set(after.keys.filter { $0.hasPrefix("v1/") || $0.hasPrefix("v2/") }) == Set(before.keys))
+        #expect(Set(after.keys.filter { $0.hasPrefix("v1/") }) == Set(before.keys))
 
         let none = try docctl(["archive", "p.dkproj", "root"], in: directory)
         #expect(none.output.hasSuffix(", no new versions (it has 4), 0 files stored\n"))
         #expect(Fixtures.listing(directory.url.appendingPathComponent("root/extensions")) == ["0004-hashed-n-tuple-storage-layout"])
+        // No version keeps its own inventory (W010): the object's is its one copy.
         let validation = try validateObject(object)
-        #expect(validation.valid && validation.warnings.isEmpty && validation.errors.isEmpty, "\(validation)")
+        #expect(validation.valid && validation.warnings == ["W010"] && validation.errors.isEmpty, "\(validation)")
         #expect(try validateRoot(directory.url.appendingPathComponent("root")).valid)
     }
 
@@ -114,16 +123,16 @@ import Testing
         let original = try ids("garden.dkproj", in: directory)
         try docctl(["archive", "garden.dkproj", "root"], in: directory)
         let object = try objectFolder("root", of: "garden.dkproj", in: directory)
-        let before = try hashes(object).filter { $0.key.hasPrefix("v") }
+        let before = try hashes(object).filter { $0.key.hasPrefix("v1/content/") }
         try docctl(["prune", "garden.dkproj", "--keep", "2"], in: directory)
         try docctl(["set", "garden.dkproj", "summary", "After the prune"], in: directory)
         let result = try docctl(["archive", "garden.dkproj", "root"], in: directory)
-        #expect(result.output.contains(", 1 new version (v9), "))
+        #expect(result.output.contains(", 1 new version in v2, "))
         #expect(try objectFolder("root", of: "garden.dkproj", in: directory) == object, "the object id survives the prune")
         let after = try hashes(object)
         #expect(before.allSatisfy { after[$0.key] == $0.value })
         let report = try validateObject(object)
-        #expect(report.valid && report.errors == [] && report.warnings == ["W008"], "\(report)")
+        #expect(report.valid && report.errors == [] && report.warnings == ["W008", "W010"], "\(report)")
         #expect(try validateRoot(directory.url.appendingPathComponent("root")).valid)
 
         try docctl(["import", object.path, "-o", "whole.dkproj"], in: directory)
@@ -131,10 +140,10 @@ import Testing
         #expect(try docctl(["validate", "--deep", "whole.dkproj"], in: directory).output.contains(": ok ("))
     }
 
-    /// A push learns each new file's SHA-512 as it sends it, so it knows the object's files
-    /// by their SHA-256 fixity only. An object written by another tool names none: its next
-    /// version sends a file it already holds again, under a path of its own, listed beside
-    /// the first under one digest, as OCFL allows; and the object stays valid and whole.
+    /// A push names the files the object's head holds by their SHA-512, and learns a new
+    /// file's as it sends it, so it needs no fixity. An object written by another tool
+    /// gives none: its next version carries the files it keeps by digest, sends only what is
+    /// new, and the object stays valid and whole.
     @Test(.enabled(if: validatorAvailable, skipReason))
     func anObjectWithoutSHA256FixityTakesTheNextVersionValid() throws {
         let directory = try TemporaryDirectory()
@@ -144,25 +153,26 @@ import Testing
         try docctl(["attach", "p.dkproj", "photo.png", "-m", "Photo", "--author", ada], in: directory)
         try docctl(["archive", "p.dkproj", "root"], in: directory)
         let object = try objectFolder("root", of: "p.dkproj", in: directory)
-        // As another tool writes it: no fixity block, in the root's inventory and in v2's.
+        // As another tool writes it: no fixity block, in the root's inventory and in v1's.
         var inventory = try JSONDecoder().decode(OCFLInventory.self, from: Data(contentsOf: object.appendingPathComponent("inventory.json")))
         inventory.fixity = nil
-        for folder in ["", "v2/"] {
+        for folder in ["", "v1/"] {
             let data = try inventory.encoded()
             try data.write(to: object.appendingPathComponent(folder + "inventory.json"))
             try OCFLInventory.sidecar(for: data).write(to: object.appendingPathComponent(folder + "inventory.json.sha512"))
         }
-        let photo = try #require(inventory.manifest.first { $0.value.contains { $0.contains("/blobs/") } })
+        let photo = try #require(inventory.manifest.first { $0.value.contains { $0.contains("/objects/") } })
 
         try docctl(["set", "p.dkproj", "name", "Garden two", "--author", ada], in: directory)
-        try docctl(["archive", "p.dkproj", "root"], in: directory)
+        let again = try docctl(["archive", "p.dkproj", "root", "--json"], in: directory)
+        let report = try JSONDecoder().decode(OCFLArchiver.Result.self, from: Data(again.output.utf8))
+        #expect(report.filesStored == 2, "the segment and the manifest; the photo is the object's")
         let after = try JSONDecoder().decode(OCFLInventory.self, from: Data(contentsOf: object.appendingPathComponent("inventory.json")))
-        let paths = try #require(after.manifest[photo.key])
-        #expect(paths.count == 2 && paths.first == photo.value.first && paths.last!.hasPrefix("v3/content/"), "\(paths)")
+        #expect(after.manifest[photo.key] == photo.value)
         #expect(!after.manifest.keys.contains { $0.count != 128 }, "every digest a SHA-512: \(after.manifest.keys.sorted())")
-        #expect(after.versions["v3"]?.state[photo.key] == after.versions["v2"]?.state[photo.key])
+        #expect(after.versions["v2"]?.state[photo.key] == after.versions["v1"]?.state[photo.key])
         let validation = try validateObject(object)
-        #expect(validation.valid && validation.warnings.isEmpty && validation.errors.isEmpty, "\(validation)")
+        #expect(validation.valid && validation.warnings == ["W010"] && validation.errors.isEmpty, "\(validation)")
         try docctl(["import", object.path, "-o", "copy.dkproj"], in: directory)
         #expect(try documents("copy.dkproj", in: directory) == documents("p.dkproj", in: directory))
         #expect(try docctl(["validate", "--deep", "copy.dkproj"], in: directory).output.contains(": ok ("))
@@ -214,15 +224,15 @@ import Testing
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
         try docctl(["archive", "garden.dkproj", "root"], in: directory)
         let object = try objectFolder("root", of: "garden.dkproj", in: directory)
-        // An archive is a push: each version's new files are below a folder named after its id.
-        let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: object.appendingPathComponent("v2/content").path).first)
-        let contentPath = "v2/content/\(folder)/document.json"
+        // An archive is a push: its new files are below a folder named after its head's id.
+        let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: object.appendingPathComponent("v1/content").path).first)
+        let contentPath = "v1/content/\(folder)/history/000000000001-000000000008"
         let content = object.appendingPathComponent(contentPath)
         var bytes = try Data(contentsOf: content)
         bytes[bytes.count / 2] ^= 0x20
         try bytes.write(to: content)
         let result = try Run.docctl(["import", object.path, "-o", "copy.dkproj"], in: directory.url)
-        expectFailure(result, status: 65, containing: "v2: content file \(contentPath) is damaged: its SHA-512 is not the inventory's")
+        expectFailure(result, status: 65, containing: "v1: content file \(contentPath) is damaged: its SHA-512 is not the inventory's")
         #expect(Fixtures.listing(directory.url) == ["garden.dkproj", "root"])
     }
 
@@ -262,10 +272,10 @@ import Testing
         let object = try objectFolder("root", of: "a.dkproj", in: directory)
         let before = try hashes(object)
         let result = try Run.docctl(["archive", "b.dkproj", "root"], in: directory.url)
-        expectFailure(result, status: 65, containing: "error: b.dkproj: its history diverged from the archived object's: the object's v2")
+        expectFailure(result, status: 65, containing: "error: b.dkproj: its history diverged from the archived object's: the object's head v1")
         #expect(try hashes(object) == before)
         // Once b holds a's versions (a pull), it continues the object.
         try docctl(["pull", "b.dkproj", "a.dkproj", "--ours"], in: directory)
-        #expect(try docctl(["archive", "b.dkproj", "root"], in: directory).output.contains("2 new versions (v3–v4)"))
+        #expect(try docctl(["archive", "b.dkproj", "root"], in: directory).output.contains("2 new versions in v2"))
     }
 }

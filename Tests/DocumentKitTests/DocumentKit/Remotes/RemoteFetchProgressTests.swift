@@ -11,11 +11,11 @@ import Testing
         let bundle = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
         let root = directory.url.appendingPathComponent("remote")
         _ = try RemotePusher.push(bundle, to: FolderRemoteStore(root: root))
-        // Every content file of the remote's object but the version records (read first,
-        // with the inventory, and not counted), each fetched once.
+        // Every content file of the remote's object but its manifest.json and mimetype (read
+        // first, with the inventory, and not counted), each fetched once.
         var contentBytes: UInt64 = 0
         let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey]))
-        for case let file as URL in files where file.path.contains("/content/") && file.lastPathComponent != "version.json" {
+        for case let file as URL in files where file.path.contains("/content/") && !["manifest.json", "mimetype"].contains(file.lastPathComponent) {
             let values = try file.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey])
             if values.isRegularFile == true { contentBytes += UInt64(values.fileSize ?? 0) }
         }
