@@ -10,9 +10,10 @@ extension DocumentTool {
             discussion: """
                 The root is created when missing or empty (layout 0004-hashed-n-tuple-storage-layout); \
                 a folder holding anything else is refused. The project is one OCFL object, whose \
-                id is documentkit: and the id of its first version; each bundle version is one \
-                OCFL version. Archiving again adds only the versions the object lacks and never \
-                changes one it has; versions pruned from the bundle stay. A bundle whose history \
+                id is documentkit: and the id of its first version; each archive adds one OCFL \
+                version, holding the bundle's history as the bundle stores it (its head's document \
+                aside). Archiving again adds only the versions the object lacks and never changes \
+                an OCFL version once written; versions pruned from the bundle stay in the earlier ones. A bundle whose history \
                 diverged from the object's is refused. An archive is a push to a folder (see \
                 'push'): the root is valid OCFL at every instant, and an archive that was \
                 interrupted is completed by the next. 'import OBJECT -o BUNDLE' rebuilds the \

@@ -9,8 +9,8 @@ extension DocumentTool {
             abstract: "Send a bundle's versions to a remote: a folder or s3://bucket/prefix.",
             discussion: """
                 The remote is an OCFL 1.1 storage root (FORMAT.md, section 11), made when it is empty: the \
-                project is one object and each version one OCFL version, so a backup is also an \
-                archive. Only files the remote lacks are sent, each once; a push that was \
+                project is one object and each push one OCFL version holding its history, so a \
+                backup is also an archive. Only files the remote lacks are sent, each once; a push that was \
                 interrupted sends again only what had not arrived. The remote's head moves last, \
                 in one compare-and-swap: when another push moved it first, or the remote holds \
                 versions this bundle lacks, nothing is pushed (exit status 75): pull from the \
