@@ -35,7 +35,9 @@ remote=$(bytes "$work/remote")
 inventory=$(find "$work/remote" -name inventory.json -printf '%s\n' | sort -n | tail -1)
 sent=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["bytesSent"])' "$last")
 
-# A one-version push onto a remote holding BIG versions, pushed at once.
+# A one-version push onto a remote holding BIG versions, pushed at once (0: skipped).
+one_sent=0; after=0; before=0; big_inventory=0
+[[ "$big" -gt 0 ]] && {
 "$docctl" import "$work/source" -o "$work/big.dkproj" --author bench >/dev/null
 "$dkbench" history "$work/big.dkproj" "$big" "$work/big-saves.tsv" "$tasks"
 "$docctl" push "$work/big.dkproj" "$work/big-remote" >/dev/null
@@ -45,6 +47,7 @@ one=$("$docctl" push "$work/big.dkproj" "$work/big-remote" --json)
 after=$(bytes "$work/big-remote")
 one_sent=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["bytesSent"])' "$one")
 big_inventory=$(find "$work/big-remote" -name inventory.json -printf '%s\n' | sort -n | tail -1)
+}
 
 {
     echo "# Remote growth ($(git rev-parse --short HEAD), $(date -u +%Y-%m-%d))"

@@ -6,7 +6,7 @@ extension OCFLHistoryPlan {
     /// history newest first (places are in order: a version's parents come before it), as
     /// far as the versions it lacks and their parents go, and, so that the documents the
     /// new versions are deltas against are known to be the object's, back to the oldest
-    /// of those bases (FORMAT.md §12.3), at most 16 versions further; the cost of the
+    /// of those bases (FORMAT.md §12.3), at most 4,096 versions further; the cost of the
     /// change, not of the history.
     struct PushBatch {
         /// Oldest first.
@@ -15,6 +15,9 @@ extension OCFLHistoryPlan {
         var remoteObjects = Set<ObjectDigest>()
         /// The root tree objects of the versions met, by version id.
         var trees: [VersionID: ObjectDigest] = [:]
+
+        /// The most versions the walk goes past the batch for a delta's base.
+        static let longestWalk = HistoryPolicy.checkpointRadix * HistoryPolicy.checkpointRadix * HistoryPolicy.checkpointRadix
 
         static func walk(_ bundle: DocumentBundle, history: BundleHistory, remoteHead: VersionID) throws -> PushBatch {
             // The bundle's walk: it keeps the root trees stored by place that it meets, so
@@ -46,12 +49,15 @@ extension OCFLHistoryPlan {
                         oldestBase = min(oldestBase, origin + base)
                     }
                 }
-                // Past what the batch needs, the walk goes on for the deltas' bases, at most
-                // a radix of versions: a base further back (at a checkpoint of 256 or more)
-                // costs the document stored whole, once, rather than a walk of the history.
+                // Past what the batch needs, the walk goes on for the deltas' bases: 16
+                // versions at a checkpoint of 16, 256 at one of 256, and so on (amortized, a
+                // version or two a push), but not past 4,096: a base further back (a
+                // checkpoint of 65,536) costs the document stored whole, once in 65,536
+                // versions, rather than a walk of the history. Stored whole at the checkpoints
+                // of 256, the document made a remote of 300 pushes a tenth larger.
                 if needed.isSubset(of: remote), unmetParents.isEmpty {
                     pastBatch += 1
-                    if version.number <= oldestBase || pastBatch > HistoryPolicy.checkpointRadix { break }
+                    if version.number <= oldestBase || pastBatch > Self.longestWalk { break }
                 }
             }
             batch.versions.reverse()
