@@ -11,8 +11,9 @@ struct OCFLVersionPlan {
         var contentPath: String
         var file: FileWrapper
         var size: UInt64
-        /// The bundle's digest of the bytes.
-        var sha256: String
+        /// What its OCFL digest is learned under until it is known: the bytes' SHA-256 when
+        /// the bundle names them by it, else the file's logical path (`entry:` and the path).
+        var key: String
         /// OCFL's digest, `nil` until the file is read: the inventory names the file by
         /// ``OCFLVersionPlan/pendingDigest(_:)`` until ``resolved(_:reading:)`` gives it.
         var sha512: String?
@@ -41,18 +42,21 @@ struct OCFLVersionPlan {
         for (path, file) in files {
             // A bundle's object the remote lacks is hashed for OCFL as it is sent, in the one
             // read that sends it; any other file (the version's record) is in memory.
-            let sha256: String, sha512: String?
+            let key: String, sha512: String?
             if let known = file.knownDigest?.hex {
-                (sha256, sha512) = (known, digests.sha512(ofSHA256: known))
+                (key, sha512) = (known, digests.sha512(ofSHA256: known))
+            } else if case .entry = file.contents {
+                // A bundle's entry, as large as its blobs: hashed in the read that sends it.
+                (key, sha512) = ("entry:\(path)", nil)
             } else {
-                (sha256, sha512) = try DocumentKitError.located(at: location) { try digests.digests(of: file) }
+                (key, sha512) = try DocumentKitError.located(at: location) { try digests.digests(of: file) }
             }
-            let digest = sha512 ?? pendingDigest(sha256)
+            let digest = sha512 ?? pendingDigest(key)
             state[digest, default: []].append(path)
             guard inventory.manifest[digest] == nil else { continue }
             let contentPath = folder + path
             inventory.manifest[digest] = [contentPath]
-            newContent.append(NewContent(contentPath: contentPath, file: file, size: file.fileSize ?? 0, sha256: sha256, sha512: sha512))
+            newContent.append(NewContent(contentPath: contentPath, file: file, size: file.fileSize ?? 0, key: key, sha512: sha512))
         }
         inventory.versions[name] = OCFLInventory.Version(created: DocumentDates.format(version.created), message: version.message,
                                                         user: user(version.author), state: state.mapValues { $0.sorted() })
@@ -61,26 +65,27 @@ struct OCFLVersionPlan {
     }
 
     /// What the inventory names a file by while its SHA-512 is not known: never a SHA-512
-    /// (128 hex digits), and one per SHA-256, so that a file sent once is listed once.
-    static func pendingDigest(_ sha256: String) -> String {
-        pendingPrefix + sha256
+    /// (128 hex digits), and one per key (a SHA-256, or an entry's path), so that a file
+    /// sent once is listed once.
+    static func pendingDigest(_ key: String) -> String {
+        pendingPrefix + key
     }
 
-    private static let pendingPrefix = "pending-sha256-"
+    private static let pendingPrefix = "pending-"
 
-    /// This plan with the SHA-512 of each of its files: taken from `sha512BySHA256` (what
-    /// the reads that sent them learned, and earlier plans of the same push), or else read
-    /// now (a file an interrupted push had sent already). Every pending digest of the
+    /// This plan with the SHA-512 of each of its files: taken from `sha512BySHA256` (by
+    /// each file's key: what the reads that sent them learned, and earlier plans of the same
+    /// push), or else read now (a file an interrupted push had sent already). Every pending digest of the
     /// inventory is replaced, merged with the same digest when the object held those bytes
     /// under a digest its fixity did not name; `sha512BySHA256` gains what was read.
     func resolved(_ sha512BySHA256: inout [String: String], reading digests: inout OCFLDigestIndex) throws -> OCFLVersionPlan {
         var newContent = newContent
         for index in newContent.indices where newContent[index].sha512 == nil {
-            let sha256 = newContent[index].sha256
-            if sha512BySHA256[sha256] == nil {
-                sha512BySHA256[sha256] = try digests.digests(of: newContent[index].file).sha512
+            let key = newContent[index].key
+            if sha512BySHA256[key] == nil {
+                sha512BySHA256[key] = try digests.digests(of: newContent[index].file).sha512
             }
-            newContent[index].sha512 = sha512BySHA256[sha256]
+            newContent[index].sha512 = sha512BySHA256[key]
         }
         let pending = Self.pendingPrefix
         func resolve(_ map: [String: [String]]) -> [String: [String]] {

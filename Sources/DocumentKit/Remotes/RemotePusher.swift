@@ -143,7 +143,7 @@ public enum RemotePusher {
                     try remote.upload("\(uploadRoot)/\(content.contentPath)", from: tap?.file ?? content.file, size: content.size)
                 }
                 uploaded.mutate { $0 = ($0.files + 1, $0.bytes + bytes) }
-                if let sha512 = tap?.sha512 { learned.mutate { $0[content.sha256] = sha512 } }
+                if let sha512 = tap?.sha512 { learned.mutate { $0[content.key] = sha512 } }
             }
         }
         (sent.files, sent.bytes) = uploaded.value
