@@ -105,7 +105,7 @@ echo "measuring ($runs runs each)..." >&2
 import json, sys
 r = json.loads(sys.argv[1])
 print(f"Second push after a one-field edit: {r['filesSent']} files, {r['bytesSent']:,} bytes sent "
-      f"({', '.join(r['newVersions'])}: the new document.json and the version's record; no blob).")
+      f"(in {', '.join(r['newVersions'])}: a segment holding the version and the new manifest.json; no blob).")
 PY
 } | tee "$out/remote.md"
 
