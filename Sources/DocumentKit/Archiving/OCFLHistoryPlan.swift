@@ -53,9 +53,10 @@ enum OCFLHistoryPlan {
         let batch = try DocumentKitError.located(at: location) {
             try PushBatch.walk(bundle, history: history, remoteHead: remoteHead)
         }
-        var segment = try DocumentKitError.located(at: location) { try SegmentContent(batch, of: bundle) }
+        let segment = try DocumentKitError.located(at: location) { try SegmentContent(batch, of: bundle) }
 
-        // Merged with the object's newest segments as a save merges its own.
+        // Merged with the object's newest segments as a save merges its own: the policy
+        // needs the new segment's size, so it is built here once more than it is written.
         let object = remote.object
         let headFiles = object.inventory.headFiles
         let remoteSegments = remote.manifest.history
@@ -87,7 +88,6 @@ enum OCFLHistoryPlan {
         for (name, file) in segment.aloneEntries.sorted(by: { $0.key < $1.key }) where kept[name] == nil {
             files.append((name, file))
         }
-        segment.aloneEntries = [:]
         let plan = try OCFLVersionPlan.next(after: object.inventory, files: files, kept: kept, describing: bundle.headVersion,
                                             contentFolder: contentFolder, location: location, digests: &digests)
         return Planned(versionIDs: batch.versions.map(\.id), plan: plan, versionsHeld: append.manifest.versions)

@@ -25,21 +25,28 @@ extension OCFLImporter {
             result = Result(objectID: object.inventory.id, versions: manifest.versions, head: manifest.head, pruned: manifest.pruned)
         }
 
-        /// Writes the bundle at `output`.
-        func write(to output: URL, replace: Bool) throws {
+        /// Writes the bundle beside `output`, whole, to be checked and put in place by
+        /// ``checkAndCommit(_:replace:location:)`` once this import is let go of.
+        func write(to output: URL) throws -> BundleWriter.PendingBundle {
             let files = reader.object.inventory.headFiles.keys
             let alone = files.filter { $0.hasPrefix(BundleEntry.objectsPrefix) }.sorted()
             let parts = try (alone + reader.manifest.history).map { name in
                 (name: name, file: try FileWrapper(regularFileWithContentsOf: reader.fetch(name)))
             }
-            try BundleWriter.writeParts(mimeType: reader.mimeType, document: document, parts: parts,
-                                        manifest: reader.manifestData, to: output, replace: replace) { written in
-                let report = try BundleValidator.validate(written)
-                if let problem = report.findings.first(where: { $0.severity == .error }) {
-                    throw DocumentKitError(.malformedInput, "the history it holds is not a valid bundle's: \(problem.message)",
-                                           location: reader.object.inventory.head)
-                }
+            return try BundleWriter.writeParts(mimeType: reader.mimeType, document: document, parts: parts,
+                                               manifest: reader.manifestData, to: output)
+        }
+
+        /// Validates the bundle `pending` as `docctl validate` does, but for the head
+        /// document's typed read (its digest is checked), then puts it in place: a history
+        /// that does not validate (`malformedInput`, at `location`) leaves nothing.
+        static func checkAndCommit(_ pending: BundleWriter.PendingBundle, replace: Bool, location: String) throws {
+            // The check reads what was written: progress counts the write, not the check.
+            let report = try ProgressMeter.bind(nil) { try BundleValidator.validate(pending.temporaryURL, checkingSchema: false) }
+            if let problem = report.findings.first(where: { $0.severity == .error }) {
+                throw DocumentKitError(.malformedInput, "the history it holds is not a valid bundle's: \(problem.message)", location: location)
             }
+            try pending.commit(replace: replace)
         }
     }
 }

@@ -11,6 +11,12 @@ public enum BundleValidator {
     /// Validates the bundle at `url`. Throws only when the file cannot be read at all
     /// (missing: `missingInput`); everything else is a finding.
     public static func validate(_ url: URL, deep: Bool = false, limits: BundleLimits = .default) throws -> ValidationReport {
+        try validate(url, deep: deep, limits: limits, checkingSchema: true)
+    }
+
+    /// ``validate(_:deep:limits:)``, with the head document's typed read only when `checkingSchema`.
+    package static func validate(_ url: URL, deep: Bool = false, limits: BundleLimits = .default,
+                                 checkingSchema: Bool) throws -> ValidationReport {
         _ = try SystemCall.status(url.path, failing: "cannot open", reportedAs: url.relativePath)
         var findings: [ValidationFinding] = []
         let bundle: DocumentBundle
@@ -20,7 +26,7 @@ public enum BundleValidator {
             findings.append(ValidationFinding(code(forOpening: error), .error, error.message, entry: entryName(error.location)))
             return ValidationReport(file: url.relativePath, deep: deep, versions: 0, objects: 0, findings: findings)
         }
-        var check = ValidationPass(bundle: bundle, deep: deep)
+        var check = ValidationPass(bundle: bundle, deep: deep, checkingSchema: checkingSchema)
         check.run()
         // A history that could not be read (the pass reported why) counts nothing.
         return ValidationReport(file: url.relativePath, deep: deep, versions: check.counted.versions,
