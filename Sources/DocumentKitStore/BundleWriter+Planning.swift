@@ -81,6 +81,9 @@ package final class TreePlanner {
         case .entry(let entry, _):
             (digest, size) = try hashedFile(file, knownSize: entry.size)
             try add(digest, size: size, .file(file))
+        case .stream(let knownSize, _):
+            (digest, size) = try hashedFile(file, knownSize: knownSize)
+            try add(digest, size: size, .file(file))
         }
         if let expected = file.expectedDigest, expected != digest {
             throw DocumentKitError(.invalidDocument, "the file changed after it was attached (its SHA-256 is now \(digest.short)…, was \(expected.short)…)", location: path)

@@ -24,6 +24,8 @@ public final class FileWrapper {
         /// An entry of a bundle's zip as it is stored (a history segment, an object stored
         /// alone with its codec's bytes), read from the bundle's file when it is needed.
         case entry(StoredZipEntry, in: StoredZipReader)
+        /// Bytes another file's reads pass through (a push's digest tap), `size` of them.
+        case stream(size: UInt64, (_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Void)
     }
 
     package var contents: Contents
@@ -52,6 +54,12 @@ public final class FileWrapper {
 
     package init(object digest: ObjectDigest, size: UInt64, store: any ObjectSource) {
         contents = .object(digest, size: size, store: store)
+    }
+
+    /// A regular file of `size` bytes that `stream` passes to its body in blocks, each time
+    /// it is read.
+    package init(size: UInt64, streaming stream: @escaping (_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) {
+        contents = .stream(size: size, stream)
     }
 
     /// A regular file holding the stored bytes of `entry` of `zip`, read when needed.
@@ -97,6 +105,7 @@ public final class FileWrapper {
         case .data(let data): UInt64(data.count)
         case .file(_, let size), .object(_, let size, _): size
         case .entry(let entry, _): entry.size
+        case .stream(let size, _): size
         }
     }
 
@@ -119,6 +128,10 @@ public final class FileWrapper {
             return try store.objectData(digest)
         case .entry(let entry, let zip):
             return try zip.readData(entry)
+        case .stream(_, let stream):
+            var data = Data()
+            try stream { data.append(contentsOf: $0) }
+            return data
         }
     }
 
@@ -135,6 +148,8 @@ public final class FileWrapper {
             try store.streamObject(digest, body)
         case .entry(let entry, let zip):
             try zip.stream(entry, body)
+        case .stream(_, let stream):
+            try stream(body)
         }
     }
 }

@@ -61,13 +61,12 @@ struct OCFLObject {
         let sidecar = try storage.readFileIfPresent(join(path, "inventory.json.sha512"))
         let recorded = sidecar.flatMap { String(decoding: $0, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first.map(String.init) }
         // A push to S3 moves the inventory first and writes the sidecar after it (FORMAT.md
-        // §11), and two pushes may write the sidecar in either order: there, an inventory
-        // whose head version holds the same bytes, or no copy (a push finishing, or one
-        // killed that the next push repairs; no version of the history layout keeps one),
-        // is the object's. A folder replaces both in one step: any mismatch is damage, as it
-        // is on S3 when the head version's copy differs.
-        let movesInventoryFirst = (storage as? any RemoteStore).map { $0.pushStagingFolder(for: "") == nil } ?? false
-        guard try recorded?.lowercased() == OCFLInventory.sha512(data) || movesInventoryFirst && {
+        // §11), two pushes may write the sidecar in either order, and a folder without an
+        // exchange writes the two one after the other: an inventory whose head version holds
+        // the same bytes, or no copy (a push finishing, or one killed that the next push
+        // repairs; no version of the history layout keeps one), is the object's. A head
+        // version's copy that differs is damage.
+        guard try recorded?.lowercased() == OCFLInventory.sha512(data) || {
             let copy = try storage.readFileIfPresent(join(path, "\(inventory.head)/inventory.json"))
             return try copy == data || (copy == nil && !storage.exists(join(path, "\(inventory.head)/inventory.json")))
         }() else {

@@ -236,24 +236,6 @@ import Testing
         #expect(Fixtures.listing(directory.url) == ["garden.dkproj", "root"])
     }
 
-    /// No version keeps a copy of the inventory, so its sidecar is what shows it damaged: a
-    /// folder writes both in one step, and any mismatch there is refused.
-    @Test func aChangedInventoryIsRefusedAndNothingIsWritten() throws {
-        let directory = try TemporaryDirectory()
-        _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
-        try docctl(["archive", "garden.dkproj", "root"], in: directory)
-        let object = try objectFolder("root", of: "garden.dkproj", in: directory)
-        let inventory = object.appendingPathComponent("inventory.json")
-        let text = try String(contentsOf: inventory, encoding: .utf8)
-        try text.replacingOccurrences(of: #""message":"Say what it is for""#, with: #""message":"Say what it is not""#)
-            .write(to: inventory, atomically: false, encoding: .utf8)
-        let result = try Run.docctl(["import", object.path, "-o", "copy.dkproj"], in: directory.url)
-        expectFailure(result, status: 65, containing: "inventory.json does not match its digest in inventory.json.sha512")
-        let clone = try Run.docctl(["clone", "root", "-o", "copy.dkproj"], in: directory.url)
-        expectFailure(clone, status: 65, containing: "inventory.json does not match its digest in inventory.json.sha512")
-        #expect(Fixtures.listing(directory.url) == ["garden.dkproj", "root"])
-    }
-
     /// Issue 23: `import ROOT` said `ROOT/document.json: cannot open`; a storage root holds
     /// projects to clone, which the refusal says with the user's own paths.
     @Test func importOfAStorageRootSuggestsClone() throws {
