@@ -90,9 +90,20 @@ package enum JSONText {
         let indent = [UInt8](repeating: UInt8(ascii: " "), count: levels * 2)
         var output: [UInt8] = []
         output.reserveCapacity(text.count + text.count / 8)
-        for byte in text {
-            output.append(byte)
-            if byte == 0x0A { output.append(contentsOf: indent) }
+        // Line by line: a byte at a time through `Data`'s iterator cost more than the copy.
+        text.withUnsafeBytes { bytes in
+            var start = 0
+            while start < bytes.count {
+                let rest = UnsafeRawBufferPointer(rebasing: bytes[start...])
+                guard let found = rest.firstIndex(of: 0x0A) else {
+                    output.append(contentsOf: rest)
+                    break
+                }
+                let newline = start + found
+                output.append(contentsOf: bytes[start...newline])
+                output.append(contentsOf: indent)
+                start = newline + 1
+            }
         }
         return output
     }

@@ -10,32 +10,36 @@ import Foundation
 /// `DocumentDates.decoder()` reads them; errors are Swift's `DecodingError`s with their
 /// coding paths, so that ``DecodingErrorDescription`` words them the same.
 package struct JSONValueDecoder {
+    /// What the decoded types' `init(from:)` find in `decoder.userInfo`, as with
+    /// `JSONDecoder.userInfo`.
+    package var userInfo: [CodingUserInfoKey: Any] = [:]
+
     package init() {}
 
     package func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        try ValueDecoder(value: value, codingPath: []).decodeValue(type)
+        try ValueDecoder(value: value, codingPath: [], userInfo: userInfo).decodeValue(type)
     }
 }
 
 private struct ValueDecoder: Decoder {
     let value: JSONValue
     let codingPath: [any CodingKey]
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    let userInfo: [CodingUserInfoKey: Any]
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = value else { throw mismatch([String: JSONValue].self, value, codingPath) }
-        return KeyedDecodingContainer(KeyedContainer<Key>(members: members, codingPath: codingPath))
+        return KeyedDecodingContainer(KeyedContainer<Key>(members: members, codingPath: codingPath, userInfo: userInfo))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let elements) = value else { throw mismatch([JSONValue].self, value, codingPath) }
-        return UnkeyedContainer(elements: elements, codingPath: codingPath)
+        return UnkeyedContainer(elements: elements, codingPath: codingPath, userInfo: userInfo)
     }
 
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleValue(value: value, codingPath: codingPath) }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleValue(value: value, codingPath: codingPath, userInfo: userInfo) }
 
-    /// Decodes `type` from this value: dates from their text, everything else by its own
-    /// `init(from:)`.
+    /// Decodes `type` from this value: dates from their text, data from Base64 and URLs
+    /// from their text (as `JSONDecoder` does), everything else by its own `init(from:)`.
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
         if T.self == Date.self {
             guard case .string(let text) = value else { throw mismatch(String.self, value, codingPath) }
@@ -43,6 +47,21 @@ private struct ValueDecoder: Decoder {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "'\(text)' is not a date (use 2026-11-22 or 2026-11-22T09:30:00Z)"))
             }
             return date as! T
+        }
+        // As `JSONDecoder` reads them: their own `init(from:)` expects other shapes.
+        if T.self == Data.self {
+            guard case .string(let text) = value else { throw mismatch(String.self, value, codingPath) }
+            guard let data = Data(base64Encoded: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Encountered Data is not valid Base64."))
+            }
+            return data as! T
+        }
+        if T.self == URL.self {
+            guard case .string(let text) = value else { throw mismatch(String.self, value, codingPath) }
+            guard let url = URL(string: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Invalid URL string."))
+            }
+            return url as! T
         }
         return try T(from: self)
     }
@@ -109,6 +128,7 @@ private func scalar<T>(_ type: T.Type, from value: JSONValue, at codingPath: [an
 private struct SingleValue: SingleValueDecodingContainer {
     let value: JSONValue
     let codingPath: [any CodingKey]
+    let userInfo: [CodingUserInfoKey: Any]
 
     func decodeNil() -> Bool { value == .null }
     func decode(_ type: Bool.Type) throws -> Bool { try scalar(type, from: value, at: codingPath) }
@@ -125,12 +145,13 @@ private struct SingleValue: SingleValueDecodingContainer {
     func decode(_ type: UInt16.Type) throws -> UInt16 { try scalar(type, from: value, at: codingPath) }
     func decode(_ type: UInt32.Type) throws -> UInt32 { try scalar(type, from: value, at: codingPath) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar(type, from: value, at: codingPath) }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try ValueDecoder(value: value, codingPath: codingPath).decodeValue(type) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try ValueDecoder(value: value, codingPath: codingPath, userInfo: userInfo).decodeValue(type) }
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let members: [String: JSONValue]
     let codingPath: [any CodingKey]
+    let userInfo: [CodingUserInfoKey: Any]
 
     var allKeys: [Key] { members.keys.compactMap { Key(stringValue: $0) } }
     func contains(_ key: Key) -> Bool { members[key.stringValue] != nil }
@@ -159,31 +180,33 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try scalar(type, from: member(key), at: codingPath + [key]) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try ValueDecoder(value: member(key), codingPath: codingPath + [key]).decodeValue(type)
+        try ValueDecoder(value: member(key), codingPath: codingPath + [key], userInfo: userInfo).decodeValue(type)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        try ValueDecoder(value: member(key), codingPath: codingPath + [key]).container(keyedBy: type)
+        try ValueDecoder(value: member(key), codingPath: codingPath + [key], userInfo: userInfo).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try ValueDecoder(value: member(key), codingPath: codingPath + [key]).unkeyedContainer()
+        try ValueDecoder(value: member(key), codingPath: codingPath + [key], userInfo: userInfo).unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder { try superDecoder(forKey: Key(stringValue: "super")!) }
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        ValueDecoder(value: members[key.stringValue] ?? .null, codingPath: codingPath + [key])
+        ValueDecoder(value: members[key.stringValue] ?? .null, codingPath: codingPath + [key], userInfo: userInfo)
     }
 }
 
 private struct UnkeyedContainer: UnkeyedDecodingContainer {
     let elements: [JSONValue]
     let codingPath: [any CodingKey]
+    let userInfo: [CodingUserInfoKey: Any]
     private(set) var currentIndex = 0
 
-    init(elements: [JSONValue], codingPath: [any CodingKey]) {
+    init(elements: [JSONValue], codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any]) {
         self.elements = elements
         self.codingPath = codingPath
+        self.userInfo = userInfo
     }
 
     var count: Int? { elements.count }
@@ -227,21 +250,21 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let (value, path) = try next(type)
-        return try ValueDecoder(value: value, codingPath: path).decodeValue(type)
+        return try ValueDecoder(value: value, codingPath: path, userInfo: userInfo).decodeValue(type)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
         let (value, path) = try next([String: JSONValue].self)
-        return try ValueDecoder(value: value, codingPath: path).container(keyedBy: type)
+        return try ValueDecoder(value: value, codingPath: path, userInfo: userInfo).container(keyedBy: type)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let (value, path) = try next([JSONValue].self)
-        return try ValueDecoder(value: value, codingPath: path).unkeyedContainer()
+        return try ValueDecoder(value: value, codingPath: path, userInfo: userInfo).unkeyedContainer()
     }
 
     mutating func superDecoder() throws -> any Decoder {
         let (value, path) = try next(JSONValue.self)
-        return ValueDecoder(value: value, codingPath: path)
+        return ValueDecoder(value: value, codingPath: path, userInfo: userInfo)
     }
 }

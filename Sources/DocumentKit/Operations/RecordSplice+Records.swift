@@ -147,7 +147,7 @@ extension RecordSplice {
     /// `json` decoded as a record of `collection`, checked by its rules, encoded again:
     /// its canonical JSON and text (for the top level), or `nil` if it breaks a rule.
     private func canonicalRecord(_ json: JSONValue, of collection: RecordCollection<Document>) -> (json: JSONValue, text: Data)? {
-        guard let record = try? collection.decodeRecord(json.encoded(pretty: false), context),
+        guard let record = try? collection.decodeRecord(json, context),
               record.ruleViolations().isEmpty,
               let text = try? collection.encodeRecord(record),
               let canonical = try? JSONValue.parse(text),

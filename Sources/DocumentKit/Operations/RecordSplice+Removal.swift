@@ -1,3 +1,4 @@
+import DocumentKitCore
 import Foundation
 
 extension RecordSplice {
@@ -26,7 +27,7 @@ extension RecordSplice {
         }
         var edited: [String: [Int: JSONValue]] = [:]
         let related = Set(Document.relationships.flatMap { [$0.sourcesKey, $0.targetsKey] })
-        for offset in Self.occurrences(of: quoted, in: table.text) where !stored.contains(offset) {
+        for offset in ByteSearch.offsets(of: quoted, in: table.text) where !stored.contains(offset) {
             WorkMeter.count(.ruleSteps)
             for collection in related {
                 guard let index = Self.record(containing: offset, in: table.records[collection] ?? []) else { continue }
@@ -50,21 +51,6 @@ extension RecordSplice {
             }
         }
         return edited
-    }
-
-    /// The offsets at which `needle` starts in `text`.
-    private static func occurrences(of needle: [UInt8], in text: UnsafeRawBufferPointer) -> [Int] {
-        guard let first = needle.first, text.count >= needle.count else { return [] }
-        var found: [Int] = []
-        var start = 0
-        let last = text.count - needle.count
-        while start <= last {
-            guard let hit = memchr(text.baseAddress! + start, Int32(first), last - start + 1) else { break }
-            let offset = text.baseAddress!.distance(to: UnsafeRawPointer(hit))
-            if memcmp(hit, needle, needle.count) == 0 { found.append(offset) }
-            start = offset + 1
-        }
-        return found
     }
 
     /// The index of the record of `records` (the head's, in text order) whose bytes hold `offset`.

@@ -154,13 +154,20 @@ package struct RecordTable {
                 continue
             }
             let stored = UnsafeRawBufferPointer(rebasing: text[record.storedID!])
-            if stored.elementsEqual(encoded) {
+            if stored.count == encoded.count, memcmp(stored.baseAddress!, encoded, encoded.count) == 0 {
                 count += 1
-            } else if !idIsASCII || stored.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }), string(record.storedID!) == id {
+            } else if !idIsASCII || Self.needsDecoding(stored), string(record.storedID!) == id {
                 count += 1
             }
         }
         return count
+    }
+
+    /// Whether the text of a string holds an escape or a byte outside ASCII, so that it may
+    /// equal a string spelled otherwise.
+    private static func needsDecoding(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        for byte in bytes where byte >= 0x80 || byte == UInt8(ascii: "\\") { return true }
+        return false
     }
 
     /// The string at `range`, if it is one.

@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Finding a byte string in a large buffer.
+package enum ByteSearch {
+    /// The offsets at which `needle` starts in `haystack`, overlapping ones included.
+    ///
+    /// Through the C library's `memmem` (a two-way search, gigabytes a second), looked up
+    /// at run time because Swift's Glibc module does not import it (glibc declares it only
+    /// under `_GNU_SOURCE`); a `memchr` for the first byte and a `memcmp` where that is
+    /// missing. The fallback stops at every occurrence of the first byte, which in a JSON
+    /// document full of ids, for a quoted id, is every string.
+    package static func offsets(of needle: [UInt8], in haystack: UnsafeRawBufferPointer) -> [Int] {
+        guard let first = needle.first, haystack.count >= needle.count, let base = haystack.baseAddress else { return [] }
+        var found: [Int] = []
+        needle.withUnsafeBytes { needle in
+            var start = 0
+            while start + needle.count <= haystack.count {
+                let rest = haystack.count - start
+                let hit = MemMem.function.map { memmem in memmem(base + start, rest, needle.baseAddress!, needle.count) }
+                    ?? memchr(base + start, Int32(first), rest - needle.count + 1)
+                guard let hit else { break }
+                let offset = base.distance(to: UnsafeRawPointer(hit))
+                if memcmp(hit, needle.baseAddress!, needle.count) == 0 { found.append(offset) }
+                start = offset + 1
+            }
+        }
+        return found
+    }
+}
+
+/// `memmem(3)`, looked up at run time.
+private enum MemMem {
+    typealias Function = @convention(c) (UnsafeRawPointer?, Int, UnsafeRawPointer?, Int) -> UnsafeMutableRawPointer?
+
+    static let function: Function? = {
+        // A null handle is RTLD_DEFAULT: search the libraries already loaded.
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "memmem") else { return nil }
+        return unsafeBitCast(symbol, to: Function.self)
+    }()
+}
