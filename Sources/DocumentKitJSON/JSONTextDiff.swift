@@ -36,6 +36,38 @@ extension JSONValue {
     }
 }
 
+/// A JSON text checked once, with the range of its top-level value: what a diff of it
+/// against several others takes, so that it is not checked again for each (a deep
+/// validation compares every version's document with its parent's and its child's).
+package struct CheckedJSONText {
+    package let text: Data
+    package let root: Range<Int>
+
+    /// Checks `text` as `JSONValue.parse` does; throws its error.
+    package init(_ text: Data, depthLimit: Int = 256) throws {
+        self.text = text
+        root = try text.withUnsafeBytes { bytes in
+            var checker = JSONWalker<JSONChecker>(bytes: bytes, depthLimit: depthLimit)
+            return try checker.checkDocument()
+        }
+    }
+}
+
+extension JSONValue {
+    /// Adds the changes from `old` to `new` to `changes`, as
+    /// ``collectChanges(from:to:depthLimit:into:)`` does, without checking either again.
+    package static func collectChanges(from old: CheckedJSONText, to new: CheckedJSONText, depthLimit: Int = 256,
+                                       into changes: inout JSONChangeList) throws {
+        try old.text.withUnsafeBytes { oldBytes in
+            try new.text.withUnsafeBytes { newBytes in
+                try JSONDiff.collect(from: JSONTextOperand(text: oldBytes, range: old.root, depth: 0, depthLimit: depthLimit),
+                                     to: JSONTextOperand(text: newBytes, range: new.root, depth: 0, depthLimit: depthLimit),
+                                     into: &changes)
+            }
+        }
+    }
+}
+
 /// One value inside a checked JSON text, as a byte range; its members and elements are
 /// found by skipping over the text when the diff asks for them.
 package struct JSONTextOperand: JSONDiffOperand {

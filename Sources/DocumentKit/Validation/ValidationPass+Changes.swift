@@ -11,21 +11,20 @@ extension ValidationPass {
     /// A first version records none. A version whose first parent was pruned cannot be
     /// checked (the parent's document is gone), nor can one saved before changes were
     /// recorded, which has none.
-    /// `versions` are the manifest's, by id.
-    mutating func checkRecordedChanges(of version: BundleVersion, tree: FileWrapper, document: Data, versions: [VersionID: BundleVersion],
-                                       documents: inout RecentDocuments) {
+    /// `parentTree` and `parentDocument` are the first parent's, `nil` when it cannot be
+    /// read; a document that is not JSON is `nil` too, and reported as such elsewhere.
+    mutating func checkRecordedChanges(of version: BundleVersion, tree: FileWrapper, document: CheckedJSONText?,
+                                       parentTree: FileWrapper?, parentDocument: CheckedJSONText?) {
         guard let recorded = version.changes else { return }
-        guard let parentID = version.parents.first else {
+        guard version.parents.first != nil else {
             return report("version.changes-mismatch", "records changes, but a first version has no parent to change from", version: version.number)
         }
-        guard let parent = versions[parentID],
-              let parentTree = try? bundle.tree(of: parent), let digest = parentTree[VersionLayout.documentName]?.knownDigest,
-              let parentDocument = try? documents.document(digest) else { return }
+        guard let parentTree, let parentDocument, let document else { return }
         var listed = JSONChangeList(limit: VersionChanges.limit)
         do {
             try JSONValue.collectChanges(from: parentDocument, to: document, into: &listed)
         } catch {
-            return  // A document that is not JSON is reported as such.
+            return
         }
         let expected = VersionChanges(changes: listed, blobs: BlobChange.changes(from: parentTree, to: tree))
         if expected != recorded {
@@ -38,9 +37,9 @@ extension ValidationPass {
     }
 }
 
-/// The documents a deep validation read last, by digest: a version's document and its
-/// parent's are usually each other's delta base, so keeping the last few makes reading
-/// every document, and diffing each with its parent's, cost one delta application each.
+/// The documents a deep validation read last, by digest, for the few old documents the
+/// delta walk did not pair with their parents' (`ValidationPass.finishOldDocuments`): a
+/// version's document and its parent's are often each other's delta base.
 struct RecentDocuments {
     let bundle: DocumentBundle
     private var kept: [(digest: ObjectDigest, data: Data)] = []

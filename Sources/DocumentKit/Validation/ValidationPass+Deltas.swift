@@ -2,14 +2,24 @@ import Foundation
 
 extension ValidationPass {
     /// How many bytes of decoded objects the deep check of delta chains holds at once;
-    /// past it, an object is rebuilt from its chain alone (slower, same verdict).
+    /// past it, an object's dependents are rebuilt from their chains alone (slower, same
+    /// verdict).
     package static let deltaCheckMemory = 48 << 20
 
     /// Checks delta objects: each names a listed base and its chain ends in an object
-    /// stored whole (no loops). With `deep`, decodes every delta once, level by level from
-    /// the whole objects up, checking each against its digest, so a chain of 1,000 links
-    /// costs 1,000 decodes, not half a million.
-    package mutating func checkDeltas() {
+    /// stored whole (no loops). With `deep`, decodes every delta once and checks it against
+    /// its digest, walking the forest of delta bases depth first from the objects stored
+    /// whole, and hands each decoded object to `visit` (the old documents' checks read
+    /// them there).
+    ///
+    /// Depth first, a base is held only while it has dependents left to decode: a format-2
+    /// chain of 1,000 reverse deltas holds one document at a time, and a format-3 history,
+    /// whose chains are as deep as its places have base-16 digits (FORMAT.md §12.3),
+    /// holds at most one document per digit, 6 at 100,000 versions. Children are taken in
+    /// the order `order` gives (the versions' places), so that a version's document comes
+    /// right after its parent's.
+    package mutating func checkDeltas(order: (ObjectDigest) -> Int = { _ in 0 },
+                                      visit: (inout ValidationPass, ObjectDigest, Data) -> Void = { _, _, _ in }) {
         var dependents: [ObjectDigest: [ObjectDigest]] = [:]
         for (digest, record) in manifest.objects where record.codec == .delta || record.base != nil {
             guard record.codec == .delta, let base = record.base else {
@@ -23,42 +33,73 @@ extension ValidationPass {
             dependents[base, default: []].append(digest)
         }
         guard !dependents.isEmpty else { return }
-        // Walk up from the objects stored whole; a delta never reached is in a loop (or
+        for (base, children) in dependents { dependents[base] = children.sorted { (order($0), $0) < (order($1), $1) } }
+        // Walk down from the objects stored whole; a delta never reached is in a loop (or
         // hangs from one).
         var reached = Set<ObjectDigest>()
-        var level: [ObjectDigest: Data?] = [:]
-        for base in dependents.keys.sorted() where manifest.objects[base]?.codec != .delta {
-            level[base] = deep ? decodeForChain(base, base: nil) : Data?.none
-        }
-        while !level.isEmpty {
-            var next: [ObjectDigest: Data?] = [:]
-            var held = 0
-            for (base, data) in level.sorted(by: { $0.key < $1.key }) {
-                for digest in (dependents[base] ?? []).sorted() where reached.insert(digest).inserted {
-                    guard deep else { next[digest] = Data?.none; continue }
-                    // A base that failed to decode makes its dependents unreadable too.
-                    guard let data else {
-                        report("object.unreadable", "its delta base \(base.short) cannot be decoded", entry: digest.entryName)
-                        next[digest] = Data?.none
-                        continue
-                    }
-                    let decoded = decodeForChain(digest, base: data)
-                    if let decoded, held + decoded.count <= Self.deltaCheckMemory {
-                        held += decoded.count
-                        next[digest] = decoded
-                    } else if decoded != nil {
-                        next[digest] = Data?.none
-                        checkLater(digest, dependents: dependents, reached: &reached)
-                    } else {
-                        next[digest] = Data?.none
-                    }
+        for root in dependents.keys.sorted() where manifest.objects[root]?.codec != .delta {
+            if deep {
+                walkDecoding(from: root, dependents: dependents, reached: &reached, visit: visit)
+            } else {
+                var pending = [root]
+                while let next = pending.popLast() {
+                    for child in dependents[next] ?? [] where reached.insert(child).inserted { pending.append(child) }
                 }
             }
-            level = next
         }
         for (digest, record) in manifest.objects.sorted(by: { $0.key < $1.key })
         where record.codec == .delta && record.base.map({ manifest.objects[$0] != nil }) == true && !reached.contains(digest) {
             report("object.delta-loop", "its chain of delta bases loops and never reaches an object stored whole", entry: digest.entryName)
+        }
+    }
+
+    /// A base being walked: its bytes (`nil` when they failed to decode), and which of its
+    /// dependents come next.
+    private struct HeldBase {
+        let digest: ObjectDigest
+        let data: Data?
+        let children: [ObjectDigest]
+        var next = 0
+    }
+
+    /// Decodes every object hanging from `root` once, depth first, each from its base's
+    /// bytes, releasing a base as its last dependent is taken.
+    private mutating func walkDecoding(from root: ObjectDigest, dependents: [ObjectDigest: [ObjectDigest]],
+                                       reached: inout Set<ObjectDigest>, visit: (inout ValidationPass, ObjectDigest, Data) -> Void) {
+        let rootData = decodeForChain(root, base: nil)
+        if let rootData { visit(&self, root, rootData) }
+        var held = rootData?.count ?? 0
+        var stack = [HeldBase(digest: root, data: rootData, children: dependents[root] ?? [])]
+        while let top = stack.last {
+            guard top.next < top.children.count else {
+                held -= top.data?.count ?? 0
+                stack.removeLast()
+                continue
+            }
+            let child = top.children[top.next]
+            stack[stack.count - 1].next += 1
+            guard reached.insert(child).inserted else { continue }
+            // The base's last dependent: let go of the base before decoding it.
+            if top.next + 1 == top.children.count {
+                held -= top.data?.count ?? 0
+                stack.removeLast()
+            }
+            let children = dependents[child] ?? []
+            guard let base = top.data else {
+                // A base that failed to decode makes its dependents unreadable too.
+                report("object.unreadable", "its delta base \(top.digest.short) cannot be decoded", entry: child.entryName)
+                if !children.isEmpty { stack.append(HeldBase(digest: child, data: nil, children: children)) }
+                continue
+            }
+            let decoded = decodeForChain(child, base: base)
+            if let decoded { visit(&self, child, decoded) }
+            guard !children.isEmpty else { continue }
+            if let decoded, held + decoded.count > Self.deltaCheckMemory {
+                checkLater(child, dependents: dependents, reached: &reached, visit: visit)
+                continue
+            }
+            held += decoded?.count ?? 0
+            stack.append(HeldBase(digest: child, data: decoded, children: children))
         }
     }
 
@@ -74,16 +115,17 @@ extension ValidationPass {
 
     /// Checks the objects that hang from `digest` one by one, each rebuilt from its whole
     /// chain: the fallback when holding more decoded objects would pass the memory budget.
-    private mutating func checkLater(_ digest: ObjectDigest, dependents: [ObjectDigest: [ObjectDigest]], reached: inout Set<ObjectDigest>) {
-        var pending = dependents[digest] ?? []
+    private mutating func checkLater(_ digest: ObjectDigest, dependents: [ObjectDigest: [ObjectDigest]], reached: inout Set<ObjectDigest>,
+                                     visit: (inout ValidationPass, ObjectDigest, Data) -> Void) {
+        var pending = Array((dependents[digest] ?? []).reversed())
         while let next = pending.popLast() {
             guard reached.insert(next).inserted else { continue }
             do {
-                _ = try bundle.objectData(next)
+                visit(&self, next, try bundle.objectData(next))
             } catch {
                 reportUnreadableObject(error, entry: next.entryName)
             }
-            pending += dependents[next] ?? []
+            pending += (dependents[next] ?? []).reversed()
         }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 package struct ValidationPass {
     package let bundle: DocumentBundle
     package let deep: Bool
-    package private(set) var findings: [ValidationFinding] = []
+    package internal(set) var findings: [ValidationFinding] = []
     /// The trees checked so far, with the files and folders below each, counted per path.
     private var checkedTrees: [ObjectDigest: Int] = [:]
     /// In a format-3 bundle, the objects stored alone in entries, with their records (the
@@ -77,12 +77,15 @@ package struct ValidationPass {
         checkEntries()
         checkSupersededBytes()
         checkState()
+        var oldDocuments: OldDocuments?
         if deep {
+            var old = OldDocuments(bundle: bundle, manifest: manifest)
             // What takes the time on a big bundle: reading every object once.
             ProgressMeter.phase(.verifying, counting: .read, totalBytes: manifest.objects.values.reduce(0) { $0 + $1.storedSize }) {
                 checkObjects()
-                checkDeltas()
+                checkDeltas(order: old.order(of:)) { pass, digest, data in pass.checkOldDocument(digest, data, &old) }
             }
+            oldDocuments = old
         } else {
             checkObjects()
             // A format-3 history's deltas were checked as its segments were read.
@@ -98,7 +101,7 @@ package struct ValidationPass {
         } else {
             checkHead()
         }
-        if deep { checkOldDocuments() }
+        if var oldDocuments { finishOldDocuments(&oldDocuments) }
     }
 
     /// Checks the trees (every version's when the history is listed; a format-3 history's
@@ -113,7 +116,7 @@ package struct ValidationPass {
     }
 
     /// What `checks` reports, taken out of the findings so far.
-    private mutating func reportedApart(_ checks: (inout ValidationPass) -> Void) -> [ValidationFinding] {
+    mutating func reportedApart(_ checks: (inout ValidationPass) -> Void) -> [ValidationFinding] {
         let before = findings.count
         checks(&self)
         defer { findings.removeSubrange(before...) }

@@ -39,4 +39,26 @@ import Testing
                 "validate parsed \(validate["json-bytes"] ?? 0) bytes of JSON; pack, \(pack["json-bytes"] ?? 0)")
         #expect(pack["json-bytes", default: 0] > 2_000 * 200, "the meter sees each record parsed")
     }
+
+    /// `validate --deep` decodes each version's document once, from its delta base held in
+    /// memory, and compares it with its parent's as the walk hands them over: it hashes
+    /// about one document a version, where rebuilding each document and its parent's from
+    /// their chains hashed several.
+    @Test func deepValidationDecodesEachDocumentOnce() throws {
+        let directory = try TemporaryDirectory("history-deep-work")
+        var hashedPerVersion: [Int: Double] = [:]
+        for versions in [20, 400] {
+            let url = directory.url.appendingPathComponent("h\(versions).dkproj")
+            try FormatThreeFixtures.project(at: url, saves: versions - 1)
+            let document = try DocumentBundle(contentsOf: url).headDocumentData().count
+            let work = try WorkScalingTests.meteredRun(["validate", "--deep", "h\(versions).dkproj"], in: directory)
+            let hashed = work["hashed-bytes", default: .max]
+            hashedPerVersion[versions] = Double(hashed) / Double(versions * document)
+            // Each document once (the head's a few times), and the trees: about 1.2 documents a
+            // version; rebuilding documents from their chains hashed 2.2.
+            #expect(Double(hashed) <= 1.5 * Double(versions * document), "hashed \(hashed) bytes for \(versions) versions of \(document) bytes")
+        }
+        let short = try #require(hashedPerVersion[20]), long = try #require(hashedPerVersion[400])
+        #expect(long <= short * 1.25, "hashed \(long) documents a version at 400 versions, \(short) at 20")
+    }
 }
