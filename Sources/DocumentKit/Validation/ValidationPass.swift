@@ -85,6 +85,8 @@ package struct ValidationPass {
                 checkObjects()
                 checkDeltas(order: old.order(of:)) { pass, digest, data in pass.checkOldDocument(digest, data, &old) }
             }
+            // Not held through the head's typed check, which peaks.
+            old.previous = nil
             oldDocuments = old
         } else {
             checkObjects()
