@@ -52,7 +52,7 @@ public enum OCFLArchiver {
         }
         let pushed = try RemotePusher.push(bundleURL, to: root, newProject: true, dryRun: dryRun, archiving: true)
         return Result(objectID: pushed.objectID, objectPath: pushed.objectPath,
-                      createdObject: pushed.result == "created" || pushed.result == "would-create",
+                      createdObject: pushed.result == .created || pushed.result == .wouldCreate,
                       newVersions: pushed.newVersions, newVersionIDs: pushed.newVersionIDs, totalVersions: pushed.totalVersions,
                       filesStored: pushed.filesSent, bytesStored: pushed.bytesSent)
     }

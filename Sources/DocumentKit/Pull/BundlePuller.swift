@@ -154,11 +154,12 @@ public enum BundlePuller {
     private static func requireSignatures(on versions: [BundleVersion], of theirs: DocumentBundle, by trusted: TrustedSigners) throws {
         for version in versions {
             let (status, _, key) = BundleVerifier.status(of: version, trusted: trusted)
-            guard status != "signed" else { continue }
-            let why = switch status {
-            case "unsigned": "is not signed"
-            case "untrusted": "is signed by \(key!.fingerprint), a key the trusted signers do not list"
-            default: "has a signature that does not hold (it was altered)"
+            let why: String
+            switch status {
+            case .signed: continue
+            case .unsigned: why = "is not signed"
+            case .untrusted: why = "is signed by \(key!.fingerprint), a key the trusted signers do not list"
+            case .invalid: why = "has a signature that does not hold (it was altered)"
             }
             throw DocumentKitError(.invalidDocument, "version \(version.number) (\(version.shortID)) \(why); --require-signed takes only versions signed by a trusted key; nothing was pulled",
                                    path: theirs.url.relativePath)

@@ -15,7 +15,7 @@ enum PullIncomingCheck {
             }
             // Whether the key is trusted is --require-signed's question; a signature that
             // does not hold is damage either way.
-            if version.signature != nil, BundleVerifier.status(of: version, trusted: nil).status != "signed" {
+            if version.signature != nil, BundleVerifier.status(of: version, trusted: nil).status != .signed {
                 throw refusal(of: theirs, "version \(version.number) (\(version.shortID)) has a signature that does not hold (it was altered)")
             }
         }

@@ -16,11 +16,23 @@ import Foundation
 /// inventory is replaced, then its sidecar is written; a validator looking in between
 /// finds the object incomplete, and the next push repairs what a killed one left.
 public enum RemotePusher {
+    /// What a push did, as `push --json` spells it.
+    public enum Outcome: String, Codable, Sendable, Equatable {
+        /// The remote already held the bundle's head; nothing was sent.
+        case upToDate = "up-to-date"
+        /// The object is new on the remote.
+        case created
+        /// The object took a new version.
+        case pushed
+        /// A dry run: what `created` and `pushed` would have been.
+        case wouldCreate = "would-create"
+        case wouldPush = "would-push"
+    }
+
     /// What a push did.
     public struct Result: Codable, Sendable, Equatable {
-        /// `up-to-date`, `created` (the object is new) or `pushed`; for a dry run,
-        /// `would-create` or `would-push`.
-        public var result: String
+        /// What happened to the remote's object.
+        public var result: Outcome
         /// The OCFL object's id.
         public var objectID: String
         /// Its folder below the remote's root.
@@ -110,7 +122,7 @@ public enum RemotePusher {
             if !dryRun, let staging = remote.pushStagingFolder(for: stagingKey(objectPath, newest: bundle.headVersion.id)) {
                 try remote.removeFolder(staging)
             }
-            return Result(result: "up-to-date", objectID: objectID, objectPath: objectPath, newVersions: [], newVersionIDs: [],
+            return Result(result: .upToDate, objectID: objectID, objectPath: objectPath, newVersions: [], newVersionIDs: [],
                           head: bundle.headVersion.id, totalVersions: held, filesSent: 0, bytesSent: 0, filesResumed: 0)
         }
         var plans = [planned.plan]
@@ -125,7 +137,7 @@ public enum RemotePusher {
         sent.resumed = resumed
         if dryRun {
             (sent.files, sent.bytes) = (uploads.count, uploads.reduce(0) { $0 + $1.size })
-            return Result(result: state.inventory == nil ? "would-create" : "would-push", objectID: objectID, objectPath: objectPath,
+            return Result(result: state.inventory == nil ? .wouldCreate : .wouldPush, objectID: objectID, objectPath: objectPath,
                           newVersions: plans.map(\.name), newVersionIDs: plan, head: bundle.headVersion.id,
                           totalVersions: planned.versionsHeld, filesSent: sent.files, bytesSent: sent.bytes, filesResumed: sent.resumed)
         }
@@ -174,7 +186,7 @@ public enum RemotePusher {
             throw DocumentKitError(.conflict, "\(remote.displayPath) changed while this push ran (another push moved its head first); nothing was pushed: pull (docctl pull \(bundlePath) \(remote.displayPath)), then push again",
                                    path: bundlePath)
         }
-        return Result(result: state.inventory == nil ? "created" : "pushed", objectID: objectID, objectPath: objectPath,
+        return Result(result: state.inventory == nil ? .created : .pushed, objectID: objectID, objectPath: objectPath,
                       newVersions: plans.map(\.name), newVersionIDs: plan, head: bundle.headVersion.id,
                       totalVersions: planned.versionsHeld, filesSent: sent.files, bytesSent: sent.bytes, filesResumed: sent.resumed)
     }

@@ -12,10 +12,7 @@ public enum BundleVerifier {
         public struct Signature: Codable, Sendable, Equatable {
             public var number: Int
             public var id: String
-            /// `signed` (by a trusted key, when trusted signers were given), `untrusted`
-            /// (a good signature by a key the trusted signers do not list), `unsigned`, or
-            /// `invalid` (not a signature of the id by the key it names: altered).
-            public var status: String
+            public var status: SignatureStatus
             /// The trusted signer's name, when the trusted signers give it one.
             public var signer: String?
             /// The signing key's fingerprint.
@@ -50,11 +47,23 @@ public enum BundleVerifier {
     }
 
     /// How `version` is signed, and by whom.
-    package static func status(of version: BundleVersion, trusted: TrustedSigners?) -> (status: String, name: String?, key: SignerKey?) {
-        guard let signature = version.signature else { return ("unsigned", nil, nil) }
-        guard let key = signature.signer(ofVersion: version.id) else { return ("invalid", nil, SignerKey(text: signature.key)) }
-        guard let trusted else { return ("signed", nil, key) }
-        guard trusted.trusts(key) else { return ("untrusted", nil, key) }
-        return ("signed", trusted.name(of: key), key)
+    package static func status(of version: BundleVersion, trusted: TrustedSigners?) -> (status: SignatureStatus, name: String?, key: SignerKey?) {
+        guard let signature = version.signature else { return (.unsigned, nil, nil) }
+        guard let key = signature.signer(ofVersion: version.id) else { return (.invalid, nil, SignerKey(text: signature.key)) }
+        guard let trusted else { return (.signed, nil, key) }
+        guard trusted.trusts(key) else { return (.untrusted, nil, key) }
+        return (.signed, trusted.name(of: key), key)
+    }
+
+    /// How a version is signed, as `verify --json` spells it.
+    public enum SignatureStatus: String, Codable, Sendable, Equatable {
+        /// Signed by a trusted key, when trusted signers were given; by a good signature
+        /// of its id, when not.
+        case signed
+        /// A good signature by a key the trusted signers do not list.
+        case untrusted
+        case unsigned
+        /// Not a signature of the id by the key it names: the version was altered.
+        case invalid
     }
 }

@@ -43,11 +43,11 @@ extension DocumentTool {
             let count = result.newVersionIDs.count
             let added = "\(count) new version\(count == 1 ? "" : "s") in \(result.newVersions.first ?? "")"
             switch result.result {
-            case "up-to-date":
+            case .upToDate:
                 Console.print("\(remote) is up to date with \(target.bundle) (\(result.totalVersions) version\(result.totalVersions == 1 ? "" : "s"), head \(result.head.prefix(12)))")
-            case "would-create", "would-push":
+            case .wouldCreate, .wouldPush:
                 Console.print("would push \(target.bundle) to \(remote): \(added), \(result.filesSent) file\(result.filesSent == 1 ? "" : "s") (\(Console.bytes(result.bytesSent))) to send; nothing was written")
-            default:
+            case .created, .pushed:
                 let resumed = result.filesResumed == 0 ? "" : ", \(result.filesResumed) already there from an interrupted push"
                 Console.print("pushed \(target.bundle) to \(remote): \(added), \(result.filesSent) file\(result.filesSent == 1 ? "" : "s") (\(Console.bytes(result.bytesSent))) sent\(resumed)")
             }

@@ -27,7 +27,7 @@ extension DocumentTool {
         func run() throws {
             let signers = try TrustedSigners.named(trusted)
             let report = try BundleVerifier.verify(target.url, trusted: signers)
-            let signed = report.versions.filter { $0.status == "signed" }.count
+            let signed = report.versions.filter { $0.status == .signed }.count
             let counts = "\(report.versions.count) versions, \(signed) signed\(signers == nil ? "" : " by trusted keys")"
             let unmet = requireSigned && (signers == nil || signed < report.versions.count)
             if output.json {
@@ -35,10 +35,10 @@ extension DocumentTool {
             } else {
                 for version in report.versions.reversed() {
                     let who = switch version.status {
-                    case "signed": "signed by \(version.signer ?? (signers == nil ? "a key" : "a trusted key")) (\(version.key!))"
-                    case "untrusted": "signed by an untrusted key (\(version.key!))"
-                    case "invalid": "SIGNATURE INVALID"
-                    default: "unsigned"
+                    case .signed: "signed by \(version.signer ?? (signers == nil ? "a key" : "a trusted key")) (\(version.key!))"
+                    case .untrusted: "signed by an untrusted key (\(version.key!))"
+                    case .invalid: "SIGNATURE INVALID"
+                    case .unsigned: "unsigned"
                     }
                     Console.print("version \(version.number)  \(version.id.prefix(12))  \(who)")
                 }

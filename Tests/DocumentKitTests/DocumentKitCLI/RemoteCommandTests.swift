@@ -166,12 +166,12 @@ import Testing
         // objects stored alone (the 9 MiB file, and blobs of 64 KiB or more).
         let created = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("big.dkproj"))
         let alone = try #require(created.history).aloneObjectEntryNames().count
-        #expect(first.result == "created" && first.filesSent == 3 + alone && first.filesResumed == 0, "\(first)")
+        #expect(first.result == .created && first.filesSent == 3 + alone && first.filesResumed == 0, "\(first)")
 
         try remote.succeed(["set", "big.dkproj", "name", "Renamed"])
         let second = try JSONDecoder().decode(RemotePusher.Result.self, from: remote.succeed(["push", "big.dkproj", remote.address, "--json"]).standardOutput)
         // A segment holding the version's items, and the new manifest.json; not one blob.
-        #expect(second.result == "pushed" && second.newVersions == ["v2"] && second.filesSent == 2)
+        #expect(second.result == .pushed && second.newVersions == ["v2"] && second.filesSent == 2)
         #expect(second.bytesSent < 64 << 10, "\(second.bytesSent) bytes")
     }
 

@@ -53,7 +53,7 @@ import Testing
         try remote.succeed(["set", "c.dkproj", "name", "six"])
         let pushed = try remote.succeed(["push", "c.dkproj", remote.address, "--json"])
         let result = try JSONDecoder().decode(RemotePusher.Result.self, from: pushed.standardOutput)
-        #expect(result.result == "pushed" && result.newVersions == ["v4"] && result.objectID == OCFLArchiver.objectID(of: original))
+        #expect(result.result == .pushed && result.newVersions == ["v4"] && result.objectID == OCFLArchiver.objectID(of: original))
         #expect(try remote.succeed(["pull", "b.dkproj", remote.address]).output.hasPrefix("fast-forward b.dkproj to "))
         let head = try manifest("c.dkproj", in: directory).head
         #expect(try manifest("b.dkproj", in: directory).head == head)
@@ -85,7 +85,7 @@ import Testing
         #expect(try remote.succeed(["pull", "old.dkproj", remote.address]).output.hasPrefix("fast-forward old.dkproj to "))
         try remote.succeed(["set", "old.dkproj", "name", "five"])
         let pushed = try JSONDecoder().decode(RemotePusher.Result.self, from: remote.succeed(["push", "old.dkproj", remote.address, "--json"]).standardOutput)
-        #expect(pushed.result == "pushed" && pushed.objectID == OCFLArchiver.objectID(of: original))
+        #expect(pushed.result == .pushed && pushed.objectID == OCFLArchiver.objectID(of: original))
         #expect(try RemoteRoot.objectPaths(remote.store()).count == 1)
 
         // The other way round: a remote whose object the old copy named.

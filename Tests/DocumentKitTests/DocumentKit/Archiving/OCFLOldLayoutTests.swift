@@ -36,7 +36,7 @@ import Testing
         try FileManager.default.copyItem(at: clone, to: behind)
         _ = try BundleEditor.set(.string("Planted"), at: try JSONPath(parsing: "summary"), in: clone, metadata: FormatThreeFixtures.metadata)
         let pushed = try RemotePusher.push(clone, to: FolderRemoteStore(root: remote))
-        #expect(pushed.result == "pushed" && pushed.newVersions == ["v10"] && pushed.totalVersions == 10 && pushed.newVersionIDs.count == 1)
+        #expect(pushed.result == .pushed && pushed.newVersions == ["v10"] && pushed.totalVersions == 10 && pushed.newVersionIDs.count == 1)
         // The old versions as they were, inventories and all; the new one of the history layout.
         let after = try OCFLArchiveTests().hashes(objectFolder)
         #expect(before.allSatisfy { after[$0.key] == $0.value })

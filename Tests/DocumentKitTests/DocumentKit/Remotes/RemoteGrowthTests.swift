@@ -28,7 +28,7 @@ import Testing
         for push in 1...120 {
             try FormatThreeFixtures.addSaves(1, to: url, taskCount: 300, from: 200 + push)
             let result = try RemotePusher.push(url, to: FolderRemoteStore(root: root))
-            #expect(result.result == "pushed" && result.newVersionIDs.count == 1 && result.newVersions == ["v\(push + 1)"])
+            #expect(result.result == .pushed && result.newVersionIDs.count == 1 && result.newVersions == ["v\(push + 1)"])
             sent += Int(result.bytesSent)
             sizes.append(try bytes(below: root))
         }
