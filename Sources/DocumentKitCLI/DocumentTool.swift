@@ -94,7 +94,7 @@ public struct DocumentTool: ParsableCommand {
             }
             try runShowingProgress(&command)
         } catch let error as DocumentKitError {
-            Console.fail(error.description, status: error.exitStatus)
+            Console.fail(error.described(byTool: name), status: error.exitStatus)
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)
         } catch {

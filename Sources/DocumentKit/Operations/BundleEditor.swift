@@ -156,7 +156,7 @@ public enum BundleEditor {
             let recordsName = try context.documentType.map { try writeSchemaOverride(for: $0) == nil } ?? true
             let blob = try makeBlob(mediaType ?? MediaTypes.guess(for: URL(fileURLWithPath: name)), recordsName ? name : nil)
             guard let path = try path ?? context.documentType?.defaultAttachmentPath.map(JSONPath.init(parsing:)) else {
-                throw DocumentKitError(.usage, "this document type has no default place for attachments; name one with --as PATH")
+                throw DocumentKitError(.usage, "this document type has no default place for attachments", remedy: .nameAttachmentPlace)
             }
             context.pending.add(blob.file!, digest: blob.digest)
             var reference: [String: JSONValue] = ["$blob": .string(blob.digest.hex), "size": .integer(Int64(blob.size)), "mediaType": .string(blob.mediaType)]

@@ -11,7 +11,7 @@ extension BundleExporter {
     public static func export(_ url: URL, version: String? = nil, format: ExportFormat, toFileDescriptor descriptor: Int32,
                               named name: String = "standard output") throws -> Result {
         guard ![.dir, .bagit].contains(format) else {
-            throw DocumentKitError(.usage, "--format \(format.rawValue) writes a folder: name one with -o, not standard output")
+            throw DocumentKitError(.usage, "a \(format.rawValue) export writes a folder, not a stream")
         }
         let bundle = try DocumentBundle(contentsOf: url)
         let selected = try version.map(bundle.version(named:)) ?? bundle.headVersion

@@ -36,8 +36,8 @@ public enum BundleExporter {
     /// checked (the version, the output's place) and counted, and nothing is written.
     public static func export(_ url: URL, version: String? = nil, format: ExportFormat, to output: URL, replace: Bool,
                               allVersions: Bool = false, dryRun: Bool = false) throws -> Result {
-        if allVersions, format != .bagit { throw DocumentKitError(.usage, "--all-versions goes with --format bagit") }
-        if allVersions, version != nil { throw DocumentKitError(.usage, "--all-versions exports every version: leave out --version") }
+        if allVersions, format != .bagit { throw DocumentKitError(.usage, "every version is exported only to a BagIt bag") }
+        if allVersions, version != nil { throw DocumentKitError(.usage, "every version is exported, so no one version can be named") }
         let bundle = try DocumentBundle(contentsOf: url)
         let selected = try version.map(bundle.version(named:)) ?? bundle.headVersion
         let files = format == .bagit ? [] : try ExportedFile.list(version: selected, of: bundle)

@@ -29,10 +29,10 @@ public enum BundlePruner {
     public static func prune(_ url: URL, keep: Int? = nil, before: Date? = nil, dryRun: Bool = false,
                              compression: ObjectCompression = .zstd) throws -> Report {
         guard keep != nil || before != nil else {
-            throw DocumentKitError(.usage, "say what to prune: --keep N and/or --before DATE")
+            throw DocumentKitError(.usage, "say what to prune: how many versions to keep, a date to prune before, or both")
         }
         if let keep, keep < 1 {
-            throw DocumentKitError(.usage, "--keep must be at least 1: the head version always stays")
+            throw DocumentKitError(.usage, "at least one version is kept: the head version always stays")
         }
         return try DocumentKitError.located(at: url.relativePath) {
             try BundleSaver.locked(at: url) { saver in

@@ -161,8 +161,8 @@ public enum BundlePuller {
             case .untrusted: why = "is signed by \(key!.fingerprint), a key the trusted signers do not list"
             case .invalid: why = "has a signature that does not hold (it was altered)"
             }
-            throw DocumentKitError(.invalidDocument, "version \(version.number) (\(version.shortID)) \(why); --require-signed takes only versions signed by a trusted key; nothing was pulled",
-                                   path: theirs.url.relativePath)
+            throw DocumentKitError(.invalidDocument, "version \(version.number) (\(version.shortID)) \(why); nothing was pulled",
+                                   path: theirs.url.relativePath, remedy: .onlySignedVersions)
         }
     }
 }

@@ -39,7 +39,7 @@ enum PullIncomingCheck {
     }
 
     private static func refusal(of theirs: DocumentBundle, _ problem: String) -> DocumentKitError {
-        DocumentKitError(.malformedInput, "cannot be pulled from: \(problem) ('docctl validate --deep' lists every problem); nothing was pulled",
-                         path: theirs.url.relativePath)
+        DocumentKitError(.malformedInput, "cannot be pulled from: \(problem); nothing was pulled", path: theirs.url.relativePath,
+                         remedy: .validateFully)
     }
 }

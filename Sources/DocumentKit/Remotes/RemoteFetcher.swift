@@ -61,7 +61,8 @@ public enum RemoteFetcher {
             }
             guard paths.count == 1 else {
                 let projects = RemoteRoot.describeProjects(remote, at: paths)
-                throw DocumentKitError(.usage, "holds \(paths.count) projects; name one with --object ID: \(projects.joined(separator: "; "))", path: remote.displayPath)
+                throw DocumentKitError(.usage, "holds \(paths.count) projects: \(projects.joined(separator: "; "))", path: remote.displayPath,
+                                       remedy: .chooseProject)
             }
             objectPath = only
         }

@@ -216,8 +216,8 @@ public enum RemotePusher {
         let others = RemoteRoot.describeProjects(remote, at: try RemoteRoot.objectPaths(remote).filter { $0 != objectPath })
         guard !others.isEmpty else { return }
         let (which, beside) = others.count == 1 ? ("another project", "it") : ("\(others.count) other projects", "them")
-        throw DocumentKitError(.usage, "holds \(which), not \(bundlePath)'s: \(others.joined(separator: "; ")); push with --new-project to add this one beside \(beside) (a clone then needs --object)",
-                               path: remote.displayPath)
+        throw DocumentKitError(.usage, "holds \(which), not \(bundlePath)'s: \(others.joined(separator: "; "))", path: remote.displayPath,
+                               remedy: .pushAsNewProject(beside: beside))
     }
 
     /// The files a folder's new object gains besides its content: the object's inventory

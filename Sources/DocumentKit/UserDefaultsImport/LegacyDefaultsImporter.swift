@@ -83,7 +83,7 @@ public enum LegacyDefaultsImporter {
         let defaults = try LegacyDefaults(contentsOf: source)
         // Said here, with the way out, rather than as the lock's "cannot open".
         guard FileManager.default.fileExists(atPath: bundle.path) else {
-            throw DocumentKitError(.missingInput, "no such bundle (import with --output to create one)", path: bundle.relativePath)
+            throw DocumentKitError(.missingInput, "no such bundle", path: bundle.relativePath, remedy: .createBundle)
         }
         var report = Report(source: source.relativePath, format: defaults.format, bundle: bundle.relativePath, newBundle: false,
                             dryRun: dryRun, saved: false, draftsAdded: 0, draftsAlreadyPresent: 0,

@@ -25,12 +25,18 @@ extension DocumentTool {
 
         func run() throws {
             let format = try format ?? ExportFormat(fileName: output) ?? ExportFormat.remembered(for: target.url)
+            // What the library refuses in its own words is said here in the options'.
             if output == "-", !dryRun.dryRun {
                 if options.json { throw DocumentKitError(.usage, "--json and -o - would both write to standard output") }
                 if allVersions { throw DocumentKitError(.usage, "--all-versions writes a bag, a folder: name one with -o, not standard output") }
+                if [.dir, .bagit].contains(format) {
+                    throw DocumentKitError(.usage, "--format \(format.rawValue) writes a folder: name one with -o, not standard output")
+                }
                 _ = try BundleExporter.export(target.url, version: version.name, format: format, toFileDescriptor: STDOUT_FILENO)
                 return
             }
+            if allVersions, format != .bagit { throw DocumentKitError(.usage, "--all-versions goes with --format bagit") }
+            if allVersions, version.name != nil { throw DocumentKitError(.usage, "--all-versions exports every version: leave out --version") }
             let result = try BundleExporter.export(target.url, version: version.name, format: format,
                                                    to: URL(fileURLWithPath: output), replace: force.force, allVersions: allVersions, dryRun: dryRun.dryRun)
             if options.json { return try Console.printJSON(result) }

@@ -25,7 +25,7 @@ extension DocumentTool {
                 do {
                     info = try BundleSummary(of: URL(fileURLWithPath: bundle))
                 } catch let error as DocumentKitError {
-                    Console.printError(error.description)
+                    Console.printError(error.described(byTool: DocumentTool.name))
                     failure = failure ?? error.exitStatus
                     continue
                 }

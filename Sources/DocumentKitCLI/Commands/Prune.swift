@@ -23,6 +23,9 @@ extension DocumentTool {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
+            // Said in the options' words before the library says it in its own.
+            guard keep != nil || before != nil else { throw DocumentKitError(.usage, "say what to prune: --keep N and/or --before DATE") }
+            if let keep, keep < 1 { throw DocumentKitError(.usage, "--keep must be at least 1: the head version always stays") }
             let date = try before.map { text -> Date in
                 guard let date = DocumentDates.parse(text) else {
                     throw DocumentKitError(.usage, "--before '\(text)' is not a date (use 2026-01-31 or 2026-01-31T12:00:00Z)")

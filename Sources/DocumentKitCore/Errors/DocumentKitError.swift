@@ -60,13 +60,17 @@ public struct DocumentKitError: Error, Sendable, Equatable, CustomStringConverti
     /// Each rule the document breaks, when this error refuses a document for its rules
     /// (a write transaction lists them all); empty otherwise.
     public var violations: [RuleViolation] = []
+    /// What would get past the error, when something would: for the front end to offer
+    /// in its own words (``Remedy``).
+    public var remedy: Remedy?
 
     /// Creates an error. `path` is the file on disk, `location` the place inside it.
-    public init(_ code: Code, _ message: String, path: String? = nil, location: String? = nil) {
+    public init(_ code: Code, _ message: String, path: String? = nil, location: String? = nil, remedy: Remedy? = nil) {
         self.code = code
         self.message = message
         self.path = path
         self.location = location
+        self.remedy = remedy
     }
 
     /// `path: location: message`, leaving out what is unknown: always one line, since

@@ -194,9 +194,9 @@ extension AtomicReplacement {
 }
 
 extension DocumentKitError {
-    /// `PATH: already exists (use --force to replace it)`.
+    /// `PATH: already exists`, which replacing the output would get past.
     package static func outputExists(_ path: String) -> DocumentKitError {
-        DocumentKitError(.cannotCreateOutput, "already exists (use --force to replace it)", path: path)
+        DocumentKitError(.cannotCreateOutput, "already exists", path: path, remedy: .replaceOutput)
     }
 }
 

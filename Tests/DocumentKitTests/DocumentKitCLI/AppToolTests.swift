@@ -52,6 +52,36 @@ import Testing
         expectFailure(try Run.notectl(["frobnicate"], in: directory.url), status: 64, containing: "(see 'notectl --help')")
     }
 
+    /// The library's errors name no option; each tool adds the hint in its own words.
+    @Test func theAppsToolGivesHintsInItsOwnWords() throws {
+        let directory = try TemporaryDirectory()
+        try noteBundle(in: directory)
+        let copy = directory.url.appendingPathComponent("b.note")
+        try FileManager.default.copyItem(at: directory.url.appendingPathComponent("n.note"), to: copy)
+        // A picture big enough to be stored alone, damaged in the copy pulled from.
+        var generator = SystemRandomNumberGenerator()
+        let picture = Data((0..<100_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        try picture.write(to: directory.url.appendingPathComponent("big.png"))
+        #expect(try Run.notectl(["attach", "b.note", "big.png"], in: directory.url).status == 0)
+        let entry = try #require(try DocumentBundle(contentsOf: copy).zip.entry(named: ObjectDigest.of(picture).entryName))
+        let handle = try FileHandle(forUpdating: copy)
+        try handle.seek(toOffset: entry.dataOffset + entry.size / 2)
+        let byte = try #require(try handle.read(upToCount: 1))
+        try handle.seek(toOffset: entry.dataOffset + entry.size / 2)
+        try handle.write(contentsOf: Data([byte[0] ^ 0xFF]))
+        try handle.close()
+
+        for tool in ["notectl", "docctl"] {
+            let refused = tool == "notectl" ? try Run.notectl(["pull", "n.note", "b.note"], in: directory.url)
+                : try Run.docctl(["pull", "n.note", "b.note"], in: directory.url)
+            expectFailure(refused, status: 65, containing: "; nothing was pulled ('\(tool) validate --deep' lists every problem)\n")
+        }
+        let error = DocumentKitError(.malformedInput, "cannot be pulled from: damaged; nothing was pulled", path: "b.note", remedy: .validateFully)
+        #expect(error.description == "b.note: cannot be pulled from: damaged; nothing was pulled")
+        #expect(error.described(byTool: "notectl") == "b.note: cannot be pulled from: damaged; nothing was pulled ('notectl validate --deep' lists every problem)")
+        #expect(DocumentKitError.outputExists("x.note").described(byTool: "notectl") == "x.note: already exists (use --force to replace it)")
+    }
+
     @Test func docctlReadsAnyBundleAndEditsAnUnknownTypeAsJSONUnderTheFormatsRules() throws {
         let directory = try TemporaryDirectory()
         try noteBundle(in: directory)

@@ -141,7 +141,7 @@ import Testing
         let digest = try Fixtures.digest(of: directory.url.appendingPathComponent("a.dkproj"))
         let eve = try bundle("b.dkproj", in: directory).headVersion
         let refused = try docctl(["pull", "a.dkproj", "b.dkproj", "--require-signed", "--trusted", "trusted"], in: directory, status: 65)
-        #expect(refused.standardError == "error: b.dkproj: version 2 (\(eve.shortID)) is signed by \(eve.signature.flatMap { SignerKey(text: $0.key) }!.fingerprint), a key the trusted signers do not list; --require-signed takes only versions signed by a trusted key; nothing was pulled\n")
+        #expect(refused.standardError == "error: b.dkproj: version 2 (\(eve.shortID)) is signed by \(eve.signature.flatMap { SignerKey(text: $0.key) }!.fingerprint), a key the trusted signers do not list; nothing was pulled (--require-signed takes only versions signed by a trusted key)\n")
         #expect(try Fixtures.digest(of: directory.url.appendingPathComponent("a.dkproj")) == digest)
         // Ada's own versions pull; an unsigned one does not.
         try FileManager.default.copyItem(at: directory.url.appendingPathComponent("a.dkproj"), to: directory.url.appendingPathComponent("c.dkproj"))
@@ -149,7 +149,7 @@ import Testing
         try docctl(["pull", "a.dkproj", "c.dkproj", "--require-signed", "--trusted", "trusted"], in: directory)
         try docctl(["set", "c.dkproj", "name", "Unsigned"], in: directory, as: "nobody")
         let unsigned = try docctl(["pull", "a.dkproj", "c.dkproj", "--require-signed", "--trusted", "trusted"], in: directory, status: 65)
-        #expect(unsigned.standardError.contains("version 3 (") && unsigned.standardError.contains(") is not signed; --require-signed"))
+        #expect(unsigned.standardError.contains("version 3 (") && unsigned.standardError.contains(") is not signed; nothing was pulled (--require-signed"))
     }
 
     /// Issue 23, items 10 and 11: the line `key show` prints is what others trust, as it is

@@ -114,7 +114,7 @@ import Testing
         let exists = try #require(throws: DocumentKitError.self) {
             try LegacyDefaultsImporter.importDefaults(from: source, creating: blog, type: Project.self, metadata: metadata)
         }
-        #expect(exists.code == .cannotCreateOutput && exists.description == "\(blog.relativePath): already exists (use --force to replace it)")
+        #expect(exists.code == .cannotCreateOutput && exists.description == "\(blog.relativePath): already exists" && exists.remedy == .replaceOutput)
         let named = try LegacyDefaultsImporter.importDefaults(from: source, creating: blog, type: Project.self, name: "Mine", replace: true, metadata: metadata)
         #expect(named.ignoredKeys == (LegacyDefaultsFixtures.unknownKeys + ["project_name"]).sorted())
         project = try DocumentBundle(contentsOf: blog).read(Project.self)
@@ -143,6 +143,6 @@ import Testing
         let missing = try #require(throws: DocumentKitError.self) {
             try LegacyDefaultsImporter.importDefaults(from: source, into: directory.url.appendingPathComponent("none.dkproj"), type: Project.self, metadata: metadata)
         }
-        #expect(missing.code == .missingInput && missing.message == "no such bundle (import with --output to create one)")
+        #expect(missing.code == .missingInput && missing.message == "no such bundle" && missing.remedy == .createBundle)
     }
 }
