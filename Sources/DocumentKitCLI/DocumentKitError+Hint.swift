@@ -13,6 +13,9 @@ extension DocumentKitError {
         case .nameAttachmentPlace: "; name one with --as PATH"
         case .chooseProject: " (name one with --object ID)"
         case .pushAsNewProject(let beside): "; push with --new-project to add this one beside \(beside) (a clone then needs --object)"
+        case .pullFirst(let bundle, let remote): " (pull first: '\(tool) pull \(bundle) \(remote)', then push again)"
+        case .archiveACopyHoldingIt: "; archive a copy that holds it ('\(tool) pull') or into another root"
+        case .cloneInstead(let source, let output): ": '\(tool) clone \(source) -o \(output)' copies the project it holds"
         }
         return description + hint
     }

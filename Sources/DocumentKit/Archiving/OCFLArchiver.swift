@@ -89,8 +89,8 @@ public enum OCFLArchiver {
         let inBundle = Set(try bundle.manifest.versions.map(\.id)).union(try bundle.manifest.pruned)
         if let foreign = archived.first(where: { !inBundle.contains($0) }) {
             let name = OCFLInventory.versionName(archived.firstIndex(of: foreign)! + 1)
-            throw DocumentKitError(.malformedInput, "its history diverged from the archived object's: the object's \(name) (bundle version \(String(foreign.prefix(12)))) is neither in the bundle nor pruned from it; archive a copy that holds it (docctl pull) or into another root",
-                                   path: bundlePath)
+            throw DocumentKitError(.malformedInput, "its history diverged from the archived object's: the object's \(name) (bundle version \(String(foreign.prefix(12)))) is neither in the bundle nor pruned from it",
+                                   path: bundlePath, remedy: .archiveACopyHoldingIt)
         }
         var known = Set(archived)
         var plan: [BundleVersion] = []

@@ -19,8 +19,8 @@ public enum BundleImporter {
         }
         // A remote's root holds projects, not a document: clone copies one (issue 23).
         if (info.st_mode & S_IFMT) == S_IFDIR, SystemCall.linkStatus(source.appendingPathComponent(OCFLStorageRoot.declaration).path) != nil {
-            throw DocumentKitError(.usage, "is an OCFL storage root (a folder remote), not an export: 'docctl clone \(source.relativePath) -o \(output.relativePath)' copies the project it holds",
-                                   path: source.relativePath)
+            throw DocumentKitError(.usage, "is an OCFL storage root (a folder remote), not an export", path: source.relativePath,
+                                   remedy: .cloneInstead(source: source.relativePath, output: output.relativePath))
         }
         try AtomicReplacement.refuseExisting(output, replace: replace)
         let staging = try StagingFolder(beside: output)

@@ -97,7 +97,8 @@ public enum RemotePusher {
                     try OCFLHistoryPlan.increment(of: source, onto: reader, size: { try remote.size($0) }, contentFolder: contentFolder, digests: &digests)
                 }
             } catch let error as DocumentKitError where error.code == .conflict {
-                throw archiving ? DocumentKitError(.malformedInput, "its history diverged from the archived object's: the object's head \(inventory.head) (bundle version \(reader.manifest.head.prefix(12))) is neither in the bundle nor pruned from it; archive a copy that holds it (docctl pull) or into another root", path: bundlePath)
+                throw archiving ? DocumentKitError(.malformedInput, "its history diverged from the archived object's: the object's head \(inventory.head) (bundle version \(reader.manifest.head.prefix(12))) is neither in the bundle nor pruned from it", path: bundlePath,
+                                                      remedy: .archiveACopyHoldingIt)
                     : behind(remote, inventory, versions: "versions", bundlePath: bundlePath)
             }
         } else {
@@ -183,8 +184,8 @@ public enum RemotePusher {
             }
         }
         guard committed else {
-            throw DocumentKitError(.conflict, "\(remote.displayPath) changed while this push ran (another push moved its head first); nothing was pushed: pull (docctl pull \(bundlePath) \(remote.displayPath)), then push again",
-                                   path: bundlePath)
+            throw DocumentKitError(.conflict, "\(remote.displayPath) changed while this push ran (another push moved its head first); nothing was pushed",
+                                   path: bundlePath, remedy: .pullFirst(bundle: bundlePath, remote: remote.displayPath))
         }
         return Result(result: state.inventory == nil ? .created : .pushed, objectID: objectID, objectPath: objectPath,
                       newVersions: plans.map(\.name), newVersionIDs: plan, head: bundle.headVersion.id,
@@ -195,8 +196,8 @@ public enum RemotePusher {
     private static func behind(_ remote: any RemoteStore, _ inventory: OCFLInventory, versions: String, bundlePath: String) -> DocumentKitError {
         let head = inventory.versions[inventory.head]
         let about = [(head?.message ?? "").isEmpty ? nil : "\"\(head!.message!)\"", head?.user.map { "by \($0.name)" }, head?.created].compactMap { $0 }
-        return DocumentKitError(.conflict, "\(remote.displayPath) has \(versions) this bundle lacks, up to its \(inventory.head) (\(about.joined(separator: ", "))): pull them first (docctl pull \(bundlePath) \(remote.displayPath)), then push again",
-                                path: bundlePath)
+        return DocumentKitError(.conflict, "\(remote.displayPath) has \(versions) this bundle lacks, up to its \(inventory.head) (\(about.joined(separator: ", ")))",
+                                path: bundlePath, remedy: .pullFirst(bundle: bundlePath, remote: remote.displayPath))
     }
 
     /// A format-3 copy of `bundle` (of format 1 or 2) in `folder`, to push from.

@@ -21,5 +21,14 @@ extension DocumentKitError {
         /// Push the bundle as another project beside those the remote holds (docctl:
         /// `--new-project`), which a clone then has to name; `beside` describes them.
         case pushAsNewProject(beside: String)
+        /// Take the remote's new versions into the bundle, then push again (docctl:
+        /// `pull BUNDLE REMOTE`).
+        case pullFirst(bundle: String, remote: String)
+        /// Archive a copy of the bundle that holds the archived versions (one pulled from
+        /// elsewhere), or archive into another root.
+        case archiveACopyHoldingIt
+        /// Copy the project a remote's root holds, rather than import the root (docctl:
+        /// `clone SOURCE -o OUTPUT`).
+        case cloneInstead(source: String, output: String)
     }
 }

@@ -230,7 +230,7 @@ import Testing
         pusherA.send(SIGCONT)
         let outcomeA = pusherA.wait()
         #expect(pushedB.status == 0, "\(pushedB.standardError)")
-        #expect(outcomeA.status == 75 && outcomeA.standardError == "error: a.dkproj: \(remote.address) changed while this push ran (another push moved its head first); nothing was pushed: pull (docctl pull a.dkproj \(remote.address)), then push again\n",
+        #expect(outcomeA.status == 75 && outcomeA.standardError == "error: a.dkproj: \(remote.address) changed while this push ran (another push moved its head first); nothing was pushed (pull first: 'docctl pull a.dkproj \(remote.address)', then push again)\n",
                 "\(outcomeA.standardError)")
         // B's files, which A had also sent (the same first version), are still there.
         try remote.succeed(["clone", remote.address, "-o", "copy.dkproj"])
