@@ -1,3 +1,4 @@
+import DocumentKitCore
 import Foundation
 
 extension ValidationPass {
@@ -174,16 +175,10 @@ package enum BlobReferenceScan {
     package static func digests(in data: Data) -> [String]? {
         let needle = Array(#""$blob""#.utf8)
         return data.withUnsafeBytes { (text: UnsafeRawBufferPointer) -> [String]? in
-            guard let base = text.baseAddress else { return [] }
             var parser = JSONParser(bytes: text, depthLimit: 1)
             var found: [String] = []
             var from = 0
-            while from < text.count, let quote = memchr(base + from, Int32(UInt8(ascii: "\"")), text.count - from) {
-                let start = base.distance(to: UnsafeRawPointer(quote))
-                guard start + needle.count <= text.count, memcmp(base + start, needle, needle.count) == 0 else {
-                    from = start + 1
-                    continue
-                }
+            for start in ByteSearch.offsets(of: needle, in: text) where start >= from {
                 // Inside a string, a quote is escaped: a backslash before it means no key.
                 if start > 0, text[start - 1] == UInt8(ascii: "\\") { return nil }
                 parser.index = start + needle.count

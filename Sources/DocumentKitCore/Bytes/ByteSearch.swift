@@ -20,8 +20,12 @@ package enum ByteSearch {
             var start = 0
             while start + needle.count <= haystack.count {
                 let rest = haystack.count - start
-                let hit = MemMem.function.map { memmem in memmem(base + start, rest, needle.baseAddress!, needle.count) }
-                    ?? memchr(base + start, Int32(first), rest - needle.count + 1)
+                let hit: UnsafeMutableRawPointer?
+                if let memmem = MemMem.function {
+                    hit = memmem(base + start, rest, needle.baseAddress!, needle.count)
+                } else {
+                    hit = memchr(base + start, Int32(first), rest - needle.count + 1)
+                }
                 guard let hit else { break }
                 let offset = base.distance(to: UnsafeRawPointer(hit))
                 if memcmp(hit, needle.baseAddress!, needle.count) == 0 { found.append(offset) }
