@@ -1,11 +1,10 @@
 import DocumentKit
 
-extension DocumentKitError {
-    /// The error as the tool says it: the library's `path: location: message`, then the
-    /// option that gets past it, in the tool's words (`tool` is the name it runs as).
-    func described(byTool tool: String) -> String {
-        guard let remedy else { return description }
-        let hint = switch remedy {
+extension DocumentKitError.Remedy {
+    /// The remedy as the tool says it, to append to the library's message: the option or
+    /// command that gets past it, in the words of `tool` (the name it runs as).
+    func hint(byTool tool: String) -> String {
+        switch self {
         case .replaceOutput: " (use --force to replace it)"
         case .createBundle: " (import with --output to create one)"
         case .validateFully: " ('\(tool) validate --deep' lists every problem)"
@@ -16,7 +15,25 @@ extension DocumentKitError {
         case .pullFirst(let bundle, let remote): " (pull first: '\(tool) pull \(bundle) \(remote)', then push again)"
         case .archiveACopyHoldingIt: "; archive a copy that holds it ('\(tool) pull') or into another root"
         case .cloneInstead(let source, let output): ": '\(tool) clone \(source) -o \(output)' copies the project it holds"
+        case .writeCompactCopy: ", and '\(tool) pack' writes a copy without superseded bytes"
+        case .saveInCurrentSchema: ", and '\(tool) migrate' saves it so"
+        case .givePrintedKey: " (as '\(tool) key show' prints it)"
         }
-        return description + hint
+    }
+}
+
+extension DocumentKitError {
+    /// The error as the tool says it: the library's `path: location: message`, then the
+    /// option that gets past it, in the tool's words.
+    func described(byTool tool: String) -> String {
+        description + (remedy?.hint(byTool: tool) ?? "")
+    }
+}
+
+extension ValidationFinding {
+    /// The finding as the tool says it: `error object.missing: …: message`, then what gets
+    /// past it, in the tool's words.
+    func described(byTool tool: String) -> String {
+        description + (remedy?.hint(byTool: tool) ?? "")
     }
 }

@@ -80,7 +80,7 @@ public struct BundleManifest: Codable, Sendable, Equatable {
                 throw DocumentKitError(.malformedInput, "manifest.json has format version \(formatVersion); versions start at 1")
             }
             guard formatVersion <= BundleManifest.newestReadableFormatVersion else {
-                throw DocumentKitError(.unsupportedFormat, "bundle format version \(formatVersion) is newer than this DocumentKit supports (\(BundleManifest.newestReadableFormatVersion)); upgrade docctl to open it")
+                throw DocumentKitError(.unsupportedFormat, "bundle format version \(formatVersion) is newer than this DocumentKit supports (\(BundleManifest.newestReadableFormatVersion)); upgrade \(RunningProgram.name) to open it")
             }
         }
 

@@ -36,7 +36,7 @@ extension CodableDocument {
             throw DocumentKitError(.unsupportedFormat, "written with \(Self.self) schema '\(schema)', which is not a schema version (major.minor.patch)")
         }
         guard stored <= target else {
-            throw DocumentKitError(.unsupportedFormat, "written with \(Self.self) schema \(stored); this build reads up to \(target); upgrade \(SchemaMigrator.programName)")
+            throw DocumentKitError(.unsupportedFormat, "written with \(Self.self) schema \(stored); this build reads up to \(target); upgrade \(RunningProgram.name)")
         }
         return SchemaMigration(from: stored, to: target, stages: [])
     }

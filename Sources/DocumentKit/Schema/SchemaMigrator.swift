@@ -52,7 +52,7 @@ public struct SchemaMigrator {
             throw DocumentKitError(.unsupportedFormat, "written with \(documentName) schema '\(stored)', which is not a schema version (major.minor.patch)")
         }
         guard version <= target else {
-            throw DocumentKitError(.unsupportedFormat, "written with \(documentName) schema \(version); this build reads up to \(target); upgrade \(SchemaMigrator.programName)")
+            throw DocumentKitError(.unsupportedFormat, "written with \(documentName) schema \(version); this build reads up to \(target); upgrade \(RunningProgram.name)")
         }
         guard let end = versions.firstIndex(of: target) else {
             throw DocumentKitError(.usage, "\(documentName) has no schema \(target) (its schemas are \(knownVersions))")
@@ -73,9 +73,6 @@ public struct SchemaMigrator {
 
     /// `1.0.0, 2.0.0, 3.0.0`.
     package var knownVersions: String { versions.map(\.description).joined(separator: ", ") }
-
-    /// The program to upgrade, as errors name it: `docctl`, or the application using DocumentKit.
-    package static var programName: String { ProcessInfo.processInfo.processName }
 }
 
 /// The stages that take a document from one schema to another, in the order they run.

@@ -23,7 +23,7 @@ public enum BundleValidator {
         do {
             bundle = try DocumentBundle(contentsOf: url, limits: limits)
         } catch let error as DocumentKitError {
-            findings.append(ValidationFinding(code(forOpening: error), .error, error.message, entry: entryName(error.location)))
+            findings.append(ValidationFinding(code(forOpening: error), .error, error.message, entry: entryName(error.location), remedy: error.remedy))
             return ValidationReport(file: url.relativePath, deep: deep, versions: 0, objects: 0, findings: findings)
         }
         var check = ValidationPass(bundle: bundle, deep: deep, checkingSchema: checkingSchema)

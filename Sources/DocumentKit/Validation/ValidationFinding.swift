@@ -20,8 +20,17 @@ public struct ValidationFinding: Codable, Equatable, Sendable, CustomStringConve
     public var version: Int?
     /// The JSON path inside the document concerned.
     public var path: String?
+    /// What gets past the finding, for the program to say in its own words (docctl adds
+    /// `'docctl pack' writes a copy without superseded bytes`); not part of the JSON.
+    public var remedy: DocumentKitError.Remedy?
 
-    public init(_ code: String, _ severity: Severity = .error, _ message: String, entry: String? = nil, version: Int? = nil, path: String? = nil) {
+    private enum CodingKeys: String, CodingKey {
+        case code, severity, message, entry, version, path
+    }
+
+    public init(_ code: String, _ severity: Severity = .error, _ message: String, entry: String? = nil, version: Int? = nil, path: String? = nil,
+                remedy: DocumentKitError.Remedy? = nil) {
+        self.remedy = remedy
         self.code = code
         self.severity = severity
         self.message = message

@@ -30,8 +30,9 @@ package struct ValidationPass {
     package private(set) var manifest = BundleManifest(contentType: "", head: "", versions: [], objects: [:])
 
     package mutating func report(_ code: String, _ severity: ValidationFinding.Severity, _ message: String,
-                                 entry: String? = nil, version: Int? = nil, path: String? = nil) {
-        findings.append(ValidationFinding(code, severity, message, entry: entry, version: version, path: path))
+                                 entry: String? = nil, version: Int? = nil, path: String? = nil,
+                                 remedy: DocumentKitError.Remedy? = nil) {
+        findings.append(ValidationFinding(code, severity, message, entry: entry, version: version, path: path, remedy: remedy))
     }
 
     /// Reports an object that failed to decode: damaged bytes (a digest that does not
@@ -338,7 +339,7 @@ package struct ValidationPass {
         }
         if version.id == headID, migration.from != migration.to {
             let stages = migration.stages.isEmpty ? "" : " (\(migration.stages.map(\.id).joined(separator: ", ")))"
-            report("document.schema-version", .warning, "written with schema \(migration.from); this build migrates it to \(migration.to) when reading\(stages), and 'docctl migrate' saves it so", version: version.number)
+            report("document.schema-version", .warning, "written with schema \(migration.from); this build migrates it to \(migration.to) when reading\(stages)", version: version.number, remedy: .saveInCurrentSchema)
         }
         return true
     }

@@ -31,7 +31,7 @@ extension DocumentTool {
                     Console.print("\(report.file): \(counts)\(warned)")
                     for finding in report.findings {
                         let severity = finding.severity.rawValue
-                        let text = finding.description
+                        let text = finding.described(byTool: DocumentTool.name)
                         let styled = text.hasPrefix(severity) ? Console.styled(severity, finding.severity == .error ? .red : .yellow) + text.dropFirst(severity.count) : text
                         Console.print("  \(styled)")
                     }

@@ -42,7 +42,7 @@ extension DocumentTool {
                     }
                     Console.print("version \(version.number)  \(version.id.prefix(12))  \(who)")
                 }
-                for finding in report.findings { Console.print("  \(finding)") }
+                for finding in report.findings { Console.print("  \(finding.described(byTool: DocumentTool.name))") }
             }
             // One verdict: altered, else short of --require-signed, else ok.
             if !report.valid {

@@ -30,5 +30,11 @@ extension DocumentKitError {
         /// Copy the project a remote's root holds, rather than import the root (docctl:
         /// `clone SOURCE -o OUTPUT`).
         case cloneInstead(source: String, output: String)
+        /// Write a copy of the bundle without superseded bytes (docctl: `pack`).
+        case writeCompactCopy
+        /// Save the head in the current schema (docctl: `migrate`).
+        case saveInCurrentSchema
+        /// Give a public key as the program prints it (docctl: `key show`).
+        case givePrintedKey
     }
 }

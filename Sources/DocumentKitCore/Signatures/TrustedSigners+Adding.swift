@@ -20,7 +20,7 @@ extension TrustedSigners {
         let path = isLine ? "'\(argument)'" : argument
         let line = text.hasSuffix("\n") ? String(text.dropLast()) : text
         guard !line.contains("\n") else {
-            throw DocumentKitError(.malformedInput, "holds more than one line; give one key, as 'docctl key show' prints it", path: path)
+            throw DocumentKitError(.malformedInput, "holds more than one line; give one key", path: path, remedy: .givePrintedKey)
         }
         return try signer(in: line, path: path, location: nil)
     }

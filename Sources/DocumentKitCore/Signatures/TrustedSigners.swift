@@ -53,8 +53,8 @@ public struct TrustedSigners: Sendable {
         let words = line.split(separator: " ", omittingEmptySubsequences: false)
         if problem == nil, words.count == 2, let key = SignerKey(text: line) { return (key, nil) }
         if problem == nil, words.count == 3, let key = SignerKey(text: words[1...].joined(separator: " ")) { return (key, String(words[0])) }
-        throw DocumentKitError(.malformedInput, "\(problem.map { $0 + ": " } ?? "")is not 'NAME documentkit-ed25519 KEY' (one space between words, the key as 'docctl key show' prints it)",
-                               path: path, location: location)
+        throw DocumentKitError(.malformedInput, "\(problem.map { $0 + ": " } ?? "")is not 'NAME documentkit-ed25519 KEY', one space between words",
+                               path: path, location: location, remedy: .givePrintedKey)
     }
 
     /// Trusts `key` too, under `name`, unless it is already trusted (its own line's name

@@ -11,8 +11,11 @@ import Testing
         #expect(report.valid)
         #expect(report.findings == [ValidationFinding(
             "document.schema-version", .warning,
-            "written with schema 2.0.0; this build migrates it to 4.0.0 when reading (v3-task-status, v4-board-and-drafts), and 'docctl migrate' saves it so",
-            version: 5)])
+            "written with schema 2.0.0; this build migrates it to 4.0.0 when reading (v3-task-status, v4-board-and-drafts)",
+            version: 5, remedy: .saveInCurrentSchema)])
+        // The library names no command; docctl says its own.
+        let printed = try Run.docctl(["validate", Fixtures.sampleDoc("legacy-v2.dkproj").path])
+        #expect(printed.output.contains("(v3-task-status, v4-board-and-drafts), and 'docctl migrate' saves it so\n"))
     }
 
     @Test(arguments: [("1.5.0", "written with Project schema 1.5.0, which this build does not know (it knows 1.0.0, 2.0.0, 3.0.0, 4.0.0)"),
