@@ -29,10 +29,14 @@ package enum LibArchive {
     /// Whether a UTF-8 locale exists on this system (glibc ships C.UTF-8 since 2.35).
     package static var hasUTF8Locale: Bool { utf8Locale != nil }
 
-    /// Created once and never freed: `uselocale` needs it for the life of the process.
-    /// Immutable after creation, so sharing it between threads is safe.
-    nonisolated(unsafe) private static let utf8Locale: locale_t? =
-        newlocale(LC_CTYPE_MASK, "C.UTF-8", nil) ?? newlocale(LC_CTYPE_MASK, "en_US.UTF-8", nil)
+    private static let utf8 = UTF8Locale()
+    private static var utf8Locale: locale_t? { utf8.locale }
+
+    /// A UTF-8 locale, created once and never freed: `uselocale` needs it for the life of
+    /// the process. Immutable after creation, so sharing it between threads is safe.
+    private struct UTF8Locale: @unchecked Sendable {
+        let locale: locale_t? = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil) ?? newlocale(LC_CTYPE_MASK, "en_US.UTF-8", nil)
+    }
 
     /// Throws unless `code` is `ARCHIVE_OK`. Warnings are failures too: every warning
     /// libarchive gives on the paths used here means damage or a name it could not convert.

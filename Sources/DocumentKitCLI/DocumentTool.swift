@@ -16,11 +16,15 @@ import Foundation
 /// work on the registered `types`, with their schemas, migrations and rules. `new` and
 /// `import` create a bundle of the first type.
 public struct DocumentTool: ParsableCommand {
+    /// What the tool was started with: its name, its document types and how it opens
+    /// `s3://` remotes (``run(name:types:s3:)``); set once, before any command runs.
+    private static let setup = Protected<(name: String, types: [any CodableDocument.Type], s3: S3RemoteOpener?)>(("docctl", [], nil))
+
     /// The name the tool is run as, in its help and messages.
-    nonisolated(unsafe) static var name = "docctl"
+    static var name: String { setup.value.name }
     /// How `s3://` remotes are opened; `nil` in a tool without an S3 client, which hands
     /// such commands to its S3 helper.
-    nonisolated(unsafe) static var s3Opener: S3RemoteOpener?
+    static var s3Opener: S3RemoteOpener? { setup.value.s3 }
 
     // Every command names itself (`commandName`), although ArgumentParser would derive the
     // same name from its type: deriving it looks up how each command type describes itself,
@@ -47,8 +51,7 @@ public struct DocumentTool: ParsableCommand {
     /// the status of the outcome. `s3` opens `s3://` remotes; without it, commands on one
     /// are handed to the helper program `NAME-s3` beside the tool, built with it.
     public static func run(name: String, types: [any CodableDocument.Type], s3: S3RemoteOpener? = nil) -> Never {
-        self.name = name
-        s3Opener = s3
+        setup.value = (name, types, s3)
         if s3 != nil {
             // With the HTTP client's threads, large transient buffers (upload parts, request
             // chunks) must go back to the system when freed. Only here: for a tool without
@@ -56,14 +59,13 @@ public struct DocumentTool: ParsableCommand {
             // from a long delta chain 7 times slower (each step's document is such a buffer).
             LargeAllocations.returnToSystem(atLeast: 2 << 20)
         }
-        for type in types { DocumentTypeRegistry.register(type) }
         main()
         Foundation.exit(0)
     }
 
     /// The type `new` and `import` create: the first the tool was given.
     static func newDocumentType() throws -> any CodableDocument.Type {
-        guard let type = DocumentTypeRegistry.all.first else {
+        guard let type = DocumentKitConfiguration.current.documentTypes.first else {
             throw DocumentKitError(.usage, "\(name) was built without a document type to create")
         }
         return type
@@ -78,7 +80,13 @@ public struct DocumentTool: ParsableCommand {
         // Ctrl-C, SIGTERM or a closed terminal: the temporaries this run made are removed
         // (by the library) before one line says so (issue 23).
         Interruption.install { _, written in Console.printError(InterruptionText.line(written)) }
-        applyEnvironment(ProcessInfo.processInfo.environment)
+        let environment = ProcessInfo.processInfo.environment
+        applyEnvironment(environment)
+        configuration(from: environment, types: setup.value.types).apply(parseAndRun)
+    }
+
+    /// Parses the process's arguments and runs the command, under the tool's configuration.
+    private static func parseAndRun() {
         let arguments = LogCountShorthand.expanded(Array(CommandLine.arguments.dropFirst()))
         if let message = unknownCommandMessage(in: arguments) { Console.fail(message, status: 64) }
         do {
@@ -109,10 +117,8 @@ public struct DocumentTool: ParsableCommand {
         }
     }
 
-    /// Runs `command`, drawing its progress on a terminal (``ProgressDisplay``) and saying
-    /// who holds a lock it waits a second for.
+    /// Runs `command`, drawing its progress on a terminal (``ProgressDisplay``).
     private static func runShowingProgress(_ command: inout ParsableCommand) throws {
-        DocumentBundle.lockWaitHandler = { bundle, holder in Console.note(LockWaitText.message(bundle: bundle, holder: holder)) }
         guard let display = ProgressDisplay.forTerminal(environment: ProcessInfo.processInfo.environment) else { return try command.run() }
         ProgressDisplay.current = display
         defer { display.clear() }

@@ -156,21 +156,3 @@ public final class DocumentBundle: ObjectSource, Sendable {
         return error
     }
 }
-
-extension DocumentBundle {
-    /// How long a save, or a write of a bundle's state, waits for another writer's lock,
-    /// in seconds: as long as it takes (`nil`) unless the program sets a limit; past it
-    /// the save fails with `conflict`. docctl sets it from `DOCUMENTKIT_LOCK_TIMEOUT`.
-    public static var lockTimeout: TimeInterval? {
-        get { BundleLock.defaultTimeout }
-        set { BundleLock.defaultTimeout = newValue }
-    }
-
-    /// What a save calls, once, when it has waited a second for another writer's lock:
-    /// with the bundle as the caller named it and the lock's holder when the system tells
-    /// (``LockHolder``). docctl prints who holds the lock and since when. `nil` by default.
-    public static var lockWaitHandler: (@Sendable (_ bundle: String, _ holder: LockHolder?) -> Void)? {
-        get { BundleLock.waitObserver }
-        set { BundleLock.waitObserver = newValue }
-    }
-}

@@ -26,7 +26,9 @@ guard arguments.count == 4 || arguments.count == 5, arguments.first == "history"
 }
 let bundle = URL(fileURLWithPath: arguments[arguments.startIndex + 1])
 let times = URL(fileURLWithPath: arguments[arguments.startIndex + 3])
-DocumentTypeRegistry.register(Project.self)
+var configuration = DocumentKitConfiguration()
+configuration.documentTypes = [Project.self]
+DocumentKitConfiguration.bootstrap(configuration)
 guard FileManager.default.createFile(atPath: times.path, contents: nil), let log = FileHandle(forWritingAtPath: times.path) else {
     fail("cannot write \(times.path)")
 }

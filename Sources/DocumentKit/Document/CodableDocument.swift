@@ -14,7 +14,7 @@ import Foundation
 /// When the type changes, give it versioned schemas and a `migrationPlan`: versions
 /// written with an older schema are then migrated in memory when read, and saved in the
 /// current schema only when saved again (see `SchemaMigrationPlan`).
-public protocol CodableDocument: FileDocument, Codable, SendableMetatype {
+public protocol CodableDocument: FileDocument, Codable, RegisteredDocumentType {
     /// The type of the bundles this document is stored in.
     static var contentType: ContentType { get }
     /// The version of the JSON schema this build writes: by default the last schema of

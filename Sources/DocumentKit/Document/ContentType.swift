@@ -18,8 +18,8 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     /// The identifiers of the types this one directly conforms to.
     public let supertypes: [String]
 
-    /// Creates a content type; register it with `ContentTypeRegistry.shared` so that
-    /// lookups by extension or MIME type find it.
+    /// Creates a content type; a document type's is known to lookups by extension or MIME
+    /// type through the configuration (``DocumentKitConfiguration/contentTypes``).
     public init(identifier: String, filenameExtensions: [String] = [], mimeType: String, conformsTo supertypes: [ContentType] = []) {
         self.identifier = identifier
         self.filenameExtensions = filenameExtensions
@@ -28,7 +28,7 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether this type is `other` or conforms to it through its supertypes.
-    public func conforms(to other: ContentType, in registry: ContentTypeRegistry = .shared) -> Bool {
+    public func conforms(to other: ContentType, in registry: ContentTypeRegistry = DocumentKitConfiguration.current.contentTypes) -> Bool {
         if self == other { return true }
         var pending = supertypes
         var seen: Set<String> = [identifier]
@@ -61,13 +61,13 @@ extension ContentType {
     public static let documentBundle = ContentType(identifier: "org.documentkit.bundle", filenameExtensions: ["dkbundle"], mimeType: "application/vnd.documentkit.bundle+zip", conformsTo: [.zip])
 }
 
-/// The content types a program knows, looked up by identifier, extension or MIME type.
-public final class ContentTypeRegistry: @unchecked Sendable {
-    /// The process-wide registry, holding DocumentKit's own types and the document
-    /// types registered with `DocumentTypeRegistry`.
-    public static let shared = ContentTypeRegistry(types: [.data, .json, .zip, .png, .jpeg, .documentBundle])
+/// The content types a program knows, looked up by identifier, extension or MIME type:
+/// DocumentKit's own and those of the configuration's document types
+/// (``DocumentKitConfiguration/contentTypes``).
+public struct ContentTypeRegistry: Sendable {
+    /// DocumentKit's own types.
+    public static let builtIn = ContentTypeRegistry(types: [.data, .json, .zip, .png, .jpeg, .documentBundle])
 
-    private let lock = NSLock()
     private var byIdentifier: [String: ContentType] = [:]
 
     public init(types: [ContentType] = []) {
@@ -75,21 +75,21 @@ public final class ContentTypeRegistry: @unchecked Sendable {
     }
 
     /// Adds `type`, replacing one with the same identifier.
-    public func register(_ type: ContentType) {
-        lock.withLock { byIdentifier[type.identifier] = type }
+    public mutating func register(_ type: ContentType) {
+        byIdentifier[type.identifier] = type
     }
 
     public func type(identifier: String) -> ContentType? {
-        lock.withLock { byIdentifier[identifier] }
+        byIdentifier[identifier]
     }
 
     /// The type whose extensions include `filenameExtension` (case-insensitive).
     public func type(filenameExtension: String) -> ContentType? {
         let wanted = filenameExtension.lowercased()
-        return lock.withLock { byIdentifier.values.sorted { $0.identifier < $1.identifier }.first { $0.filenameExtensions.contains(wanted) } }
+        return byIdentifier.values.sorted { $0.identifier < $1.identifier }.first { $0.filenameExtensions.contains(wanted) }
     }
 
     public func type(mimeType: String) -> ContentType? {
-        lock.withLock { byIdentifier.values.sorted { $0.identifier < $1.identifier }.first { $0.mimeType == mimeType } }
+        byIdentifier.values.sorted { $0.identifier < $1.identifier }.first { $0.mimeType == mimeType }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 extension DocumentBundle {
     /// The content type the manifest names, if this build knows it.
-    public var contentType: ContentType? { ContentTypeRegistry.shared.type(identifier: contentTypeIdentifier) }
+    public var contentType: ContentType? { DocumentKitConfiguration.current.contentTypes.type(identifier: contentTypeIdentifier) }
 
     /// The content type the bundle records: the registered one, or else the manifest's
     /// identifier with the `mimetype` entry's MIME type.

@@ -76,7 +76,7 @@ public enum BundleEditor {
                                  _ makeContent: (DocumentBundle, EditContext) throws -> SaveContent) throws -> Outcome {
         try DocumentKitError.located(at: url.relativePath) {
             let saved = try BundleSaver.save(at: url, expectedHead: expectedHead, metadata: metadata) { bundle in
-                let context = EditContext(pending: PendingObjects(base: bundle), documentType: DocumentTypeRegistry.type(for: bundle.contentTypeIdentifier))
+                let context = EditContext(pending: PendingObjects(base: bundle), documentType: DocumentKitConfiguration.current.documentType(for: bundle.contentTypeIdentifier))
                 return try makeContent(bundle, context)
             }
             return Outcome(version: saved.version, previous: saved.previous)
@@ -173,7 +173,7 @@ public enum BundleEditor {
             let source = try bundle.version(named: name)
             // Restoring copies the version's tree as it is, recording its schema: a
             // schema this build cannot read would be written as if it could.
-            if let type = DocumentTypeRegistry.type(for: bundle.contentTypeIdentifier) {
+            if let type = DocumentKitConfiguration.current.documentType(for: bundle.contentTypeIdentifier) {
                 _ = try type.migration(from: source.schema)
             }
             let root: FileWrapper

@@ -57,7 +57,7 @@ public enum BundleMigrator {
         try DocumentKitError.located(at: url.relativePath) {
             try BundleSaver.locked(at: url) { saver in
                 let bundle = saver.bundle
-                let type = try DocumentTypeRegistry.type(of: bundle)
+                let type = try DocumentKitConfiguration.current.documentType(of: bundle)
                 let head = bundle.headVersion
                 let migration = try type.migration(from: head.schema, to: try BundleEditor.writtenSchema(of: type, over: head))
                 var report = Report(dryRun: dryRun, from: migration.from.description, to: migration.to.description,

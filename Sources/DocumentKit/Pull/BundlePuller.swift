@@ -119,7 +119,7 @@ public enum BundlePuller {
                     metadata.message = "Merge \(otherName ?? other.lastPathComponent) at \(theirs.headVersion.shortID)"
                 }
                 let merge = DocumentPullMerge(ours: ours, theirs: theirs, base: base, metadata: metadata, url: url,
-                                              type: type ?? DocumentTypeRegistry.type(for: ours.contentTypeIdentifier))
+                                              type: type ?? DocumentKitConfiguration.current.documentType(for: ours.contentTypeIdentifier))
                 switch try merge.merged(resolution: resolution) {
                 case .conflicts(let conflicts, let text):
                     outcome.conflicts = conflicts

@@ -16,7 +16,7 @@ enum ProjectFileName {
             let trimmed = String(safe.drop { $0 == "." }.prefix(100)).trimmingCharacters(in: .whitespaces)
             if !trimmed.isEmpty { name = trimmed }
         }
-        let type = ContentTypeRegistry.shared.type(identifier: contentType)
+        let type = DocumentKitConfiguration.current.contentTypes.type(identifier: contentType)
         return "\(name).\(type?.filenameExtensions.first ?? ContentType.documentBundle.filenameExtensions[0])"
     }
 }

@@ -25,16 +25,14 @@ public enum TransferQueue {
             return
         }
         let queue = Pending(items)
-        // Task-local values do not follow work to another thread: the meter goes with it.
-        let meter = ProgressMeter.current
+        // Task-local values do not follow work to another thread: the context goes with it.
+        let context = WorkContext.current
         let finished = DispatchGroup()
         for _ in 0..<min(jobs, items.count) {
             finished.enter()
-            Thread.detachNewThread {
-                ProgressMeter.bind(meter) {
-                    while let item = queue.next() {
-                        do { try transfer(item) } catch { queue.fail(error) }
-                    }
+            context.detachThread {
+                while let item = queue.next() {
+                    do { try transfer(item) } catch { queue.fail(error) }
                 }
                 finished.leave()
             }

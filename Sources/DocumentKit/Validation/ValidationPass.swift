@@ -140,8 +140,8 @@ package struct ValidationPass {
     private var headID: VersionID { bundle.history?.manifest.head ?? manifest.head }
 
     private mutating func checkMimetype() {
-        let expected = DocumentTypeRegistry.type(for: contentType)?.contentType.mimeType
-            ?? ContentTypeRegistry.shared.type(identifier: contentType)?.mimeType
+        let expected = DocumentKitConfiguration.current.documentType(for: contentType)?.contentType.mimeType
+            ?? DocumentKitConfiguration.current.contentTypes.type(identifier: contentType)?.mimeType
         if let expected, bundle.mimeType != expected {
             report("mimetype.mismatch", "the mimetype entry says '\(bundle.mimeType)', but \(contentType) bundles are '\(expected)'", entry: BundleEntry.mimetype)
         } else if expected == nil {
@@ -303,7 +303,7 @@ package struct ValidationPass {
                 continue
             }
         }
-        guard let type = DocumentTypeRegistry.type(for: contentType) else { return }
+        guard let type = DocumentKitConfiguration.current.documentType(for: contentType) else { return }
         guard checkSchema(of: version, as: type) else { return }
         do {
             // Read as the type reads it: an older schema is migrated first, and a document

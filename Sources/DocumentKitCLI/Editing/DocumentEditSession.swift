@@ -83,7 +83,7 @@ public struct DocumentEditSession {
     /// stored, as schema-less JSON.
     private func readHead() throws -> (BundleVersion, JSONValue) {
         let bundle = try DocumentBundle(contentsOf: url)
-        let text = try DocumentTypeRegistry.type(for: bundle.contentTypeIdentifier).map { type in
+        let text = try DocumentKitConfiguration.current.documentType(for: bundle.contentTypeIdentifier).map { type in
             try BundleEditor.headDocumentJSON(of: bundle, as: type, now: DocumentDates.now())
         } ?? bundle.documentDataForParsing(of: bundle.headVersion)
         let value = try JSONValue.parse(text).value(at: path)

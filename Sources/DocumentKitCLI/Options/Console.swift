@@ -4,11 +4,24 @@ import Foundation
 /// Where docctl's output goes: results on stdout, diagnostics on stderr.
 enum Console {
     /// `--quiet`: no reports on stdout and no progress on stderr; errors still print.
-    nonisolated(unsafe) static var quiet = false
+    static var quiet: Bool {
+        get { settings.value.quiet }
+        set { settings.value.quiet = newValue }
+    }
     /// `--json`: output for programs, and no progress.
-    nonisolated(unsafe) static var json = false
+    static var json: Bool {
+        get { settings.value.json }
+        set { settings.value.json = newValue }
+    }
     /// Whether colour may be used at all: `NO_COLOR` unset or empty (https://no-color.org).
-    nonisolated(unsafe) static var colourAllowed = true
+    static var colourAllowed: Bool {
+        get { settings.value.colourAllowed }
+        set { settings.value.colourAllowed = newValue }
+    }
+
+    /// The run's output choices, set once from its options and environment before the
+    /// command's work starts, read from any thread that prints.
+    private static let settings = Protected((quiet: false, json: false, colourAllowed: true))
 
     /// Prints a line on stdout, unless `--quiet`.
     static func print(_ text: String) {

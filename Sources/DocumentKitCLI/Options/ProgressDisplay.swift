@@ -20,7 +20,12 @@ final class ProgressDisplay: @unchecked Sendable {
     }
 
     /// The display of this run, when one is wanted.
-    nonisolated(unsafe) static var current: ProgressDisplay?
+    static var current: ProgressDisplay? {
+        get { shown.value }
+        set { shown.value = newValue }
+    }
+
+    private static let shown = Protected<ProgressDisplay?>(nil)
 
     private let lock = NSLock()
     private var state = State()

@@ -11,7 +11,7 @@ package final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
     private var outcome: Result<Value, any Error>?
 
     package init(_ work: @escaping @Sendable () throws -> Value) {
-        Thread.detachNewThread { [self] in
+        WorkContext.current.detachThread { [self] in
             outcome = Result { try work() }
             finished.signal()
         }

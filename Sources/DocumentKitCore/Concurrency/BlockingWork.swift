@@ -5,10 +5,11 @@ import Foundation
 /// the few cooperative threads Swift's tasks share is held by a save meanwhile.
 package enum BlockingWork {
     package static func run<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-        // Task-local values stay with the task; the progress meter goes with the work.
-        let meter = ProgressMeter.current
+        // Task-local values stay with the task; the configuration and the progress meter
+        // go with the work.
+        let context = WorkContext.current
         return try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try ProgressMeter.bind(meter, work) }) }
+            context.detachThread { continuation.resume(with: Result { try work() }) }
         }
     }
 }

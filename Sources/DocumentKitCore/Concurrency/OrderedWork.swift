@@ -18,14 +18,12 @@ package enum OrderedWork {
             return
         }
         let state = State<Result>(count: count, lookahead: max(lookahead, width))
-        let meter = ProgressMeter.current
+        let context = WorkContext.current
         let finished = DispatchGroup()
         for _ in 0..<min(width, count) {
             finished.enter()
-            Thread.detachNewThread {
-                ProgressMeter.bind(meter) {
-                    while let index = state.take() { state.put(index, produce(index)) }
-                }
+            context.detachThread {
+                while let index = state.take() { state.put(index, produce(index)) }
                 finished.leave()
             }
         }

@@ -1,18 +1,17 @@
 import Foundation
+import Synchronization
 
-/// Counts the work a process does, in units that do not depend on the machine: bytes of
-/// JSON text walked, values encoded, records checked, bytes hashed and stored. A test
-/// runs docctl on documents of 5,000 and 20,000 records and fails when any count grows
-/// faster than n log n (Tests/DocumentKitTests/Scaling), which a timed test on a shared
-/// machine could not tell from noise.
+/// Counts work in units that do not depend on the machine: bytes of JSON text walked,
+/// values encoded, records checked, bytes hashed and stored. A test runs docctl on
+/// documents of 5,000 and 20,000 records and fails when any count grows faster than
+/// n log n (Tests/DocumentKitTests/Scaling), which a timed test on a shared machine could
+/// not tell from noise.
 ///
-/// Off unless the program starts it (``start(writingTo:)``; docctl does when
-/// `DOCUMENTKIT_WORK_METER` names a file): then the counts are written to that file, as a
-/// JSON object, when the process exits. Each count is one add to a plain integer,
-/// behind a flag read once, so the meter costs nothing measurable when off. The counts
-/// are per process; work on a second thread (a digest checked while an edit splices)
-/// adds under a lock, taken only when the meter is on.
-public enum WorkMeter {
+/// A meter counts the work done under a configuration that holds it
+/// (``DocumentKitConfiguration/workMeter``), on every thread that work uses; docctl makes
+/// one when `DOCUMENTKIT_WORK_METER` names a file, and writes ``json`` there when it exits.
+/// Until a program makes a meter, a count is one load of a flag.
+public final class WorkMeter: Sendable {
     /// What is counted.
     public enum Kind: String, CaseIterable, Sendable {
         /// Bytes of JSON text parsed, checked or scanned, once per pass over them.
@@ -40,30 +39,46 @@ public enum WorkMeter {
         case fetchedBytes = "fetched-bytes"
     }
 
-    /// Starts counting; the counts are written to `path` when the process exits.
-    public static func start(writingTo path: String) {
-        lock.withLock { output = path }
-        isOn = true
-        atexit { WorkMeter.write() }
+    private let counts = Mutex([Int](repeating: 0, count: Kind.allCases.count))
+
+    /// A meter with every count at zero; counting starts when a configuration holding it is
+    /// applied (``DocumentKitConfiguration/workMeter``).
+    public init() {
+        Self.anyMade.store(true, ordering: .relaxed)
     }
 
-    // Read without the lock on every count: it is set once, at the start, before any work.
-    @usableFromInline nonisolated(unsafe) static var isOn = false
-    nonisolated(unsafe) private static var output: String?
-    nonisolated(unsafe) private static var counts = [Int](repeating: 0, count: Kind.allCases.count)
-    private static let lock = NSLock()
+    /// The counts so far, by kind.
+    public var snapshot: [Kind: Int] {
+        counts.withLock { counts in Dictionary(uniqueKeysWithValues: Kind.allCases.map { ($0, counts[Self.kindIndex($0)]) }) }
+    }
 
-    /// Adds `amount` of `kind`, when the meter is on. Inlined into every layer's hot loops
-    /// (a count per member encoded), where it costs one test of a flag when off.
+    /// The counts as one JSON object, `{"json-bytes": 120, …}`, in the order of ``Kind``.
+    public var json: String {
+        let counts = snapshot
+        return "{" + Kind.allCases.map { "\"\($0.rawValue)\": \(counts[$0] ?? 0)" }.joined(separator: ", ") + "}\n"
+    }
+
+    /// Adds `amount` of `kind`.
+    public func add(_ kind: Kind, _ amount: Int = 1) {
+        counts.withLock { $0[Self.kindIndex(kind)] += amount }
+    }
+
+    // Whether any meter was ever made: until one is, a count is one relaxed load of a flag,
+    // so counting costs nothing measurable in a program that never meters.
+    @usableFromInline static let anyMade = Atomic<Bool>(false)
+
+    /// Adds `amount` of `kind` to the meter of the configuration in force, if it has one.
+    /// Inlined into every layer's hot loops (a count per object encoded), where it costs
+    /// one load of a flag unless a meter was made.
     @inlinable
     package static func count(_ kind: Kind, _ amount: Int = 1) {
-        guard isOn else { return }
+        guard anyMade.load(ordering: .relaxed) else { return }
         record(kind, amount)
     }
 
     @usableFromInline
     static func record(_ kind: Kind, _ amount: Int) {
-        lock.withLock { counts[kindIndex(kind)] += amount }
+        DocumentKitConfiguration.current.workMeter?.add(kind, amount)
     }
 
     private static func kindIndex(_ kind: Kind) -> Int {
@@ -80,11 +95,5 @@ public enum WorkMeter {
         case .settingsReads: 9
         case .fetchedBytes: 10
         }
-    }
-
-    private static func write() {
-        guard let output else { return }
-        let members = lock.withLock { Kind.allCases.map { "\"\($0.rawValue)\": \(counts[kindIndex($0)])" } }
-        try? Data("{\(members.joined(separator: ", "))}\n".utf8).write(to: URL(fileURLWithPath: output))
     }
 }

@@ -24,15 +24,16 @@ package final class BundleLock {
     /// (`flock` without `LOCK_NB`) and wakes it when the lock is free; with one, the wait
     /// polls against the monotonic clock, which wall-clock changes do not move.
     ///
-    /// A writer that has waited a second tells `waitObserver`, once, who holds the lock.
-    package static func acquire(_ url: URL, timeout: TimeInterval? = BundleLock.defaultTimeout) throws -> BundleLock {
+    /// A writer that has waited a second tells the configuration's `lockWaitHandler`, once,
+    /// who holds the lock. `timeout` is by default the configuration's `lockTimeout`.
+    package static func acquire(_ url: URL, timeout: TimeInterval? = DocumentKitConfiguration.current.lockTimeout) throws -> BundleLock {
         let path = AtomicReplacement.resolvingSymbolicLinks(url).path
         let clock = ContinuousClock()
         let started = clock.now
         let deadline = timeout.map { started.advanced(by: .seconds(min(max(0, $0), 1e9))) }
         // Until the observer has been told, the wait polls (as with a timeout), so that it
         // can be told after a second; then a wait without a limit blocks in the kernel.
-        var observer = waitObserver
+        var observer: WaitObserver? = DocumentKitConfiguration.current.lockWaitHandler
         var pause: useconds_t = 1_000
         while true {
             let file: OpenFile
@@ -70,24 +71,7 @@ package final class BundleLock {
         }
     }
 
-    /// How long a writer waits for another, in seconds: as long as it takes (`nil`) unless
-    /// the program says otherwise (docctl: `DOCUMENTKIT_LOCK_TIMEOUT`).
-    package static var defaultTimeout: TimeInterval? {
-        get { timeout.value }
-        set { timeout.value = newValue }
-    }
-
-    private static let timeout = Protected<TimeInterval?>(nil)
-
     /// What a writer that has waited a second for the lock on the bundle (named as the
     /// caller named it) calls, once, with the holder when it is known.
     package typealias WaitObserver = @Sendable (_ bundle: String, _ holder: LockHolder?) -> Void
-
-    /// Told of long waits (``WaitObserver``); `nil` (the default) waits silently.
-    package static var waitObserver: WaitObserver? {
-        get { observer.value }
-        set { observer.value = newValue }
-    }
-
-    private static let observer = Protected<WaitObserver?>(nil)
 }

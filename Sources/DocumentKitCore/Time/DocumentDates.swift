@@ -5,21 +5,12 @@ import Foundation
 /// Times are UTC with whole seconds, `2026-11-22T09:30:00Z`, so that they read the same
 /// on every machine and survive a JSON round trip exactly.
 public enum DocumentDates {
-    /// Now, rounded down to a whole second, or ``fixedNow`` when the program set it.
+    /// Now, rounded down to a whole second, or the configuration's
+    /// ``DocumentKitConfiguration/fixedNow`` when it has one.
     public static func now() -> Date {
-        if let fixed = fixed.value { return fixed }
+        if let fixed = DocumentKitConfiguration.current.fixedNow { return fixed }
         return Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
     }
-
-    /// The time every "now" of the process is, when set: docctl sets it from
-    /// `SOURCE_DATE_EPOCH` (the reproducible-builds convention), so that replayed edits
-    /// give identical bytes. DocumentKit itself reads no environment variable.
-    public static var fixedNow: Date? {
-        get { fixed.value }
-        set { fixed.value = newValue }
-    }
-
-    private static let fixed = Protected<Date?>(nil)
 
     /// `2026-11-22T09:30:00Z`.
     public static func format(_ date: Date) -> String {

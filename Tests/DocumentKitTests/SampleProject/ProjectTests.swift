@@ -86,8 +86,8 @@ import Testing
         #expect(Project.contentType.conforms(to: .documentBundle))
         #expect(Project.contentType.conforms(to: .zip))
         #expect(!Project.contentType.conforms(to: .json))
-        #expect(ContentTypeRegistry.shared.type(filenameExtension: "DKPROJ") == Project.contentType)
-        #expect(ContentTypeRegistry.shared.type(mimeType: "application/vnd.documentkit.project+zip") == Project.contentType)
+        #expect(DocumentKitConfiguration.current.contentTypes.type(filenameExtension: "DKPROJ") == Project.contentType)
+        #expect(DocumentKitConfiguration.current.contentTypes.type(mimeType: "application/vnd.documentkit.project+zip") == Project.contentType)
     }
 
     @Test func deeplyNestedJSONIsRefusedBeforeParsing() {

@@ -24,10 +24,14 @@ final class TemporaryDirectory {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
     }
 
-    /// The sample `Project`, registered for the library calls tests make in process, as
-    /// docctl registers it for its commands. Every test makes a directory first, and so
-    /// registers it before its first call.
-    private static let sampleTypes: Void = DocumentTypeRegistry.register(Project.self)
+    /// The sample `Project`, configured for the library calls tests make in process, as
+    /// docctl configures it for its commands. Every test makes a directory first, and so
+    /// bootstraps the configuration before its first call.
+    private static let sampleTypes: Void = {
+        var configuration = DocumentKitConfiguration()
+        configuration.documentTypes = [Project.self]
+        DocumentKitConfiguration.bootstrap(configuration)
+    }()
 
     deinit {
         try? FileManager.default.removeItem(at: url)

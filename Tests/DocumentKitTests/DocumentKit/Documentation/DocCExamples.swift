@@ -212,9 +212,11 @@ enum GettingStartedV3 {
 
     /// Migrates the bundle at `url` (whose head has schema 2.0.0) explicitly.
     static func migrate(url: URL) throws -> (plan: BundleMigrator.Report, report: BundleMigrator.Report) {
-        DocumentTypeRegistry.register(Recipe.self)
-        let plan = try BundleMigrator.migrate(url, dryRun: true, author: "Ada")
-        let report = try BundleMigrator.migrate(url, author: "Ada")
+        var configuration = DocumentKitConfiguration()
+        configuration.documentTypes = [Recipe.self]
+        let (plan, report) = try configuration.apply {
+            (try BundleMigrator.migrate(url, dryRun: true, author: "Ada"), try BundleMigrator.migrate(url, author: "Ada"))
+        }
         return (plan, report)
     }
 }
