@@ -40,11 +40,7 @@ extension FolderRemoteStore {
 
         // The lock is held only to compare and exchange: a push killed while holding it
         // leaves a lock the next push waits for, then names.
-        let lockKey = "\(Self.pushFolder)/\((objectPath as NSString).lastPathComponent)"
-        try makeParent(of: lockKey)
-        let lock = try takeLock(url(lockKey).path + ".lock", for: objectPath)
-        do {
-            defer { _ = SystemCall.removeFile(lock) }
+        let replaced = try holdingObjectLock(objectPath) { () throws -> Bool in
             guard try read("\(objectPath)/inventory.json")?.tag == tag else { return false }
             if SystemCall.linkStatus(current.path) == nil {
                 try placeNewObject(objectPath, builtIn: tree)
@@ -54,9 +50,19 @@ extension FolderRemoteStore {
                 }
                 try addVersionsOneByOne(from: shadow, to: objectPath, files: files)
             }
+            return true
         }
+        guard replaced else { return false }
         try SystemCall.synchronizeFileSystem(of: root.path, reportedAs: displayPath)
         return true
+    }
+
+    public func holdingObjectLock<Value>(_ objectPath: String, _ body: () throws -> Value) throws -> Value {
+        let lockKey = "\(Self.pushFolder)/\((objectPath as NSString).lastPathComponent)"
+        try makeParent(of: lockKey)
+        let lock = try takeLock(url(lockKey).path + ".lock", for: objectPath)
+        defer { _ = SystemCall.removeFile(lock) }
+        return try body()
     }
 
     /// Moves a new object into place: the highest of its folders that does not exist yet

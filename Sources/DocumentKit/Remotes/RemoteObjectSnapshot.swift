@@ -53,7 +53,18 @@ struct RemoteObjectSnapshot {
     /// the object's sidecar, when it is not that of its inventory; files in a version folder
     /// the inventory does not name; temporary files and empty folders. Run by every push,
     /// the one that is up to date too.
-    static func repair(_ remote: any RemoteStore, objectPath: String, inventory: OCFLInventory) throws {
+    ///
+    /// It runs under the object's lock, and only while the object's inventory is still the
+    /// one read (`tag`): else another push's version, committed since, would look like
+    /// what a killed push left, and be removed (the next push repairs instead).
+    static func repair(_ remote: any RemoteStore, objectPath: String, inventory: OCFLInventory, tag: String?) throws {
+        try remote.holdingObjectLock(objectPath) {
+            guard try remote.read("\(objectPath)/inventory.json")?.tag == tag else { return }
+            try repairHoldingLock(remote, objectPath: objectPath, inventory: inventory)
+        }
+    }
+
+    private static func repairHoldingLock(_ remote: any RemoteStore, objectPath: String, inventory: OCFLInventory) throws {
         let present = try remote.list(prefix: "\(objectPath)/")
         for name in inventory.versionNames {
             let key = "\(objectPath)/\(name)/inventory.json"

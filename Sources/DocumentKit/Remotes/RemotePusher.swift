@@ -73,7 +73,7 @@ public enum RemotePusher {
         let (objectID, objectPath) = (project.id, project.path)
         let state = try RemoteObjectSnapshot.read(remote, objectPath: objectPath, expectedID: objectID)
         if let inventory = state.inventory, !dryRun {
-            try RemoteObjectSnapshot.repair(remote, objectPath: objectPath, inventory: inventory)
+            try RemoteObjectSnapshot.repair(remote, objectPath: objectPath, inventory: inventory, tag: state.tag)
         }
         if state.inventory == nil, !newProject {
             try refuseAnotherProject(in: remote, objectPath: objectPath, bundlePath: bundlePath)

@@ -41,6 +41,10 @@ public protocol RemoteStore: OCFLRootReading {
     /// is still `tag` (`nil`: there is no inventory); returns `false`, changing nothing, when
     /// it is not. Only for stores with a ``pushStagingFolder(for:)``.
     func replaceObject(at objectPath: String, stagedIn staging: String, adding files: [(path: String, data: Data)], ifTag tag: String?) throws -> Bool
+    /// Runs `body` while no push can replace the object at `objectPath`: a folder holds the
+    /// object's lock, which ``replaceObject(at:stagedIn:adding:ifTag:)`` takes to compare
+    /// and exchange. A store whose pushes write into the object (S3) just runs `body`.
+    func holdingObjectLock<Value>(_ objectPath: String, _ body: () throws -> Value) throws -> Value
     /// Makes an empty remote a storage root with `files` (paths below the root, in the
     /// order to write them, the root's declaration last). A folder makes the root appear
     /// whole, in one rename; a bucket writes each file that is missing, in order.
@@ -57,6 +61,10 @@ public protocol RemoteStore: OCFLRootReading {
 
 extension RemoteStore {
     public func pushStagingFolder(for key: String) -> String? { nil }
+
+    public func holdingObjectLock<Value>(_ objectPath: String, _ body: () throws -> Value) throws -> Value {
+        try body()
+    }
 
     public func replaceObject(at objectPath: String, stagedIn staging: String, adding files: [(path: String, data: Data)], ifTag tag: String?) throws -> Bool {
         throw DocumentKitError(.unavailable, "cannot replace an object in one step", path: reported(objectPath))
