@@ -62,7 +62,7 @@ struct DocumentPullMerge {
             let texts = try sides.map { try JSONValue.parse($0.1.documentDataForParsing(of: $0.0)) }
             return (texts[0], texts[1], texts[2])
         }
-        let target = try BundleEditor.writtenSchema(of: type, over: ours.headVersion)
+        let target = try DocumentKitConfiguration.current.writtenSchema(of: type, over: ours.headVersion)
         let texts = try sides.map { version, bundle in
             let context = DocumentDecodingContext(now: metadata.created, seed: "\(version.id)/migrate", objectSource: bundle)
             return try JSONValue.parse(type.migratedJSON(try bundle.documentDataForParsing(of: version), schema: version.schema,
@@ -73,7 +73,7 @@ struct DocumentPullMerge {
 
     private func content(_ merged: JSONValue, as type: (any CodableDocument.Type)?, pending: PendingObjects) throws -> SaveContent {
         guard let type else { return try SaveContent.schemaless(merged, over: ours, pending: pending) }
-        let missing = BundleEditor.missingBlobs(in: merged, pending: pending)
+        let missing = pending.missingBlobs(in: merged)
         return try SaveContent.typed(type, text: merged.encoded(pretty: false), base: ours, pending: pending, alsoBroken: missing,
                                      seed: "\(ours.headVersion.id)/merge/\(theirs.headVersion.id)", created: metadata.created)
     }

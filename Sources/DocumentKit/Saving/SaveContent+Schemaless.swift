@@ -12,7 +12,7 @@ extension SaveContent {
         guard case .object = json else {
             throw DocumentKitError(.invalidDocument, "a document must be a JSON object, found \(KeyValueCodec.describe(json))")
         }
-        let missing = BundleEditor.missingBlobs(in: json, pending: pending)
+        let missing = pending.missingBlobs(in: json)
         if !missing.isEmpty { throw DocumentKitError(violations: missing) }
         let headBlobs = try bundle.tree(of: bundle.headVersion)[VersionLayout.blobsFolder]?.fileWrappers ?? [:]
         // Every reference resolves (`missingBlobs` said so): to the head's blob, one the

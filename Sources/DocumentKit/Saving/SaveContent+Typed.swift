@@ -8,11 +8,11 @@ extension SaveContent {
     /// relationships applied from `before`, every rule checked, each broken one listed with
     /// `alsoBroken`. New ids derive from `seed`, by default the base's head and the text's
     /// digest; dates from `created`. When the program writes an older schema
-    /// (``BundleEditor/writeSchema``), the text is checked by that schema's model instead.
+    /// (``DocumentKitConfiguration/writeSchema``), the text is checked by that schema's model instead.
     package static func typed<T: CodableDocument>(_ type: T.Type, text: consuming Data, base: DocumentBundle?, pending: PendingObjects,
                                                   before: RelationshipSnapshots = .empty, alsoBroken: [RuleViolation] = [],
                                                   seed: String? = nil, created: Date) throws -> SaveContent {
-        if let schema = try BundleEditor.writeSchemaOverride(for: T.self) {
+        if let schema = try DocumentKitConfiguration.current.writeSchemaOverride(for: T.self) {
             if !alsoBroken.isEmpty { throw DocumentKitError(violations: alsoBroken) }
             return try typed(T.self, writing: schema, text: text, base: base, pending: pending, created: created)
         }

@@ -24,16 +24,15 @@ package final class BundleLock {
     /// (`flock` without `LOCK_NB`) and wakes it when the lock is free; with one, the wait
     /// polls against the monotonic clock, which wall-clock changes do not move.
     ///
-    /// A writer that has waited a second tells the configuration's `lockWaitHandler`, once,
-    /// who holds the lock. `timeout` is by default the configuration's `lockTimeout`.
-    package static func acquire(_ url: URL, timeout: TimeInterval? = DocumentKitConfiguration.current.lockTimeout) throws -> BundleLock {
+    /// A writer that has waited a second tells `observer`, once, who holds the lock.
+    package static func acquire(_ url: URL, timeout: TimeInterval?, observer: WaitObserver?) throws -> BundleLock {
         let path = AtomicReplacement.resolvingSymbolicLinks(url).path
         let clock = ContinuousClock()
         let started = clock.now
         let deadline = timeout.map { started.advanced(by: .seconds(min(max(0, $0), 1e9))) }
         // Until the observer has been told, the wait polls (as with a timeout), so that it
         // can be told after a second; then a wait without a limit blocks in the kernel.
-        var observer: WaitObserver? = DocumentKitConfiguration.current.lockWaitHandler
+        var observer = observer
         var pause: useconds_t = 1_000
         while true {
             let file: OpenFile

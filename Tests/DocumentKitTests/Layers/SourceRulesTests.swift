@@ -128,8 +128,8 @@ import Testing
         let writes = try Self.matches(#"BundleWriter\.(write|fastForward|writeState)\("#, in: targets)
         #expect(Set(writes.map { $0.components(separatedBy: ":")[0] }) == ["DocumentKit/Saving/BundleSaver.swift"], "\(writes)")
         let rewrites = try Self.matches(#"BundleWriter\.writeContents\("#, in: targets).map { $0.components(separatedBy: ":")[0] }
-        #expect(Set(rewrites) == ["DocumentKit/Saving/BundleSaver.swift", "DocumentKit/Archiving/OCFLImporter.swift",
-                                  "DocumentKit/Archiving/OCFLImporter+Missing.swift", "DocumentKit/Archiving/BagImporter.swift",
-                                  "DocumentKit/Operations/BundlePacker.swift", "DocumentKit/Remotes/RemotePusher.swift"], "\(rewrites)")
+        #expect(Set(rewrites) == ["DocumentKit/Saving/BundleSaver.swift", "DocumentKit/Remotes/OCFLImporter.swift",
+                                  "DocumentKit/Remotes/OCFLImporter+Missing.swift", "DocumentKit/Export/BagIt/BagImporter.swift",
+                                  "DocumentKit/Maintenance/BundlePacker.swift", "DocumentKit/Remotes/RemotePusher.swift"], "\(rewrites)")
     }
 }

@@ -59,7 +59,7 @@ public enum BundleMigrator {
                 let bundle = saver.bundle
                 let type = try DocumentKitConfiguration.current.documentType(of: bundle)
                 let head = bundle.headVersion
-                let migration = try type.migration(from: head.schema, to: try BundleEditor.writtenSchema(of: type, over: head))
+                let migration = try type.migration(from: head.schema, to: try DocumentKitConfiguration.current.writtenSchema(of: type, over: head))
                 var report = Report(dryRun: dryRun, from: migration.from.description, to: migration.to.description,
                                     stages: migration.stages.map(Report.Stage.init), saved: false, version: nil,
                                     previous: VersionSummary(head))

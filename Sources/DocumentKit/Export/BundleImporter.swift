@@ -42,7 +42,7 @@ public enum BundleImporter {
             return try DocumentKitError.located(at: source.relativePath) {
                 guard let schema else { return text }
                 let context = DocumentDecodingContext(now: metadata.created, seed: "import/\(ObjectDigest.of(text).hex)", objectSource: pending)
-                return try type.migratedJSON(text, schema: schema, to: try BundleEditor.writeSchemaOverride(for: type)?.versionIdentifier, context: context)
+                return try type.migratedJSON(text, schema: schema, to: try DocumentKitConfiguration.current.writeSchemaOverride(for: type)?.versionIdentifier, context: context)
             }
         }()
         MemoryPressure.releaseFreedMemory()

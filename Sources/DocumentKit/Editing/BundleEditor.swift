@@ -102,7 +102,7 @@ public enum BundleEditor {
             var json = try JSONValue.parse(try headDocumentJSON(of: bundle, as: type, now: created))
             before = type.relationshipSnapshots(ofJSON: json)
             try change(&json, context)
-            missingBlobs = self.missingBlobs(in: json, pending: context.pending)
+            missingBlobs = context.pending.missingBlobs(in: json)
             return json.encoded(pretty: false)
         }()
         MemoryPressure.releaseFreedMemory()
@@ -115,7 +115,7 @@ public enum BundleEditor {
     package static func headDocumentJSON(of bundle: DocumentBundle, as type: any CodableDocument.Type, now: Date) throws -> Data {
         let context = DocumentDecodingContext(now: now, seed: "\(bundle.headVersion.id)/migrate", objectSource: bundle)
         return try type.migratedJSON(try bundle.documentDataForParsing(of: bundle.headVersion), schema: bundle.headVersion.schema,
-                                     to: try writtenSchema(of: type, over: bundle.headVersion), context: context)
+                                     to: try DocumentKitConfiguration.current.writtenSchema(of: type, over: bundle.headVersion), context: context)
     }
 
     /// Sets the value at `path` (a JSON value, completed and checked by the schema).
@@ -153,7 +153,7 @@ public enum BundleEditor {
                                _ makeBlob: (_ mediaType: String, _ name: String?) throws -> BlobReference) throws -> Outcome {
         try apply(at: url, metadata: metadata) { context in
             // A build of an older schema (DOCUMENTKIT_WRITE_SCHEMA) recorded no names.
-            let recordsName = try context.documentType.map { try writeSchemaOverride(for: $0) == nil } ?? true
+            let recordsName = try context.documentType.map { try DocumentKitConfiguration.current.writeSchemaOverride(for: $0) == nil } ?? true
             let blob = try makeBlob(mediaType ?? MediaTypes.guess(for: URL(fileURLWithPath: name)), recordsName ? name : nil)
             guard let path = try path ?? context.documentType?.defaultAttachmentPath.map(JSONPath.init(parsing:)) else {
                 throw DocumentKitError(.usage, "this document type has no default place for attachments", remedy: .nameAttachmentPlace)
@@ -221,16 +221,8 @@ public enum BundleEditor {
 
     /// The JSON text of an edited document, once every blob it refers to is known to exist.
     package static func checkedText(_ json: JSONValue, pending: PendingObjects) throws -> Data {
-        let missing = missingBlobs(in: json, pending: pending)
+        let missing = pending.missingBlobs(in: json)
         if !missing.isEmpty { throw DocumentKitError(violations: missing) }
         return json.encoded(pretty: false)
-    }
-
-    /// The references in `json` to blobs neither the bundle nor the edit has.
-    package static func missingBlobs(in json: JSONValue, pending: PendingObjects) -> [RuleViolation] {
-        json.blobReferences().compactMap { reference in
-            if let digest = ObjectDigest(hex: reference.digest), pending.contains(digest) { return nil }
-            return RuleViolation(reference.path.description, "refers to blob \(reference.digest.prefix(12)), which is not in the bundle", code: "document.missing-blob")
-        }
     }
 }

@@ -177,7 +177,7 @@ extension BundleEditor {
     /// migrating), an older schema being written, or an edit splicing cannot vouch for.
     package static func splicedContent<T: CodableDocument>(_ type: T.Type, _ edit: DocumentEdit, bundle: DocumentBundle, pending: PendingObjects,
                                                            seed: String, created: Date) throws -> SaveContent? {
-        guard try writeSchemaOverride(for: T.self) == nil, bundle.headVersion.schema == T.schemaVersion.description else { return nil }
+        guard try DocumentKitConfiguration.current.writeSchemaOverride(for: T.self) == nil, bundle.headVersion.schema == T.schemaVersion.description else { return nil }
         let context = DocumentDecodingContext(now: created, seed: seed, objectSource: pending)
         let (head, headCheck) = try bundle.headDocumentCheckedInBackground()
         let spliced = RecordSplice<T>(edit: edit, context: context, pending: pending).apply(to: head)

@@ -46,3 +46,13 @@ package final class PendingObjects: ObjectSource {
         try base.streamObject(digest, body)
     }
 }
+
+extension PendingObjects {
+    /// The references in `json` to blobs neither the bundle nor these objects hold.
+    package func missingBlobs(in json: JSONValue) -> [RuleViolation] {
+        json.blobReferences().compactMap { reference in
+            if let digest = ObjectDigest(hex: reference.digest), contains(digest) { return nil }
+            return RuleViolation(reference.path.description, "refers to blob \(reference.digest.prefix(12)), which is not in the bundle", code: "document.missing-blob")
+        }
+    }
+}
