@@ -1,4 +1,5 @@
 import DocumentKitCore
+
 /// One entry of a foreign archive, as ``ArchiveReader/nextEntry()`` reports it.
 package struct ArchiveEntryInfo: Sendable, Equatable {
     /// What an entry is.

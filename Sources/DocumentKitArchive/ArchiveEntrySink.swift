@@ -17,8 +17,10 @@ package struct ArchiveEntrySink: ~Copyable {
     package private(set) var bytesWritten: UInt64 = 0
 
     /// A sink passing bytes to `destination`; `computesCRC` when the writer needs the CRC-32.
-    package init(declaredSize: UInt64, path: String, entry: String, computesCRC: Bool,
-         destination: @escaping (UnsafeRawBufferPointer) throws(ArchiveError) -> Void) {
+    package init(
+        declaredSize: UInt64, path: String, entry: String, computesCRC: Bool,
+        destination: @escaping (UnsafeRawBufferPointer) throws(ArchiveError) -> Void
+    ) {
         self.destination = destination
         self.declaredSize = declaredSize
         self.path = path

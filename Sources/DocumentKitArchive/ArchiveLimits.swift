@@ -1,4 +1,5 @@
 import DocumentKitCore
+
 /// Caps applied while reading archives, so that a hostile file cannot exhaust memory,
 /// disk or time.
 ///

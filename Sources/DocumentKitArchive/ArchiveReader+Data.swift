@@ -17,7 +17,8 @@ extension ArchiveReader {
         guard let archive, var entry = current, !entry.finished else { return }
         defer { current = entry }
         if let size = entry.declaredSize, size > limits.maxEntryBytes {
-            throw limitError("the entry declares \(size) bytes; the limit is \(limits.maxEntryBytes)", entry: entry.name)
+            throw limitError(
+                "the entry declares \(size) bytes; the limit is \(limits.maxEntryBytes)", entry: entry.name)
         }
         while true {
             var block: UnsafeRawPointer?

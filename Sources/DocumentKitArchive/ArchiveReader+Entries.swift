@@ -72,7 +72,9 @@ extension ArchiveReader {
             do {
                 info.hardlinkTarget = try normalize(target, isDirectory: false)
             } catch {
-                throw ArchiveError(.unsafeEntry, "the hard link target '\(target)' is unsafe: \(error.message)", path: path, entry: name)
+                throw ArchiveError(
+                    .unsafeEntry, "the hard link target '\(target)' is unsafe: \(error.message)", path: path,
+                    entry: name)
             }
         } else if fileType == CARCHIVE_AE_IFREG {
             info.kind = .regular
@@ -80,7 +82,8 @@ extension ArchiveReader {
             info.kind = .directory
         } else if fileType == CARCHIVE_AE_IFLNK {
             info.kind = .symbolicLink
-            let target = try rawString(archive_entry_symlink(entry), archive_entry_symlink_utf8(entry), what: "link target", entry: name)
+            let target = try rawString(
+                archive_entry_symlink(entry), archive_entry_symlink_utf8(entry), what: "link target", entry: name)
             do {
                 info.symlinkTarget = try ArchiveEntryName.decodeUTF8(Array(target.utf8))
             } catch {
@@ -96,13 +99,15 @@ extension ArchiveReader {
         _ localized: UnsafePointer<CChar>?, _ utf8: UnsafePointer<CChar>?, what: String, entry: String? = nil
     ) throws(ArchiveError) -> String {
         guard let pointer = localized ?? utf8 else {
-            throw ArchiveError(.unsafeEntry, "the entry's \(what) is missing or not valid UTF-8", path: path, entry: entry)
+            throw ArchiveError(
+                .unsafeEntry, "the entry's \(what) is missing or not valid UTF-8", path: path, entry: entry)
         }
         let bytes = UnsafeRawBufferPointer(start: pointer, count: strlen(pointer))
         do {
             return try ArchiveEntryName.decodeUTF8(bytes)
         } catch {
-            throw ArchiveError(.unsafeEntry, "the entry's \(what) is not valid UTF-8", path: path, entry: entry ?? error.entry)
+            throw ArchiveError(
+                .unsafeEntry, "the entry's \(what) is not valid UTF-8", path: path, entry: entry ?? error.entry)
         }
     }
 

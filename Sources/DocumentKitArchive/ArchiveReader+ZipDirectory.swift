@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import DocumentKitCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 extension ArchiveReader {
     /// Reads a zip's central directory before libarchive does, refusing what libarchive
@@ -15,23 +16,29 @@ extension ArchiveReader {
     ///
     /// Files whose end records are not a zip's (tar, compressed tar) are left to libarchive,
     /// as are directories this scan cannot follow: it only refuses, never accepts.
-    package static func checkZipDirectory(_ path: String, fileSize: UInt64, limits: ArchiveLimits) throws(ArchiveError) {
+    package static func checkZipDirectory(_ path: String, fileSize: UInt64, limits: ArchiveLimits) throws(ArchiveError)
+    {
         guard let fd = try? POSIXFile.open(path, flags: O_RDONLY) else { return }
         defer { POSIXFile.close(fd) }
         guard let end = try? StoredZipEndRecord.locate(in: fd, fileSize: fileSize, path: path) else { return }
         let tooMany = ArchiveError(.limitExceeded, "the archive has more than \(limits.maxEntries) entries", path: path)
         guard end.entryCount <= UInt64(max(limits.maxEntries, 0)) else { throw tooMany }
-        var reader = BufferedRange(fd: fd, range: end.centralDirectoryOffset..<(end.centralDirectoryOffset + end.centralDirectorySize), path: path)
+        var reader = BufferedRange(
+            fd: fd, range: end.centralDirectoryOffset..<(end.centralDirectoryOffset + end.centralDirectorySize),
+            path: path)
         var count = 0
         while let slice = try reader.bytes(StoredZip.centralHeaderSize),
-              case let header = Array(slice), ByteCursor.uint32(header, at: 0) == StoredZip.centralHeaderSignature {
+            case let header = Array(slice), ByteCursor.uint32(header, at: 0) == StoredZip.centralHeaderSignature
+        {
             count += 1
             guard count <= limits.maxEntries else { throw tooMany }
             let nameLength = Int(ByteCursor.uint16(header, at: 28) ?? 0)
             let otherLength = Int(ByteCursor.uint16(header, at: 30) ?? 0) + Int(ByteCursor.uint16(header, at: 32) ?? 0)
             guard let name = try reader.bytes(nameLength), try reader.bytes(otherLength) != nil else { return }
             if name.contains(0) {
-                throw ArchiveError(.unsafeEntry, "entry name contains a NUL byte", path: path, entry: String(decoding: name.prefix { $0 != 0 }, as: UTF8.self))
+                throw ArchiveError(
+                    .unsafeEntry, "entry name contains a NUL byte", path: path,
+                    entry: String(decoding: name.prefix { $0 != 0 }, as: UTF8.self))
             }
         }
     }

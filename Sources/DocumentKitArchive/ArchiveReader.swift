@@ -1,10 +1,11 @@
 import CArchive
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import DocumentKitCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Reads foreign archives, safely: zip, tar (pax, ustar, GNU), uncompressed or compressed
 /// with gzip, zstd or xz. Nothing else.
@@ -92,7 +93,8 @@ package final class ArchiveReader {
         }
         do throws(ArchiveError) {
             // A warning from a `support` call means "will run an external program": refuse it.
-            try LibArchive.check(archive_read_support_format_zip_seekable(archive), archive, kind: .unsupported, path: path)
+            try LibArchive.check(
+                archive_read_support_format_zip_seekable(archive), archive, kind: .unsupported, path: path)
             try LibArchive.check(archive_read_support_format_tar(archive), archive, kind: .unsupported, path: path)
             try LibArchive.check(archive_read_support_filter_none(archive), archive, kind: .unsupported, path: path)
             try LibArchive.check(archive_read_support_filter_gzip(archive), archive, kind: .unsupported, path: path)
@@ -120,7 +122,7 @@ package final class ArchiveReader {
     /// Whether `path` is a zip with no entries: an end of central directory record alone.
     private static func isEmptyZip(_ path: String, fileSize: UInt64) -> Bool {
         guard fileSize <= UInt64(StoredZip.endRecordSize + 0xFFFF),
-              let fd = try? POSIXFile.open(path, flags: O_RDONLY)
+            let fd = try? POSIXFile.open(path, flags: O_RDONLY)
         else { return false }
         defer { POSIXFile.close(fd) }
         let end = try? StoredZipEndRecord.locate(in: fd, fileSize: fileSize, path: path)

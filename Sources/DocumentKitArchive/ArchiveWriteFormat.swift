@@ -1,4 +1,5 @@
 import DocumentKitCore
+
 /// The archive formats DocumentKit exports to through ``ArchiveWriter``.
 package enum ArchiveWriteFormat: String, CaseIterable, Sendable {
     /// A zip file; each entry deflated or stored (``EntryCompression``).

@@ -68,12 +68,15 @@ package final class ArchiveWriter {
                     modificationTime: modificationTime, compression: compression)
             }
             // The caller's code runs in its own locale; each sink write sets ours.
-            let archive = self.archive, path = self.path
-            var sink = ArchiveEntrySink(declaredSize: size, path: path, entry: name, computesCRC: false) { bytes throws(ArchiveError) in
+            let archive = self.archive
+            let path = self.path
+            var sink = ArchiveEntrySink(declaredSize: size, path: path, entry: name, computesCRC: false) {
+                bytes throws(ArchiveError) in
                 let written = LibArchive.withUTF8Locale { archive_write_data(archive, bytes.baseAddress, bytes.count) }
                 guard written == bytes.count else {
                     if written < 0 { throw Self.writeError(archive, path: path, entry: name) }
-                    throw ArchiveError(.io, "libarchive accepted \(written) of \(bytes.count) bytes", path: path, entry: name)
+                    throw ArchiveError(
+                        .io, "libarchive accepted \(written) of \(bytes.count) bytes", path: path, entry: name)
                 }
             }
             try body(&sink)
@@ -136,7 +139,9 @@ package final class ArchiveWriter {
         return error
     }
 
-    private static func open(_ fd: Int32, path: String, format: ArchiveWriteFormat) throws(ArchiveError) -> OpaquePointer {
+    private static func open(_ fd: Int32, path: String, format: ArchiveWriteFormat) throws(ArchiveError)
+        -> OpaquePointer
+    {
         guard let archive = archive_write_new() else {
             throw ArchiveError(.io, "libarchive could not allocate a writer", path: path)
         }
@@ -177,7 +182,9 @@ package final class ArchiveWriter {
             // Per entry: `archive_write_set_format_option` is refused once the archive is open.
             let deflate = type == CARCHIVE_AE_IFREG && compression == .deflate
             try LibArchive.check(
-                deflate ? archive_write_zip_set_compression_deflate(archive) : archive_write_zip_set_compression_store(archive),
+                deflate
+                    ? archive_write_zip_set_compression_deflate(archive)
+                    : archive_write_zip_set_compression_store(archive),
                 archive, kind: .unsupported, path: path, entry: name)
         }
         guard let entry = archive_entry_new() else {

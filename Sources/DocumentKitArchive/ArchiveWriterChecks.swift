@@ -1,4 +1,5 @@
 import DocumentKitCore
+
 /// The bookkeeping both archive writers share: whether the writer still takes entries,
 /// and the names it has taken, so no archive it writes holds a name twice (or two names
 /// that collide on a case-insensitive or normalizing file system).
@@ -35,7 +36,8 @@ package final class ArchiveWriterChecks {
         }
         guard collisionKeys.insert(ArchiveEntryName.collisionKey(name)).inserted else {
             throw ArchiveError(
-                .duplicateEntry, "another entry has the same name, or one differing only in case or Unicode normalization",
+                .duplicateEntry,
+                "another entry has the same name, or one differing only in case or Unicode normalization",
                 path: path, entry: name)
         }
     }

@@ -1,4 +1,5 @@
 import DocumentKitCore
+
 /// Reads little-endian integers and byte runs from a buffer read out of a file,
 /// checking every access against the buffer's end.
 ///

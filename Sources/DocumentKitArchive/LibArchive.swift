@@ -1,10 +1,11 @@
 import CArchive
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import DocumentKitCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What every libarchive call sequence needs: a UTF-8 character locale on the calling
 /// thread, and one way to turn `ARCHIVE_*` status codes into ``ArchiveError``s.
@@ -19,7 +20,9 @@ package enum LibArchive {
     /// writer drops the UTF-8 flag. `uselocale(3)` changes only this thread, so other
     /// threads and the process locale are untouched. Wrap whole call sequences: code here
     /// is synchronous, so a sequence never changes threads midway.
-    package static func withUTF8Locale<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
+    package static func withUTF8Locale<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure)
+        -> Value
+    {
         guard let locale = utf8Locale else { return try body() }
         let previous = uselocale(locale)
         defer { uselocale(previous) }
@@ -57,16 +60,21 @@ package enum LibArchive {
         _ archive: OpaquePointer, kind: ArchiveError.Kind, path: String? = nil, entry: String? = nil
     ) -> ArchiveError {
         let message = archive_error_string(archive).map { String(cString: $0) } ?? "libarchive reported an error"
-        return ArchiveError(classify(message, errno: archive_errno(archive), default: kind), message, path: path, entry: entry)
+        return ArchiveError(
+            classify(message, errno: archive_errno(archive), default: kind), message, path: path, entry: entry)
     }
 
-    private static func classify(_ message: String, errno code: Int32, default kind: ArchiveError.Kind) -> ArchiveError.Kind {
+    private static func classify(_ message: String, errno code: Int32, default kind: ArchiveError.Kind)
+        -> ArchiveError.Kind
+    {
         let lowercased = message.lowercased()
         // Headers that contradict each other ("Inconsistent CRC32 values") are malformed
         // even when the field is a checksum.
         if lowercased.contains("inconsistent") { return .malformed }
         // "No progress is possible" is liblzma's way of saying its input ended early.
-        if ["truncated", "premature end", "unexpected end", "no progress is possible"].contains(where: lowercased.contains) {
+        if ["truncated", "premature end", "unexpected end", "no progress is possible"].contains(
+            where: lowercased.contains)
+        {
             return .truncated
         }
         if lowercased.contains("crc") || lowercased.contains("checksum") { return .checksumMismatch }

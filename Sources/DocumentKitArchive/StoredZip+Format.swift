@@ -1,4 +1,5 @@
 import DocumentKitCore
+
 /// The byte layout of DocumentKit's stored zip files: the constants and record encoders
 /// shared by ``StoredZipWriter`` and ``StoredZipReader``.
 ///
@@ -148,9 +149,11 @@ package enum StoredZip {
     ) -> [UInt8] {
         var bytes: [UInt8] = []
         let count = UInt64(entryCount)
-        let zip64 = forceZip64 || needsZip64EndRecords(
-            entryCount: entryCount, centralDirectoryOffset: centralDirectoryOffset,
-            centralDirectorySize: centralDirectorySize)
+        let zip64 =
+            forceZip64
+            || needsZip64EndRecords(
+                entryCount: entryCount, centralDirectoryOffset: centralDirectoryOffset,
+                centralDirectorySize: centralDirectorySize)
         if zip64 {
             let zip64EndOffset = centralDirectoryOffset + centralDirectorySize
             bytes.appendLittleEndian(zip64EndRecordSignature)
@@ -186,7 +189,9 @@ package enum StoredZip {
     }
 
     /// Whether the archive needs the zip64 end records.
-    package static func needsZip64EndRecords(entryCount: Int, centralDirectoryOffset: UInt64, centralDirectorySize: UInt64) -> Bool {
+    package static func needsZip64EndRecords(
+        entryCount: Int, centralDirectoryOffset: UInt64, centralDirectorySize: UInt64
+    ) -> Bool {
         entryCount >= Int(saturated16) || needsZip64(centralDirectoryOffset) || needsZip64(centralDirectorySize)
     }
 }

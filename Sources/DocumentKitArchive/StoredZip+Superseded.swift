@@ -37,12 +37,15 @@ extension StoredZip {
     ///
     /// `nil` when the region is too short to hold the header, which no central directory
     /// of a bundle is (one record and the end record are 76 bytes; the header is 46).
-    package static func supersededDirectoryHeader(regionSize: UInt64, at offset: UInt64,
-                                                  crc32: UInt32) -> [UInt8]? {
+    package static func supersededDirectoryHeader(
+        regionSize: UInt64, at offset: UInt64,
+        crc32: UInt32
+    ) -> [UInt8]? {
         guard let size = supersededDirectoryDataSize(regionSize: regionSize) else { return nil }
         let zip64 = needsZip64(size)
-        return localHeader(name: supersededDirectoryName, size: size, crc32: crc32, zip64Sizes: zip64,
-                           versionNeeded: zip64 || needsZip64(offset) ? versionNeededZip64 : versionNeededStored)
+        return localHeader(
+            name: supersededDirectoryName, size: size, crc32: crc32, zip64Sizes: zip64,
+            versionNeeded: zip64 || needsZip64(offset) ? versionNeededZip64 : versionNeededStored)
     }
 
     /// The data size of the entry covering a superseded region of `regionSize` bytes: what

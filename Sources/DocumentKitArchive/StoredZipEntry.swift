@@ -1,4 +1,5 @@
 import DocumentKitCore
+
 /// One entry of a stored zip, as its central directory describes it.
 ///
 /// Entries come from ``StoredZipReader/entries`` or ``StoredZipReader/entry(named:)``;

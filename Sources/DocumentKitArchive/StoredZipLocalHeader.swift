@@ -21,7 +21,9 @@ package struct StoredZipLocalHeader: Equatable {
     /// Reads the local header at `offset` of `fd`. `nil` when there is none: no signature,
     /// a header or data that would pass `limit`, or a data descriptor (the size is then
     /// not in the header).
-    package static func read(from fd: Int32, at offset: UInt64, limit: UInt64, path: String) throws(ArchiveError) -> StoredZipLocalHeader? {
+    package static func read(from fd: Int32, at offset: UInt64, limit: UInt64, path: String) throws(ArchiveError)
+        -> StoredZipLocalHeader?
+    {
         let fixed = UInt64(StoredZip.localHeaderSize)
         guard offset < limit, limit - offset >= fixed else { return nil }
         var cursor = ByteCursor(try POSIXFile.read(fd, count: StoredZip.localHeaderSize, at: offset, path: path))
@@ -35,15 +37,18 @@ package struct StoredZipLocalHeader: Equatable {
             try cursor.skip(4)  // uncompressed size
             let nameLength = UInt64(try cursor.uint16())
             let extraLength = UInt64(try cursor.uint16())
-            guard flags & StoredZip.dataDescriptorFlag == 0, limit - offset >= fixed + nameLength + extraLength else { return nil }
+            guard flags & StoredZip.dataDescriptorFlag == 0, limit - offset >= fixed + nameLength + extraLength else {
+                return nil
+            }
             let tail = try POSIXFile.read(fd, count: Int(nameLength + extraLength), at: offset + fixed, path: path)
             var size = UInt64(compressedSize)
             if compressedSize == StoredZip.saturated32 {
                 guard let zip64 = zip64CompressedSize(in: Array(tail[Int(nameLength)...])) else { return nil }
                 size = zip64
             }
-            let header = StoredZipLocalHeader(offset: offset, name: Array(tail[..<Int(nameLength)]),
-                                              headerSize: fixed + nameLength + extraLength, size: size, crc32: crc32)
+            let header = StoredZipLocalHeader(
+                offset: offset, name: Array(tail[..<Int(nameLength)]),
+                headerSize: fixed + nameLength + extraLength, size: size, crc32: crc32)
             let (end, overflow) = (offset + header.headerSize).addingReportingOverflow(size)
             return !overflow && end <= limit ? header : nil
         } catch let error as ArchiveError {
@@ -59,7 +64,8 @@ package struct StoredZipLocalHeader: Equatable {
         var cursor = ByteCursor(extra)
         while cursor.remaining > 0 {
             guard let id = try? cursor.uint16(), let length = try? cursor.uint16(),
-                  let field = try? cursor.bytes(Int(length)) else { return nil }
+                let field = try? cursor.bytes(Int(length))
+            else { return nil }
             guard id == StoredZip.zip64ExtraID else { continue }
             var sizes = ByteCursor(Array(field))
             guard (try? sizes.uint64()) != nil, let compressed = try? sizes.uint64() else { return nil }

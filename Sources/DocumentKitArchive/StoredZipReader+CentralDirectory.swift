@@ -1,4 +1,5 @@
 import DocumentKitCore
+
 /// Reads and checks a stored zip's central directory, turning its records into
 /// ``StoredZipEntry`` values.
 package enum StoredZipCentralDirectory {
@@ -12,14 +13,15 @@ package enum StoredZipCentralDirectory {
     ) throws(ArchiveError) -> [StoredZipEntry] {
         guard end.entryCount <= UInt64(max(limits.maxEntries, 0)) else {
             throw ArchiveError(
-                .limitExceeded, "the archive has \(end.entryCount) entries; the limit is \(limits.maxEntries)", path: path)
+                .limitExceeded, "the archive has \(end.entryCount) entries; the limit is \(limits.maxEntries)",
+                path: path)
         }
         let count = Int(end.entryCount)
         let smallest = end.entryCount.multipliedReportingOverflow(by: UInt64(StoredZip.centralHeaderSize))
         let largest = end.entryCount.multipliedReportingOverflow(by: maxRecordSize)
         guard !smallest.overflow, end.centralDirectorySize >= smallest.partialValue,
-              largest.overflow || end.centralDirectorySize <= largest.partialValue,
-              let size = Int(exactly: end.centralDirectorySize)
+            largest.overflow || end.centralDirectorySize <= largest.partialValue,
+            let size = Int(exactly: end.centralDirectorySize)
         else {
             throw ArchiveError(
                 .malformed, "a central directory of \(end.centralDirectorySize) bytes cannot hold \(count) entries",
@@ -39,11 +41,13 @@ package enum StoredZipCentralDirectory {
             do {
                 record = try CentralRecord(&cursor)
             } catch {
-                throw ArchiveError(.malformed, "central directory record \(index + 1) of \(count) is cut short", path: path)
+                throw ArchiveError(
+                    .malformed, "central directory record \(index + 1) of \(count) is cut short", path: path)
             }
             let entry: StoredZipEntry
             do {
-                entry = try record.entry(index: index, centralDirectoryOffset: end.centralDirectoryOffset, fileSize: fileSize)
+                entry = try record.entry(
+                    index: index, centralDirectoryOffset: end.centralDirectoryOffset, fileSize: fileSize)
             } catch {
                 throw error.adding(path: path, entry: record.displayName)
             }
@@ -60,7 +64,8 @@ package enum StoredZipCentralDirectory {
             }
             guard collisionKeys.insert(ArchiveEntryName.collisionKey(entry.name)).inserted else {
                 throw ArchiveError(
-                    .duplicateEntry, "another entry has the same name, or one differing only in case or Unicode normalization",
+                    .duplicateEntry,
+                    "another entry has the same name, or one differing only in case or Unicode normalization",
                     path: path, entry: entry.name)
             }
             entries.append(entry)
@@ -130,11 +135,13 @@ private struct CentralRecord {
             throw ArchiveError(.unsupported, "the entry is encrypted; bundle entries must not be")
         }
         guard method == StoredZip.methodStored else {
-            throw ArchiveError(.unsupported, "the entry is compressed (method \(method)); bundle entries must be stored")
+            throw ArchiveError(
+                .unsupported, "the entry is compressed (method \(method)); bundle entries must be stored")
         }
         if flags & StoredZip.dataDescriptorFlag != 0 {
             throw ArchiveError(
-                .unsupported, "the entry uses a data descriptor; bundle entries must carry their sizes in the local header")
+                .unsupported,
+                "the entry uses a data descriptor; bundle entries must carry their sizes in the local header")
         }
         if flags & StoredZip.utf8NamesFlag == 0, name.contains(where: { $0 >= 0x80 }) {
             throw ArchiveError(.unsafeEntry, "the entry name is not ASCII and not marked as UTF-8")
@@ -144,14 +151,17 @@ private struct CentralRecord {
         // holds regular files only: a symbolic link or folder entry is someone's trick.
         let fileType = (externalAttributes >> 16) & 0o170000
         if madeBy >> 8 == 3, fileType != 0, fileType != 0o100000 {
-            let kind = fileType == 0o120000 ? "a symbolic link" : fileType == 0o040000 ? "a folder" : "not a regular file"
+            let kind =
+                fileType == 0o120000 ? "a symbolic link" : fileType == 0o040000 ? "a folder" : "not a regular file"
             throw ArchiveError(.unsafeEntry, "the entry is \(kind); bundle entries must be regular files")
         }
         if name.hasSuffix("/") {
             throw ArchiveError(.unsafeEntry, "the entry is a folder; bundle entries must be regular files")
         }
         let sizesInZip64 = uncompressedSize == UInt64(StoredZip.saturated32)
-        var resolved = (uncompressed: uncompressedSize, compressed: compressedSize, offset: localHeaderOffset, disk: diskNumber)
+        var resolved = (
+            uncompressed: uncompressedSize, compressed: compressedSize, offset: localHeaderOffset, disk: diskNumber
+        )
         try resolveZip64(&resolved)
         guard resolved.disk == 0 else {
             throw ArchiveError(.unsupported, "split (multi-disk) zip archives are not supported")
@@ -159,9 +169,11 @@ private struct CentralRecord {
         guard resolved.compressed == resolved.uncompressed else {
             throw ArchiveError(
                 .malformed,
-                "the stored entry's compressed size \(resolved.compressed) differs from its size \(resolved.uncompressed)")
+                "the stored entry's compressed size \(resolved.compressed) differs from its size \(resolved.uncompressed)"
+            )
         }
-        let headerSize = UInt64(StoredZip.localHeaderSize + self.name.count + (sizesInZip64 ? StoredZip.localZip64ExtraSize : 0))
+        let headerSize = UInt64(
+            StoredZip.localHeaderSize + self.name.count + (sizesInZip64 ? StoredZip.localZip64ExtraSize : 0))
         let (dataOffset, overflow1) = resolved.offset.addingReportingOverflow(headerSize)
         let (dataEnd, overflow2) = dataOffset.addingReportingOverflow(resolved.uncompressed)
         guard !overflow1, !overflow2, dataEnd <= fileSize else {
@@ -183,7 +195,8 @@ private struct CentralRecord {
         let saturated = UInt64(StoredZip.saturated32)
         let needed = (
             uncompressed: values.uncompressed == saturated, compressed: values.compressed == saturated,
-            offset: values.offset == saturated, disk: values.disk == UInt64(StoredZip.saturated16))
+            offset: values.offset == saturated, disk: values.disk == UInt64(StoredZip.saturated16)
+        )
         guard needed.uncompressed || needed.compressed || needed.offset || needed.disk else { return }
         var cursor = ByteCursor(Array(extra))
         do {

@@ -11,7 +11,8 @@ extension StoredZipReader {
         try verifyLocalHeader(entry)
         WorkMeter.count(.readBytes, Int(clamping: entry.size))
         guard let count = Int(exactly: entry.size) else {
-            throw ArchiveError(.limitExceeded, "the entry is too large to hold in memory", path: path, entry: entry.name)
+            throw ArchiveError(
+                .limitExceeded, "the entry is too large to hold in memory", path: path, entry: entry.name)
         }
         var data = LargeBuffer.zeroed(count: count)
         let read = try data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
@@ -45,7 +46,8 @@ extension StoredZipReader {
         var crc = CRC32()
         var offset = entry.dataOffset
         while offset < entry.dataEnd {
-            let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(min(UInt64(capacity), entry.dataEnd - offset))])
+            let chunk = UnsafeMutableRawBufferPointer(
+                rebasing: buffer[0..<Int(min(UInt64(capacity), entry.dataEnd - offset))])
             let read: Int
             do {
                 read = try POSIXFile.read(fileDescriptor, into: chunk, at: offset, path: path)
@@ -65,13 +67,15 @@ extension StoredZipReader {
     private func checkCRC(_ computed: UInt32, of entry: StoredZipEntry) throws(ArchiveError) {
         guard computed == entry.crc32 else {
             throw ArchiveError(
-                .checksumMismatch, "the data's CRC-32 is 0x\(Self.hexadecimal(computed)); the archive records 0x\(Self.hexadecimal(entry.crc32))",
+                .checksumMismatch,
+                "the data's CRC-32 is 0x\(Self.hexadecimal(computed)); the archive records 0x\(Self.hexadecimal(entry.crc32))",
                 path: path, entry: entry.name)
         }
     }
 
     private func truncated(_ entry: StoredZipEntry, at offset: UInt64) -> ArchiveError {
-        ArchiveError(.truncated, "the file ends at byte \(offset), inside the entry's data", path: path, entry: entry.name)
+        ArchiveError(
+            .truncated, "the file ends at byte \(offset), inside the entry's data", path: path, entry: entry.name)
     }
 }
 

@@ -1,4 +1,5 @@
 import DocumentKitCore
+
 /// Where a stored zip's central directory is, read from its end records.
 package struct StoredZipEndRecord {
     package var entryCount: UInt64
@@ -10,7 +11,8 @@ package struct StoredZipEndRecord {
     ///
     /// The central directory must end exactly where the end records begin: nothing may
     /// hide between them.
-    package static func locate(in fd: Int32, fileSize: UInt64, path: String) throws(ArchiveError) -> StoredZipEndRecord {
+    package static func locate(in fd: Int32, fileSize: UInt64, path: String) throws(ArchiveError) -> StoredZipEndRecord
+    {
         let endSize = UInt64(StoredZip.endRecordSize)
         // The end record is the last 22 bytes plus a comment of at most 65,535 bytes.
         let tailLength = Int(min(fileSize, endSize + 0xFFFF))
@@ -29,12 +31,13 @@ package struct StoredZipEndRecord {
             // this disk, disk with the directory, entries here, entries in total, size, offset
             fields = [
                 UInt64(try cursor.uint16()), UInt64(try cursor.uint16()), UInt64(try cursor.uint16()),
-                UInt64(try cursor.uint16()), UInt64(try cursor.uint32()), UInt64(try cursor.uint32()),
+                UInt64(try cursor.uint16()), UInt64(try cursor.uint32()), UInt64(try cursor.uint32())
             ]
         } catch {
             throw ArchiveError(.truncated, "the end of central directory record is cut short", path: path)
         }
-        var record = StoredZipEndRecord(entryCount: fields[3], centralDirectoryOffset: fields[5], centralDirectorySize: fields[4])
+        var record = StoredZipEndRecord(
+            entryCount: fields[3], centralDirectoryOffset: fields[5], centralDirectorySize: fields[4])
         var disks = (this: fields[0], directory: fields[1], entriesHere: fields[2])
         var directoryEnd = endOffset
 
@@ -46,7 +49,7 @@ package struct StoredZipEndRecord {
                 (fields[2], UInt64(StoredZip.saturated16), zip64.entriesHere),
                 (fields[3], UInt64(StoredZip.saturated16), zip64.record.entryCount),
                 (fields[4], UInt64(StoredZip.saturated32), zip64.record.centralDirectorySize),
-                (fields[5], UInt64(StoredZip.saturated32), zip64.record.centralDirectoryOffset),
+                (fields[5], UInt64(StoredZip.saturated32), zip64.record.centralDirectoryOffset)
             ]
             for (value, saturated, zip64Value) in pairs where value != saturated && value != zip64Value {
                 throw ArchiveError(.malformed, "the end record and the zip64 end record disagree", path: path)
@@ -64,7 +67,8 @@ package struct StoredZipEndRecord {
         }
         guard end == directoryEnd else {
             throw ArchiveError(
-                .malformed, "the central directory ends at byte \(end) but the end records start at byte \(directoryEnd)",
+                .malformed,
+                "the central directory ends at byte \(end) but the end records start at byte \(directoryEnd)",
                 path: path)
         }
         return record
@@ -77,7 +81,8 @@ package struct StoredZipEndRecord {
         for position in stride(from: tail.count - StoredZip.endRecordSize, through: 0, by: -1)
         where ByteCursor.uint32(tail, at: position) == StoredZip.endRecordSignature {
             if let commentLength = ByteCursor.uint16(tail, at: position + 20),
-               position + StoredZip.endRecordSize + Int(commentLength) == tail.count {
+                position + StoredZip.endRecordSize + Int(commentLength) == tail.count
+            {
                 return position
             }
         }
@@ -87,11 +92,14 @@ package struct StoredZipEndRecord {
     /// The zip64 end record, if a zip64 locator sits right before the end record.
     private static func zip64EndRecord(
         in fd: Int32, endOffset: UInt64, path: String
-    ) throws(ArchiveError) -> (record: StoredZipEndRecord, this: UInt64, directory: UInt64, entriesHere: UInt64, offset: UInt64)? {
+    ) throws(ArchiveError) -> (
+        record: StoredZipEndRecord, this: UInt64, directory: UInt64, entriesHere: UInt64, offset: UInt64
+    )? {
         let locatorSize = UInt64(StoredZip.zip64LocatorSize)
         guard endOffset >= locatorSize else { return nil }
         let locatorOffset = endOffset - locatorSize
-        var locator = ByteCursor(try POSIXFile.read(fd, count: StoredZip.zip64LocatorSize, at: locatorOffset, path: path))
+        var locator = ByteCursor(
+            try POSIXFile.read(fd, count: StoredZip.zip64LocatorSize, at: locatorOffset, path: path))
         do {
             guard try locator.uint32() == StoredZip.zip64LocatorSignature else { return nil }
             let recordDisk = try locator.uint32()
@@ -100,10 +108,12 @@ package struct StoredZipEndRecord {
             guard recordDisk == 0, diskCount <= 1 else {
                 throw ArchiveError(.unsupported, "split (multi-disk) zip archives are not supported", path: path)
             }
-            guard recordOffset <= locatorOffset, locatorOffset - recordOffset >= UInt64(StoredZip.zip64EndRecordSize) else {
+            guard recordOffset <= locatorOffset, locatorOffset - recordOffset >= UInt64(StoredZip.zip64EndRecordSize)
+            else {
                 throw ArchiveError(.malformed, "the zip64 locator points outside the file", path: path)
             }
-            var cursor = ByteCursor(try POSIXFile.read(fd, count: StoredZip.zip64EndRecordSize, at: recordOffset, path: path))
+            var cursor = ByteCursor(
+                try POSIXFile.read(fd, count: StoredZip.zip64EndRecordSize, at: recordOffset, path: path))
             guard try cursor.uint32() == StoredZip.zip64EndRecordSignature else {
                 throw ArchiveError(.malformed, "no zip64 end record where the zip64 locator points", path: path)
             }

@@ -26,12 +26,15 @@ extension StoredZipReader {
         for gap in unusedStretches() {
             var offset = gap.lowerBound
             while gap.upperBound - offset >= 4 {
-                let signature = ByteCursor.uint32(try POSIXFile.read(fileDescriptor, count: 4, at: offset, path: path), at: 0)
+                let signature = ByteCursor.uint32(
+                    try POSIXFile.read(fileDescriptor, count: 4, at: offset, path: path), at: 0)
                 if signature == StoredZip.centralHeaderSignature {
                     found.append(.directory(offset: offset))
                     break
                 }
-                guard let header = try StoredZipLocalHeader.read(from: fileDescriptor, at: offset, limit: gap.upperBound, path: path)
+                guard
+                    let header = try StoredZipLocalHeader.read(
+                        from: fileDescriptor, at: offset, limit: gap.upperBound, path: path)
                 else { break }
                 if !StoredZip.isStale(header.name) {
                     found.append(.entry(name: String(decoding: header.name, as: UTF8.self), offset: offset))

@@ -1,4 +1,5 @@
 import DocumentKitCore
+
 extension StoredZipReader {
     /// Checks `entry`'s local file header against the central directory: signature, flags,
     /// method, name, sizes, CRC-32, and that the data starts at ``StoredZipEntry/dataOffset``.
@@ -34,7 +35,8 @@ extension StoredZipReader {
         let headerSize = Int(entry.dataOffset - entry.localHeaderOffset)
         let expectedName = Array(entry.name.utf8)
         let expectedExtra = headerSize - StoredZip.localHeaderSize - expectedName.count
-        var cursor = ByteCursor(try POSIXFile.read(fileDescriptor, count: headerSize, at: entry.localHeaderOffset, path: path))
+        var cursor = ByteCursor(
+            try POSIXFile.read(fileDescriptor, count: headerSize, at: entry.localHeaderOffset, path: path))
         do {
             guard try cursor.uint32() == StoredZip.localHeaderSignature else {
                 throw ArchiveError(.malformed, "no local file header at byte \(entry.localHeaderOffset)")
@@ -51,22 +53,29 @@ extension StoredZipReader {
             let refused = StoredZip.encryptionFlags | StoredZip.dataDescriptorFlag
             guard flags & refused == 0, method == StoredZip.methodStored else {
                 throw ArchiveError(
-                    .malformed, "the local header (flags 0x\(Self.hexadecimal(flags)), method \(method)) disagrees with the central directory")
+                    .malformed,
+                    "the local header (flags 0x\(Self.hexadecimal(flags)), method \(method)) disagrees with the central directory"
+                )
             }
-            let disagreement = ArchiveError(.malformed, "the local header's name or extra fields disagree with the central directory")
+            let disagreement = ArchiveError(
+                .malformed, "the local header's name or extra fields disagree with the central directory")
             guard nameLength == expectedName.count, extraLength == expectedExtra else { throw disagreement }
             let name = try cursor.bytes(nameLength)
             if !name.elementsEqual(expectedName) {
-                guard let stale = StoredZip.staleName(length: nameLength), name.elementsEqual(stale) else { throw disagreement }
+                guard let stale = StoredZip.staleName(length: nameLength), name.elementsEqual(stale) else {
+                    throw disagreement
+                }
                 guard allowingStaleName else {
                     throw ArchiveError(
-                        .malformed, "the local header carries a superseded entry's name, '\(String(decoding: name, as: UTF8.self))': readers that walk local headers from the start of the file do not see the entry")
+                        .malformed,
+                        "the local header carries a superseded entry's name, '\(String(decoding: name, as: UTF8.self))': readers that walk local headers from the start of the file do not see the entry"
+                    )
                 }
             }
             var sizes = (compressed: UInt64(compressedSize), uncompressed: UInt64(uncompressedSize))
             if expectedExtra == StoredZip.localZip64ExtraSize {
                 guard compressedSize == StoredZip.saturated32, uncompressedSize == StoredZip.saturated32,
-                      try cursor.uint16() == StoredZip.zip64ExtraID, try cursor.uint16() == 16
+                    try cursor.uint16() == StoredZip.zip64ExtraID, try cursor.uint16() == 16
                 else {
                     throw ArchiveError(.malformed, "the local header's zip64 extra field is not as expected")
                 }
@@ -75,11 +84,15 @@ extension StoredZipReader {
             }
             guard sizes.compressed == entry.size, sizes.uncompressed == entry.size else {
                 throw ArchiveError(
-                    .malformed, "the local header's sizes (\(sizes.compressed), \(sizes.uncompressed)) disagree with the central directory's \(entry.size)")
+                    .malformed,
+                    "the local header's sizes (\(sizes.compressed), \(sizes.uncompressed)) disagree with the central directory's \(entry.size)"
+                )
             }
             guard crc32 == entry.crc32 else {
                 throw ArchiveError(
-                    .malformed, "the local header's CRC-32 0x\(Self.hexadecimal(crc32)) disagrees with the central directory's 0x\(Self.hexadecimal(entry.crc32))")
+                    .malformed,
+                    "the local header's CRC-32 0x\(Self.hexadecimal(crc32)) disagrees with the central directory's 0x\(Self.hexadecimal(entry.crc32))"
+                )
             }
         } catch let error as ArchiveError {
             throw error

@@ -36,8 +36,10 @@ package enum StoredZipSweep {
     ///
     /// - Returns: whether anything was written.
     @discardableResult
-    package static func sweep(_ region: StoredZipSupersededRegion, in fd: Int32, path: String,
-                              synchronize: () throws -> Void) throws -> Bool {
+    package static func sweep(
+        _ region: StoredZipSupersededRegion, in fd: Int32, path: String,
+        synchronize: () throws -> Void
+    ) throws -> Bool {
         var renamed = false
         for entry in region.entries {
             if try markStale(entry, in: fd, path: path) { renamed = true }
@@ -57,7 +59,9 @@ package enum StoredZipSweep {
     /// directory the entries that save appended (back to back, ending at the directory),
     /// reads the end records just before them and the first bytes of the directory they
     /// name, and reads that directory only when it is not covered yet.
-    package static func unfinishedRegion(before reader: StoredZipReader, in fd: Int32, path: String) throws(ArchiveError) -> StoredZipSupersededRegion? {
+    package static func unfinishedRegion(before reader: StoredZipReader, in fd: Int32, path: String)
+        throws(ArchiveError) -> StoredZipSupersededRegion?
+    {
         guard let start = appendStart(of: reader) else { return nil }
         // Not an end record there (a zip another tool wrote with gaps): nothing of ours to finish.
         guard let end = try? StoredZipEndRecord.locate(in: fd, fileSize: start, path: path) else { return nil }
@@ -66,13 +70,16 @@ package enum StoredZipSweep {
         // Not covered: the save was cut short. What follows is read only then.
         let live = LiveRanges(reader.entries)
         guard !live.overlaps(directory),
-              let old = try? StoredZipCentralDirectory.read(from: fd, end: end, fileSize: start, limits: .default, path: path)
+            let old = try? StoredZipCentralDirectory.read(
+                from: fd, end: end, fileSize: start, limits: .default, path: path)
         else { return nil }
         let liveOffsets = Set(reader.entries.map(\.localHeaderOffset))
         let superseded = old.filter { entry in
             // Only the name is written: it must lie in no live entry, whatever the old directory says.
             !liveOffsets.contains(entry.localHeaderOffset)
-                && !live.overlaps(entry.localHeaderOffset..<entry.localHeaderOffset + UInt64(StoredZip.localHeaderSize + entry.name.utf8.count))
+                && !live.overlaps(
+                    entry.localHeaderOffset..<entry.localHeaderOffset
+                        + UInt64(StoredZip.localHeaderSize + entry.name.utf8.count))
         }
         return StoredZipSupersededRegion(entries: superseded, directory: directory)
     }
@@ -80,7 +87,9 @@ package enum StoredZipSweep {
     /// Whether `directory` is covered by the `.stale/directory` entry, its data reaching
     /// exactly to the region's end.
     package static func isCovered(_ directory: Range<UInt64>, in fd: Int32, path: String) throws(ArchiveError) -> Bool {
-        guard let header = try StoredZipLocalHeader.read(from: fd, at: directory.lowerBound, limit: directory.upperBound, path: path)
+        guard
+            let header = try StoredZipLocalHeader.read(
+                from: fd, at: directory.lowerBound, limit: directory.upperBound, path: path)
         else { return false }
         return header.name == StoredZip.supersededDirectoryName && header.end == directory.upperBound
     }
@@ -90,10 +99,11 @@ package enum StoredZipSweep {
     private static func markStale(_ entry: StoredZipEntry, in fd: Int32, path: String) throws(ArchiveError) -> Bool {
         let name = Array(entry.name.utf8)
         guard let stale = StoredZip.staleName(length: name.count) else { return false }
-        let header = try POSIXFile.read(fd, count: StoredZip.localHeaderSize + name.count, at: entry.localHeaderOffset, path: path)
+        let header = try POSIXFile.read(
+            fd, count: StoredZip.localHeaderSize + name.count, at: entry.localHeaderOffset, path: path)
         guard ByteCursor.uint32(header, at: 0) == StoredZip.localHeaderSignature,
-              ByteCursor.uint16(header, at: 26).map(Int.init) == name.count,
-              header[StoredZip.localHeaderSize...].elementsEqual(name)
+            ByteCursor.uint16(header, at: 26).map(Int.init) == name.count,
+            header[StoredZip.localHeaderSize...].elementsEqual(name)
         else { return false }
         try write(stale, at: entry.localHeaderOffset + UInt64(StoredZip.localHeaderSize), to: fd, path: path)
         return true
@@ -109,15 +119,20 @@ package enum StoredZipSweep {
         defer { block.deallocate() }
         var offset = directory.upperBound - dataSize
         while offset < directory.upperBound {
-            let chunk = UnsafeMutableRawBufferPointer(rebasing: block[0..<Int(min(UInt64(block.count), directory.upperBound - offset))])
+            let chunk = UnsafeMutableRawBufferPointer(
+                rebasing: block[0..<Int(min(UInt64(block.count), directory.upperBound - offset))])
             let read = try POSIXFile.read(fd, into: chunk, at: offset, path: path)
             guard read == chunk.count else {
-                throw ArchiveError(.truncated, "the file ends at byte \(offset + UInt64(read)), inside a superseded central directory", path: path)
+                throw ArchiveError(
+                    .truncated, "the file ends at byte \(offset + UInt64(read)), inside a superseded central directory",
+                    path: path)
             }
             crc.update(UnsafeRawBufferPointer(chunk))
             offset += UInt64(read)
         }
-        guard let header = StoredZip.supersededDirectoryHeader(regionSize: regionSize, at: directory.lowerBound, crc32: crc.value)
+        guard
+            let header = StoredZip.supersededDirectoryHeader(
+                regionSize: regionSize, at: directory.lowerBound, crc32: crc.value)
         else { return false }
         try write(header, at: directory.lowerBound, to: fd, path: path)
         return true
@@ -155,7 +170,8 @@ private struct LiveRanges {
     /// Whether `range` shares a byte with an entry. Entries do not overlap each other
     /// (the reader checks it), so only the last one starting before `range` ends can.
     func overlaps(_ range: Range<UInt64>) -> Bool {
-        var low = 0, high = ranges.count
+        var low = 0
+        var high = ranges.count
         while low < high {
             let middle = (low + high) / 2
             if ranges[middle].lowerBound < range.upperBound { low = middle + 1 } else { high = middle }

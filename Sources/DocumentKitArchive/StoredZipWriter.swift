@@ -74,13 +74,15 @@ package final class StoredZipWriter {
             }
             // The local header holds a zip64 extra field exactly when its sizes were too
             // large for it or the writer forced zip64; the central directory must agree.
-            let localExtra = Int(entry.dataOffset - entry.localHeaderOffset) - StoredZip.localHeaderSize - nameBytes.count
+            let localExtra =
+                Int(entry.dataOffset - entry.localHeaderOffset) - StoredZip.localHeaderSize - nameBytes.count
             let zip64Sizes = localExtra > 0
-            centralHeaders.append(StoredZip.centralHeader(
-                name: nameBytes, size: entry.size, crc32: entry.crc32, localHeaderOffset: entry.localHeaderOffset,
-                zip64Sizes: zip64Sizes, zip64Offset: StoredZip.needsZip64(entry.localHeaderOffset),
-                versionNeeded: zip64Sizes || StoredZip.needsZip64(entry.localHeaderOffset)
-                    ? StoredZip.versionNeededZip64 : StoredZip.versionNeededStored))
+            centralHeaders.append(
+                StoredZip.centralHeader(
+                    name: nameBytes, size: entry.size, crc32: entry.crc32, localHeaderOffset: entry.localHeaderOffset,
+                    zip64Sizes: zip64Sizes, zip64Offset: StoredZip.needsZip64(entry.localHeaderOffset),
+                    versionNeeded: zip64Sizes || StoredZip.needsZip64(entry.localHeaderOffset)
+                        ? StoredZip.versionNeededZip64 : StoredZip.versionNeededStored))
             keptOffsets.insert(entry.localHeaderOffset)
         }
     }
@@ -101,11 +103,13 @@ package final class StoredZipWriter {
         try checks.failing {
             let headerOffset = output.offset
             let zip64Sizes = forcesZip64 || StoredZip.needsZip64(size)
-            try output.append(StoredZip.localHeader(
-                name: nameBytes, size: size, crc32: 0, zip64Sizes: zip64Sizes,
-                versionNeeded: versionNeeded(size: size, offset: headerOffset)))
+            try output.append(
+                StoredZip.localHeader(
+                    name: nameBytes, size: size, crc32: 0, zip64Sizes: zip64Sizes,
+                    versionNeeded: versionNeeded(size: size, offset: headerOffset)))
             let output = self.output
-            var sink = ArchiveEntrySink(declaredSize: size, path: path, entry: name, computesCRC: true) { bytes throws(ArchiveError) in
+            var sink = ArchiveEntrySink(declaredSize: size, path: path, entry: name, computesCRC: true) {
+                bytes throws(ArchiveError) in
                 try output.append(bytes)
             }
             try body(&sink)
@@ -137,10 +141,11 @@ package final class StoredZipWriter {
         let nameBytes = Array(targetName.utf8)
         try checks.failing {
             let headerOffset = output.offset
-            try output.append(StoredZip.localHeader(
-                name: nameBytes, size: entry.size, crc32: entry.crc32,
-                zip64Sizes: forcesZip64 || StoredZip.needsZip64(entry.size),
-                versionNeeded: versionNeeded(size: entry.size, offset: headerOffset)))
+            try output.append(
+                StoredZip.localHeader(
+                    name: nameBytes, size: entry.size, crc32: entry.crc32,
+                    zip64Sizes: forcesZip64 || StoredZip.needsZip64(entry.size),
+                    versionNeeded: versionNeeded(size: entry.size, offset: headerOffset)))
             do throws(ArchiveError) {
                 try output.appendCopy(
                     from: reader.fileDescriptor, at: entry.dataOffset, sourcePath: reader.path, count: entry.size)
@@ -165,9 +170,10 @@ package final class StoredZipWriter {
             let centralDirectorySize = output.offset - centralDirectoryOffset
             try output.flush()
             try beforeEndRecords()
-            try output.append(StoredZip.endRecords(
-                entryCount: centralHeaders.count, centralDirectoryOffset: centralDirectoryOffset,
-                centralDirectorySize: centralDirectorySize, forceZip64: forcesZip64))
+            try output.append(
+                StoredZip.endRecords(
+                    entryCount: centralHeaders.count, centralDirectoryOffset: centralDirectoryOffset,
+                    centralDirectorySize: centralDirectorySize, forceZip64: forcesZip64))
             try output.flush()
             checks.markFinished()
         }
@@ -181,10 +187,11 @@ package final class StoredZipWriter {
     }
 
     private func addCentralHeader(name: [UInt8], size: UInt64, crc32: UInt32, headerOffset: UInt64) {
-        centralHeaders.append(StoredZip.centralHeader(
-            name: name, size: size, crc32: crc32, localHeaderOffset: headerOffset,
-            zip64Sizes: forcesZip64 || StoredZip.needsZip64(size),
-            zip64Offset: forcesZip64 || StoredZip.needsZip64(headerOffset),
-            versionNeeded: versionNeeded(size: size, offset: headerOffset)))
+        centralHeaders.append(
+            StoredZip.centralHeader(
+                name: name, size: size, crc32: crc32, localHeaderOffset: headerOffset,
+                zip64Sizes: forcesZip64 || StoredZip.needsZip64(size),
+                zip64Offset: forcesZip64 || StoredZip.needsZip64(headerOffset),
+                versionNeeded: versionNeeded(size: size, offset: headerOffset)))
     }
 }

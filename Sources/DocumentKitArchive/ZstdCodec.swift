@@ -35,10 +35,13 @@ package enum ZstdCodec {
             try check(archive_write_add_filter_zstd(archive))
             try check(archive_write_set_filter_option(archive, "zstd", "compression-level", String(level)))
             try check(archive_write_set_bytes_in_last_block(archive, 1))
-            try check(archive_write_open2(
-                archive, Unmanaged.passUnretained(output).toOpaque(), nil,
-                { OutputCollector.write($0, $1, $2, $3) }, nil, nil))
-            guard let entry = archive_entry_new() else { throw ArchiveError(.io, "libarchive could not allocate an entry") }
+            try check(
+                archive_write_open2(
+                    archive, Unmanaged.passUnretained(output).toOpaque(), nil,
+                    { OutputCollector.write($0, $1, $2, $3) }, nil, nil))
+            guard let entry = archive_entry_new() else {
+                throw ArchiveError(.io, "libarchive could not allocate an entry")
+            }
             defer { archive_entry_free(entry) }
             archive_entry_set_filetype(entry, CARCHIVE_AE_IFREG)
             archive_entry_set_size(entry, Int64(data.count))
@@ -64,9 +67,11 @@ package enum ZstdCodec {
     package static func decompress(
         _ data: Data, expectedSize: Int, limits: ArchiveLimits = .default
     ) throws(ArchiveError) -> Data {
-        guard expectedSize >= 0 else { throw ArchiveError(.malformed, "a negative size (\(expectedSize)) was expected") }
+        guard expectedSize >= 0 else {
+            throw ArchiveError(.malformed, "a negative size (\(expectedSize)) was expected")
+        }
         guard UInt64(expectedSize) <= limits.maxEntryBytes,
-              UInt64(expectedSize) <= limits.maxExpandedBytes(fromCompressed: UInt64(data.count))
+            UInt64(expectedSize) <= limits.maxExpandedBytes(fromCompressed: UInt64(data.count))
         else {
             throw ArchiveError(
                 .limitExceeded, "\(data.count) compressed bytes may not expand to \(expectedSize) bytes")
@@ -105,7 +110,7 @@ package enum ZstdCodec {
         into body: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         guard expectedSize >= 0, UInt64(expectedSize) <= limits.maxEntryBytes,
-              UInt64(expectedSize) <= limits.maxExpandedBytes(fromCompressed: UInt64(data.count))
+            UInt64(expectedSize) <= limits.maxExpandedBytes(fromCompressed: UInt64(data.count))
         else {
             throw ArchiveError(.limitExceeded, "\(data.count) compressed bytes may not expand to \(expectedSize) bytes")
         }
@@ -113,7 +118,8 @@ package enum ZstdCodec {
             try LibArchive.withUTF8Locale { () throws -> Void in
                 guard let archive = try reader(of: input, expectedSize: expectedSize, exact: true) else { return }
                 defer { archive_read_free(archive) }
-                let block = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, min(blockSize, expectedSize + 1)), alignment: 16)
+                let block = UnsafeMutableRawBufferPointer.allocate(
+                    byteCount: max(1, min(blockSize, expectedSize + 1)), alignment: 16)
                 defer { block.deallocate() }
                 var filled = 0
                 while true {
@@ -122,12 +128,14 @@ package enum ZstdCodec {
                     if count == 0 { break }
                     filled += count
                     guard filled <= expectedSize else {
-                        throw ArchiveError(.limitExceeded, "the frame decodes to more than the expected \(expectedSize) bytes")
+                        throw ArchiveError(
+                            .limitExceeded, "the frame decodes to more than the expected \(expectedSize) bytes")
                     }
                     try body(UnsafeRawBufferPointer(rebasing: block[0..<count]))
                 }
                 guard filled == expectedSize else {
-                    throw ArchiveError(.malformed, "the frame decodes to \(filled) bytes; \(expectedSize) were expected")
+                    throw ArchiveError(
+                        .malformed, "the frame decodes to \(filled) bytes; \(expectedSize) were expected")
                 }
             }
         }
@@ -135,10 +143,14 @@ package enum ZstdCodec {
 
     /// A reader of `input`, a zstd frame, past its one header; `nil` for the empty frame
     /// (when `expectedSize` allows it), which libarchive's raw format refuses to open.
-    private static func reader(of input: UnsafeRawBufferPointer, expectedSize: Int, exact: Bool) throws(ArchiveError) -> OpaquePointer? {
+    private static func reader(of input: UnsafeRawBufferPointer, expectedSize: Int, exact: Bool) throws(ArchiveError)
+        -> OpaquePointer?
+    {
         let notZstd = ArchiveError(.malformed, "the data is not a zstd frame")
         guard let base = input.baseAddress, !input.isEmpty else { throw notZstd }
-        guard let archive = archive_read_new() else { throw ArchiveError(.io, "libarchive could not allocate a reader") }
+        guard let archive = archive_read_new() else {
+            throw ArchiveError(.io, "libarchive could not allocate a reader")
+        }
         do throws(ArchiveError) {
             try LibArchive.check(archive_read_support_format_raw(archive), archive, kind: .unsupported)
             try LibArchive.check(archive_read_support_filter_zstd(archive), archive, kind: .unsupported)
@@ -146,7 +158,9 @@ package enum ZstdCodec {
             // The raw format accepts any bytes, so check that the zstd filter recognized them.
             guard archive_filter_code(archive, 0) == ARCHIVE_FILTER_ZSTD else { throw notZstd }
             if opened != ARCHIVE_OK {
-                if expectedSize == 0 || !exact, String(cString: archive_error_string(archive)).contains("Unrecognized archive format") {
+                if expectedSize == 0 || !exact,
+                    String(cString: archive_error_string(archive)).contains("Unrecognized archive format")
+                {
                     archive_read_free(archive)
                     return nil
                 }
@@ -161,7 +175,9 @@ package enum ZstdCodec {
         }
     }
 
-    private static func decode(_ input: UnsafeRawBufferPointer, expectedSize: Int, exact: Bool) throws(ArchiveError) -> Data {
+    private static func decode(_ input: UnsafeRawBufferPointer, expectedSize: Int, exact: Bool) throws(ArchiveError)
+        -> Data
+    {
         guard let archive = try reader(of: input, expectedSize: expectedSize, exact: exact) else { return Data() }
         defer { archive_read_free(archive) }
         if !exact { return try readAll(archive, limit: expectedSize) }
@@ -170,7 +186,8 @@ package enum ZstdCodec {
             Result { () throws(ArchiveError) -> Int in
                 var filled = 0
                 while filled < expectedSize {
-                    let count = archive_read_data(archive, buffer.baseAddress.unsafelyUnwrapped + filled, expectedSize - filled)
+                    let count = archive_read_data(
+                        archive, buffer.baseAddress.unsafelyUnwrapped + filled, expectedSize - filled)
                     if count < 0 { throw LibArchive.error(archive, kind: .malformed) }
                     if count == 0 { break }
                     filled += count

@@ -11,10 +11,12 @@ extension DocumentKitError.Remedy {
         case .onlySignedVersions: " (--require-signed takes only versions signed by a trusted key)"
         case .nameAttachmentPlace: "; name one with --as PATH"
         case .chooseProject: " (name one with --object ID)"
-        case .pushAsNewProject(let beside): "; push with --new-project to add this one beside \(beside) (a clone then needs --object)"
+        case .pushAsNewProject(let beside):
+            "; push with --new-project to add this one beside \(beside) (a clone then needs --object)"
         case .pullFirst(let bundle, let remote): " (pull first: '\(tool) pull \(bundle) \(remote)', then push again)"
         case .archiveACopyHoldingIt: "; archive a copy that holds it ('\(tool) pull') or into another root"
-        case .cloneInstead(let source, let output): ": '\(tool) clone \(source) -o \(output)' copies the project it holds"
+        case .cloneInstead(let source, let output):
+            ": '\(tool) clone \(source) -o \(output)' copies the project it holds"
         case .writeCompactCopy: ", and '\(tool) pack' writes a copy without superseded bytes"
         case .saveInCurrentSchema: ", and '\(tool) migrate' saves it so"
         case .givePrintedKey: " (as '\(tool) key show' prints it)"

@@ -16,16 +16,21 @@ extension DocumentTool {
     /// The configuration the tool runs under, made from its environment and its document
     /// `types`: DocumentKit itself reads no environment variable and no configuration file.
     /// `SOURCE_DATE_EPOCH` fixes every "now" (the reproducible-builds convention).
-    static func configuration(from environment: [String: String], types: [any CodableDocument.Type]) -> DocumentKitConfiguration {
+    static func configuration(from environment: [String: String], types: [any CodableDocument.Type])
+        -> DocumentKitConfiguration
+    {
         var configuration = DocumentKitConfiguration()
         configuration.documentTypes = types
         if let epoch = environment["SOURCE_DATE_EPOCH"], let seconds = Int64(epoch) {
             configuration.fixedNow = Date(timeIntervalSince1970: TimeInterval(seconds))
         }
         configuration.lockTimeout = environment[lockTimeoutVariable].flatMap(TimeInterval.init)
-        configuration.lockWaitHandler = { bundle, holder in Console.note(LockWaitText.message(bundle: bundle, holder: holder)) }
+        configuration.lockWaitHandler = { bundle, holder in
+            Console.note(LockWaitText.message(bundle: bundle, holder: holder))
+        }
         if let version = environment[writeSchemaVariable] {
-            configuration.writeSchema = DocumentKitConfiguration.WriteSchema(version: version, setting: writeSchemaVariable)
+            configuration.writeSchema = DocumentKitConfiguration.WriteSchema(
+                version: version, setting: writeSchemaVariable)
         }
         if let path = environment[workMeterVariable], !path.isEmpty {
             let meter = WorkMeter()

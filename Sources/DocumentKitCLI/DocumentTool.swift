@@ -18,7 +18,8 @@ import Foundation
 public struct DocumentTool: ParsableCommand {
     /// What the tool was started with: its name, its document types and how it opens
     /// `s3://` remotes (``run(name:types:s3:)``); set once, before any command runs.
-    private static let setup = Protected<(name: String, types: [any CodableDocument.Type], s3: S3RemoteOpener?)>(("docctl", [], nil))
+    private static let setup = Protected<(name: String, types: [any CodableDocument.Type], s3: S3RemoteOpener?)>(
+        ("docctl", [], nil))
 
     /// The name the tool is run as, in its help and messages.
     static var name: String { setup.value.name }
@@ -30,18 +31,24 @@ public struct DocumentTool: ParsableCommand {
     // same name from its type: deriving it looks up how each command type describes itself,
     // a scan of every protocol conformance in the process, which cost about 2 ms of each
     // run (`docctl cat` of a 7.7 MB document took 24 ms).
-    public static var configuration: CommandConfiguration { CommandConfiguration(
-        commandName: name,
-        abstract: "Open, edit, export and validate DocumentKit bundles.",
-        discussion: """
-            Exit status: 0 success, 1 validation found errors or an edit was aborted, \
-            64 usage, 65 malformed or invalid input, 66 missing input, 70 internal error, \
-            69 remote unreachable, 73 cannot create output, 74 I/O error, 75 locked or changed by another writer \
-            (or a remote moved on: pull, then push), 77 credentials refused. `\(name) --version` \
-            prints the version.
-            """,
-        subcommands: [New.self, Info.self, Ls.self, Cat.self, Get.self, Set.self, Unset.self, Edit.self, Attach.self, Extract.self,
-                      Log.self, Show.self, Diff.self, Restore.self, Prune.self, Pack.self, Pull.self, Push.self, Clone.self, Archive.self, Migrate.self, Export.self, Import.self, Validate.self, Verify.self, Key.self, Config.self, State.self])
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: name,
+            abstract: "Open, edit, export and validate DocumentKit bundles.",
+            discussion: """
+                Exit status: 0 success, 1 validation found errors or an edit was aborted, \
+                64 usage, 65 malformed or invalid input, 66 missing input, 70 internal error, \
+                69 remote unreachable, 73 cannot create output, 74 I/O error, 75 locked or changed by another writer \
+                (or a remote moved on: pull, then push), 77 credentials refused. `\(name) --version` \
+                prints the version.
+                """,
+            subcommands: [
+                New.self, Info.self, Ls.self, Cat.self, Get.self, Set.self, Unset.self, Edit.self, Attach.self,
+                Extract.self,
+                Log.self, Show.self, Diff.self, Restore.self, Prune.self, Pack.self, Pull.self, Push.self, Clone.self,
+                Archive.self, Migrate.self, Export.self, Import.self, Validate.self, Verify.self, Key.self, Config.self,
+                State.self
+            ])
     }
 
     public init() {}
@@ -93,7 +100,7 @@ public struct DocumentTool: ParsableCommand {
             var command: ParsableCommand
             do {
                 command = try parseAsRoot(arguments)
-            } catch where asksForToolVersion(arguments) {
+            } catch  where asksForToolVersion(arguments) {
                 // `--version` anywhere prints the tool's version, except where it names the
                 // version a command reads (`cat B --version 3`): there the line parses.
                 // It is not an ArgumentParser flag, which would take `cat --version 3` too.
@@ -119,7 +126,9 @@ public struct DocumentTool: ParsableCommand {
 
     /// Runs `command`, drawing its progress on a terminal (``ProgressDisplay``).
     private static func runShowingProgress(_ command: inout ParsableCommand) throws {
-        guard let display = ProgressDisplay.forTerminal(environment: ProcessInfo.processInfo.environment) else { return try command.run() }
+        guard let display = ProgressDisplay.forTerminal(environment: ProcessInfo.processInfo.environment) else {
+            return try command.run()
+        }
         ProgressDisplay.current = display
         defer { display.clear() }
         try WorkProgress.reporting(to: { display.report($0) }) { try command.run() }
@@ -136,7 +145,9 @@ public struct DocumentTool: ParsableCommand {
         var command: any ParsableCommand.Type = DocumentTool.self
         var path = name
         for argument in arguments {
-            guard let next = command.configuration.subcommands.first(where: { $0.configuration.commandName == argument }) else { break }
+            guard
+                let next = command.configuration.subcommands.first(where: { $0.configuration.commandName == argument })
+            else { break }
             command = next
             path += " \(argument)"
         }
@@ -154,7 +165,8 @@ public struct DocumentTool: ParsableCommand {
             if command == DocumentTool.self, argument == "help" { return nil }
             guard let next = subcommands.first(where: { $0.configuration.commandName == argument }) else {
                 let names = subcommands.compactMap { $0.configuration.commandName }
-                let suggestion = CommandSuggestion.closest(to: argument, among: names).map { "; did you mean '\($0)'?" } ?? ""
+                let suggestion =
+                    CommandSuggestion.closest(to: argument, among: names).map { "; did you mean '\($0)'?" } ?? ""
                 return "'\(argument)' is not a \(path) command\(suggestion) (see '\(path) --help')"
             }
             command = next

@@ -88,14 +88,18 @@ package final class EncodingNode {
     }
 
     /// A node that encodes `value` at `depth` only when it is written out.
-    package static func pending<T: Encodable>(_ value: T, depth: Int, codingPath: [any CodingKey], options: EncodingOptions) -> EncodingNode {
+    package static func pending<T: Encodable>(
+        _ value: T, depth: Int, codingPath: [any CodingKey], options: EncodingOptions
+    ) -> EncodingNode {
         let node = EncodingNode(depth: depth)
         node.content = .pending { try encode(value, depth: depth, codingPath: codingPath, options: options) }
         return node
     }
 
     /// Encodes `value` into a new node at `depth`.
-    package static func encode<T: Encodable>(_ value: T, depth: Int, codingPath: [any CodingKey], options: EncodingOptions) throws -> EncodingNode {
+    package static func encode<T: Encodable>(
+        _ value: T, depth: Int, codingPath: [any CodingKey], options: EncodingOptions
+    ) throws -> EncodingNode {
         let node = EncodingNode(depth: depth)
         if let text = try scalarText(value, codingPath: codingPath) {
             node.content = .text(text)
@@ -125,7 +129,8 @@ package final class EncodingNode {
 
     package static func numberText(_ value: Double, codingPath: [any CodingKey]) throws -> [UInt8] {
         guard let text = JSONText.number(value) else {
-            throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) cannot be written as JSON"))
+            throw EncodingError.invalidValue(
+                value, .init(codingPath: codingPath, debugDescription: "\(value) cannot be written as JSON"))
         }
         return Array(text.utf8)
     }
@@ -138,7 +143,8 @@ package final class EncodingNode {
         case .text(let text): output.append(contentsOf: text)
         case .pending(let encode): try encode().append(to: &output, pretty: pretty)
         case .object(let members):
-            try JSONText.appendObject(members.map { ($0.key, $0.node) }, to: &output, pretty: pretty, indent: depth) { node, output in
+            try JSONText.appendObject(members.map { ($0.key, $0.node) }, to: &output, pretty: pretty, indent: depth) {
+                node, output in
                 try node.append(to: &output, pretty: pretty)
             }
         case .array(let elements):
@@ -193,9 +199,15 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
 
     mutating func encodeNil(forKey key: Key) throws { set(text: Array("null".utf8), forKey: key) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { set(text: Array((value ? "true" : "false").utf8), forKey: key) }
-    mutating func encode(_ value: String, forKey key: Key) throws { set(text: EncodingNode.stringText(value), forKey: key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { set(text: try EncodingNode.numberText(value, codingPath: codingPath + [key]), forKey: key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        set(text: Array((value ? "true" : "false").utf8), forKey: key)
+    }
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        set(text: EncodingNode.stringText(value), forKey: key)
+    }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        set(text: try EncodingNode.numberText(value, codingPath: codingPath + [key]), forKey: key)
+    }
     mutating func encode(_ value: Float, forKey key: Key) throws { try encode(Double(value), forKey: key) }
     mutating func encode(_ value: Int, forKey key: Key) throws { set(text: Array(String(value).utf8), forKey: key) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { set(text: Array(String(value).utf8), forKey: key) }
@@ -209,10 +221,14 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func encode(_ value: UInt64, forKey key: Key) throws { set(text: Array(String(value).utf8), forKey: key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        set(EncodingNode.pending(value, depth: node.depth + 1, codingPath: codingPath + [key], options: options), forKey: key)
+        set(
+            EncodingNode.pending(value, depth: node.depth + 1, codingPath: codingPath + [key], options: options),
+            forKey: key)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         let child = EncodingNode(depth: node.depth + 1)
         set(child, forKey: key)
         return NodeEncoder(node: child, codingPath: codingPath + [key], options: options).container(keyedBy: keyType)
@@ -263,7 +279,9 @@ private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { append(text: Array("null".utf8)) }
     mutating func encode(_ value: Bool) throws { append(text: Array((value ? "true" : "false").utf8)) }
     mutating func encode(_ value: String) throws { append(text: EncodingNode.stringText(value)) }
-    mutating func encode(_ value: Double) throws { append(text: try EncodingNode.numberText(value, codingPath: codingPath + [nextKey])) }
+    mutating func encode(_ value: Double) throws {
+        append(text: try EncodingNode.numberText(value, codingPath: codingPath + [nextKey]))
+    }
     mutating func encode(_ value: Float) throws { try encode(Double(value)) }
     mutating func encode(_ value: Int) throws { append(text: Array(String(value).utf8)) }
     mutating func encode(_ value: Int8) throws { append(text: Array(String(value).utf8)) }
@@ -280,7 +298,9 @@ private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
         append(EncodingNode.pending(value, depth: node.depth + 1, codingPath: codingPath + [nextKey], options: options))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         let child = EncodingNode(depth: node.depth + 1)
         let path = codingPath + [nextKey]
         append(child)

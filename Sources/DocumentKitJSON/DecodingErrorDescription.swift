@@ -15,7 +15,8 @@ package enum DecodingErrorDescription {
         guard let error = error as? DecodingError else { return (nil, text) }
         let codingPath: [any CodingKey]
         switch error {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): codingPath = context.codingPath
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            codingPath = context.codingPath
         case .keyNotFound(let key, let context): codingPath = context.codingPath + [key]
         @unknown default: codingPath = []
         }

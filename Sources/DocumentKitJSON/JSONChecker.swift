@@ -41,7 +41,8 @@ package struct JSONChecker: JSONWalkOutput {
         if walker.depth == 1, walker.output.outline != nil {
             try walkOutlinedMember(&walker, walker.text(of: name))
         } else if walker.depth == 3, walker.output.outlinedElements != nil,
-                  name.isPlain ? walker.sameBytes(name.content, "id") : walker.text(of: name) == "id" {
+            name.isPlain ? walker.sameBytes(name.content, "id") : walker.text(of: name) == "id"
+        {
             // The `id` of an element of an outlined array (at depth 2).
             walker.skipWhitespace()
             let start = walker.index
@@ -56,13 +57,16 @@ package struct JSONChecker: JSONWalkOutput {
     /// equal bytes; from the first other name (an escape, a letter `String` may find equal
     /// to another spelling), or when the object is large, they are compared as strings in
     /// a set, so that finding duplicates stays linear and agrees with building the object.
-    package static func addMember(_ walker: inout JSONWalker<Self>, _ name: JSONStringToken, _ value: Void, to object: inout Object) throws {
+    package static func addMember(
+        _ walker: inout JSONWalker<Self>, _ name: JSONStringToken, _ value: Void, to object: inout Object
+    ) throws {
         let isDuplicate: Bool
         if object.manyNames == nil, name.isPlain, walker.output.memberNames.count - object.firstName < 16 {
             isDuplicate = walker.output.memberNames[object.firstName...].contains { walker.sameBytes($0, name.content) }
         } else {
             if object.manyNames == nil {
-                object.manyNames = Set(walker.output.memberNames[object.firstName...].map { walker.text(ofChecked: $0) })
+                object.manyNames = Set(
+                    walker.output.memberNames[object.firstName...].map { walker.text(ofChecked: $0) })
             }
             isDuplicate = !object.manyNames!.insert(walker.text(of: name)).inserted
         }
@@ -83,7 +87,8 @@ package struct JSONChecker: JSONWalkOutput {
         let start = walker.index
         walker.output.outlinedIdentity = nil
         try walker.walkValue()
-        walker.output.outlinedElements!.append(JSONOutline.Element(value: start..<walker.index, identity: walker.output.outlinedIdentity))
+        walker.output.outlinedElements!.append(
+            JSONOutline.Element(value: start..<walker.index, identity: walker.output.outlinedIdentity))
     }
 
     package static func addElement(_ value: Void, to array: inout Void) {}
@@ -114,7 +119,8 @@ extension JSONWalker where Output == JSONChecker {
     /// Checks a whole JSON text as `checkDocument()` does and, when it is an object,
     /// records where its members are and where the elements of the arrays named `keys`
     /// are: one pass gives both the check and the outline.
-    package mutating func checkDocument(outlining keys: Set<String>) throws -> (root: Range<Int>, outline: JSONOutline) {
+    package mutating func checkDocument(outlining keys: Set<String>) throws -> (root: Range<Int>, outline: JSONOutline)
+    {
         output.outline = JSONOutline(outlined: keys)
         defer { output.outline = nil }
         let root = try checkDocument()
@@ -130,13 +136,17 @@ extension JSONWalker {
 
     /// Whether the text's bytes in `range` are `ascii`'s.
     fileprivate func sameBytes(_ range: Range<Int>, _ ascii: StaticString) -> Bool {
-        range.count == ascii.utf8CodeUnitCount && memcmp(bytes.baseAddress! + range.lowerBound, ascii.utf8Start, range.count) == 0
+        range.count == ascii.utf8CodeUnitCount
+            && memcmp(bytes.baseAddress! + range.lowerBound, ascii.utf8Start, range.count) == 0
     }
 
     /// The text of a string read already, given the bytes between its quotes.
     fileprivate func text(ofChecked content: Range<Int>) -> String {
-        let hasEscapes = memchr(bytes.baseAddress! + content.lowerBound, Int32(UInt8(ascii: "\\")), content.count) != nil
-        return text(of: JSONStringToken(quote: content.lowerBound - 1, content: content, isASCII: false, hasEscapes: hasEscapes))
+        let hasEscapes =
+            memchr(bytes.baseAddress! + content.lowerBound, Int32(UInt8(ascii: "\\")), content.count) != nil
+        return text(
+            of: JSONStringToken(quote: content.lowerBound - 1, content: content, isASCII: false, hasEscapes: hasEscapes)
+        )
     }
 }
 

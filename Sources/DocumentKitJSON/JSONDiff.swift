@@ -1,4 +1,5 @@
 import DocumentKitCore
+
 /// A JSON value as the diff sees it. Two kinds exist: a `JSONValue` tree, and a range
 /// of checked JSON text that is read only where the diff looks (`JSONTextDiff.swift`).
 /// Both go through the one algorithm below, so they report the same changes.
@@ -26,23 +27,29 @@ package protocol JSONDiffOperand {
 /// else, blob references included, as one value.
 package enum JSONDiff {
     /// The changes from `old` to `new`, two values found at `path` of their documents.
-    package static func changes<Operand: JSONDiffOperand>(from old: Operand, to new: Operand,
-                                                  at path: JSONPath = JSONPath(components: [])) throws(Operand.Failure) -> [JSONChange] {
+    package static func changes<Operand: JSONDiffOperand>(
+        from old: Operand, to new: Operand,
+        at path: JSONPath = JSONPath(components: [])
+    ) throws(Operand.Failure) -> [JSONChange] {
         var changes = JSONChangeList(limit: .max)
         try collect(from: old, to: new, at: path, into: &changes)
         return changes.listed
     }
 
     /// Adds the changes from `old` to `new`, found at `path`, to `changes`.
-    package static func collect<Operand: JSONDiffOperand>(from old: Operand, to new: Operand, at path: JSONPath = JSONPath(components: []),
-                                                  into changes: inout JSONChangeList) throws(Operand.Failure) {
+    package static func collect<Operand: JSONDiffOperand>(
+        from old: Operand, to new: Operand, at path: JSONPath = JSONPath(components: []),
+        into changes: inout JSONChangeList
+    ) throws(Operand.Failure) {
         try diff(old, new, path: path, into: &changes)
     }
 
     /// Appends the changes from `old` to `new` at `path`, which is made only if they differ:
     /// most elements of a long array are equal.
-    private static func diff<Operand: JSONDiffOperand>(_ old: Operand, _ new: Operand, path makePath: @autoclosure () -> JSONPath,
-                                                       into changes: inout JSONChangeList) throws(Operand.Failure) {
+    private static func diff<Operand: JSONDiffOperand>(
+        _ old: Operand, _ new: Operand, path makePath: @autoclosure () -> JSONPath,
+        into changes: inout JSONChangeList
+    ) throws(Operand.Failure) {
         WorkMeter.count(.diffSteps)
         if old.isCertainlyEqual(to: new) { return }
         let path = makePath()
@@ -51,8 +58,14 @@ package enum JSONDiff {
                 let here = path.appending(.key(key))
                 switch (before[key], after[key]) {
                 case (let a?, let b?): try diff(a, b, path: here, into: &changes)
-                case (let a?, nil): try changes.append(throwing: Operand.Failure.self, JSONChange(kind: .removed, path: here.description, old: try a.value(), new: nil))
-                case (nil, let b?): try changes.append(throwing: Operand.Failure.self, JSONChange(kind: .added, path: here.description, old: nil, new: try b.value()))
+                case (let a?, nil):
+                    try changes.append(
+                        throwing: Operand.Failure.self,
+                        JSONChange(kind: .removed, path: here.description, old: try a.value(), new: nil))
+                case (nil, let b?):
+                    try changes.append(
+                        throwing: Operand.Failure.self,
+                        JSONChange(kind: .added, path: here.description, old: nil, new: try b.value()))
                 case (nil, nil): break
                 }
             }
@@ -62,11 +75,17 @@ package enum JSONDiff {
             } else {
                 for index in 0..<max(before.count, after.count) {
                     if index >= after.count {
-                        try changes.append(throwing: Operand.Failure.self, JSONChange(kind: .removed, path: path.appending(.index(index)).description,
-                                                  old: try before[index].value(), new: nil))
+                        try changes.append(
+                            throwing: Operand.Failure.self,
+                            JSONChange(
+                                kind: .removed, path: path.appending(.index(index)).description,
+                                old: try before[index].value(), new: nil))
                     } else if index >= before.count {
-                        try changes.append(throwing: Operand.Failure.self, JSONChange(kind: .added, path: path.appending(.index(index)).description,
-                                                  old: nil, new: try after[index].value()))
+                        try changes.append(
+                            throwing: Operand.Failure.self,
+                            JSONChange(
+                                kind: .added, path: path.appending(.index(index)).description,
+                                old: nil, new: try after[index].value()))
                     } else {
                         try diff(before[index], after[index], path: path.appending(.index(index)), into: &changes)
                     }
@@ -75,9 +94,12 @@ package enum JSONDiff {
         } else {
             // Scalars, blob references, or values of different kinds: one change, if the
             // values differ (text can differ in spelling only: `"\u0041"` is `"A"`).
-            let oldValue = try old.value(), newValue = try new.value()
+            let oldValue = try old.value()
+            let newValue = try new.value()
             if oldValue != newValue {
-                try changes.append(throwing: Operand.Failure.self, JSONChange(kind: .changed, path: path.description, old: oldValue, new: newValue))
+                try changes.append(
+                    throwing: Operand.Failure.self,
+                    JSONChange(kind: .changed, path: path.description, old: oldValue, new: newValue))
             }
         }
     }
@@ -89,7 +111,8 @@ package enum JSONDiff {
         if beforeIDs.ids == afterIDs.ids {
             // The usual case, and the cheapest: the same elements in the same order.
             for (index, id) in beforeIDs.ids.enumerated() {
-                try diff(before[index], after[index], path: path.appending(.match(field: "id", value: id)), into: &changes)
+                try diff(
+                    before[index], after[index], path: path.appending(.match(field: "id", value: id)), into: &changes)
             }
             return
         }
@@ -97,10 +120,14 @@ package enum JSONDiff {
         for (index, id) in beforeIDs.ids.enumerated() {
             if let newIndex = afterIDs.positions[id] {
                 keptBefore.append(id)
-                try diff(before[index], after[newIndex], path: path.appending(.match(field: "id", value: id)), into: &changes)
+                try diff(
+                    before[index], after[newIndex], path: path.appending(.match(field: "id", value: id)), into: &changes
+                )
             } else {
                 let here = path.appending(.match(field: "id", value: id))
-                try changes.append(throwing: Operand.Failure.self, JSONChange(kind: .removed, path: here.description, old: try before[index].value(), new: nil))
+                try changes.append(
+                    throwing: Operand.Failure.self,
+                    JSONChange(kind: .removed, path: here.description, old: try before[index].value(), new: nil))
             }
         }
         var keptAfter: [String] = []
@@ -108,13 +135,19 @@ package enum JSONDiff {
             if beforeIDs.positions[id] != nil {
                 keptAfter.append(id)
             } else {
-                try changes.append(throwing: Operand.Failure.self, JSONChange(kind: .added, path: path.appending(.match(field: "id", value: id)).description,
-                                          old: nil, new: try after[index].value()))
+                try changes.append(
+                    throwing: Operand.Failure.self,
+                    JSONChange(
+                        kind: .added, path: path.appending(.match(field: "id", value: id)).description,
+                        old: nil, new: try after[index].value()))
             }
         }
         if keptBefore != keptAfter {
-            try changes.append(throwing: Operand.Failure.self, JSONChange(kind: .reordered, path: path.description,
-                                      old: .array(keptBefore.map(JSONValue.string)), new: .array(keptAfter.map(JSONValue.string))))
+            try changes.append(
+                throwing: Operand.Failure.self,
+                JSONChange(
+                    kind: .reordered, path: path.description,
+                    old: .array(keptBefore.map(JSONValue.string)), new: .array(keptAfter.map(JSONValue.string))))
         }
     }
 
@@ -125,12 +158,16 @@ package enum JSONDiff {
     }
 
     /// The elements' `id`s, when every element is an object with a distinct string `id`.
-    private static func identities<Operand: JSONDiffOperand>(_ elements: [Operand]) throws(Operand.Failure) -> Identities? {
+    private static func identities<Operand: JSONDiffOperand>(_ elements: [Operand]) throws(Operand.Failure)
+        -> Identities?
+    {
         var identities = Identities()
         identities.ids.reserveCapacity(elements.count)
         identities.positions.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
-            guard let id = try element.identity(), identities.positions.updateValue(index, forKey: id) == nil else { return nil }
+            guard let id = try element.identity(), identities.positions.updateValue(index, forKey: id) == nil else {
+                return nil
+            }
             identities.ids.append(id)
         }
         return identities
@@ -150,7 +187,9 @@ package struct JSONChangeList {
     package init(limit: Int) { self.limit = limit }
 
     /// Counts a change, and keeps it (making it only then) while fewer than `limit` are kept.
-    package mutating func append<Failure: Error>(throwing: Failure.Type, _ change: @autoclosure () throws(Failure) -> JSONChange) throws(Failure) {
+    package mutating func append<Failure: Error>(
+        throwing: Failure.Type, _ change: @autoclosure () throws(Failure) -> JSONChange
+    ) throws(Failure) {
         count += 1
         if listed.count < limit { listed.append(try change()) }
     }

@@ -11,8 +11,10 @@ extension JSONMerge {
     /// does; where the leading side added records at the same place, its records come
     /// first. Both sides reordering the kept records differently is a conflict at the
     /// array's path (the merged array then has ours' order, or theirs' when it is chosen).
-    package static func mergeRecords(_ base: JSONValue?, _ ours: [JSONValue], _ theirs: [JSONValue], at path: JSONPath,
-                                     conflicts: inout Conflicts) -> [JSONValue]? {
+    package static func mergeRecords(
+        _ base: JSONValue?, _ ours: [JSONValue], _ theirs: [JSONValue], at path: JSONPath,
+        conflicts: inout Conflicts
+    ) -> [JSONValue]? {
         let before: [JSONValue]
         switch base {
         case nil: before = []
@@ -20,7 +22,8 @@ extension JSONMerge {
         default: return nil
         }
         guard let baseRecords = Records(before), let ourRecords = Records(ours), let theirRecords = Records(theirs),
-              !(ourRecords.ids.isEmpty && theirRecords.ids.isEmpty) else { return nil }
+            !(ourRecords.ids.isEmpty && theirRecords.ids.isEmpty)
+        else { return nil }
 
         // Each record's merge, in the order of the ids' first appearance: ours, then theirs' additions.
         var merged: [String: JSONValue] = [:]
@@ -28,7 +31,9 @@ extension JSONMerge {
         var seen = Set<String>()
         for id in ourRecords.ids + theirRecords.ids + baseRecords.ids where seen.insert(id).inserted {
             let here = path.appending(.match(field: "id", value: id))
-            if let value = merge(baseRecords[id], ourRecords[id], theirRecords[id], at: here, conflicts: &recordConflicts) {
+            if let value = merge(
+                baseRecords[id], ourRecords[id], theirRecords[id], at: here, conflicts: &recordConflicts)
+            {
                 merged[id] = value
             }
         }
@@ -40,9 +45,12 @@ extension JSONMerge {
         let theirOrder = theirRecords.ids.filter(kept.contains)
         var theirsLeads = ourOrder == baseOrder && theirOrder != baseOrder
         if ourOrder != baseOrder, theirOrder != baseOrder, ourOrder != theirOrder {
-            theirsLeads = conflicts.resolve(Conflict(path: path.description, base: .array(baseOrder.map(JSONValue.string)),
-                                                     ours: .array(ourOrder.map(JSONValue.string)),
-                                                     theirs: .array(theirOrder.map(JSONValue.string)))) == .theirs
+            theirsLeads =
+                conflicts.resolve(
+                    Conflict(
+                        path: path.description, base: .array(baseOrder.map(JSONValue.string)),
+                        ours: .array(ourOrder.map(JSONValue.string)),
+                        theirs: .array(theirOrder.map(JSONValue.string)))) == .theirs
         }
         let (leading, other) = theirsLeads ? (theirRecords.ids, ourRecords.ids) : (ourRecords.ids, theirRecords.ids)
         let order = interleave(leading.filter { merged[$0] != nil }, other.filter { merged[$0] != nil })
@@ -55,7 +63,8 @@ extension JSONMerge {
     /// `leading` has at that place; those that follow none go after `leading`'s own first
     /// additions. One pass over each: the cost is linear in the records.
     private static func interleave(_ leading: [String], _ other: [String]) -> [String] {
-        let inLeading = Set(leading), inOther = Set(other)
+        let inLeading = Set(leading)
+        let inOther = Set(other)
         // The other side's additions, by the record of `leading` they follow (nil: none).
         var following: [String?: [String]] = [:]
         var anchor: String?
@@ -84,7 +93,8 @@ extension JSONMerge {
         init?(_ elements: [JSONValue]) {
             for element in elements {
                 guard case .object(let members) = element, case .string(let id)? = members["id"],
-                      byID.updateValue(element, forKey: id) == nil else { return nil }
+                    byID.updateValue(element, forKey: id) == nil
+                else { return nil }
                 ids.append(id)
             }
         }

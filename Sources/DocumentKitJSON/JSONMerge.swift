@@ -62,8 +62,10 @@ public enum JSONMerge {
     /// Merges `ours` and `theirs`, two descendants of `base` (`nil` where a value is absent).
     /// `choosing` resolves the conflict at a path (as ``Conflict/path`` writes it) with one
     /// side's value; where it returns `nil` the conflict is listed.
-    public static func merge(base: JSONValue?, ours: JSONValue?, theirs: JSONValue?,
-                             choosing: (String) -> Side? = { _ in nil }) -> Result {
+    public static func merge(
+        base: JSONValue?, ours: JSONValue?, theirs: JSONValue?,
+        choosing: (String) -> Side? = { _ in nil }
+    ) -> Result {
         withoutActuallyEscaping(choosing) { choose in
             var conflicts = Conflicts(choose: choose)
             let merged = merge(base, ours, theirs, at: JSONPath(components: []), conflicts: &conflicts)
@@ -84,14 +86,16 @@ public enum JSONMerge {
         }
     }
 
-    package static func merge(_ base: JSONValue?, _ ours: JSONValue?, _ theirs: JSONValue?, at path: JSONPath,
-                              conflicts: inout Conflicts) -> JSONValue? {
+    package static func merge(
+        _ base: JSONValue?, _ ours: JSONValue?, _ theirs: JSONValue?, at path: JSONPath,
+        conflicts: inout Conflicts
+    ) -> JSONValue? {
         if ours == theirs { return ours }
         if base == ours { return theirs }
         if base == theirs { return ours }
         switch (base, ours, theirs) {
         case (.object(let before)?, .object(let mine)?, .object(let yours)?)
-            where !isBlobReference(before) && !isBlobReference(mine) && !isBlobReference(yours):
+        where !isBlobReference(before) && !isBlobReference(mine) && !isBlobReference(yours):
             return .object(mergeMembers(before, mine, yours, at: path, conflicts: &conflicts))
         case (nil, .object(let mine)?, .object(let yours)?) where !isBlobReference(mine) && !isBlobReference(yours):
             // Added on both sides: merged as if added to an empty object.
@@ -105,13 +109,19 @@ public enum JSONMerge {
         return side == .theirs ? theirs : ours
     }
 
-    private static func mergeMembers(_ base: [String: JSONValue], _ ours: [String: JSONValue], _ theirs: [String: JSONValue],
-                                     at path: JSONPath, conflicts: inout Conflicts) -> [String: JSONValue] {
+    private static func mergeMembers(
+        _ base: [String: JSONValue], _ ours: [String: JSONValue], _ theirs: [String: JSONValue],
+        at path: JSONPath, conflicts: inout Conflicts
+    ) -> [String: JSONValue] {
         var merged: [String: JSONValue] = [:]
         // Sorted, as canonical text orders members: conflicts come in document order.
-        let keys = Set(base.keys).union(ours.keys).union(theirs.keys).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let keys = Set(base.keys).union(ours.keys).union(theirs.keys).sorted {
+            $0.utf8.lexicographicallyPrecedes($1.utf8)
+        }
         for key in keys {
-            if let value = merge(base[key], ours[key], theirs[key], at: path.appending(.key(key)), conflicts: &conflicts) {
+            if let value = merge(
+                base[key], ours[key], theirs[key], at: path.appending(.key(key)), conflicts: &conflicts)
+            {
                 merged[key] = value
             }
         }

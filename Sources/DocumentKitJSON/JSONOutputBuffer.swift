@@ -61,7 +61,9 @@ package final class JSONOutputBuffer: JSONByteSink {
     package func append<Bytes: Collection>(contentsOf bytes: Bytes) where Bytes.Element == UInt8 {
         let extra = bytes.count
         reserve(extra)
-        let copied = UnsafeMutableBufferPointer(start: base.unsafelyUnwrapped + count, count: extra).initialize(from: bytes).1
+        let copied = UnsafeMutableBufferPointer(start: base.unsafelyUnwrapped + count, count: extra).initialize(
+            from: bytes
+        ).1
         count += copied
     }
 
@@ -70,8 +72,10 @@ package final class JSONOutputBuffer: JSONByteSink {
         guard let owned = base else { return Data() }
         base = nil
         if heapCapacity != nil { return Data(bytesNoCopy: owned, count: count, deallocator: .free) }
-        return Data(bytesNoCopy: owned, count: count, deallocator: .custom { pointer, _ in
-            LargeBuffer.release(pointer, JSONOutputBuffer.reservation)
-        })
+        return Data(
+            bytesNoCopy: owned, count: count,
+            deallocator: .custom { pointer, _ in
+                LargeBuffer.release(pointer, JSONOutputBuffer.reservation)
+            })
     }
 }

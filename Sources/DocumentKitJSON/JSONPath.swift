@@ -50,10 +50,17 @@ public struct JSONPath: Equatable, Sendable, CustomStringConvertible {
             switch component {
             case .key(let key):
                 // A first key `$` is quoted: plain, it would read as the root (`$.name`).
-                let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "$" || $0 == "-" }
+                let plain =
+                    !key.isEmpty
+                    && key.unicodeScalars.allSatisfy {
+                        CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "$" || $0 == "-"
+                    }
                     && !(text.isEmpty && key == "$")
-                if plain { text += text.isEmpty ? key : ".\(key)" }
-                else { text += "[\(JSONValue.string(key).jsonText(pretty: false))]" }
+                if plain {
+                    text += text.isEmpty ? key : ".\(key)"
+                } else {
+                    text += "[\(JSONValue.string(key).jsonText(pretty: false))]"
+                }
             case .index(let index): text += "[\(index)]"
             case .append: text += "[+]"
             case .wildcard: text += "[*]"
@@ -144,8 +151,14 @@ private struct JSONPathParser {
         var escaped = false
         while let scalar = peek {
             position += 1
-            if escaped { escaped = false; continue }
-            if scalar == "\\" { escaped = true; continue }
+            if escaped {
+                escaped = false
+                continue
+            }
+            if scalar == "\\" {
+                escaped = true
+                continue
+            }
             if scalar == "\"" {
                 let literal = String(String.UnicodeScalarView(scalars[start..<position]))
                 guard case .string(let key)? = try? JSONValue.parse(Data(literal.utf8)) else { break }

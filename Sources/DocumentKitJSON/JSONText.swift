@@ -10,7 +10,9 @@ package enum JSONText {
         output.append(UInt8(ascii: "\""))
         // Most strings (titles, ids, names) need no escape: copied whole, not byte by byte.
         let plain: Bool? = value.utf8.withContiguousStorageIfAvailable { bytes in
-            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                return false
+            }
             output.append(contentsOf: bytes)
             return true
         }
@@ -29,7 +31,9 @@ package enum JSONText {
             case 0x0C: output.append(contentsOf: [0x5C, UInt8(ascii: "f")])
             case 0..<0x20:
                 let hex = Array("0123456789abcdef".utf8)
-                output.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+                output.append(contentsOf: [
+                    0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]
+                ])
             default: output.append(byte)
             }
         }
@@ -53,8 +57,10 @@ package enum JSONText {
 
     /// Appends an object's members, sorted by the UTF-8 bytes of their keys; `appendValue`
     /// writes each value (for `indent + 1`) straight into `output`.
-    package static func appendObject<Value, Sink: JSONByteSink>(_ members: [(key: String, value: Value)], to output: inout Sink, pretty: Bool, indent: Int,
-                                                        appendValue: (Value, inout Sink) throws -> Void) rethrows {
+    package static func appendObject<Value, Sink: JSONByteSink>(
+        _ members: [(key: String, value: Value)], to output: inout Sink, pretty: Bool, indent: Int,
+        appendValue: (Value, inout Sink) throws -> Void
+    ) rethrows {
         guard !members.isEmpty else { return output.append(contentsOf: "{}".utf8) }
         output.append(UInt8(ascii: "{"))
         let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
@@ -70,8 +76,10 @@ package enum JSONText {
     }
 
     /// Appends an array's elements; `appendElement` writes each (for `indent + 1`).
-    package static func appendArray<Element, Sink: JSONByteSink>(_ elements: [Element], to output: inout Sink, pretty: Bool, indent: Int,
-                                                         appendElement: (Element, inout Sink) throws -> Void) rethrows {
+    package static func appendArray<Element, Sink: JSONByteSink>(
+        _ elements: [Element], to output: inout Sink, pretty: Bool, indent: Int,
+        appendElement: (Element, inout Sink) throws -> Void
+    ) rethrows {
         guard !elements.isEmpty else { return output.append(contentsOf: "[]".utf8) }
         output.append(UInt8(ascii: "["))
         for (offset, element) in elements.enumerated() {

@@ -23,7 +23,9 @@ extension JSONValue {
     }
 
     /// Adds the changes from `oldText` to `newText` to `changes`.
-    package static func collectChanges(from oldText: Data, to newText: Data, depthLimit: Int = 256, into changes: inout JSONChangeList) throws {
+    package static func collectChanges(
+        from oldText: Data, to newText: Data, depthLimit: Int = 256, into changes: inout JSONChangeList
+    ) throws {
         try oldText.withUnsafeBytes { old in
             try newText.withUnsafeBytes { new in
                 // Both texts are checked before anything is compared, the old one first, as
@@ -56,13 +58,16 @@ package struct CheckedJSONText {
 extension JSONValue {
     /// Adds the changes from `old` to `new` to `changes`, as
     /// ``collectChanges(from:to:depthLimit:into:)`` does, without checking either again.
-    package static func collectChanges(from old: CheckedJSONText, to new: CheckedJSONText, depthLimit: Int = 256,
-                                       into changes: inout JSONChangeList) throws {
+    package static func collectChanges(
+        from old: CheckedJSONText, to new: CheckedJSONText, depthLimit: Int = 256,
+        into changes: inout JSONChangeList
+    ) throws {
         try old.text.withUnsafeBytes { oldBytes in
             try new.text.withUnsafeBytes { newBytes in
-                try JSONDiff.collect(from: JSONTextOperand(text: oldBytes, range: old.root, depth: 0, depthLimit: depthLimit),
-                                     to: JSONTextOperand(text: newBytes, range: new.root, depth: 0, depthLimit: depthLimit),
-                                     into: &changes)
+                try JSONDiff.collect(
+                    from: JSONTextOperand(text: oldBytes, range: old.root, depth: 0, depthLimit: depthLimit),
+                    to: JSONTextOperand(text: newBytes, range: new.root, depth: 0, depthLimit: depthLimit),
+                    into: &changes)
             }
         }
     }
@@ -93,7 +98,9 @@ package struct JSONTextOperand: JSONDiffOperand {
     /// and `"A"`, members in another order), which the diff finds out by looking inside.
     package func isCertainlyEqual(to other: JSONTextOperand) -> Bool {
         range.count == other.range.count
-            && memcmp(text.baseAddress! + range.lowerBound, other.text.baseAddress! + other.range.lowerBound, range.count) == 0
+            && memcmp(
+                text.baseAddress! + range.lowerBound, other.text.baseAddress! + other.range.lowerBound, range.count)
+                == 0
     }
 
     package func members() throws -> [String: JSONTextOperand]? {

@@ -107,7 +107,9 @@ package struct JSONTextScanner {
         while from < text.count, let found = memchr(base + from, Int32(UInt8(ascii: "\"")), text.count - from) {
             let position = base.distance(to: UnsafeRawPointer(found))
             var backslashes = 0
-            while position - 1 - backslashes > quote, text[position - 1 - backslashes] == UInt8(ascii: "\\") { backslashes += 1 }
+            while position - 1 - backslashes > quote, text[position - 1 - backslashes] == UInt8(ascii: "\\") {
+                backslashes += 1
+            }
             if backslashes % 2 == 0 { return position + 1 }
             from = position + 1
         }

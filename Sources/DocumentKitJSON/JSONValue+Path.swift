@@ -6,7 +6,8 @@ extension JSONValue {
     /// (`usage`), and ``values(at:)`` gives them.
     public func value(at path: JSONPath) throws -> JSONValue {
         guard !path.hasWildcard else {
-            throw DocumentKitError(.usage, "a path with [*] names several values; here it must name one", location: path.description)
+            throw DocumentKitError(
+                .usage, "a path with [*] names several values; here it must name one", location: path.description)
         }
         return try Self.reporting {
             var current = self
@@ -53,12 +54,14 @@ extension JSONValue {
         if path.hasWildcard {
             guard last != .wildcard else {
                 let array = JSONPath(components: Array(path.components.dropLast()))
-                throw DocumentKitError(.usage, "[*] at the end would remove every element; to empty the array, set \(array) to []",
-                                       location: path.description)
+                throw DocumentKitError(
+                    .usage, "[*] at the end would remove every element; to empty the array, set \(array) to []",
+                    location: path.description)
             }
             var removed = 0
             var firstMiss: Missing?
-            try removeEach(path.components[...], walked: JSONPath(components: []), removed: &removed, firstMiss: &firstMiss)
+            try removeEach(
+                path.components[...], walked: JSONPath(components: []), removed: &removed, firstMiss: &firstMiss)
             if removed == 0 { throw Self.nothingMatches(path, firstMiss) }
             return
         }
@@ -104,8 +107,10 @@ extension JSONValue {
 
     /// The values the rest of a path with `[*]` reaches from here, each place it reaches
     /// nothing noted in `firstMiss` when it is the first.
-    private func collect(_ components: ArraySlice<JSONPath.Component>, walked: JSONPath, into found: inout [JSONValue],
-                         firstMiss: inout Missing?) throws {
+    private func collect(
+        _ components: ArraySlice<JSONPath.Component>, walked: JSONPath, into found: inout [JSONValue],
+        firstMiss: inout Missing?
+    ) throws {
         guard let component = components.first else {
             found.append(self)
             return
@@ -113,7 +118,8 @@ extension JSONValue {
         let rest = components.dropFirst()
         guard component == .wildcard else {
             do {
-                try child(component, walked: walked).collect(rest, walked: walked.appending(component), into: &found, firstMiss: &firstMiss)
+                try child(component, walked: walked).collect(
+                    rest, walked: walked.appending(component), into: &found, firstMiss: &firstMiss)
             } catch let missing as Missing {
                 if firstMiss == nil { firstMiss = missing }
             }
@@ -128,8 +134,10 @@ extension JSONValue {
         }
     }
 
-    private mutating func update(_ components: ArraySlice<JSONPath.Component>, walked: JSONPath,
-                                 _ change: (inout JSONValue) throws -> Void) throws {
+    private mutating func update(
+        _ components: ArraySlice<JSONPath.Component>, walked: JSONPath,
+        _ change: (inout JSONValue) throws -> Void
+    ) throws {
         guard let component = components.first else {
             try change(&self)
             return
@@ -171,8 +179,10 @@ extension JSONValue {
 
     /// Removes the values the rest of a path with `[*]` names from here, counting them in
     /// `removed`; a place it names nothing at is noted in `firstMiss` when it is the first.
-    private mutating func removeEach(_ components: ArraySlice<JSONPath.Component>, walked: JSONPath, removed: inout Int,
-                                     firstMiss: inout Missing?) throws {
+    private mutating func removeEach(
+        _ components: ArraySlice<JSONPath.Component>, walked: JSONPath, removed: inout Int,
+        firstMiss: inout Missing?
+    ) throws {
         guard let component = components.first else { return }
         let here = walked.appending(component)
         let rest = components.dropFirst()
@@ -200,12 +210,14 @@ extension JSONValue {
                 guard !elements.isEmpty else { throw emptyOrMismatch(walked: walked) }
                 let before = removed
                 for index in elements.indices {
-                    try elements[index].removeEach(rest, walked: walked.appending(.index(index)), removed: &removed, firstMiss: &firstMiss)
+                    try elements[index].removeEach(
+                        rest, walked: walked.appending(.index(index)), removed: &removed, firstMiss: &firstMiss)
                 }
                 guard removed > before else { return }
                 self = .array(elements)
             case (_, .append):
-                throw DocumentKitError(.usage, "'[+]' names a new element and can only be set", location: here.description)
+                throw DocumentKitError(
+                    .usage, "'[+]' names a new element and can only be set", location: here.description)
             default:
                 throw mismatch(component, walked: walked)
             }
@@ -218,7 +230,9 @@ extension JSONValue {
     private mutating func removeChild(_ last: JSONPath.Component, path: JSONPath) throws {
         switch (self, last) {
         case (.object(var members), .key(let key)):
-            guard members.removeValue(forKey: key) != nil else { throw Missing(path: path, detail: "has no field '\(key)'") }
+            guard members.removeValue(forKey: key) != nil else {
+                throw Missing(path: path, detail: "has no field '\(key)'")
+            }
             self = .object(members)
         case (.array(var elements), _):
             let index = try Self.resolveIndex(last, in: elements, path: path)
@@ -229,12 +243,18 @@ extension JSONValue {
         }
     }
 
-    private static func resolveIndex(_ component: JSONPath.Component, in elements: [JSONValue], path: JSONPath) throws -> Int {
+    private static func resolveIndex(_ component: JSONPath.Component, in elements: [JSONValue], path: JSONPath) throws
+        -> Int
+    {
         switch component {
         case .index(let index):
             let resolved = index < 0 ? elements.count + index : index
             guard elements.indices.contains(resolved) else {
-                throw Missing(path: path, detail: "index \(index) is out of range (the array has \(elements.count) element\(elements.count == 1 ? "" : "s"))")
+                throw Missing(
+                    path: path,
+                    detail:
+                        "index \(index) is out of range (the array has \(elements.count) element\(elements.count == 1 ? "" : "s"))"
+                )
             }
             return resolved
         case .match(let field, let value):

@@ -33,7 +33,8 @@ extension JSONValue {
                 element.append(to: &output, pretty: pretty, indent: indent + 1)
             }
         case .object(let members):
-            JSONText.appendObject(members.map { ($0.key, $0.value) }, to: &output, pretty: pretty, indent: indent) { value, output in
+            JSONText.appendObject(members.map { ($0.key, $0.value) }, to: &output, pretty: pretty, indent: indent) {
+                value, output in
                 value.append(to: &output, pretty: pretty, indent: indent + 1)
             }
         }

@@ -26,11 +26,17 @@ public enum JSONValue: Codable, Equatable, Sendable {
             return
         }
         let value = try decoder.singleValueContainer()
-        if value.decodeNil() { self = .null }
-        else if let bool = try? value.decode(Bool.self) { self = .bool(bool) }
-        else if let integer = try? value.decode(Int64.self) { self = .integer(integer) }
-        else if let number = try? value.decode(Double.self) { self = .number(number) }
-        else { self = .string(try value.decode(String.self)) }
+        if value.decodeNil() {
+            self = .null
+        } else if let bool = try? value.decode(Bool.self) {
+            self = .bool(bool)
+        } else if let integer = try? value.decode(Int64.self) {
+            self = .integer(integer)
+        } else if let number = try? value.decode(Double.self) {
+            self = .number(number)
+        } else {
+            self = .string(try value.decode(String.self))
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -87,7 +93,9 @@ public enum JSONValue: Codable, Equatable, Sendable {
 
     /// Walks the containers only, with one path that grows and shrinks as it goes: a
     /// document of 20,000 tasks has a few references and 200,000 values that are none.
-    private func collectBlobReferences(path: inout [JSONPath.Component], into found: inout [(path: JSONPath, digest: String)]) {
+    private func collectBlobReferences(
+        path: inout [JSONPath.Component], into found: inout [(path: JSONPath, digest: String)]
+    ) {
         switch self {
         case .object(let members):
             if case .string(let digest)? = members["$blob"] {

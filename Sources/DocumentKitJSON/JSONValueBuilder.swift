@@ -30,12 +30,18 @@ package struct JSONValueBuilder: JSONWalkOutput {
         try walker.walkValue()
     }
 
-    package static func addMember(_ walker: inout JSONParser, _ name: JSONStringToken, _ value: JSONValue,
-                                  to object: inout [String: JSONValue]) throws {
-        guard object.updateValue(value, forKey: walker.text(of: name)) == nil else { throw walker.duplicateMember(name) }
+    package static func addMember(
+        _ walker: inout JSONParser, _ name: JSONStringToken, _ value: JSONValue,
+        to object: inout [String: JSONValue]
+    ) throws {
+        guard object.updateValue(value, forKey: walker.text(of: name)) == nil else {
+            throw walker.duplicateMember(name)
+        }
     }
 
-    package static func endObject(_ walker: inout JSONParser, _ object: [String: JSONValue]) -> JSONValue { .object(object) }
+    package static func endObject(_ walker: inout JSONParser, _ object: [String: JSONValue]) -> JSONValue {
+        .object(object)
+    }
 
     package static func beginArray(_ walker: inout JSONParser) -> [JSONValue] { [] }
 
@@ -97,7 +103,9 @@ extension JSONValue {
     /// The members named `wanted` of the JSON object `data` holds, reading members only
     /// until all of them are found: the rest of the text is neither parsed nor checked.
     /// A member found before them is parsed in full. Throws if `data` is not an object.
-    package static func parseMembers(_ wanted: Set<String>, of data: Data, depthLimit: Int = 256) throws -> [String: JSONValue] {
+    package static func parseMembers(_ wanted: Set<String>, of data: Data, depthLimit: Int = 256) throws -> [String:
+        JSONValue]
+    {
         try data.withUnsafeBytes { bytes in
             var parser = JSONParser(bytes: bytes, depthLimit: depthLimit)
             return try parser.parseMembers(wanted)

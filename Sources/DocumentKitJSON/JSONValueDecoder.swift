@@ -36,7 +36,9 @@ private struct ValueDecoder: Decoder {
         return UnkeyedContainer(elements: elements, codingPath: codingPath, userInfo: userInfo)
     }
 
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleValue(value: value, codingPath: codingPath, userInfo: userInfo) }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        SingleValue(value: value, codingPath: codingPath, userInfo: userInfo)
+    }
 
     /// Decodes `type` from this value: dates from their text, data from Base64 and URLs
     /// from their text (as `JSONDecoder` does), everything else by its own `init(from:)`.
@@ -44,7 +46,10 @@ private struct ValueDecoder: Decoder {
         if T.self == Date.self {
             guard case .string(let text) = value else { throw mismatch(String.self, value, codingPath) }
             guard let date = DocumentDates.parse(text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "'\(text)' is not a date (use 2026-11-22 or 2026-11-22T09:30:00Z)"))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: codingPath,
+                        debugDescription: "'\(text)' is not a date (use 2026-11-22 or 2026-11-22T09:30:00Z)"))
             }
             return date as! T
         }
@@ -52,14 +57,16 @@ private struct ValueDecoder: Decoder {
         if T.self == Data.self {
             guard case .string(let text) = value else { throw mismatch(String.self, value, codingPath) }
             guard let data = Data(base64Encoded: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Encountered Data is not valid Base64."))
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: codingPath, debugDescription: "Encountered Data is not valid Base64."))
             }
             return data as! T
         }
         if T.self == URL.self {
             guard case .string(let text) = value else { throw mismatch(String.self, value, codingPath) }
             guard let url = URL(string: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Invalid URL string."))
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: codingPath, debugDescription: "Invalid URL string."))
             }
             return url as! T
         }
@@ -70,14 +77,16 @@ private struct ValueDecoder: Decoder {
 private func mismatch(_ type: Any.Type, _ value: JSONValue, _ codingPath: [any CodingKey]) -> DecodingError {
     let found: String
     switch value {
-    case .null: return DecodingError.valueNotFound(type, .init(codingPath: codingPath, debugDescription: "Found null instead"))
+    case .null:
+        return DecodingError.valueNotFound(type, .init(codingPath: codingPath, debugDescription: "Found null instead"))
     case .bool: found = "a boolean"
     case .integer, .number: found = "a number"
     case .string: found = "a string"
     case .array: found = "an array"
     case .object: found = "an object"
     }
-    return DecodingError.typeMismatch(type, .init(codingPath: codingPath, debugDescription: "Expected to decode \(type) but found \(found) instead."))
+    return DecodingError.typeMismatch(
+        type, .init(codingPath: codingPath, debugDescription: "Expected to decode \(type) but found \(found) instead."))
 }
 
 /// The scalar decodings every container shares.
@@ -90,7 +99,8 @@ private func scalar<T>(_ type: T.Type, from value: JSONValue, at codingPath: [an
         default: throw mismatch(type, value, codingPath)
         }
         guard let exact else {
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Number \(value) does not fit in \(I.self)."))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: codingPath, debugDescription: "Number \(value) does not fit in \(I.self)."))
         }
         return exact
     }
@@ -145,7 +155,9 @@ private struct SingleValue: SingleValueDecodingContainer {
     func decode(_ type: UInt16.Type) throws -> UInt16 { try scalar(type, from: value, at: codingPath) }
     func decode(_ type: UInt32.Type) throws -> UInt32 { try scalar(type, from: value, at: codingPath) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar(type, from: value, at: codingPath) }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try ValueDecoder(value: value, codingPath: codingPath, userInfo: userInfo).decodeValue(type) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try ValueDecoder(value: value, codingPath: codingPath, userInfo: userInfo).decodeValue(type)
+    }
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
@@ -158,33 +170,66 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func member(_ key: Key) throws -> JSONValue {
         guard let value = members[key.stringValue] else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "No value associated with key \(key.stringValue)."))
+            throw DecodingError.keyNotFound(
+                key, .init(codingPath: codingPath, debugDescription: "No value associated with key \(key.stringValue).")
+            )
         }
         return value
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try member(key) == .null }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(type, from: member(key), at: codingPath + [key]) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(type, from: member(key), at: codingPath + [key]) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try scalar(type, from: member(key), at: codingPath + [key]) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try scalar(type, from: member(key), at: codingPath + [key]) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try scalar(type, from: member(key), at: codingPath + [key]) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try scalar(type, from: member(key), at: codingPath + [key]) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try scalar(type, from: member(key), at: codingPath + [key]) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try scalar(type, from: member(key), at: codingPath + [key]) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try scalar(type, from: member(key), at: codingPath + [key]) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try scalar(type, from: member(key), at: codingPath + [key]) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try scalar(type, from: member(key), at: codingPath + [key]) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try scalar(type, from: member(key), at: codingPath + [key]) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try scalar(type, from: member(key), at: codingPath + [key]) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try scalar(type, from: member(key), at: codingPath + [key]) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        try scalar(type, from: member(key), at: codingPath + [key])
+    }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try scalar(type, from: member(key), at: codingPath + [key])
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try scalar(type, from: member(key), at: codingPath + [key])
+    }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        try scalar(type, from: member(key), at: codingPath + [key])
+    }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        try scalar(type, from: member(key), at: codingPath + [key])
+    }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+        try scalar(type, from: member(key), at: codingPath + [key])
+    }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+        try scalar(type, from: member(key), at: codingPath + [key])
+    }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+        try scalar(type, from: member(key), at: codingPath + [key])
+    }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+        try scalar(type, from: member(key), at: codingPath + [key])
+    }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+        try scalar(type, from: member(key), at: codingPath + [key])
+    }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+        try scalar(type, from: member(key), at: codingPath + [key])
+    }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+        try scalar(type, from: member(key), at: codingPath + [key])
+    }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+        try scalar(type, from: member(key), at: codingPath + [key])
+    }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+        try scalar(type, from: member(key), at: codingPath + [key])
+    }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try ValueDecoder(value: member(key), codingPath: codingPath + [key], userInfo: userInfo).decodeValue(type)
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        try ValueDecoder(value: member(key), codingPath: codingPath + [key], userInfo: userInfo).container(keyedBy: type)
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        try ValueDecoder(value: member(key), codingPath: codingPath + [key], userInfo: userInfo).container(
+            keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -216,7 +261,8 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     private mutating func next(_ type: Any.Type) throws -> (JSONValue, [any CodingKey]) {
         let path = codingPath + [AnyCodingKey(intValue: currentIndex)]
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(type, .init(codingPath: path, debugDescription: "Unkeyed container is at end."))
+            throw DecodingError.valueNotFound(
+                type, .init(codingPath: path, debugDescription: "Unkeyed container is at end."))
         }
         defer { currentIndex += 1 }
         return (elements[currentIndex], path)
@@ -253,7 +299,9 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
         return try ValueDecoder(value: value, codingPath: path, userInfo: userInfo).decodeValue(type)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+        NestedKey
+    > {
         let (value, path) = try next([String: JSONValue].self)
         return try ValueDecoder(value: value, codingPath: path, userInfo: userInfo).container(keyedBy: type)
     }

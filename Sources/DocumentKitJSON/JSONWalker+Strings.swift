@@ -38,7 +38,8 @@ extension JSONWalker {
                 }
                 index += 1
                 guard isValidUTF8 else { throw failure("invalid UTF-8 in a string") }
-                return JSONStringToken(quote: quote, content: start..<(index - 1), isASCII: isASCII, hasEscapes: hasEscapes)
+                return JSONStringToken(
+                    quote: quote, content: start..<(index - 1), isASCII: isASCII, hasEscapes: hasEscapes)
             case UInt8(ascii: "\\"):
                 if !runIsASCII {
                     isASCII = false
@@ -51,7 +52,7 @@ extension JSONWalker {
                 index += 1
                 switch escape {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     break
                 case UInt8(ascii: "u"): _ = try unicodeEscape()
                 default: throw failure("invalid escape '\\\(Character(Unicode.Scalar(escape)))'")
@@ -109,7 +110,8 @@ extension JSONWalker {
     private mutating func unicodeEscape() throws -> Unicode.Scalar {
         var scalar = try hexQuad()
         if (0xD800...0xDBFF).contains(scalar) {
-            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+            else {
                 throw failure("unpaired surrogate in a \\u escape")
             }
             index += 2
@@ -150,8 +152,10 @@ extension JSONWalker {
     @inline(__always)
     private static func stops(in word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
-        let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
-        let hasQuote = (quote &- ones) & ~quote, hasBackslash = (backslash &- ones) & ~backslash
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let hasQuote = (quote &- ones) & ~quote
+        let hasBackslash = (backslash &- ones) & ~backslash
         let hasControl = (word &- ones &* 0x20) & ~word
         return (hasQuote | hasBackslash | hasControl) & highBits
     }
@@ -168,7 +172,9 @@ extension JSONWalker {
     package mutating func scanNumber() throws -> Bool {
         var isInteger = true
         if current == UInt8(ascii: "-") { index += 1 }
-        guard let first = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { throw failure("invalid number") }
+        guard let first = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+            throw failure("invalid number")
+        }
         if first == UInt8(ascii: "0") {
             index += 1
         } else {
@@ -177,14 +183,18 @@ extension JSONWalker {
         if current == UInt8(ascii: ".") {
             isInteger = false
             index += 1
-            guard let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { throw failure("invalid number") }
+            guard let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else {
+                throw failure("invalid number")
+            }
             while let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { index += 1 }
         }
         if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
             isInteger = false
             index += 1
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
-            guard let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { throw failure("invalid number") }
+            guard let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else {
+                throw failure("invalid number")
+            }
             while let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { index += 1 }
         }
         return isInteger

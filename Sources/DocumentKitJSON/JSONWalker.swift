@@ -27,7 +27,8 @@ package protocol JSONWalkOutput {
     /// Reads the value of member `name` (the walker stands after its colon).
     static func memberValue(_ walker: inout JSONWalker<Self>, named name: JSONStringToken) throws -> Value
     /// Adds a member; throws `walker.duplicateMember(name)` when the object has the name.
-    static func addMember(_ walker: inout JSONWalker<Self>, _ name: JSONStringToken, _ value: Value, to object: inout Object) throws
+    static func addMember(
+        _ walker: inout JSONWalker<Self>, _ name: JSONStringToken, _ value: Value, to object: inout Object) throws
     static func endObject(_ walker: inout JSONWalker<Self>, _ object: Object) -> Value
 
     static func beginArray(_ walker: inout JSONWalker<Self>) -> Array
@@ -97,9 +98,15 @@ package struct JSONWalker<Output: JSONWalkOutput> {
         case UInt8(ascii: "{"): return try walkObject()
         case UInt8(ascii: "["): return try walkArray()
         case UInt8(ascii: "\""): return try Output.string(&self, try scanString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return Output.literal(.true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return Output.literal(.false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return Output.literal(.null)
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return Output.literal(.true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return Output.literal(.false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return Output.literal(.null)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let start = index
             let isInteger = try scanNumber()
@@ -180,7 +187,9 @@ package struct JSONWalker<Output: JSONWalkOutput> {
                     index += 1
                     continue
                 }
-                let others = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ 0x2020_2020_2020_2020
+                let others =
+                    UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    ^ 0x2020_2020_2020_2020
                 index += others == 0 ? 8 : others.trailingZeroBitCount / 8
             case 0x09, 0x0A, 0x0D: index += 1
             default: return
@@ -197,7 +206,7 @@ package struct JSONWalker<Output: JSONWalkOutput> {
     private mutating func expectLiteral(_ literal: StaticString) throws {
         let count = literal.utf8CodeUnitCount
         guard index + count <= bytes.count,
-              memcmp(bytes.baseAddress! + index, literal.utf8Start, count) == 0
+            memcmp(bytes.baseAddress! + index, literal.utf8Start, count) == 0
         else { throw failure("unexpected word") }
         index += count
     }
@@ -213,7 +222,12 @@ package struct JSONWalker<Output: JSONWalkOutput> {
         var line = 1
         var column = 1
         for byte in bytes[0..<min(index, bytes.count)] {
-            if byte == 0x0A { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
         }
         return DocumentKitError(.malformedInput, "not valid JSON: \(message) at line \(line), column \(column)")
     }

@@ -7,22 +7,25 @@ extension UUID {
     /// ids of 20,000 records cost more than parsing them.
     package init?(text: String) {
         var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let parsed: Bool = text.utf8.withContiguousStorageIfAvailable { utf8 in
-            guard utf8.count == 36 else { return false }
-            return withUnsafeMutableBytes(of: &bytes) { output in
-                var input = 0
-                for index in 0..<16 {
-                    if input == 8 || input == 13 || input == 18 || input == 23 {
-                        guard utf8[input] == UInt8(ascii: "-") else { return false }
-                        input += 1
+        let parsed: Bool =
+            text.utf8.withContiguousStorageIfAvailable { utf8 in
+                guard utf8.count == 36 else { return false }
+                return withUnsafeMutableBytes(of: &bytes) { output in
+                    var input = 0
+                    for index in 0..<16 {
+                        if input == 8 || input == 13 || input == 18 || input == 23 {
+                            guard utf8[input] == UInt8(ascii: "-") else { return false }
+                            input += 1
+                        }
+                        guard let high = Self.hexValue(utf8[input]), let low = Self.hexValue(utf8[input + 1]) else {
+                            return false
+                        }
+                        output[index] = high << 4 | low
+                        input += 2
                     }
-                    guard let high = Self.hexValue(utf8[input]), let low = Self.hexValue(utf8[input + 1]) else { return false }
-                    output[index] = high << 4 | low
-                    input += 2
+                    return true
                 }
-                return true
-            }
-        } ?? false
+            } ?? false
         guard parsed else {
             guard let uuid = UUID(uuidString: text) else { return nil }
             self = uuid
@@ -79,13 +82,16 @@ extension KeyedDecodingContainer {
     /// The UUIDs of the array at `key`, or `nil` when there is none.
     public func decodeUUIDsIfPresent(forKey key: Key) throws -> [UUID]? {
         try decodeIfPresent([String].self, forKey: key).map { texts in
-            try texts.enumerated().map { try Self.uuid($0.element, at: codingPath + [key, AnyCodingKey(intValue: $0.offset)]) }
+            try texts.enumerated().map {
+                try Self.uuid($0.element, at: codingPath + [key, AnyCodingKey(intValue: $0.offset)])
+            }
         }
     }
 
     private static func uuid(_ text: String, at path: [any CodingKey]) throws -> UUID {
         guard let uuid = UUID(text: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "Attempted to decode UUID from invalid UUID string."))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: path, debugDescription: "Attempted to decode UUID from invalid UUID string."))
         }
         return uuid
     }

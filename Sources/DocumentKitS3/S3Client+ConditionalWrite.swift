@@ -25,7 +25,9 @@ extension S3Client {
             } catch var error as S3Error where error.isPreconditionFailure || error.isTransient {
                 let current = try await get(bucket: bucket, key: key)
                 if current?.data == body { return true }
-                let unchanged = tag.map { tag in current.map { Self.unquoted($0.etag) == Self.unquoted(tag) } ?? false } ?? (current == nil)
+                let unchanged =
+                    tag.map { tag in current.map { Self.unquoted($0.etag) == Self.unquoted(tag) } ?? false }
+                    ?? (current == nil)
                 guard !error.isPreconditionFailure, unchanged else { return false }
                 guard retry < retryPolicy.maxRetries, budget.spend(timeout: error.isTimeout) else {
                     error.retries = retry
@@ -46,6 +48,8 @@ extension S3Client {
     /// as it is.
     static func conditionLost(_ error: S3Error, ifMatch: String?) -> S3Error {
         guard ifMatch != nil, case .service(let status, "NoSuchKey") = error.kind else { return error }
-        return S3Error(.service(status: status, code: "PreconditionFailed"), message: "no object to match: \(error.message)", resource: error.resource)
+        return S3Error(
+            .service(status: status, code: "PreconditionFailed"), message: "no object to match: \(error.message)",
+            resource: error.resource)
     }
 }

@@ -25,14 +25,20 @@ extension S3Client {
         // A system call that failed (NIO says `connection reset (error set): Connection
         // refused) (errno: 111)`): in the system's words.
         let text = "\(error)"
-        if let range = text.range(of: "(errno: "), let number = Int32(text[range.upperBound...].prefix { $0.isNumber }) {
+        if let range = text.range(of: "(errno: "), let number = Int32(text[range.upperBound...].prefix { $0.isNumber })
+        {
             let reason = DocumentKitError.systemReason(errno: number)
-            return [ECONNRESET, EPIPE].contains(number) ? ("the connection to \(endpoint) broke: \(reason)", true) : ("cannot reach \(endpoint): \(reason)", false)
+            return [ECONNRESET, EPIPE].contains(number)
+                ? ("the connection to \(endpoint) broke: \(reason)", true)
+                : ("cannot reach \(endpoint): \(reason)", false)
         }
         guard let error = error as? HTTPClientError else {
             // TLS's errors (NIOSSLError, BoringSSL's) name no cause a user can act on beyond this.
             if ["SSL", "TLS", "certificate"].contains(where: { text.localizedCaseInsensitiveContains($0) }) {
-                return ("the secure (TLS) connection to \(endpoint) failed: check the endpoint's address and certificate", false)
+                return (
+                    "the secure (TLS) connection to \(endpoint) failed: check the endpoint's address and certificate",
+                    false
+                )
             }
             // NIO's HTTP parser ending a body early ("stream ended at an unexpected time"),
             // or any other failure once connected.

@@ -9,8 +9,11 @@ import NIOHTTP1
 extension S3Client {
     /// Refuses a body shorter (or longer) than the Content-Length its answer promised.
     static func checkLength(_ body: Data, headers: HTTPHeaders, resource: String) throws {
-        guard let promised = headers.first(name: "content-length").flatMap(Int.init), promised != body.count else { return }
-        throw S3Error(.interrupted, message: "the answer ended after \(body.count) of its \(promised) bytes", resource: resource)
+        guard let promised = headers.first(name: "content-length").flatMap(Int.init), promised != body.count else {
+            return
+        }
+        throw S3Error(
+            .interrupted, message: "the answer ended after \(body.count) of its \(promised) bytes", resource: resource)
     }
 
     /// Refuses a body whose MD5 is `actual` (lower-case hex) when the answer's ETag is an
@@ -19,14 +22,18 @@ extension S3Client {
     static func checkMD5(_ actual: String, headers: HTTPHeaders, resource: String) throws {
         guard let etag = headers.first(name: "etag"), let expected = plainMD5(etag, headers: headers) else { return }
         guard actual != expected else { return }
-        throw S3Error(.interrupted, message: "the body's MD5 (\(actual)) is not its ETag (\(expected)): it changed on the way", resource: resource)
+        throw S3Error(
+            .interrupted, message: "the body's MD5 (\(actual)) is not its ETag (\(expected)): it changed on the way",
+            resource: resource)
     }
 
     /// The MD5 that `etag` is, in lower-case hex; `nil` when it is no plain MD5: a multipart
     /// upload's (`…-N`), or one of an object encrypted with KMS or a customer's key.
     static func plainMD5(_ etag: String, headers: HTTPHeaders) -> String? {
         let encryption = headers.first(name: "x-amz-server-side-encryption") ?? ""
-        guard !encryption.hasPrefix("aws:kms"), headers.first(name: "x-amz-server-side-encryption-customer-algorithm") == nil else { return nil }
+        guard !encryption.hasPrefix("aws:kms"),
+            headers.first(name: "x-amz-server-side-encryption-customer-algorithm") == nil
+        else { return nil }
         let value = unquoted(etag).lowercased()
         return value.count == 32 && value.allSatisfy(\.isHexDigit) ? value : nil
     }
@@ -38,12 +45,16 @@ extension S3Client {
     static func document(_ root: String, in body: Data, status: Int, resource: String) throws -> S3XML {
         let xml = S3XML.parse(body)
         if xml.root == "Error", let code = xml.first("Code", in: "Error") {
-            var error = S3Error(.service(status: status, code: code), message: xml.first("Message", in: "Error") ?? "", resource: resource)
+            var error = S3Error(
+                .service(status: status, code: code), message: xml.first("Message", in: "Error") ?? "",
+                resource: resource)
             error.requestID = xml.first("RequestId", in: "Error")
             throw error
         }
         guard xml.isWhole, xml.root != nil else {
-            throw S3Error(.service(status: status, code: "MalformedResponse"), message: "the answer is not a whole \(root) document", resource: resource)
+            throw S3Error(
+                .service(status: status, code: "MalformedResponse"),
+                message: "the answer is not a whole \(root) document", resource: resource)
         }
         return xml
     }
@@ -57,7 +68,9 @@ extension S3Client {
             let hexDigits = Array(unquoted(parts[number]!).lowercased().utf8)
             guard hexDigits.count == 32 else { return nil }
             for index in stride(from: 0, to: 32, by: 2) {
-                guard let byte = UInt8(String(decoding: hexDigits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
+                guard let byte = UInt8(String(decoding: hexDigits[index..<index + 2], as: UTF8.self), radix: 16) else {
+                    return nil
+                }
                 digests.append(byte)
             }
         }

@@ -19,9 +19,12 @@ extension S3Client {
     /// error; with `checksBody`, an ETag that is an MD5 must be that of the body sent (a
     /// PUT) or received (a GET); with `answer`, the body must be that XML document (an
     /// `Error` document in a 200 is the error it names).
-    func send(_ operation: String, _ method: HTTPMethod, bucket: String, key: String?, query: [(String, String)] = [],
-              headers: [String: String] = [:], body: ByteBuffer = ByteBuffer(), limit: Int = 16 << 20, checksBody: Bool = false,
-              answer: String? = nil, retrying: Bool = true) async throws -> Response {
+    func send(
+        _ operation: String, _ method: HTTPMethod, bucket: String, key: String?, query: [(String, String)] = [],
+        headers: [String: String] = [:], body: ByteBuffer = ByteBuffer(), limit: Int = 16 << 20,
+        checksBody: Bool = false,
+        answer: String? = nil, retrying: Bool = true
+    ) async throws -> Response {
         let resource = key.map { "\(bucket)/\($0)" } ?? bucket
         // A body goes with its MD5 (`Content-MD5`, signed), which the service checks on
         // arrival, and its payload unsigned: the one hash of its bytes also checks the
@@ -34,13 +37,16 @@ extension S3Client {
             sentMD5 = Self.hex(digest)
         }
         let once: (Int) async throws -> Response = { [headers] _ in
-            let response = try await execute(method, bucket: bucket, key: key, query: query, headers: headers, body: body,
-                                             payloadHash: sentMD5 == nil ? nil : SigV4Signer.unsignedPayload)
+            let response = try await execute(
+                method, bucket: bucket, key: key, query: query, headers: headers, body: body,
+                payloadHash: sentMD5 == nil ? nil : SigV4Signer.unsignedPayload)
             let data: Data
             do {
                 data = Data(try await response.body.collect(upTo: method == .HEAD ? 0 : limit).readableBytesView)
             } catch is NIOTooManyBytesError {
-                throw S3Error(.service(status: Int(response.status.code), code: "TooLarge"), message: "the answer is over \(limit) bytes", resource: resource)
+                throw S3Error(
+                    .service(status: Int(response.status.code), code: "TooLarge"),
+                    message: "the answer is over \(limit) bytes", resource: resource)
             } catch {
                 // The answer began and broke off.
                 throw interrupted(error, resource: resource)
@@ -50,7 +56,9 @@ extension S3Client {
                 try Self.checkLength(data, headers: response.headers, resource: resource)
             }
             if checksBody {
-                try Self.checkMD5(method == .PUT ? sentMD5 ?? Self.md5(body) : Self.md5(data), headers: response.headers, resource: resource)
+                try Self.checkMD5(
+                    method == .PUT ? sentMD5 ?? Self.md5(body) : Self.md5(data), headers: response.headers,
+                    resource: resource)
             }
             if let answer {
                 checked.xml = try Self.document(answer, in: data, status: Int(response.status.code), resource: resource)
@@ -69,8 +77,10 @@ extension S3Client {
     /// Sends one signed request; an error status becomes `S3Error`, after reading the
     /// service's error document (`Code`, `Message`, `RequestId`). The body of a success is
     /// the caller's to read. `payloadHash` is the body's SHA-256 unless given.
-    func execute(_ method: HTTPMethod, bucket: String, key: String?, query: [(String, String)] = [],
-                 headers: [String: String] = [:], body: ByteBuffer = ByteBuffer(), payloadHash: String? = nil) async throws -> HTTPClientResponse {
+    func execute(
+        _ method: HTTPMethod, bucket: String, key: String?, query: [(String, String)] = [],
+        headers: [String: String] = [:], body: ByteBuffer = ByteBuffer(), payloadHash: String? = nil
+    ) async throws -> HTTPClientResponse {
         let resource = key.map { "\(bucket)/\($0)" } ?? bucket
         var path = endpoint.path.hasSuffix("/") ? String(endpoint.path.dropLast()) : endpoint.path
         path += "/" + SigV4Signer.encode(bucket)
@@ -78,11 +88,15 @@ extension S3Client {
         let host = endpoint.port.map { "\(endpoint.host ?? ""):\($0)" } ?? (endpoint.host ?? "")
         var signing = headers
         signing["host"] = host
-        let signed = signer.signedHeaders(method: method.rawValue, path: path, query: query, headers: signing,
-                                          payloadHash: payloadHash ?? SigV4Signer.payloadHash(body), date: Date())
-        let queryText = query.map { $0.1.isEmpty ? SigV4Signer.encode($0.0) : "\(SigV4Signer.encode($0.0))=\(SigV4Signer.encode($0.1))" }
-            .joined(separator: "&")
-        var request = HTTPClientRequest(url: "\(endpoint.scheme ?? "https")://\(host)\(path)\(queryText.isEmpty ? "" : "?" + queryText)")
+        let signed = signer.signedHeaders(
+            method: method.rawValue, path: path, query: query, headers: signing,
+            payloadHash: payloadHash ?? SigV4Signer.payloadHash(body), date: Date())
+        let queryText = query.map {
+            $0.1.isEmpty ? SigV4Signer.encode($0.0) : "\(SigV4Signer.encode($0.0))=\(SigV4Signer.encode($0.1))"
+        }
+        .joined(separator: "&")
+        var request = HTTPClientRequest(
+            url: "\(endpoint.scheme ?? "https")://\(host)\(path)\(queryText.isEmpty ? "" : "?" + queryText)")
         request.method = method
         for (name, value) in signed { request.headers.replaceOrAdd(name: name, value: value) }
         if body.readableBytes > 0 || method == .PUT || method == .POST {
@@ -105,10 +119,15 @@ extension S3Client {
             let data = (try? await response.body.collect(upTo: 1 << 20)).map { Data($0.readableBytesView) } ?? Data()
             let xml = S3XML.parse(data)
             // A HEAD's answer has no body: its status is all there is to go on.
-            let code = xml.first("Code") ?? (response.status.code == 404 ? (key == nil ? "NoSuchBucket" : "NoSuchKey")
-                : response.status.code == 403 ? "AccessDenied" : response.status.reasonPhrase)
-            var error = S3Error(.service(status: Int(response.status.code), code: code), message: xml.first("Message") ?? response.status.reasonPhrase,
-                                resource: resource)
+            let code =
+                xml.first("Code")
+                ?? (response.status.code == 404
+                    ? (key == nil ? "NoSuchBucket" : "NoSuchKey")
+                    : response.status.code == 403 ? "AccessDenied" : response.status.reasonPhrase)
+            var error = S3Error(
+                .service(status: Int(response.status.code), code: code),
+                message: xml.first("Message") ?? response.status.reasonPhrase,
+                resource: resource)
             error.requestID = xml.first("RequestId") ?? response.headers.first(name: "x-amz-request-id")
             throw error
         }

@@ -47,12 +47,17 @@ public struct S3Error: Error, Sendable, CustomStringConvertible {
     /// Whether a conditional write lost: the object exists (`If-None-Match: *`) or has
     /// changed (`If-Match`).
     public var isPreconditionFailure: Bool {
-        if case .service(let status, let code) = kind { status == 412 || code == "PreconditionFailed" || code == "ConditionalRequestConflict" } else { false }
+        if case .service(let status, let code) = kind {
+            status == 412 || code == "PreconditionFailed" || code == "ConditionalRequestConflict"
+        } else {
+            false
+        }
     }
 
     /// Whether the keys were refused: an unknown key id, a wrong secret, or no permission.
     public var isAccessDenied: Bool {
-        ["InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied", "InvalidToken", "ExpiredToken"].contains(code ?? "")
+        ["InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied", "InvalidToken", "ExpiredToken"].contains(
+            code ?? "")
     }
 
     /// Whether the same request may succeed if sent again: the failures AWS's SDKs retry
@@ -71,7 +76,7 @@ public struct S3Error: Error, Sendable, CustomStringConvertible {
     /// Content-MD5 says was damaged on the way, and is sent again from the bytes held.
     static let transientCodes: Set<String> = [
         "SlowDown", "RequestTimeout", "InternalError", "ServiceUnavailable", "Throttling", "ThrottlingException",
-        "MalformedResponse", "BadDigest",
+        "MalformedResponse", "BadDigest"
     ]
 
     /// What happened: the service's answer (`HTTP 503 SlowDown: Please reduce your request

@@ -17,15 +17,20 @@ extension S3RemoteStore {
             return DocumentKitError(.unavailable, "\(asked): \(error.answer)\(error.notes)", path: remote)
         case .service(let status, let code):
             if error.isAccessDenied {
-                return DocumentKitError(.accessDenied, "the service refused the credentials (\(error.answer)) on \(asked)\(error.notes): check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or ~/.aws/credentials) and the keys' permissions on the bucket", path: remote)
+                return DocumentKitError(
+                    .accessDenied,
+                    "the service refused the credentials (\(error.answer)) on \(asked)\(error.notes): check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or ~/.aws/credentials) and the keys' permissions on the bucket",
+                    path: remote)
             }
             if code == "NoSuchBucket" {
                 return DocumentKitError(.missingInput, "no such bucket", path: remote)
             }
             if status == 404, code == "NoSuchKey" {
-                return DocumentKitError(.missingInput, "no such file", path: path.isEmpty ? remote : "\(remote)/\(path)")
+                return DocumentKitError(
+                    .missingInput, "no such file", path: path.isEmpty ? remote : "\(remote)/\(path)")
             }
-            return DocumentKitError(error.isTransient ? .unavailable : .ioError, "\(asked): \(error.answer)\(error.notes)", path: remote)
+            return DocumentKitError(
+                error.isTransient ? .unavailable : .ioError, "\(asked): \(error.answer)\(error.notes)", path: remote)
         }
     }
 }

@@ -45,18 +45,24 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
     /// once under way are retried as `retryPolicy` says, and a body that stalls for its
     /// timeout is such a failure. Connections are kept for `jobs` transfers at once, and
     /// the parts of the large files among them.
-    public init(bucket: String, prefix: String, endpoint: URL, region: String, credentials: S3Credentials, connectTimeout: TimeAmount = .seconds(10),
-                retryPolicy: S3RetryPolicy = S3RetryPolicy(), jobs: Int = TransferQueue.defaultJobs) {
+    public init(
+        bucket: String, prefix: String, endpoint: URL, region: String, credentials: S3Credentials,
+        connectTimeout: TimeAmount = .seconds(10),
+        retryPolicy: S3RetryPolicy = S3RetryPolicy(), jobs: Int = TransferQueue.defaultJobs
+    ) {
         self.bucket = bucket
         self.prefix = prefix.split(separator: "/").joined(separator: "/")
         slots = ByteBudget(capacity: max(jobs, 1))
-        var configuration = HTTPClient.Configuration(timeout: .init(connect: min(connectTimeout, retryPolicy.timeout), read: retryPolicy.timeout))
+        var configuration = HTTPClient.Configuration(
+            timeout: .init(connect: min(connectTimeout, retryPolicy.timeout), read: retryPolicy.timeout))
         configuration.connectionPool.retryConnectionEstablishment = false
         // Beyond the client's default (8), a transfer would wait for another's connection.
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(8, jobs + S3RemoteStore.bufferBudget / S3RemoteStore.defaultPartSize)
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(
+            8, jobs + S3RemoteStore.bufferBudget / S3RemoteStore.defaultPartSize)
         http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        var client = S3Client(endpoint: endpoint, region: region, credentials: credentials, http: http,
-                              budget: S3RetryBudget(retries: retryPolicy.budget))
+        var client = S3Client(
+            endpoint: endpoint, region: region, credentials: credentials, http: http,
+            budget: S3RetryBudget(retries: retryPolicy.budget))
         client.retryPolicy = retryPolicy
         self.client = client
     }
@@ -75,7 +81,9 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
     }
 
     public func read(_ path: String) throws -> (data: Data, tag: String)? {
-        try call(path) { [client, bucket] key in try await client.get(bucket: bucket, key: key) }.map { ($0.data, $0.etag) }
+        try call(path) { [client, bucket] key in try await client.get(bucket: bucket, key: key) }.map {
+            ($0.data, $0.etag)
+        }
     }
 
     public func size(_ path: String) throws -> UInt64? {
@@ -85,7 +93,9 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
     public func list(prefix path: String) throws -> [String: UInt64] {
         // The whole remote is what is below `prefix/`, not every key that starts with it.
         let folder = path.isEmpty && !prefix.isEmpty ? "/" : ""
-        let objects = try call(path) { [client, bucket] key in try await client.list(bucket: bucket, prefix: key + folder) }
+        let objects = try call(path) { [client, bucket] key in
+            try await client.list(bucket: bucket, prefix: key + folder)
+        }
         let strip = prefix.isEmpty ? 0 : prefix.count + 1
         var sizes: [String: UInt64] = [:]
         for object in objects where object.key.count >= strip {
@@ -121,7 +131,9 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
 
     /// A lost answer is settled by reading the key back (``S3Client/putIfUnchanged(_:bucket:key:ifTag:)``).
     public func replace(_ path: String, with data: Data, ifTag tag: String?) throws -> Bool {
-        try call(path) { [client, bucket] key in try await client.putIfUnchanged(data, bucket: bucket, key: key, ifTag: tag) }
+        try call(path) { [client, bucket] key in
+            try await client.putIfUnchanged(data, bucket: bucket, key: key, ifTag: tag)
+        }
     }
 
     public func delete(_ path: String) throws {
@@ -129,7 +141,9 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
     }
 
     public func download(_ path: String, to url: URL) throws {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil), let output = FileHandle(forWritingAtPath: url.path) else {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil),
+            let output = FileHandle(forWritingAtPath: url.path)
+        else {
             throw DocumentKitError(.cannotCreateOutput, "cannot create the file", path: url.path)
         }
         defer { try? output.close() }
@@ -138,7 +152,9 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
         let meter = ProgressMeter.current
         do {
             try call(path) { [client, bucket] key in
-                try await client.download(bucket: bucket, key: key, to: output) { bytes in ProgressMeter.bind(meter) { ProgressMeter.advance(.read, by: bytes) } }
+                try await client.download(bucket: bucket, key: key, to: output) { bytes in
+                    ProgressMeter.bind(meter) { ProgressMeter.advance(.read, by: bytes) }
+                }
             }
         } catch let error as DocumentKitError {
             throw error
@@ -201,11 +217,15 @@ private struct MultipartUpload {
         let (bucket, client) = (store.bucket, store.client)
         let existing = try store.call(path) { _ in try await client.unfinishedUploads(bucket: bucket, key: key) }
         var resumed: (id: String, parts: [Int: (etag: String, size: UInt64)])?
-        if let id = existing.last, let parts = try store.call(path, { _ in try await client.uploadedParts(uploadID: id, bucket: bucket, key: key) }) {
+        if let id = existing.last,
+            let parts = try store.call(
+                path, { _ in try await client.uploadedParts(uploadID: id, bucket: bucket, key: key) })
+        {
             resumed = (id, parts)
         }
         // None to resume, or it went (finished or abandoned by another push) since it was listed.
-        let uploadID = try resumed?.id ?? store.call(path) { _ in try await client.startMultipartUpload(bucket: bucket, key: key) }
+        let uploadID =
+            try resumed?.id ?? store.call(path) { _ in try await client.startMultipartUpload(bucket: bucket, key: key) }
         let arrived = resumed?.parts ?? [:]
         let parts = PartsInFlight()
         // The parts under way when one fails are waited for, so that none outlives the call.
@@ -227,7 +247,9 @@ private struct MultipartUpload {
             let number = count
             // Hashed only for a part an earlier upload sent: a fresh one's MD5 is taken once,
             // against the ETag its PUT answers.
-            if let done = arrived[number], done.size == UInt64(body.readableBytes), S3Client.unquoted(done.etag) == S3Client.md5(body) {
+            if let done = arrived[number], done.size == UInt64(body.readableBytes),
+                S3Client.unquoted(done.etag) == S3Client.md5(body)
+            {
                 parts.arrived(number, etag: done.etag, sent: 0)
                 store.buffers.give(held)
                 ProgressMeter.bind(meter) { ProgressMeter.advance(.read, by: body.readableBytes) }
@@ -239,7 +261,8 @@ private struct MultipartUpload {
             parts.started()
             S3RemoteStore.start { [buffers = store.buffers, slots = store.slots] in
                 do {
-                    let etag = try await client.uploadPart(body, number: number, uploadID: uploadID, bucket: bucket, key: key)
+                    let etag = try await client.uploadPart(
+                        body, number: number, uploadID: uploadID, bucket: bucket, key: key)
                     parts.arrived(number, etag: etag, sent: UInt64(body.readableBytes))
                     ProgressMeter.bind(meter) { ProgressMeter.advance(.read, by: body.readableBytes) }
                 } catch {
@@ -251,16 +274,18 @@ private struct MultipartUpload {
             }
         }
         do {
-            try ProgressMeter.bind(nil) { try file.streamContents { block in
-                var block = block
-                while !block.isEmpty {
-                    if part == nil { try begin() }
-                    let take = min(block.count, store.partSize - part!.buffer.readableBytes)
-                    part!.buffer.writeBytes(UnsafeRawBufferPointer(rebasing: block.prefix(take)))
-                    block = UnsafeRawBufferPointer(rebasing: block.dropFirst(take))
-                    if part!.buffer.readableBytes == store.partSize { flush() }
+            try ProgressMeter.bind(nil) {
+                try file.streamContents { block in
+                    var block = block
+                    while !block.isEmpty {
+                        if part == nil { try begin() }
+                        let take = min(block.count, store.partSize - part!.buffer.readableBytes)
+                        part!.buffer.writeBytes(UnsafeRawBufferPointer(rebasing: block.prefix(take)))
+                        block = UnsafeRawBufferPointer(rebasing: block.dropFirst(take))
+                        if part!.buffer.readableBytes == store.partSize { flush() }
+                    }
                 }
-            } }
+            }
             if count == 0, part == nil { try begin() }
             flush()
         } catch {
@@ -272,7 +297,9 @@ private struct MultipartUpload {
         parts.finish()
         if let error = parts.failure { throw store.failure(error, path: path) }
         let etags = parts.etags
-        try store.call(path) { _ in try await client.completeMultipartUpload(uploadID: uploadID, parts: etags, bucket: bucket, key: key) }
+        try store.call(path) { _ in
+            try await client.completeMultipartUpload(uploadID: uploadID, parts: etags, bucket: bucket, key: key)
+        }
         return parts.sent
     }
 }
@@ -320,20 +347,25 @@ extension S3RemoteStore {
     /// times (default 8) when it fails in passing, all requests together up to `retryBudget`
     /// times (default ``S3RetryBudget/defaultRetries``); connections enough for `jobs` transfers
     /// at once (default ``TransferQueue/defaultJobs``).
-    public static func standard(bucket: String, prefix: String, endpoint: String?, timeout: Double? = nil, retries: Int? = nil,
-                                retryBudget: Int? = nil, jobs: Int? = nil, environment: [String: String], home: String?) throws -> S3RemoteStore {
+    public static func standard(
+        bucket: String, prefix: String, endpoint: String?, timeout: Double? = nil, retries: Int? = nil,
+        retryBudget: Int? = nil, jobs: Int? = nil, environment: [String: String], home: String?
+    ) throws -> S3RemoteStore {
         let region = S3Credentials.region(environment: environment, home: home)
         let address = endpoint ?? S3Credentials.endpoint(environment: environment, home: home, region: region)
-        guard let url = URL(string: address), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+        guard let url = URL(string: address), let scheme = url.scheme, ["http", "https"].contains(scheme),
+            url.host != nil
+        else {
             throw DocumentKitError(.usage, "the S3 endpoint '\(address)' is not an http:// or https:// address")
         }
         var policy = S3RetryPolicy()
         if let timeout { policy.timeout = .milliseconds(Int64(timeout * 1000)) }
         if let retries { policy.maxRetries = retries }
         if let retryBudget { policy.budget = retryBudget }
-        return S3RemoteStore(bucket: bucket, prefix: prefix, endpoint: url, region: region,
-                             credentials: try S3Credentials.standard(environment: environment, home: home), retryPolicy: policy,
-                             jobs: jobs ?? TransferQueue.defaultJobs)
+        return S3RemoteStore(
+            bucket: bucket, prefix: prefix, endpoint: url, region: region,
+            credentials: try S3Credentials.standard(environment: environment, home: home), retryPolicy: policy,
+            jobs: jobs ?? TransferQueue.defaultJobs)
     }
 }
 

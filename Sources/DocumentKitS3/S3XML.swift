@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// The few things DocumentKit reads from S3's XML answers: the text of named elements,
@@ -36,8 +37,10 @@ final class S3XML: NSObject, XMLParserDelegate {
         elements.filter { $0.name == name && $0.parent == parent }.map(\.text)
     }
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         if stack.isEmpty, root == nil { root = name }
         stack.append(name)
         text = ""

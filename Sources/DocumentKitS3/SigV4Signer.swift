@@ -23,8 +23,10 @@ public struct SigV4Signer: Sendable {
     /// `x-amz-security-token` (with a session token) and `Authorization`. `path` is the
     /// URI path as sent (already percent-encoded); `query` its parameters, unencoded;
     /// `headers` the other headers to sign (at least `host`).
-    public func signedHeaders(method: String, path: String, query: [(String, String)], headers: [String: String],
-                              payloadHash: String, date: Date) -> [String: String] {
+    public func signedHeaders(
+        method: String, path: String, query: [(String, String)], headers: [String: String],
+        payloadHash: String, date: Date
+    ) -> [String: String] {
         let (stamp, day) = Self.timestamps(date)
         var signed = Dictionary(uniqueKeysWithValues: headers.map { ($0.key.lowercased(), $0.value) })
         signed["x-amz-date"] = stamp
@@ -35,14 +37,18 @@ public struct SigV4Signer: Sendable {
         let encodedQuery: [(name: String, value: String)] = query.map { (Self.encode($0.0), Self.encode($0.1)) }
         let sortedQuery = encodedQuery.sorted { $0.name == $1.name ? $0.value < $1.value : $0.name < $1.name }
         let canonicalQuery = sortedQuery.map { pair in pair.name + "=" + pair.value }.joined(separator: "&")
-        let canonicalRequest = [method, path, canonicalQuery, canonicalHeaders, names.joined(separator: ";"), payloadHash]
-            .joined(separator: "\n")
+        let canonicalRequest = [
+            method, path, canonicalQuery, canonicalHeaders, names.joined(separator: ";"), payloadHash
+        ]
+        .joined(separator: "\n")
         let scope = "\(day)/\(region)/\(service)/aws4_request"
         let stringToSign = ["AWS4-HMAC-SHA256", stamp, scope, Self.hex(SHA256.hash(data: Data(canonicalRequest.utf8)))]
             .joined(separator: "\n")
-        let signature = Self.hex(HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: signingKey(day: day)))
+        let signature = Self.hex(
+            HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: signingKey(day: day)))
         var result = signed
-        result["authorization"] = "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(scope),SignedHeaders=\(names.joined(separator: ";")),Signature=\(signature)"
+        result["authorization"] =
+            "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(scope),SignedHeaders=\(names.joined(separator: ";")),Signature=\(signature)"
         return result
     }
 
@@ -82,8 +88,9 @@ public struct SigV4Signer: Sendable {
         var result = ""
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
                 result.append(Character(UnicodeScalar(byte)))
             case UInt8(ascii: "/") where keepingSlash:
                 result.append("/")

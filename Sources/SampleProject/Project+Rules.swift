@@ -8,12 +8,14 @@ extension ProjectSchemaV4.Project {
     /// `blockedBy` is refused (deny) until they stop waiting for it.
     public static var relationships: [DocumentRelationship<Self>] {
         [
-            DocumentRelationship("column.tasks", from: \.columns, named: "columns", via: \.tasks, named: "tasks",
-                                 to: \.tasks, named: "tasks", inverse: \.column, named: "column",
-                                 deleteRule: .cascade, inverseDeleteRule: .nullify),
-            DocumentRelationship("task.blockedBy", from: \.tasks, named: "tasks", via: \.blockedBy, named: "blockedBy",
-                                 to: \.tasks, named: "tasks",
-                                 deleteRule: .nullify, inverseDeleteRule: .deny),
+            DocumentRelationship(
+                "column.tasks", from: \.columns, named: "columns", via: \.tasks, named: "tasks",
+                to: \.tasks, named: "tasks", inverse: \.column, named: "column",
+                deleteRule: .cascade, inverseDeleteRule: .nullify),
+            DocumentRelationship(
+                "task.blockedBy", from: \.tasks, named: "tasks", via: \.blockedBy, named: "blockedBy",
+                to: \.tasks, named: "tasks",
+                deleteRule: .nullify, inverseDeleteRule: .deny)
         ]
     }
 
@@ -23,7 +25,7 @@ extension ProjectSchemaV4.Project {
         [
             RecordCollection("tasks", \.tasks, recordName: "task"),
             RecordCollection("columns", \.columns, recordName: "column"),
-            RecordCollection("drafts", \.drafts, recordName: "draft"),
+            RecordCollection("drafts", \.drafts, recordName: "draft")
         ]
     }
 

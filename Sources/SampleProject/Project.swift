@@ -63,9 +63,11 @@ public enum ProjectSchemaV4: VersionedSchema {
         /// A picture of the project, stored beside the document.
         public var thumbnail: BlobReference?
 
-        public init(name: String, createdAt: Date = DocumentDates.now(), isArchived: Bool = false, summary: String = "",
-                    tasks: [ProjectTask] = [], columns: [ProjectColumn] = [], drafts: [ProjectDraft] = [],
-                    thumbnail: BlobReference? = nil) {
+        public init(
+            name: String, createdAt: Date = DocumentDates.now(), isArchived: Bool = false, summary: String = "",
+            tasks: [ProjectTask] = [], columns: [ProjectColumn] = [], drafts: [ProjectDraft] = [],
+            thumbnail: BlobReference? = nil
+        ) {
             self.name = name
             self.createdAt = createdAt
             self.isArchived = isArchived

@@ -15,7 +15,10 @@ public enum ProjectSchemaV1: VersionedSchema {
         public var tasks: [ProjectTask]
         public var thumbnail: BlobReference?
 
-        public init(name: String, createdAt: Date, isArchived: Bool = false, tasks: [ProjectTask] = [], thumbnail: BlobReference? = nil) {
+        public init(
+            name: String, createdAt: Date, isArchived: Bool = false, tasks: [ProjectTask] = [],
+            thumbnail: BlobReference? = nil
+        ) {
             self.name = name
             self.createdAt = createdAt
             self.isArchived = isArchived
@@ -62,8 +65,10 @@ public enum ProjectSchemaV1: VersionedSchema {
         public var notes: String
         public var attachments: [BlobReference]
 
-        public init(id: UUID, title: String, isComplete: Bool = false, dueDate: Date? = nil,
-                    priority: Priority = .medium, notes: String = "", attachments: [BlobReference] = []) {
+        public init(
+            id: UUID, title: String, isComplete: Bool = false, dueDate: Date? = nil,
+            priority: Priority = .medium, notes: String = "", attachments: [BlobReference] = []
+        ) {
             self.id = id
             self.title = title
             self.isComplete = isComplete
@@ -107,7 +112,8 @@ extension ProjectSchemaV1.ProjectTask.Priority {
     static func decode<Key: CodingKey>(from container: KeyedDecodingContainer<Key>, forKey key: Key) throws -> Self {
         guard let text = try container.decodeIfPresent(String.self, forKey: key) else { return .medium }
         guard let priority = Self(rawValue: text.lowercased()) else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: container,
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container,
                 debugDescription: "'\(text)' is not a priority (low, medium or high)")
         }
         return priority

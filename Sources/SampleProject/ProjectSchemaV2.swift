@@ -17,8 +17,10 @@ public enum ProjectSchemaV2: VersionedSchema {
         public var tasks: [ProjectTask]
         public var thumbnail: BlobReference?
 
-        public init(name: String, createdAt: Date, isArchived: Bool = false, summary: String = "",
-                    tasks: [ProjectTask] = [], thumbnail: BlobReference? = nil) {
+        public init(
+            name: String, createdAt: Date, isArchived: Bool = false, summary: String = "",
+            tasks: [ProjectTask] = [], thumbnail: BlobReference? = nil
+        ) {
             self.name = name
             self.createdAt = createdAt
             self.isArchived = isArchived
@@ -67,8 +69,10 @@ public enum ProjectSchemaV2: VersionedSchema {
         public var tags: [String]
         public var attachments: [BlobReference]
 
-        public init(id: UUID, title: String, isComplete: Bool = false, dueDate: Date? = nil, priority: Priority = .medium,
-                    notes: String = "", tags: [String] = [], attachments: [BlobReference] = []) {
+        public init(
+            id: UUID, title: String, isComplete: Bool = false, dueDate: Date? = nil, priority: Priority = .medium,
+            notes: String = "", tags: [String] = [], attachments: [BlobReference] = []
+        ) {
             self.id = id
             self.title = title
             self.isComplete = isComplete

@@ -22,8 +22,10 @@ public enum ProjectSchemaV3: VersionedSchema {
         /// A picture of the project, stored beside the document.
         public var thumbnail: BlobReference?
 
-        public init(name: String, createdAt: Date = DocumentDates.now(), isArchived: Bool = false, summary: String = "",
-                    tasks: [ProjectTask] = [], thumbnail: BlobReference? = nil) {
+        public init(
+            name: String, createdAt: Date = DocumentDates.now(), isArchived: Bool = false, summary: String = "",
+            tasks: [ProjectTask] = [], thumbnail: BlobReference? = nil
+        ) {
             self.name = name
             self.createdAt = createdAt
             self.isArchived = isArchived
@@ -90,8 +92,10 @@ public enum ProjectSchemaV3: VersionedSchema {
         /// Files that belong to the task, stored as blobs beside the document.
         public var attachments: [BlobReference]
 
-        public init(id: UUID = UUID(), title: String, status: Status = .todo, dueDate: Date? = nil,
-                    priority: Priority = .medium, notes: String = "", tags: [String] = [], attachments: [BlobReference] = []) {
+        public init(
+            id: UUID = UUID(), title: String, status: Status = .todo, dueDate: Date? = nil,
+            priority: Priority = .medium, notes: String = "", tags: [String] = [], attachments: [BlobReference] = []
+        ) {
             self.id = id
             self.title = title
             self.status = status
@@ -141,7 +145,8 @@ extension ProjectSchemaV3.ProjectTask.Status {
     static func decode<Key: CodingKey>(from container: KeyedDecodingContainer<Key>, forKey key: Key) throws -> Self {
         guard let text = try container.decodeIfPresent(String.self, forKey: key) else { return .todo }
         guard let status = allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: container,
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container,
                 debugDescription: "'\(text)' is not a status (todo, inProgress or done)")
         }
         return status

@@ -29,9 +29,11 @@ extension ProjectSchemaV4 {
         /// The ids of the tasks this one waits for. A task others wait for cannot be deleted.
         public var blockedBy: [UUID]
 
-        public init(id: UUID = UUID(), title: String, status: Status = .todo, dueDate: Date? = nil,
-                    priority: Priority = .medium, notes: String = "", tags: [String] = [], attachments: [BlobReference] = [],
-                    column: UUID? = nil, blockedBy: [UUID] = []) {
+        public init(
+            id: UUID = UUID(), title: String, status: Status = .todo, dueDate: Date? = nil,
+            priority: Priority = .medium, notes: String = "", tags: [String] = [], attachments: [BlobReference] = [],
+            column: UUID? = nil, blockedBy: [UUID] = []
+        ) {
             self.id = id
             self.title = title
             self.status = status

@@ -20,8 +20,9 @@ func fail(_ message: String) -> Never {
 
 let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count == 4 || arguments.count == 5, arguments.first == "history",
-      let versions = Int(arguments[arguments.startIndex + 2]), versions >= 1,
-      let taskCount = arguments.count == 5 ? Int(arguments[arguments.startIndex + 4]) : 25_000, taskCount >= 1 else {
+    let versions = Int(arguments[arguments.startIndex + 2]), versions >= 1,
+    let taskCount = arguments.count == 5 ? Int(arguments[arguments.startIndex + 4]) : 25_000, taskCount >= 1
+else {
     fail("usage: dkbench history BUNDLE VERSIONS TIMES [TASKS]")
 }
 let bundle = URL(fileURLWithPath: arguments[arguments.startIndex + 1])
@@ -29,7 +30,9 @@ let times = URL(fileURLWithPath: arguments[arguments.startIndex + 3])
 var configuration = DocumentKitConfiguration()
 configuration.documentTypes = [Project.self]
 DocumentKitConfiguration.bootstrap(configuration)
-guard FileManager.default.createFile(atPath: times.path, contents: nil), let log = FileHandle(forWritingAtPath: times.path) else {
+guard FileManager.default.createFile(atPath: times.path, contents: nil),
+    let log = FileHandle(forWritingAtPath: times.path)
+else {
     fail("cannot write \(times.path)")
 }
 
@@ -38,9 +41,13 @@ do {
     for save in start..<versions {
         let task = (save * 7919) % taskCount
         let id = String(format: "%08x-0000-4000-8000-%012x", task, task)
-        let metadata = SaveMetadata(author: "bench", message: "Save \(save)", created: Date(timeIntervalSince1970: TimeInterval(1_767_225_600 + save)))
+        let metadata = SaveMetadata(
+            author: "bench", message: "Save \(save)",
+            created: Date(timeIntervalSince1970: TimeInterval(1_767_225_600 + save)))
         let began = Date()
-        _ = try BundleEditor.set(.string("Renamed in save \(save)"), at: try JSONPath(parsing: "tasks[id=\(id)].title"), in: bundle, metadata: metadata)
+        _ = try BundleEditor.set(
+            .string("Renamed in save \(save)"), at: try JSONPath(parsing: "tasks[id=\(id)].title"), in: bundle,
+            metadata: metadata)
         log.write(Data(String(format: "%d\t%.4f\n", save, Date().timeIntervalSince(began)).utf8))
         if save % 1_000 == 0 { FileHandle.standardError.write(Data("\(save) versions\n".utf8)) }
     }

@@ -9,6 +9,9 @@ import SampleProject
 // home folder docctl's own settings use ($HOME first), as the AWS tools find it.
 let environment = ProcessInfo.processInfo.environment
 DocumentTool.run(name: "docctl", types: [Project.self]) { bucket, prefix, connection in
-    try S3RemoteStore.standard(bucket: bucket, prefix: prefix, endpoint: connection.endpoint, timeout: connection.timeout, retries: connection.retries,
-                               retryBudget: connection.retryBudget, jobs: connection.jobs, environment: environment, home: DocumentTool.homeFolder(environment: environment))
+    try S3RemoteStore.standard(
+        bucket: bucket, prefix: prefix, endpoint: connection.endpoint, timeout: connection.timeout,
+        retries: connection.retries,
+        retryBudget: connection.retryBudget, jobs: connection.jobs, environment: environment,
+        home: DocumentTool.homeFolder(environment: environment))
 }

@@ -7,8 +7,9 @@ import DocumentKitCLI
 
 /// A note: a name, a text and an optional picture, with one rule of its own.
 struct Note: CodableDocument {
-    static let contentType = ContentType(identifier: "com.example.note", filenameExtensions: ["note"],
-                                         mimeType: "application/vnd.example.note+zip", conformsTo: [.documentBundle])
+    static let contentType = ContentType(
+        identifier: "com.example.note", filenameExtensions: ["note"],
+        mimeType: "application/vnd.example.note+zip", conformsTo: [.documentBundle])
     static let schemaVersion = SchemaVersion(1, 0, 0)
     static let defaultAttachmentPath: String? = "picture"
 

@@ -60,16 +60,20 @@ extension DocumentActor where Document: CodableDocument {
     /// Saves the document as a new version by `author`, as a ``DocumentController``'s `save`
     /// does: refused, writing nothing, when a rule is broken or another writer saved first.
     @discardableResult
-    public func save(message: String = "", author: String, created: Date = DocumentDates.now(),
-                     compression: ObjectCompression = .zstd) throws -> BundleVersion? {
+    public func save(
+        message: String = "", author: String, created: Date = DocumentDates.now(),
+        compression: ObjectCompression = .zstd
+    ) throws -> BundleVersion? {
         try controller.save(message: message, author: author, created: created, compression: compression)
     }
 
     /// Makes any number of changes and saves them as one version, or none of them, as
     /// ``DocumentController/write(message:author:created:compression:_:)`` does.
     @discardableResult
-    public func write(message: String = "", author: String, created: Date = DocumentDates.now(),
-                      compression: ObjectCompression = .zstd, _ body: (inout Document) throws -> Void) throws -> BundleVersion? {
+    public func write(
+        message: String = "", author: String, created: Date = DocumentDates.now(),
+        compression: ObjectCompression = .zstd, _ body: (inout Document) throws -> Void
+    ) throws -> BundleVersion? {
         try controller.write(message: message, author: author, created: created, compression: compression, body)
     }
 }

@@ -21,9 +21,11 @@ extension DocumentController where Document: CodableDocument {
     /// bundle. Returns the new version, or `nil` when the changes left the document as it
     /// was.
     @discardableResult
-    public func write(message: String = "", author: String, created: Date = DocumentDates.now(),
-                      compression: ObjectCompression = .zstd,
-                      _ body: (inout Document) throws -> Void) throws -> BundleVersion? {
+    public func write(
+        message: String = "", author: String, created: Date = DocumentDates.now(),
+        compression: ObjectCompression = .zstd,
+        _ body: (inout Document) throws -> Void
+    ) throws -> BundleVersion? {
         var draft = document
         try body(&draft)
         let broken = DocumentTransaction.violations(applyingTo: &draft, before: document.relationshipSnapshots)
@@ -32,7 +34,9 @@ extension DocumentController where Document: CodableDocument {
             throw DocumentKitError(violations: broken + missingBlobs(of: draft), path: url.relativePath)
         }
         let version = try DocumentKitError.located(at: url.relativePath) {
-            try save(draft, metadata: SaveMetadata(author: author, message: message, created: created, compression: compression))
+            try save(
+                draft,
+                metadata: SaveMetadata(author: author, message: message, created: created, compression: compression))
         }
         document = draft
         return version
@@ -43,24 +47,31 @@ extension DocumentController where Document: CodableDocument {
     /// in `violations`, missing blobs too) and nothing is written, so that whatever is
     /// saved reads back. `write { }` also brings the relationships in line before it checks.
     @discardableResult
-    public func save(message: String = "", author: String, created: Date = DocumentDates.now(),
-                     compression: ObjectCompression = .zstd) throws -> BundleVersion? {
+    public func save(
+        message: String = "", author: String, created: Date = DocumentDates.now(),
+        compression: ObjectCompression = .zstd
+    ) throws -> BundleVersion? {
         var broken: [RuleViolation] = []
         do {
             try document.validate()
         } catch let error as DocumentKitError where error.code == .invalidDocument {
             broken = error.brokenRules
         }
-        if !broken.isEmpty { throw DocumentKitError(violations: broken + missingBlobs(of: document), path: url.relativePath) }
+        if !broken.isEmpty {
+            throw DocumentKitError(violations: broken + missingBlobs(of: document), path: url.relativePath)
+        }
         return try DocumentKitError.located(at: url.relativePath) {
-            try save(document, metadata: SaveMetadata(author: author, message: message, created: created, compression: compression))
+            try save(
+                document,
+                metadata: SaveMetadata(author: author, message: message, created: created, compression: compression))
         }
     }
 
     /// The references of `draft` to blobs whose bytes are nowhere to be had.
     private func missingBlobs(of draft: Document) -> [RuleViolation] {
         do {
-            _ = try VersionLayout.fileWrapper(for: draft, existingFile: try bundle.map { try $0.tree(of: $0.headVersion) })
+            _ = try VersionLayout.fileWrapper(
+                for: draft, existingFile: try bundle.map { try $0.tree(of: $0.headVersion) })
             return []
         } catch let error as DocumentKitError {
             return error.violations

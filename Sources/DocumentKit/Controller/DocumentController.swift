@@ -60,9 +60,13 @@ public final class DocumentController<Document: FileDocument> {
     /// Saves the document as a new version by `author`; returns it, or `nil` when nothing
     /// changed. `compression` says how the objects the save adds are stored.
     @discardableResult
-    public func save(message: String = "", author: String, created: Date = DocumentDates.now(),
-                     compression: ObjectCompression = .zstd) throws -> BundleVersion? {
-        try save(document, metadata: SaveMetadata(author: author, message: message, created: created, compression: compression))
+    public func save(
+        message: String = "", author: String, created: Date = DocumentDates.now(),
+        compression: ObjectCompression = .zstd
+    ) throws -> BundleVersion? {
+        try save(
+            document,
+            metadata: SaveMetadata(author: author, message: message, created: created, compression: compression))
     }
 
     /// Saves `document` (this controller's, or a transaction's copy of it) as a new version.
@@ -76,8 +80,9 @@ public final class DocumentController<Document: FileDocument> {
                 try SaveContent(document: document, contentType: contentType, over: current)
             }.version
         } else {
-            saved = try BundleSaver.create(at: url, replace: false, try SaveContent(document: document, contentType: contentType, over: nil),
-                                           metadata: metadata)
+            saved = try BundleSaver.create(
+                at: url, replace: false, try SaveContent(document: document, contentType: contentType, over: nil),
+                metadata: metadata)
         }
         bundle = try DocumentBundle(contentsOf: url)
         return saved

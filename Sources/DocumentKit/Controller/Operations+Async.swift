@@ -14,34 +14,47 @@ extension DocumentBundle {
 extension BundleExporter {
     /// Exports a version of the bundle at `url` (every version, in a bag, with
     /// `allVersions`), as `export(_:version:format:to:replace:allVersions:)` does.
-    public static func export(_ url: URL, version: String? = nil, format: ExportFormat, to output: URL,
-                              replace: Bool, allVersions: Bool = false) async throws -> Result {
-        try await BlockingWork.run { try export(url, version: version, format: format, to: output, replace: replace, allVersions: allVersions) }
+    public static func export(
+        _ url: URL, version: String? = nil, format: ExportFormat, to output: URL,
+        replace: Bool, allVersions: Bool = false
+    ) async throws -> Result {
+        try await BlockingWork.run {
+            try export(url, version: version, format: format, to: output, replace: replace, allVersions: allVersions)
+        }
     }
 }
 
 extension BundleImporter {
     /// Imports a folder, archive or JSON file as a new bundle of `type`, as
     /// `importDocument(from:to:type:schema:metadata:replace:)` does.
-    public static func importDocument(from source: URL, to output: URL, type: any CodableDocument.Type, schema: String? = nil,
-                                      metadata: SaveMetadata, replace: Bool = false) async throws -> BundleVersion {
+    public static func importDocument(
+        from source: URL, to output: URL, type: any CodableDocument.Type, schema: String? = nil,
+        metadata: SaveMetadata, replace: Bool = false
+    ) async throws -> BundleVersion {
         try await BlockingWork.run {
-            try importDocument(from: source, to: output, type: type, schema: schema, metadata: metadata, replace: replace)
+            try importDocument(
+                from: source, to: output, type: type, schema: schema, metadata: metadata, replace: replace)
         }
     }
 }
 
 extension BundleValidator {
     /// Validates the bundle at `url`, as `validate(_:deep:limits:)` does.
-    public static func validate(_ url: URL, deep: Bool = false, limits: BundleLimits = .default) async throws -> ValidationReport {
+    public static func validate(_ url: URL, deep: Bool = false, limits: BundleLimits = .default) async throws
+        -> ValidationReport
+    {
         try await BlockingWork.run { try validate(url, deep: deep, limits: limits) }
     }
 }
 
 extension BundlePruner {
     /// Removes the oldest versions of the bundle at `url`, as `prune(_:keep:before:dryRun:compression:)` does.
-    public static func prune(_ url: URL, keep: Int? = nil, before: Date? = nil, dryRun: Bool = false,
-                             compression: ObjectCompression = .zstd) async throws -> Report {
-        try await BlockingWork.run { try prune(url, keep: keep, before: before, dryRun: dryRun, compression: compression) }
+    public static func prune(
+        _ url: URL, keep: Int? = nil, before: Date? = nil, dryRun: Bool = false,
+        compression: ObjectCompression = .zstd
+    ) async throws -> Report {
+        try await BlockingWork.run {
+            try prune(url, keep: keep, before: before, dryRun: dryRun, compression: compression)
+        }
     }
 }

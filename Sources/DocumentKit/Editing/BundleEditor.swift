@@ -31,18 +31,23 @@ public enum BundleEditor {
 
     /// Creates a bundle at `url` whose first version holds `json`, completed and checked
     /// as a `type` document. Fails if `url` exists, unless `replace`.
-    public static func create(at url: URL, type: any CodableDocument.Type, json: JSONValue,
-                              metadata: SaveMetadata, replace: Bool = false) throws -> BundleVersion {
+    public static func create(
+        at url: URL, type: any CodableDocument.Type, json: JSONValue,
+        metadata: SaveMetadata, replace: Bool = false
+    ) throws -> BundleVersion {
         let pending = PendingObjects(base: nil)
         return try DocumentKitError.located(at: url.relativePath) {
-            try createBundle(type, text: try checkedText(json, pending: pending), pending: pending,
-                             metadata: metadata, url: url, replace: replace)!
+            try createBundle(
+                type, text: try checkedText(json, pending: pending), pending: pending,
+                metadata: metadata, url: url, replace: replace)!
         }
     }
 
     /// Applies `change` to the head document's JSON and saves the result as a new version.
-    public static func edit(at url: URL, metadata: SaveMetadata,
-                            _ change: (inout JSONValue, EditContext) throws -> Void) throws -> Outcome {
+    public static func edit(
+        at url: URL, metadata: SaveMetadata,
+        _ change: (inout JSONValue, EditContext) throws -> Void
+    ) throws -> Outcome {
         try saveEdit(at: url, expectedHead: nil, metadata: metadata) { bundle, context in
             try wholeDocumentContent(bundle, context: context, seed: nil, created: metadata.created, change)
         }
@@ -55,16 +60,21 @@ public enum BundleEditor {
     /// decoded, checked and encoded (`RecordSplice`); otherwise the whole document is.
     /// Both give the same bundle, or the same error. If `expectedHead` is given and the
     /// bundle's head moved since, nothing is saved and `conflict` is thrown.
-    package static func apply(at url: URL, expectedHead: VersionID? = nil, metadata: SaveMetadata, splicing: Bool = true,
-                      _ makeEdit: (EditContext) throws -> DocumentEdit) throws -> Outcome {
+    package static func apply(
+        at url: URL, expectedHead: VersionID? = nil, metadata: SaveMetadata, splicing: Bool = true,
+        _ makeEdit: (EditContext) throws -> DocumentEdit
+    ) throws -> Outcome {
         try saveEdit(at: url, expectedHead: expectedHead, metadata: metadata) { bundle, context in
             let edit = try makeEdit(context)
             let seed = "\(bundle.headVersion.id)/\(edit.seed)"
             if splicing, let type = context.documentType,
-               let content = try splicedContent(type, edit, bundle: bundle, pending: context.pending, seed: seed, created: metadata.created) {
+                let content = try splicedContent(
+                    type, edit, bundle: bundle, pending: context.pending, seed: seed, created: metadata.created)
+            {
                 return content
             }
-            return try wholeDocumentContent(bundle, context: context, seed: seed, created: metadata.created) { json, _ in
+            return try wholeDocumentContent(bundle, context: context, seed: seed, created: metadata.created) {
+                json, _ in
                 try edit.apply(to: &json)
             }
         }
@@ -72,11 +82,15 @@ public enum BundleEditor {
 
     /// Saves, through ``BundleSaver``, what `makeContent` makes of the bundle as it is
     /// under its lock with a fresh edit context, locating every error at `url`.
-    private static func saveEdit(at url: URL, expectedHead: VersionID?, metadata: SaveMetadata,
-                                 _ makeContent: (DocumentBundle, EditContext) throws -> SaveContent) throws -> Outcome {
+    private static func saveEdit(
+        at url: URL, expectedHead: VersionID?, metadata: SaveMetadata,
+        _ makeContent: (DocumentBundle, EditContext) throws -> SaveContent
+    ) throws -> Outcome {
         try DocumentKitError.located(at: url.relativePath) {
             let saved = try BundleSaver.save(at: url, expectedHead: expectedHead, metadata: metadata) { bundle in
-                let context = EditContext(pending: PendingObjects(base: bundle), documentType: DocumentKitConfiguration.current.documentType(for: bundle.contentTypeIdentifier))
+                let context = EditContext(
+                    pending: PendingObjects(base: bundle),
+                    documentType: DocumentKitConfiguration.current.documentType(for: bundle.contentTypeIdentifier))
                 return try makeContent(bundle, context)
             }
             return Outcome(version: saved.version, previous: saved.previous)
@@ -87,8 +101,10 @@ public enum BundleEditor {
     /// document type, brought in line with its relationships, checked and encoded (or, for
     /// a type this build does not know, checked as schema-less JSON). `seed` is what new
     /// ids derive from (by default the head and the changed text).
-    private static func wholeDocumentContent(_ bundle: DocumentBundle, context: EditContext, seed: String?, created: Date,
-                                             _ change: (inout JSONValue, EditContext) throws -> Void) throws -> SaveContent {
+    private static func wholeDocumentContent(
+        _ bundle: DocumentBundle, context: EditContext, seed: String?, created: Date,
+        _ change: (inout JSONValue, EditContext) throws -> Void
+    ) throws -> SaveContent {
         guard let type = context.documentType else {
             var json = try JSONValue.parse(try bundle.documentDataForParsing(of: bundle.headVersion))
             try change(&json, context)
@@ -106,20 +122,26 @@ public enum BundleEditor {
             return json.encoded(pretty: false)
         }()
         MemoryPressure.releaseFreedMemory()
-        return try SaveContent.typed(type, text: consume text, base: bundle, pending: context.pending, before: before,
-                                     alsoBroken: missingBlobs, seed: seed, created: created)
+        return try SaveContent.typed(
+            type, text: consume text, base: bundle, pending: context.pending, before: before,
+            alsoBroken: missingBlobs, seed: seed, created: created)
     }
 
     /// The head document's JSON in the schema edits write: migrated in memory when the head
     /// was written with an older schema, refused (`unsupportedFormat`) when with a newer one.
-    package static func headDocumentJSON(of bundle: DocumentBundle, as type: any CodableDocument.Type, now: Date) throws -> Data {
+    package static func headDocumentJSON(of bundle: DocumentBundle, as type: any CodableDocument.Type, now: Date) throws
+        -> Data
+    {
         let context = DocumentDecodingContext(now: now, seed: "\(bundle.headVersion.id)/migrate", objectSource: bundle)
-        return try type.migratedJSON(try bundle.documentDataForParsing(of: bundle.headVersion), schema: bundle.headVersion.schema,
-                                     to: try DocumentKitConfiguration.current.writtenSchema(of: type, over: bundle.headVersion), context: context)
+        return try type.migratedJSON(
+            try bundle.documentDataForParsing(of: bundle.headVersion), schema: bundle.headVersion.schema,
+            to: try DocumentKitConfiguration.current.writtenSchema(of: type, over: bundle.headVersion), context: context
+        )
     }
 
     /// Sets the value at `path` (a JSON value, completed and checked by the schema).
-    public static func set(_ value: JSONValue, at path: JSONPath, in url: URL, metadata: SaveMetadata) throws -> Outcome {
+    public static func set(_ value: JSONValue, at path: JSONPath, in url: URL, metadata: SaveMetadata) throws -> Outcome
+    {
         try apply(at: url, metadata: metadata) { _ in .set(path, value) }
     }
 
@@ -131,35 +153,51 @@ public enum BundleEditor {
     /// Stores the file at `file` as a blob and puts a reference to it at `path` (by
     /// default the document type's `defaultAttachmentPath`). The blob records `name`, by
     /// default the file's; its media type is `mediaType`, by default guessed from the name.
-    public static func attach(_ file: URL, at path: JSONPath?, name: String? = nil, mediaType: String? = nil, in url: URL,
-                              metadata: SaveMetadata) throws -> Outcome {
-        try attach(at: path, name: name ?? file.lastPathComponent, mediaType: mediaType, in: url, metadata: metadata) { mediaType, name in
+    public static func attach(
+        _ file: URL, at path: JSONPath?, name: String? = nil, mediaType: String? = nil, in url: URL,
+        metadata: SaveMetadata
+    ) throws -> Outcome {
+        try attach(at: path, name: name ?? file.lastPathComponent, mediaType: mediaType, in: url, metadata: metadata) {
+            mediaType, name in
             try BlobReference(contentsOf: file, mediaType: mediaType, name: name)
         }
     }
 
     /// Stores what a stream held (``SpooledInput``, hashed as it was kept) as a blob named
     /// `name`, as ``attach(_:at:name:mediaType:in:metadata:)`` stores a file.
-    public static func attach(_ input: SpooledInput, at path: JSONPath?, name: String, mediaType: String? = nil, in url: URL,
-                              metadata: SaveMetadata) throws -> Outcome {
+    public static func attach(
+        _ input: SpooledInput, at path: JSONPath?, name: String, mediaType: String? = nil, in url: URL,
+        metadata: SaveMetadata
+    ) throws -> Outcome {
         try attach(at: path, name: name, mediaType: mediaType, in: url, metadata: metadata) { mediaType, name in
-            try BlobReference(hashedFile: input.url, digest: input.digest, size: input.size, mediaType: mediaType, name: name)
+            try BlobReference(
+                hashedFile: input.url, digest: input.digest, size: input.size, mediaType: mediaType, name: name)
         }
     }
 
     /// Saves a reference at `path` to the blob `makeBlob` makes, with its media type and
     /// the name it records (`nil` for a schema that records none).
-    private static func attach(at path: JSONPath?, name: String, mediaType: String?, in url: URL, metadata: SaveMetadata,
-                               _ makeBlob: (_ mediaType: String, _ name: String?) throws -> BlobReference) throws -> Outcome {
+    private static func attach(
+        at path: JSONPath?, name: String, mediaType: String?, in url: URL, metadata: SaveMetadata,
+        _ makeBlob: (_ mediaType: String, _ name: String?) throws -> BlobReference
+    ) throws -> Outcome {
         try apply(at: url, metadata: metadata) { context in
             // A build of an older schema (DOCUMENTKIT_WRITE_SCHEMA) recorded no names.
-            let recordsName = try context.documentType.map { try DocumentKitConfiguration.current.writeSchemaOverride(for: $0) == nil } ?? true
-            let blob = try makeBlob(mediaType ?? MediaTypes.guess(for: URL(fileURLWithPath: name)), recordsName ? name : nil)
+            let recordsName =
+                try context.documentType.map {
+                    try DocumentKitConfiguration.current.writeSchemaOverride(for: $0) == nil
+                } ?? true
+            let blob = try makeBlob(
+                mediaType ?? MediaTypes.guess(for: URL(fileURLWithPath: name)), recordsName ? name : nil)
             guard let path = try path ?? context.documentType?.defaultAttachmentPath.map(JSONPath.init(parsing:)) else {
-                throw DocumentKitError(.usage, "this document type has no default place for attachments", remedy: .nameAttachmentPlace)
+                throw DocumentKitError(
+                    .usage, "this document type has no default place for attachments", remedy: .nameAttachmentPlace)
             }
             context.pending.add(blob.file!, digest: blob.digest)
-            var reference: [String: JSONValue] = ["$blob": .string(blob.digest.hex), "size": .integer(Int64(blob.size)), "mediaType": .string(blob.mediaType)]
+            var reference: [String: JSONValue] = [
+                "$blob": .string(blob.digest.hex), "size": .integer(Int64(blob.size)),
+                "mediaType": .string(blob.mediaType)
+            ]
             if let name = blob.name { reference["name"] = .string(name) }
             return .set(path, .object(reference))
         }
@@ -183,7 +221,8 @@ public enum BundleEditor {
                 // object's item can outlive the entry holding its bytes.
                 try requireStored(root, in: bundle)
             } catch let error as DocumentKitError {
-                throw DocumentKitError(.notFound, "version \(source.number) cannot be restored: \(error.message)", path: url.relativePath)
+                throw DocumentKitError(
+                    .notFound, "version \(source.number) cannot be restored: \(error.message)", path: url.relativePath)
             }
             return SaveContent(root: root, contentType: bundle.storedContentType, schema: source.schema)
         }
@@ -213,10 +252,14 @@ public enum BundleEditor {
     }
 
     /// Saves `text` (checked JSON) as the first version of a new bundle at `url`.
-    package static func createBundle<T: CodableDocument>(_ type: T.Type, text: consuming Data, pending: PendingObjects,
-                                           metadata: SaveMetadata, url: URL, replace: Bool) throws -> BundleVersion? {
-        try BundleSaver.create(at: url, replace: replace,
-                               try SaveContent.typed(type, text: text, base: nil, pending: pending, created: metadata.created), metadata: metadata)
+    package static func createBundle<T: CodableDocument>(
+        _ type: T.Type, text: consuming Data, pending: PendingObjects,
+        metadata: SaveMetadata, url: URL, replace: Bool
+    ) throws -> BundleVersion? {
+        try BundleSaver.create(
+            at: url, replace: replace,
+            try SaveContent.typed(type, text: text, base: nil, pending: pending, created: metadata.created),
+            metadata: metadata)
     }
 
     /// The JSON text of an edited document, once every blob it refers to is known to exist.

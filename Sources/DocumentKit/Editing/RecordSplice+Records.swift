@@ -10,7 +10,9 @@ extension RecordSplice {
 
     /// An edit of one record of `collection`: changed, appended or removed; the
     /// relationships applied over the head's records (`table`) when the edit moves one.
-    package func spliceRecord(of collection: RecordCollection<Document>, _ splicer: Splicer, table: RecordTable) -> Result? {
+    package func spliceRecord(of collection: RecordCollection<Document>, _ splicer: Splicer, table: RecordTable)
+        -> Result?
+    {
         let components = edit.path.components
         guard components.count >= 2 else { return nil }
         let key = collection.key
@@ -32,9 +34,14 @@ extension RecordSplice {
         let relationships = Document.relationships
         let overRecords = relationships.map { $0.onRecords() }
         let lists = Dictionary(grouping: relationships, by: \.sourcesKey).mapValues { Set($0.map(\.referencesKey)) }
-        let names = Dictionary(grouping: relationships.filter { $0.inverseKey != nil }, by: \.targetsKey).mapValues { Set($0.map { $0.inverseKey! }) }
-        if case .removed(let position) = recordEdit, let nullified = nullifiedReferences(toRecord: position, of: key, in: table) {
-            return spliceRemoval(of: position, in: key, nullifying: nullified, table: table, lists: lists, names: names, splicer)
+        let names = Dictionary(grouping: relationships.filter { $0.inverseKey != nil }, by: \.targetsKey).mapValues {
+            Set($0.map { $0.inverseKey! })
+        }
+        if case .removed(let position) = recordEdit,
+            let nullified = nullifiedReferences(toRecord: position, of: key, in: table)
+        {
+            return spliceRemoval(
+                of: position, in: key, nullifying: nullified, table: table, lists: lists, names: names, splicer)
         }
         let movesRelationships: Bool
         switch recordEdit {
@@ -44,17 +51,23 @@ extension RecordSplice {
         }
         var before: RelationshipSnapshots?
         if movesRelationships {
-            table.readFields(of: Set(relationships.flatMap { [$0.sourcesKey, $0.targetsKey] }), lists: lists, names: names)
+            table.readFields(
+                of: Set(relationships.flatMap { [$0.sourcesKey, $0.targetsKey] }), lists: lists, names: names)
             before = RelationshipSnapshots(snapshots: overRecords.map { $0.snapshot(table) })
         }
         let idChanged: Bool
-        if case .changed(_, let old, _) = recordEdit { idChanged = old.identity() != edited!.json.identity() } else { idChanged = edited != nil }
+        if case .changed(_, let old, _) = recordEdit {
+            idChanged = old.identity() != edited!.json.identity()
+        } else {
+            idChanged = edited != nil
+        }
         // The records as the head holds them, for the changes.
         let original = table
         // The edit, made to the table.
         switch recordEdit {
         case .changed(let position, _, _):
-            RecordTable.set(&table.records[key]![position], to: edited!.json, lists: lists[key] ?? [], names: names[key] ?? [])
+            RecordTable.set(
+                &table.records[key]![position], to: edited!.json, lists: lists[key] ?? [], names: names[key] ?? [])
         case .appended:
             var record = RecordTable.Record()
             RecordTable.set(&record, to: edited!.json, lists: lists[key] ?? [], names: names[key] ?? [])
@@ -71,14 +84,17 @@ extension RecordSplice {
             encoded[key, default: [:]][position] = JSONText.reindented(edited.text, levels: 2)
         }
         if let before {
-            guard RelationshipRules(relationships: overRecords).apply(before: before, to: &table).isEmpty else { return nil }
+            guard RelationshipRules(relationships: overRecords).apply(before: before, to: &table).isEmpty else {
+                return nil
+            }
             // The records the rules changed are completed and checked by their types too.
             for (collectionKey, records) in table.records {
                 guard let recordCollection = collections.first(where: { $0.key == collectionKey }) else { continue }
                 for (index, record) in records.enumerated() where record.changed != nil {
                     guard let canonical = canonicalRecord(record.changed!, of: recordCollection) else { return nil }
-                    RecordTable.set(&table.records[collectionKey]![index], to: canonical.json,
-                                    lists: lists[collectionKey] ?? [], names: names[collectionKey] ?? [])
+                    RecordTable.set(
+                        &table.records[collectionKey]![index], to: canonical.json,
+                        lists: lists[collectionKey] ?? [], names: names[collectionKey] ?? [])
                     encoded[collectionKey, default: [:]][index] = JSONText.reindented(canonical.text, levels: 2)
                 }
             }
@@ -94,17 +110,24 @@ extension RecordSplice {
     /// The removal of record `position` of `key`, with `nullified`, the records that
     /// referred to it as they become (by collection and position before the removal),
     /// each completed and checked by its type as the rules' changes are.
-    private func spliceRemoval(of position: Int, in key: String, nullifying nullified: [String: [Int: JSONValue]], table: RecordTable,
-                               lists: [String: Set<String>], names: [String: Set<String>], _ splicer: Splicer) -> Result? {
+    private func spliceRemoval(
+        of position: Int, in key: String, nullifying nullified: [String: [Int: JSONValue]], table: RecordTable,
+        lists: [String: Set<String>], names: [String: Set<String>], _ splicer: Splicer
+    ) -> Result? {
         var table = table
         let original = table
         var encoded: [String: [Int: [UInt8]]] = [:]
         for (collectionKey, records) in nullified {
-            guard let collection = Document.recordCollections.first(where: { $0.key == collectionKey }) else { return nil }
+            guard let collection = Document.recordCollections.first(where: { $0.key == collectionKey }) else {
+                return nil
+            }
             for (index, json) in records {
                 guard let canonical = canonicalRecord(json, of: collection) else { return nil }
-                RecordTable.set(&table.records[collectionKey]![index], to: canonical.json, lists: lists[collectionKey] ?? [], names: names[collectionKey] ?? [])
-                encoded[collectionKey, default: [:]][collectionKey == key && index > position ? index - 1 : index] = JSONText.reindented(canonical.text, levels: 2)
+                RecordTable.set(
+                    &table.records[collectionKey]![index], to: canonical.json, lists: lists[collectionKey] ?? [],
+                    names: names[collectionKey] ?? [])
+                encoded[collectionKey, default: [:]][collectionKey == key && index > position ? index - 1 : index] =
+                    JSONText.reindented(canonical.text, levels: 2)
             }
         }
         table.records[key]!.remove(at: position)
@@ -121,13 +144,16 @@ extension RecordSplice {
             guard case .set(_, let value) = edit else { return nil }
             var appended = JSONValue.array([])
             guard (try? appended.setValue(value, at: JSONPath(components: [.append] + rest.components))) != nil,
-                  case .array(let made) = appended, made.count == 1, case .object = made[0] else { return nil }
+                case .array(let made) = appended, made.count == 1, case .object = made[0]
+            else { return nil }
             return .appended(made[0])
         case .index(let index):
             position = index < 0 ? records.count + index : index
             guard records.indices.contains(position) else { return nil }
         case .match(let field, let value):
-            guard let found = records.firstIndex(where: { table.member(field, of: $0)?.matches(value) ?? false }) else { return nil }
+            guard let found = records.firstIndex(where: { table.member(field, of: $0)?.matches(value) ?? false }) else {
+                return nil
+            }
             position = found
         case .key, .wildcard:
             // Every record at once is an edit of the whole collection.
@@ -146,12 +172,15 @@ extension RecordSplice {
 
     /// `json` decoded as a record of `collection`, checked by its rules, encoded again:
     /// its canonical JSON and text (for the top level), or `nil` if it breaks a rule.
-    private func canonicalRecord(_ json: JSONValue, of collection: RecordCollection<Document>) -> (json: JSONValue, text: Data)? {
+    private func canonicalRecord(_ json: JSONValue, of collection: RecordCollection<Document>) -> (
+        json: JSONValue, text: Data
+    )? {
         guard let record = try? collection.decodeRecord(json, context),
-              record.ruleViolations().isEmpty,
-              let text = try? collection.encodeRecord(record),
-              let canonical = try? JSONValue.parse(text),
-              refersToKnownBlobs(canonical) else { return nil }
+            record.ruleViolations().isEmpty,
+            let text = try? collection.encodeRecord(record),
+            let canonical = try? JSONValue.parse(text),
+            refersToKnownBlobs(canonical)
+        else { return nil }
         return (canonical, text)
     }
 
@@ -161,12 +190,14 @@ extension RecordSplice {
     private func relates(_ old: JSONValue?, _ new: JSONValue, _ key: String) -> Bool {
         for relationship in Document.relationships {
             if relationship.sourcesKey == key {
-                let before = old.flatMap(relationship.source(ofJSON:)), after = relationship.source(ofJSON: new)
+                let before = old.flatMap(relationship.source(ofJSON:))
+                let after = relationship.source(ofJSON: new)
                 if let before, before != after { return false }
                 if before == nil, !(after?.references.isEmpty ?? true) { return false }
             }
             if relationship.targetsKey == key {
-                let before = old.flatMap(relationship.target(ofJSON:)), after = relationship.target(ofJSON: new)
+                let before = old.flatMap(relationship.target(ofJSON:))
+                let after = relationship.target(ofJSON: new)
                 if let before, before != after { return false }
                 if before == nil, after?.inverse != nil { return false }
             }
@@ -177,7 +208,9 @@ extension RecordSplice {
     /// The new document: each collection that changed written anew from its records (the
     /// head's bytes of those unchanged, `encoded` for the others), or left out when empty
     /// if the type leaves it out; and the changes, as the diff would find them.
-    private func assemble(_ table: RecordTable, original: RecordTable, encoded: [String: [Int: [UInt8]]], _ splicer: Splicer) -> Result? {
+    private func assemble(
+        _ table: RecordTable, original: RecordTable, encoded: [String: [Int: [UInt8]]], _ splicer: Splicer
+    ) -> Result? {
         var replaced: [String: [Splicer.Piece]] = [:]
         var removedMembers = Set<String>()
         var changes = JSONChangeList(limit: VersionChanges.limit)
@@ -199,8 +232,10 @@ extension RecordSplice {
                     if let bytes = encoded[key]?[index] {
                         text.append(.bytes(index > 0 ? separator + bytes : bytes))
                     } else if let stored = record.stored, record.changed == nil {
-                        if index > 0, case .head(let last)? = text.last, last.upperBound + separator.count == stored.lowerBound,
-                           splicer.bytes(last.upperBound..<stored.lowerBound).elementsEqual(separator) {
+                        if index > 0, case .head(let last)? = text.last,
+                            last.upperBound + separator.count == stored.lowerBound,
+                            splicer.bytes(last.upperBound..<stored.lowerBound).elementsEqual(separator)
+                        {
                             text[text.count - 1] = .head(last.lowerBound..<stored.upperBound)
                         } else {
                             if index > 0 { text.append(.bytes(separator)) }
@@ -239,7 +274,8 @@ extension RecordSplice {
                 var inPlace = changes
                 var sameIDs = true
                 for (index, record) in records.prefix(old.count).enumerated() where record.changed != nil {
-                    guard let before = original.json(old[index]), let after = record.changed, let id = before.identity() else { return nil }
+                    guard let before = original.json(old[index]), let after = record.changed, let id = before.identity()
+                    else { return nil }
                     // A record whose id changed is one removed and one added, to the diff.
                     guard after.identity() == id else {
                         sameIDs = false
@@ -251,7 +287,9 @@ extension RecordSplice {
                 for record in records.dropFirst(old.count) {
                     guard let after = table.json(record), let id = after.identity() else { return nil }
                     blobsChanged = blobsChanged || !after.blobReferences().isEmpty
-                    inPlace.append(throwing: Never.self, JSONChange(kind: .added, path: path(id).description, old: nil, new: after))
+                    inPlace.append(
+                        throwing: Never.self, JSONChange(kind: .added, path: path(id).description, old: nil, new: after)
+                    )
                 }
                 if sameIDs {
                     changes = inPlace
@@ -270,7 +308,9 @@ extension RecordSplice {
                     guard let before = original.json(record), let id = before.identity() else { return nil }
                     blobsChanged = blobsChanged || !before.blobReferences().isEmpty
                     guard let now else {
-                        inOrder.append(throwing: Never.self, JSONChange(kind: .removed, path: path(id).description, old: before, new: nil))
+                        inOrder.append(
+                            throwing: Never.self,
+                            JSONChange(kind: .removed, path: path(id).description, old: before, new: nil))
                         continue
                     }
                     guard let after = now.changed, after.identity() == id else {
@@ -294,29 +334,38 @@ extension RecordSplice {
             for index in records.indices where newIDs[index] == nil {
                 newIDs[index] = table.json(records[index]).flatMap { $0.identity() }
             }
-            guard !oldIDs.contains(nil), !newIDs.contains(nil), Set(oldIDs).count == oldIDs.count, Set(newIDs).count == newIDs.count else { return nil }
+            guard !oldIDs.contains(nil), !newIDs.contains(nil), Set(oldIDs).count == oldIDs.count,
+                Set(newIDs).count == newIDs.count
+            else { return nil }
             let newPositions = Dictionary(uniqueKeysWithValues: newIDs.enumerated().map { ($0.element!, $0.offset) })
             let oldIDSet = Set(oldIDs.map { $0! })
             for (index, id) in oldIDs.enumerated() {
                 let id = id!
                 if let position = newPositions[id] {
                     guard records[position].changed != nil else { continue }
-                    guard let before = original.json(old[index]), let after = table.json(records[position]) else { return nil }
+                    guard let before = original.json(old[index]), let after = table.json(records[position]) else {
+                        return nil
+                    }
                     blobsChanged = blobsChanged || !before.blobReferences().isEmpty || !after.blobReferences().isEmpty
                     JSONDiff.collect(from: before, to: after, at: path(id), into: &changes)
                 } else {
                     guard let before = original.json(old[index]) else { return nil }
                     blobsChanged = blobsChanged || !before.blobReferences().isEmpty
-                    changes.append(throwing: Never.self, JSONChange(kind: .removed, path: path(id).description, old: before, new: nil))
+                    changes.append(
+                        throwing: Never.self,
+                        JSONChange(kind: .removed, path: path(id).description, old: before, new: nil))
                 }
             }
             for (position, id) in newIDs.enumerated() where !oldIDSet.contains(id!) {
                 guard let after = table.json(records[position]) else { return nil }
                 blobsChanged = blobsChanged || !after.blobReferences().isEmpty
-                changes.append(throwing: Never.self, JSONChange(kind: .added, path: path(id!).description, old: nil, new: after))
+                changes.append(
+                    throwing: Never.self, JSONChange(kind: .added, path: path(id!).description, old: nil, new: after))
             }
         }
-        return result(splicer.document(replacing: replaced, removing: removedMembers), changes: changes, blobsChanged: blobsChanged)
+        return result(
+            splicer.document(replacing: replaced, removing: removedMembers), changes: changes,
+            blobsChanged: blobsChanged)
     }
 
     /// The position of the one record of `old` that `new` lacks, when `new` is `old`
@@ -328,14 +377,16 @@ extension RecordSplice {
             removed = index
             break
         }
-        guard old[removed].stored != nil, new[removed...].indices.allSatisfy({ new[$0].stored == old[$0 + 1].stored }) else { return nil }
+        guard old[removed].stored != nil, new[removed...].indices.allSatisfy({ new[$0].stored == old[$0 + 1].stored })
+        else { return nil }
         return removed
     }
 
     /// The collections whose records differ from the head's: some removed or changed.
     private func changedCollections(_ table: RecordTable, _ original: RecordTable) -> Set<String> {
         var keys = Set<String>()
-        for (key, records) in table.records where records.count != (original.records[key]?.count ?? 0) || records.contains(where: { $0.changed != nil }) {
+        for (key, records) in table.records
+        where records.count != (original.records[key]?.count ?? 0) || records.contains(where: { $0.changed != nil }) {
             keys.insert(key)
         }
         for key in original.records.keys where table.records[key] == nil { keys.insert(key) }
@@ -350,9 +401,12 @@ extension RecordSplice {
         for member in splicer.members where !collections.contains(member.key) {
             fields[member.key] = try? JSONValue.parse(Data(splicer.bytes(member.value)))
         }
-        guard let document = try? Document.decodeSchema(JSONValue.object(fields).encoded(pretty: false), context: context),
-              let text = try? CanonicalJSONEncoder().encode(document),
-              case .object(let members)? = try? JSONValue.parse(text) else { return true }
+        guard
+            let document = try? Document.decodeSchema(
+                JSONValue.object(fields).encoded(pretty: false), context: context),
+            let text = try? CanonicalJSONEncoder().encode(document),
+            case .object(let members)? = try? JSONValue.parse(text)
+        else { return true }
         return members[key] != nil
     }
 }

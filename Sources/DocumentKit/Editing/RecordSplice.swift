@@ -37,8 +37,10 @@ package struct RecordSplice<Document: CodableDocument> {
             // The scans below trust the text's grammar, so it is checked first, as parsing
             // would; the same pass finds the members and the collections' records.
             var checker = JSONWalker<JSONChecker>(bytes: text, depthLimit: JSONDepth.defaultLimit)
-            guard let (root, outline) = try? checker.checkDocument(outlining: Set(Document.recordCollections.map(\.key))),
-                  text[root.lowerBound] == UInt8(ascii: "{") else { return nil }
+            guard
+                let (root, outline) = try? checker.checkDocument(outlining: Set(Document.recordCollections.map(\.key))),
+                text[root.lowerBound] == UInt8(ascii: "{")
+            else { return nil }
             let splicer = Splicer(text: text, members: outline.members)
             if let collection = Document.recordCollections.first(where: { $0.key == key }) {
                 return spliceRecord(of: collection, splicer, table: RecordTable(text: text, outline: outline))
@@ -61,9 +63,10 @@ package struct RecordSplice<Document: CodableDocument> {
         let old = JSONValue.object(fields)
         var new = old
         guard (try? edit.apply(to: &new)) != nil, refersToKnownBlobs(new),
-              let document = try? Document.decodeSchema(new.encoded(pretty: false), context: context),
-              (try? document.validate()) != nil,
-              let encoded = try? CanonicalJSONEncoder().encode(document, terminated: true) else { return nil }
+            let document = try? Document.decodeSchema(new.encoded(pretty: false), context: context),
+            (try? document.validate()) != nil,
+            let encoded = try? CanonicalJSONEncoder().encode(document, terminated: true)
+        else { return nil }
         return encoded.withUnsafeBytes { fieldsText -> Result? in
             guard let root = fieldsText.firstIndex(of: UInt8(ascii: "{")) else { return nil }
             var scanner = JSONTextScanner(text: fieldsText, after: root)
@@ -73,32 +76,40 @@ package struct RecordSplice<Document: CodableDocument> {
                 encodedKeys.insert(member.key)
                 // A collection keeps the head's records; it is written here only when the
                 // head has none and the type writes it even empty (`"tasks" : []`).
-                if collections.contains(member.key), splicer.members.contains(where: { $0.key == member.key }) { continue }
+                if collections.contains(member.key), splicer.members.contains(where: { $0.key == member.key }) {
+                    continue
+                }
                 replaced[member.key] = [.bytes(Array(UnsafeRawBufferPointer(rebasing: fieldsText[member.value])))]
             }
             let removed = splicer.members.map(\.key).filter { !collections.contains($0) && !encodedKeys.contains($0) }
             // The collections the head has are the same before and after: one placeholder
             // stands for each on both sides, so the diff sees the members in their order.
-            var before = fields, after: [String: JSONValue] = [:]
+            var before = fields
+            var after: [String: JSONValue] = [:]
             for member in splicer.members where collections.contains(member.key) {
                 before[member.key] = .null
                 after[member.key] = .null
             }
             for (key, pieces) in replaced {
-                guard case .bytes(let bytes)? = pieces.first, let value = try? JSONValue.parse(Data(bytes)) else { return nil }
+                guard case .bytes(let bytes)? = pieces.first, let value = try? JSONValue.parse(Data(bytes)) else {
+                    return nil
+                }
                 after[key] = value
             }
             var changes = JSONChangeList(limit: VersionChanges.limit)
             JSONDiff.collect(from: JSONValue.object(before), to: JSONValue.object(after), into: &changes)
-            return result(splicer.document(replacing: replaced, removing: Set(removed)), changes: changes,
-                          blobsChanged: !old.blobReferences().isEmpty || !new.blobReferences().isEmpty)
+            return result(
+                splicer.document(replacing: replaced, removing: Set(removed)), changes: changes,
+                blobsChanged: !old.blobReferences().isEmpty || !new.blobReferences().isEmpty)
         }
     }
 
     // MARK: Blobs
 
     package func refersToKnownBlobs(_ value: JSONValue) -> Bool {
-        value.blobReferences().allSatisfy { reference in ObjectDigest(hex: reference.digest).map(pending.contains) ?? false }
+        value.blobReferences().allSatisfy { reference in
+            ObjectDigest(hex: reference.digest).map(pending.contains) ?? false
+        }
     }
 
     /// The new text, with the blobs it refers to when the edit may have changed them.
@@ -159,10 +170,13 @@ package struct Splicer {
             for piece in pieces {
                 switch piece {
                 case .head(let range):
-                    output.baseAddress!.advanced(by: offset).copyMemory(from: text.baseAddress!.advanced(by: range.lowerBound), byteCount: range.count)
+                    output.baseAddress!.advanced(by: offset).copyMemory(
+                        from: text.baseAddress!.advanced(by: range.lowerBound), byteCount: range.count)
                     offset += range.count
                 case .bytes(let bytes):
-                    bytes.withUnsafeBytes { output.baseAddress!.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                    bytes.withUnsafeBytes {
+                        output.baseAddress!.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+                    }
                     offset += bytes.count
                 }
             }
@@ -175,9 +189,13 @@ extension BundleEditor {
     /// What `edit` saves, made by splicing (`RecordSplice`), or `nil` when the edit must
     /// be applied to the whole document: the head written with an older schema (it needs
     /// migrating), an older schema being written, or an edit splicing cannot vouch for.
-    package static func splicedContent<T: CodableDocument>(_ type: T.Type, _ edit: DocumentEdit, bundle: DocumentBundle, pending: PendingObjects,
-                                                           seed: String, created: Date) throws -> SaveContent? {
-        guard try DocumentKitConfiguration.current.writeSchemaOverride(for: T.self) == nil, bundle.headVersion.schema == T.schemaVersion.description else { return nil }
+    package static func splicedContent<T: CodableDocument>(
+        _ type: T.Type, _ edit: DocumentEdit, bundle: DocumentBundle, pending: PendingObjects,
+        seed: String, created: Date
+    ) throws -> SaveContent? {
+        guard try DocumentKitConfiguration.current.writeSchemaOverride(for: T.self) == nil,
+            bundle.headVersion.schema == T.schemaVersion.description
+        else { return nil }
         let context = DocumentDecodingContext(now: created, seed: seed, objectSource: pending)
         let (head, headCheck) = try bundle.headDocumentCheckedInBackground()
         let spliced = RecordSplice<T>(edit: edit, context: context, pending: pending).apply(to: head)
@@ -191,11 +209,14 @@ extension BundleEditor {
         if let referenced = spliced.blobs {
             // As `VersionLayout.fileWrapper` makes the tree: exactly the blobs the
             // document refers to, the bundle's where it has them.
-            guard let files = pending.blobFiles(referenced, headBlobs: existingBlobs, fromHistory: false) else { return nil }
+            guard let files = pending.blobFiles(referenced, headBlobs: existingBlobs, fromHistory: false) else {
+                return nil
+            }
             blobs = files
         }
         if !blobs.isEmpty { children[VersionLayout.blobsFolder] = FileWrapper(directoryWithFileWrappers: blobs) }
-        return SaveContent(root: FileWrapper(directoryWithFileWrappers: children), contentType: T.contentType,
-                           schema: T.schemaVersion.description, documentChanges: spliced.changes, baseDocument: head)
+        return SaveContent(
+            root: FileWrapper(directoryWithFileWrappers: children), contentType: T.contentType,
+            schema: T.schemaVersion.description, documentChanges: spliced.changes, baseDocument: head)
     }
 }

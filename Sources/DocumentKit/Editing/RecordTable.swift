@@ -100,7 +100,9 @@ package struct RecordTable {
         guard let stored = record.stored, text[stored.lowerBound] == UInt8(ascii: "{") else { return nil }
         var scanner = JSONTextScanner(text: text, after: stored.lowerBound)
         while let member = try? scanner.nextMember() {
-            if member.key == name { return try? JSONValue.parse(Data(UnsafeRawBufferPointer(rebasing: text[member.value]))) }
+            if member.key == name {
+                return try? JSONValue.parse(Data(UnsafeRawBufferPointer(rebasing: text[member.value])))
+            }
         }
         return nil
     }
@@ -108,16 +110,21 @@ package struct RecordTable {
     /// Reads the id of every unchanged record of the collections `keys`, and the members
     /// `lists` and `names` name for each collection (lists of ids, ids naming a record
     /// back), each collection once.
-    package mutating func readFields(of keys: some Sequence<String>, lists: [String: Set<String>] = [:], names: [String: Set<String>] = [:]) {
+    package mutating func readFields(
+        of keys: some Sequence<String>, lists: [String: Set<String>] = [:], names: [String: Set<String>] = [:]
+    ) {
         for key in keys {
             // Taken out of the table while it is read, so that it is changed in place.
             guard var collection = records.removeValue(forKey: key) else { continue }
             defer { records[key] = collection }
-            let listKeys = lists[key] ?? [], nameKeys = names[key] ?? []
+            let listKeys = lists[key] ?? []
+            let nameKeys = names[key] ?? []
             if let done = read[key], listKeys.isSubset(of: done.lists), nameKeys.isSubset(of: done.names) { continue }
             read[key] = (listKeys, nameKeys)
             for index in collection.indices where collection[index].changed == nil {
-                guard let stored = collection[index].stored, text[stored.lowerBound] == UInt8(ascii: "{") else { continue }
+                guard let stored = collection[index].stored, text[stored.lowerBound] == UInt8(ascii: "{") else {
+                    continue
+                }
                 if let storedID = collection[index].storedID {
                     collection[index].idText = string(storedID)
                     collection[index].id = collection[index].idText.flatMap(UUID.init(text:))
@@ -129,8 +136,13 @@ package struct RecordTable {
                     if member.key == "id" {
                         continue
                     } else if listKeys.contains(member.key) {
-                        guard case .array(let ids)? = try? JSONValue.parse(Data(UnsafeRawBufferPointer(rebasing: text[member.value]))) else { continue }
-                        collection[index].lists[member.key] = ids.compactMap { if case .string(let id) = $0 { UUID(text: id) } else { nil } }
+                        guard
+                            case .array(let ids)? = try? JSONValue.parse(
+                                Data(UnsafeRawBufferPointer(rebasing: text[member.value])))
+                        else { continue }
+                        collection[index].lists[member.key] = ids.compactMap {
+                            if case .string(let id) = $0 { UUID(text: id) } else { nil }
+                        }
                     } else if nameKeys.contains(member.key), let name = string(member.value) {
                         collection[index].names[member.key] = UUID(text: name)
                     }
@@ -174,9 +186,12 @@ package struct RecordTable {
     private func string(_ range: Range<Int>) -> String? {
         guard text[range.lowerBound] == UInt8(ascii: "\"") else { return nil }
         if !text[range].contains(UInt8(ascii: "\\")) {
-            return String(decoding: UnsafeRawBufferPointer(rebasing: text[(range.lowerBound + 1)..<(range.upperBound - 1)]), as: UTF8.self)
+            return String(
+                decoding: UnsafeRawBufferPointer(rebasing: text[(range.lowerBound + 1)..<(range.upperBound - 1)]),
+                as: UTF8.self)
         }
-        guard case .string(let value)? = try? JSONValue.parse(Data(UnsafeRawBufferPointer(rebasing: text[range]))) else { return nil }
+        guard case .string(let value)? = try? JSONValue.parse(Data(UnsafeRawBufferPointer(rebasing: text[range])))
+        else { return nil }
         return value
     }
 
@@ -217,20 +232,29 @@ extension DocumentRelationship where Document == RecordTable {
         inverseKey = other.inverseKey
         deleteRule = other.deleteRule
         inverseDeleteRule = other.inverseDeleteRule
-        let (sourcesKey, referencesKey, targetsKey, inverseKey) = (other.sourcesKey, other.referencesKey, other.targetsKey, other.inverseKey)
+        let (sourcesKey, referencesKey, targetsKey, inverseKey) = (
+            other.sourcesKey, other.referencesKey, other.targetsKey, other.inverseKey
+        )
         snapshot = { table in
-            let sources = table.records[sourcesKey] ?? [], targets = table.records[targetsKey] ?? []
+            let sources = table.records[sourcesKey] ?? []
+            let targets = table.records[targetsKey] ?? []
             WorkMeter.count(.ruleSteps, sources.count + targets.count)
             return RelationshipSnapshot(
-                sources: sources.compactMap { record in record.id.map { .init(id: $0, references: record.lists[referencesKey] ?? []) } },
-                targets: targets.compactMap { record in record.id.map { .init(id: $0, inverse: inverseKey.flatMap { record.names[$0] }) } })
+                sources: sources.compactMap { record in
+                    record.id.map { .init(id: $0, references: record.lists[referencesKey] ?? []) }
+                },
+                targets: targets.compactMap { record in
+                    record.id.map { .init(id: $0, inverse: inverseKey.flatMap { record.names[$0] }) }
+                })
         }
         removeSources = { table, ids in table.records[sourcesKey]?.removeAll { $0.id.map(ids.contains) ?? false } }
         removeTargets = { table, ids in table.records[targetsKey]?.removeAll { $0.id.map(ids.contains) ?? false } }
         setReferences = { table, changes in
             guard var records = table.records[sourcesKey] else { return }
             for index in records.indices {
-                guard let id = records[index].id, let new = changes[id], case .object(var members)? = table.json(records[index]) else { continue }
+                guard let id = records[index].id, let new = changes[id],
+                    case .object(var members)? = table.json(records[index])
+                else { continue }
                 members[referencesKey] = .array(new.map { .string($0.uuidString) })
                 records[index].changed = .object(members)
                 records[index].lists[referencesKey] = new
@@ -240,7 +264,9 @@ extension DocumentRelationship where Document == RecordTable {
         setInverses = { table, changes in
             guard let inverseKey, var records = table.records[targetsKey] else { return }
             for index in records.indices {
-                guard let id = records[index].id, let new = changes[id], case .object(var members)? = table.json(records[index]) else { continue }
+                guard let id = records[index].id, let new = changes[id],
+                    case .object(var members)? = table.json(records[index])
+                else { continue }
                 members[inverseKey] = new.map { .string($0.uuidString) }
                 records[index].changed = .object(members)
                 records[index].names[inverseKey] = new

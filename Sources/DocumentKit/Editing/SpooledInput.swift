@@ -18,7 +18,9 @@ public final class SpooledInput {
 
     /// Reads the open `descriptor` to its end into a file named `name` in a private folder
     /// beside `destination`. Messages name the stream `source`.
-    public init(reading descriptor: Int32, named name: String, beside destination: URL, source: String = "standard input") throws {
+    public init(
+        reading descriptor: Int32, named name: String, beside destination: URL, source: String = "standard input"
+    ) throws {
         guard !name.isEmpty, !name.contains("/"), name != ".", name != "..", !name.contains("\0") else {
             throw DocumentKitError(.usage, "'\(name)' is not a file name: give a name without '/'")
         }

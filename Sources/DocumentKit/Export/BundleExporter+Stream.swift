@@ -8,8 +8,10 @@ extension BundleExporter {
     /// Unlike an export to a file, nothing can be withdrawn once written: the version is
     /// read and its files checked for existence first, and a blob whose bytes do not match
     /// its digest stops the stream there (the consumer sees an archive without its end).
-    public static func export(_ url: URL, version: String? = nil, format: ExportFormat, toFileDescriptor descriptor: Int32,
-                              named name: String = "standard output") throws -> Result {
+    public static func export(
+        _ url: URL, version: String? = nil, format: ExportFormat, toFileDescriptor descriptor: Int32,
+        named name: String = "standard output"
+    ) throws -> Result {
         guard ![.dir, .bagit].contains(format) else {
             throw DocumentKitError(.usage, "a \(format.rawValue) export writes a folder, not a stream")
         }
@@ -26,9 +28,12 @@ extension BundleExporter {
             return result
         }
         let files = try ExportedFile.list(version: selected, of: bundle)
-        try ProgressMeter.phase(.writing, counting: .written, totalBytes: files.reduce(0) { $0 + ($1.node?.fileSize ?? 0) }) {
-            (result.files, result.bytes) = try writeArchive(files, format: format, modificationTime: Int64(selected.created.timeIntervalSince1970),
-                                                            to: descriptor, named: name)
+        try ProgressMeter.phase(
+            .writing, counting: .written, totalBytes: files.reduce(0) { $0 + ($1.node?.fileSize ?? 0) }
+        ) {
+            (result.files, result.bytes) = try writeArchive(
+                files, format: format, modificationTime: Int64(selected.created.timeIntervalSince1970),
+                to: descriptor, named: name)
         }
         return result
     }

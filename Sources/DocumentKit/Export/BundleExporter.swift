@@ -34,39 +34,53 @@ public enum BundleExporter {
     /// Exports the version named `version` (default: the head) of the bundle at `url`;
     /// with `allVersions` (a bag only), every version. With `dryRun`, everything is
     /// checked (the version, the output's place) and counted, and nothing is written.
-    public static func export(_ url: URL, version: String? = nil, format: ExportFormat, to output: URL, replace: Bool,
-                              allVersions: Bool = false, dryRun: Bool = false) throws -> Result {
-        if allVersions, format != .bagit { throw DocumentKitError(.usage, "every version is exported only to a BagIt bag") }
-        if allVersions, version != nil { throw DocumentKitError(.usage, "every version is exported, so no one version can be named") }
+    public static func export(
+        _ url: URL, version: String? = nil, format: ExportFormat, to output: URL, replace: Bool,
+        allVersions: Bool = false, dryRun: Bool = false
+    ) throws -> Result {
+        if allVersions, format != .bagit {
+            throw DocumentKitError(.usage, "every version is exported only to a BagIt bag")
+        }
+        if allVersions, version != nil {
+            throw DocumentKitError(.usage, "every version is exported, so no one version can be named")
+        }
         let bundle = try DocumentBundle(contentsOf: url)
         let selected = try version.map(bundle.version(named:)) ?? bundle.headVersion
         let files = format == .bagit ? [] : try ExportedFile.list(version: selected, of: bundle)
         try AtomicReplacement.refuseExisting(output, replace: replace)
         var result = Result(output: output.path, format: format, version: selected.number, files: 0, bytes: 0)
         if dryRun {
-            let counted = format == .bagit
-                ? try BagWriter.contents(allVersions ? bundle.manifest.versions : [selected], allVersions: allVersions, of: bundle).payload
+            let counted =
+                format == .bagit
+                ? try BagWriter.contents(
+                    allVersions ? bundle.manifest.versions : [selected], allVersions: allVersions, of: bundle
+                ).payload
                 : files.filter { format != .json || $0.path == VersionLayout.documentName }
             let written = counted.filter { $0.node != nil }
             (result.files, result.bytes) = (written.count, written.reduce(0) { $0 + ($1.node?.fileSize ?? 0) })
             return result
         }
         if format == .bagit {
-            (result.files, result.bytes) = try BagWriter.write(allVersions ? bundle.manifest.versions : [selected], allVersions: allVersions,
-                                                                of: bundle, to: output, replace: replace)
+            (result.files, result.bytes) = try BagWriter.write(
+                allVersions ? bundle.manifest.versions : [selected], allVersions: allVersions,
+                of: bundle, to: output, replace: replace)
             return result
         }
         // The JSON format writes the document alone.
-        try ProgressMeter.phase(.writing, counting: .written,
-                                totalBytes: files.filter { format != .json || $0.path == VersionLayout.documentName }
-                                    .reduce(0) { $0 + ($1.node?.fileSize ?? 0) }) {
+        try ProgressMeter.phase(
+            .writing, counting: .written,
+            totalBytes: files.filter { format != .json || $0.path == VersionLayout.documentName }
+                .reduce(0) { $0 + ($1.node?.fileSize ?? 0) }
+        ) {
             try write(files, of: selected, in: bundle, format: format, to: output, replace: replace, into: &result)
         }
         return result
     }
 
-    private static func write(_ files: [ExportedFile], of selected: BundleVersion, in bundle: DocumentBundle, format: ExportFormat,
-                              to output: URL, replace: Bool, into result: inout Result) throws {
+    private static func write(
+        _ files: [ExportedFile], of selected: BundleVersion, in bundle: DocumentBundle, format: ExportFormat,
+        to output: URL, replace: Bool, into result: inout Result
+    ) throws {
         switch format {
         case .json:
             let data = try bundle.documentData(of: selected)
@@ -79,32 +93,49 @@ public enum BundleExporter {
         case .bagit:
             break
         case .zip, .tar, .tarGzip, .tarZstd:
-            (result.files, result.bytes) = try writeArchive(files, format: format, modificationTime: Int64(selected.created.timeIntervalSince1970), to: output, replace: replace)
+            (result.files, result.bytes) = try writeArchive(
+                files, format: format, modificationTime: Int64(selected.created.timeIntervalSince1970), to: output,
+                replace: replace)
         }
     }
 
     private static func writeFile(_ data: Data, to output: URL, replace: Bool) throws {
         let file = try AtomicReplacement(destination: output, followingLinks: false)
         try file.file.write(data)
-        if replace { try file.commit(mode: AtomicReplacement.defaultMode()) } else { try file.commitWithoutReplacing(mode: AtomicReplacement.defaultMode()) }
+        if replace {
+            try file.commit(mode: AtomicReplacement.defaultMode())
+        } else {
+            try file.commitWithoutReplacing(mode: AtomicReplacement.defaultMode())
+        }
     }
 
-    private static func writeArchive(_ files: [ExportedFile], format: ExportFormat, modificationTime: Int64, to output: URL, replace: Bool) throws -> (Int, UInt64) {
+    private static func writeArchive(
+        _ files: [ExportedFile], format: ExportFormat, modificationTime: Int64, to output: URL, replace: Bool
+    ) throws -> (Int, UInt64) {
         let temporary = try AtomicReplacement(destination: output, followingLinks: false)
-        let written = try writeArchive(files, format: format, modificationTime: modificationTime, to: temporary.file.descriptor, named: output.relativePath)
-        if replace { try temporary.commit(mode: AtomicReplacement.defaultMode()) } else { try temporary.commitWithoutReplacing(mode: AtomicReplacement.defaultMode()) }
+        let written = try writeArchive(
+            files, format: format, modificationTime: modificationTime, to: temporary.file.descriptor,
+            named: output.relativePath)
+        if replace {
+            try temporary.commit(mode: AtomicReplacement.defaultMode())
+        } else {
+            try temporary.commitWithoutReplacing(mode: AtomicReplacement.defaultMode())
+        }
         return written
     }
 
     /// Writes the archive of `files` in sequence to `descriptor` (a file, or a pipe: no
     /// format here seeks back), which messages name `name`.
-    static func writeArchive(_ files: [ExportedFile], format: ExportFormat, modificationTime: Int64, to descriptor: Int32, named name: String) throws -> (Int, UInt64) {
-        let archiveFormat: ArchiveWriteFormat = switch format {
-        case .tar: .tar
-        case .tarGzip: .tarGzip
-        case .tarZstd: .tarZstd
-        default: .zip
-        }
+    static func writeArchive(
+        _ files: [ExportedFile], format: ExportFormat, modificationTime: Int64, to descriptor: Int32, named name: String
+    ) throws -> (Int, UInt64) {
+        let archiveFormat: ArchiveWriteFormat =
+            switch format {
+            case .tar: .tar
+            case .tarGzip: .tarGzip
+            case .tarZstd: .tarZstd
+            default: .zip
+            }
         var bytes: UInt64 = 0
         try DocumentKitError.located(at: name) {
             let writer = try ArchiveWriter(fileDescriptor: descriptor, path: name, format: archiveFormat)
@@ -114,7 +145,10 @@ public enum BundleExporter {
             for file in files {
                 if let node = file.node {
                     let compression: EntryCompression = file.path.hasSuffix(".json") ? .deflate : .store
-                    try writer.addFile(name: file.path, size: node.fileSize ?? 0, mode: 0o644, modificationTime: time, compression: compression) { sink in
+                    try writer.addFile(
+                        name: file.path, size: node.fileSize ?? 0, mode: 0o644, modificationTime: time,
+                        compression: compression
+                    ) { sink in
                         try node.streamContents { try sink.write($0) }
                     }
                     bytes += node.fileSize ?? 0
@@ -133,9 +167,13 @@ extension ExportFormat {
     /// `x.json`); `nil` for any other name, and for a folder's.
     public init?(fileName: String) {
         let name = fileName.lowercased()
-        let byExtension: [(String, ExportFormat)] = [(".tar.gz", .tarGzip), (".tgz", .tarGzip), (".tar.zst", .tarZstd), (".tzst", .tarZstd),
-                                                     (".tar", .tar), (".zip", .zip), (".json", .json)]
-        guard let match = byExtension.first(where: { name.hasSuffix($0.0) && name.count > $0.0.count }) else { return nil }
+        let byExtension: [(String, ExportFormat)] = [
+            (".tar.gz", .tarGzip), (".tgz", .tarGzip), (".tar.zst", .tarZstd), (".tzst", .tarZstd),
+            (".tar", .tar), (".zip", .zip), (".json", .json)
+        ]
+        guard let match = byExtension.first(where: { name.hasSuffix($0.0) && name.count > $0.0.count }) else {
+            return nil
+        }
         self = match.1
     }
 }

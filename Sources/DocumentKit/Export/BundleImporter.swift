@@ -7,20 +7,27 @@ public enum BundleImporter {
     /// Imports `source` into a new bundle at `output` as a `type` document. `schema` is the
     /// schema the source was written with (an export records none), by default the type's
     /// current one; an older one is migrated, a newer one refused (`unsupportedFormat`).
-    public static func importDocument(from source: URL, to output: URL, type: any CodableDocument.Type,
-                                      schema: String? = nil, metadata: SaveMetadata, replace: Bool = false) throws -> BundleVersion {
+    public static func importDocument(
+        from source: URL, to output: URL, type: any CodableDocument.Type,
+        schema: String? = nil, metadata: SaveMetadata, replace: Bool = false
+    ) throws -> BundleVersion {
         if let schema, SchemaVersion(schema) == nil {
             throw DocumentKitError(.usage, "'\(schema)' is not a schema version (use major.minor.patch, e.g. 1.0.0)")
         }
         let info = try SystemCall.status(source.path, failing: "cannot open", reportedAs: source.relativePath)
         // A FIFO or a device would block the open or never end (/dev/zero): refuse it unread.
         guard [S_IFDIR, S_IFREG].contains(info.st_mode & S_IFMT) else {
-            throw DocumentKitError(.malformedInput, "not a folder, an archive or a JSON file: it is not a regular file", path: source.relativePath)
+            throw DocumentKitError(
+                .malformedInput, "not a folder, an archive or a JSON file: it is not a regular file",
+                path: source.relativePath)
         }
         // A remote's root holds projects, not a document: clone copies one (issue 23).
-        if (info.st_mode & S_IFMT) == S_IFDIR, SystemCall.linkStatus(source.appendingPathComponent(OCFLStorageRoot.declaration).path) != nil {
-            throw DocumentKitError(.usage, "is an OCFL storage root (a folder remote), not an export", path: source.relativePath,
-                                   remedy: .cloneInstead(source: source.relativePath, output: output.relativePath))
+        if (info.st_mode & S_IFMT) == S_IFDIR,
+            SystemCall.linkStatus(source.appendingPathComponent(OCFLStorageRoot.declaration).path) != nil
+        {
+            throw DocumentKitError(
+                .usage, "is an OCFL storage root (a folder remote), not an export", path: source.relativePath,
+                remedy: .cloneInstead(source: source.relativePath, output: output.relativePath))
         }
         try AtomicReplacement.refuseExisting(output, replace: replace)
         let staging = try StagingFolder(beside: output)
@@ -41,15 +48,20 @@ public enum BundleImporter {
             }
             return try DocumentKitError.located(at: source.relativePath) {
                 guard let schema else { return text }
-                let context = DocumentDecodingContext(now: metadata.created, seed: "import/\(ObjectDigest.of(text).hex)", objectSource: pending)
-                return try type.migratedJSON(text, schema: schema, to: try DocumentKitConfiguration.current.writeSchemaOverride(for: type)?.versionIdentifier, context: context)
+                let context = DocumentDecodingContext(
+                    now: metadata.created, seed: "import/\(ObjectDigest.of(text).hex)", objectSource: pending)
+                return try type.migratedJSON(
+                    text, schema: schema,
+                    to: try DocumentKitConfiguration.current.writeSchemaOverride(for: type)?.versionIdentifier,
+                    context: context)
             }
         }()
         MemoryPressure.releaseFreedMemory()
         return try withExtendedLifetime(staging) {
             // What the schema refuses is in the source; errors of writing name the output.
             try DocumentKitError.located(at: source.relativePath) {
-                try BundleEditor.createBundle(type, text: consume text, pending: pending, metadata: metadata, url: output, replace: replace)!
+                try BundleEditor.createBundle(
+                    type, text: consume text, pending: pending, metadata: metadata, url: output, replace: replace)!
             }
         }
     }
@@ -75,15 +87,19 @@ public enum BundleImporter {
     /// or `nil` for none). The references are found by a scan of the bytes; the text is
     /// parsed into a tree only when the scan cannot tell, or to name where a reference
     /// whose blob is missing stands, in document order.
-    private static func checkedJSON(_ text: Data, blobs: (String) -> URL?,
-                                    missing: ([(path: JSONPath, digest: String)]) -> DocumentKitError = missingBlobs) throws -> Data {
+    private static func checkedJSON(
+        _ text: Data, blobs: (String) -> URL?,
+        missing: ([(path: JSONPath, digest: String)]) -> DocumentKitError = missingBlobs
+    ) throws -> Data {
         try text.withUnsafeBytes { bytes in
             var checker = JSONWalker<JSONChecker>(bytes: bytes, depthLimit: JSONDepth.defaultLimit)
             _ = try checker.checkDocument()
         }
         let found = BlobReferenceScan.digests(in: text)
         if found == nil || !found!.allSatisfy({ ObjectDigest(hex: $0) != nil && blobs($0) != nil }) {
-            let absent = try JSONValue.parse(text).blobReferences().filter { ObjectDigest(hex: $0.digest) == nil || blobs($0.digest) == nil }
+            let absent = try JSONValue.parse(text).blobReferences().filter {
+                ObjectDigest(hex: $0.digest) == nil || blobs($0.digest) == nil
+            }
             if !absent.isEmpty { throw missing(absent) }
         }
         return text.starts(with: [0xEF, 0xBB, 0xBF]) ? text.dropFirst(3) : text
@@ -91,9 +107,12 @@ public enum BundleImporter {
 
     /// What a document alone (a JSON file) says of its references: each blob is missing.
     private static func missingBlobs(_ references: [(path: JSONPath, digest: String)]) -> DocumentKitError {
-        DocumentKitError(violations: references.map {
-            RuleViolation($0.path.description, "refers to blob \($0.digest.prefix(12)), which is not in the bundle", code: "document.missing-blob")
-        })
+        DocumentKitError(
+            violations: references.map {
+                RuleViolation(
+                    $0.path.description, "refers to blob \($0.digest.prefix(12)), which is not in the bundle",
+                    code: "document.missing-blob")
+            })
     }
 
     private static func readFolder(_ folder: URL, into pending: PendingObjects) throws -> Data {
@@ -110,8 +129,10 @@ public enum BundleImporter {
         }
         let text = try DocumentKitError.located(at: documentURL.relativePath) {
             try checkedJSON(try documentText(regularFile(documentURL)), blobs: files.url(of:)) { absent in
-                DocumentKitError(.malformedInput, "refers to blob \(absent[0].digest.prefix(12)), but \(VersionLayout.blobsFolder)/\(absent[0].digest) is missing",
-                                 path: documentURL.relativePath, location: absent[0].path.description)
+                DocumentKitError(
+                    .malformedInput,
+                    "refers to blob \(absent[0].digest.prefix(12)), but \(VersionLayout.blobsFolder)/\(absent[0].digest) is missing",
+                    path: documentURL.relativePath, location: absent[0].path.description)
             }
         }
         try addBlobs(files.found, to: pending) { _, url in (url.relativePath, nil) }
@@ -149,18 +170,25 @@ public enum BundleImporter {
 
     /// Opens a file refusing symbolic links, so an import never reads outside its source.
     private static func regularFile(_ url: URL) throws -> OpenFile {
-        guard let info = SystemCall.linkStatus(url.path) else { throw DocumentKitError.system("cannot open", path: url.relativePath, errno: errno) }
+        guard let info = SystemCall.linkStatus(url.path) else {
+            throw DocumentKitError.system("cannot open", path: url.relativePath, errno: errno)
+        }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw DocumentKitError(.malformedInput, "is not a regular file (links are not followed)", path: url.relativePath)
+            throw DocumentKitError(
+                .malformedInput, "is not a regular file (links are not followed)", path: url.relativePath)
         }
         return try OpenFile.forReading(url)
     }
 
     /// Adds the blob files `found` (by digest) to `pending`, hashing them all as one phase;
     /// `origin` names where each came from, for errors.
-    private static func addBlobs(_ found: [String: URL], to pending: PendingObjects,
-                                 origin: (String, URL) -> (path: String, location: String?)) throws {
-        let blobs = try found.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value, try FileWrapper(regularFileWithContentsOf: $0.value)) }
+    private static func addBlobs(
+        _ found: [String: URL], to pending: PendingObjects,
+        origin: (String, URL) -> (path: String, location: String?)
+    ) throws {
+        let blobs = try found.sorted(by: { $0.key < $1.key }).map {
+            ($0.key, $0.value, try FileWrapper(regularFileWithContentsOf: $0.value))
+        }
         try ProgressMeter.phase(.hashing, counting: .read, totalBytes: blobs.reduce(0) { $0 + ($1.2.fileSize ?? 0) }) {
             for (digest, url, file) in blobs {
                 let (path, location) = origin(digest, url)
@@ -169,34 +197,45 @@ public enum BundleImporter {
         }
     }
 
-    private static func addBlob(_ file: FileWrapper, named hex: String, path: String, location: String?, to pending: PendingObjects) throws {
+    private static func addBlob(
+        _ file: FileWrapper, named hex: String, path: String, location: String?, to pending: PendingObjects
+    ) throws {
         var hasher = ObjectHasher()
         try file.streamContents { hasher.update($0) }
         let digest = hasher.finalize()
         guard digest.hex == hex else {
-            throw DocumentKitError(.malformedInput, "blob is damaged: its SHA-256 is \(digest.short)…, its name says \(hex.prefix(12))…", path: path, location: location)
+            throw DocumentKitError(
+                .malformedInput, "blob is damaged: its SHA-256 is \(digest.short)…, its name says \(hex.prefix(12))…",
+                path: path, location: location)
         }
         pending.add(file, digest: digest)
     }
 
     /// Reads `document.json` and `blobs/*` from a zip or tar, at its root or inside one
     /// top-level folder; blobs go to files in `staging`, never into memory whole.
-    private static func readArchive(_ source: URL, staging: StagingFolder, into pending: PendingObjects) throws -> Data {
+    private static func readArchive(_ source: URL, staging: StagingFolder, into pending: PendingObjects) throws -> Data
+    {
         try DocumentKitError.located(at: source.relativePath) {
             let reader = try ArchiveReader(path: source.relativePath)
-            let (document, blobFiles) = try ProgressMeter.phase(.reading, counting: .read, totalBytes: reader.fileSize) {
+            let (document, blobFiles) = try ProgressMeter.phase(.reading, counting: .read, totalBytes: reader.fileSize)
+            {
                 try readEntries(of: reader, source: source, staging: staging)
             }
             guard let document else {
-                throw DocumentKitError(.malformedInput, "the archive holds no document.json (at its root or in one top-level folder)")
+                throw DocumentKitError(
+                    .malformedInput, "the archive holds no document.json (at its root or in one top-level folder)")
             }
             guard UInt64(document.count) <= BundleLimits.default.maxDocumentBytes else {
-                throw DocumentKitError(.malformedInput, BundleLimits.default.documentTooLarge(UInt64(document.count)), location: "entry '\(VersionLayout.documentName)'")
+                throw DocumentKitError(
+                    .malformedInput, BundleLimits.default.documentTooLarge(UInt64(document.count)),
+                    location: "entry '\(VersionLayout.documentName)'")
             }
             let files = BlobFiles { blobFiles[$0] }
             let text = try checkedJSON(document, blobs: files.url(of:)) { absent in
-                DocumentKitError(.malformedInput, "refers to blob \(absent[0].digest.prefix(12)), but the archive has no blobs/\(absent[0].digest)",
-                                 location: absent[0].path.description)
+                DocumentKitError(
+                    .malformedInput,
+                    "refers to blob \(absent[0].digest.prefix(12)), but the archive has no blobs/\(absent[0].digest)",
+                    location: absent[0].path.description)
             }
             try addBlobs(files.found, to: pending) { digest, _ in (source.relativePath, "entry 'blobs/\(digest)'") }
             return text
@@ -205,7 +244,9 @@ public enum BundleImporter {
 
     /// The archive's `document.json` (if it has one) and its blobs, written to files in
     /// `staging`, by digest.
-    private static func readEntries(of reader: ArchiveReader, source: URL, staging: StagingFolder) throws -> (Data?, [String: URL]) {
+    private static func readEntries(of reader: ArchiveReader, source: URL, staging: StagingFolder) throws -> (
+        Data?, [String: URL]
+    ) {
         var document: Data?
         var blobFiles: [String: URL] = [:]
         var seen = Set<String>()
@@ -214,18 +255,24 @@ public enum BundleImporter {
         while let entry = try reader.nextEntry() {
             try ArchiveEntryName.validate(entry.name)
             guard seen.insert(ArchiveEntryName.collisionKey(entry.name)).inserted else {
-                throw ArchiveError(.duplicateEntry, "the archive holds '\(entry.name)' twice", path: source.relativePath, entry: entry.name)
+                throw ArchiveError(
+                    .duplicateEntry, "the archive holds '\(entry.name)' twice", path: source.relativePath,
+                    entry: entry.name)
             }
             if entry.name == BundleEntry.mimetype {
-                throw DocumentKitError(.usage, "is already a bundle (it has a mimetype entry); copy it instead of importing it")
+                throw DocumentKitError(
+                    .usage, "is already a bundle (it has a mimetype entry); copy it instead of importing it")
             }
             guard entry.kind == .regular || entry.kind == .directory else {
-                throw ArchiveError(.unsafeEntry, "links and special files are not imported", path: source.relativePath, entry: entry.name)
+                throw ArchiveError(
+                    .unsafeEntry, "links and special files are not imported", path: source.relativePath,
+                    entry: entry.name)
             }
             guard entry.kind == .regular else { continue }
             let components = entry.name.split(separator: "/").map(String.init)
             // Accept the files at the root or inside one top-level folder (`proj/…`).
-            let local = components.first == VersionLayout.blobsFolder || components.count == 1
+            let local =
+                components.first == VersionLayout.blobsFolder || components.count == 1
                 ? components : Array(components.dropFirst())
             if local == [VersionLayout.documentName] {
                 document = try reader.readData(limit: Int(BundleLimits.default.maxInMemoryObjectBytes))

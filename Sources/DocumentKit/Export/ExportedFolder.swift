@@ -6,9 +6,11 @@ package enum ExportedFolder {
     /// Writes `files`, then the files `adding` returns once those are written (a bag's
     /// manifests, made of what `observing` saw of each file's bytes, by path), and moves
     /// the folder into place. Returns the number of files and bytes written.
-    package static func write(_ files: [ExportedFile], to output: URL, replace: Bool,
-                              observing observe: (String, UnsafeRawBufferPointer) -> Void = { _, _ in },
-                              adding more: () throws -> [ExportedFile] = { [] }) throws -> (Int, UInt64) {
+    package static func write(
+        _ files: [ExportedFile], to output: URL, replace: Bool,
+        observing observe: (String, UnsafeRawBufferPointer) -> Void = { _, _ in },
+        adding more: () throws -> [ExportedFile] = { [] }
+    ) throws -> (Int, UInt64) {
         let staging = try StagingFolder(beside: output)
         var count = 0
         var bytes: UInt64 = 0
@@ -29,7 +31,9 @@ package enum ExportedFolder {
                 count += 1
                 bytes += node.fileSize ?? 0
             } else {
-                guard SystemCall.makeFolder(target, mode: 0o777) else { throw DocumentKitError.system("cannot create folder", path: target, errno: errno) }
+                guard SystemCall.makeFolder(target, mode: 0o777) else {
+                    throw DocumentKitError.system("cannot create folder", path: target, errno: errno)
+                }
                 folders.append(file.path)
             }
         }

@@ -5,8 +5,11 @@ extension JSONValue {
     /// or with `asString`, the text itself as a string, without one final line break
     /// (`echo` adds one). Refused past the size of a document; messages name the stream
     /// `name`.
-    public static func read(fromFileDescriptor descriptor: Int32, named name: String = "standard input", asString: Bool = false) throws -> JSONValue {
-        let data = try ByteStream(descriptor: descriptor, name: name).readAll(limit: Int(BundleLimits.default.maxDocumentBytes))
+    public static func read(
+        fromFileDescriptor descriptor: Int32, named name: String = "standard input", asString: Bool = false
+    ) throws -> JSONValue {
+        let data = try ByteStream(descriptor: descriptor, name: name).readAll(
+            limit: Int(BundleLimits.default.maxDocumentBytes))
         if asString {
             guard var text = String(data: data, encoding: .utf8) else {
                 throw DocumentKitError(.malformedInput, "is not UTF-8 text", path: name)

@@ -19,14 +19,17 @@ extension BundleLookup {
             var references: [String: (names: [String], mediaType: String?)] = [:]
             // What the document records is read only for the blobs it names.
             if !ExportedBlobNames.blobDigests(in: stored).isEmpty,
-               let size = tree[VersionLayout.documentName]?.fileSize, size <= bundle.limits.maxDocumentBytes,
-               let json = try? JSONValue.parse(try bundle.documentDataForParsing(of: selected)) {
+                let size = tree[VersionLayout.documentName]?.fileSize, size <= bundle.limits.maxDocumentBytes,
+                let json = try? JSONValue.parse(try bundle.documentDataForParsing(of: selected))
+            {
                 references = recordedReferences(in: json)
             }
             let exported = ExportedBlobNames.apply(to: stored) { references.mapValues(\.names) }
             let treePaths = Dictionary(uniqueKeysWithValues: stored.map { (ObjectIdentifier($0.node!), $0.path) })
             var files = exported.map { file in
-                versionFile(at: file.path, treePath: treePaths[ObjectIdentifier(file.node!)]!, node: file.node!, references: references)
+                versionFile(
+                    at: file.path, treePath: treePaths[ObjectIdentifier(file.node!)]!, node: file.node!,
+                    references: references)
             }
             if let path {
                 let wanted = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
@@ -43,8 +46,10 @@ extension BundleLookup {
         }
     }
 
-    private static func versionFile(at path: String, treePath: String, node: FileWrapper,
-                             references: [String: (names: [String], mediaType: String?)]) -> VersionFile {
+    private static func versionFile(
+        at path: String, treePath: String, node: FileWrapper,
+        references: [String: (names: [String], mediaType: String?)]
+    ) -> VersionFile {
         let folder = VersionLayout.blobsFolder + "/"
         let digest = node.knownDigest?.hex ?? ""
         let kind: VersionFile.Kind
@@ -56,7 +61,8 @@ extension BundleLookup {
         } else {
             (kind, mediaType) = (.file, MediaTypes.guess(for: URL(fileURLWithPath: treePath)))
         }
-        return VersionFile(path: path, treePath: treePath, kind: kind, size: node.fileSize ?? 0, digest: digest, mediaType: mediaType)
+        return VersionFile(
+            path: path, treePath: treePath, kind: kind, size: node.fileSize ?? 0, digest: digest, mediaType: mediaType)
     }
 
     /// The valid names and the first media type the document's references record for each
@@ -66,7 +72,9 @@ extension BundleLookup {
         for reference in json.blobReferences() {
             guard case .object(let members)? = try? json.value(at: reference.path) else { continue }
             var entry = found[reference.digest] ?? ([], nil)
-            if case .string(let name)? = members["name"], BlobReference.isValidName(name), !entry.names.contains(name) { entry.names.append(name) }
+            if case .string(let name)? = members["name"], BlobReference.isValidName(name), !entry.names.contains(name) {
+                entry.names.append(name)
+            }
             if entry.mediaType == nil, case .string(let type)? = members["mediaType"] { entry.mediaType = type }
             found[reference.digest] = entry
         }

@@ -34,7 +34,9 @@ public enum BundleLookup {
     /// path that skips the rest of the history), checked and parsed.
     private static func document(of url: URL, version: String?) throws -> JSONValue {
         guard version != nil else {
-            return try parse(try DocumentBundle.headDocument(of: url), path: url.relativePath, location: "entry '\(BundleEntry.document)'")
+            return try parse(
+                try DocumentBundle.headDocument(of: url), path: url.relativePath,
+                location: "entry '\(BundleEntry.document)'")
         }
         let bundle = try DocumentBundle(contentsOf: url)
         return try document(of: try version.map(bundle.version(named:)) ?? bundle.headVersion, in: bundle)
@@ -43,8 +45,10 @@ public enum BundleLookup {
     /// Writes what `path` names to `output`: a blob's bytes if it is a blob reference,
     /// otherwise the value as JSON. Fails if `output` exists, unless `replace`; on any
     /// failure, a blob that does not match its digest included, `output` is left as it was.
-    public static func extract(_ path: JSONPath, from url: URL, version: String? = nil, to output: URL, replace: Bool,
-                               dryRun: Bool = false) throws -> UInt64 {
+    public static func extract(
+        _ path: JSONPath, from url: URL, version: String? = nil, to output: URL, replace: Bool,
+        dryRun: Bool = false
+    ) throws -> UInt64 {
         if dryRun {
             // Everything a real extract checks (the output's place, the bytes against their
             // digest), with the bytes counted instead of written.
@@ -62,20 +66,30 @@ public enum BundleLookup {
     /// Streams what `path` names through `body`: a blob's bytes, or the value as JSON.
     /// `body` is called only once every byte is known to be the bundle's (see
     /// `DocumentBundle.streamCheckedObject(_:_:)`), so nothing reaches it on a failure.
-    public static func extract(_ path: JSONPath, from url: URL, version: String? = nil, into body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    public static func extract(
+        _ path: JSONPath, from url: URL, version: String? = nil, into body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         try extract(path, from: url, version: version, checkingFirst: true, body)
     }
 
-    private static func extract(_ path: JSONPath, from url: URL, version: String?, checkingFirst: Bool,
-                                _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    private static func extract(
+        _ path: JSONPath, from url: URL, version: String?, checkingFirst: Bool,
+        _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         let bundle = try DocumentBundle(contentsOf: url)
         let json = try document(of: try version.map(bundle.version(named:)) ?? bundle.headVersion, in: bundle)
         let value = try DocumentKitError.located(at: url.relativePath) { try json.value(at: path) }
         if case .object(let members) = value, case .string(let hex)? = members["$blob"] {
             guard let digest = ObjectDigest(hex: hex) else {
-                throw DocumentKitError(.malformedInput, "'\(hex)' is not a blob digest", path: url.relativePath, location: path.description)
+                throw DocumentKitError(
+                    .malformedInput, "'\(hex)' is not a blob digest", path: url.relativePath, location: path.description
+                )
             }
-            if checkingFirst { try bundle.streamCheckedObject(digest, body) } else { try bundle.streamObject(digest, body) }
+            if checkingFirst {
+                try bundle.streamCheckedObject(digest, body)
+            } else {
+                try bundle.streamObject(digest, body)
+            }
         } else {
             var data = value.encoded(pretty: true)
             data.append(0x0A)
@@ -85,7 +99,9 @@ public enum BundleLookup {
 
     /// `version`'s document, checked and parsed.
     private static func document(of version: BundleVersion, in bundle: DocumentBundle) throws -> JSONValue {
-        try parse(try bundle.documentDataForParsing(of: version), path: bundle.url.relativePath, location: bundle.documentLocation(of: version))
+        try parse(
+            try bundle.documentDataForParsing(of: version), path: bundle.url.relativePath,
+            location: bundle.documentLocation(of: version))
     }
 
     /// Parses a document, naming the file and where in it when it is not JSON: a bundle

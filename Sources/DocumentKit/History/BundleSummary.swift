@@ -65,7 +65,9 @@ public struct BundleSummary: Codable, Equatable, Sendable {
         head = VersionSummary(bundle.headVersion)
         let counts = try bundle.counts()
         versionCount = counts.versions
-        (objectCount, objectBytes, storedBytes) = (counts.objects.count, counts.objects.bytes, counts.objects.storedBytes)
+        (objectCount, objectBytes, storedBytes) = (
+            counts.objects.count, counts.objects.bytes, counts.objects.storedBytes
+        )
         fileBytes = SystemCall.status(url.path).map { UInt64($0.st_size) } ?? 0
         reclaimableBytes = bundle.reclaimableBytes
         let tree = try bundle.tree(of: bundle.headVersion)
@@ -77,7 +79,9 @@ public struct BundleSummary: Codable, Equatable, Sendable {
 
     /// Every version of the bundle at `url` that `filter` lets through, newest first (each
     /// before its parents), at most `limit` of them.
-    public static func log(of url: URL, matching filter: VersionFilter = VersionFilter(), limit: Int? = nil) throws -> [VersionSummary] {
+    public static func log(of url: URL, matching filter: VersionFilter = VersionFilter(), limit: Int? = nil) throws
+        -> [VersionSummary]
+    {
         var versions: [VersionSummary] = []
         try log(of: url, matching: filter, limit: limit) { versions.append($0) }
         return versions
@@ -86,8 +90,10 @@ public struct BundleSummary: Codable, Equatable, Sendable {
     /// Passes `each` every version of the bundle at `url` that `filter` lets through, newest
     /// first, at most `limit` of them, as they are read: a format-3 history a version at a
     /// time, so that the first is printed before the last is read.
-    public static func log(of url: URL, matching filter: VersionFilter = VersionFilter(), limit: Int? = nil,
-                           _ each: (VersionSummary) throws -> Void) throws {
+    public static func log(
+        of url: URL, matching filter: VersionFilter = VersionFilter(), limit: Int? = nil,
+        _ each: (VersionSummary) throws -> Void
+    ) throws {
         let bundle = try DocumentBundle(contentsOf: url)
         var found = 0
         guard limit.map({ $0 > 0 }) ?? true else { return }

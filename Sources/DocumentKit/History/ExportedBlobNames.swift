@@ -25,8 +25,14 @@ package enum ExportedBlobNames {
     /// avoid `%`, which BagIt tools disagree on).
     /// The document is read only when the tree has blobs: a version without any exports
     /// its files as they are, without parsing a document of any size.
-    package static func apply(to files: [ExportedFile], document: () -> Data?, excluding excluded: Set<Character> = []) -> [ExportedFile] {
-        apply(to: files) { (document().map(recordedNames(in:)) ?? [:]).mapValues { $0.filter { !$0.contains(where: excluded.contains) } } }
+    package static func apply(to files: [ExportedFile], document: () -> Data?, excluding excluded: Set<Character> = [])
+        -> [ExportedFile]
+    {
+        apply(to: files) {
+            (document().map(recordedNames(in:)) ?? [:]).mapValues {
+                $0.filter { !$0.contains(where: excluded.contains) }
+            }
+        }
     }
 
     /// `files` with each blob file at `blobs/<digest>` renamed by the rule (one file for each
@@ -40,7 +46,9 @@ package enum ExportedBlobNames {
         let others = Set(inFolder.map { String($0.path.dropFirst(folder.count)) }).subtracting(blobs)
         let names = exportedNames(blobs: blobs, recorded: recorded(), others: others)
         return files.flatMap { file in
-            guard file.path.hasPrefix(folder), let exported = names[String(file.path.dropFirst(folder.count))] else { return [file] }
+            guard file.path.hasPrefix(folder), let exported = names[String(file.path.dropFirst(folder.count))] else {
+                return [file]
+            }
             return exported.map { ExportedFile(path: folder + $0, node: file.node) }
         }.sorted { $0.path < $1.path }
     }
@@ -51,13 +59,17 @@ package enum ExportedBlobNames {
         let folder = VersionLayout.blobsFolder + "/"
         return files.compactMap { file in
             let name = file.path.dropFirst(folder.count)
-            guard file.node != nil, file.path.hasPrefix(folder), !name.contains("/"), ObjectDigest(hex: String(name)) != nil else { return nil }
+            guard file.node != nil, file.path.hasPrefix(folder), !name.contains("/"),
+                ObjectDigest(hex: String(name)) != nil
+            else { return nil }
             return String(name)
         }
     }
 
     /// Each blob's exported file names, by digest (at least one each).
-    package static func exportedNames(blobs: [String], recorded: [String: [String]], others: Set<String> = []) -> [String: [String]] {
+    package static func exportedNames(blobs: [String], recorded: [String: [String]], others: Set<String> = [])
+        -> [String: [String]]
+    {
         let key = ArchiveEntryName.collisionKey
         var names: [String: [String]] = [:]
         for digest in blobs {
@@ -69,11 +81,12 @@ package enum ExportedBlobNames {
         var owners: [String: Set<String>] = [:]
         for digest in blobs { for name in names[digest]! { owners[key(name), default: []].insert(digest) } }
         for digest in blobs {
-            names[digest] = unique(names[digest]!.map { name in
-                guard owners[key(name)]!.count > 1 else { return name }
-                let prefixed = (recorded[digest] ?? []).contains(name) ? "\(digest.prefix(12))-\(name)" : digest
-                return prefixed.utf8.count <= TreeObject.maxNameBytes ? prefixed : digest
-            }, by: key)
+            names[digest] = unique(
+                names[digest]!.map { name in
+                    guard owners[key(name)]!.count > 1 else { return name }
+                    let prefixed = (recorded[digest] ?? []).contains(name) ? "\(digest.prefix(12))-\(name)" : digest
+                    return prefixed.utf8.count <= TreeObject.maxNameBytes ? prefixed : digest
+                }, by: key)
         }
         // Step 3: whatever still clashes, with another blob or another file, takes its digest.
         // Digests never clash with each other, so each round moves a name for good.
@@ -83,7 +96,8 @@ package enum ExportedBlobNames {
             for digest in blobs { for name in names[digest]! { seen[key(name), default: []].insert(digest) } }
             let clashing = Set(seen.filter { $0.value.count > 1 || reserved.contains($0.key) }.keys)
             var moved = false
-            for digest in blobs.sorted() where names[digest]!.contains(where: { $0 != digest && clashing.contains(key($0)) }) {
+            for digest in blobs.sorted()
+            where names[digest]!.contains(where: { $0 != digest && clashing.contains(key($0)) }) {
                 names[digest] = unique(names[digest]!.map { clashing.contains(key($0)) ? digest : $0 }, by: key)
                 moved = true
             }
@@ -102,8 +116,9 @@ package enum ExportedBlobNames {
     package static func recordedNames(in document: Data) -> [String: [String]] {
         // Exports copy documents up to 1 GiB; only those that may be parsed are read for names.
         guard UInt64(document.count) <= BundleLimits.default.maxDocumentBytes,
-              document.range(of: Data(#""name""#.utf8)) != nil,
-              let value = try? JSONValue.parse(document) else { return [:] }
+            document.range(of: Data(#""name""#.utf8)) != nil,
+            let value = try? JSONValue.parse(document)
+        else { return [:] }
         var names: [String: [String]] = [:]
         collect(value, into: &names)
         return names
@@ -113,7 +128,9 @@ package enum ExportedBlobNames {
         switch value {
         case .object(let members):
             if case .string(let digest)? = members["$blob"] {
-                if case .string(let name)? = members["name"], BlobReference.isValidName(name), !(names[digest] ?? []).contains(name) {
+                if case .string(let name)? = members["name"], BlobReference.isValidName(name),
+                    !(names[digest] ?? []).contains(name)
+                {
                     names[digest, default: []].append(name)
                 }
                 return

@@ -8,15 +8,19 @@ package struct ExportedFile {
 
     /// The files of `version` as exports write them: blobs under their readable names
     /// (``ExportedBlobNames``), folders before their contents, sorted by path.
-    package static func list(version: BundleVersion, of bundle: DocumentBundle, excludingNamesWith excluded: Set<Character> = []) throws -> [ExportedFile] {
+    package static func list(
+        version: BundleVersion, of bundle: DocumentBundle, excludingNamesWith excluded: Set<Character> = []
+    ) throws -> [ExportedFile] {
         let files = list(try bundle.tree(of: version))
         let document = files.first { $0.path == VersionLayout.documentName }?.node
         // A document that cannot be read is refused by the export's own read of it: here it
         // only records no names.
         let limit = BundleLimits.default.maxDocumentBytes
-        return ExportedBlobNames.apply(to: files, document: {
-            document.flatMap { ($0.fileSize ?? .max) <= limit ? try? $0.regularFileContents() : nil }
-        }, excluding: excluded)
+        return ExportedBlobNames.apply(
+            to: files,
+            document: {
+                document.flatMap { ($0.fileSize ?? .max) <= limit ? try? $0.regularFileContents() : nil }
+            }, excluding: excluded)
     }
 
     /// Every folder and file below `root`, folders before their contents, sorted by path.

@@ -36,7 +36,9 @@ public struct VersionDiff: Codable, Equatable, Sendable {
     /// Compares the version named `oldVersion` (default: the head) of the bundle at `oldURL`
     /// with `newVersion` (default: the head) of the bundle at `newURL`: two copies of a
     /// project, or any two bundles. Blobs are compared by digest, as within one bundle.
-    public init(from oldURL: URL, version oldVersion: String? = nil, to newURL: URL, version newVersion: String? = nil) throws {
+    public init(from oldURL: URL, version oldVersion: String? = nil, to newURL: URL, version newVersion: String? = nil)
+        throws
+    {
         let oldBundle = try DocumentBundle(contentsOf: oldURL)
         let newBundle = try DocumentBundle(contentsOf: newURL)
         let old = try oldVersion.map(oldBundle.version(named:)) ?? oldBundle.headVersion
@@ -50,19 +52,23 @@ public struct VersionDiff: Codable, Equatable, Sendable {
 
     /// The changes from `old` (nothing: an empty document without blobs, when `nil`) to
     /// `new`, each a version of its bundle.
-    package static func changes(from old: (bundle: DocumentBundle, version: BundleVersion)?,
-                                to new: (bundle: DocumentBundle, version: BundleVersion)) throws -> ([JSONChange], [BlobChange]) {
+    package static func changes(
+        from old: (bundle: DocumentBundle, version: BundleVersion)?,
+        to new: (bundle: DocumentBundle, version: BundleVersion)
+    ) throws -> ([JSONChange], [BlobChange]) {
         let oldTree = try old.map { try $0.bundle.tree(of: $0.version) }
         let newTree = try new.bundle.tree(of: new.version)
         guard let old, let oldTree else {
-            let changes = try JSONValue.changes(from: Data("{}".utf8), to: new.bundle.documentDataForParsing(of: new.version))
+            let changes = try JSONValue.changes(
+                from: Data("{}".utf8), to: new.bundle.documentDataForParsing(of: new.version))
             return (changes, BlobChange.changes(from: FileWrapper(directoryWithFileWrappers: [:]), to: newTree))
         }
         // Equal trees are equal content, whichever bundle holds them (trees are named by digest).
         if old.version.tree == new.version.tree { return ([], []) }
         // Compared as text: only what differs is parsed, not two trees of the documents.
-        let changes = try JSONValue.changes(from: old.bundle.documentDataForParsing(of: old.version),
-                                            to: new.bundle.documentDataForParsing(of: new.version))
+        let changes = try JSONValue.changes(
+            from: old.bundle.documentDataForParsing(of: old.version),
+            to: new.bundle.documentDataForParsing(of: new.version))
         return (changes, BlobChange.changes(from: oldTree, to: newTree))
     }
 }

@@ -16,7 +16,10 @@ extension VersionFilter {
             return date
         }
         if let date = ago(trimmed, now: now) { return date }
-        throw DocumentKitError(.usage, "expected a date (2026-03-01), a date-time (2026-03-01T09:30:00Z), today, yesterday or N.UNITS.ago (2.weeks.ago)")
+        throw DocumentKitError(
+            .usage,
+            "expected a date (2026-03-01), a date-time (2026-03-01T09:30:00Z), today, yesterday or N.UNITS.ago (2.weeks.ago)"
+        )
     }
 
     /// The first second of the day `text` names: a date, `today` or `yesterday`.
@@ -32,7 +35,9 @@ extension VersionFilter {
     /// `N.UNIT.ago` or `N UNIT ago` before `now`; months and years by the calendar, in UTC.
     private static func ago(_ text: String, now: Date) -> Date? {
         let words = text.split(whereSeparator: { $0 == "." || $0 == " " || $0 == "_" })
-        guard words.count == 3, words[2] == "ago", let count = Int(words[0]), count >= 0, count <= 1_000_000 else { return nil }
+        guard words.count == 3, words[2] == "ago", let count = Int(words[0]), count >= 0, count <= 1_000_000 else {
+            return nil
+        }
         var unit = String(words[1])
         if unit.hasSuffix("s") { unit.removeLast() }
         let components: (Calendar.Component, Int)

@@ -17,7 +17,9 @@ public struct VersionFilter {
     /// The latest time a listed version was saved at, included.
     public var until: Date?
 
-    public init(author: NSRegularExpression? = nil, message: NSRegularExpression? = nil, since: Date? = nil, until: Date? = nil) {
+    public init(
+        author: NSRegularExpression? = nil, message: NSRegularExpression? = nil, since: Date? = nil, until: Date? = nil
+    ) {
         self.author = author
         self.message = message
         self.since = since
@@ -43,7 +45,8 @@ public struct VersionFilter {
         do {
             return try NSRegularExpression(pattern: text, options: ignoringCase ? [.caseInsensitive] : [])
         } catch {
-            throw DocumentKitError(.usage, "not a regular expression (put \\ before ( [ { * + ? | ^ $ . \\ to match them as they are)")
+            throw DocumentKitError(
+                .usage, "not a regular expression (put \\ before ( [ { * + ? | ^ $ . \\ to match them as they are)")
         }
     }
 

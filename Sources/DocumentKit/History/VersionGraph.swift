@@ -62,19 +62,24 @@ public struct VersionGraph: Sendable {
             row.first = Self.draw(width: width, lanes.indices.map { (2 * $0, $0 == column ? "*" : "|") })
             if parents.count > 1 {
                 // The lanes right of the merge move one over to make room for its second parent.
-                row.merge = Self.draw(width: width, lanes.indices.flatMap { lane -> [(Int, Character)] in
-                    if lane < column { return [(2 * lane, "|")] }
-                    if lane == column { return [(2 * lane, "|"), (2 * lane + 1, "\\")] }
-                    return [(2 * lane + 1, "\\")]
-                })
+                row.merge = Self.draw(
+                    width: width,
+                    lanes.indices.flatMap { lane -> [(Int, Character)] in
+                        if lane < column { return [(2 * lane, "|")] }
+                        if lane == column { return [(2 * lane, "|"), (2 * lane + 1, "\\")] }
+                        return [(2 * lane + 1, "\\")]
+                    })
             }
             if parents.isEmpty {
                 // The lane ends here; those right of it move over after the version's lines.
                 row.rest = Self.draw(width: width, lanes.indices.filter { $0 != column }.map { (2 * $0, "|") })
                 if column < next.count {
-                    row.after.append(Self.draw(width: 0, lanes.indices.filter { $0 != column }.map { lane in
-                        lane < column ? (2 * lane, "|") : (2 * lane - 1, "/")
-                    }))
+                    row.after.append(
+                        Self.draw(
+                            width: 0,
+                            lanes.indices.filter { $0 != column }.map { lane in
+                                lane < column ? (2 * lane, "|") : (2 * lane - 1, "/")
+                            }))
                 }
             } else {
                 row.rest = Self.draw(width: width, next.indices.map { (2 * $0, "|") })
@@ -102,7 +107,8 @@ public struct VersionGraph: Sendable {
             }
             guard let (from, to) = moving else { return lines }
             // The joining lane moves one column left; so do all right of it, for good.
-            lines.append(draw(width: 0, lanes.indices.map { lane in lane < from ? (2 * lane, "|") : (2 * lane - 1, "/") }))
+            lines.append(
+                draw(width: 0, lanes.indices.map { lane in lane < from ? (2 * lane, "|") : (2 * lane - 1, "/") }))
             lanes.remove(at: from)
             var position = from - 1
             while position > to {

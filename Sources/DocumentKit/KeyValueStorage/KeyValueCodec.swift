@@ -10,20 +10,24 @@ package enum KeyValueCodec {
         do {
             return try JSONValue.parse(CanonicalJSONEncoder(pretty: false).encode(value))
         } catch {
-            throw DocumentKitError(.invalidDocument, "cannot be stored as JSON: \(DecodingErrorDescription.describe(error))",
-                                   location: "key '\(key)'")
+            throw DocumentKitError(
+                .invalidDocument, "cannot be stored as JSON: \(DecodingErrorDescription.describe(error))",
+                location: "key '\(key)'")
         }
     }
 
     /// The `T` that `stored` holds; throws a mismatch error naming `key` (and `path`,
     /// the file it was read from) when it holds something else.
-    package static func decode<T: Decodable>(_ type: T.Type, from stored: JSONValue, key: String, path: String?) throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from stored: JSONValue, key: String, path: String?) throws
+        -> T
+    {
         if let json = stored as? T { return json }
         do {
             return try JSONValueDecoder().decode(T.self, from: stored)
         } catch {
-            throw DocumentKitError.storedValueMismatch(key: key, expected: T.self, found: describe(stored),
-                                                       reason: DecodingErrorDescription.locate(error), path: path)
+            throw DocumentKitError.storedValueMismatch(
+                key: key, expected: T.self, found: describe(stored),
+                reason: DecodingErrorDescription.locate(error), path: path)
         }
     }
 
@@ -46,8 +50,10 @@ extension DocumentKitError {
     /// found "large" (a string)`. Code `.malformedInput`: the store holds bad data.
     /// `reason` is the decoding error, located; it is shown only when it lies inside a
     /// structured value (`x: expected a number, found a string`), where it says more.
-    package static func storedValueMismatch(key: String, expected: Any.Type, found: String,
-                                    reason: (path: String?, message: String), path: String?) -> DocumentKitError {
+    package static func storedValueMismatch(
+        key: String, expected: Any.Type, found: String,
+        reason: (path: String?, message: String), path: String?
+    ) -> DocumentKitError {
         var message = "expected \(StoredType.describe(expected)), found \(found)"
         if let inner = reason.path, !inner.isEmpty {
             message += " (\(inner): \(reason.message))"

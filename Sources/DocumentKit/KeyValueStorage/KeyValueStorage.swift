@@ -61,7 +61,9 @@ extension KeyValueStorage {
     /// - Parameters:
     ///   - key: The key, without this storage's prefix; by default the caller's name.
     ///   - defaultValue: What ``KeyValueContainer/get()`` returns when nothing is stored.
-    public func makeContainer<Value: Codable>(key: String = #function, default defaultValue: Value? = nil) -> KeyValueContainer<Value> {
+    public func makeContainer<Value: Codable>(key: String = #function, default defaultValue: Value? = nil)
+        -> KeyValueContainer<Value>
+    {
         KeyValueContainer(storage: self, key: key, defaultValue: defaultValue)
     }
 

@@ -24,7 +24,9 @@ extension PreferencesFile {
         return try DocumentKitError.located(at: name) {
             let json = try JSONValue.parse(file.readAll(limit: sizeLimit))
             guard case .object(let members) = json else {
-                throw DocumentKitError(.malformedInput, "expected a JSON object of preferences, found \(article(json.kindName))", path: name)
+                throw DocumentKitError(
+                    .malformedInput, "expected a JSON object of preferences, found \(article(json.kindName))",
+                    path: name)
             }
             return Contents(values: members, status: status)
         }
@@ -55,8 +57,9 @@ extension PreferencesFile {
         text.append(0x0A)
         let replacement = try AtomicReplacement(destination: target)
         try replacement.file.write(text)
-        try replacement.commit(mode: contents.status.map { $0.st_mode & 0o7777 } ?? AtomicReplacement.defaultMode(),
-                               owner: contents.status.map { ($0.st_uid, $0.st_gid) })
+        try replacement.commit(
+            mode: contents.status.map { $0.st_mode & 0o7777 } ?? AtomicReplacement.defaultMode(),
+            owner: contents.status.map { ($0.st_uid, $0.st_gid) })
     }
 
     /// Creates `folder` and any missing parents, private to the user (0700) as the XDG
@@ -67,7 +70,9 @@ extension PreferencesFile {
         if parent.path != folder.path { try createFolder(parent) }
         // EEXIST: another process created it meanwhile, which is as good.
         guard SystemCall.makeFolder(folder.path, mode: 0o700) || errno == EEXIST else {
-            throw DocumentKitError(.cannotCreateOutput, DocumentKitError.systemMessage("cannot create the preferences folder", errno: errno), path: folder.path)
+            throw DocumentKitError(
+                .cannotCreateOutput,
+                DocumentKitError.systemMessage("cannot create the preferences folder", errno: errno), path: folder.path)
         }
     }
 

@@ -10,12 +10,15 @@ package enum PropertyListValue {
     package static func encode<T: Encodable>(_ value: T, key: String) throws -> Any {
         do {
             let data = try PropertyListEncoder().encode([value])
-            guard let wrapped = try PropertyListSerialization.propertyList(from: data, format: nil) as? [Any], wrapped.count == 1 else {
+            guard let wrapped = try PropertyListSerialization.propertyList(from: data, format: nil) as? [Any],
+                wrapped.count == 1
+            else {
                 throw DocumentKitError(.invalidDocument, "the property list encoder returned no value")
             }
             return wrapped[0]
         } catch {
-            throw DocumentKitError(.invalidDocument, "cannot be stored in UserDefaults: \(reason(error))", location: "key '\(key)'")
+            throw DocumentKitError(
+                .invalidDocument, "cannot be stored in UserDefaults: \(reason(error))", location: "key '\(key)'")
         }
     }
 
@@ -29,8 +32,9 @@ package enum PropertyListValue {
             var (path, message) = DecodingErrorDescription.locate(error)
             // Leave out the array the value travelled in: `[0].x` is the value's `x`.
             path = path.map { String($0.dropFirst(3).drop { $0 == "." }) }
-            throw DocumentKitError.storedValueMismatch(key: key, expected: T.self, found: describe(object),
-                                                       reason: (path, message), path: nil)
+            throw DocumentKitError.storedValueMismatch(
+                key: key, expected: T.self, found: describe(object),
+                reason: (path, message), path: nil)
         }
     }
 
@@ -58,7 +62,9 @@ package enum PropertyListValue {
 
     private static func reason(_ error: any Error) -> String {
         if let error = error as? DocumentKitError { return error.message }
-        if let error = error as? EncodingError, case .invalidValue(_, let context) = error { return context.debugDescription }
+        if let error = error as? EncodingError, case .invalidValue(_, let context) = error {
+            return context.debugDescription
+        }
         return "\(error)"
     }
 }

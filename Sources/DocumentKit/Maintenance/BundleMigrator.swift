@@ -52,22 +52,28 @@ public enum BundleMigrator {
     /// and saves it as one new version (message by default `Migrate from schema 1.0.0 to
     /// 3.0.0`). With `dryRun`, or when the head is current already, nothing is written. A
     /// head of a newer schema than this build knows is refused (`unsupportedFormat`).
-    public static func migrate(_ url: URL, dryRun: Bool = false, author: String, message: String? = nil,
-                               created: Date = DocumentDates.now(), compression: ObjectCompression = .zstd) throws -> Report {
+    public static func migrate(
+        _ url: URL, dryRun: Bool = false, author: String, message: String? = nil,
+        created: Date = DocumentDates.now(), compression: ObjectCompression = .zstd
+    ) throws -> Report {
         try DocumentKitError.located(at: url.relativePath) {
             try BundleSaver.locked(at: url) { saver in
                 let bundle = saver.bundle
                 let type = try DocumentKitConfiguration.current.documentType(of: bundle)
                 let head = bundle.headVersion
-                let migration = try type.migration(from: head.schema, to: try DocumentKitConfiguration.current.writtenSchema(of: type, over: head))
-                var report = Report(dryRun: dryRun, from: migration.from.description, to: migration.to.description,
-                                    stages: migration.stages.map(Report.Stage.init), saved: false, version: nil,
-                                    previous: VersionSummary(head))
+                let migration = try type.migration(
+                    from: head.schema, to: try DocumentKitConfiguration.current.writtenSchema(of: type, over: head))
+                var report = Report(
+                    dryRun: dryRun, from: migration.from.description, to: migration.to.description,
+                    stages: migration.stages.map(Report.Stage.init), saved: false, version: nil,
+                    previous: VersionSummary(head))
                 guard !dryRun, migration.from != migration.to else { return report }
                 let json = try BundleEditor.headDocumentJSON(of: bundle, as: type, now: created)
-                let metadata = SaveMetadata(author: author, message: message ?? "Migrate from schema \(migration.from) to \(migration.to)",
-                                            created: created, compression: compression)
-                let content = try SaveContent.typed(type, text: json, base: bundle, pending: PendingObjects(base: bundle), created: created)
+                let metadata = SaveMetadata(
+                    author: author, message: message ?? "Migrate from schema \(migration.from) to \(migration.to)",
+                    created: created, compression: compression)
+                let content = try SaveContent.typed(
+                    type, text: json, base: bundle, pending: PendingObjects(base: bundle), created: created)
                 let version = try saver.save(content, metadata: metadata)
                 report.saved = version != nil
                 report.version = version.map(VersionSummary.init)

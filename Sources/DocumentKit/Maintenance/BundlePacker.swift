@@ -26,25 +26,30 @@ public enum BundlePacker {
     public static func pack(_ url: URL, to output: URL, replace: Bool, dryRun: Bool = false) throws -> Result {
         let bundle = try DocumentBundle(contentsOf: url)
         if let source = SystemCall.status(url.path), let target = SystemCall.status(output.path),
-           source.st_dev == target.st_dev, source.st_ino == target.st_ino {
+            source.st_dev == target.st_dev, source.st_ino == target.st_ino
+        {
             throw DocumentKitError(.usage, "is the bundle itself; pack it to another file", path: output.relativePath)
         }
         if dryRun {
             try AtomicReplacement.refuseExisting(output, replace: replace)
             let size = SystemCall.status(url.path).map { UInt64($0.st_size) } ?? 0
             let counts = try bundle.counts()
-            return Result(output: output.path, versions: counts.versions, objects: counts.objects.count,
-                          bytes: size - min(size, bundle.reclaimableBytes), reclaimedBytes: bundle.reclaimableBytes)
+            return Result(
+                output: output.path, versions: counts.versions, objects: counts.objects.count,
+                bytes: size - min(size, bundle.reclaimableBytes), reclaimedBytes: bundle.reclaimableBytes)
         }
         try DocumentKitError.located(at: url.relativePath) {
             if bundle.history != nil { return try BundleWriter.writePacked(bundle, to: output, replace: replace) }
             try BundleWriter.writeContents(
-                BundleWriter.Contents(mimeType: bundle.mimeType, document: try bundle.documentData(of: bundle.headVersion),
-                                      manifest: bundle.manifest, base: bundle),
+                BundleWriter.Contents(
+                    mimeType: bundle.mimeType, document: try bundle.documentData(of: bundle.headVersion),
+                    manifest: bundle.manifest, base: bundle),
                 to: output, replace: replace)
         }
         let size = SystemCall.status(output.path).map { UInt64($0.st_size) } ?? 0
         let counts = try bundle.counts()
-        return Result(output: output.path, versions: counts.versions, objects: counts.objects.count, bytes: size, reclaimedBytes: bundle.reclaimableBytes)
+        return Result(
+            output: output.path, versions: counts.versions, objects: counts.objects.count, bytes: size,
+            reclaimedBytes: bundle.reclaimableBytes)
     }
 }

@@ -26,10 +26,13 @@ public enum BundlePruner {
     /// Removes the oldest versions of the bundle at `url`: all but the newest `keep`, and/or
     /// those created before `before` (with both, only versions both would remove). The
     /// head always stays. With `dryRun`, reports and writes nothing.
-    public static func prune(_ url: URL, keep: Int? = nil, before: Date? = nil, dryRun: Bool = false,
-                             compression: ObjectCompression = .zstd) throws -> Report {
+    public static func prune(
+        _ url: URL, keep: Int? = nil, before: Date? = nil, dryRun: Bool = false,
+        compression: ObjectCompression = .zstd
+    ) throws -> Report {
         guard keep != nil || before != nil else {
-            throw DocumentKitError(.usage, "say what to prune: how many versions to keep, a date to prune before, or both")
+            throw DocumentKitError(
+                .usage, "say what to prune: how many versions to keep, a date to prune before, or both")
         }
         if let keep, keep < 1 {
             throw DocumentKitError(.usage, "at least one version is kept: the head version always stays")
@@ -38,7 +41,8 @@ public enum BundlePruner {
             try BundleSaver.locked(at: url) { saver in
                 let bundle = saver.bundle
                 if let history = bundle.history {
-                    return try pruneHistory(history, keep: keep, before: before, with: saver, dryRun: dryRun, compression: compression)
+                    return try pruneHistory(
+                        history, keep: keep, before: before, with: saver, dryRun: dryRun, compression: compression)
                 }
                 let versions = try bundle.manifest.versions
                 var dropCount = 0
@@ -51,8 +55,9 @@ public enum BundlePruner {
                 let kept = Array(versions[dropCount...])
                 let reachable = try reachableObjects(of: kept, in: bundle)
                 let unused = try bundle.manifest.objects.filter { !reachable.contains($0.key) }
-                let report = Report(dryRun: dryRun, removedVersions: versions[..<dropCount].map(\.number), keptVersions: kept.count,
-                                    removedObjects: unused.count, freedBytes: unused.values.reduce(0) { $0 + $1.storedSize })
+                let report = Report(
+                    dryRun: dryRun, removedVersions: versions[..<dropCount].map(\.number), keptVersions: kept.count,
+                    removedObjects: unused.count, freedBytes: unused.values.reduce(0) { $0 + $1.storedSize })
                 guard !dryRun, dropCount > 0 || !unused.isEmpty else { return report }
                 var manifest = try bundle.manifest
                 manifest.versions = kept
@@ -62,13 +67,16 @@ public enum BundlePruner {
                 // so this takes a history a writer other than DocumentKit arranged.)
                 var whole: [ObjectDigest: TreePlanner.PendingObject] = [:]
                 var sizes: [ObjectDigest: UInt64] = [:]
-                for (digest, record) in manifest.objects where record.codec == .delta && !reachable.contains(record.base ?? digest) {
+                for (digest, record) in manifest.objects
+                where record.codec == .delta && !reachable.contains(record.base ?? digest) {
                     whole[digest] = .data(try bundle.objectData(digest))
                     sizes[digest] = record.size
                 }
-                try saver.rewrite(BundleWriter.Contents(mimeType: bundle.mimeType, document: try bundle.documentData(of: bundle.headVersion),
-                                                        manifest: manifest, newObjects: whole, sizes: sizes, base: bundle,
-                                                        compression: compression))
+                try saver.rewrite(
+                    BundleWriter.Contents(
+                        mimeType: bundle.mimeType, document: try bundle.documentData(of: bundle.headVersion),
+                        manifest: manifest, newObjects: whole, sizes: sizes, base: bundle,
+                        compression: compression))
                 return report
             }
         }
@@ -78,8 +86,10 @@ public enum BundlePruner {
     /// oldest first only as far as they go), the kept versions read newest first and their
     /// trees walked, and the history rewritten from its segments' items without listing it
     /// (FORMAT.md §12.4).
-    private static func pruneHistory(_ history: BundleHistory, keep: Int?, before: Date?, with saver: BundleSaver, dryRun: Bool,
-                                     compression: ObjectCompression) throws -> Report {
+    private static func pruneHistory(
+        _ history: BundleHistory, keep: Int?, before: Date?, with saver: BundleSaver, dryRun: Bool,
+        compression: ObjectCompression
+    ) throws -> Report {
         let bundle = saver.bundle
         let count = history.manifest.versions
         // The head stays: keeping one version is what no `keep` means.
@@ -92,19 +102,25 @@ public enum BundlePruner {
         let reachable = try reachableObjects(of: kept, in: bundle)
         let lastDropped = history.manifest.pruned + dropCount
         // Written when something goes: counted first only when no version does.
-        var outcome = !dryRun && dropCount > 0
+        var outcome =
+            !dryRun && dropCount > 0
             ? try saver.rewritePruned(throughPlace: lastDropped, reachable: reachable, compression: compression)
-            : try BundleWriter.writePruned(bundle, throughPlace: lastDropped, reachable: reachable, compression: compression, to: nil)
+            : try BundleWriter.writePruned(
+                bundle, throughPlace: lastDropped, reachable: reachable, compression: compression, to: nil)
         if !dryRun, dropCount == 0, outcome.removedObjects > 0 {
             outcome = try saver.rewritePruned(throughPlace: lastDropped, reachable: reachable, compression: compression)
         }
-        return Report(dryRun: dryRun, removedVersions: outcome.removedPlaces.map(Array.init) ?? [], keptVersions: count - dropCount,
-                      removedObjects: outcome.removedObjects, freedBytes: outcome.freedBytes)
+        return Report(
+            dryRun: dryRun, removedVersions: outcome.removedPlaces.map(Array.init) ?? [],
+            keptVersions: count - dropCount,
+            removedObjects: outcome.removedObjects, freedBytes: outcome.freedBytes)
     }
 
     /// How many of the oldest versions, at most `limit`, were created before `date`: read
     /// oldest first, a block at a time, and only until one was not.
-    private static func droppable(from history: BundleHistory, upTo limit: Int, before date: Date, in bundle: DocumentBundle) throws -> Int {
+    private static func droppable(
+        from history: BundleHistory, upTo limit: Int, before date: Date, in bundle: DocumentBundle
+    ) throws -> Int {
         var count = 0
         for segment in history.segments {
             for block in 0..<segment.reader.blockCount {
@@ -112,7 +128,8 @@ public enum BundlePruner {
                     try BundleHistory.inSegment(segment.name) { try segment.reader.versions(inBlock: block) }
                 }
                 for stored in versions {
-                    guard count < limit, try BundleVersion(segmentRecord: stored.record, number: 0).created < date else { return count }
+                    guard count < limit, try BundleVersion(segmentRecord: stored.record, number: 0).created < date
+                    else { return count }
                     count += 1
                 }
             }
@@ -121,7 +138,9 @@ public enum BundlePruner {
     }
 
     /// Every object the trees of `versions` use, trees included.
-    package static func reachableObjects(of versions: [BundleVersion], in bundle: DocumentBundle) throws -> Set<ObjectDigest> {
+    package static func reachableObjects(of versions: [BundleVersion], in bundle: DocumentBundle) throws -> Set<
+        ObjectDigest
+    > {
         var reachable = Set<ObjectDigest>()
         var pending = versions.map(\.tree)
         while let digest = pending.popLast() {

@@ -22,8 +22,10 @@ struct ArchivedHistory {
     /// object's id names it): listed first in `pruned` when they do not, so that the new
     /// bundle's object id (``OCFLArchiver/objectID(of:)``) is the object's. With `base`,
     /// the contents leave out the objects `base` holds (a pull's copy of only what is new).
-    static func contents(_ archived: [Version], reported: String, rootID: VersionID? = nil, base: DocumentBundle? = nil,
-                         file: (_ key: String, _ path: String, _ location: String) throws -> FileWrapper) throws -> (contents: BundleWriter.Contents, pruned: Int) {
+    static func contents(
+        _ archived: [Version], reported: String, rootID: VersionID? = nil, base: DocumentBundle? = nil,
+        file: (_ key: String, _ path: String, _ location: String) throws -> FileWrapper
+    ) throws -> (contents: BundleWriter.Contents, pruned: Int) {
         guard let last = archived.last else {
             throw DocumentKitError(.malformedInput, "it holds no versions", path: reported)
         }
@@ -38,23 +40,32 @@ struct ArchivedHistory {
             let root = FileWrapper(directoryWithFileWrappers: [:])
             for (logicalPath, key) in archivedVersion.files {
                 guard OCFLObject.isSafe(logicalPath) else {
-                    throw DocumentKitError(.malformedInput, "the logical path '\(logicalPath)' is not a safe relative path", location: name)
+                    throw DocumentKitError(
+                        .malformedInput, "the logical path '\(logicalPath)' is not a safe relative path", location: name
+                    )
                 }
                 let node = try files[key] ?? file(key, logicalPath, name)
                 files[key] = node
                 insert(node, at: logicalPath.split(separator: "/").map(String.init), into: root)
             }
             // Hashing the files read counts nothing: progress counts what was fetched.
-            let tree = try DocumentKitError.located(at: reported) { try ProgressMeter.bind(nil) { try planner.storeTree(root) } }
+            let tree = try DocumentKitError.located(at: reported) {
+                try ProgressMeter.bind(nil) { try planner.storeTree(root) }
+            }
             guard tree == record.tree else {
-                throw DocumentKitError(.malformedInput, "its files are not the tree its record names (\(record.tree.short)…): they were changed after they were archived", location: name)
+                throw DocumentKitError(
+                    .malformedInput,
+                    "its files are not the tree its record names (\(record.tree.short)…): they were changed after they were archived",
+                    location: name)
             }
             guard seen.insert(record.id).inserted else {
-                throw DocumentKitError(.malformedInput, "it holds bundle version \(record.shortID) a second time", location: name)
+                throw DocumentKitError(
+                    .malformedInput, "it holds bundle version \(record.shortID) a second time", location: name)
             }
             for parent in record.parents where !seen.contains(parent) {
                 guard !archived.dropFirst(index).contains(where: { $0.record.version.id == parent }) else {
-                    throw DocumentKitError(.malformedInput, "its parent \(String(parent.prefix(12))) comes after it", location: name)
+                    throw DocumentKitError(
+                        .malformedInput, "its parent \(String(parent.prefix(12))) comes after it", location: name)
                 }
                 if !pruned.contains(parent) { pruned.append(parent) }
             }
@@ -68,11 +79,14 @@ struct ArchivedHistory {
             pruned.insert(rootID, at: 0)
         }
         BundleManifest.number(&versions, after: pruned.count)
-        var manifest = BundleManifest(contentType: last.record.contentType, head: last.record.version.id, versions: versions, objects: [:], pruned: pruned)
+        var manifest = BundleManifest(
+            contentType: last.record.contentType, head: last.record.version.id, versions: versions, objects: [:],
+            pruned: pruned)
         // A clone is written in the layout saves write.
         manifest.formatVersion = BundleManifest.currentFormatVersion
-        let contents = BundleWriter.Contents(mimeType: last.record.mimeType, document: headDocument, manifest: manifest,
-                                             newObjects: planner.pending, sizes: planner.sizes, compression: .zstd)
+        let contents = BundleWriter.Contents(
+            mimeType: last.record.mimeType, document: headDocument, manifest: manifest,
+            newObjects: planner.pending, sizes: planner.sizes, compression: .zstd)
         return (contents, prunedParents)
     }
 

@@ -17,12 +17,15 @@ extension OCFLHistoryPlan {
         var trees: [VersionID: ObjectDigest] = [:]
 
         /// The most versions the walk goes past the batch for a delta's base.
-        static let longestWalk = HistoryPolicy.checkpointRadix * HistoryPolicy.checkpointRadix * HistoryPolicy.checkpointRadix
+        static let longestWalk =
+            HistoryPolicy.checkpointRadix * HistoryPolicy.checkpointRadix * HistoryPolicy.checkpointRadix
 
         static func walk(_ bundle: DocumentBundle, history: BundleHistory, remoteHead: VersionID) throws -> PushBatch {
             // The bundle's walk: it keeps the root trees stored by place that it meets, so
             // that reading them does not list the history.
-            guard var walk = bundle.versionsNewestFirst() else { preconditionFailure("a push lays out a format-3 history") }
+            guard var walk = bundle.versionsNewestFirst() else {
+                preconditionFailure("a push lays out a format-3 history")
+            }
             var batch = PushBatch()
             var needed: Set<VersionID> = [bundle.headVersion.id]
             var remote: Set<VersionID> = [remoteHead]
@@ -39,13 +42,16 @@ extension OCFLHistoryPlan {
                     remote.formUnion(version.parents)
                     batch.trees[version.id] = version.tree
                     batch.remoteObjects.insert(version.tree)
-                    for entry in try bundle.treeObject(version.tree).entries { batch.remoteObjects.insert(entry.digest) }
+                    for entry in try bundle.treeObject(version.tree).entries {
+                        batch.remoteObjects.insert(entry.digest)
+                    }
                 } else if needed.remove(version.id) != nil {
                     batch.versions.append(version)
                     batch.trees[version.id] = version.tree
                     needed.formUnion(version.parents)
                     unmetParents.formUnion(version.parents)
-                    if version.number > origin, let base = HistoryPolicy.deltaBase(ofDocument: version.number - origin) {
+                    if version.number > origin, let base = HistoryPolicy.deltaBase(ofDocument: version.number - origin)
+                    {
                         oldestBase = min(oldestBase, origin + base)
                     }
                 }
@@ -64,10 +70,14 @@ extension OCFLHistoryPlan {
             // The pruned ids only when the walk did not meet the remote's head: at 100,000
             // versions pruned to 100, they are 3 MB to read.
             guard try metRemoteHead || bundle.prunedVersionIDs().contains(remoteHead) else {
-                throw DocumentKitError(.conflict, "the remote's head \(remoteHead.prefix(12)) is not in this bundle's history")
+                throw DocumentKitError(
+                    .conflict, "the remote's head \(remoteHead.prefix(12)) is not in this bundle's history")
             }
             if let lost = needed.subtracting(remote).first {
-                throw DocumentKitError(.malformedInput, "a version to push has the parent \(lost.prefix(12)), which this bundle pruned and the remote lacks")
+                throw DocumentKitError(
+                    .malformedInput,
+                    "a version to push has the parent \(lost.prefix(12)), which this bundle pruned and the remote lacks"
+                )
             }
             return batch
         }
@@ -99,7 +109,11 @@ extension OCFLHistoryPlan {
                     available.insert(digest)
                 }
                 let tree = try bundle.objectData(version.tree)
-                items.append(.object(.init(digest: version.tree, size: UInt64(tree.count), storage: .identity(tree), foundByPlace: true)))
+                items.append(
+                    .object(
+                        .init(
+                            digest: version.tree, size: UInt64(tree.count), storage: .identity(tree), foundByPlace: true
+                        )))
                 items.append(.version(id: version.id, record: try version.segmentRecord()))
                 available.insert(version.tree)
             }
@@ -107,8 +121,10 @@ extension OCFLHistoryPlan {
 
         /// Adds object `digest` as `bundle` stores it, or whole when its delta base is not
         /// among `available`.
-        private mutating func add(_ digest: ObjectDigest, history: BundleHistory, bundle: DocumentBundle,
-                                  available: Set<ObjectDigest>) throws {
+        private mutating func add(
+            _ digest: ObjectDigest, history: BundleHistory, bundle: DocumentBundle,
+            available: Set<ObjectDigest>
+        ) throws {
             if var item = try history.object(digest) {
                 item.foundByPlace = false
                 switch item.storage {
@@ -120,7 +136,8 @@ extension OCFLHistoryPlan {
                     return
                 case .entry(_, _, let base) where base.map(available.contains) ?? true:
                     guard let entry = bundle.zip.entry(named: digest.entryName) else {
-                        throw DocumentKitError(.malformedInput, "the history stores object \(digest.short) in an entry the bundle lacks")
+                        throw DocumentKitError(
+                            .malformedInput, "the history stores object \(digest.short) in an entry the bundle lacks")
                     }
                     items.append(.object(item))
                     aloneEntries[digest.entryName] = FileWrapper(entry: entry, in: bundle.zip)
@@ -136,16 +153,26 @@ extension OCFLHistoryPlan {
                 return
             }
             let stored = try ZstdCodec.compress(data)
-            items.append(.object(.init(digest: digest, size: UInt64(data.count), storage: .entry(codec: .zstd, storedSize: UInt64(stored.count), base: nil))))
+            items.append(
+                .object(
+                    .init(
+                        digest: digest, size: UInt64(data.count),
+                        storage: .entry(codec: .zstd, storedSize: UInt64(stored.count), base: nil))))
             aloneEntries[digest.entryName] = FileWrapper(regularFileWithContents: stored)
         }
 
         /// Every object below the tree `digest` (itself included), but below trees in `skipping`.
-        private static func collect(_ digest: ObjectDigest, in bundle: DocumentBundle, into objects: inout Set<ObjectDigest>,
-                                    skipping: Set<ObjectDigest>) throws {
+        private static func collect(
+            _ digest: ObjectDigest, in bundle: DocumentBundle, into objects: inout Set<ObjectDigest>,
+            skipping: Set<ObjectDigest>
+        ) throws {
             guard objects.insert(digest).inserted, !skipping.contains(digest) else { return }
             for entry in try bundle.treeObject(digest).entries {
-                if entry.kind == .tree { try collect(entry.digest, in: bundle, into: &objects, skipping: skipping) } else { objects.insert(entry.digest) }
+                if entry.kind == .tree {
+                    try collect(entry.digest, in: bundle, into: &objects, skipping: skipping)
+                } else {
+                    objects.insert(entry.digest)
+                }
             }
         }
     }

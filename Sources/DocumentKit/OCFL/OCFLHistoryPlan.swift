@@ -20,21 +20,29 @@ enum OCFLHistoryPlan {
     }
 
     /// The bundle's whole history as the version after those of `inventory`.
-    static func wholeHistory(of bundle: DocumentBundle, after inventory: OCFLInventory, adding versionIDs: [VersionID],
-                             contentFolder: String, digests: inout OCFLDigestIndex) throws -> Planned {
+    static func wholeHistory(
+        of bundle: DocumentBundle, after inventory: OCFLInventory, adding versionIDs: [VersionID],
+        contentFolder: String, digests: inout OCFLDigestIndex
+    ) throws -> Planned {
         guard let history = bundle.history else { preconditionFailure("a push lays out a format-3 history") }
         let location = bundle.url.relativePath
-        var files: [(path: String, file: FileWrapper)] = [(OCFLLayout.mimetypePath, FileWrapper(regularFileWithContents: Data(bundle.mimeType.utf8)))]
-        let names = try DocumentKitError.located(at: location) { try history.aloneObjectEntryNames() } + history.manifest.history
+        var files: [(path: String, file: FileWrapper)] = [
+            (OCFLLayout.mimetypePath, FileWrapper(regularFileWithContents: Data(bundle.mimeType.utf8)))
+        ]
+        let names =
+            try DocumentKitError.located(at: location) { try history.aloneObjectEntryNames() }
+            + history.manifest.history
             + [BundleEntry.manifest]
         for name in names {
             guard let entry = bundle.zip.entry(named: name) else {
-                throw DocumentKitError(.malformedInput, "its history names the entry '\(name)', which the bundle lacks", path: location)
+                throw DocumentKitError(
+                    .malformedInput, "its history names the entry '\(name)', which the bundle lacks", path: location)
             }
             files.append((name, FileWrapper(entry: entry, in: bundle.zip)))
         }
-        let plan = try OCFLVersionPlan.next(after: inventory, files: files, describing: bundle.headVersion, contentFolder: contentFolder,
-                                            location: location, digests: &digests)
+        let plan = try OCFLVersionPlan.next(
+            after: inventory, files: files, describing: bundle.headVersion, contentFolder: contentFolder,
+            location: location, digests: &digests)
         return Planned(versionIDs: versionIDs, plan: plan, versionsHeld: history.manifest.versions)
     }
 
@@ -44,8 +52,10 @@ enum OCFLHistoryPlan {
     /// Refused: an object whose head the bundle neither holds nor pruned (`conflict`:
     /// pull first), and a version whose parent the bundle pruned and the object lacks
     /// (`malformedInput`).
-    static func increment(of bundle: DocumentBundle, onto remote: OCFLHistoryReader, size: (String) throws -> UInt64?,
-                          contentFolder: String, digests: inout OCFLDigestIndex) throws -> Planned? {
+    static func increment(
+        of bundle: DocumentBundle, onto remote: OCFLHistoryReader, size: (String) throws -> UInt64?,
+        contentFolder: String, digests: inout OCFLDigestIndex
+    ) throws -> Planned? {
         guard let history = bundle.history else { preconditionFailure("a push lays out a format-3 history") }
         let location = bundle.url.relativePath
         let remoteHead = remote.manifest.head
@@ -63,33 +73,39 @@ enum OCFLHistoryPlan {
         var builder = HistorySegment.Builder(firstPlace: UInt64(remote.manifest.pruned + remote.manifest.versions + 1))
         for item in segment.items { try builder.append(item) }
         var sizes: [UInt64] = []
-        let mergeCount = try HistoryPolicy.segmentsToMerge(newest: UInt64(try builder.finish().count), olderCount: remoteSegments.count) { index in
+        let mergeCount = try HistoryPolicy.segmentsToMerge(
+            newest: UInt64(try builder.finish().count), olderCount: remoteSegments.count
+        ) { index in
             let name = remoteSegments[remoteSegments.count - 1 - index]
             guard let digest = headFiles[name], let contentPath = object.inventory.manifest[digest]?.first,
-                  let bytes = try size(OCFLObject.join(object.path, contentPath)) else {
-                throw DocumentKitError(.missingInput, "\(name) is named by the inventory and missing", location: object.inventory.head)
+                let bytes = try size(OCFLObject.join(object.path, contentPath))
+            else {
+                throw DocumentKitError(
+                    .missingInput, "\(name) is named by the inventory and missing", location: object.inventory.head)
             }
             sizes.append(bytes)
             return bytes
         }
         let merged = max(mergeCount - 1, 0)
         while remote.segments.count < merged { try remote.fetchOlderSegment() }
-        let append = try HistoryAppend(segment.items, versionCount: batch.versions.count, head: bundle.headVersion.id, to: remote.manifest,
-                                       segments: zip(remote.segments.prefix(merged), sizes).reversed().map {
-                                           HistoryAppend.Segment(name: $0.0.name, size: $0.1, reader: $0.0.reader)
-                                       },
-                                       identify: BundleVersion.id(ofSegmentRecord:))
+        let append = try HistoryAppend(
+            segment.items, versionCount: batch.versions.count, head: bundle.headVersion.id, to: remote.manifest,
+            segments: zip(remote.segments.prefix(merged), sizes).reversed().map {
+                HistoryAppend.Segment(name: $0.0.name, size: $0.1, reader: $0.0.reader)
+            },
+            identify: BundleVersion.id(ofSegmentRecord:))
         var kept = headFiles
         for name in append.merged + [BundleEntry.manifest] { kept[name] = nil }
         var files: [(path: String, file: FileWrapper)] = [
             (append.written.name, FileWrapper(regularFileWithContents: append.written.data)),
-            (BundleEntry.manifest, FileWrapper(regularFileWithContents: try append.manifest.encoded())),
+            (BundleEntry.manifest, FileWrapper(regularFileWithContents: try append.manifest.encoded()))
         ]
         for (name, file) in segment.aloneEntries.sorted(by: { $0.key < $1.key }) where kept[name] == nil {
             files.append((name, file))
         }
-        let plan = try OCFLVersionPlan.next(after: object.inventory, files: files, kept: kept, describing: bundle.headVersion,
-                                            contentFolder: contentFolder, location: location, digests: &digests)
+        let plan = try OCFLVersionPlan.next(
+            after: object.inventory, files: files, kept: kept, describing: bundle.headVersion,
+            contentFolder: contentFolder, location: location, digests: &digests)
         return Planned(versionIDs: batch.versions.map(\.id), plan: plan, versionsHeld: append.manifest.versions)
     }
 }

@@ -36,12 +36,15 @@ final class OCFLHistoryReader {
         let head = object.inventory.head
         // Small, read first; progress counts the segments and objects fetched after.
         (manifestData, mimeType) = try ProgressMeter.bind(nil) {
-            (try object.file(OCFLLayout.manifestPath, in: head),
-             String(decoding: try object.file(OCFLLayout.mimetypePath, in: head), as: UTF8.self))
+            (
+                try object.file(OCFLLayout.manifestPath, in: head),
+                String(decoding: try object.file(OCFLLayout.mimetypePath, in: head), as: UTF8.self)
+            )
         }
         manifest = try HistoryManifest.decode(manifestData)
         for name in manifest.history where files[name] == nil {
-            throw DocumentKitError(.malformedInput, "manifest.json names segment '\(name)', which the version lacks", location: head)
+            throw DocumentKitError(
+                .malformedInput, "manifest.json names segment '\(name)', which the version lacks", location: head)
         }
     }
 
@@ -63,8 +66,10 @@ final class OCFLHistoryReader {
         }
         let places = HistoryManifest.places(ofSegment: name)!
         guard reader.firstPlace == UInt64(places.lowerBound), reader.versionCount == places.count else {
-            throw DocumentKitError(.malformedInput, "segment '\(name)' holds \(reader.versionCount) versions from place \(reader.firstPlace), not what its name says",
-                                   location: object.inventory.head)
+            throw DocumentKitError(
+                .malformedInput,
+                "segment '\(name)' holds \(reader.versionCount) versions from place \(reader.firstPlace), not what its name says",
+                location: object.inventory.head)
         }
         segments.append((name, places, reader))
         return true
@@ -74,7 +79,8 @@ final class OCFLHistoryReader {
     func fetch(_ logicalPath: String) throws -> URL {
         guard let scratch else { preconditionFailure("a reader without a scratch folder fetches into memory") }
         if let url = fetched.value[logicalPath] { return url }
-        let url = try object.contentFile(digest(of: logicalPath), for: logicalPath, in: object.inventory.head, scratch: scratch)
+        let url = try object.contentFile(
+            digest(of: logicalPath), for: logicalPath, in: object.inventory.head, scratch: scratch)
         fetched.mutate { $0[logicalPath] = url }
         return url
     }
@@ -94,13 +100,16 @@ final class OCFLHistoryReader {
 
     /// The bytes of the head version's file at `logicalPath`, checked.
     func fetchData(_ logicalPath: String) throws -> Data {
-        guard scratch != nil else { return try object.content(digest(of: logicalPath), for: logicalPath, in: object.inventory.head) }
+        guard scratch != nil else {
+            return try object.content(digest(of: logicalPath), for: logicalPath, in: object.inventory.head)
+        }
         return try Data(contentsOf: fetch(logicalPath), options: .alwaysMapped)
     }
 
     private func digest(of logicalPath: String) throws -> String {
         guard let digest = files[logicalPath] else {
-            throw DocumentKitError(.malformedInput, "the version has no \(logicalPath)", location: object.inventory.head)
+            throw DocumentKitError(
+                .malformedInput, "the version has no \(logicalPath)", location: object.inventory.head)
         }
         return digest
     }
@@ -115,8 +124,11 @@ final class OCFLHistoryReader {
             for item in try segment.reader.items() {
                 switch item {
                 case .version(_, let record):
-                    let version = try BundleVersion(segmentRecord: record, number: segment.places.lowerBound + versions.count)
-                    if let before, before.foundByPlace, before.digest == version.tree, case .identity(let bytes) = before.storage {
+                    let version = try BundleVersion(
+                        segmentRecord: record, number: segment.places.lowerBound + versions.count)
+                    if let before, before.foundByPlace, before.digest == version.tree,
+                        case .identity(let bytes) = before.storage
+                    {
                         placedTrees[before.digest] = bytes
                     }
                     versions.append(version)
@@ -142,7 +154,9 @@ final class OCFLHistoryReader {
                 if let item = found.first(where: { $0.digest == digest }) { return try checked(decode(item), digest) }
             }
             guard try fetchOlderSegment() else {
-                throw DocumentKitError(.malformedInput, "object \(digest.short) is in none of the history's segments", location: object.inventory.head)
+                throw DocumentKitError(
+                    .malformedInput, "object \(digest.short) is in none of the history's segments",
+                    location: object.inventory.head)
             }
         }
     }
@@ -161,7 +175,9 @@ final class OCFLHistoryReader {
             case .zstd:
                 return try ZstdCodec.decompress(stored, maxSize: Int(item.size))
             case .delta:
-                guard let base else { throw DocumentKitError(.malformedInput, "object \(item.digest.short) is a delta without a base") }
+                guard let base else {
+                    throw DocumentKitError(.malformedInput, "object \(item.digest.short) is a delta without a base")
+                }
                 let program = try ZstdCodec.decompress(stored, maxSize: Int(item.size) + ObjectDelta.maxOverhead)
                 return try ObjectDelta.apply(program, to: data(base), expectedSize: Int(item.size))
             }
@@ -170,7 +186,8 @@ final class OCFLHistoryReader {
 
     private func checked(_ data: Data, _ digest: ObjectDigest) throws -> Data {
         guard ObjectDigest.of(data) == digest else {
-            throw DocumentKitError(.malformedInput, "object \(digest.short) does not match its digest", location: object.inventory.head)
+            throw DocumentKitError(
+                .malformedInput, "object \(digest.short) does not match its digest", location: object.inventory.head)
         }
         return data
     }
@@ -179,7 +196,9 @@ final class OCFLHistoryReader {
     func headVersion() throws -> BundleVersion {
         if segments.isEmpty { try fetchOlderSegment() }
         guard let head = try versions(inSegment: 0).last, head.id == manifest.head else {
-            throw DocumentKitError(.malformedInput, "the newest segment does not end with the head manifest.json names", location: object.inventory.head)
+            throw DocumentKitError(
+                .malformedInput, "the newest segment does not end with the head manifest.json names",
+                location: object.inventory.head)
         }
         return head
     }
@@ -191,7 +210,11 @@ final class OCFLHistoryReader {
             guard depth < 64 else { throw DocumentKitError(.malformedInput, "tree \(digest.short) is nested too deep") }
             for entry in try TreeObject.decode(data(digest), digest: digest).entries {
                 let path = prefix.isEmpty ? entry.name : "\(prefix)/\(entry.name)"
-                if entry.kind == .tree { try walk(entry.digest, path, depth: depth + 1) } else { result.append((path, entry.digest)) }
+                if entry.kind == .tree {
+                    try walk(entry.digest, path, depth: depth + 1)
+                } else {
+                    result.append((path, entry.digest))
+                }
             }
         }
         try walk(version.tree, "", depth: 0)

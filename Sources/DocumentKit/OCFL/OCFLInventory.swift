@@ -56,7 +56,9 @@ public struct OCFLInventory: Codable, Sendable, Equatable {
 
     /// The number of a version name, `nil` when it is not `v` and a number without zero-padding.
     static func versionNumber(_ name: String) -> Int? {
-        guard name.hasPrefix("v"), let number = Int(name.dropFirst()), number > 0, name == versionName(number) else { return nil }
+        guard name.hasPrefix("v"), let number = Int(name.dropFirst()), number > 0, name == versionName(number) else {
+            return nil
+        }
         return number
     }
 
@@ -85,7 +87,8 @@ public struct OCFLInventory: Codable, Sendable, Equatable {
     func truncated(to name: String) -> OCFLInventory {
         guard let last = Self.versionNumber(name) else { return self }
         func kept(_ path: String) -> Bool {
-            path.split(separator: "/", maxSplits: 1).first.flatMap { Self.versionNumber(String($0)) }.map { $0 <= last } ?? false
+            path.split(separator: "/", maxSplits: 1).first.flatMap { Self.versionNumber(String($0)) }.map { $0 <= last }
+                ?? false
         }
         var result = self
         result.head = name

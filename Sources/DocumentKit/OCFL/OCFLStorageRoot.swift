@@ -29,14 +29,23 @@ enum OCFLStorageRoot {
     /// layout is not the one DocumentKit writes.
     static func checkDeclarations(_ storage: any OCFLRootReading) throws {
         guard try storage.readFileIfPresent(declaration) == Data(declarationText.utf8) else {
-            throw DocumentKitError(.cannotCreateOutput, "not an OCFL 1.1 storage root (its \(declaration) declaration is not OCFL 1.1's)", path: storage.displayPath)
+            throw DocumentKitError(
+                .cannotCreateOutput, "not an OCFL 1.1 storage root (its \(declaration) declaration is not OCFL 1.1's)",
+                path: storage.displayPath)
         }
         // A file that cannot be read is the remote's failure, said as such; one that is
         // missing or not this layout's is the root's.
-        let layout = try storage.readFileIfPresent(layoutFile).flatMap { try? JSONDecoder().decode(LayoutDeclaration.self, from: $0) }
-        let config = try storage.readFileIfPresent(layoutConfigPath).flatMap { try? JSONDecoder().decode(Layout.self, from: $0) }
+        let layout = try storage.readFileIfPresent(layoutFile).flatMap {
+            try? JSONDecoder().decode(LayoutDeclaration.self, from: $0)
+        }
+        let config = try storage.readFileIfPresent(layoutConfigPath).flatMap {
+            try? JSONDecoder().decode(Layout.self, from: $0)
+        }
         guard layout?.extension == layoutName, config == Layout() else {
-            throw DocumentKitError(.cannotCreateOutput, "an OCFL storage root whose layout is not \(layoutName) with tupleSize 3 and numberOfTuples 3 (\(layoutFile), \(layoutConfigPath)); DocumentKit archives only into that layout", path: storage.displayPath)
+            throw DocumentKitError(
+                .cannotCreateOutput,
+                "an OCFL storage root whose layout is not \(layoutName) with tupleSize 3 and numberOfTuples 3 (\(layoutFile), \(layoutConfigPath)); DocumentKit archives only into that layout",
+                path: storage.displayPath)
         }
     }
 
@@ -45,12 +54,15 @@ enum OCFLStorageRoot {
     static func declarationFiles() throws -> [(path: String, data: Data)] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        let declaration = LayoutDeclaration(extension: layoutName,
-                                            description: "Hashed N-tuple Storage Layout: sha256 of the object id, 3 tuples of 3 hex digits, then the whole digest")
+        let declaration = LayoutDeclaration(
+            extension: layoutName,
+            description:
+                "Hashed N-tuple Storage Layout: sha256 of the object id, 3 tuples of 3 hex digits, then the whole digest"
+        )
         return [
             (layoutConfigPath, try encoder.encode(Layout()) + Data("\n".utf8)),
             (layoutFile, try encoder.encode(declaration) + Data("\n".utf8)),
-            (Self.declaration, Data(declarationText.utf8)),
+            (Self.declaration, Data(declarationText.utf8))
         ]
     }
 

@@ -30,9 +30,11 @@ struct OCFLVersionPlan {
     /// `kept` (logical path → digest, files the object holds already), its version block
     /// made from `version` (its date, message and author). New files go to `vN/content/`
     /// and below it `contentFolder` when one is given.
-    static func next(after inventory: OCFLInventory, files: [(path: String, file: FileWrapper)], kept: [String: String] = [:],
-                     describing version: BundleVersion, contentFolder: String?, location: String,
-                     digests: inout OCFLDigestIndex) throws -> OCFLVersionPlan {
+    static func next(
+        after inventory: OCFLInventory, files: [(path: String, file: FileWrapper)], kept: [String: String] = [:],
+        describing version: BundleVersion, contentFolder: String?, location: String,
+        digests: inout OCFLDigestIndex
+    ) throws -> OCFLVersionPlan {
         var inventory = inventory
         let name = OCFLInventory.versionName(inventory.versions.count + 1)
         var state: [String: [String]] = [:]
@@ -42,7 +44,8 @@ struct OCFLVersionPlan {
         for (path, file) in files {
             // A bundle's object the remote lacks is hashed for OCFL as it is sent, in the one
             // read that sends it; any other file (the version's record) is in memory.
-            let key: String, sha512: String?
+            let key: String
+            let sha512: String?
             if let known = file.knownDigest?.hex {
                 (key, sha512) = (known, digests.sha512(ofSHA256: known))
             } else if case .entry = file.contents {
@@ -56,10 +59,12 @@ struct OCFLVersionPlan {
             guard inventory.manifest[digest] == nil else { continue }
             let contentPath = folder + path
             inventory.manifest[digest] = [contentPath]
-            newContent.append(NewContent(contentPath: contentPath, file: file, size: file.fileSize ?? 0, key: key, sha512: sha512))
+            newContent.append(
+                NewContent(contentPath: contentPath, file: file, size: file.fileSize ?? 0, key: key, sha512: sha512))
         }
-        inventory.versions[name] = OCFLInventory.Version(created: DocumentDates.format(version.created), message: version.message,
-                                                        user: user(version.author), state: state.mapValues { $0.sorted() })
+        inventory.versions[name] = OCFLInventory.Version(
+            created: DocumentDates.format(version.created), message: version.message,
+            user: user(version.author), state: state.mapValues { $0.sorted() })
         inventory.head = name
         return OCFLVersionPlan(name: name, inventory: inventory, newContent: newContent)
     }
@@ -78,7 +83,9 @@ struct OCFLVersionPlan {
     /// push), or else read now (a file an interrupted push had sent already). Every pending digest of the
     /// inventory is replaced, merged with the same digest when the object held those bytes
     /// under a digest its fixity did not name; `sha512BySHA256` gains what was read.
-    func resolved(_ sha512BySHA256: inout [String: String], reading digests: inout OCFLDigestIndex) throws -> OCFLVersionPlan {
+    func resolved(_ sha512BySHA256: inout [String: String], reading digests: inout OCFLDigestIndex) throws
+        -> OCFLVersionPlan
+    {
         var newContent = newContent
         for index in newContent.indices where newContent[index].sha512 == nil {
             let key = newContent[index].key

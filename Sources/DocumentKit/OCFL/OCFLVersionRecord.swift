@@ -41,10 +41,14 @@ struct OCFLVersionRecord: Codable {
             throw DocumentKitError(.malformedInput, "\(path) is not a DocumentKit version record", location: version)
         }
         guard record.format == formatName, record.formatVersion == 1 else {
-            throw DocumentKitError(.malformedInput, "\(path) is not a DocumentKit version record of format 1", location: version)
+            throw DocumentKitError(
+                .malformedInput, "\(path) is not a DocumentKit version record of format 1", location: version)
         }
         guard record.version.computeID() == record.version.id else {
-            throw DocumentKitError(.malformedInput, "\(path): the record's id \(record.version.shortID) is not the SHA-256 of its record text", location: version)
+            throw DocumentKitError(
+                .malformedInput,
+                "\(path): the record's id \(record.version.shortID) is not the SHA-256 of its record text",
+                location: version)
         }
         return record
     }

@@ -81,26 +81,36 @@ public enum BundlePuller {
     ///
     /// With `requiringSignaturesFrom`, every version brought in must be signed by a key it
     /// lists (FORMAT.md §5.4); one that is not is refused and nothing is written.
-    public static func pull(into url: URL, from other: URL, metadata: SaveMetadata, resolution: Resolution = Resolution(),
-                            expectedHead: VersionID? = nil, as type: (any CodableDocument.Type)? = nil,
-                            requiringSignaturesFrom trusted: TrustedSigners? = nil, otherName: String? = nil) throws -> Outcome {
+    public static func pull(
+        into url: URL, from other: URL, metadata: SaveMetadata, resolution: Resolution = Resolution(),
+        expectedHead: VersionID? = nil, as type: (any CodableDocument.Type)? = nil,
+        requiringSignaturesFrom trusted: TrustedSigners? = nil, otherName: String? = nil
+    ) throws -> Outcome {
         let theirs = try DocumentBundle(contentsOf: other)
         return try DocumentKitError.located(at: url.relativePath) {
             try BundleSaver.locked(at: url, expectedHead: expectedHead, done: "pulled") { saver in
                 let ours = saver.bundle
                 guard ours.contentTypeIdentifier == theirs.contentTypeIdentifier else {
-                    throw DocumentKitError(.invalidDocument, "holds \(ours.contentTypeIdentifier), \(other.relativePath) holds \(theirs.contentTypeIdentifier); nothing was pulled", path: url.relativePath)
+                    throw DocumentKitError(
+                        .invalidDocument,
+                        "holds \(ours.contentTypeIdentifier), \(other.relativePath) holds \(theirs.contentTypeIdentifier); nothing was pulled",
+                        path: url.relativePath)
                 }
                 let plan = try PullPlan(ours: ours, theirs: theirs, otherName: otherName)
-                var outcome = Outcome(kind: .upToDate, added: [], merge: nil, base: nil, head: ours.headVersion, conflicts: [], mergedText: nil)
+                var outcome = Outcome(
+                    kind: .upToDate, added: [], merge: nil, base: nil, head: ours.headVersion, conflicts: [],
+                    mergedText: nil)
                 guard plan.kind != .upToDate else {
                     outcome.ahead = plan.ahead
                     return outcome
                 }
                 if let trusted { try requireSignatures(on: plan.missing, of: theirs, by: trusted) }
-                let objects = try DocumentKitError.located(at: other.relativePath) { try plan.objectsToCopy(from: theirs, into: ours) }
+                let objects = try DocumentKitError.located(at: other.relativePath) {
+                    try plan.objectsToCopy(from: theirs, into: ours)
+                }
                 try PullIncomingCheck.verify(plan.missing, objects: objects, of: theirs)
-                let incoming = BundleWriter.Incoming(source: theirs, versions: plan.missing, objects: objects, pruned: plan.prunedParents)
+                let incoming = BundleWriter.Incoming(
+                    source: theirs, versions: plan.missing, objects: objects, pruned: plan.prunedParents)
                 outcome.added = plan.missing
                 if plan.kind == .fastForward {
                     if !metadata.dryRun {
@@ -118,8 +128,9 @@ public enum BundlePuller {
                 if metadata.message.isEmpty {
                     metadata.message = "Merge \(otherName ?? other.lastPathComponent) at \(theirs.headVersion.shortID)"
                 }
-                let merge = DocumentPullMerge(ours: ours, theirs: theirs, base: base, metadata: metadata, url: url,
-                                              type: type ?? DocumentKitConfiguration.current.documentType(for: ours.contentTypeIdentifier))
+                let merge = DocumentPullMerge(
+                    ours: ours, theirs: theirs, base: base, metadata: metadata, url: url,
+                    type: type ?? DocumentKitConfiguration.current.documentType(for: ours.contentTypeIdentifier))
                 switch try merge.merged(resolution: resolution) {
                 case .conflicts(let conflicts, let text):
                     outcome.conflicts = conflicts
@@ -139,19 +150,25 @@ public enum BundlePuller {
     /// The other copy's head as this copy numbers it once `incoming` is added: a place
     /// after this copy's last, when the versions are appended (FORMAT.md §12.4); else as the
     /// manifest that results lists it.
-    private static func headNumbered(_ head: BundleVersion, afterAdding incoming: BundleWriter.Incoming, to ours: DocumentBundle) throws -> BundleVersion {
+    private static func headNumbered(
+        _ head: BundleVersion, afterAdding incoming: BundleWriter.Incoming, to ours: DocumentBundle
+    ) throws -> BundleVersion {
         if ours.formatVersion >= HistoryManifest.formatVersion, incoming.pruned.isEmpty,
-           let index = incoming.versions.firstIndex(where: { $0.id == head.id }) {
+            let index = incoming.versions.firstIndex(where: { $0.id == head.id })
+        {
             var numbered = head
             numbered.number = ours.places.upperBound + index + 1
             return numbered
         }
-        let history = try incoming.added(to: (try ours.manifest.versions, try ours.manifest.pruned, try ours.manifest.objects))
+        let history = try incoming.added(
+            to: (try ours.manifest.versions, try ours.manifest.pruned, try ours.manifest.objects))
         return history.0.last { $0.id == head.id } ?? head
     }
 
     /// Refuses the first of `versions` not signed by a key `trusted` lists.
-    private static func requireSignatures(on versions: [BundleVersion], of theirs: DocumentBundle, by trusted: TrustedSigners) throws {
+    private static func requireSignatures(
+        on versions: [BundleVersion], of theirs: DocumentBundle, by trusted: TrustedSigners
+    ) throws {
         for version in versions {
             let (status, _, key) = BundleVerifier.status(of: version, trusted: trusted)
             let why: String
@@ -161,8 +178,9 @@ public enum BundlePuller {
             case .untrusted: why = "is signed by \(key!.fingerprint), a key the trusted signers do not list"
             case .invalid: why = "has a signature that does not hold (it was altered)"
             }
-            throw DocumentKitError(.invalidDocument, "version \(version.number) (\(version.shortID)) \(why); nothing was pulled",
-                                   path: theirs.url.relativePath, remedy: .onlySignedVersions)
+            throw DocumentKitError(
+                .invalidDocument, "version \(version.number) (\(version.shortID)) \(why); nothing was pulled",
+                path: theirs.url.relativePath, remedy: .onlySignedVersions)
         }
     }
 }

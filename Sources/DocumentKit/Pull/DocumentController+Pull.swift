@@ -8,15 +8,18 @@ extension DocumentController where Document: CodableDocument {
     /// again: save or revert unsaved changes first, since they are replaced. Fails with a
     /// `conflict` error when another writer saved since this controller last read the bundle.
     @discardableResult
-    public func pull(from other: URL, author: String, message: String = "", created: Date = DocumentDates.now(),
-                     resolution: BundlePuller.Resolution = BundlePuller.Resolution(),
-                     compression: ObjectCompression = .zstd) throws -> BundlePuller.Outcome {
+    public func pull(
+        from other: URL, author: String, message: String = "", created: Date = DocumentDates.now(),
+        resolution: BundlePuller.Resolution = BundlePuller.Resolution(),
+        compression: ObjectCompression = .zstd
+    ) throws -> BundlePuller.Outcome {
         guard let bundle else {
             throw DocumentKitError(.usage, "save the new document once before pulling into it", path: url.relativePath)
         }
-        let outcome = try BundlePuller.pull(into: url, from: other,
-                                            metadata: SaveMetadata(author: author, message: message, created: created, compression: compression),
-                                            resolution: resolution, expectedHead: bundle.headVersion.id, as: Document.self)
+        let outcome = try BundlePuller.pull(
+            into: url, from: other,
+            metadata: SaveMetadata(author: author, message: message, created: created, compression: compression),
+            resolution: resolution, expectedHead: bundle.headVersion.id, as: Document.self)
         if outcome.conflicts.isEmpty, outcome.kind != .upToDate { try revert() }
         return outcome
     }

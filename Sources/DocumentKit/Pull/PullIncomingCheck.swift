@@ -11,12 +11,16 @@ enum PullIncomingCheck {
     static func verify(_ versions: [BundleVersion], objects: [ObjectDigest], of theirs: DocumentBundle) throws {
         for version in versions {
             guard version.computeID() == version.id else {
-                throw refusal(of: theirs, "version \(version.number) (\(version.shortID))'s id is not the SHA-256 of its record")
+                throw refusal(
+                    of: theirs, "version \(version.number) (\(version.shortID))'s id is not the SHA-256 of its record")
             }
             // Whether the key is trusted is --require-signed's question; a signature that
             // does not hold is damage either way.
             if version.signature != nil, BundleVerifier.status(of: version, trusted: nil).status != .signed {
-                throw refusal(of: theirs, "version \(version.number) (\(version.shortID)) has a signature that does not hold (it was altered)")
+                throw refusal(
+                    of: theirs,
+                    "version \(version.number) (\(version.shortID)) has a signature that does not hold (it was altered)"
+                )
             }
         }
         for digest in objects {
@@ -33,13 +37,15 @@ enum PullIncomingCheck {
                 throw refusal(of: theirs, "object \(digest.short): \(DocumentKitError(error).message)")
             }
             guard size == record.size else {
-                throw refusal(of: theirs, "object \(digest.short) decodes to \(size) bytes, its manifest says \(record.size)")
+                throw refusal(
+                    of: theirs, "object \(digest.short) decodes to \(size) bytes, its manifest says \(record.size)")
             }
         }
     }
 
     private static func refusal(of theirs: DocumentBundle, _ problem: String) -> DocumentKitError {
-        DocumentKitError(.malformedInput, "cannot be pulled from: \(problem); nothing was pulled", path: theirs.url.relativePath,
-                         remedy: .validateFully)
+        DocumentKitError(
+            .malformedInput, "cannot be pulled from: \(problem); nothing was pulled", path: theirs.url.relativePath,
+            remedy: .validateFully)
     }
 }

@@ -31,8 +31,10 @@ extension PullPlan {
     /// (then the listing can).
     static func walk(ours: DocumentBundle, theirs: DocumentBundle) throws -> Walk? {
         guard var ourWalk = ours.versionsNewestFirst(), var theirWalk = theirs.versionsNewestFirst() else { return nil }
-        var our = Side(head: ours.headVersion.id), their = Side(head: theirs.headVersion.id)
-        var ourDone = false, theirDone = false
+        var our = Side(head: ours.headVersion.id)
+        var their = Side(head: theirs.headVersion.id)
+        var ourDone = false
+        var theirDone = false
         while true {
             // Done when every ancestor of the other's head is met by this copy's walk or
             // lacked here; and, when nothing is lacked (the other's head is here), when
@@ -40,23 +42,34 @@ extension PullPlan {
             if their.frontier.isEmpty, !their.unmatched.isEmpty || our.frontier.isEmpty { break }
             if ourDone && theirDone { return nil }
             if !theirDone {
-                if let version = try theirWalk.next() { Self.meet(version, by: &their, other: &our) } else { theirDone = true }
+                if let version = try theirWalk.next() {
+                    Self.meet(version, by: &their, other: &our)
+                } else {
+                    theirDone = true
+                }
             }
             // This copy's walk goes twice as fast: when it holds the other's head, it must
             // pass its own versions the other lacks while the other walks its history.
             for _ in 0..<2 where !ourDone {
-                if let version = try ourWalk.next() { Self.meet(version, by: &our, other: &their) } else { ourDone = true }
+                if let version = try ourWalk.next() {
+                    Self.meet(version, by: &our, other: &their)
+                } else {
+                    ourDone = true
+                }
             }
         }
 
         var walk = Walk()
         let lacking = their.order.filter(their.unmatched.contains)
-        let lackingSet = their.unmatched, aheadSet = our.unmatched
+        let lackingSet = their.unmatched
+        let aheadSet = our.unmatched
         // A version one copy pruned is met by the other walk only, as if the first lacked
         // it: the listing, which names pruned ids, decides then (a pull must not bring back
         // a version this copy pruned after its children). Read only when it could matter.
         if !lacking.isEmpty, !Set(try ours.prunedVersionIDs()).isDisjoint(with: lacking) { return nil }
-        if lacking.isEmpty, !aheadSet.isEmpty, !Set(try theirs.prunedVersionIDs()).isDisjoint(with: aheadSet) { return nil }
+        if lacking.isEmpty, !aheadSet.isEmpty, !Set(try theirs.prunedVersionIDs()).isDisjoint(with: aheadSet) {
+            return nil
+        }
         guard !lacking.isEmpty else {
             // Up to date: what this copy holds that the other lacks is what its walk met,
             // reaching its head, that the other's did not, each descending from versions
@@ -124,7 +137,7 @@ extension PullPlan {
 /// The ids a walk of two histories has still to meet: parents of the versions one side
 /// holds and the other has not been seen to, counted by how many such versions name each,
 /// so that a version found after all on the other side lets go of its parents.
-fileprivate struct Frontier {
+private struct Frontier {
     private var waiting: [VersionID: Int]
 
     init(_ head: VersionID) { waiting = [head: 1] }

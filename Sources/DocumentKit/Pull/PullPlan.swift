@@ -35,8 +35,13 @@ struct PullPlan {
         try self.init(listing: ours, theirs: theirs, otherName: otherName)
     }
 
-    private init(kind: Kind, missing: [BundleVersion], prunedParents: [VersionID], base: (version: BundleVersion, bundle: DocumentBundle)?, ahead: Int) {
-        (self.kind, self.missing, self.prunedParents, self.base, self.ahead) = (kind, missing, prunedParents, base, ahead)
+    private init(
+        kind: Kind, missing: [BundleVersion], prunedParents: [VersionID],
+        base: (version: BundleVersion, bundle: DocumentBundle)?, ahead: Int
+    ) {
+        (self.kind, self.missing, self.prunedParents, self.base, self.ahead) = (
+            kind, missing, prunedParents, base, ahead
+        )
     }
 
     /// The plan worked out from both copies' lists of every version: for bundles of
@@ -44,7 +49,8 @@ struct PullPlan {
     /// format-3 histories cannot decide (two projects, pruned histories).
     init(listing ours: DocumentBundle, theirs: DocumentBundle, otherName: String?) throws {
         let other = otherName ?? theirs.url.relativePath
-        let ourManifest = try ours.manifest, theirManifest = try theirs.manifest
+        let ourManifest = try ours.manifest
+        let theirManifest = try theirs.manifest
         let known = Set(ourManifest.versions.map(\.id)).union(ourManifest.pruned)
         // What the other's head reaches through versions this copy neither holds nor
         // pruned: not a version behind one this copy holds, which its history reaches
@@ -55,14 +61,17 @@ struct PullPlan {
         var pruned: [VersionID] = []
         var seen = Set<VersionID>()
         for version in missing {
-            for parent in version.parents where !known.contains(parent) && !missingIDs.contains(parent) && seen.insert(parent).inserted {
+            for parent in version.parents
+            where !known.contains(parent) && !missingIDs.contains(parent) && seen.insert(parent).inserted {
                 pruned.append(parent)
             }
         }
         prunedParents = pruned
         guard !missing.isEmpty else {
             let theirs = Set(theirManifest.versions.map(\.id)).union(theirManifest.pruned)
-            (kind, base, ahead) = (.upToDate, nil, Self.reached(from: ourManifest.head, in: ourManifest, notThrough: theirs).count)
+            (kind, base, ahead) = (
+                .upToDate, nil, Self.reached(from: ourManifest.head, in: ourManifest, notThrough: theirs).count
+            )
             return
         }
         ahead = 0
@@ -75,13 +84,18 @@ struct PullPlan {
         guard !common.isEmpty else {
             // Copies of one project name the same versions, held or pruned: then the history
             // that joins them is what was pruned.
-            let everOurs = known, everTheirs = Set(theirManifest.versions.map(\.id)).union(theirManifest.pruned)
+            let everOurs = known
+            let everTheirs = Set(theirManifest.versions.map(\.id)).union(theirManifest.pruned)
             guard everOurs.isDisjoint(with: everTheirs) else {
-                throw DocumentKitError(.invalidDocument, "and \(other) have both changed since the last version they share, which this copy has pruned (its oldest version is \(ourManifest.versions.first?.number ?? 0)), so there is nothing to merge against; nothing was pulled",
-                                       path: ours.url.relativePath)
+                throw DocumentKitError(
+                    .invalidDocument,
+                    "and \(other) have both changed since the last version they share, which this copy has pruned (its oldest version is \(ourManifest.versions.first?.number ?? 0)), so there is nothing to merge against; nothing was pulled",
+                    path: ours.url.relativePath)
             }
-            throw DocumentKitError(.invalidDocument, "shares no version with \(other): they are two projects, not two copies of one (no common ancestor); nothing was pulled",
-                                   path: ours.url.relativePath)
+            throw DocumentKitError(
+                .invalidDocument,
+                "shares no version with \(other): they are two projects, not two copies of one (no common ancestor); nothing was pulled",
+                path: ours.url.relativePath)
         }
         // Each list has every version after its parents, so the last common version in
         // one of them is an ancestor of no other: the newest common ancestor.
@@ -90,15 +104,19 @@ struct PullPlan {
         } else if let newest = theirManifest.versions.last(where: { common.contains($0.id) }) {
             base = (newest, theirs)
         } else {
-            throw DocumentKitError(.invalidDocument, "and \(other) last shared versions both copies have pruned, so there is nothing to merge against; nothing was pulled",
-                                   path: ours.url.relativePath)
+            throw DocumentKitError(
+                .invalidDocument,
+                "and \(other) last shared versions both copies have pruned, so there is nothing to merge against; nothing was pulled",
+                path: ours.url.relativePath)
         }
         kind = .merge
     }
 
     /// The versions of `manifest` that `head` reaches through versions not in `known`
     /// (`head` among them, unless it is known).
-    private static func reached(from head: VersionID, in manifest: BundleManifest, notThrough known: Set<VersionID>) -> Set<VersionID> {
+    private static func reached(from head: VersionID, in manifest: BundleManifest, notThrough known: Set<VersionID>)
+        -> Set<VersionID>
+    {
         let parents = Dictionary(manifest.versions.map { ($0.id, $0.parents) }, uniquingKeysWith: { first, _ in first })
         var reached = Set<VersionID>()
         var pending = [head]
@@ -139,7 +157,8 @@ struct PullPlan {
         }
         pending = Array(needed)
         while let digest = pending.popLast() {
-            if let base = try theirs.objectRecord(digest)?.base, try !ours.hasObject(base), needed.insert(base).inserted {
+            if let base = try theirs.objectRecord(digest)?.base, try !ours.hasObject(base), needed.insert(base).inserted
+            {
                 pending.append(base)
             }
         }

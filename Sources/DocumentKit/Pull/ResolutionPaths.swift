@@ -54,11 +54,20 @@ final class ResolutionPaths {
     /// Throws when a path named no conflict, or two named one and chose differently.
     func checkEveryPathWasUsed() throws {
         if let contradiction {
-            throw DocumentKitError(.usage, "'\(contradiction.first)' and '\(contradiction.second)' both name the conflict at \(contradiction.conflict) and choose different sides; nothing was written")
+            throw DocumentKitError(
+                .usage,
+                "'\(contradiction.first)' and '\(contradiction.second)' both name the conflict at \(contradiction.conflict) and choose different sides; nothing was written"
+            )
         }
         guard let unused = requested.first(where: { !used.contains($0.text) }) else { return }
-        let listed = seen.isEmpty ? "the merge has no conflicts" : "the conflicts are at \(seen.prefix(5).joined(separator: ", "))\(seen.count > 5 ? ", …" : "")"
-        throw DocumentKitError(.usage, "nothing to resolve at '\(unused.text)': no conflict of the merge is there (\(listed)); nothing was written")
+        let listed =
+            seen.isEmpty
+            ? "the merge has no conflicts"
+            : "the conflicts are at \(seen.prefix(5).joined(separator: ", "))\(seen.count > 5 ? ", …" : "")"
+        throw DocumentKitError(
+            .usage,
+            "nothing to resolve at '\(unused.text)': no conflict of the merge is there (\(listed)); nothing was written"
+        )
     }
 
     /// Whether `request` names the conflict at `conflict`, or a value holding it: step by
@@ -74,7 +83,9 @@ final class ResolutionPaths {
             case (.wildcard, .match), (.wildcard, .index):
                 continue
             case (.match(let field, let value), .match):
-                guard case .object(let members)? = element(at: prefix.appending(actual)), members[field]?.matches(value) == true else { return false }
+                guard case .object(let members)? = element(at: prefix.appending(actual)),
+                    members[field]?.matches(value) == true
+                else { return false }
             case (.index(let index), .match), (.index(let index), .index):
                 guard case .array(let elements)? = try? documents[0].value(at: prefix) else { return false }
                 let position = index < 0 ? elements.count + index : index
@@ -82,7 +93,9 @@ final class ResolutionPaths {
                 switch actual {
                 case .index(let reached): guard reached == position else { return false }
                 case .match(let field, let value):
-                    guard case .object(let members) = elements[position], members[field]?.matches(value) == true else { return false }
+                    guard case .object(let members) = elements[position], members[field]?.matches(value) == true else {
+                        return false
+                    }
                 default: return false
                 }
             default:

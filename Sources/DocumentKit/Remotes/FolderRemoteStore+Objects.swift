@@ -15,8 +15,10 @@ extension FolderRemoteStore {
         "\(Self.pushFolder)/\(key)"
     }
 
-    public func replaceObject(at objectPath: String, stagedIn staging: String, adding files: [(path: String, data: Data)],
-                              ifTag tag: String?) throws -> Bool {
+    public func replaceObject(
+        at objectPath: String, stagedIn staging: String, adding files: [(path: String, data: Data)],
+        ifTag tag: String?
+    ) throws -> Bool {
         // A tree of this run's own: another push of the same versions may be building one.
         let tree = "\(staging)/tree-\(UUID().uuidString.lowercased())"
         let shadow = "\(tree)/\(objectPath)"
@@ -29,7 +31,8 @@ extension FolderRemoteStore {
             try linkFiles(of: objectPath, into: shadow)
         }
         // A version that brings no new file has no staged folder.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: url(staging).path)) ?? [] where OCFLInventory.versionNumber(name) != nil {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: url(staging).path)) ?? []
+        where OCFLInventory.versionNumber(name) != nil {
             try linkFiles(of: "\(staging)/\(name)", into: "\(shadow)/\(name)")
         }
         for (path, data) in files {
@@ -46,7 +49,10 @@ extension FolderRemoteStore {
                 try placeNewObject(objectPath, builtIn: tree)
             } else if !SystemCall.rename(url(shadow).path, to: current.path, .exchanging) {
                 guard errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP else {
-                    throw DocumentKitError(.ioError, DocumentKitError.systemMessage("cannot replace the object with its new version", errno: errno), path: reported(objectPath))
+                    throw DocumentKitError(
+                        .ioError,
+                        DocumentKitError.systemMessage("cannot replace the object with its new version", errno: errno),
+                        path: reported(objectPath))
                 }
                 try addVersionsOneByOne(from: shadow, to: objectPath, files: files)
             }
@@ -86,13 +92,19 @@ extension FolderRemoteStore {
     /// Where a file system has no exchange (`EINVAL`: some network file systems): each new
     /// version folder moved in, then the inventory, then its sidecar, so that the object
     /// is invalid only for the moments in between, and the next push repairs a killed one.
-    private func addVersionsOneByOne(from shadow: String, to objectPath: String, files: [(path: String, data: Data)]) throws {
-        for name in try FileManager.default.contentsOfDirectory(atPath: url(shadow).path).compactMap(OCFLInventory.versionNumber).sorted().map(OCFLInventory.versionName)
+    private func addVersionsOneByOne(from shadow: String, to objectPath: String, files: [(path: String, data: Data)])
+        throws
+    {
+        for name in try FileManager.default.contentsOfDirectory(atPath: url(shadow).path).compactMap(
+            OCFLInventory.versionNumber
+        ).sorted().map(OCFLInventory.versionName)
         where SystemCall.linkStatus(url("\(objectPath)/\(name)").path) == nil {
             do {
                 try FileManager.default.moveItem(at: url("\(shadow)/\(name)"), to: url("\(objectPath)/\(name)"))
             } catch {
-                throw DocumentKitError(.cannotCreateOutput, "cannot move the new version into place", path: reported("\(objectPath)/\(name)"))
+                throw DocumentKitError(
+                    .cannotCreateOutput, "cannot move the new version into place",
+                    path: reported("\(objectPath)/\(name)"))
             }
         }
         for name in ["inventory.json", "inventory.json.sha512"] {
@@ -118,7 +130,10 @@ extension FolderRemoteStore {
                 try makeFolder("\(destination)/\(relative)")
             } else if (info.st_mode & S_IFMT) == S_IFREG {
                 guard SystemCall.link(from, to: url("\(destination)/\(relative)").path) else {
-                    throw DocumentKitError(.ioError, DocumentKitError.systemMessage("cannot link \(relative) into the new object", errno: errno), path: reported(source))
+                    throw DocumentKitError(
+                        .ioError,
+                        DocumentKitError.systemMessage("cannot link \(relative) into the new object", errno: errno),
+                        path: reported(source))
                 }
             }
         }
@@ -160,8 +175,9 @@ extension FolderRemoteStore {
             if let info = SystemCall.linkStatus(path), (info.st_mode & S_IFMT) == S_IFDIR {
                 folders.append(path)
             } else if name.hasPrefix("."), name.hasSuffix(TemporarySibling.suffix), let start = name.range(of: ".dk-") {
-                AtomicReplacement.removeLeftovers(of: URL(fileURLWithPath: (path as NSString).deletingLastPathComponent)
-                    .appendingPathComponent(String(name[name.index(after: name.startIndex)..<start.lowerBound])))
+                AtomicReplacement.removeLeftovers(
+                    of: URL(fileURLWithPath: (path as NSString).deletingLastPathComponent)
+                        .appendingPathComponent(String(name[name.index(after: name.startIndex)..<start.lowerBound])))
             }
         }
         // Deepest first, so that a folder emptied by removing its folders goes too.

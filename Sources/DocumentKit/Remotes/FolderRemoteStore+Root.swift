@@ -21,7 +21,8 @@ extension FolderRemoteStore {
     private func createRootInOneStep(_ files: [(path: String, data: Data)]) throws -> Bool {
         let target = root.standardizedFileURL
         guard ![".", "..", "/", ""].contains(target.lastPathComponent) else { return false }
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         let staging = try StagingFolder(beside: target)
         let store = FolderRemoteStore(root: staging.url)
         for (path, data) in files {

@@ -35,7 +35,10 @@ public struct FolderRemoteStore: RemoteStore {
     public func list(prefix: String) throws -> [String: UInt64] {
         try refuseFileAsRoot()
         let folder = prefix.contains("/") ? String(prefix[..<prefix.lastIndex(of: "/")!]) : ""
-        guard let enumerator = FileManager.default.enumerator(at: url(folder), includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey]) else {
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: url(folder), includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey])
+        else {
             return [:]
         }
         var files: [String: UInt64] = [:]
@@ -86,7 +89,8 @@ public struct FolderRemoteStore: RemoteStore {
 
     public func delete(_ key: String) throws {
         guard SystemCall.removeFile(url(key).path) else {
-            throw DocumentKitError(.ioError, DocumentKitError.systemMessage("cannot remove it", errno: errno), path: reported(key))
+            throw DocumentKitError(
+                .ioError, DocumentKitError.systemMessage("cannot remove it", errno: errno), path: reported(key))
         }
     }
 
@@ -108,7 +112,10 @@ public struct FolderRemoteStore: RemoteStore {
         }
         guard let info = SystemCall.status(path), (info.st_mode & S_IFMT) != S_IFDIR else { return }
         let file = path == root.relativePath ? "" : " (\(path) is)"
-        throw DocumentKitError(.cannotCreateOutput, "is a file, not a folder\(file): a remote is a folder (made when missing) or s3://BUCKET/PREFIX", path: displayPath)
+        throw DocumentKitError(
+            .cannotCreateOutput,
+            "is a file, not a folder\(file): a remote is a folder (made when missing) or s3://BUCKET/PREFIX",
+            path: displayPath)
     }
 
     func makeParent(of key: String) throws {
@@ -118,7 +125,8 @@ public struct FolderRemoteStore: RemoteStore {
         } catch {
             // Uploads side by side make the same folders: one made by another is no failure.
             if let info = SystemCall.status(parent.path), (info.st_mode & S_IFMT) == S_IFDIR { return }
-            throw DocumentKitError.system("cannot create the folder", path: reported((key as NSString).deletingLastPathComponent), error: error)
+            throw DocumentKitError.system(
+                "cannot create the folder", path: reported((key as NSString).deletingLastPathComponent), error: error)
         }
     }
 
@@ -129,18 +137,27 @@ public struct FolderRemoteStore: RemoteStore {
         let deadline = clock.now.advanced(by: .seconds(lockTimeout))
         while true {
             // Registered, so that an interrupted push removes its lock (``Interruption``).
-            if let file = try? TemporaryRegistry.creating(path, { try OpenFile.creatingExclusively(path, mode: 0o644) }) {
-                try? file.write(Data("\(ProcessInfo.processInfo.processIdentifier) \(ProcessInfo.processInfo.hostName)\n".utf8))
+            if let file = try? TemporaryRegistry.creating(path, { try OpenFile.creatingExclusively(path, mode: 0o644) })
+            {
+                try? file.write(
+                    Data("\(ProcessInfo.processInfo.processIdentifier) \(ProcessInfo.processInfo.hostName)\n".utf8))
                 return path
             }
             guard errno == EEXIST || SystemCall.linkStatus(path) != nil else {
-                throw DocumentKitError(.ioError, DocumentKitError.systemMessage("cannot create the lock \(key).lock", errno: errno), path: displayPath)
+                throw DocumentKitError(
+                    .ioError, DocumentKitError.systemMessage("cannot create the lock \(key).lock", errno: errno),
+                    path: displayPath)
             }
             if removeLockOfEndedProcess(path) { continue }
             if clock.now >= deadline {
-                let since = SystemCall.linkStatus(path).map { DocumentDates.format(Date(timeIntervalSince1970: TimeInterval($0.st_mtim.tv_sec))) } ?? "?"
+                let since =
+                    SystemCall.linkStatus(path).map {
+                        DocumentDates.format(Date(timeIntervalSince1970: TimeInterval($0.st_mtim.tv_sec)))
+                    } ?? "?"
                 let file = path.hasPrefix(root.path + "/") ? String(path.dropFirst(root.path.count + 1)) : path
-                throw DocumentKitError(.conflict, "\(key) is locked by another push since \(since); if none is running, remove \(file)", path: displayPath)
+                throw DocumentKitError(
+                    .conflict, "\(key) is locked by another push since \(since); if none is running, remove \(file)",
+                    path: displayPath)
             }
             Thread.sleep(forTimeInterval: 0.02)
         }

@@ -51,10 +51,11 @@ public enum OCFLArchiver {
             try root.removeFolder(legacyStagingFolder)
         }
         let pushed = try RemotePusher.push(bundleURL, to: root, newProject: true, dryRun: dryRun, archiving: true)
-        return Result(objectID: pushed.objectID, objectPath: pushed.objectPath,
-                      createdObject: pushed.result == .created || pushed.result == .wouldCreate,
-                      newVersions: pushed.newVersions, newVersionIDs: pushed.newVersionIDs, totalVersions: pushed.totalVersions,
-                      filesStored: pushed.filesSent, bytesStored: pushed.bytesSent)
+        return Result(
+            objectID: pushed.objectID, objectPath: pushed.objectPath,
+            createdObject: pushed.result == .created || pushed.result == .wouldCreate,
+            newVersions: pushed.newVersions, newVersionIDs: pushed.newVersionIDs, totalVersions: pushed.totalVersions,
+            filesStored: pushed.filesSent, bytesStored: pushed.bytesSent)
     }
 
     /// `documentkit:` and the id of the project's first version: the root of its version
@@ -65,7 +66,8 @@ public enum OCFLArchiver {
     public static func objectID(of manifest: BundleManifest) -> String {
         // A root held comes first: a pull from a pruned copy lists, in `pruned`, parents
         // that copy pruned, though this copy holds the root.
-        let first = manifest.versions.first { $0.parents.isEmpty }?.id ?? manifest.pruned.first ?? manifest.versions[0].id
+        let first =
+            manifest.versions.first { $0.parents.isEmpty }?.id ?? manifest.pruned.first ?? manifest.versions[0].id
         return "documentkit:\(first)"
     }
 
@@ -85,20 +87,26 @@ public enum OCFLArchiver {
     /// The bundle's versions an object holding the versions `archived` lacks, in the
     /// manifest's order, each of whose parents the object holds (or, for a new object, the
     /// bundle pruned). Refuses a bundle whose history is not a continuation of the object's.
-    static func versionsToAdd(_ bundle: DocumentBundle, archived: [VersionID], isNewObject: Bool, bundlePath: String) throws -> [BundleVersion] {
+    static func versionsToAdd(_ bundle: DocumentBundle, archived: [VersionID], isNewObject: Bool, bundlePath: String)
+        throws -> [BundleVersion]
+    {
         let inBundle = Set(try bundle.manifest.versions.map(\.id)).union(try bundle.manifest.pruned)
         if let foreign = archived.first(where: { !inBundle.contains($0) }) {
             let name = OCFLInventory.versionName(archived.firstIndex(of: foreign)! + 1)
-            throw DocumentKitError(.malformedInput, "its history diverged from the archived object's: the object's \(name) (bundle version \(String(foreign.prefix(12)))) is neither in the bundle nor pruned from it",
-                                   path: bundlePath, remedy: .archiveACopyHoldingIt)
+            throw DocumentKitError(
+                .malformedInput,
+                "its history diverged from the archived object's: the object's \(name) (bundle version \(String(foreign.prefix(12)))) is neither in the bundle nor pruned from it",
+                path: bundlePath, remedy: .archiveACopyHoldingIt)
         }
         var known = Set(archived)
         var plan: [BundleVersion] = []
         for version in try bundle.manifest.versions where !known.contains(version.id) {
             for parent in version.parents where !known.contains(parent) {
                 guard isNewObject, try bundle.manifest.pruned.contains(parent) else {
-                    throw DocumentKitError(.malformedInput, "version \(version.number) (\(version.shortID))'s parent \(String(parent.prefix(12))) is not in the archived object: it was pruned before it was archived, so the object cannot hold its successors in order",
-                                           path: bundlePath)
+                    throw DocumentKitError(
+                        .malformedInput,
+                        "version \(version.number) (\(version.shortID))'s parent \(String(parent.prefix(12))) is not in the archived object: it was pruned before it was archived, so the object cannot hold its successors in order",
+                        path: bundlePath)
                 }
             }
             plan.append(version)

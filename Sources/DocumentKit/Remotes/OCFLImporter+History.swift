@@ -17,12 +17,17 @@ extension OCFLImporter {
             try reader.fetchAll(jobs: jobs)
             _ = try reader.allSegments()
             head = try reader.headVersion()
-            guard let document = try reader.files(of: head).first(where: { $0.path == VersionLayout.documentName }) else {
-                throw DocumentKitError(.malformedInput, "the head version's tree has no \(VersionLayout.documentName)", location: object.inventory.head)
+            guard let document = try reader.files(of: head).first(where: { $0.path == VersionLayout.documentName })
+            else {
+                throw DocumentKitError(
+                    .malformedInput, "the head version's tree has no \(VersionLayout.documentName)",
+                    location: object.inventory.head)
             }
             self.document = try reader.data(document.digest)
             let manifest = reader.manifest
-            result = Result(objectID: object.inventory.id, versions: manifest.versions, head: manifest.head, pruned: manifest.pruned)
+            result = Result(
+                objectID: object.inventory.id, versions: manifest.versions, head: manifest.head, pruned: manifest.pruned
+            )
         }
 
         /// Writes the bundle beside `output`, whole, to be checked and put in place by
@@ -33,8 +38,9 @@ extension OCFLImporter {
             let parts = try (alone + reader.manifest.history).map { name in
                 (name: name, file: try FileWrapper(regularFileWithContentsOf: reader.fetch(name)))
             }
-            return try BundleWriter.writeParts(mimeType: reader.mimeType, document: document, parts: parts,
-                                               manifest: reader.manifestData, to: output)
+            return try BundleWriter.writeParts(
+                mimeType: reader.mimeType, document: document, parts: parts,
+                manifest: reader.manifestData, to: output)
         }
 
         /// Validates the bundle `pending` as `docctl validate` does, but for the head
@@ -42,9 +48,13 @@ extension OCFLImporter {
         /// that does not validate (`malformedInput`, at `location`) leaves nothing.
         static func checkAndCommit(_ pending: BundleWriter.PendingBundle, replace: Bool, location: String) throws {
             // The check reads what was written: progress counts the write, not the check.
-            let report = try ProgressMeter.bind(nil) { try BundleValidator.validate(pending.temporaryURL, checkingSchema: false) }
+            let report = try ProgressMeter.bind(nil) {
+                try BundleValidator.validate(pending.temporaryURL, checkingSchema: false)
+            }
             if let problem = report.findings.first(where: { $0.severity == .error }) {
-                throw DocumentKitError(.malformedInput, "the history it holds is not a valid bundle's: \(problem.message)", location: location)
+                throw DocumentKitError(
+                    .malformedInput, "the history it holds is not a valid bundle's: \(problem.message)",
+                    location: location)
             }
             try pending.commit(replace: replace)
         }
@@ -56,7 +66,9 @@ extension OCFLImporter {
     /// versions of its newest segments that `local` neither holds nor pruned, fetched
     /// newest first as far as their parents go, and its head; each new file decoded from
     /// those segments, or taken from `local` when it holds it (FORMAT.md §11, "Pull").
-    static func missingHistory(of object: OCFLObject, in local: DocumentBundle, scratch: URL) throws -> BundleWriter.Contents {
+    static func missingHistory(of object: OCFLObject, in local: DocumentBundle, scratch: URL) throws
+        -> BundleWriter.Contents
+    {
         let reader = try OCFLHistoryReader(object, scratch: scratch, local: local)
         // The remote's versions newest first, each walked against the bundle's newest
         // versions, twice as far: a version the bundle holds, and every ancestor of it,
@@ -67,25 +79,37 @@ extension OCFLImporter {
         var taken: [BundleVersion] = []
         while try reader.fetchOlderSegment() {
             let older = try reader.versions(inSegment: reader.segments.count - 1)
-            for version in older.reversed() where try known.contains(version.id) || knowledge.knows(version.id, steps: 2) {
+            for version in older.reversed()
+            where try known.contains(version.id) || knowledge.knows(version.id, steps: 2) {
                 known.insert(version.id)
                 known.formUnion(version.parents)
             }
             fetched = older + fetched
-            taken = fetched.enumerated().filter { !known.contains($0.element.id) || $0.offset == fetched.count - 1 }.map(\.element)
+            taken = fetched.enumerated().filter { !known.contains($0.element.id) || $0.offset == fetched.count - 1 }
+                .map(\.element)
             let held = Set(taken.map(\.id)).union(known)
-            if try taken.allSatisfy({ try $0.parents.allSatisfy { try held.contains($0) || knowledge.knows($0, steps: 2) } }) { break }
+            if try taken.allSatisfy({
+                try $0.parents.allSatisfy { try held.contains($0) || knowledge.knows($0, steps: 2) }
+            }) {
+                break
+            }
         }
         let manifest = reader.manifest
         let versions = try taken.map { version in
-            ArchivedHistory.Version(record: OCFLVersionRecord(contentType: manifest.contentType, mimeType: reader.mimeType, version: version),
-                                    location: "\(object.inventory.head) (version \(version.shortID))",
-                                    files: try reader.files(of: version).map { ($0.path, $0.digest.hex) })
+            ArchivedHistory.Version(
+                record: OCFLVersionRecord(
+                    contentType: manifest.contentType, mimeType: reader.mimeType, version: version),
+                location: "\(object.inventory.head) (version \(version.shortID))",
+                files: try reader.files(of: version).map { ($0.path, $0.digest.hex) })
         }
-        var (contents, _) = try ArchivedHistory.contents(versions, reported: object.storage.reported(object.path),
-                                                         rootID: rootID(of: object.inventory), base: local) { key, _, _ in
+        var (contents, _) = try ArchivedHistory.contents(
+            versions, reported: object.storage.reported(object.path),
+            rootID: rootID(of: object.inventory), base: local
+        ) { key, _, _ in
             let digest = ObjectDigest(hex: key)!
-            if let record = try local.objectRecord(digest) { return FileWrapper(object: digest, size: record.size, store: local) }
+            if let record = try local.objectRecord(digest) {
+                return FileWrapper(object: digest, size: record.size, store: local)
+            }
             return FileWrapper(regularFileWithContents: try reader.data(digest))
         }
         try keepHead(of: &contents, from: local)

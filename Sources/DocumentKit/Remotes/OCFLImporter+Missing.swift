@@ -14,27 +14,41 @@ extension OCFLImporter {
     /// change, not of the project: a one-field edit of a project with a large blob
     /// fetches and writes a document and a few trees.
     /// Up to `jobs` files are fetched at once.
-    static func importMissingVersions(at path: String, in storage: any OCFLRootReading, of local: DocumentBundle, to output: URL, jobs: Int = 1) throws {
+    static func importMissingVersions(
+        at path: String, in storage: any OCFLRootReading, of local: DocumentBundle, to output: URL, jobs: Int = 1
+    ) throws {
         let scratch = try StagingFolder(beside: output)
         let contents = try DocumentKitError.located(at: storage.reported(path)) { () throws -> BundleWriter.Contents in
             // Progress counts the content files fetched; the inventory and records are small.
             let inventory = try ProgressMeter.bind(nil) { try OCFLObject.readInventory(storage, at: path) }
             guard inventory.id.hasPrefix("documentkit:") else {
-                throw DocumentKitError(.malformedInput, "the object \(inventory.id) was not archived by DocumentKit (its id does not start with documentkit:)")
+                throw DocumentKitError(
+                    .malformedInput,
+                    "the object \(inventory.id) was not archived by DocumentKit (its id does not start with documentkit:)"
+                )
             }
             if inventory.headLayout == .history {
                 let object = OCFLObject(storage: storage, path: path, inventory: inventory, records: [])
                 return try missingHistory(of: object, in: local, scratch: scratch.url)
             }
-            let versions = try ProgressMeter.bind(nil) { try objectVersions(inventory, at: path, in: storage, of: local) }
+            let versions = try ProgressMeter.bind(nil) {
+                try objectVersions(inventory, at: path, in: storage, of: local)
+            }
             let known = Set(try local.manifest.versions.map(\.id)).union(try local.manifest.pruned)
             let head = inventory.versionNames.count - 1
-            let taken = versions.enumerated().filter { !known.contains($0.element.record.version.id) || $0.offset == head }.map(\.element)
+            let taken = versions.enumerated().filter {
+                !known.contains($0.element.record.version.id) || $0.offset == head
+            }.map(\.element)
             let object = OCFLObject(storage: storage, path: path, inventory: inventory, records: [])
             let sha256 = inventory.sha256ByDigest()
-            let fetched = try prefetch(taken, of: object, sha256: sha256, scratch: scratch.url, reusing: local, jobs: jobs)
-            var (contents, _) = try ArchivedHistory.contents(taken, reported: storage.reported(path), rootID: rootID(of: inventory), base: local) { digest, logicalPath, name in
-                try content(digest, sha256: sha256[digest], for: logicalPath, in: name, of: object, scratch: scratch.url, reusing: local, fetched: fetched)
+            let fetched = try prefetch(
+                taken, of: object, sha256: sha256, scratch: scratch.url, reusing: local, jobs: jobs)
+            var (contents, _) = try ArchivedHistory.contents(
+                taken, reported: storage.reported(path), rootID: rootID(of: inventory), base: local
+            ) { digest, logicalPath, name in
+                try content(
+                    digest, sha256: sha256[digest], for: logicalPath, in: name, of: object, scratch: scratch.url,
+                    reusing: local, fetched: fetched)
             }
             try keepHead(of: &contents, from: local)
             // The object's versions the copy does not hold: pruned, as far as it knows.
@@ -49,17 +63,21 @@ extension OCFLImporter {
     /// The object's inventory, checked, and each of its versions as ``ArchivedHistory``
     /// takes them: the record of a version `local` holds is `local`'s (the object's has
     /// the same SHA-512), any other is fetched and checked.
-    private static func objectVersions(_ inventory: OCFLInventory, at path: String, in storage: any OCFLRootReading,
-                                       of local: DocumentBundle) throws -> [ArchivedHistory.Version] {
+    private static func objectVersions(
+        _ inventory: OCFLInventory, at path: String, in storage: any OCFLRootReading,
+        of local: DocumentBundle
+    ) throws -> [ArchivedHistory.Version] {
         let localRecords = try RemoteObjectSnapshot.recordDigests(of: local)
-        let localVersions = Dictionary(try local.manifest.versions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let localVersions = Dictionary(
+            try local.manifest.versions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let object = OCFLObject(storage: storage, path: path, inventory: inventory, records: [])
         let versions = try inventory.versionNames.map { name -> ArchivedHistory.Version in
             let state = inventory.versions[name]!.state
             let recordDigest = state.first { $0.value.contains(OCFLVersionRecord.path) }?.key
             let record: OCFLVersionRecord
             if let recordDigest, let id = localRecords[recordDigest], let version = localVersions[id] {
-                record = OCFLVersionRecord(contentType: try local.manifest.contentType, mimeType: local.mimeType, version: version)
+                record = OCFLVersionRecord(
+                    contentType: try local.manifest.contentType, mimeType: local.mimeType, version: version)
             } else {
                 record = try OCFLVersionRecord.decode(object.file(OCFLVersionRecord.path, in: name), in: name)
             }

@@ -6,14 +6,20 @@ extension OCFLImporter {
     /// ``content(_:sha256:for:in:of:scratch:reusing:fetched:)`` then takes instead of
     /// fetching them one by one. Those `local` holds (by SHA-256) are not fetched. With
     /// `jobs` of 1, nothing: each file is fetched as the import comes to it, as before.
-    static func prefetch(_ versions: [ArchivedHistory.Version], of object: OCFLObject, sha256: [String: String], scratch: URL,
-                         reusing local: DocumentBundle?, jobs: Int) throws -> [String: URL] {
+    static func prefetch(
+        _ versions: [ArchivedHistory.Version], of object: OCFLObject, sha256: [String: String], scratch: URL,
+        reusing local: DocumentBundle?, jobs: Int
+    ) throws -> [String: URL] {
         guard jobs > 1 else { return [:] }
         var wanted: [(digest: String, path: String, location: String)] = []
         var seen = Set<String>()
         for version in versions {
             for (path, digest) in version.files where seen.insert(digest).inserted {
-                if let local, let known = sha256[digest].flatMap(ObjectDigest.init(hex:)), try local.manifest.objects[known] != nil { continue }
+                if let local, let known = sha256[digest].flatMap(ObjectDigest.init(hex:)),
+                    try local.manifest.objects[known] != nil
+                {
+                    continue
+                }
                 wanted.append((digest, path, version.location))
             }
         }

@@ -31,8 +31,10 @@ public enum OCFLImporter {
     /// What importing the object at `path` of `storage` into `output` would make, found by
     /// reading its inventory (checked against its sidecar) and, for the history layout,
     /// its `manifest.json`: the object's id and its bundle versions. Refuses an existing `output` unless `replace`, as the import does.
-    public static func plannedImport(at path: String, in storage: any OCFLRootReading, to output: URL,
-                                     replace: Bool = false) throws -> (objectID: String, versions: Int) {
+    public static func plannedImport(
+        at path: String, in storage: any OCFLRootReading, to output: URL,
+        replace: Bool = false
+    ) throws -> (objectID: String, versions: Int) {
         let inventory = try OCFLObject.readInventory(storage, at: path)
         try AtomicReplacement.refuseExisting(output, replace: replace)
         guard inventory.headLayout == .history else { return (inventory.id, inventory.versions.count) }
@@ -54,9 +56,11 @@ public enum OCFLImporter {
     /// existing file of that name is refused then). Returns where the bundle was written.
     /// Up to `jobs` files are fetched at once (``prefetch(_:of:sha256:scratch:reusing:jobs:)``).
     @discardableResult
-    static func importObject(at path: String, in storage: any OCFLRootReading, to output: URL, replace: Bool = false,
-                             reusing local: DocumentBundle? = nil, jobs: Int = 1,
-                             naming: ((_ document: Data, _ contentType: String) -> String)?) throws -> (output: URL, result: Result) {
+    static func importObject(
+        at path: String, in storage: any OCFLRootReading, to output: URL, replace: Bool = false,
+        reusing local: DocumentBundle? = nil, jobs: Int = 1,
+        naming: ((_ document: Data, _ contentType: String) -> String)?
+    ) throws -> (output: URL, result: Result) {
         if naming == nil { try AtomicReplacement.refuseExisting(output, replace: replace) }
         let objectPath = storage.reported(path)
         let scratch = try StagingFolder(beside: output)
@@ -65,7 +69,10 @@ public enum OCFLImporter {
             // records, read first, are small and count nothing.
             let object = try ProgressMeter.bind(nil) { try OCFLObject.read(storage, at: path) }
             guard object.inventory.id.hasPrefix("documentkit:") else {
-                throw DocumentKitError(.malformedInput, "the object \(object.inventory.id) was not archived by DocumentKit (its id does not start with documentkit:)")
+                throw DocumentKitError(
+                    .malformedInput,
+                    "the object \(object.inventory.id) was not archived by DocumentKit (its id does not start with documentkit:)"
+                )
             }
             return object
         }
@@ -74,10 +81,12 @@ public enum OCFLImporter {
             // The import, its segments and the head's document, is let go of before the
             // check, which reads the new bundle as `docctl validate` does: the two together
             // peaked at 82 MiB for the bench bundle.
-            let (pending, result) = try DocumentKitError.located(at: objectPath) { () throws -> (BundleWriter.PendingBundle, Result) in
+            let (pending, result) = try DocumentKitError.located(at: objectPath) {
+                () throws -> (BundleWriter.PendingBundle, Result) in
                 let history = try HistoryImport(object, scratch: scratch.url, jobs: jobs)
                 if let naming {
-                    output = output.deletingLastPathComponent().appendingPathComponent(naming(history.document, history.reader.manifest.contentType))
+                    output = output.deletingLastPathComponent().appendingPathComponent(
+                        naming(history.document, history.reader.manifest.contentType))
                     try AtomicReplacement.refuseExisting(output, replace: replace)
                 }
                 return (try history.write(to: output), history.result)
@@ -91,7 +100,8 @@ public enum OCFLImporter {
             try rebuild(object, scratch: scratch.url, reusing: local, jobs: jobs)
         }
         if let naming {
-            output = output.deletingLastPathComponent().appendingPathComponent(naming(contents.document, contents.manifest.contentType))
+            output = output.deletingLastPathComponent().appendingPathComponent(
+                naming(contents.document, contents.manifest.contentType))
             try AtomicReplacement.refuseExisting(output, replace: replace)
         }
         // The scratch folder holds the downloaded files until the bundle is written.
@@ -104,25 +114,40 @@ public enum OCFLImporter {
     /// first into a scratch folder beside `output`), never whole into memory; those whose
     /// SHA-256 `reusing` holds are taken from it instead. Up to `jobs` files are fetched at
     /// once; with 1, one after another as the import comes to them.
-    public static func importObject(at path: String, in storage: any OCFLRootReading, to output: URL, replace: Bool = false,
-                                    reusing local: DocumentBundle? = nil, jobs: Int = 1) throws -> Result {
-        try importObject(at: path, in: storage, to: output, replace: replace, reusing: local, jobs: jobs, naming: nil).result
+    public static func importObject(
+        at path: String, in storage: any OCFLRootReading, to output: URL, replace: Bool = false,
+        reusing local: DocumentBundle? = nil, jobs: Int = 1
+    ) throws -> Result {
+        try importObject(at: path, in: storage, to: output, replace: replace, reusing: local, jobs: jobs, naming: nil)
+            .result
     }
 
-    private static func rebuild(_ object: OCFLObject, scratch: URL, reusing local: DocumentBundle?, jobs: Int) throws -> (BundleWriter.Contents, Result) {
+    private static func rebuild(_ object: OCFLObject, scratch: URL, reusing local: DocumentBundle?, jobs: Int) throws
+        -> (BundleWriter.Contents, Result)
+    {
         let sha256 = object.inventory.sha256ByDigest()
         let archived = object.inventory.versionNames.enumerated().map { index, name in
             let state = object.inventory.versions[name]!.state.sorted { $0.key < $1.key }
-            let files = state.flatMap { digest, paths in paths.filter { $0 != OCFLVersionRecord.path }.map { (path: $0, key: digest) } }
+            let files = state.flatMap { digest, paths in
+                paths.filter { $0 != OCFLVersionRecord.path }.map { (path: $0, key: digest) }
+            }
             return ArchivedHistory.Version(record: object.records[index], location: name, files: files)
         }
         let fetched = try prefetch(archived, of: object, sha256: sha256, scratch: scratch, reusing: local, jobs: jobs)
-        let (contents, pruned) = try ArchivedHistory.contents(archived, reported: object.storage.reported(object.path),
-                                                              rootID: rootID(of: object.inventory)) { digest, logicalPath, name in
-            try content(digest, sha256: sha256[digest], for: logicalPath, in: name, of: object, scratch: scratch, reusing: local, fetched: fetched)
+        let (contents, pruned) = try ArchivedHistory.contents(
+            archived, reported: object.storage.reported(object.path),
+            rootID: rootID(of: object.inventory)
+        ) { digest, logicalPath, name in
+            try content(
+                digest, sha256: sha256[digest], for: logicalPath, in: name, of: object, scratch: scratch,
+                reusing: local, fetched: fetched)
         }
         let head = contents.manifest.head
-        return (contents, Result(objectID: object.inventory.id, versions: contents.manifest.versions.count, head: head, pruned: pruned))
+        return (
+            contents,
+            Result(
+                objectID: object.inventory.id, versions: contents.manifest.versions.count, head: head, pruned: pruned)
+        )
     }
 
     /// The version the object's id names (`documentkit:` and the project's first version):
@@ -139,9 +164,13 @@ public enum OCFLImporter {
     /// SHA-256 when it has one, else the object's content file, checked (or as `fetched`
     /// already holds it, checked). A content file whose SHA-256 the inventory records is
     /// also checked against that as it is stored.
-    static func content(_ digest: String, sha256: String?, for logicalPath: String, in name: String, of object: OCFLObject,
-                        scratch: URL, reusing local: DocumentBundle?, fetched: [String: URL] = [:]) throws -> FileWrapper {
-        if let local, let known = sha256.flatMap(ObjectDigest.init(hex:)), let record = try local.manifest.objects[known] {
+    static func content(
+        _ digest: String, sha256: String?, for logicalPath: String, in name: String, of object: OCFLObject,
+        scratch: URL, reusing local: DocumentBundle?, fetched: [String: URL] = [:]
+    ) throws -> FileWrapper {
+        if let local, let known = sha256.flatMap(ObjectDigest.init(hex:)),
+            let record = try local.manifest.objects[known]
+        {
             return FileWrapper(object: known, size: record.size, store: local)
         }
         let url = try fetched[digest] ?? object.contentFile(digest, for: logicalPath, in: name, scratch: scratch)

@@ -11,8 +11,12 @@ enum ProjectFileName {
     static func forDocument(_ document: Data, contentType: String) -> String {
         var name = "project"
         if case .object(let members)? = try? JSONValue.parse(document), case .string(let text)? = members["name"] {
-            let safe = String(text.unicodeScalars.map { $0 == "/" || $0 == "\\" || CharacterSet.controlCharacters.contains($0) ? "-" : Character($0) })
-                .trimmingCharacters(in: .whitespaces)
+            let safe = String(
+                text.unicodeScalars.map {
+                    $0 == "/" || $0 == "\\" || CharacterSet.controlCharacters.contains($0) ? "-" : Character($0)
+                }
+            )
+            .trimmingCharacters(in: .whitespaces)
             let trimmed = String(safe.drop { $0 == "." }.prefix(100)).trimmingCharacters(in: .whitespaces)
             if !trimmed.isEmpty { name = trimmed }
         }

@@ -10,10 +10,14 @@ public enum RemoteFetcher {
     /// Rebuilds the project whose OCFL object id is `objectID` (or, when `nil`, the only one
     /// the remote holds) into a new bundle at `output`, fetching up to `jobs` files at once
     /// (``TransferQueue``).
-    public static func clone(_ remote: any RemoteStore, objectID: String? = nil, to output: URL, replace: Bool = false,
-                             jobs: Int = TransferQueue.defaultJobs) throws -> OCFLImporter.Result {
+    public static func clone(
+        _ remote: any RemoteStore, objectID: String? = nil, to output: URL, replace: Bool = false,
+        jobs: Int = TransferQueue.defaultJobs
+    ) throws -> OCFLImporter.Result {
         try fetching {
-            try OCFLImporter.importObject(at: try objectPath(in: remote, objectID: objectID), in: remote, to: output, replace: replace, jobs: jobs)
+            try OCFLImporter.importObject(
+                at: try objectPath(in: remote, objectID: objectID), in: remote, to: output, replace: replace, jobs: jobs
+            )
         }
     }
 
@@ -28,21 +32,27 @@ public enum RemoteFetcher {
     /// `folder` named after the project (`Garden.dkproj`, see `ProjectFileName`); returns
     /// the bundle's location with what was made. An existing file of that name is refused
     /// unless `replace`.
-    public static func clone(_ remote: any RemoteStore, objectID: String? = nil, intoFolder folder: URL,
-                             replace: Bool = false, jobs: Int = TransferQueue.defaultJobs) throws -> (output: URL, result: OCFLImporter.Result) {
+    public static func clone(
+        _ remote: any RemoteStore, objectID: String? = nil, intoFolder folder: URL,
+        replace: Bool = false, jobs: Int = TransferQueue.defaultJobs
+    ) throws -> (output: URL, result: OCFLImporter.Result) {
         // The placeholder name only places the scratch folder: the bundle's name comes from its document.
         try fetching {
-            try OCFLImporter.importObject(at: try objectPath(in: remote, objectID: objectID), in: remote,
-                                          to: folder.appendingPathComponent("clone.dkbundle"), replace: replace, jobs: jobs,
-                                          naming: ProjectFileName.forDocument(_:contentType:))
+            try OCFLImporter.importObject(
+                at: try objectPath(in: remote, objectID: objectID), in: remote,
+                to: folder.appendingPathComponent("clone.dkbundle"), replace: replace, jobs: jobs,
+                naming: ProjectFileName.forDocument(_:contentType:))
         }
     }
 
     /// What ``clone(_:objectID:to:replace:jobs:)`` would make (``OCFLImporter/plannedImport(at:in:to:replace:)``),
     /// refusing what the clone would refuse first: no such project, an existing output.
-    public static func plannedClone(_ remote: any RemoteStore, objectID: String? = nil, to output: URL,
-                                    replace: Bool = false) throws -> (objectID: String, versions: Int) {
-        try OCFLImporter.plannedImport(at: try objectPath(in: remote, objectID: objectID), in: remote, to: output, replace: replace)
+    public static func plannedClone(
+        _ remote: any RemoteStore, objectID: String? = nil, to output: URL,
+        replace: Bool = false
+    ) throws -> (objectID: String, versions: Int) {
+        try OCFLImporter.plannedImport(
+            at: try objectPath(in: remote, objectID: objectID), in: remote, to: output, replace: replace)
     }
 
     /// The folder of the object `objectID` on the remote, or of its only object.
@@ -52,7 +62,8 @@ public enum RemoteFetcher {
         if let objectID {
             objectPath = OCFLStorageRoot.objectPath(for: objectID)
             guard try remote.size("\(objectPath)/inventory.json") != nil else {
-                throw DocumentKitError(.missingInput, "holds no project with the object id \(objectID)", path: remote.displayPath)
+                throw DocumentKitError(
+                    .missingInput, "holds no project with the object id \(objectID)", path: remote.displayPath)
             }
         } else {
             let paths = try RemoteRoot.objectPaths(remote).filter { try remote.size("\($0)/inventory.json") != nil }
@@ -61,8 +72,10 @@ public enum RemoteFetcher {
             }
             guard paths.count == 1 else {
                 let projects = RemoteRoot.describeProjects(remote, at: paths)
-                throw DocumentKitError(.usage, "holds \(paths.count) projects: \(projects.joined(separator: "; "))", path: remote.displayPath,
-                                       remedy: .chooseProject)
+                throw DocumentKitError(
+                    .usage, "holds \(paths.count) projects: \(projects.joined(separator: "; "))",
+                    path: remote.displayPath,
+                    remedy: .chooseProject)
             }
             objectPath = only
         }
@@ -74,14 +87,19 @@ public enum RemoteFetcher {
     /// the new versions and the files they bring, the remote's other versions listed as
     /// pruned), and runs `body` with that copy, which is removed after. A pull from it
     /// costs the change, not the project. Up to `jobs` files are fetched at once.
-    public static func withRemoteCopy<T>(of bundleURL: URL, from remote: any RemoteStore, jobs: Int = TransferQueue.defaultJobs,
-                                         _ body: (URL) throws -> T) throws -> T {
+    public static func withRemoteCopy<T>(
+        of bundleURL: URL, from remote: any RemoteStore, jobs: Int = TransferQueue.defaultJobs,
+        _ body: (URL) throws -> T
+    ) throws -> T {
         let local = try DocumentBundle(contentsOf: bundleURL)
         try RemoteRoot.requireRoot(remote)
         let object = try RemoteRoot.requireProjectObject(of: local, in: remote)
         let staging = try StagingFolder(beside: bundleURL)
-        let copy = staging.url.appendingPathComponent("remote" + (bundleURL.pathExtension.isEmpty ? "" : ".\(bundleURL.pathExtension)"))
-        try fetching { try OCFLImporter.importMissingVersions(at: object.path, in: remote, of: local, to: copy, jobs: jobs) }
+        let copy = staging.url.appendingPathComponent(
+            "remote" + (bundleURL.pathExtension.isEmpty ? "" : ".\(bundleURL.pathExtension)"))
+        try fetching {
+            try OCFLImporter.importMissingVersions(at: object.path, in: remote, of: local, to: copy, jobs: jobs)
+        }
         return try withExtendedLifetime(staging) { try body(copy) }
     }
 }

@@ -14,7 +14,9 @@ struct RemoteObjectSnapshot {
         }
         let inventory = try OCFLObject.readInventory(remote, at: objectPath, data: data)
         guard inventory.id == expectedID else {
-            throw DocumentKitError(.malformedInput, "the object at \(objectPath) has the id \(inventory.id), not \(expectedID)", path: remote.displayPath)
+            throw DocumentKitError(
+                .malformedInput, "the object at \(objectPath) has the id \(inventory.id), not \(expectedID)",
+                path: remote.displayPath)
         }
         return RemoteObjectSnapshot(remote: remote, objectPath: objectPath, inventory: inventory, tag: tag)
     }
@@ -40,7 +42,9 @@ struct RemoteObjectSnapshot {
     static func recordDigests(of bundle: DocumentBundle) throws -> [String: VersionID] {
         var local: [String: VersionID] = [:]
         for version in try bundle.manifest.versions {
-            let record = try OCFLVersionRecord(contentType: bundle.contentTypeIdentifier, mimeType: bundle.mimeType, version: version).encoded()
+            let record = try OCFLVersionRecord(
+                contentType: bundle.contentTypeIdentifier, mimeType: bundle.mimeType, version: version
+            ).encoded()
             local[OCFLInventory.sha512(record)] = version.id
         }
         return local
@@ -64,7 +68,9 @@ struct RemoteObjectSnapshot {
         }
     }
 
-    private static func repairHoldingLock(_ remote: any RemoteStore, objectPath: String, inventory: OCFLInventory) throws {
+    private static func repairHoldingLock(_ remote: any RemoteStore, objectPath: String, inventory: OCFLInventory)
+        throws
+    {
         let present = try remote.list(prefix: "\(objectPath)/")
         for name in inventory.versionNames {
             let key = "\(objectPath)/\(name)/inventory.json"
@@ -87,7 +93,9 @@ struct RemoteObjectSnapshot {
             let parts = key.dropFirst(objectPath.count + 1).split(separator: "/", maxSplits: 1)
             guard parts.count == 2, let number = OCFLInventory.versionNumber(String(parts[0])) else { continue }
             let committed = number <= inventory.versions.count
-            guard committed ? parts[1] != "inventory.json" && parts[1] != "inventory.json.sha512" : stages else { continue }
+            guard committed ? parts[1] != "inventory.json" && parts[1] != "inventory.json.sha512" : stages else {
+                continue
+            }
             try remote.delete(key)
         }
         try remote.tidy(objectPath)

@@ -64,8 +64,10 @@ public enum RemotePusher {
     /// history that diverged (`malformedInput`, naming the first), not a push to pull before.
     ///
     /// Up to `jobs` files are uploaded at once (``TransferQueue``); with 1, one after another.
-    public static func push(_ bundleURL: URL, to remote: any RemoteStore, newProject: Bool = false, dryRun: Bool = false,
-                            archiving: Bool = false, jobs: Int = TransferQueue.defaultJobs) throws -> Result {
+    public static func push(
+        _ bundleURL: URL, to remote: any RemoteStore, newProject: Bool = false, dryRun: Bool = false,
+        archiving: Bool = false, jobs: Int = TransferQueue.defaultJobs
+    ) throws -> Result {
         let bundle = try DocumentBundle(contentsOf: bundleURL)
         let bundlePath = bundleURL.relativePath
         try RemoteRoot.prepare(remote, checkingOnly: dryRun)
@@ -94,11 +96,17 @@ public enum RemotePusher {
             held = reader.manifest.versions
             do {
                 planned = try ProgressMeter.phase(.hashing, counting: .read, totalBytes: nil) {
-                    try OCFLHistoryPlan.increment(of: source, onto: reader, size: { try remote.size($0) }, contentFolder: contentFolder, digests: &digests)
+                    try OCFLHistoryPlan.increment(
+                        of: source, onto: reader, size: { try remote.size($0) }, contentFolder: contentFolder,
+                        digests: &digests)
                 }
             } catch let error as DocumentKitError where error.code == .conflict {
-                throw archiving ? DocumentKitError(.malformedInput, "its history diverged from the archived object's: the object's head \(inventory.head) (bundle version \(reader.manifest.head.prefix(12))) is neither in the bundle nor pruned from it", path: bundlePath,
-                                                      remedy: .archiveACopyHoldingIt)
+                throw archiving
+                    ? DocumentKitError(
+                        .malformedInput,
+                        "its history diverged from the archived object's: the object's head \(inventory.head) (bundle version \(reader.manifest.head.prefix(12))) is neither in the bundle nor pruned from it",
+                        path: bundlePath,
+                        remedy: .archiveACopyHoldingIt)
                     : behind(remote, inventory, versions: "versions", bundlePath: bundlePath)
             }
         } else {
@@ -109,22 +117,32 @@ public enum RemotePusher {
             let known = Set(try bundle.manifest.versions.map(\.id)).union(try bundle.manifest.pruned)
             let lacking = remoteIDs.filter { !known.contains($0) }
             if !lacking.isEmpty, !archiving, let inventory = state.inventory {
-                throw behind(remote, inventory, versions: lacking.count == 1 ? "a version" : "\(lacking.count) versions", bundlePath: bundlePath)
+                throw behind(
+                    remote, inventory, versions: lacking.count == 1 ? "a version" : "\(lacking.count) versions",
+                    bundlePath: bundlePath)
             }
-            let plan = try OCFLArchiver.versionsToAdd(bundle, archived: remoteIDs, isNewObject: state.inventory == nil, bundlePath: bundlePath)
-            planned = plan.isEmpty ? nil : try ProgressMeter.phase(.hashing, counting: .read, totalBytes: nil) {
-                try OCFLHistoryPlan.wholeHistory(of: source, after: state.inventory ?? OCFLInventory(id: objectID), adding: plan.map(\.id),
-                                                 contentFolder: contentFolder, digests: &digests)
-            }
+            let plan = try OCFLArchiver.versionsToAdd(
+                bundle, archived: remoteIDs, isNewObject: state.inventory == nil, bundlePath: bundlePath)
+            planned =
+                plan.isEmpty
+                ? nil
+                : try ProgressMeter.phase(.hashing, counting: .read, totalBytes: nil) {
+                    try OCFLHistoryPlan.wholeHistory(
+                        of: source, after: state.inventory ?? OCFLInventory(id: objectID), adding: plan.map(\.id),
+                        contentFolder: contentFolder, digests: &digests)
+                }
         }
         guard let planned else {
             // A push of these versions killed after its exchange left its staging folder:
             // any push still using it read the old head, and will lose its compare-and-swap.
-            if !dryRun, let staging = remote.pushStagingFolder(for: stagingKey(objectPath, newest: bundle.headVersion.id)) {
+            if !dryRun,
+                let staging = remote.pushStagingFolder(for: stagingKey(objectPath, newest: bundle.headVersion.id))
+            {
                 try remote.removeFolder(staging)
             }
-            return Result(result: .upToDate, objectID: objectID, objectPath: objectPath, newVersions: [], newVersionIDs: [],
-                          head: bundle.headVersion.id, totalVersions: held, filesSent: 0, bytesSent: 0, filesResumed: 0)
+            return Result(
+                result: .upToDate, objectID: objectID, objectPath: objectPath, newVersions: [], newVersionIDs: [],
+                head: bundle.headVersion.id, totalVersions: held, filesSent: 0, bytesSent: 0, filesResumed: 0)
         }
         var plans = [planned.plan]
         var inventory = planned.plan.inventory
@@ -138,11 +156,15 @@ public enum RemotePusher {
         sent.resumed = resumed
         if dryRun {
             (sent.files, sent.bytes) = (uploads.count, uploads.reduce(0) { $0 + $1.size })
-            return Result(result: state.inventory == nil ? .wouldCreate : .wouldPush, objectID: objectID, objectPath: objectPath,
-                          newVersions: plans.map(\.name), newVersionIDs: plan, head: bundle.headVersion.id,
-                          totalVersions: planned.versionsHeld, filesSent: sent.files, bytesSent: sent.bytes, filesResumed: sent.resumed)
+            return Result(
+                result: state.inventory == nil ? .wouldCreate : .wouldPush, objectID: objectID, objectPath: objectPath,
+                newVersions: plans.map(\.name), newVersionIDs: plan, head: bundle.headVersion.id,
+                totalVersions: planned.versionsHeld, filesSent: sent.files, bytesSent: sent.bytes,
+                filesResumed: sent.resumed)
         }
-        if staging == nil, state.inventory == nil, try remote.size(OCFLObject.join(objectPath, OCFLObject.declaration)) == nil {
+        if staging == nil, state.inventory == nil,
+            try remote.size(OCFLObject.join(objectPath, OCFLObject.declaration)) == nil
+        {
             try remote.write(OCFLObject.join(objectPath, OCFLObject.declaration), Data(OCFLObject.declarationText.utf8))
         }
         // Counted as the bundle's bytes are taken by the remote, on whichever thread sends them.
@@ -153,7 +175,8 @@ public enum RemotePusher {
             try TransferQueue.run(uploads, jobs: jobs) { content in
                 let tap = content.sha512 == nil ? OCFLDigestTap(content.file) : nil
                 let bytes = try DocumentKitError.located(at: bundlePath) {
-                    try remote.upload("\(uploadRoot)/\(content.contentPath)", from: tap?.file ?? content.file, size: content.size)
+                    try remote.upload(
+                        "\(uploadRoot)/\(content.contentPath)", from: tap?.file ?? content.file, size: content.size)
                 }
                 uploaded.mutate { $0 = ($0.files + 1, $0.bytes + bytes) }
                 if let sha512 = tap?.sha512 { learned.mutate { $0[content.key] = sha512 } }
@@ -170,8 +193,9 @@ public enum RemotePusher {
 
         let committed: Bool
         if let staging {
-            committed = try remote.replaceObject(at: objectPath, stagedIn: staging, adding: try objectFiles(plans, isNew: state.inventory == nil),
-                                                 ifTag: state.tag)
+            committed = try remote.replaceObject(
+                at: objectPath, stagedIn: staging, adding: try objectFiles(plans, isNew: state.inventory == nil),
+                ifTag: state.tag)
             try remote.removeFolder(staging)
         } else {
             // Every file the new inventory names is on stable storage before it names them.
@@ -184,48 +208,66 @@ public enum RemotePusher {
             }
         }
         guard committed else {
-            throw DocumentKitError(.conflict, "\(remote.displayPath) changed while this push ran (another push moved its head first); nothing was pushed",
-                                   path: bundlePath, remedy: .pullFirst(bundle: bundlePath, remote: remote.displayPath))
+            throw DocumentKitError(
+                .conflict,
+                "\(remote.displayPath) changed while this push ran (another push moved its head first); nothing was pushed",
+                path: bundlePath, remedy: .pullFirst(bundle: bundlePath, remote: remote.displayPath))
         }
-        return Result(result: state.inventory == nil ? .created : .pushed, objectID: objectID, objectPath: objectPath,
-                      newVersions: plans.map(\.name), newVersionIDs: plan, head: bundle.headVersion.id,
-                      totalVersions: planned.versionsHeld, filesSent: sent.files, bytesSent: sent.bytes, filesResumed: sent.resumed)
+        return Result(
+            result: state.inventory == nil ? .created : .pushed, objectID: objectID, objectPath: objectPath,
+            newVersions: plans.map(\.name), newVersionIDs: plan, head: bundle.headVersion.id,
+            totalVersions: planned.versionsHeld, filesSent: sent.files, bytesSent: sent.bytes,
+            filesResumed: sent.resumed)
     }
 
     /// The refusal of a push onto a remote that holds versions the bundle lacks.
-    private static func behind(_ remote: any RemoteStore, _ inventory: OCFLInventory, versions: String, bundlePath: String) -> DocumentKitError {
+    private static func behind(
+        _ remote: any RemoteStore, _ inventory: OCFLInventory, versions: String, bundlePath: String
+    ) -> DocumentKitError {
         let head = inventory.versions[inventory.head]
-        let about = [(head?.message ?? "").isEmpty ? nil : "\"\(head!.message!)\"", head?.user.map { "by \($0.name)" }, head?.created].compactMap { $0 }
-        return DocumentKitError(.conflict, "\(remote.displayPath) has \(versions) this bundle lacks, up to its \(inventory.head) (\(about.joined(separator: ", ")))",
-                                path: bundlePath, remedy: .pullFirst(bundle: bundlePath, remote: remote.displayPath))
+        let about = [
+            (head?.message ?? "").isEmpty ? nil : "\"\(head!.message!)\"", head?.user.map { "by \($0.name)" },
+            head?.created
+        ].compactMap { $0 }
+        return DocumentKitError(
+            .conflict,
+            "\(remote.displayPath) has \(versions) this bundle lacks, up to its \(inventory.head) (\(about.joined(separator: ", ")))",
+            path: bundlePath, remedy: .pullFirst(bundle: bundlePath, remote: remote.displayPath))
     }
 
     /// A format-3 copy of `bundle` (of format 1 or 2) in `folder`, to push from.
     private static func formatThreeCopy(of bundle: DocumentBundle, in folder: StagingFolder) throws -> DocumentBundle {
-        let url = folder.url.appendingPathComponent("push" + (bundle.url.pathExtension.isEmpty ? "" : ".\(bundle.url.pathExtension)"))
+        let url = folder.url.appendingPathComponent(
+            "push" + (bundle.url.pathExtension.isEmpty ? "" : ".\(bundle.url.pathExtension)"))
         var manifest = try bundle.manifest
         manifest.formatVersion = HistoryManifest.formatVersion
-        try BundleWriter.writeContents(BundleWriter.Contents(mimeType: bundle.mimeType, document: try bundle.documentData(of: bundle.headVersion),
-                                                             manifest: manifest, base: bundle),
-                                       to: url, replace: false)
+        try BundleWriter.writeContents(
+            BundleWriter.Contents(
+                mimeType: bundle.mimeType, document: try bundle.documentData(of: bundle.headVersion),
+                manifest: manifest, base: bundle),
+            to: url, replace: false)
         return try DocumentBundle(contentsOf: url)
     }
 
     /// Refuses to add a project to a remote that holds others, naming them: a second
     /// project makes every clone name one.
-    private static func refuseAnotherProject(in remote: any RemoteStore, objectPath: String, bundlePath: String) throws {
-        let others = RemoteRoot.describeProjects(remote, at: try RemoteRoot.objectPaths(remote).filter { $0 != objectPath })
+    private static func refuseAnotherProject(in remote: any RemoteStore, objectPath: String, bundlePath: String) throws
+    {
+        let others = RemoteRoot.describeProjects(
+            remote, at: try RemoteRoot.objectPaths(remote).filter { $0 != objectPath })
         guard !others.isEmpty else { return }
         let (which, beside) = others.count == 1 ? ("another project", "it") : ("\(others.count) other projects", "them")
-        throw DocumentKitError(.usage, "holds \(which), not \(bundlePath)'s: \(others.joined(separator: "; "))", path: remote.displayPath,
-                               remedy: .pushAsNewProject(beside: beside))
+        throw DocumentKitError(
+            .usage, "holds \(which), not \(bundlePath)'s: \(others.joined(separator: "; "))", path: remote.displayPath,
+            remedy: .pushAsNewProject(beside: beside))
     }
 
     /// The files a folder's new object gains besides its content: the object's inventory
     /// and sidecar, and for a new object its declaration. A version of the history layout
     /// keeps no copy of the inventory of its own (FORMAT.md §10).
     private static func objectFiles(_ plans: [OCFLVersionPlan], isNew: Bool) throws -> [(path: String, data: Data)] {
-        let files: [(path: String, data: Data)] = isNew ? [(OCFLObject.declaration, Data(OCFLObject.declarationText.utf8))] : []
+        let files: [(path: String, data: Data)] =
+            isNew ? [(OCFLObject.declaration, Data(OCFLObject.declarationText.utf8))] : []
         let data = try plans.last!.inventory.encoded()
         return files + [("inventory.json", data), ("inventory.json.sha512", OCFLInventory.sidecar(for: data))]
     }
@@ -233,14 +275,20 @@ public enum RemotePusher {
     /// The new files of `plans` the remote lacks, and how many it has already. A file
     /// appears whole or not at all, under a name only this version's push writes: one
     /// there of the right size is one an interrupted push sent.
-    private static func contentToSend(_ plans: [OCFLVersionPlan], under folder: String,
-                                      to remote: any RemoteStore) throws -> ([OCFLVersionPlan.NewContent], resumed: Int) {
+    private static func contentToSend(
+        _ plans: [OCFLVersionPlan], under folder: String,
+        to remote: any RemoteStore
+    ) throws -> ([OCFLVersionPlan.NewContent], resumed: Int) {
         var uploads: [OCFLVersionPlan.NewContent] = []
         var resumed = 0
         for versionPlan in plans {
             let present = try remote.list(prefix: "\(folder)/\(versionPlan.name)/content/")
             for content in versionPlan.newContent {
-                if present["\(folder)/\(content.contentPath)"] == content.size { resumed += 1 } else { uploads.append(content) }
+                if present["\(folder)/\(content.contentPath)"] == content.size {
+                    resumed += 1
+                } else {
+                    uploads.append(content)
+                }
             }
         }
         return (uploads, resumed)
@@ -261,10 +309,14 @@ public enum RemotePusher {
 
     /// Removes what a push that lost the race uploaded, but for files the winner's
     /// inventory names (it pushed the same version, from another copy).
-    private static func removeUploads(of plans: [OCFLVersionPlan], objectPath: String, from remote: any RemoteStore) throws {
+    private static func removeUploads(of plans: [OCFLVersionPlan], objectPath: String, from remote: any RemoteStore)
+        throws
+    {
         // A failure to read the winner's inventory is thrown, not taken for "none": then
         // every upload would go, the winner's same files among them.
-        let winner = try remote.read("\(objectPath)/inventory.json").flatMap { try? JSONDecoder().decode(OCFLInventory.self, from: $0.data) }
+        let winner = try remote.read("\(objectPath)/inventory.json").flatMap {
+            try? JSONDecoder().decode(OCFLInventory.self, from: $0.data)
+        }
         let kept = Set(winner.map { Array($0.manifest.values.joined()) } ?? [])
         for plan in plans {
             for content in plan.newContent where !kept.contains(content.contentPath) {

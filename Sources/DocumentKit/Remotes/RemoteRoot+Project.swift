@@ -30,10 +30,15 @@ extension RemoteRoot {
         for other in try objectPaths(remote) where other != path {
             // An object this build cannot read is no copy of this project to take.
             guard let inventory = try? OCFLObject.readInventory(remote, at: other) else { continue }
-            let named = inventory.id.hasPrefix("documentkit:") && known.contains(String(inventory.id.dropFirst("documentkit:".count)))
-            let holdsOne = try inventory.versions.values.contains { version in
-                version.state.contains { $0.value.contains(OCFLVersionRecord.path) && records[$0.key] != nil }
-            } || inventory.headLayout == .history && historyMeets(known, OCFLObject(storage: remote, path: other, inventory: inventory, records: []))
+            let named =
+                inventory.id.hasPrefix("documentkit:")
+                && known.contains(String(inventory.id.dropFirst("documentkit:".count)))
+            let holdsOne =
+                try inventory.versions.values.contains { version in
+                    version.state.contains { $0.value.contains(OCFLVersionRecord.path) && records[$0.key] != nil }
+                }
+                || inventory.headLayout == .history
+                    && historyMeets(known, OCFLObject(storage: remote, path: other, inventory: inventory, records: []))
             if named || holdsOne {
                 return ProjectObject(id: inventory.id, path: other, exists: true)
             }
@@ -45,7 +50,9 @@ extension RemoteRoot {
     static func requireProjectObject(of bundle: DocumentBundle, in remote: any RemoteStore) throws -> ProjectObject {
         let object = try projectObject(of: bundle, in: remote)
         guard object.exists else {
-            throw DocumentKitError(.missingInput, "holds no copy of this project (object \(object.id)); push it first", path: remote.displayPath)
+            throw DocumentKitError(
+                .missingInput, "holds no copy of this project (object \(object.id)); push it first",
+                path: remote.displayPath)
         }
         return object
     }
@@ -57,7 +64,9 @@ extension RemoteRoot {
         // An object this build cannot read is no copy of this project to take.
         guard let reader = try? OCFLHistoryReader(object, scratch: nil) else { return false }
         if known.contains(reader.manifest.head) { return true }
-        guard (try? reader.fetchOlderSegment()) == true, let versions = try? reader.versions(inSegment: 0) else { return false }
+        guard (try? reader.fetchOlderSegment()) == true, let versions = try? reader.versions(inSegment: 0) else {
+            return false
+        }
         return versions.contains { known.contains($0.id) || $0.parents.contains(where: known.contains) }
     }
 }

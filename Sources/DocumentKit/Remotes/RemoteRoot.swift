@@ -14,7 +14,10 @@ enum RemoteRoot {
         let files = try OCFLStorageRoot.declarationFiles()
         let ours = Set(files.map(\.path))
         if let other = try remote.list(prefix: "").keys.sorted().first(where: { !ours.contains($0) }) {
-            throw DocumentKitError(.cannotCreateOutput, "not a DocumentKit remote (an OCFL 1.1 storage root) and not empty: it holds \(other)", path: remote.displayPath)
+            throw DocumentKitError(
+                .cannotCreateOutput,
+                "not a DocumentKit remote (an OCFL 1.1 storage root) and not empty: it holds \(other)",
+                path: remote.displayPath)
         }
         if checkingOnly { return }
         try remote.createRoot(with: files)
@@ -25,7 +28,9 @@ enum RemoteRoot {
     static func requireRoot(_ remote: any RemoteStore) throws {
         guard try remote.size(OCFLStorageRoot.declaration) != nil else {
             _ = try remote.list(prefix: OCFLStorageRoot.declaration)
-            throw DocumentKitError(.missingInput, "not a DocumentKit remote: no OCFL storage root (\(OCFLStorageRoot.declaration))", path: remote.displayPath)
+            throw DocumentKitError(
+                .missingInput, "not a DocumentKit remote: no OCFL storage root (\(OCFLStorageRoot.declaration))",
+                path: remote.displayPath)
         }
         try OCFLStorageRoot.checkDeclarations(remote)
     }
@@ -44,7 +49,9 @@ enum RemoteRoot {
     /// number, date, author and message.
     static func describeProjects(_ remote: any RemoteStore, at objectPaths: [String]) -> [String] {
         objectPaths.compactMap { path in
-            guard let inventory = try? OCFLObject.readInventory(remote, at: path), let head = inventory.versions[inventory.head] else { return nil }
+            guard let inventory = try? OCFLObject.readInventory(remote, at: path),
+                let head = inventory.versions[inventory.head]
+            else { return nil }
             let object = OCFLObject(storage: remote, path: path, inventory: inventory, records: [])
             let document = (try? headDocument(of: object)).flatMap { try? JSONValue.parse($0) }
             let name = ["name", "title"].lazy.compactMap { key -> String? in
@@ -53,14 +60,17 @@ enum RemoteRoot {
             }.first
             let by = head.user.map { " by \($0.name)" } ?? ""
             let message = (head.message ?? "").isEmpty ? "" : ": \"\(head.message!)\""
-            return "\(inventory.id)\(name.map { " \"\($0)\"" } ?? "") (head \(inventory.head), \(head.created)\(by)\(message))"
+            return
+                "\(inventory.id)\(name.map { " \"\($0)\"" } ?? "") (head \(inventory.head), \(head.created)\(by)\(message))"
         }
     }
 
     /// The head document of a project's object: a file of its head version, or, in the
     /// history layout, decoded from its newest segments (as far as its delta chain goes).
     private static func headDocument(of object: OCFLObject) throws -> Data {
-        guard object.inventory.headLayout == .history else { return try object.file(VersionLayout.documentName, in: object.inventory.head) }
+        guard object.inventory.headLayout == .history else {
+            return try object.file(VersionLayout.documentName, in: object.inventory.head)
+        }
         let reader = try OCFLHistoryReader(object, scratch: nil)
         let head = try reader.headVersion()
         guard let document = try reader.files(of: head).first(where: { $0.path == VersionLayout.documentName }) else {

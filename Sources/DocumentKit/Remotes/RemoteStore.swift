@@ -40,7 +40,9 @@ public protocol RemoteStore: OCFLRootReading {
     /// folders staged in `staging` and `files` (paths in the object), if its inventory's tag
     /// is still `tag` (`nil`: there is no inventory); returns `false`, changing nothing, when
     /// it is not. Only for stores with a ``pushStagingFolder(for:)``.
-    func replaceObject(at objectPath: String, stagedIn staging: String, adding files: [(path: String, data: Data)], ifTag tag: String?) throws -> Bool
+    func replaceObject(
+        at objectPath: String, stagedIn staging: String, adding files: [(path: String, data: Data)], ifTag tag: String?
+    ) throws -> Bool
     /// Runs `body` while no push can replace the object at `objectPath`: a folder holds the
     /// object's lock, which ``replaceObject(at:stagedIn:adding:ifTag:)`` takes to compare
     /// and exchange. A store whose pushes write into the object (S3) just runs `body`.
@@ -66,7 +68,9 @@ extension RemoteStore {
         try body()
     }
 
-    public func replaceObject(at objectPath: String, stagedIn staging: String, adding files: [(path: String, data: Data)], ifTag tag: String?) throws -> Bool {
+    public func replaceObject(
+        at objectPath: String, stagedIn staging: String, adding files: [(path: String, data: Data)], ifTag tag: String?
+    ) throws -> Bool {
         throw DocumentKitError(.unavailable, "cannot replace an object in one step", path: reported(objectPath))
     }
 

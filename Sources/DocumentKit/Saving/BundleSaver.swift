@@ -17,8 +17,10 @@ package struct BundleSaver {
     /// Runs `body` with the bundle at `url` as it is under its writer lock. When
     /// `expectedHead` is given and the head moved since the caller read it, nothing runs
     /// and `conflict` is thrown, saying that nothing was `done` ("saved", "pulled").
-    package static func locked<T>(at url: URL, expectedHead: VersionID? = nil, done: String = "saved",
-                                  _ body: (BundleSaver) throws -> T) throws -> T {
+    package static func locked<T>(
+        at url: URL, expectedHead: VersionID? = nil, done: String = "saved",
+        _ body: (BundleSaver) throws -> T
+    ) throws -> T {
         let lock = try BundleLock.acquire(url)
         defer { withExtendedLifetime(lock) {} }
         AtomicReplacement.removeLeftovers(of: url)
@@ -35,8 +37,10 @@ package struct BundleSaver {
     /// Saves what `makeContent` makes of the bundle as it is under the lock as a new
     /// version; returns it and the head before it (the version is `nil` when the content
     /// equals the head's, and nothing is written then).
-    package static func save(at url: URL, expectedHead: VersionID? = nil, metadata: SaveMetadata,
-                             _ makeContent: (DocumentBundle) throws -> SaveContent) throws -> (version: BundleVersion?, previous: BundleVersion) {
+    package static func save(
+        at url: URL, expectedHead: VersionID? = nil, metadata: SaveMetadata,
+        _ makeContent: (DocumentBundle) throws -> SaveContent
+    ) throws -> (version: BundleVersion?, previous: BundleVersion) {
         try locked(at: url, expectedHead: expectedHead) { saver in
             (try saver.save(try makeContent(saver.bundle), metadata: metadata), saver.bundle.headVersion)
         }
@@ -45,14 +49,18 @@ package struct BundleSaver {
     /// Writes a new bundle at `url` whose first version holds `content`. Fails if `url`
     /// exists, unless `replace`, in which case the old file is replaced whole (nothing of
     /// it is read, so it takes no lock).
-    package static func create(at url: URL, replace: Bool, _ content: SaveContent, metadata: SaveMetadata) throws -> BundleVersion {
+    package static func create(at url: URL, replace: Bool, _ content: SaveContent, metadata: SaveMetadata) throws
+        -> BundleVersion
+    {
         try BundleWriter.write(content.request(metadata: metadata, base: nil, destination: url, replace: replace))!
     }
 
     /// Saves `content` as a new version of the bundle, appended in place. With `incoming`,
     /// another copy's versions and objects come first and its head is the second parent (a
     /// merge). Returns `nil` when the content equals the head's and there is no merge.
-    package func save(_ content: SaveContent, metadata: SaveMetadata, incoming: BundleWriter.Incoming? = nil) throws -> BundleVersion? {
+    package func save(_ content: SaveContent, metadata: SaveMetadata, incoming: BundleWriter.Incoming? = nil) throws
+        -> BundleVersion?
+    {
         var request = content.request(metadata: metadata, base: bundle, destination: url, replace: true)
         request.inPlace = true
         request.incoming = incoming
@@ -73,9 +81,12 @@ package struct BundleSaver {
 
     /// Prunes a format-3 history through place `lastDropped`, keeping the objects
     /// `reachable` names, from its segments' items (``BundleWriter/writePruned(_:throughPlace:reachable:compression:to:)``).
-    package func rewritePruned(throughPlace lastDropped: Int, reachable: Set<ObjectDigest>,
-                               compression: ObjectCompression) throws -> BundleWriter.HistoryPruneOutcome {
-        try BundleWriter.writePruned(bundle, throughPlace: lastDropped, reachable: reachable, compression: compression, to: url)
+    package func rewritePruned(
+        throughPlace lastDropped: Int, reachable: Set<ObjectDigest>,
+        compression: ObjectCompression
+    ) throws -> BundleWriter.HistoryPruneOutcome {
+        try BundleWriter.writePruned(
+            bundle, throughPlace: lastDropped, reachable: reachable, compression: compression, to: url)
     }
 
     /// Writes the bundle's state (`nil` removes it), changing nothing in its history.
@@ -88,7 +99,8 @@ package struct BundleSaver {
         guard let expectedHead, bundle.headVersion.id != expectedHead else { return }
         let opened = try bundle.manifest.versions.first { $0.id == expectedHead }
         let now = bundle.headVersion
-        throw DocumentKitError(.conflict,
+        throw DocumentKitError(
+            .conflict,
             "changed since it was opened: opened at version \(opened.map { "\($0.number) (\($0.shortID))" } ?? String(expectedHead.prefix(12))), now at version \(now.number) (\(now.shortID)); nothing was \(done)",
             path: url.relativePath)
     }

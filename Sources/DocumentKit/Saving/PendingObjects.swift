@@ -13,8 +13,10 @@ package final class PendingObjects: ObjectSource {
     /// them: the head tree's (`headBlobs`) where it has them, so that they are copied and
     /// not read, else those the edit added, else, with `fromHistory`, the bundle's own
     /// objects (a blob an older version held). `nil` when one is none of these.
-    package func blobFiles(_ digests: some Sequence<ObjectDigest>, headBlobs: [String: FileWrapper],
-                           fromHistory: Bool) -> [String: FileWrapper]? {
+    package func blobFiles(
+        _ digests: some Sequence<ObjectDigest>, headBlobs: [String: FileWrapper],
+        fromHistory: Bool
+    ) -> [String: FileWrapper]? {
         var blobs: [String: FileWrapper] = [:]
         for digest in digests where blobs[digest.hex] == nil {
             if let file = headBlobs[digest.hex], file.knownDigest == digest {
@@ -52,7 +54,9 @@ extension PendingObjects {
     package func missingBlobs(in json: JSONValue) -> [RuleViolation] {
         json.blobReferences().compactMap { reference in
             if let digest = ObjectDigest(hex: reference.digest), contains(digest) { return nil }
-            return RuleViolation(reference.path.description, "refers to blob \(reference.digest.prefix(12)), which is not in the bundle", code: "document.missing-blob")
+            return RuleViolation(
+                reference.path.description, "refers to blob \(reference.digest.prefix(12)), which is not in the bundle",
+                code: "document.missing-blob")
         }
     }
 }

@@ -8,9 +8,12 @@ extension SaveContent {
     /// it refers to must be in the bundle or added by the edit (`pending`). The version
     /// keeps the head's content type and schema, and its tree holds exactly the blobs the
     /// document refers to.
-    package static func schemaless(_ json: JSONValue, over bundle: DocumentBundle, pending: PendingObjects) throws -> SaveContent {
+    package static func schemaless(_ json: JSONValue, over bundle: DocumentBundle, pending: PendingObjects) throws
+        -> SaveContent
+    {
         guard case .object = json else {
-            throw DocumentKitError(.invalidDocument, "a document must be a JSON object, found \(KeyValueCodec.describe(json))")
+            throw DocumentKitError(
+                .invalidDocument, "a document must be a JSON object, found \(KeyValueCodec.describe(json))")
         }
         let missing = pending.missingBlobs(in: json)
         if !missing.isEmpty { throw DocumentKitError(violations: missing) }
@@ -25,7 +28,8 @@ extension SaveContent {
         text.append(0x0A)
         var root = [VersionLayout.documentName: FileWrapper(regularFileWithContents: text)]
         if !blobs.isEmpty { root[VersionLayout.blobsFolder] = FileWrapper(directoryWithFileWrappers: blobs) }
-        return SaveContent(root: FileWrapper(directoryWithFileWrappers: root), contentType: bundle.storedContentType,
-                           schema: bundle.headVersion.schema)
+        return SaveContent(
+            root: FileWrapper(directoryWithFileWrappers: root), contentType: bundle.storedContentType,
+            schema: bundle.headVersion.schema)
     }
 }

@@ -19,8 +19,10 @@ package struct SaveContent {
     /// against the digest the head's tree records).
     package var baseDocument: Data?
 
-    package init(root: FileWrapper, contentType: ContentType, schema: String,
-                 documentChanges: JSONChangeList? = nil, baseDocument: Data? = nil) {
+    package init(
+        root: FileWrapper, contentType: ContentType, schema: String,
+        documentChanges: JSONChangeList? = nil, baseDocument: Data? = nil
+    ) {
         self.root = root
         self.contentType = contentType
         self.schema = schema
@@ -30,16 +32,22 @@ package struct SaveContent {
 
     /// `document` as its own `fileWrapper` writes it, in the current schema, reusing the
     /// head's files (`existingFile`) where they are unchanged.
-    package init<Document: FileDocument>(document: Document, contentType: ContentType, over base: DocumentBundle?) throws {
+    package init<Document: FileDocument>(document: Document, contentType: ContentType, over base: DocumentBundle?)
+        throws
+    {
         let existing = try base.map { try $0.tree(of: $0.headVersion) }
-        self.init(root: try document.fileWrapper(configuration: WriteConfiguration(contentType: contentType, existingFile: existing)),
-                  contentType: contentType, schema: Document.schemaVersion.description)
+        self.init(
+            root: try document.fileWrapper(
+                configuration: WriteConfiguration(contentType: contentType, existingFile: existing)),
+            contentType: contentType, schema: Document.schemaVersion.description)
     }
 
     /// The writer's request for this content; only ``BundleSaver`` makes one.
-    func request(metadata: SaveMetadata, base: DocumentBundle?, destination: URL, replace: Bool) -> BundleWriter.Request {
-        BundleWriter.Request(root: root, contentType: contentType.identifier, mimeType: contentType.mimeType, schema: schema,
-                             metadata: metadata, base: base, destination: destination, replace: replace,
-                             documentChanges: documentChanges, baseDocument: baseDocument)
+    func request(metadata: SaveMetadata, base: DocumentBundle?, destination: URL, replace: Bool) -> BundleWriter.Request
+    {
+        BundleWriter.Request(
+            root: root, contentType: contentType.identifier, mimeType: contentType.mimeType, schema: schema,
+            metadata: metadata, base: base, destination: destination, replace: replace,
+            documentChanges: documentChanges, baseDocument: baseDocument)
     }
 }

@@ -5,16 +5,25 @@ extension LegacyDefaults {
     /// `draft_posts` (and `draft_post_dates`) as drafts with their ids, and how many
     /// strings were blank. Every element is checked before any draft is made, so a wrong
     /// type anywhere is an error and nothing is imported.
-    package static func drafts(_ posts: LegacyDefaultsValue?, dates: LegacyDefaultsValue?) throws -> (drafts: [Draft], blank: Int) {
-        let postsKey = Key.draftPosts.rawValue, datesKey = Key.draftPostDates.rawValue
+    package static func drafts(_ posts: LegacyDefaultsValue?, dates: LegacyDefaultsValue?) throws -> (
+        drafts: [Draft], blank: Int
+    ) {
+        let postsKey = Key.draftPosts.rawValue
+        let datesKey = Key.draftPostDates.rawValue
         guard let posts else {
-            if dates != nil { throw DocumentKitError(.malformedInput, "there is no \(postsKey) for the dates to go with", location: datesKey) }
+            if dates != nil {
+                throw DocumentKitError(
+                    .malformedInput, "there is no \(postsKey) for the dates to go with", location: datesKey)
+            }
             return ([], 0)
         }
         let texts = try strings(posts, key: postsKey)
         let times = try dates.map { try self.dates($0, key: datesKey) }
         if let times, times.count != texts.count {
-            throw DocumentKitError(.malformedInput, "needs one date for each of the \(texts.count) strings of \(postsKey), has \(times.count)", location: datesKey)
+            throw DocumentKitError(
+                .malformedInput,
+                "needs one date for each of the \(texts.count) strings of \(postsKey), has \(times.count)",
+                location: datesKey)
         }
         var drafts: [Draft] = []
         var blank = 0
@@ -28,7 +37,8 @@ extension LegacyDefaults {
             }
             let occurrence = occurrences[Array(text.utf8), default: 0] + 1
             occurrences[Array(text.utf8)] = occurrence
-            drafts.append(Draft(id: draftID(content: text, occurrence: occurrence), content: text, createdAt: times?[index]))
+            drafts.append(
+                Draft(id: draftID(content: text, occurrence: occurrence), content: text, createdAt: times?[index]))
         }
         return (drafts, blank)
     }
@@ -37,7 +47,8 @@ extension LegacyDefaults {
     package static func projectName(_ value: LegacyDefaultsValue?) throws -> String? {
         guard let value else { return nil }
         guard case .string(let name) = value else {
-            throw DocumentKitError(.malformedInput, "expected a string, found \(value.found)", location: Key.projectName.rawValue)
+            throw DocumentKitError(
+                .malformedInput, "expected a string, found \(value.found)", location: Key.projectName.rawValue)
         }
         return name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : name
     }
@@ -55,8 +66,11 @@ extension LegacyDefaults {
         var bytes = Array(SHA256.hash(data: Data(name.utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x80
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 
     private static func strings(_ value: LegacyDefaultsValue, key: String) throws -> [String] {
@@ -65,7 +79,8 @@ extension LegacyDefaults {
         }
         return try elements.enumerated().map { index, element in
             guard case .string(let text) = element else {
-                throw DocumentKitError(.malformedInput, "expected a string, found \(element.found)", location: "\(key)[\(index)]")
+                throw DocumentKitError(
+                    .malformedInput, "expected a string, found \(element.found)", location: "\(key)[\(index)]")
             }
             return text
         }
@@ -86,7 +101,9 @@ extension LegacyDefaults {
             default:
                 break
             }
-            throw DocumentKitError(.malformedInput, "expected a date (or a string such as 2026-11-22T09:30:00Z), found \(element.found)", location: "\(key)[\(index)]")
+            throw DocumentKitError(
+                .malformedInput, "expected a date (or a string such as 2026-11-22T09:30:00Z), found \(element.found)",
+                location: "\(key)[\(index)]")
         }
     }
 }

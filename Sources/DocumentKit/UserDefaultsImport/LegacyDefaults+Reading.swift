@@ -8,11 +8,16 @@ extension LegacyDefaults {
         do {
             // Checked before opening: opening a FIFO would wait for a writer.
             let info = try SystemCall.status(url.path, failing: "cannot open", reportedAs: url.path)
-            guard (info.st_mode & S_IFMT) != S_IFDIR else { throw DocumentKitError(.malformedInput, "is a folder, not a defaults export") }
-            guard (info.st_mode & S_IFMT) == S_IFREG else { throw DocumentKitError(.malformedInput, "is not a regular file") }
+            guard (info.st_mode & S_IFMT) != S_IFDIR else {
+                throw DocumentKitError(.malformedInput, "is a folder, not a defaults export")
+            }
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                throw DocumentKitError(.malformedInput, "is not a regular file")
+            }
             let file = try OpenFile.forReading(url.path)
             guard try file.status().st_size <= maximumBytes else {
-                throw DocumentKitError(.malformedInput, "is larger than \(maximumBytes >> 20) MiB, the limit for a defaults export")
+                throw DocumentKitError(
+                    .malformedInput, "is larger than \(maximumBytes >> 20) MiB, the limit for a defaults export")
             }
             return try file.readAll(limit: maximumBytes)
         } catch var error as DocumentKitError {
@@ -44,16 +49,23 @@ extension LegacyDefaults {
                 // Unreachable: the text starts with `{`, and the parser accepts one value.
                 throw DocumentKitError(.malformedInput, "expected a JSON object of defaults")
             }
-            return Domain(format: format, keys: members.keys.sorted(), known: knownValues { members[$0].map(LegacyDefaultsValue.init(json:)) })
+            return Domain(
+                format: format, keys: members.keys.sorted(),
+                known: knownValues { members[$0].map(LegacyDefaultsValue.init(json:)) })
         }
         let object = try propertyList(data, format: format)
         guard let dictionary = object as? [String: Any] else {
             if object is [AnyHashable: Any] {
                 throw DocumentKitError(.malformedInput, "the top-level dictionary has a key that is not a string")
             }
-            throw DocumentKitError(.malformedInput, "expected a dictionary of defaults at the top level, found \(LegacyDefaultsValue(propertyList: object).found)")
+            throw DocumentKitError(
+                .malformedInput,
+                "expected a dictionary of defaults at the top level, found \(LegacyDefaultsValue(propertyList: object).found)"
+            )
         }
-        return Domain(format: format, keys: dictionary.keys.sorted(), known: knownValues { dictionary[$0].map(LegacyDefaultsValue.init(propertyList:)) })
+        return Domain(
+            format: format, keys: dictionary.keys.sorted(),
+            known: knownValues { dictionary[$0].map(LegacyDefaultsValue.init(propertyList:)) })
     }
 
     private static func knownValues(_ value: (String) -> LegacyDefaultsValue?) -> [String: LegacyDefaultsValue] {
@@ -86,7 +98,8 @@ extension LegacyDefaults {
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: &parsed)
         } catch {
-            throw invalidPropertyList(format, reason: (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String)
+            throw invalidPropertyList(
+                format, reason: (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String)
         }
         guard parsed == (format == .binary ? .binary : .xml) else { throw invalidPropertyList(format, reason: nil) }
         return object
@@ -97,6 +110,7 @@ extension LegacyDefaults {
             return DocumentKitError(.malformedInput, "not a valid \(format == .xml ? "XML" : "binary") property list")
         }
         // Foundation's reason for a binary list is its old-style parser's, which says nothing.
-        return DocumentKitError(.malformedInput, "not a valid XML property list: \(reason.prefix(1).lowercased())\(reason.dropFirst())")
+        return DocumentKitError(
+            .malformedInput, "not a valid XML property list: \(reason.prefix(1).lowercased())\(reason.dropFirst())")
     }
 }

@@ -88,6 +88,7 @@ public struct LegacyDefaults: Sendable, Equatable {
         format = domain.format
         keys = domain.keys
         projectName = try Self.projectName(domain.known[Key.projectName.rawValue])
-        (drafts, blankDrafts) = try Self.drafts(domain.known[Key.draftPosts.rawValue], dates: domain.known[Key.draftPostDates.rawValue])
+        (drafts, blankDrafts) = try Self.drafts(
+            domain.known[Key.draftPosts.rawValue], dates: domain.known[Key.draftPostDates.rawValue])
     }
 }

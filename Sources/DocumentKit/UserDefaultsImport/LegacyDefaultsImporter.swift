@@ -64,8 +64,16 @@ public enum LegacyDefaultsImporter {
             try container.encode(newBundle, forKey: .newBundle)
             try container.encode(dryRun, forKey: .dryRun)
             try container.encode(saved, forKey: .saved)
-            if let version { try container.encode(version, forKey: .version) } else { try container.encodeNil(forKey: .version) }
-            if let previous { try container.encode(previous, forKey: .previous) } else { try container.encodeNil(forKey: .previous) }
+            if let version {
+                try container.encode(version, forKey: .version)
+            } else {
+                try container.encodeNil(forKey: .version)
+            }
+            if let previous {
+                try container.encode(previous, forKey: .previous)
+            } else {
+                try container.encodeNil(forKey: .previous)
+            }
             try container.encode(draftsAdded, forKey: .draftsAdded)
             try container.encode(draftsAlreadyPresent, forKey: .draftsAlreadyPresent)
             try container.encode(blankDraftsSkipped, forKey: .blankDraftsSkipped)
@@ -78,22 +86,31 @@ public enum LegacyDefaultsImporter {
     /// written. A missing bundle is `missingInput`; a bundle of another type than
     /// `Project`, `unsupportedFormat`.
     @discardableResult
-    public static func importDefaults(from source: URL, into bundle: URL, type: any CodableDocument.Type, dryRun: Bool = false,
-                                      metadata: SaveMetadata) throws -> Report {
+    public static func importDefaults(
+        from source: URL, into bundle: URL, type: any CodableDocument.Type, dryRun: Bool = false,
+        metadata: SaveMetadata
+    ) throws -> Report {
         let defaults = try LegacyDefaults(contentsOf: source)
         // Said here, with the way out, rather than as the lock's "cannot open".
         guard FileManager.default.fileExists(atPath: bundle.path) else {
             throw DocumentKitError(.missingInput, "no such bundle", path: bundle.relativePath, remedy: .createBundle)
         }
-        var report = Report(source: source.relativePath, format: defaults.format, bundle: bundle.relativePath, newBundle: false,
-                            dryRun: dryRun, saved: false, draftsAdded: 0, draftsAlreadyPresent: 0,
-                            blankDraftsSkipped: defaults.blankDrafts, ignoredKeys: ignoredKeys(of: defaults, namedProject: false))
+        var report = Report(
+            source: source.relativePath, format: defaults.format, bundle: bundle.relativePath, newBundle: false,
+            dryRun: dryRun, saved: false, draftsAdded: 0, draftsAlreadyPresent: 0,
+            blankDraftsSkipped: defaults.blankDrafts, ignoredKeys: ignoredKeys(of: defaults, namedProject: false))
         do {
             let outcome = try BundleEditor.edit(at: bundle, metadata: metadata) { json, context in
-                guard let documentType = context.documentType, documentType.contentType.identifier == type.contentType.identifier else {
-                    throw DocumentKitError(.unsupportedFormat, "holds \(context.documentType?.contentType.identifier ?? "unregistered") documents; legacy defaults are imported into \(type.contentType.identifier) documents only")
+                guard let documentType = context.documentType,
+                    documentType.contentType.identifier == type.contentType.identifier
+                else {
+                    throw DocumentKitError(
+                        .unsupportedFormat,
+                        "holds \(context.documentType?.contentType.identifier ?? "unregistered") documents; legacy defaults are imported into \(type.contentType.identifier) documents only"
+                    )
                 }
-                (report.draftsAdded, report.draftsAlreadyPresent) = try add(defaults.drafts, to: &json, createdAt: metadata.created)
+                (report.draftsAdded, report.draftsAlreadyPresent) = try add(
+                    defaults.drafts, to: &json, createdAt: metadata.created)
                 // Thrown to leave the transaction without saving: an unchanged document
                 // would still be saved when the head's schema is older.
                 if report.draftsAdded == 0 || dryRun { throw NothingToSave() }
@@ -114,33 +131,45 @@ public enum LegacyDefaultsImporter {
     /// without its extension. An existing `bundle` is refused (`cannotCreateOutput`)
     /// unless `replace`. With `dryRun`, nothing is written.
     @discardableResult
-    public static func importDefaults(from source: URL, creating bundle: URL, type: any CodableDocument.Type, name: String? = nil, replace: Bool = false,
-                                      dryRun: Bool = false, metadata: SaveMetadata) throws -> Report {
+    public static func importDefaults(
+        from source: URL, creating bundle: URL, type: any CodableDocument.Type, name: String? = nil,
+        replace: Bool = false,
+        dryRun: Bool = false, metadata: SaveMetadata
+    ) throws -> Report {
         let defaults = try LegacyDefaults(contentsOf: source)
         try AtomicReplacement.refuseExisting(bundle, replace: replace)
         let projectName = name ?? defaults.projectName ?? bundle.deletingPathExtension().lastPathComponent
-        var report = Report(source: source.relativePath, format: defaults.format, bundle: bundle.relativePath, newBundle: true,
-                            dryRun: dryRun, saved: false, draftsAdded: defaults.drafts.count, draftsAlreadyPresent: 0,
-                            blankDraftsSkipped: defaults.blankDrafts,
-                            ignoredKeys: ignoredKeys(of: defaults, namedProject: name == nil && defaults.projectName != nil))
+        var report = Report(
+            source: source.relativePath, format: defaults.format, bundle: bundle.relativePath, newBundle: true,
+            dryRun: dryRun, saved: false, draftsAdded: defaults.drafts.count, draftsAlreadyPresent: 0,
+            blankDraftsSkipped: defaults.blankDrafts,
+            ignoredKeys: ignoredKeys(of: defaults, namedProject: name == nil && defaults.projectName != nil))
         guard !dryRun else { return report }
         var json: [String: JSONValue] = ["name": .string(projectName)]
-        if !defaults.drafts.isEmpty { json["drafts"] = .array(defaults.drafts.map { draftJSON($0, createdAt: metadata.created) }) }
-        let version = try BundleEditor.create(at: bundle, type: type, json: .object(json), metadata: metadata, replace: replace)
+        if !defaults.drafts.isEmpty {
+            json["drafts"] = .array(defaults.drafts.map { draftJSON($0, createdAt: metadata.created) })
+        }
+        let version = try BundleEditor.create(
+            at: bundle, type: type, json: .object(json), metadata: metadata, replace: replace)
         report.saved = true
         report.version = VersionSummary(version)
         return report
     }
 
     /// Appends to the document's `drafts` those of `drafts` whose ids it does not have.
-    private static func add(_ drafts: [LegacyDefaults.Draft], to json: inout JSONValue, createdAt: Date) throws -> (added: Int, present: Int) {
-        guard case .object(var members) = json else { throw DocumentKitError(.invalidDocument, "the document is not a JSON object") }
+    private static func add(_ drafts: [LegacyDefaults.Draft], to json: inout JSONValue, createdAt: Date) throws -> (
+        added: Int, present: Int
+    ) {
+        guard case .object(var members) = json else {
+            throw DocumentKitError(.invalidDocument, "the document is not a JSON object")
+        }
         var elements: [JSONValue] = []
         if case .array(let existing)? = members["drafts"] { elements = existing }
-        let ids = Set(elements.compactMap { element -> UUID? in
-            guard case .object(let draft) = element, case .string(let id)? = draft["id"] else { return nil }
-            return UUID(uuidString: id)
-        })
+        let ids = Set(
+            elements.compactMap { element -> UUID? in
+                guard case .object(let draft) = element, case .string(let id)? = draft["id"] else { return nil }
+                return UUID(uuidString: id)
+            })
         let missing = drafts.filter { !ids.contains($0.id) }
         if !missing.isEmpty {
             elements += missing.map { draftJSON($0, createdAt: createdAt) }
@@ -151,12 +180,16 @@ public enum LegacyDefaultsImporter {
     }
 
     private static func draftJSON(_ draft: LegacyDefaults.Draft, createdAt: Date) -> JSONValue {
-        .object(["id": .string(draft.id.uuidString), "content": .string(draft.content),
-                 "createdAt": .string(DocumentDates.format(draft.createdAt ?? createdAt))])
+        .object([
+            "id": .string(draft.id.uuidString), "content": .string(draft.content),
+            "createdAt": .string(DocumentDates.format(draft.createdAt ?? createdAt))
+        ])
     }
 
     private static func ignoredKeys(of defaults: LegacyDefaults, namedProject: Bool) -> [String] {
-        defaults.keys.filter { LegacyDefaults.Key(rawValue: $0) == nil || ($0 == LegacyDefaults.Key.projectName.rawValue && !namedProject) }
+        defaults.keys.filter {
+            LegacyDefaults.Key(rawValue: $0) == nil || ($0 == LegacyDefaults.Key.projectName.rawValue && !namedProject)
+        }
     }
 
     private struct NothingToSave: Error {}

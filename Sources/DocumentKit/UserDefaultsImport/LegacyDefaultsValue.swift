@@ -27,7 +27,8 @@ package enum LegacyDefaultsValue: Equatable {
         case is [AnyHashable: Any]: self = .other("{…} (a dictionary)")
         case let number as NSNumber:
             // `c` is how Apple platforms' CFBoolean reports itself.
-            self = .other(String(cString: number.objCType) == "c" ? "\(number.boolValue) (a boolean)" : "\(number) (a number)")
+            self = .other(
+                String(cString: number.objCType) == "c" ? "\(number.boolValue) (a boolean)" : "\(number) (a number)")
         default: self = .other("a value of type \(String(describing: Swift.type(of: object)))")
         }
     }

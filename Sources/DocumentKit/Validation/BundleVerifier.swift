@@ -40,16 +40,21 @@ public enum BundleVerifier {
         let bundle = try DocumentBundle(contentsOf: url)
         let versions = try bundle.manifest.versions.map { version in
             let status = Self.status(of: version, trusted: trusted)
-            return Report.Signature(number: version.number, id: version.id, status: status.status, signer: status.name,
-                                    key: status.key?.fingerprint)
+            return Report.Signature(
+                number: version.number, id: version.id, status: status.status, signer: status.name,
+                key: status.key?.fingerprint)
         }
         return Report(file: url.relativePath, versions: versions, findings: validation.findings)
     }
 
     /// How `version` is signed, and by whom.
-    package static func status(of version: BundleVersion, trusted: TrustedSigners?) -> (status: SignatureStatus, name: String?, key: SignerKey?) {
+    package static func status(of version: BundleVersion, trusted: TrustedSigners?) -> (
+        status: SignatureStatus, name: String?, key: SignerKey?
+    ) {
         guard let signature = version.signature else { return (.unsigned, nil, nil) }
-        guard let key = signature.signer(ofVersion: version.id) else { return (.invalid, nil, SignerKey(text: signature.key)) }
+        guard let key = signature.signer(ofVersion: version.id) else {
+            return (.invalid, nil, SignerKey(text: signature.key))
+        }
         guard let trusted else { return (.signed, nil, key) }
         guard trusted.trusts(key) else { return (.untrusted, nil, key) }
         return (.signed, trusted.name(of: key), key)

@@ -44,12 +44,21 @@ struct DeltaChains {
             var current = start
             var reachesWhole = false
             while true {
-                if settled.contains(current) { reachesWhole = true; break }
+                if settled.contains(current) {
+                    reachesWhole = true
+                    break
+                }
                 if broken.contains(current) || !onPath.insert(current).inserted { break }
                 path.append(current)
-                guard let base = unsettled[current] else { reachesWhole = true; break }
+                guard let base = unsettled[current] else {
+                    reachesWhole = true
+                    break
+                }
                 guard objects.contains(DigestKey(base)) else {
-                    findings.append(Finding(code: "object.delta-base-missing", message: "its delta base \(base.short) is not in the bundle", digest: current))
+                    findings.append(
+                        Finding(
+                            code: "object.delta-base-missing",
+                            message: "its delta base \(base.short) is not in the bundle", digest: current))
                     path.removeLast()
                     broken.insert(current)
                     break
@@ -60,7 +69,11 @@ struct DeltaChains {
                 settled.formUnion(path)
             } else {
                 for digest in path {
-                    findings.append(Finding(code: "object.delta-loop", message: "its chain of delta bases loops and never reaches an object stored whole", digest: digest))
+                    findings.append(
+                        Finding(
+                            code: "object.delta-loop",
+                            message: "its chain of delta bases loops and never reaches an object stored whole",
+                            digest: digest))
                 }
                 broken.formUnion(path)
             }

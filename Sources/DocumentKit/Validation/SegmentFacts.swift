@@ -71,8 +71,9 @@ struct SegmentFacts: Sendable {
                 signature = .malformed
             }
         }
-        return Record(id: id, parents: parents, recordFormat: members["number"] == nil ? 2 : 1, tree: tree,
-                      unknownMembers: ValidationPass.unknownMembers(ofRecord: .object(members)), signature: signature)
+        return Record(
+            id: id, parents: parents, recordFormat: members["number"] == nil ? 2 : 1, tree: tree,
+            unknownMembers: ValidationPass.unknownMembers(ofRecord: .object(members)), signature: signature)
     }
 }
 

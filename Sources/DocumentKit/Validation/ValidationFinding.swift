@@ -28,8 +28,11 @@ public struct ValidationFinding: Codable, Equatable, Sendable, CustomStringConve
         case code, severity, message, entry, version, path
     }
 
-    public init(_ code: String, _ severity: Severity = .error, _ message: String, entry: String? = nil, version: Int? = nil, path: String? = nil,
-                remedy: DocumentKitError.Remedy? = nil) {
+    public init(
+        _ code: String, _ severity: Severity = .error, _ message: String, entry: String? = nil, version: Int? = nil,
+        path: String? = nil,
+        remedy: DocumentKitError.Remedy? = nil
+    ) {
         self.remedy = remedy
         self.code = code
         self.severity = severity

@@ -13,11 +13,15 @@ extension ValidationPass {
     /// recorded, which has none.
     /// `parentTree` and `parentDocument` are the first parent's, `nil` when it cannot be
     /// read; a document that is not JSON is `nil` too, and reported as such elsewhere.
-    mutating func checkRecordedChanges(of version: BundleVersion, tree: FileWrapper, document: CheckedJSONText?,
-                                       parentTree: FileWrapper?, parentDocument: CheckedJSONText?) {
+    mutating func checkRecordedChanges(
+        of version: BundleVersion, tree: FileWrapper, document: CheckedJSONText?,
+        parentTree: FileWrapper?, parentDocument: CheckedJSONText?
+    ) {
         guard let recorded = version.changes else { return }
         guard version.parents.first != nil else {
-            return report("version.changes-mismatch", "records changes, but a first version has no parent to change from", version: version.number)
+            return report(
+                "version.changes-mismatch", "records changes, but a first version has no parent to change from",
+                version: version.number)
         }
         guard let parentTree, let parentDocument, let document else { return }
         var listed = JSONChangeList(limit: VersionChanges.limit)
@@ -28,7 +32,10 @@ extension ValidationPass {
         }
         let expected = VersionChanges(changes: listed, blobs: BlobChange.changes(from: parentTree, to: tree))
         if expected != recorded {
-            report("version.changes-mismatch", "its recorded changes are not what its tree and its first parent's give (\(Self.summary(recorded)) recorded, \(Self.summary(expected)) found): the record was altered", version: version.number)
+            report(
+                "version.changes-mismatch",
+                "its recorded changes are not what its tree and its first parent's give (\(Self.summary(recorded)) recorded, \(Self.summary(expected)) found): the record was altered",
+                version: version.number)
         }
     }
 
@@ -59,7 +66,9 @@ struct RecentDocuments {
     mutating func document(_ digest: ObjectDigest) throws -> Data {
         if let found = kept.first(where: { $0.digest == digest }) { return found.data }
         let data: Data
-        if let record = try bundle.manifest.objects[digest], record.codec == .delta, let base = kept.first(where: { $0.digest == record.base }) {
+        if let record = try bundle.manifest.objects[digest], record.codec == .delta,
+            let base = kept.first(where: { $0.digest == record.base })
+        {
             data = try bundle.validateObject(digest, base: base.data)
         } else {
             data = try bundle.objectData(digest)

@@ -18,16 +18,23 @@ extension ValidationPass {
     /// holds at most one document per digit, 6 at 100,000 versions. Children are taken in
     /// the order `order` gives (the versions' places), so that a version's document comes
     /// right after its parent's.
-    package mutating func checkDeltas(order: (ObjectDigest) -> Int = { _ in 0 },
-                                      visit: (inout ValidationPass, ObjectDigest, Data) -> Void = { _, _, _ in }) {
+    package mutating func checkDeltas(
+        order: (ObjectDigest) -> Int = { _ in 0 },
+        visit: (inout ValidationPass, ObjectDigest, Data) -> Void = { _, _, _ in }
+    ) {
         var dependents: [ObjectDigest: [ObjectDigest]] = [:]
         for (digest, record) in manifest.objects where record.codec == .delta || record.base != nil {
             guard record.codec == .delta, let base = record.base else {
-                report("object.delta-invalid", record.codec == .delta ? "a delta object names no base" : "only delta objects name a base", entry: digest.entryName)
+                report(
+                    "object.delta-invalid",
+                    record.codec == .delta ? "a delta object names no base" : "only delta objects name a base",
+                    entry: digest.entryName)
                 continue
             }
             guard manifest.objects[base] != nil else {
-                report("object.delta-base-missing", "its delta base \(base.short) is not in the bundle", entry: digest.entryName)
+                report(
+                    "object.delta-base-missing", "its delta base \(base.short) is not in the bundle",
+                    entry: digest.entryName)
                 continue
             }
             dependents[base, default: []].append(digest)
@@ -48,8 +55,12 @@ extension ValidationPass {
             }
         }
         for (digest, record) in manifest.objects.sorted(by: { $0.key < $1.key })
-        where record.codec == .delta && record.base.map({ manifest.objects[$0] != nil }) == true && !reached.contains(digest) {
-            report("object.delta-loop", "its chain of delta bases loops and never reaches an object stored whole", entry: digest.entryName)
+        where record.codec == .delta && record.base.map({ manifest.objects[$0] != nil }) == true
+            && !reached.contains(digest)
+        {
+            report(
+                "object.delta-loop", "its chain of delta bases loops and never reaches an object stored whole",
+                entry: digest.entryName)
         }
     }
 
@@ -64,8 +75,10 @@ extension ValidationPass {
 
     /// Decodes every object hanging from `root` once, depth first, each from its base's
     /// bytes, releasing a base as its last dependent is taken.
-    private mutating func walkDecoding(from root: ObjectDigest, dependents: [ObjectDigest: [ObjectDigest]],
-                                       reached: inout Set<ObjectDigest>, visit: (inout ValidationPass, ObjectDigest, Data) -> Void) {
+    private mutating func walkDecoding(
+        from root: ObjectDigest, dependents: [ObjectDigest: [ObjectDigest]],
+        reached: inout Set<ObjectDigest>, visit: (inout ValidationPass, ObjectDigest, Data) -> Void
+    ) {
         let rootData = decodeForChain(root, base: nil)
         if let rootData { visit(&self, root, rootData) }
         var held = rootData?.count ?? 0
@@ -87,7 +100,8 @@ extension ValidationPass {
             let children = dependents[child] ?? []
             guard let base = top.data else {
                 // A base that failed to decode makes its dependents unreadable too.
-                report("object.unreadable", "its delta base \(top.digest.short) cannot be decoded", entry: child.entryName)
+                report(
+                    "object.unreadable", "its delta base \(top.digest.short) cannot be decoded", entry: child.entryName)
                 if !children.isEmpty { stack.append(HeldBase(digest: child, data: nil, children: children)) }
                 continue
             }
@@ -115,8 +129,10 @@ extension ValidationPass {
 
     /// Checks the objects that hang from `digest` one by one, each rebuilt from its whole
     /// chain: the fallback when holding more decoded objects would pass the memory budget.
-    private mutating func checkLater(_ digest: ObjectDigest, dependents: [ObjectDigest: [ObjectDigest]], reached: inout Set<ObjectDigest>,
-                                     visit: (inout ValidationPass, ObjectDigest, Data) -> Void) {
+    private mutating func checkLater(
+        _ digest: ObjectDigest, dependents: [ObjectDigest: [ObjectDigest]], reached: inout Set<ObjectDigest>,
+        visit: (inout ValidationPass, ObjectDigest, Data) -> Void
+    ) {
         var pending = Array((dependents[digest] ?? []).reversed())
         while let next = pending.popLast() {
             guard reached.insert(next).inserted else { continue }

@@ -37,15 +37,21 @@ extension ValidationPass {
 
         init(bundle: DocumentBundle, manifest: BundleManifest) {
             let versions = manifest.versions
-            let indexByID = Dictionary(versions.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let indexByID = Dictionary(
+                versions.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
             let documents = versions.map { version in
-                (try? bundle.treeObject(version.tree))?.entries.first { $0.name == VersionLayout.documentName && $0.kind == .file }?.digest
+                (try? bundle.treeObject(version.tree))?.entries.first {
+                    $0.name == VersionLayout.documentName && $0.kind == .file
+                }?.digest
             }
-            var holding: [ObjectDigest: [Int]] = [:], childrenOf: [ObjectDigest: [Int]] = [:]
+            var holding: [ObjectDigest: [Int]] = [:]
+            var childrenOf: [ObjectDigest: [Int]] = [:]
             for (index, version) in versions.enumerated() {
                 guard let document = documents[index] else { continue }
                 holding[document, default: []].append(index)
-                if version.changes != nil, let parent = version.parents.first.flatMap({ indexByID[$0] }), let parentDocument = documents[parent] {
+                if version.changes != nil, let parent = version.parents.first.flatMap({ indexByID[$0] }),
+                    let parentDocument = documents[parent]
+                {
                     childrenOf[parentDocument, default: []].append(index)
                 }
             }
@@ -73,7 +79,8 @@ extension ValidationPass {
         for index in old.holding[digest] ?? [] {
             checkBlobs(ofVersion: index, in: data, &old)
             guard let parentID = old.versions[index].parents.first, let parent = old.indexByID[parentID],
-                  let parentDocument = old.documents[parent] else { continue }
+                let parentDocument = old.documents[parent]
+            else { continue }
             if parentDocument == digest {
                 checkChanges(ofVersion: index, document: text, parentDocument: text, &old)
             } else if let previous, previous.digest == parentDocument {
@@ -98,7 +105,12 @@ extension ValidationPass {
             if blobsDone, changesDone { continue }
             let version = old.versions[index]
             guard let digest = old.documents[index] else {
-                if !isHead { old.findings[version.number, default: []].append(ValidationFinding("document.unreadable", .error, "the version's document.json cannot be read", version: version.number)) }
+                if !isHead {
+                    old.findings[version.number, default: []].append(
+                        ValidationFinding(
+                            "document.unreadable", .error, "the version's document.json cannot be read",
+                            version: version.number))
+                }
                 continue
             }
             let data: Data
@@ -106,8 +118,11 @@ extension ValidationPass {
                 data = try documents.document(digest)
             } catch {
                 if !isHead {
-                    old.findings[version.number, default: []].append(ValidationFinding(
-                        "document.unreadable", .error, "the version's document.json cannot be read: \((error as? DocumentKitError)?.message ?? "\(error)")", version: version.number))
+                    old.findings[version.number, default: []].append(
+                        ValidationFinding(
+                            "document.unreadable", .error,
+                            "the version's document.json cannot be read: \((error as? DocumentKitError)?.message ?? "\(error)")",
+                            version: version.number))
                 }
                 continue
             }
@@ -115,7 +130,9 @@ extension ValidationPass {
             guard !changesDone else { continue }
             let parent = version.parents.first.flatMap { old.indexByID[$0] }
             let parentDocument = parent.flatMap { old.documents[$0] }.flatMap { try? documents.document($0) }
-            checkChanges(ofVersion: index, document: try? CheckedJSONText(data), parentDocument: parentDocument.flatMap { try? CheckedJSONText($0) }, &old)
+            checkChanges(
+                ofVersion: index, document: try? CheckedJSONText(data),
+                parentDocument: parentDocument.flatMap { try? CheckedJSONText($0) }, &old)
         }
         for number in old.findings.keys.sorted(by: >) { findings += old.findings[number]! }
         old.findings = [:]
@@ -134,14 +151,19 @@ extension ValidationPass {
 
     /// Checks a version's changes against its document and its first parent's; `nil` for
     /// the parent's when it cannot be read (pruned), and then they are not checked.
-    private mutating func checkChanges(ofVersion index: Int, document: CheckedJSONText?, parentDocument: CheckedJSONText?,
-                                       _ old: inout OldDocuments) {
+    private mutating func checkChanges(
+        ofVersion index: Int, document: CheckedJSONText?, parentDocument: CheckedJSONText?,
+        _ old: inout OldDocuments
+    ) {
         guard old.changesChecked.insert(index).inserted else { return }
         let version = old.versions[index]
-        let parentTree = version.parents.first.flatMap { old.indexByID[$0] }.flatMap { try? bundle.tree(of: old.versions[$0]) }
+        let parentTree = version.parents.first.flatMap { old.indexByID[$0] }.flatMap {
+            try? bundle.tree(of: old.versions[$0])
+        }
         let found = reportedApart { pass in
             guard let tree = try? pass.bundle.tree(of: version) else { return }
-            pass.checkRecordedChanges(of: version, tree: tree, document: document, parentTree: parentTree, parentDocument: parentDocument)
+            pass.checkRecordedChanges(
+                of: version, tree: tree, document: document, parentTree: parentTree, parentDocument: parentDocument)
         }
         if !found.isEmpty { old.findings[version.number, default: []] += found }
     }
@@ -158,10 +180,13 @@ extension ValidationPass {
         if let scanned = BlobReferenceScan.digests(in: data), scanned.allSatisfy(held) { return }
         do {
             for reference in try JSONValue.parse(data).blobReferences() where !held(reference.digest) {
-                report("blob.unresolved", "refers to blob \(reference.digest.prefix(12)), which the version does not hold", version: version.number, path: reference.path.description)
+                report(
+                    "blob.unresolved", "refers to blob \(reference.digest.prefix(12)), which the version does not hold",
+                    version: version.number, path: reference.path.description)
             }
         } catch {
-            report("document.invalid-json", (error as? DocumentKitError)?.message ?? "\(error)", version: version.number)
+            report(
+                "document.invalid-json", (error as? DocumentKitError)?.message ?? "\(error)", version: version.number)
         }
     }
 }
@@ -187,7 +212,8 @@ package enum BlobReferenceScan {
                 parser.index += 1
                 parser.skipWhitespace()
                 guard parser.current == UInt8(ascii: "\""), let digest = try? parser.parseString(),
-                      digest.utf8.count == 64 else { return nil }
+                    digest.utf8.count == 64
+                else { return nil }
                 found.append(digest)
                 from = parser.index
             }

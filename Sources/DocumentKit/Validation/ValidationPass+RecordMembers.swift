@@ -9,9 +9,11 @@ extension ValidationPass {
     package mutating func checkRecordMembers() {
         // A format-3 history's records are checked as its segments are read (`checkSegments`).
         guard bundle.history == nil,
-              let data = try? BundleFile.read(BundleEntry.manifest, from: bundle.zip, path: bundle.url.relativePath,
-                                              limit: UInt64(bundle.limits.maxManifestBytes)),
-              case .object(let members)? = try? JSONValue.parse(data), case .array(let records)? = members["versions"] else { return }
+            let data = try? BundleFile.read(
+                BundleEntry.manifest, from: bundle.zip, path: bundle.url.relativePath,
+                limit: UInt64(bundle.limits.maxManifestBytes)),
+            case .object(let members)? = try? JSONValue.parse(data), case .array(let records)? = members["versions"]
+        else { return }
         for (record, version) in zip(records, manifest.versions) {
             checkMembers(ofRecord: record, version: version.number)
         }
@@ -26,7 +28,10 @@ extension ValidationPass {
     /// Reports `unknown`, the members of a record the format does not define, when there are any.
     mutating func reportUnknownMembers(_ unknown: [String], version: Int) {
         if !unknown.isEmpty {
-            report("version.unknown-member", "its record has \(unknown.count == 1 ? "a member" : "members") the format does not define (\(unknown.joined(separator: ", "))), which neither its id nor a signature covers", version: version)
+            report(
+                "version.unknown-member",
+                "its record has \(unknown.count == 1 ? "a member" : "members") the format does not define (\(unknown.joined(separator: ", "))), which neither its id nor a signature covers",
+                version: version)
         }
     }
 
@@ -41,7 +46,9 @@ extension ValidationPass {
             if let changes = record["changes"] {
                 unknown += Self.unknownMembers(of: changes, allowed: VersionChanges.memberNames, at: "changes.")
                 if case .object(let changes) = changes {
-                    for (list, allowed) in [("paths", VersionChanges.PathChange.memberNames), ("blobs", BlobChange.memberNames)] {
+                    for (list, allowed) in [
+                        ("paths", VersionChanges.PathChange.memberNames), ("blobs", BlobChange.memberNames)
+                    ] {
                         guard case .array(let items)? = changes[list] else { continue }
                         for (index, item) in items.enumerated() {
                             unknown += Self.unknownMembers(of: item, allowed: allowed, at: "changes.\(list)[\(index)].")

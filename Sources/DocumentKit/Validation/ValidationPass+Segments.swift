@@ -31,14 +31,17 @@ extension ValidationPass {
         let readers = history.segments.map(\.reader)
         let versions = readers.reduce(0) { $0 + $1.versionCount }
         var graph = VersionGraphCheck(versions: versions)
-        var objects = Set<DigestKey>(minimumCapacity: min(history.manifest.objects.count, readers.reduce(versions) { $0 + $1.objectCount }))
+        var objects = Set<DigestKey>(
+            minimumCapacity: min(history.manifest.objects.count, readers.reduce(versions) { $0 + $1.objectCount }))
         var deltas = DeltaChains()
         var unplacedTrees: [(tree: ObjectDigest, place: Int)] = []
         var pruned = Set<VersionID>()
         let segments = history.segments
         // `consume` never throws: a damaged segment is a finding.
-        try? OrderedWork.run(count: segments.count, width: ProcessInfo.processInfo.activeProcessorCount, lookahead: 2,
-                             produce: { SegmentFacts(readers[$0]) }) { index, facts in
+        try? OrderedWork.run(
+            count: segments.count, width: ProcessInfo.processInfo.activeProcessorCount, lookahead: 2,
+            produce: { SegmentFacts(readers[$0]) }
+        ) { index, facts in
             if let failure = facts.failure {
                 report("history.damaged", failure, entry: segments[index].name)
                 summary.sound = false
@@ -88,7 +91,9 @@ extension ValidationPass {
         switch record.signature {
         case .none, .valid: break
         case .invalid: reportInvalidSignature(version: place)
-        case .malformed: report("version.signature-invalid", "its signature is not a signature record (FORMAT.md §5.4)", version: place)
+        case .malformed:
+            report(
+                "version.signature-invalid", "its signature is not a signature record (FORMAT.md §5.4)", version: place)
         }
     }
 
@@ -97,6 +102,9 @@ extension ValidationPass {
     package mutating func checkHistoryCounts(stored listed: HistoryManifest.ObjectCounts) {
         guard let recorded = bundle.history?.manifest.objects else { return }
         guard listed != recorded else { return }
-        report("manifest.counts", "manifest.json counts \(recorded.count) objects of \(recorded.bytes) bytes (\(recorded.storedBytes) stored); the history holds \(listed.count) of \(listed.bytes) (\(listed.storedBytes) stored)", entry: BundleEntry.manifest)
+        report(
+            "manifest.counts",
+            "manifest.json counts \(recorded.count) objects of \(recorded.bytes) bytes (\(recorded.storedBytes) stored); the history holds \(listed.count) of \(listed.bytes) (\(listed.storedBytes) stored)",
+            entry: BundleEntry.manifest)
     }
 }

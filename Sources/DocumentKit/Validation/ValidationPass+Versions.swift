@@ -11,13 +11,18 @@ extension ValidationPass {
         var previous: BundleVersion?
         for version in manifest.versions {
             if version.computeID() != version.id {
-                report("version.id-mismatch", "the id does not match the version's record (it was altered after saving)", version: version.number)
+                report(
+                    "version.id-mismatch", "the id does not match the version's record (it was altered after saving)",
+                    version: version.number)
             }
             checkSignature(version.signature, ofVersion: version.id, number: version.number)
-            graph.add(id: version.id, number: version.number, parents: version.parents, recordFormat: version.recordFormat)
+            graph.add(
+                id: version.id, number: version.number, parents: version.parents, recordFormat: version.recordFormat)
             if manifest.formatVersion == 1 { checkFormatOne(version, after: previous) }
             if manifest.objects[version.tree] == nil {
-                report("tree.missing", "its tree object \(version.tree.short) is not listed in the manifest", version: version.number)
+                report(
+                    "tree.missing", "its tree object \(version.tree.short) is not listed in the manifest",
+                    version: version.number)
             }
             previous = version
         }
@@ -40,21 +45,31 @@ extension ValidationPass {
 
     /// Reports the signature of the version at `version` as not one of its id.
     mutating func reportInvalidSignature(version: Int) {
-        report("version.signature-invalid", "its signature is not a signature of its id by the key it names (the record or the signature was altered)", version: version)
+        report(
+            "version.signature-invalid",
+            "its signature is not a signature of its id by the key it names (the record or the signature was altered)",
+            version: version)
     }
 
     /// A format-1 bundle: every record is a format-1 record holding its number, and each
     /// version's parent is the one before it.
     private mutating func checkFormatOne(_ version: BundleVersion, after previous: BundleVersion?) {
         guard let recorded = version.numberInID else {
-            report("version.record-format", "a format-1 bundle holds a record without a number (format 2)", version: version.number)
+            report(
+                "version.record-format", "a format-1 bundle holds a record without a number (format 2)",
+                version: version.number)
             return
         }
         if recorded != version.number {
-            report("version.order", "its record says version \(recorded), but it is version \(version.number) of the history (a version was added, removed or moved)", version: version.number)
+            report(
+                "version.order",
+                "its record says version \(recorded), but it is version \(version.number) of the history (a version was added, removed or moved)",
+                version: version.number)
         }
         if let previous, version.parents != [previous.id] {
-            report("version.chain-broken", "its parent should be version \(previous.number) (\(previous.shortID))", version: version.number)
+            report(
+                "version.chain-broken", "its parent should be version \(previous.number) (\(previous.shortID))",
+                version: version.number)
         }
     }
 }

@@ -29,26 +29,38 @@ package struct ValidationPass {
     /// of a format-3 bundle reads its segments once and never lists them).
     package private(set) var manifest = BundleManifest(contentType: "", head: "", versions: [], objects: [:])
 
-    package mutating func report(_ code: String, _ severity: ValidationFinding.Severity, _ message: String,
-                                 entry: String? = nil, version: Int? = nil, path: String? = nil,
-                                 remedy: DocumentKitError.Remedy? = nil) {
-        findings.append(ValidationFinding(code, severity, message, entry: entry, version: version, path: path, remedy: remedy))
+    package mutating func report(
+        _ code: String, _ severity: ValidationFinding.Severity, _ message: String,
+        entry: String? = nil, version: Int? = nil, path: String? = nil,
+        remedy: DocumentKitError.Remedy? = nil
+    ) {
+        findings.append(
+            ValidationFinding(code, severity, message, entry: entry, version: version, path: path, remedy: remedy))
     }
 
     /// Reports an object that failed to decode: damaged bytes (a digest that does not
     /// match) or bytes that cannot be decoded at all.
     package mutating func reportUnreadableObject(_ error: any Error, entry: String) {
-        guard let error = error as? DocumentKitError else { return report("object.unreadable", "\(error)", entry: entry) }
-        report(error.message.contains("SHA-256") ? "object.digest-mismatch" : "object.unreadable", error.message, entry: entry)
+        guard let error = error as? DocumentKitError else {
+            return report("object.unreadable", "\(error)", entry: entry)
+        }
+        report(
+            error.message.contains("SHA-256") ? "object.digest-mismatch" : "object.unreadable", error.message,
+            entry: entry)
     }
 
-    package mutating func report(_ code: String, _ message: String, entry: String? = nil, version: Int? = nil, path: String? = nil) {
+    package mutating func report(
+        _ code: String, _ message: String, entry: String? = nil, version: Int? = nil, path: String? = nil
+    ) {
         report(code, .error, message, entry: entry, version: version, path: path)
     }
 
     package mutating func run() {
         if bundle.unfinishedAppendBytes > 0 {
-            report("bundle.unfinished-save", .warning, "a save that did not finish (it is running, or was killed) left \(bundle.unfinishedAppendBytes) bytes after the bundle's end; readers ignore them and the next save removes them")
+            report(
+                "bundle.unfinished-save", .warning,
+                "a save that did not finish (it is running, or was killed) left \(bundle.unfinishedAppendBytes) bytes after the bundle's end; readers ignore them and the next save removes them"
+            )
         }
         // The quick check of a format-3 history checks the head first, in memory no other
         // check has used yet: decoding its document is what peaks, as for one version. Its
@@ -82,7 +94,9 @@ package struct ValidationPass {
         if deep {
             var old = OldDocuments(bundle: bundle, manifest: manifest)
             // What takes the time on a big bundle: reading every object once.
-            ProgressMeter.phase(.verifying, counting: .read, totalBytes: manifest.objects.values.reduce(0) { $0 + $1.storedSize }) {
+            ProgressMeter.phase(
+                .verifying, counting: .read, totalBytes: manifest.objects.values.reduce(0) { $0 + $1.storedSize }
+            ) {
                 checkObjects()
                 checkDeltas(order: old.order(of:)) { pass, digest, data in pass.checkOldDocument(digest, data, &old) }
             }
@@ -112,8 +126,12 @@ package struct ValidationPass {
     /// the head's document.
     private mutating func checkHead() {
         let treesChecked = isListed ? manifest.versions : [bundle.headVersion]
-        for version in treesChecked where checkTree(version.tree, version: version.number, path: "") > bundle.limits.maxTreeEntries {
-            report("tree.too-large", "the version's tree holds more than \(bundle.limits.maxTreeEntries) files and folders (a folder named twice counts twice)", version: version.number)
+        for version in treesChecked
+        where checkTree(version.tree, version: version.number, path: "") > bundle.limits.maxTreeEntries {
+            report(
+                "tree.too-large",
+                "the version's tree holds more than \(bundle.limits.maxTreeEntries) files and folders (a folder named twice counts twice)",
+                version: version.number)
         }
         checkHeadDocument()
     }
@@ -140,12 +158,18 @@ package struct ValidationPass {
     private var headID: VersionID { bundle.history?.manifest.head ?? manifest.head }
 
     private mutating func checkMimetype() {
-        let expected = DocumentKitConfiguration.current.documentType(for: contentType)?.contentType.mimeType
+        let expected =
+            DocumentKitConfiguration.current.documentType(for: contentType)?.contentType.mimeType
             ?? DocumentKitConfiguration.current.contentTypes.type(identifier: contentType)?.mimeType
         if let expected, bundle.mimeType != expected {
-            report("mimetype.mismatch", "the mimetype entry says '\(bundle.mimeType)', but \(contentType) bundles are '\(expected)'", entry: BundleEntry.mimetype)
+            report(
+                "mimetype.mismatch",
+                "the mimetype entry says '\(bundle.mimeType)', but \(contentType) bundles are '\(expected)'",
+                entry: BundleEntry.mimetype)
         } else if expected == nil {
-            report("document.unknown-type", .warning, "this build does not know the content type \(contentType); its schema was not checked")
+            report(
+                "document.unknown-type", .warning,
+                "this build does not know the content type \(contentType); its schema was not checked")
         }
     }
 
@@ -160,12 +184,15 @@ package struct ValidationPass {
             if fixed.contains(entry.name) { continue }
             if let history = bundle.history, entry.name.hasPrefix(BundleEntry.historyPrefix) {
                 if !history.manifest.history.contains(entry.name) {
-                    report("entry.unexpected", .warning, "a history segment manifest.json does not name; readers ignore it", entry: entry.name)
+                    report(
+                        "entry.unexpected", .warning,
+                        "a history segment manifest.json does not name; readers ignore it", entry: entry.name)
                 }
                 continue
             }
             guard entry.name.hasPrefix(BundleEntry.objectsPrefix) else {
-                report("entry.unexpected", .warning, "not part of the bundle format; readers ignore it", entry: entry.name)
+                report(
+                    "entry.unexpected", .warning, "not part of the bundle format; readers ignore it", entry: entry.name)
                 continue
             }
             let hex = entry.name.dropFirst(BundleEntry.objectsPrefix.count).replacingOccurrences(of: "/", with: "")
@@ -174,7 +201,8 @@ package struct ValidationPass {
                 continue
             }
             if bundle.history == nil ? manifest.objects[digest] == nil : objectsInEntries[digest] == nil {
-                report("object.unlisted", .warning, "object is stored but not listed in the manifest", entry: entry.name)
+                report(
+                    "object.unlisted", .warning, "object is stored but not listed in the manifest", entry: entry.name)
             }
         }
         if bundle.zip.entry(named: BundleEntry.document) == nil {
@@ -190,15 +218,23 @@ package struct ValidationPass {
                 continue
             }
             guard let entry = bundle.zip.entry(named: digest.entryName) else {
-                report("object.missing", "object \(digest.short) is listed in the manifest but not stored", entry: digest.entryName)
+                report(
+                    "object.missing", "object \(digest.short) is listed in the manifest but not stored",
+                    entry: digest.entryName)
                 continue
             }
             if entry.size != record.storedSize {
-                report("object.size-mismatch", "stored size is \(entry.size) bytes, the manifest says \(record.storedSize)", entry: digest.entryName)
+                report(
+                    "object.size-mismatch",
+                    "stored size is \(entry.size) bytes, the manifest says \(record.storedSize)",
+                    entry: digest.entryName)
                 continue
             }
             if record.codec == .identity, record.size != record.storedSize {
-                report("object.size-mismatch", "an identity object's size (\(record.size)) must equal its stored size (\(record.storedSize))", entry: digest.entryName)
+                report(
+                    "object.size-mismatch",
+                    "an identity object's size (\(record.size)) must equal its stored size (\(record.storedSize))",
+                    entry: digest.entryName)
                 continue
             }
             // Deltas are checked chain by chain (checkDeltas), so each link is decoded once.
@@ -207,7 +243,10 @@ package struct ValidationPass {
                 var hasher = ObjectHasher()
                 try bundle.streamObject(digest) { hasher.update($0) }
                 if hasher.byteCount != record.size {
-                    report("object.size-mismatch", "object decodes to \(hasher.byteCount) bytes, the manifest says \(record.size)", entry: digest.entryName)
+                    report(
+                        "object.size-mismatch",
+                        "object decodes to \(hasher.byteCount) bytes, the manifest says \(record.size)",
+                        entry: digest.entryName)
                 }
             } catch {
                 reportUnreadableObject(error, entry: digest.entryName)
@@ -234,14 +273,18 @@ package struct ValidationPass {
         checkedTrees[digest] = 0
         guard objectRecord(digest) != nil else { return 0 }
         guard depth < bundle.limits.maxTreeDepth else {
-            report("tree.too-deep", "folders are nested more than \(bundle.limits.maxTreeDepth) levels deep", version: version, path: path)
+            report(
+                "tree.too-deep", "folders are nested more than \(bundle.limits.maxTreeDepth) levels deep",
+                version: version, path: path)
             return 0
         }
         let tree: TreeObject
         do {
             tree = try TreeObject.decode(try bundle.objectData(digest), digest: digest)
         } catch {
-            report("tree.invalid", (error as? DocumentKitError)?.message ?? "\(error)", entry: digest.entryName, version: version, path: path.isEmpty ? nil : path)
+            report(
+                "tree.invalid", (error as? DocumentKitError)?.message ?? "\(error)", entry: digest.entryName,
+                version: version, path: path.isEmpty ? nil : path)
             return 0
         }
         var count = 0
@@ -249,15 +292,22 @@ package struct ValidationPass {
             count = min(count + 1, bundle.limits.maxTreeEntries + 1)
             let childPath = path.isEmpty ? entry.name : "\(path)/\(entry.name)"
             guard let record = objectRecord(entry.digest) else {
-                report("tree.object-missing", "'\(childPath)' refers to object \(entry.digest.short), which the manifest does not list", entry: digest.entryName, version: version)
+                report(
+                    "tree.object-missing",
+                    "'\(childPath)' refers to object \(entry.digest.short), which the manifest does not list",
+                    entry: digest.entryName, version: version)
                 continue
             }
             switch entry.kind {
             case .tree:
-                count = min(count + checkTree(entry.digest, version: version, path: childPath, depth: depth + 1), bundle.limits.maxTreeEntries + 1)
+                count = min(
+                    count + checkTree(entry.digest, version: version, path: childPath, depth: depth + 1),
+                    bundle.limits.maxTreeEntries + 1)
             case .file:
                 if let size = entry.size, size != record.size {
-                    report("tree.size-mismatch", "'\(childPath)' is listed as \(size) bytes, its object is \(record.size)", entry: digest.entryName, version: version)
+                    report(
+                        "tree.size-mismatch", "'\(childPath)' is listed as \(size) bytes, its object is \(record.size)",
+                        entry: digest.entryName, version: version)
                 }
             }
         }
@@ -266,20 +316,29 @@ package struct ValidationPass {
     }
 
     private mutating func checkHeadDocument() {
-        guard let head = isListed ? manifest.headVersion : bundle.headVersion, bundle.zip.entry(named: BundleEntry.document) != nil else { return }
+        guard let head = isListed ? manifest.headVersion : bundle.headVersion,
+            bundle.zip.entry(named: BundleEntry.document) != nil
+        else { return }
         let data: Data
         do {
             data = try bundle.headDocumentData()
         } catch {
-            report("document.unreadable", (error as? DocumentKitError)?.message ?? "\(error)", entry: BundleEntry.document, version: head.number)
+            report(
+                "document.unreadable", (error as? DocumentKitError)?.message ?? "\(error)", entry: BundleEntry.document,
+                version: head.number)
             return
         }
         if let tree = try? bundle.tree(of: head), let stored = tree[VersionLayout.documentName]?.knownDigest,
-           ObjectDigest.of(data) != stored {
-            report("document.stale", "document.json differs from the head version's document", entry: BundleEntry.document, version: head.number)
+            ObjectDigest.of(data) != stored
+        {
+            report(
+                "document.stale", "document.json differs from the head version's document", entry: BundleEntry.document,
+                version: head.number)
         }
         guard UInt64(data.count) <= bundle.limits.maxDocumentBytes else {
-            report("document.too-large", bundle.limits.documentTooLarge(UInt64(data.count)), entry: BundleEntry.document, version: head.number)
+            report(
+                "document.too-large", bundle.limits.documentTooLarge(UInt64(data.count)), entry: BundleEntry.document,
+                version: head.number)
             return
         }
         if checkingSchema { checkDocument(data, version: head) }
@@ -292,14 +351,20 @@ package struct ValidationPass {
         do {
             references = try JSONValue.parse(data).blobReferences()
         } catch {
-            report("document.invalid-json", (error as? DocumentKitError)?.message ?? "\(error)", entry: BundleEntry.document, version: version.number)
+            report(
+                "document.invalid-json", (error as? DocumentKitError)?.message ?? "\(error)",
+                entry: BundleEntry.document, version: version.number)
             return
         }
         MemoryPressure.releaseFreedMemory()
         let blobs = (try? bundle.tree(of: version))?[VersionLayout.blobsFolder]?.fileWrappers ?? [:]
         for reference in references {
-            guard let digest = ObjectDigest(hex: reference.digest), objectRecord(digest) != nil, blobs[digest.hex] != nil else {
-                report("blob.unresolved", "refers to blob \(reference.digest.prefix(12)), which the version does not hold", version: version.number, path: reference.path.description)
+            guard let digest = ObjectDigest(hex: reference.digest), objectRecord(digest) != nil,
+                blobs[digest.hex] != nil
+            else {
+                report(
+                    "blob.unresolved", "refers to blob \(reference.digest.prefix(12)), which the version does not hold",
+                    version: version.number, path: reference.path.description)
                 continue
             }
         }
@@ -308,15 +373,19 @@ package struct ValidationPass {
         do {
             // Read as the type reads it: an older schema is migrated first, and a document
             // its stages refuse is as unreadable as one the current schema refuses.
-            _ = try type.decode(data, schema: version.schema, context: DocumentDecodingContext(now: version.created, seed: version.id))
+            _ = try type.decode(
+                data, schema: version.schema, context: DocumentDecodingContext(now: version.created, seed: version.id))
         } catch let error as DocumentKitError where !error.violations.isEmpty {
             // Decoded, but rules are broken: each is its own finding, under its own code.
             for violation in error.violations {
-                report(violation.code, violation.message, entry: version.id == headID ? BundleEntry.document : nil,
-                       version: version.number, path: violation.path.isEmpty ? nil : violation.path)
+                report(
+                    violation.code, violation.message, entry: version.id == headID ? BundleEntry.document : nil,
+                    version: version.number, path: violation.path.isEmpty ? nil : violation.path)
             }
         } catch let error as DocumentKitError {
-            report("document.schema", error.message, entry: version.id == headID ? BundleEntry.document : nil, version: version.number, path: error.location)
+            report(
+                "document.schema", error.message, entry: version.id == headID ? BundleEntry.document : nil,
+                version: version.number, path: error.location)
         } catch {
             report("document.schema", "\(error)", version: version.number)
         }
@@ -339,7 +408,10 @@ package struct ValidationPass {
         }
         if version.id == headID, migration.from != migration.to {
             let stages = migration.stages.isEmpty ? "" : " (\(migration.stages.map(\.id).joined(separator: ", ")))"
-            report("document.schema-version", .warning, "written with schema \(migration.from); this build migrates it to \(migration.to) when reading\(stages)", version: version.number, remedy: .saveInCurrentSchema)
+            report(
+                "document.schema-version", .warning,
+                "written with schema \(migration.from); this build migrates it to \(migration.to) when reading\(stages)",
+                version: version.number, remedy: .saveInCurrentSchema)
         }
         return true
     }

@@ -44,12 +44,16 @@ struct VersionGraphCheck {
             report("version.parents", "names the same parent twice", number)
         }
         if parents.count > 2 || (recordFormat == 1 && parents.count > 1) {
-            report("version.parents", "names \(parents.count) parents; a version has at most \(recordFormat == 1 ? "one (format-1 record)" : "two (a merge)")", number)
+            report(
+                "version.parents",
+                "names \(parents.count) parents; a version has at most \(recordFormat == 1 ? "one (format-1 record)" : "two (a merge)")",
+                number)
         }
         // The first version may be held beside pruned ids: a pull lists the parents the
         // other copy pruned (FORMAT.md §5.3) while this copy still holds its first version.
         if parents.isEmpty, count > 0 {
-            report("version.second-root", "has no parent but is not the first version: a bundle holds one history", number)
+            report(
+                "version.second-root", "has no parent but is not the first version: a bundle holds one history", number)
         }
         for parent in parents where !seen.contains(parent) {
             awaited[parent, default: []].append(number)
@@ -58,7 +62,10 @@ struct VersionGraphCheck {
         // from a format-2 one was written by no DocumentKit, and its number would claim a
         // place in a line of versions that had already ended.
         if recordFormat == 1, let parent = parents.first(where: { seen.contains($0) && !formatOneIDs.contains($0) }) {
-            report("version.record-format", "is a format-1 record whose parent \(parent.prefix(12)) is a format-2 record; format-1 records come only before format-2 ones", number)
+            report(
+                "version.record-format",
+                "is a format-1 record whose parent \(parent.prefix(12)) is a format-2 record; format-1 records come only before format-2 ones",
+                number)
         }
         if recordFormat == 1 { formatOneIDs.insert(id) }
         if awaited[id] != nil, metLate[id] == nil { metLate[id] = number }
@@ -73,9 +80,19 @@ struct VersionGraphCheck {
         for (parent, children) in awaited where !pruned.contains(parent) {
             for child in children {
                 if let number = metLate[parent] {
-                    late.append(Finding(code: "version.parent-order", message: "names version \(number) (\(parent.prefix(12))) as its parent, which comes after it: a version must follow its parents, so parents cannot form a cycle", version: child))
+                    late.append(
+                        Finding(
+                            code: "version.parent-order",
+                            message:
+                                "names version \(number) (\(parent.prefix(12))) as its parent, which comes after it: a version must follow its parents, so parents cannot form a cycle",
+                            version: child))
                 } else {
-                    late.append(Finding(code: "version.parent-missing", message: "names a parent (\(parent.prefix(12))) that is neither in the bundle nor recorded as pruned", version: child))
+                    late.append(
+                        Finding(
+                            code: "version.parent-missing",
+                            message:
+                                "names a parent (\(parent.prefix(12))) that is neither in the bundle nor recorded as pruned",
+                            version: child))
                 }
             }
         }

@@ -29,15 +29,22 @@ extension DocumentTool {
         func run() throws {
             let store = CountedRemoteStore.counting(FolderRemoteStore(root: URL(fileURLWithPath: root)))
             let result = try OCFLArchiver.archive(target.url, into: store, dryRun: dryRun.dryRun)
-            if options.json { return try Console.printJSON(ArchiveReport(bundle: target.bundle, root: root, result: result)) }
+            if options.json {
+                return try Console.printJSON(ArchiveReport(bundle: target.bundle, root: root, result: result))
+            }
             let count = result.newVersionIDs.count
-            let versions = count == 0 ? "no new versions (it has \(result.totalVersions))"
+            let versions =
+                count == 0
+                ? "no new versions (it has \(result.totalVersions))"
                 : "\(count) new version\(count == 1 ? "" : "s") in \(result.newVersions.first ?? "")"
             let files = "\(result.filesStored) file\(result.filesStored == 1 ? "" : "s")"
             if dryRun.dryRun {
-                return Console.print("would archive \(target.bundle) to \(root): object \(result.objectID), \(versions), \(files) (\(Console.bytes(result.bytesStored))) to store; nothing was written")
+                return Console.print(
+                    "would archive \(target.bundle) to \(root): object \(result.objectID), \(versions), \(files) (\(Console.bytes(result.bytesStored))) to store; nothing was written"
+                )
             }
-            Console.print("archived \(target.bundle) to \(root): object \(result.objectID), \(versions), \(files) stored")
+            Console.print(
+                "archived \(target.bundle) to \(root): object \(result.objectID), \(versions), \(files) stored")
         }
     }
 
@@ -48,7 +55,8 @@ extension DocumentTool {
         var result: OCFLArchiver.Result
 
         private enum CodingKeys: String, CodingKey {
-            case bundle, root, objectID, objectPath, createdObject, newVersions, newVersionIDs, totalVersions, filesStored, bytesStored
+            case bundle, root, objectID, objectPath, createdObject, newVersions, newVersionIDs, totalVersions,
+                filesStored, bytesStored
         }
 
         init(bundle: String, root: String, result: OCFLArchiver.Result) {

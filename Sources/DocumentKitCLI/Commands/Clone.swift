@@ -19,9 +19,14 @@ extension DocumentTool {
 
         @Argument(help: "The remote: a folder, or s3://BUCKET/PREFIX.", completion: .directory)
         var remote: String
-        @Option(name: .shortAndLong, help: ArgumentHelp("The new bundle (default: the project's name, as NAME.dkproj).", valueName: "BUNDLE"), completion: .file())
+        @Option(
+            name: .shortAndLong,
+            help: ArgumentHelp("The new bundle (default: the project's name, as NAME.dkproj).", valueName: "BUNDLE"),
+            completion: .file())
         var output: String?
-        @Option(help: ArgumentHelp("The project to clone, by OCFL object id, when the remote holds several.", valueName: "ID"))
+        @Option(
+            help: ArgumentHelp(
+                "The project to clone, by OCFL object id, when the remote holds several.", valueName: "ID"))
         var object: String?
         @Flag(help: "Replace the output if it exists.")
         var force = false
@@ -34,19 +39,27 @@ extension DocumentTool {
             let store = try RemoteLocation(remote).open(connection)
             if dryRun.dryRun {
                 // Without --output the name is the project's, known only once its document is read.
-                let plan = try RemoteFetcher.plannedClone(store, objectID: object, to: URL(fileURLWithPath: output ?? ".dk-clone-placeholder"), replace: force)
-                if options.json { return try Console.printJSON(PlannedImport(objectID: plan.objectID, versions: plan.versions)) }
-                return Console.print("would clone \(remote) into \(output ?? "a bundle named after the project"): object \(plan.objectID), \(plan.versions) version\(plan.versions == 1 ? "" : "s"); nothing was written")
+                let plan = try RemoteFetcher.plannedClone(
+                    store, objectID: object, to: URL(fileURLWithPath: output ?? ".dk-clone-placeholder"), replace: force
+                )
+                if options.json {
+                    return try Console.printJSON(PlannedImport(objectID: plan.objectID, versions: plan.versions))
+                }
+                return Console.print(
+                    "would clone \(remote) into \(output ?? "a bundle named after the project"): object \(plan.objectID), \(plan.versions) version\(plan.versions == 1 ? "" : "s"); nothing was written"
+                )
             }
             let bundle: URL
             let result: OCFLImporter.Result
             do {
                 if let output {
                     bundle = URL(fileURLWithPath: output)
-                    result = try RemoteFetcher.clone(store, objectID: object, to: bundle, replace: force, jobs: connection.transfers)
+                    result = try RemoteFetcher.clone(
+                        store, objectID: object, to: bundle, replace: force, jobs: connection.transfers)
                 } else {
-                    (bundle, result) = try RemoteFetcher.clone(store, objectID: object, intoFolder: URL(fileURLWithPath: "."), replace: force,
-                                                               jobs: connection.transfers)
+                    (bundle, result) = try RemoteFetcher.clone(
+                        store, objectID: object, intoFolder: URL(fileURLWithPath: "."), replace: force,
+                        jobs: connection.transfers)
                 }
             } catch var error as DocumentKitError where error.code == .unavailable {
                 // Nothing was written: the clone starts over.
@@ -56,7 +69,9 @@ extension DocumentTool {
             try RemoteLocation.remember(remote, for: bundle)
             let written = output ?? bundle.lastPathComponent
             if options.json { return try Console.printJSON(CloneReport(result: result, retries: store.retries)) }
-            Console.print("cloned \(remote) into \(written): \(result.versions) version\(result.versions == 1 ? "" : "s"), head \(result.head.prefix(12))")
+            Console.print(
+                "cloned \(remote) into \(written): \(result.versions) version\(result.versions == 1 ? "" : "s"), head \(result.head.prefix(12))"
+            )
         }
     }
 }

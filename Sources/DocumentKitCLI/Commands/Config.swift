@@ -28,7 +28,9 @@ extension DocumentTool.Config {
         static let configuration = CommandConfiguration(
             commandName: "get",
             abstract: "Print a setting's value, or its default.",
-            discussion: "Exits 1, printing nothing, when the setting has neither a value nor a default (--json prints null then).")
+            discussion:
+                "Exits 1, printing nothing, when the setting has neither a value nor a default (--json prints null then)."
+        )
 
         @OptionGroup var setting: SettingArgument
         @OptionGroup var output: OutputOptions
@@ -43,7 +45,9 @@ extension DocumentTool.Config {
         static let configuration = CommandConfiguration(
             commandName: "set",
             abstract: "Set a setting.",
-            discussion: "A value the setting does not take (an export format \(DocumentTool.name) does not write) is refused, and nothing is changed.")
+            discussion:
+                "A value the setting does not take (an export format \(DocumentTool.name) does not write) is refused, and nothing is changed."
+        )
 
         @OptionGroup var setting: SettingArgument
         @Argument(help: "The new value.")
@@ -59,7 +63,8 @@ extension DocumentTool.Config {
     }
 
     struct Unset: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "unset", abstract: "Remove a setting's value, so that its default applies.")
+        static let configuration = CommandConfiguration(
+            commandName: "unset", abstract: "Remove a setting's value, so that its default applies.")
 
         @OptionGroup var setting: SettingArgument
         @OptionGroup var dryRun: DryRunOption
@@ -72,7 +77,8 @@ extension DocumentTool.Config {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "List every setting with its value or default.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List every setting with its value or default.")
 
         @OptionGroup var output: OutputOptions
 
@@ -118,7 +124,9 @@ extension Console {
         return settings.map { setting in
             var lines = [""]
             for word in setting.summary.split(separator: " ") {
-                if !lines[lines.count - 1].isEmpty, width + lines[lines.count - 1].count + 1 + word.count > 79 { lines.append("") }
+                if !lines[lines.count - 1].isEmpty, width + lines[lines.count - 1].count + 1 + word.count > 79 {
+                    lines.append("")
+                }
                 lines[lines.count - 1] += (lines[lines.count - 1].isEmpty ? "" : " ") + word
             }
             if let choices = setting.choices { lines.append("one of: " + choices.joined(separator: ", ")) }

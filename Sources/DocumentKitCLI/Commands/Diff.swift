@@ -29,16 +29,19 @@ extension DocumentTool {
             // Three arguments are a bundle and two versions, as they always were.
             if to == nil, BundleVersionName.namesBundle(from) {
                 let (old, new) = (BundleVersionName(target.bundle), BundleVersionName(from))
-                diff = try VersionDiff(from: URL(fileURLWithPath: old.bundle), version: old.version,
-                                       to: URL(fileURLWithPath: new.bundle), version: new.version)
+                diff = try VersionDiff(
+                    from: URL(fileURLWithPath: old.bundle), version: old.version,
+                    to: URL(fileURLWithPath: new.bundle), version: new.version)
             } else {
                 diff = try VersionDiff(of: target.url, from: from, to: to)
             }
             if output.json {
                 try Console.printJSON(diff)
             } else {
-                let lines = ChangeLines.lines(from: ChangeLines.side(diff.from, in: diff.fromBundle), to: ChangeLines.side(diff.to, in: diff.toBundle),
-                                              changes: diff.changes, blobs: diff.blobs)
+                let lines = ChangeLines.lines(
+                    from: ChangeLines.side(diff.from, in: diff.fromBundle),
+                    to: ChangeLines.side(diff.to, in: diff.toBundle),
+                    changes: diff.changes, blobs: diff.blobs)
                 Console.write(Data(lines.map { $0 + "\n" }.joined().utf8))
             }
             if !diff.isEmpty { throw ExitCode(1) }

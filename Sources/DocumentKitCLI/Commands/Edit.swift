@@ -26,8 +26,10 @@ extension DocumentTool {
 
         func run() throws {
             let jsonPath = try JSONPath(parsing: path ?? "")
-            let metadata = try edit.metadata(defaultMessage: jsonPath.components.isEmpty ? "Edit the document" : "Edit \(jsonPath)")
-            let session = DocumentEditSession(bundle: target.url, path: jsonPath, message: metadata.message, author: metadata.author)
+            let metadata = try edit.metadata(
+                defaultMessage: jsonPath.components.isEmpty ? "Edit the document" : "Edit \(jsonPath)")
+            let session = DocumentEditSession(
+                bundle: target.url, path: jsonPath, message: metadata.message, author: metadata.author)
             try EditReport(try session.run(), dryRun: edit.dryRun).print(json: output.json, bundle: target.bundle)
         }
     }

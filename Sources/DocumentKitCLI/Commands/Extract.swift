@@ -7,7 +7,9 @@ extension DocumentTool {
         static let configuration = CommandConfiguration(
             commandName: "extract",
             abstract: "Write a blob (or any value, as JSON) out to a file.",
-            discussion: "The output is never replaced unless --force is given; a symbolic link at the output is replaced, not written through. -o - writes to standard output. A blob that does not match its digest is refused (65), and nothing is written.")
+            discussion:
+                "The output is never replaced unless --force is given; a symbolic link at the output is replaced, not written through. -o - writes to standard output. A blob that does not match its digest is refused (65), and nothing is written."
+        )
 
         @OptionGroup var target: BundleArgument
         @Argument(help: "The JSON path of a blob reference, such as thumbnail.")
@@ -23,12 +25,19 @@ extension DocumentTool {
             let jsonPath = try JSONPath(parsing: path)
             if output == "-", !dryRun.dryRun {
                 if format.json { throw DocumentKitError(.usage, "--json and -o - would both write to standard output") }
-                return try BundleLookup.extract(jsonPath, from: target.url, version: version.name) { Console.write(Data($0)) }
+                return try BundleLookup.extract(jsonPath, from: target.url, version: version.name) {
+                    Console.write(Data($0))
+                }
             }
-            let bytes = try BundleLookup.extract(jsonPath, from: target.url, version: version.name, to: URL(fileURLWithPath: output), replace: force.force,
-                                                  dryRun: dryRun.dryRun)
+            let bytes = try BundleLookup.extract(
+                jsonPath, from: target.url, version: version.name, to: URL(fileURLWithPath: output),
+                replace: force.force,
+                dryRun: dryRun.dryRun)
             if format.json { return try Console.printJSON(ExtractReport(output: output, bytes: bytes)) }
-            Console.print(dryRun.dryRun ? "would write \(bytes) bytes to \(output); nothing was written" : "wrote \(bytes) bytes to \(output)")
+            Console.print(
+                dryRun.dryRun
+                    ? "would write \(bytes) bytes to \(output); nothing was written"
+                    : "wrote \(bytes) bytes to \(output)")
         }
     }
 }

@@ -4,11 +4,17 @@ import Foundation
 
 /// The options of `docctl import --legacy-defaults FILE`.
 struct LegacyDefaultsOptions: ParsableArguments {
-    @Option(name: .customLong("legacy-defaults"),
-            help: ArgumentHelp("A UserDefaults domain exported as a property list (XML or binary) or JSON: import its drafts.", valueName: "file"),
-            completion: .file())
+    @Option(
+        name: .customLong("legacy-defaults"),
+        help: ArgumentHelp(
+            "A UserDefaults domain exported as a property list (XML or binary) or JSON: import its drafts.",
+            valueName: "file"),
+        completion: .file())
     var file: String?
-    @Option(help: "With --legacy-defaults and --output: the project's name (default: the export's project_name, else the bundle's file name).")
+    @Option(
+        help:
+            "With --legacy-defaults and --output: the project's name (default: the export's project_name, else the bundle's file name)."
+    )
     var name: String?
 
     /// The paragraph of `docctl import --help` on legacy defaults.
@@ -36,24 +42,37 @@ extension DocumentTool.Import {
             throw ValidationError("Missing expected argument '<bundle>' (or --output <output> for a new bundle)")
         }
         if schema != nil { throw ValidationError("--schema does not go with --legacy-defaults") }
-        if output == nil, legacy.name != nil { throw ValidationError("--name goes with --output: an existing bundle keeps its name") }
-        if output == nil, force.force { throw ValidationError("--force goes with --output: an existing bundle is added to, not replaced") }
+        if output == nil, legacy.name != nil {
+            throw ValidationError("--name goes with --output: an existing bundle keeps its name")
+        }
+        if output == nil, force.force {
+            throw ValidationError("--force goes with --output: an existing bundle is added to, not replaced")
+        }
     }
 
     func importLegacyDefaults(from file: String) throws {
         let sourceURL = URL(fileURLWithPath: file)
         let metadata = try edit.metadata(defaultMessage: "Import legacy defaults from \(sourceURL.lastPathComponent)")
-        let report = if let output {
-            try LegacyDefaultsImporter.importDefaults(from: sourceURL, creating: URL(fileURLWithPath: output), type: try DocumentTool.newDocumentType(), name: legacy.name,
-                                                      replace: force.force, dryRun: edit.dryRun, metadata: metadata)
-        } else {
-            try LegacyDefaultsImporter.importDefaults(from: sourceURL, into: URL(fileURLWithPath: source ?? ""), type: try DocumentTool.newDocumentType(), dryRun: edit.dryRun, metadata: metadata)
-        }
+        let report =
+            if let output {
+                try LegacyDefaultsImporter.importDefaults(
+                    from: sourceURL, creating: URL(fileURLWithPath: output), type: try DocumentTool.newDocumentType(),
+                    name: legacy.name,
+                    replace: force.force, dryRun: edit.dryRun, metadata: metadata)
+            } else {
+                try LegacyDefaultsImporter.importDefaults(
+                    from: sourceURL, into: URL(fileURLWithPath: source ?? ""), type: try DocumentTool.newDocumentType(),
+                    dryRun: edit.dryRun, metadata: metadata)
+            }
         if options.json { return try Console.printJSON(report) }
         Console.print(Self.headline(report))
         let added = report.dryRun ? "\(report.draftsAdded) to add" : "\(report.draftsAdded) added"
-        Console.print("  drafts: \(added), \(report.draftsAlreadyPresent) already there, \(report.blankDraftsSkipped) blank skipped")
-        if !report.ignoredKeys.isEmpty { Console.print("  ignored keys: \(report.ignoredKeys.joined(separator: ", "))") }
+        Console.print(
+            "  drafts: \(added), \(report.draftsAlreadyPresent) already there, \(report.blankDraftsSkipped) blank skipped"
+        )
+        if !report.ignoredKeys.isEmpty {
+            Console.print("  ignored keys: \(report.ignoredKeys.joined(separator: ", "))")
+        }
     }
 
     /// `imported FILE into BUNDLE: saved version 2 (…)`, or what happened instead.

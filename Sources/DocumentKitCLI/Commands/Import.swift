@@ -6,7 +6,8 @@ extension DocumentTool {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Make a new bundle from a folder, a zip or tar, or a JSON file holding a document; or import drafts from a UserDefaults export.",
+            abstract:
+                "Make a new bundle from a folder, a zip or tar, or a JSON file holding a document; or import drafts from a UserDefaults export.",
             usage: """
                 \(DocumentTool.name) import <source> --output <output> [--schema <schema>] [--force] [--message <message>] [--author <author>] [--json]
                 \(DocumentTool.name) import --legacy-defaults <file> (<bundle> | --output <output> [--name <name>] [--force]) [--dry-run] [--message <message>] [--author <author>] [--json]
@@ -23,7 +24,10 @@ extension DocumentTool {
                 \(LegacyDefaultsOptions.discussion)
                 """)
 
-        @Argument(help: "The folder, archive or JSON file to read, or - for standard input; with --legacy-defaults, the bundle to add to.", completion: .file())
+        @Argument(
+            help:
+                "The folder, archive or JSON file to read, or - for standard input; with --legacy-defaults, the bundle to add to.",
+            completion: .file())
         var source: String?
         @Option(name: .shortAndLong, help: "The bundle to create.")
         var output: String?
@@ -48,20 +52,30 @@ extension DocumentTool {
             let sourceURL = URL(fileURLWithPath: source)
             let version: BundleVersion
             if source == "-" {
-                version = try BundleImporter.importDocument(fromFileDescriptor: STDIN_FILENO, to: URL(fileURLWithPath: output), type: try DocumentTool.newDocumentType(),
-                                                            schema: schema, metadata: layout.applied(to: edit.metadata(defaultMessage: "Import from standard input")), replace: force.force)
+                version = try BundleImporter.importDocument(
+                    fromFileDescriptor: STDIN_FILENO, to: URL(fileURLWithPath: output),
+                    type: try DocumentTool.newDocumentType(),
+                    schema: schema,
+                    metadata: layout.applied(to: edit.metadata(defaultMessage: "Import from standard input")),
+                    replace: force.force)
             } else if OCFLImporter.isObject(sourceURL) {
                 return try importOCFLObject(from: sourceURL, to: output)
             } else if BagImporter.holdsHistory(sourceURL) {
                 return try importBagHistory(from: sourceURL, to: output)
             } else {
-                version = try BundleImporter.importDocument(from: sourceURL, to: URL(fileURLWithPath: output), type: try DocumentTool.newDocumentType(), schema: schema,
-                                                            metadata: layout.applied(to: edit.metadata(defaultMessage: "Import \(sourceURL.lastPathComponent)")), replace: force.force)
+                version = try BundleImporter.importDocument(
+                    from: sourceURL, to: URL(fileURLWithPath: output), type: try DocumentTool.newDocumentType(),
+                    schema: schema,
+                    metadata: layout.applied(
+                        to: edit.metadata(defaultMessage: "Import \(sourceURL.lastPathComponent)")),
+                    replace: force.force)
             }
             let summary = VersionSummary(version)
             if options.json { return try Console.printJSON(summary) }
-            Console.print(edit.dryRun ? "would import \(source) into \(output) at \(Console.version(summary)); nothing was written"
-                                      : "imported \(source) into \(output) at \(Console.version(summary))")
+            Console.print(
+                edit.dryRun
+                    ? "would import \(source) into \(output) at \(Console.version(summary)); nothing was written"
+                    : "imported \(source) into \(output) at \(Console.version(summary))")
         }
     }
 }

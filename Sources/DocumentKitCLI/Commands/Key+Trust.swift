@@ -15,12 +15,17 @@ extension DocumentTool.Key {
                 not added again.
                 """)
 
-        @Argument(help: ArgumentHelp("The key: its line, as 'key show' prints it, or a file holding that line.", valueName: "key"))
+        @Argument(
+            help: ArgumentHelp(
+                "The key: its line, as 'key show' prints it, or a file holding that line.", valueName: "key"))
         var key: String
         @Option(help: ArgumentHelp("The name to show for the key: one word, e.g. ada@example.org.", valueName: "name"))
         var name: String
-        @Option(help: ArgumentHelp("The trusted signers file to add to (default: trusted_signers in your settings folder).", valueName: "FILE"),
-                completion: .file())
+        @Option(
+            help: ArgumentHelp(
+                "The trusted signers file to add to (default: trusted_signers in your settings folder).",
+                valueName: "FILE"),
+            completion: .file())
         var trusted: String?
         @OptionGroup var dryRun: DryRunOption
         @OptionGroup var output: OutputOptions
@@ -59,7 +64,11 @@ struct TrustReport: Encodable {
     }
 
     func text(dryRun: Bool) -> String {
-        guard added else { return "\(fingerprint) is already trusted\(name.map { " as \($0)" } ?? "") in \(file); nothing was written" }
-        return dryRun ? "would trust \(fingerprint) as \(name!) in \(file); nothing was written" : "trusted \(fingerprint) as \(name!) in \(file)"
+        guard added else {
+            return "\(fingerprint) is already trusted\(name.map { " as \($0)" } ?? "") in \(file); nothing was written"
+        }
+        return dryRun
+            ? "would trust \(fingerprint) as \(name!) in \(file); nothing was written"
+            : "trusted \(fingerprint) as \(name!) in \(file)"
     }
 }

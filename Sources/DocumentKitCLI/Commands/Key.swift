@@ -50,7 +50,8 @@ extension DocumentTool {
             func run() throws {
                 let url = try SigningKey.location()
                 guard let key = try SigningKey.forSaves() else {
-                    throw DocumentKitError(.missingInput, "no signing key; make one with '\(DocumentTool.name) key new'", path: url.path)
+                    throw DocumentKitError(
+                        .missingInput, "no signing key; make one with '\(DocumentTool.name) key new'", path: url.path)
                 }
                 try KeyReport(key.publicKey, file: url.path).print(json: output.json, made: false)
             }

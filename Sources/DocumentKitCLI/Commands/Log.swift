@@ -17,16 +17,21 @@ extension DocumentTool {
                 """)
 
         @OptionGroup var target: BundleArgument
-        @Option(name: [.customShort("n"), .customLong("max-count")], help: "Show at most N versions (-3 and -n3 too, as git takes them).")
+        @Option(
+            name: [.customShort("n"), .customLong("max-count")],
+            help: "Show at most N versions (-3 and -n3 too, as git takes them).")
         var count: Int?
         @Option(help: ArgumentHelp("Only versions whose author matches PATTERN.", valueName: "pattern"))
         var author: String?
         @Option(help: ArgumentHelp("Only versions whose message matches PATTERN.", valueName: "pattern"))
         var grep: String?
-        @Option(help: ArgumentHelp("Only versions saved at or after DATE: 2026-03-01, 2026-03-01T09:30:00Z, today, yesterday or 2.weeks.ago (UTC).",
-                                   valueName: "date"))
+        @Option(
+            help: ArgumentHelp(
+                "Only versions saved at or after DATE: 2026-03-01, 2026-03-01T09:30:00Z, today, yesterday or 2.weeks.ago (UTC).",
+                valueName: "date"))
         var since: String?
-        @Option(help: ArgumentHelp("Only versions saved at or before DATE; a day counts to its end.", valueName: "date"))
+        @Option(
+            help: ArgumentHelp("Only versions saved at or before DATE; a day counts to its end.", valueName: "date"))
         var until: String?
         @Flag(name: [.customShort("i"), .long], help: "Match --author and --grep ignoring case.")
         var regexpIgnoreCase = false
@@ -40,20 +45,30 @@ extension DocumentTool {
             if let count, count < 1 { throw ValidationError("--max-count must be at least 1") }
             if graph, output.json { throw ValidationError("--graph draws text: it cannot be used with --json") }
             if graph, author != nil || grep != nil || since != nil || until != nil {
-                throw ValidationError("--graph draws the whole history: it cannot be used with --author, --grep, --since or --until")
+                throw ValidationError(
+                    "--graph draws the whole history: it cannot be used with --author, --grep, --since or --until")
             }
         }
 
         func run() throws {
             if graph { return try printGraph() }
             let filter = VersionFilter(
-                author: try OptionValue.parse(author, for: "--author", valueName: "pattern") { try VersionFilter.pattern($0, ignoringCase: regexpIgnoreCase) },
-                message: try OptionValue.parse(grep, for: "--grep", valueName: "pattern") { try VersionFilter.pattern($0, ignoringCase: regexpIgnoreCase) },
+                author: try OptionValue.parse(author, for: "--author", valueName: "pattern") {
+                    try VersionFilter.pattern($0, ignoringCase: regexpIgnoreCase)
+                },
+                message: try OptionValue.parse(grep, for: "--grep", valueName: "pattern") {
+                    try VersionFilter.pattern($0, ignoringCase: regexpIgnoreCase)
+                },
                 since: try OptionValue.parse(since, for: "--since", valueName: "date") { try VersionFilter.time($0) },
-                until: try OptionValue.parse(until, for: "--until", valueName: "date") { try VersionFilter.time($0, endOfDay: true) })
-            if output.json { return try Console.printJSON(try BundleSummary.log(of: target.url, matching: filter, limit: count)) }
+                until: try OptionValue.parse(until, for: "--until", valueName: "date") {
+                    try VersionFilter.time($0, endOfDay: true)
+                })
+            if output.json {
+                return try Console.printJSON(try BundleSummary.log(of: target.url, matching: filter, limit: count))
+            }
             // Printed as read, in chunks: the first version at once, then 64 KiB at a time.
-            var pending = "", printed = 0
+            var pending = ""
+            var printed = 0
             func flush() {
                 guard !pending.isEmpty else { return }
                 if oneline { Console.print(String(pending.dropLast())) } else { Console.write(Data(pending.utf8)) }
@@ -84,7 +99,11 @@ extension DocumentTool {
             for index in 0..<shown {
                 let (version, row) = (versions[index], rows[index])
                 let isLast = index == shown - 1
-                var lines = oneline ? [Self.oneLine(version)] : Self.describe(version).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+                var lines =
+                    oneline
+                    ? [Self.oneLine(version)]
+                    : Self.describe(version).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(
+                        String.init)
                 if !oneline, !isLast { lines.append("") }
                 line(row.first, lines[0])
                 if let merge = row.merge { line(merge, lines.count > 1 ? lines[1] : "") }
@@ -107,11 +126,17 @@ extension DocumentTool {
             } else if let changes = version.changes {
                 let symbols: [JSONChange.Kind: String] = [.changed: "~", .added: "+", .removed: "-", .reordered: "*"]
                 lines += changes.paths.map { "    \(symbols[$0.kind]!) \($0.path)" }
-                lines += changes.blobs.map { "    \($0.kind == .added ? "+" : "-") blob \($0.digest.prefix(12)) (\(Console.bytes($0.size)))" }
-                if changes.omitted > 0 { lines.append("    … and \(changes.omitted) more (\(DocumentTool.name) diff shows all)") }
+                lines += changes.blobs.map {
+                    "    \($0.kind == .added ? "+" : "-") blob \($0.digest.prefix(12)) (\(Console.bytes($0.size)))"
+                }
+                if changes.omitted > 0 {
+                    lines.append("    … and \(changes.omitted) more (\(DocumentTool.name) diff shows all)")
+                }
                 if changes.isEmpty { lines.append("    (no changes)") }
             } else {
-                lines.append("    (changes not recorded; \(DocumentTool.name) diff \(version.parents[0].prefix(12)) \(version.number) shows them)")
+                lines.append(
+                    "    (changes not recorded; \(DocumentTool.name) diff \(version.parents[0].prefix(12)) \(version.number) shows them)"
+                )
             }
             return lines.joined(separator: "\n") + "\n"
         }
@@ -122,13 +147,18 @@ extension DocumentTool {
             [
                 "version \(version.number)  \(version.id)",
                 // A merge names both parents, the version merged into first, as git's "Merge:".
-                version.parents.count > 1 ? "merge    \(version.parents.joined(separator: " "))" : "parent   \(version.parents.first ?? "none")",
+                version.parents.count > 1
+                    ? "merge    \(version.parents.joined(separator: " "))"
+                    : "parent   \(version.parents.first ?? "none")",
                 "date     \(version.created)",
                 "author   \(version.author)",
                 "schema   \(version.schema)  (\(version.writer))",
                 "",
-                version.message.isEmpty ? "    (no message)" : version.message.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }.joined(separator: "\n"),
-                "",
+                version.message.isEmpty
+                    ? "    (no message)"
+                    : version.message.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }
+                        .joined(separator: "\n"),
+                ""
             ]
         }
     }

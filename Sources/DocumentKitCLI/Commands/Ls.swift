@@ -19,7 +19,8 @@ extension DocumentTool {
         @OptionGroup var target: BundleArgument
         @Argument(help: "A file or folder of the version: document.json, blobs/, blobs/photo.png.")
         var path: String?
-        @Flag(name: [.customShort("l"), .customLong("long")], help: "Also print each file's digest, size and media type.")
+        @Flag(
+            name: [.customShort("l"), .customLong("long")], help: "Also print each file's digest, size and media type.")
         var long = false
         @OptionGroup var version: VersionOption
         @OptionGroup var output: OutputOptions
@@ -38,7 +39,8 @@ extension DocumentTool {
             let lines = files.indices.map { index in
                 let size = String(files[index].size)
                 let type = types[index]
-                return "\(files[index].digest.prefix(12))  \(String(repeating: " ", count: sizeWidth - size.count))\(size)  "
+                return
+                    "\(files[index].digest.prefix(12))  \(String(repeating: " ", count: sizeWidth - size.count))\(size)  "
                     + "\(type)\(String(repeating: " ", count: typeWidth - type.count))  \(paths[index])\n"
             }
             Console.write(Data(lines.joined().utf8))

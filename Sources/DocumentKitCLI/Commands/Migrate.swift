@@ -19,20 +19,26 @@ extension DocumentTool {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let report = try BundleMigrator.migrate(target.url, dryRun: edit.dryRun, author: try Authorship.author(edit.author), message: edit.message)
+            let report = try BundleMigrator.migrate(
+                target.url, dryRun: edit.dryRun, author: try Authorship.author(edit.author), message: edit.message)
             if output.json { return try Console.printJSON(report) }
             if report.from == report.to {
                 return Console.print("\(target.bundle) is at schema \(report.to) already: nothing to migrate")
             }
             if let version = report.version {
-                Console.print("migrated \(target.bundle) from schema \(report.from) to \(report.to): saved \(Console.version(version))")
+                Console.print(
+                    "migrated \(target.bundle) from schema \(report.from) to \(report.to): saved \(Console.version(version))"
+                )
             } else {
-                Console.print("would migrate \(target.bundle) from schema \(report.from) to \(report.to); nothing was written")
+                Console.print(
+                    "would migrate \(target.bundle) from schema \(report.from) to \(report.to); nothing was written")
             }
             let width = report.stages.map(\.id.count).max() ?? 0
             for stage in report.stages {
                 let kind = stage.kind.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)
-                Console.print("  \(stage.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(kind)  \(stage.from) → \(stage.to)")
+                Console.print(
+                    "  \(stage.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(kind)  \(stage.from) → \(stage.to)"
+                )
             }
         }
     }

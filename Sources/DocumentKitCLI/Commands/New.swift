@@ -16,12 +16,16 @@ extension DocumentTool {
 
         func run() throws {
             let projectName = name ?? target.url.deletingPathExtension().lastPathComponent
-            let version = try BundleEditor.create(at: target.url, type: try DocumentTool.newDocumentType(), json: .object(["name": .string(projectName)]),
-                                                  metadata: layout.applied(to: edit.metadata(defaultMessage: "Create \(projectName)")), replace: force.force)
+            let version = try BundleEditor.create(
+                at: target.url, type: try DocumentTool.newDocumentType(), json: .object(["name": .string(projectName)]),
+                metadata: layout.applied(to: edit.metadata(defaultMessage: "Create \(projectName)")),
+                replace: force.force)
             let summary = VersionSummary(version)
             if output.json { return try Console.printJSON(summary) }
-            Console.print(edit.dryRun ? "would create \(target.bundle) at \(Console.version(summary)); nothing was written"
-                                      : "created \(target.bundle) at \(Console.version(summary))")
+            Console.print(
+                edit.dryRun
+                    ? "would create \(target.bundle) at \(Console.version(summary)); nothing was written"
+                    : "created \(target.bundle) at \(Console.version(summary))")
         }
     }
 }

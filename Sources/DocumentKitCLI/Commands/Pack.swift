@@ -22,12 +22,17 @@ extension DocumentTool {
         @OptionGroup var options: OutputOptions
 
         func run() throws {
-            let result = try BundlePacker.pack(target.url, to: URL(fileURLWithPath: output), replace: force.force, dryRun: dryRun.dryRun)
+            let result = try BundlePacker.pack(
+                target.url, to: URL(fileURLWithPath: output), replace: force.force, dryRun: dryRun.dryRun)
             if options.json { return try Console.printJSON(result) }
             if dryRun.dryRun {
-                return Console.print("would pack \(target.bundle) to \(output) (\(result.versions) version\(result.versions == 1 ? "" : "s"), about \(Console.bytes(result.bytes)); \(Console.bytes(result.reclaimedBytes)) left out); nothing was written")
+                return Console.print(
+                    "would pack \(target.bundle) to \(output) (\(result.versions) version\(result.versions == 1 ? "" : "s"), about \(Console.bytes(result.bytes)); \(Console.bytes(result.reclaimedBytes)) left out); nothing was written"
+                )
             }
-            Console.print("packed \(target.bundle) to \(output) (\(result.versions) version\(result.versions == 1 ? "" : "s"), \(Console.bytes(result.bytes)); \(Console.bytes(result.reclaimedBytes)) left out)")
+            Console.print(
+                "packed \(target.bundle) to \(output) (\(result.versions) version\(result.versions == 1 ? "" : "s"), \(Console.bytes(result.bytes)); \(Console.bytes(result.reclaimedBytes)) left out)"
+            )
         }
     }
 }

@@ -24,19 +24,29 @@ extension DocumentTool {
 
         func run() throws {
             // Said in the options' words before the library says it in its own.
-            guard keep != nil || before != nil else { throw DocumentKitError(.usage, "say what to prune: --keep N and/or --before DATE") }
-            if let keep, keep < 1 { throw DocumentKitError(.usage, "--keep must be at least 1: the head version always stays") }
+            guard keep != nil || before != nil else {
+                throw DocumentKitError(.usage, "say what to prune: --keep N and/or --before DATE")
+            }
+            if let keep, keep < 1 {
+                throw DocumentKitError(.usage, "--keep must be at least 1: the head version always stays")
+            }
             let date = try before.map { text -> Date in
                 guard let date = DocumentDates.parse(text) else {
-                    throw DocumentKitError(.usage, "--before '\(text)' is not a date (use 2026-01-31 or 2026-01-31T12:00:00Z)")
+                    throw DocumentKitError(
+                        .usage, "--before '\(text)' is not a date (use 2026-01-31 or 2026-01-31T12:00:00Z)")
                 }
                 return date
             }
             let report = try BundlePruner.prune(target.url, keep: keep, before: date, dryRun: dryRun)
             if output.json { return try Console.printJSON(report) }
             let versions = report.removedVersions
-            let range = versions.isEmpty ? "no versions" : "\(versions.count) version\(versions.count == 1 ? "" : "s") (\(versions.first!)–\(versions.last!))"
-            Console.print("\(dryRun ? "would remove" : "removed") \(range) and \(report.removedObjects) object\(report.removedObjects == 1 ? "" : "s"), \(Console.bytes(report.freedBytes)); \(report.keptVersions) version\(report.keptVersions == 1 ? "" : "s") remain")
+            let range =
+                versions.isEmpty
+                ? "no versions"
+                : "\(versions.count) version\(versions.count == 1 ? "" : "s") (\(versions.first!)–\(versions.last!))"
+            Console.print(
+                "\(dryRun ? "would remove" : "removed") \(range) and \(report.removedObjects) object\(report.removedObjects == 1 ? "" : "s"), \(Console.bytes(report.freedBytes)); \(report.keptVersions) version\(report.keptVersions == 1 ? "" : "s") remain"
+            )
         }
     }
 }

@@ -24,19 +24,31 @@ extension DocumentTool {
                 """)
 
         @OptionGroup var target: BundleArgument
-        @Argument(help: "The other copy to pull from: a bundle, or a remote (a folder, or s3://BUCKET/PREFIX; default: the bundle's remote.default, which clone sets).", completion: .file())
+        @Argument(
+            help:
+                "The other copy to pull from: a bundle, or a remote (a folder, or s3://BUCKET/PREFIX; default: the bundle's remote.default, which clone sets).",
+            completion: .file())
         var other = ""
         @Flag(help: "Resolve every conflict with this bundle's value.")
         var ours = false
         @Flag(help: "Resolve every conflict with the other copy's value.")
         var theirs = false
-        @Option(name: .customLong("resolve"), help: ArgumentHelp("Resolve the conflicts at PATH with one side's value (repeatable); PATH as listed, or as for get: tasks[0].title, tasks[*].title, tasks[0]. One that names no conflict is an error.", valueName: "PATH=ours|theirs"))
+        @Option(
+            name: .customLong("resolve"),
+            help: ArgumentHelp(
+                "Resolve the conflicts at PATH with one side's value (repeatable); PATH as listed, or as for get: tasks[0].title, tasks[*].title, tasks[0]. One that names no conflict is an error.",
+                valueName: "PATH=ours|theirs"))
         var resolutions: [String] = []
-        @Flag(help: "Write the merge in $VISUAL or $EDITOR, starting from it with this bundle's value at each conflict, and each conflict's three values above it.")
+        @Flag(
+            help:
+                "Write the merge in $VISUAL or $EDITOR, starting from it with this bundle's value at each conflict, and each conflict's three values above it."
+        )
         var edit = false
         @Flag(help: "Take no version that is not signed by a trusted key (see 'verify').")
         var requireSigned = false
-        @Option(help: ArgumentHelp("The trusted signers file for --require-signed.", valueName: "FILE"), completion: .file())
+        @Option(
+            help: ArgumentHelp("The trusted signers file for --require-signed.", valueName: "FILE"), completion: .file()
+        )
         var trusted: String?
         @OptionGroup var metadata: EditOptions
         @OptionGroup var remoteOptions: RemoteOptions
@@ -44,7 +56,9 @@ extension DocumentTool {
 
         func validate() throws {
             if ours && theirs { throw ValidationError("--ours and --theirs cannot be used together") }
-            if edit && (ours || theirs || !resolutions.isEmpty) { throw ValidationError("--edit cannot be used with --ours, --theirs or --resolve") }
+            if edit && (ours || theirs || !resolutions.isEmpty) {
+                throw ValidationError("--edit cannot be used with --ours, --theirs or --resolve")
+            }
             if trusted != nil && !requireSigned { throw ValidationError("--trusted is for --require-signed") }
         }
 
@@ -52,7 +66,9 @@ extension DocumentTool {
             other = try RemoteLocation.remembered(other, for: target.url)
             var resolution = BundlePuller.Resolution(all: ours ? .ours : theirs ? .theirs : nil)
             for text in resolutions {
-                guard let equals = text.lastIndex(of: "="), let side = JSONMerge.Side(rawValue: String(text[text.index(after: equals)...])) else {
+                guard let equals = text.lastIndex(of: "="),
+                    let side = JSONMerge.Side(rawValue: String(text[text.index(after: equals)...]))
+                else {
                     throw ValidationError("--resolve takes PATH=ours or PATH=theirs, not '\(text)'")
                 }
                 resolution.paths[String(text[..<equals])] = side
@@ -61,19 +77,24 @@ extension DocumentTool {
             var signers: TrustedSigners?
             if requireSigned {
                 guard let named = try TrustedSigners.named(trusted) else {
-                    throw ValidationError("--require-signed needs trusted signers: give --trusted FILE, or write \(try TrustedSigners.location().path)")
+                    throw ValidationError(
+                        "--require-signed needs trusted signers: give --trusted FILE, or write \(try TrustedSigners.location().path)"
+                    )
                 }
                 signers = named
             }
             let (outcome, retries) = try withOtherCopy { copy in
-                var outcome = try BundlePuller.pull(into: target.url, from: copy, metadata: save, resolution: resolution,
-                                                    requiringSignaturesFrom: signers, otherName: otherName)
+                var outcome = try BundlePuller.pull(
+                    into: target.url, from: copy, metadata: save, resolution: resolution,
+                    requiringSignaturesFrom: signers, otherName: otherName)
                 if edit, !outcome.conflicts.isEmpty {
                     outcome = try editMerge(outcome, from: copy, metadata: save, signers: signers)
                 }
                 return outcome
             }
-            var report = PullReport(outcome, bundle: target.bundle, other: other, otherIsRemote: RemoteLocation.isRemote(other), dryRun: metadata.dryRun)
+            var report = PullReport(
+                outcome, bundle: target.bundle, other: other, otherIsRemote: RemoteLocation.isRemote(other),
+                dryRun: metadata.dryRun)
             report.retries = retries
             try report.print(json: output.json)
         }
@@ -92,10 +113,13 @@ extension DocumentTool {
             let connection = remoteOptions.connection()
             let store = try RemoteLocation(other).open(connection)
             do {
-                let result = try RemoteFetcher.withRemoteCopy(of: target.url, from: store, jobs: connection.transfers) { copy in
+                let result = try RemoteFetcher.withRemoteCopy(of: target.url, from: store, jobs: connection.transfers) {
+                    copy in
                     do {
                         return try body(copy)
-                    } catch var error as DocumentKitError where error.path == copy.relativePath || error.path == copy.path {
+                    } catch var error as DocumentKitError
+                        where error.path == copy.relativePath || error.path == copy.path
+                    {
                         error.path = other
                         throw error
                     }
@@ -110,25 +134,34 @@ extension DocumentTool {
 
         /// Opens the merge, conflicts holding this bundle's values, in the editor, and pulls
         /// again with what the user wrote, reopening it while the document type refuses it.
-        private func editMerge(_ outcome: BundlePuller.Outcome, from copy: URL, metadata: SaveMetadata, signers: TrustedSigners?) throws -> BundlePuller.Outcome {
+        private func editMerge(
+            _ outcome: BundlePuller.Outcome, from copy: URL, metadata: SaveMetadata, signers: TrustedSigners?
+        ) throws -> BundlePuller.Outcome {
             // Each conflict with all three values, as the conflict list prints them: the
             // document below holds only ours, and the choice needs theirs and the base.
-            let header = [
-                "# Merging \(other) into \(target.bundle): \(outcome.conflicts.count) conflict\(outcome.conflicts.count == 1 ? "" : "s"):",
-            ] + outcome.conflicts.map { "#   " + PullReport.line(for: $0).split(whereSeparator: \.isNewline).joined(separator: " ") } + [
-                "# Each holds this bundle's value (ours) below.",
-                "# Write the merge you want and save, or empty the file to abort.",
-                "# Lines starting with '#' at the top are ignored.",
-            ]
-            let loop = EditorLoop(editor: .preferred(), temporaryDirectory: DocumentEditSession.defaultTemporaryDirectory,
-                                  scratchPrefix: EditorLoop.scratchPrefix("pull", for: target.url), subject: "the merge of \(other) into \(target.bundle)")
+            let header =
+                [
+                    "# Merging \(other) into \(target.bundle): \(outcome.conflicts.count) conflict\(outcome.conflicts.count == 1 ? "" : "s"):"
+                ]
+                + outcome.conflicts.map {
+                    "#   " + PullReport.line(for: $0).split(whereSeparator: \.isNewline).joined(separator: " ")
+                } + [
+                    "# Each holds this bundle's value (ours) below.",
+                    "# Write the merge you want and save, or empty the file to abort.",
+                    "# Lines starting with '#' at the top are ignored."
+                ]
+            let loop = EditorLoop(
+                editor: .preferred(), temporaryDirectory: DocumentEditSession.defaultTemporaryDirectory,
+                scratchPrefix: EditorLoop.scratchPrefix("pull", for: target.url),
+                subject: "the merge of \(other) into \(target.bundle)")
             let original = try JSONValue.parse(outcome.mergedText ?? Data("{}".utf8))
             return try DocumentKitError.located(at: target.url.relativePath) {
                 try loop.run(original: original, header: header, unchanged: nil) { value in
                     do {
-                        return try BundlePuller.pull(into: target.url, from: copy, metadata: metadata,
-                                                     resolution: BundlePuller.Resolution(document: value.encoded(pretty: false)),
-                                                     expectedHead: outcome.head.id, requiringSignaturesFrom: signers, otherName: otherName)
+                        return try BundlePuller.pull(
+                            into: target.url, from: copy, metadata: metadata,
+                            resolution: BundlePuller.Resolution(document: value.encoded(pretty: false)),
+                            expectedHead: outcome.head.id, requiringSignaturesFrom: signers, otherName: otherName)
                     } catch let error as DocumentKitError where error.code == .invalidDocument {
                         throw EditorLoop.Refusal(error: error)
                     }
@@ -158,9 +191,14 @@ struct PullReport: Encodable {
     private let bundle: String
     private let other: String
     private let otherIsRemote: Bool
-    private enum CodingKeys: String, CodingKey { case result, head, added, merge, base, conflicts, dryRun, ahead, retries }
+    private enum CodingKeys: String, CodingKey {
+        case result, head, added, merge, base, conflicts, dryRun, ahead, retries
+    }
 
-    init(_ outcome: BundlePuller.Outcome, bundle: String, other: String, otherIsRemote: Bool = false, dryRun: Bool = false) {
+    init(
+        _ outcome: BundlePuller.Outcome, bundle: String, other: String, otherIsRemote: Bool = false,
+        dryRun: Bool = false
+    ) {
         self.dryRun = dryRun ? true : nil
         result = outcome.conflicts.isEmpty ? outcome.kind.rawValue : "conflicts"
         head = VersionSummary(outcome.head)
@@ -183,8 +221,12 @@ struct PullReport: Encodable {
         }
         if let conflicts {
             // A broken rule has no side to take: only a merge written by hand settles it.
-            let how = conflicts.allSatisfy { $0.rule != nil } ? "resolve with --edit" : "resolve with --ours, --theirs, --resolve PATH=ours|theirs or --edit"
-            Console.printError("\(bundle): \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") with \(other); nothing was written (\(how))")
+            let how =
+                conflicts.allSatisfy { $0.rule != nil }
+                ? "resolve with --edit" : "resolve with --ours, --theirs, --resolve PATH=ours|theirs or --edit"
+            Console.printError(
+                "\(bundle): \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") with \(other); nothing was written (\(how))"
+            )
             throw ExitCode(1)
         }
     }
@@ -193,19 +235,34 @@ struct PullReport: Encodable {
         let versions = "\(added) version\(added == 1 ? "" : "s")"
         switch result {
         case "up-to-date":
-            guard let ahead else { return Console.print("\(bundle) is up to date with \(other) (at \(Console.version(head)))") }
-            let sends = otherIsRemote ? "\(DocumentTool.name) push \(bundle) \(other) sends them" : "\(DocumentTool.name) pull \(other) \(bundle) takes them there"
-            Console.print("\(bundle) is up to date with \(other) and ahead of it: \(ahead) version\(ahead == 1 ? "" : "s") \(other) lacks (head \(Console.version(head))); \(sends)")
+            guard let ahead else {
+                return Console.print("\(bundle) is up to date with \(other) (at \(Console.version(head)))")
+            }
+            let sends =
+                otherIsRemote
+                ? "\(DocumentTool.name) push \(bundle) \(other) sends them"
+                : "\(DocumentTool.name) pull \(other) \(bundle) takes them there"
+            Console.print(
+                "\(bundle) is up to date with \(other) and ahead of it: \(ahead) version\(ahead == 1 ? "" : "s") \(other) lacks (head \(Console.version(head))); \(sends)"
+            )
         case "fast-forward" where dryRun == true:
-            Console.print("would fast-forward \(bundle) to \(Console.version(head)): \(versions) from \(other); nothing was written")
+            Console.print(
+                "would fast-forward \(bundle) to \(Console.version(head)): \(versions) from \(other); nothing was written"
+            )
         case "fast-forward":
             Console.print("fast-forward \(bundle) to \(Console.version(head)): \(versions) from \(other)")
         case "merged" where dryRun == true:
-            Console.print("would merge \(other) into \(bundle) as \(Console.version(head)), with \(versions) from it (common ancestor \(base.map(Console.version) ?? "none")); nothing was written")
+            Console.print(
+                "would merge \(other) into \(bundle) as \(Console.version(head)), with \(versions) from it (common ancestor \(base.map(Console.version) ?? "none")); nothing was written"
+            )
         case "merged":
-            Console.print("merged \(other) into \(bundle) as \(Console.version(head)), with \(versions) from it (common ancestor \(base.map(Console.version) ?? "none"))")
+            Console.print(
+                "merged \(other) into \(bundle) as \(Console.version(head)), with \(versions) from it (common ancestor \(base.map(Console.version) ?? "none"))"
+            )
         default:
-            Console.print("\(conflicts?.count ?? 0) conflict\(conflicts?.count == 1 ? "" : "s") merging \(other) into \(bundle) (common ancestor \(base.map(Console.version) ?? "none")):")
+            Console.print(
+                "\(conflicts?.count ?? 0) conflict\(conflicts?.count == 1 ? "" : "s") merging \(other) into \(bundle) (common ancestor \(base.map(Console.version) ?? "none")):"
+            )
             for conflict in conflicts ?? [] { Console.print("  " + Self.line(for: conflict)) }
         }
     }
@@ -214,7 +271,8 @@ struct PullReport: Encodable {
     /// rule the merge breaks.
     static func line(for conflict: JSONMerge.Conflict) -> String {
         if let rule = conflict.rule { return "\(conflict.path): breaks a rule: \(rule)" }
-        return "\(conflict.path): ours \(text(conflict.ours)), theirs \(text(conflict.theirs)), base \(text(conflict.base))"
+        return
+            "\(conflict.path): ours \(text(conflict.ours)), theirs \(text(conflict.theirs)), base \(text(conflict.base))"
     }
 
     private static func text(_ value: JSONValue?) -> String {

@@ -19,7 +19,10 @@ extension DocumentTool {
                 """)
 
         @OptionGroup var target: BundleArgument
-        @Argument(help: "The remote: a folder, or s3://BUCKET/PREFIX (default: the bundle's remote.default, which clone sets).", completion: .directory)
+        @Argument(
+            help:
+                "The remote: a folder, or s3://BUCKET/PREFIX (default: the bundle's remote.default, which clone sets).",
+            completion: .directory)
         var remote = ""
         @Flag(help: "Add the project to a remote that holds another project (a clone then needs --object).")
         var newProject = false
@@ -33,23 +36,34 @@ extension DocumentTool {
             let store = try RemoteLocation(remote).open(connection)
             let result: RemotePusher.Result
             do {
-                result = try RemotePusher.push(target.url, to: store, newProject: newProject, dryRun: dryRun.dryRun, jobs: connection.transfers)
+                result = try RemotePusher.push(
+                    target.url, to: store, newProject: newProject, dryRun: dryRun.dryRun, jobs: connection.transfers)
             } catch var error as DocumentKitError where error.code == .unavailable && !dryRun.dryRun {
                 // A push that lost its connection resumes: what arrived is not sent again.
                 error.message += "; run push again to resume"
                 throw error
             }
-            if output.json { return try Console.printJSON(PushReport(bundle: target.bundle, remote: remote, result: result, retries: store.retries)) }
+            if output.json {
+                return try Console.printJSON(
+                    PushReport(bundle: target.bundle, remote: remote, result: result, retries: store.retries))
+            }
             let count = result.newVersionIDs.count
             let added = "\(count) new version\(count == 1 ? "" : "s") in \(result.newVersions.first ?? "")"
             switch result.result {
             case .upToDate:
-                Console.print("\(remote) is up to date with \(target.bundle) (\(result.totalVersions) version\(result.totalVersions == 1 ? "" : "s"), head \(result.head.prefix(12)))")
+                Console.print(
+                    "\(remote) is up to date with \(target.bundle) (\(result.totalVersions) version\(result.totalVersions == 1 ? "" : "s"), head \(result.head.prefix(12)))"
+                )
             case .wouldCreate, .wouldPush:
-                Console.print("would push \(target.bundle) to \(remote): \(added), \(result.filesSent) file\(result.filesSent == 1 ? "" : "s") (\(Console.bytes(result.bytesSent))) to send; nothing was written")
+                Console.print(
+                    "would push \(target.bundle) to \(remote): \(added), \(result.filesSent) file\(result.filesSent == 1 ? "" : "s") (\(Console.bytes(result.bytesSent))) to send; nothing was written"
+                )
             case .created, .pushed:
-                let resumed = result.filesResumed == 0 ? "" : ", \(result.filesResumed) already there from an interrupted push"
-                Console.print("pushed \(target.bundle) to \(remote): \(added), \(result.filesSent) file\(result.filesSent == 1 ? "" : "s") (\(Console.bytes(result.bytesSent))) sent\(resumed)")
+                let resumed =
+                    result.filesResumed == 0 ? "" : ", \(result.filesResumed) already there from an interrupted push"
+                Console.print(
+                    "pushed \(target.bundle) to \(remote): \(added), \(result.filesSent) file\(result.filesSent == 1 ? "" : "s") (\(Console.bytes(result.bytesSent))) sent\(resumed)"
+                )
             }
         }
     }

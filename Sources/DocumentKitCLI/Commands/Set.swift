@@ -27,9 +27,12 @@ extension DocumentTool {
 
         func run() throws {
             let jsonPath = try JSONPath(parsing: path)
-            let newValue = value == "-" ? try JSONValue.read(fromFileDescriptor: STDIN_FILENO, asString: string)
+            let newValue =
+                value == "-"
+                ? try JSONValue.read(fromFileDescriptor: STDIN_FILENO, asString: string)
                 : string ? JSONValue.string(value) : JSONValue.parseArgument(value)
-            let outcome = try BundleEditor.set(newValue, at: jsonPath, in: target.url, metadata: edit.metadata(defaultMessage: "Set \(jsonPath)"))
+            let outcome = try BundleEditor.set(
+                newValue, at: jsonPath, in: target.url, metadata: edit.metadata(defaultMessage: "Set \(jsonPath)"))
             try EditReport(outcome, dryRun: edit.dryRun).print(json: output.json, bundle: target.bundle)
         }
     }

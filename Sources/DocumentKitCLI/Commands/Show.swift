@@ -32,8 +32,10 @@ extension DocumentTool {
             } else {
                 base = "none"
             }
-            let lines = Log.header(detail.version)
-                + ChangeLines.lines(from: base, to: ChangeLines.side(detail.version), changes: detail.changes, blobs: detail.blobs)
+            let lines =
+                Log.header(detail.version)
+                + ChangeLines.lines(
+                    from: base, to: ChangeLines.side(detail.version), changes: detail.changes, blobs: detail.blobs)
             Console.write(Data(lines.map { $0 + "\n" }.joined().utf8))
         }
     }

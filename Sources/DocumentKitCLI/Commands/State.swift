@@ -22,14 +22,16 @@ extension DocumentTool {
 
 /// The KEY argument of `state get`, `set` and `unset`.
 struct StateKeyArgument: ParsableArguments {
-    @Argument(help: "A state name such as export.format, or an application's key.",
-              completion: .list(NamedBundleState.settings.map(\.name)))
+    @Argument(
+        help: "A state name such as export.format, or an application's key.",
+        completion: .list(NamedBundleState.settings.map(\.name)))
     var key: String
 }
 
 extension DocumentTool.State {
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the known state with its values, then every other key.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the known state with its values, then every other key.")
 
         @OptionGroup var target: BundleArgument
         @OptionGroup var output: OutputOptions
@@ -76,14 +78,17 @@ extension DocumentTool.State {
         @OptionGroup var dryRun: DryRunOption
 
         func run() throws {
-            guard dryRun.dryRun else { return try NamedBundleState.set(key.key, to: value, asString: string, in: target.url) }
+            guard dryRun.dryRun else {
+                return try NamedBundleState.set(key.key, to: value, asString: string, in: target.url)
+            }
             try NamedBundleState.check(key.key, value: value, in: target.url)
             Console.print("would set \(key.key) to \(value) in \(target.bundle); nothing was written")
         }
     }
 
     struct Unset: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "unset", abstract: "Remove a state value; makes no version.")
+        static let configuration = CommandConfiguration(
+            commandName: "unset", abstract: "Remove a state value; makes no version.")
 
         @OptionGroup var target: BundleArgument
         @OptionGroup var key: StateKeyArgument
@@ -100,7 +105,9 @@ extension DocumentTool.State {
         static let configuration = CommandConfiguration(
             commandName: "clear",
             abstract: "Remove the whole state; makes no version.",
-            discussion: "Works also when the state cannot be read (validate reports state.invalid), which is how such a bundle is mended.")
+            discussion:
+                "Works also when the state cannot be read (validate reports state.invalid), which is how such a bundle is mended."
+        )
 
         @OptionGroup var target: BundleArgument
         @OptionGroup var dryRun: DryRunOption

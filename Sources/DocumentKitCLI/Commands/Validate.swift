@@ -23,16 +23,22 @@ extension DocumentTool {
                 for report in reports {
                     let errors = report.findings.filter { $0.severity == .error }.count
                     let warnings = report.findings.count - errors
-                    let summary = report.valid
+                    let summary =
+                        report.valid
                         ? "ok (\(report.versions) version\(report.versions == 1 ? "" : "s"), \(report.objects) objects\(deep ? ", every digest checked" : ""))"
                         : "\(errors) error\(errors == 1 ? "" : "s")"
                     let counts = report.valid ? Console.styled(summary, .green) : Console.styled(summary, .red)
-                    let warned = warnings > 0 ? ", " + Console.styled("\(warnings) warning\(warnings == 1 ? "" : "s")", .yellow) : ""
+                    let warned =
+                        warnings > 0
+                        ? ", " + Console.styled("\(warnings) warning\(warnings == 1 ? "" : "s")", .yellow) : ""
                     Console.print("\(report.file): \(counts)\(warned)")
                     for finding in report.findings {
                         let severity = finding.severity.rawValue
                         let text = finding.described(byTool: DocumentTool.name)
-                        let styled = text.hasPrefix(severity) ? Console.styled(severity, finding.severity == .error ? .red : .yellow) + text.dropFirst(severity.count) : text
+                        let styled =
+                            text.hasPrefix(severity)
+                            ? Console.styled(severity, finding.severity == .error ? .red : .yellow)
+                                + text.dropFirst(severity.count) : text
                         Console.print("  \(styled)")
                     }
                 }

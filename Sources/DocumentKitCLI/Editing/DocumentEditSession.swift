@@ -43,8 +43,10 @@ public struct DocumentEditSession {
     public var temporaryDirectory: URL
 
     /// A session editing the value at `path` in the bundle at `url`; nothing happens until `run()`.
-    public init(bundle url: URL, path: JSONPath = JSONPath(components: []), message: String, author: String? = nil,
-                editor: EditorCommand = .preferred(), temporaryDirectory: URL = DocumentEditSession.defaultTemporaryDirectory) {
+    public init(
+        bundle url: URL, path: JSONPath = JSONPath(components: []), message: String, author: String? = nil,
+        editor: EditorCommand = .preferred(), temporaryDirectory: URL = DocumentEditSession.defaultTemporaryDirectory
+    ) {
         self.url = url
         self.path = path
         self.message = message
@@ -70,9 +72,11 @@ public struct DocumentEditSession {
 
     private func runLocated() throws -> BundleEditor.Outcome {
         let (base, original) = try readHead()
-        let loop = EditorLoop(editor: editor, temporaryDirectory: temporaryDirectory,
-                              scratchPrefix: EditorLoop.scratchPrefix("edit", for: url), subject: subject)
-        return try loop.run(original: original, unchanged: { BundleEditor.Outcome(version: nil, previous: base) }) { value in
+        let loop = EditorLoop(
+            editor: editor, temporaryDirectory: temporaryDirectory,
+            scratchPrefix: EditorLoop.scratchPrefix("edit", for: url), subject: subject)
+        return try loop.run(original: original, unchanged: { BundleEditor.Outcome(version: nil, previous: base) }) {
+            value in
             try save(value, basedOn: base)
         }
     }
@@ -83,9 +87,10 @@ public struct DocumentEditSession {
     /// stored, as schema-less JSON.
     private func readHead() throws -> (BundleVersion, JSONValue) {
         let bundle = try DocumentBundle(contentsOf: url)
-        let text = try DocumentKitConfiguration.current.documentType(for: bundle.contentTypeIdentifier).map { type in
-            try BundleEditor.headDocumentJSON(of: bundle, as: type, now: DocumentDates.now())
-        } ?? bundle.documentDataForParsing(of: bundle.headVersion)
+        let text =
+            try DocumentKitConfiguration.current.documentType(for: bundle.contentTypeIdentifier).map { type in
+                try BundleEditor.headDocumentJSON(of: bundle, as: type, now: DocumentDates.now())
+            } ?? bundle.documentDataForParsing(of: bundle.headVersion)
         let value = try JSONValue.parse(text).value(at: path)
         return (bundle.headVersion, value)
     }
@@ -95,8 +100,9 @@ public struct DocumentEditSession {
     /// that is a `Refusal`, to show the user; anything else concerns the bundle.
     private func save(_ value: JSONValue, basedOn base: BundleVersion) throws -> BundleEditor.Outcome {
         do {
-            var metadata = SaveMetadata(author: author ?? Authorship.defaultAuthor(), message: message, compression: .defaultForSaves(),
-                                        signingKey: try SigningKey.forSaves())
+            var metadata = SaveMetadata(
+                author: author ?? Authorship.defaultAuthor(), message: message, compression: .defaultForSaves(),
+                signingKey: try SigningKey.forSaves())
             metadata.formatVersion = BundleLayoutSetting.forSaves()
             return try BundleEditor.apply(at: url, expectedHead: base.id, metadata: metadata) { _ in
                 .set(path, value)

@@ -37,8 +37,9 @@ public struct EditorCommand: Sendable, Equatable {
         let arguments = ["/bin/sh", "-c", "\(command) \"$@\"", command, file.path]
         // The environment is passed from Foundation's copy: Swift 6 refuses to read the C
         // global `environ`, which any thread may change.
-        return try ChildProcess.run(arguments, environment: ProcessInfo.processInfo.environment,
-                                    describedAs: "the editor '\(command)'", path: file.path)
+        return try ChildProcess.run(
+            arguments, environment: ProcessInfo.processInfo.environment,
+            describedAs: "the editor '\(command)'", path: file.path)
     }
 }
 
@@ -52,11 +53,13 @@ extension EditorCommand.Termination {
         case .exited(126):
             return "the editor '\(editor.command)' could not be run (status 126: not executable; set VISUAL or EDITOR)"
         case .exited(127):
-            return "the editor '\(editor.command)' could not be run (status 127: command not found; set VISUAL or EDITOR)"
+            return
+                "the editor '\(editor.command)' could not be run (status 127: command not found; set VISUAL or EDITOR)"
         case .exited(let status):
             return "the editor '\(editor.command)' exited with status \(status)"
         case .signaled(let number):
-            return "the editor '\(editor.command)' was killed by signal \(number) (\(String(cString: strsignal(number))))"
+            return
+                "the editor '\(editor.command)' was killed by signal \(number) (\(String(cString: strsignal(number))))"
         }
     }
 }

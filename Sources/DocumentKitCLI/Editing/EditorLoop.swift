@@ -23,13 +23,16 @@ struct EditorLoop {
     /// error's line is counted in the reopened file, whose header is always
     /// `EditorText.headerLineCount` lines). `save` saves the user's value, throwing `Refusal` for text to correct;
     /// `unchanged` is what text left as it was given means (`nil`: it is saved too).
-    func run<Result>(original: JSONValue, header: [String] = [], unchanged: (() -> Result)?,
-                     save: (JSONValue) throws -> Result) throws -> Result {
+    func run<Result>(
+        original: JSONValue, header: [String] = [], unchanged: (() -> Result)?,
+        save: (JSONValue) throws -> Result
+    ) throws -> Result {
         precondition(header.allSatisfy { $0.hasPrefix("#") && !$0.contains("\n") })
         var originalText = header.isEmpty ? Data() : Data((header.joined(separator: "\n") + "\n").utf8)
         originalText.append(original.encoded(pretty: true))
         originalText.append(0x0A)
-        let file = try ScratchFile(in: temporaryDirectory, prefix: scratchPrefix, suffix: ".json", contents: originalText)
+        let file = try ScratchFile(
+            in: temporaryDirectory, prefix: scratchPrefix, suffix: ".json", contents: originalText)
         var written = originalText
         var refusal: DocumentKitError?
         while true {
@@ -41,10 +44,14 @@ struct EditorLoop {
             }
             let text = EditorText(try file.read(limit: Int(BundleLimits.default.maxInMemoryObjectBytes)))
             if let failure = termination.failure(of: editor) {
-                throw ending(DocumentKitError(.cancelled, "edit aborted: \(failure); nothing was saved"), file, keep: text.body != EditorText(originalText).body)
+                throw ending(
+                    DocumentKitError(.cancelled, "edit aborted: \(failure); nothing was saved"), file,
+                    keep: text.body != EditorText(originalText).body)
             }
             if text.isBlank {
-                throw ending(DocumentKitError(.cancelled, "edit aborted: the file was left empty; nothing was saved"), file, keep: false)
+                throw ending(
+                    DocumentKitError(.cancelled, "edit aborted: the file was left empty; nothing was saved"), file,
+                    keep: false)
             }
             if text.saved == written {
                 // Refused text saved unfixed means the user gives up (reopening again
@@ -92,7 +99,8 @@ struct EditorLoop {
     /// it is safe in a file name, so a kept file says where it came from.
     static func scratchPrefix(_ kind: String, for url: URL) -> String {
         let name = url.deletingPathExtension().lastPathComponent.unicodeScalars.map { scalar in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar)) ? Character(scalar) : "-"
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+                ? Character(scalar) : "-"
         }
         let stem = String(name.prefix(32))
         return "\(ProcessInfo.processInfo.processName)-\(kind)-\(stem.isEmpty ? "document" : stem)"

@@ -48,7 +48,7 @@ struct EditorText {
             "# The edit of \(what) was not saved:",
             "# error: \(reason.split(whereSeparator: \.isNewline).joined(separator: " "))",
             "# Correct the JSON below and save to try again, or empty the file to abort.",
-            "# Lines starting with '#' at the top are ignored.",
+            "# Lines starting with '#' at the top are ignored."
         ]
         assert(header.count == headerLineCount)
         return Data((header.joined(separator: "\n") + "\n").utf8) + body

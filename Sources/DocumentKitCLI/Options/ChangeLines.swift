@@ -17,7 +17,8 @@ enum ChangeLines {
             }
         }
         for blob in blobs {
-            lines.append("\(blob.kind == .added ? "+" : "-") blob \(blob.digest.prefix(12)) (\(Console.bytes(blob.size)))")
+            lines.append(
+                "\(blob.kind == .added ? "+" : "-") blob \(blob.digest.prefix(12)) (\(Console.bytes(blob.size)))")
         }
         return lines
     }

@@ -14,7 +14,8 @@ enum CommandSuggestion {
     /// The optimal string alignment distance: Levenshtein's, with a swap of two adjacent
     /// letters (`lgo` for log) counting as one edit.
     static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
         for i in 0...a.count { table[i][0] = i }

@@ -30,15 +30,21 @@ struct EditOptions: ParsableArguments {
     @Option(name: [.short, .customLong("message")], help: "Why: recorded in the version.")
     var message: String?
 
-    @Option(help: "Who: recorded in the version (default: your author.name in '\(DocumentTool.name) config', else your login name).")
+    @Option(
+        help:
+            "Who: recorded in the version (default: your author.name in '\(DocumentTool.name) config', else your login name)."
+    )
     var author: String?
 
-    @Flag(name: .customLong("dry-run"), help: "Do everything but write: check the change and report the version it would save.")
+    @Flag(
+        name: .customLong("dry-run"),
+        help: "Do everything but write: check the change and report the version it would save.")
     var dryRun = false
 
     func metadata(defaultMessage: String) throws -> SaveMetadata {
-        var metadata = SaveMetadata(author: try Authorship.author(author), message: message ?? defaultMessage, compression: .defaultForSaves(),
-                                    signingKey: try SigningKey.forSaves())
+        var metadata = SaveMetadata(
+            author: try Authorship.author(author), message: message ?? defaultMessage, compression: .defaultForSaves(),
+            signingKey: try SigningKey.forSaves())
         metadata.dryRun = dryRun
         metadata.formatVersion = BundleLayoutSetting.forSaves()
         return metadata
@@ -63,7 +69,8 @@ struct EditReport: Codable {
     func print(json: Bool, bundle: String) throws {
         if json { return try Console.printJSON(self) }
         if let version, dryRun == true {
-            Console.print("would save \(Console.version(version)) of \(bundle): \(version.message); nothing was written")
+            Console.print(
+                "would save \(Console.version(version)) of \(bundle): \(version.message); nothing was written")
         } else if let version {
             Console.print("saved \(Console.version(version)) of \(bundle): \(version.message)")
         } else {

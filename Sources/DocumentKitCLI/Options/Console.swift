@@ -64,7 +64,9 @@ enum Console {
 
     /// The colours docctl uses: red for errors, yellow for warnings, green for what is well.
     enum Colour: String {
-        case red = "31", yellow = "33", green = "32"
+        case red = "31"
+        case yellow = "33"
+        case green = "32"
     }
 
     /// `text` in `colour` when `descriptor` is a terminal and colour is allowed; else as it is.

@@ -6,7 +6,9 @@ import DocumentKit
 /// <date>': …`), and is a usage error (64) like them.
 enum OptionValue {
     /// `value` converted by `convert`, or `nil` when the option was not given.
-    static func parse<T>(_ value: String?, for option: String, valueName: String, _ convert: (String) throws -> T) throws -> T? {
+    static func parse<T>(_ value: String?, for option: String, valueName: String, _ convert: (String) throws -> T)
+        throws -> T?
+    {
         guard let value else { return nil }
         do {
             return try convert(value)

@@ -50,7 +50,9 @@ final class ProgressDisplay: @unchecked Sendable {
     func report(_ progress: WorkProgress, now: Date = Date()) {
         lock.withLock {
             let key = "\(progress.phase.rawValue)/\(progress.totalBytes.map(String.init) ?? "-")"
-            if let start = state.phaseStarts[key], progress.completedBytes < start.completed { state.phaseStarts[key] = nil }
+            if let start = state.phaseStarts[key], progress.completedBytes < start.completed {
+                state.phaseStarts[key] = nil
+            }
             let start = state.phaseStarts[key] ?? (now, progress.completedBytes)
             state.phaseStarts[key] = start
             let finished = progress.totalBytes.map { progress.completedBytes >= $0 } ?? false
@@ -58,7 +60,8 @@ final class ProgressDisplay: @unchecked Sendable {
             if let last = state.lastDrawn, now.timeIntervalSince(last) < 0.1, !finished { return }
             state.lastDrawn = now
             state.shown = true
-            write("\r" + line(progress, since: start.completed, elapsed: now.timeIntervalSince(start.time)) + "\u{1B}[K")
+            write(
+                "\r" + line(progress, since: start.completed, elapsed: now.timeIntervalSince(start.time)) + "\u{1B}[K")
         }
     }
 
@@ -91,7 +94,9 @@ final class ProgressDisplay: @unchecked Sendable {
             let barWidth = min(30, width - 1 - parts[0].count - 48 - 6)
             if barWidth >= 10 {
                 let filled = Int(fraction * Double(barWidth))
-                parts.append("[" + String(repeating: "#", count: filled) + String(repeating: "·", count: barWidth - filled) + "]")
+                parts.append(
+                    "[" + String(repeating: "#", count: filled) + String(repeating: "·", count: barWidth - filled) + "]"
+                )
             }
         } else {
             tail.append(Console.bytes(done))

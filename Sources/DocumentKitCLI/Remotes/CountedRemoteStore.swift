@@ -46,7 +46,9 @@ struct CountedRemoteStore: RemoteStore {
         try counted { try base.delete(key) }
     }
 
-    func replaceObject(at objectPath: String, stagedIn staging: String, adding files: [(path: String, data: Data)], ifTag tag: String?) throws -> Bool {
+    func replaceObject(
+        at objectPath: String, stagedIn staging: String, adding files: [(path: String, data: Data)], ifTag tag: String?
+    ) throws -> Bool {
         try counted { try base.replaceObject(at: objectPath, stagedIn: staging, adding: files, ifTag: tag) }
     }
 

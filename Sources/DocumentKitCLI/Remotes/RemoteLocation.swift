@@ -6,7 +6,8 @@ import Foundation
 /// it (the endpoint given with `--endpoint`, `nil` when the program's configuration
 /// decides; the request timeout and retries). A tool that links an S3 client passes one
 /// to ``DocumentTool/run(name:types:s3:)``.
-public typealias S3RemoteOpener = @Sendable (_ bucket: String, _ prefix: String, _ connection: RemoteConnection) throws -> any RemoteStore
+public typealias S3RemoteOpener =
+    @Sendable (_ bucket: String, _ prefix: String, _ connection: RemoteConnection) throws -> any RemoteStore
 
 /// Where a remote is, as the user named it: `s3://bucket/prefix`, or a folder.
 enum RemoteLocation: Equatable {
@@ -21,8 +22,11 @@ enum RemoteLocation: Equatable {
         }
         let rest = text.dropFirst(5)
         let bucket = rest.prefix { $0 != "/" }
-        guard !bucket.isEmpty else { throw ValidationError("'\(text)' names no bucket: write s3://BUCKET or s3://BUCKET/PREFIX") }
-        self = .s3(bucket: String(bucket), prefix: rest.dropFirst(bucket.count).split(separator: "/").joined(separator: "/"))
+        guard !bucket.isEmpty else {
+            throw ValidationError("'\(text)' names no bucket: write s3://BUCKET or s3://BUCKET/PREFIX")
+        }
+        self = .s3(
+            bucket: String(bucket), prefix: rest.dropFirst(bucket.count).split(separator: "/").joined(separator: "/"))
     }
 
     /// Whether `text` names a remote rather than a bundle: an `s3://` address, or a folder
@@ -35,18 +39,24 @@ enum RemoteLocation: Equatable {
     /// speaks, is refused rather than taken for a folder of that name, with what was
     /// probably meant; `nil` for anything else, and for a folder that exists.
     static func mistypedAddress(_ text: String) -> String? {
-        guard let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix(":/"), !FileManager.default.isDirectory(text) else { return nil }
+        guard let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix(":/"),
+            !FileManager.default.isDirectory(text)
+        else { return nil }
         let scheme = text[..<colon]
-        guard let first = scheme.first, first.isLetter, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+.-".contains($0) }) else { return nil }
+        guard let first = scheme.first, first.isLetter,
+            scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+.-".contains($0) })
+        else { return nil }
         let rest = text[text.index(after: colon)...].drop { $0 == "/" }
         let speaks = "a remote is a folder or s3://BUCKET/PREFIX"
         if scheme.lowercased() == "s3" {
             return "not an S3 address (\(speaks)); did you mean s3://\(rest)?"
         }
         if ["http", "https"].contains(scheme.lowercased()) {
-            return "a web address, not a remote (\(speaks)); for an S3-compatible service at that address, give s3://BUCKET/PREFIX with --endpoint \(scheme.lowercased())://\(rest.prefix { $0 != "/" })"
+            return
+                "a web address, not a remote (\(speaks)); for an S3-compatible service at that address, give s3://BUCKET/PREFIX with --endpoint \(scheme.lowercased())://\(rest.prefix { $0 != "/" })"
         }
-        return "a \(scheme): address, which this build does not speak (\(speaks)); to use a folder of that name, write ./\(text)"
+        return
+            "a \(scheme): address, which this build does not speak (\(speaks)); to use a folder of that name, write ./\(text)"
     }
 
     /// The remote's store. An S3 remote in a tool built without an S3 client is handed to
@@ -75,12 +85,15 @@ enum S3Helper {
     /// Replaces this process with `NAME-s3` from the tool's folder; returns the error when
     /// there is none, which names `remote` and says what to run to have the helper.
     static func handOver(remote: String) -> DocumentKitError {
-        let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        let executable =
+            Bundle.main.executableURL?.resolvingSymlinksInPath() ?? URL(fileURLWithPath: CommandLine.arguments[0])
         let folder = executable.deletingLastPathComponent()
         let helper = folder.appendingPathComponent("\(DocumentTool.name)-s3").path
         guard FileManager.default.isExecutableFile(atPath: helper) else {
-            return DocumentKitError(.unavailable, "S3 remotes need \(DocumentTool.name)-s3, which is not beside \(DocumentTool.name) (in \(folder.path)): \(howToGet(into: folder))",
-                                    path: remote)
+            return DocumentKitError(
+                .unavailable,
+                "S3 remotes need \(DocumentTool.name)-s3, which is not beside \(DocumentTool.name) (in \(folder.path)): \(howToGet(into: folder))",
+                path: remote)
         }
         return ChildProcess.replaceProcess(with: helper, arguments: [helper] + CommandLine.arguments.dropFirst())
     }
@@ -94,7 +107,9 @@ enum S3Helper {
         let helper = "\(DocumentTool.name)-s3"
         let parts = folder.standardizedFileURL.pathComponents
         guard let build = parts.lastIndex(of: ".build"), build > 0 else {
-            return DocumentTool.name == "docctl" ? "install it beside docctl (DocumentKit's scripts/install.sh installs both)" : "install it beside \(DocumentTool.name)"
+            return DocumentTool.name == "docctl"
+                ? "install it beside docctl (DocumentKit's scripts/install.sh installs both)"
+                : "install it beside \(DocumentTool.name)"
         }
         let root = NSString.path(withComponents: Array(parts[..<build]))
         let release = parts.last?.hasSuffix("release") == true

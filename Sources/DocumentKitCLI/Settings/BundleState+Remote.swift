@@ -16,13 +16,17 @@ extension RemoteLocation {
             // The state travels with the bundle (pack keeps it): a folder remembered on
             // another machine is refused rather than made here, as a named one would be.
             guard remote.hasPrefix("s3://") || FileManager.default.isDirectory(remote) else {
-                throw DocumentKitError(.usage, "its remembered remote \(remote) (remote.default) is not a folder here: name the remote, or remember another with '\(DocumentTool.name) state set \(url.relativePath) remote.default REMOTE'",
-                                       path: url.relativePath)
+                throw DocumentKitError(
+                    .usage,
+                    "its remembered remote \(remote) (remote.default) is not a folder here: name the remote, or remember another with '\(DocumentTool.name) state set \(url.relativePath) remote.default REMOTE'",
+                    path: url.relativePath)
             }
             return remote
         }
-        throw DocumentKitError(.usage, "no remote given, and none remembered for it: name one, or remember one with '\(DocumentTool.name) state set \(url.relativePath) remote.default REMOTE'",
-                               path: url.relativePath)
+        throw DocumentKitError(
+            .usage,
+            "no remote given, and none remembered for it: name one, or remember one with '\(DocumentTool.name) state set \(url.relativePath) remote.default REMOTE'",
+            path: url.relativePath)
     }
 
     /// Makes the bundle at `url` remember the remote `text` (``rememberedForm(_:)``).

@@ -17,10 +17,14 @@ public enum NamedBundleState {
 
     /// The state `docctl state` knows by name, in the order `list` shows it.
     public static let settings: [Setting] = [
-        .choice("export.format", summary: "the format 'docctl export' writes when given no --format") { $0.exportFormat },
+        .choice("export.format", summary: "the format 'docctl export' writes when given no --format") {
+            $0.exportFormat
+        },
         .uuid("task.last-opened", summary: "the id of the task last open in this bundle") { $0.lastOpenedTask },
-        .text("remote.default", summary: "the remote push and pull use when given none; clone sets it",
-              normalized: RemoteLocation.rememberedForm) { $0.defaultRemote },
+        .text(
+            "remote.default", summary: "the remote push and pull use when given none; clone sets it",
+            normalized: RemoteLocation.rememberedForm
+        ) { $0.defaultRemote }
     ]
 
     /// The value of `name` in the state of the bundle at `url`: a known setting, or any key
@@ -38,7 +42,8 @@ public enum NamedBundleState {
             let snapshot = BundleState(storage: InMemoryStorage(values: stored))
             let known = try settings.map { try $0.entry(in: snapshot) }
             let others = stored.keys.filter { key in !settings.contains { $0.key == key } }.sorted()
-            return known + others.map { NamedSettingValue(name: $0, key: $0, value: stored[$0], isSet: true, defaultValue: nil) }
+            return known
+                + others.map { NamedSettingValue(name: $0, key: $0, value: stored[$0], isSet: true, defaultValue: nil) }
         }
     }
 
@@ -48,7 +53,8 @@ public enum NamedBundleState {
     /// otherwise a string, or always a string with `asString`. Makes no version.
     public static func set(_ name: String, to value: String, asString: Bool = false, in url: URL) throws {
         if let setting = try setting(named: name) { return try setting.write(BundleState(bundle: url), value) }
-        try BundleStateStorage(url: url).setValue(asString ? .string(value) : JSONValue.parseArgument(value), forKey: name)
+        try BundleStateStorage(url: url).setValue(
+            asString ? .string(value) : JSONValue.parseArgument(value), forKey: name)
     }
 
     /// What ``set(_:to:asString:in:)`` checks, without writing: the bundle opens, the key is

@@ -23,13 +23,16 @@ public struct NamedSetting<Settings: KeyValueSettings>: Sendable {
 
     func entry(in settings: Settings) throws -> NamedSettingValue {
         let (stored, defaultValue) = try read(settings)
-        return NamedSettingValue(name: name, key: key, value: stored ?? defaultValue, isSet: stored != nil, defaultValue: defaultValue)
+        return NamedSettingValue(
+            name: name, key: key, value: stored ?? defaultValue, isSet: stored != nil, defaultValue: defaultValue)
     }
 
     /// A setting whose value is any non-blank text, kept as a string, after `normalized`
     /// (which makes a relative path absolute, say, so that it means the same from anywhere).
-    static func text(_ name: String, summary: String, normalized: @escaping @Sendable (String) -> String = { $0 },
-                     _ container: @escaping @Sendable (Settings) -> KeyValueContainer<String>) -> Self {
+    static func text(
+        _ name: String, summary: String, normalized: @escaping @Sendable (String) -> String = { $0 },
+        _ container: @escaping @Sendable (Settings) -> KeyValueContainer<String>
+    ) -> Self {
         make(name, summary: summary, choices: nil, container) { text in
             guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw DocumentKitError(.usage, "the value must not be blank (use 'unset' to remove it)", location: name)
@@ -59,8 +62,11 @@ public struct NamedSetting<Settings: KeyValueSettings>: Sendable {
         make(name, summary: summary, choices: nil, container) { text in
             guard let value = Value(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
                 // 86400, not Double's 86400.0.
-                let bounds = [range.lowerBound, range.upperBound].map { "\($0)".replacingOccurrences(of: #"\.0$"#, with: "", options: .regularExpression) }
-                throw DocumentKitError(.usage, "'\(text)' is not a number from \(bounds[0]) to \(bounds[1])", location: name)
+                let bounds = [range.lowerBound, range.upperBound].map {
+                    "\($0)".replacingOccurrences(of: #"\.0$"#, with: "", options: .regularExpression)
+                }
+                throw DocumentKitError(
+                    .usage, "'\(text)' is not a number from \(bounds[0]) to \(bounds[1])", location: name)
             }
             return value
         }
@@ -68,11 +74,14 @@ public struct NamedSetting<Settings: KeyValueSettings>: Sendable {
 
     /// A setting whose value is a UUID, such as a task's id; read in either letter case,
     /// stored as `UUID` writes it (upper case).
-    static func uuid(_ name: String, summary: String,
-                     _ container: @escaping @Sendable (Settings) -> KeyValueContainer<UUID>) -> Self {
+    static func uuid(
+        _ name: String, summary: String,
+        _ container: @escaping @Sendable (Settings) -> KeyValueContainer<UUID>
+    ) -> Self {
         make(name, summary: summary, choices: nil, container) { text in
             guard let value = UUID(uuidString: text) else {
-                throw DocumentKitError(.usage, "'\(text)' is not a UUID (such as 6F9619FF-8B86-D011-B42D-00C04FC964FF)", location: name)
+                throw DocumentKitError(
+                    .usage, "'\(text)' is not a UUID (such as 6F9619FF-8B86-D011-B42D-00C04FC964FF)", location: name)
             }
             return value
         }
@@ -90,8 +99,10 @@ public struct NamedSetting<Settings: KeyValueSettings>: Sendable {
             read: { settings in
                 let container = container(settings)
                 let stored = try container.storedValue()
-                return (try stored.map { try KeyValueCodec.encode($0, key: key) },
-                        try container.defaultValue.map { try KeyValueCodec.encode($0, key: key) })
+                return (
+                    try stored.map { try KeyValueCodec.encode($0, key: key) },
+                    try container.defaultValue.map { try KeyValueCodec.encode($0, key: key) }
+                )
             },
             // Parsed before the container is touched: a refused value writes nothing.
             write: { settings, text in

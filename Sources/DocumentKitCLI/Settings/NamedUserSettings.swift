@@ -11,22 +11,32 @@ public enum NamedUserSettings {
     public static let settings: [Setting] = [
         .text("author.name", summary: "your name, as the author of the versions you save") { $0.authorName },
         .text("author.email", summary: "your email, saved with your name as 'Name <email>'") { $0.authorEmail },
-        .choice("export.format", summary: "the format 'docctl export' writes when given no --format") { $0.exportFormat },
+        .choice("export.format", summary: "the format 'docctl export' writes when given no --format") {
+            $0.exportFormat
+        },
         .choice("compression", summary: "how saves store new objects: zstd where it pays, or none") { $0.compression },
-        .number("format-version", summary: "the layout saves write: 3, or 2 (DocumentKit 0.3 reads)",
-                in: BundleManifest.wholeManifestFormatVersion...BundleManifest.currentFormatVersion) { $0.formatVersion },
-        .number("remote.timeout", summary: "seconds an S3 request may go unanswered before a retry", in: 0.001...86_400) { $0.remoteTimeout },
-        .number("remote.retries", summary: "how many times a failed S3 request is tried again", in: 0...100) { $0.remoteRetries },
+        .number(
+            "format-version", summary: "the layout saves write: 3, or 2 (DocumentKit 0.3 reads)",
+            in: BundleManifest.wholeManifestFormatVersion...BundleManifest.currentFormatVersion
+        ) { $0.formatVersion },
+        .number("remote.timeout", summary: "seconds an S3 request may go unanswered before a retry", in: 0.001...86_400)
+        { $0.remoteTimeout },
+        .number("remote.retries", summary: "how many times a failed S3 request is tried again", in: 0...100) {
+            $0.remoteRetries
+        },
         .number("remote.retry-budget", summary: "the most retries of all of a command's S3 requests", in: 0...10_000) {
             $0.remoteRetryBudget
         },
-        .number("remote.jobs", summary: "how many files push, clone and pull move at once", in: 1...64) { $0.remoteJobs },
+        .number("remote.jobs", summary: "how many files push, clone and pull move at once", in: 1...64) {
+            $0.remoteJobs
+        }
     ]
 
     /// The setting called `name`; a usage error listing the known names if there is none.
     public static func setting(named name: String) throws -> Setting {
         guard let setting = settings.first(where: { $0.name == name }) else {
-            throw DocumentKitError(.usage, "unknown setting '\(name)' (known: \(settings.map(\.name).joined(separator: ", ")))")
+            throw DocumentKitError(
+                .usage, "unknown setting '\(name)' (known: \(settings.map(\.name).joined(separator: ", ")))")
         }
         return setting
     }

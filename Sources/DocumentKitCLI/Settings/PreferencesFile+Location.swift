@@ -5,7 +5,8 @@ extension PreferencesFile {
     /// The preferences of `application` for the user whose environment is `environment`
     /// (the program passes its own), in ``location(application:environment:)``.
     public convenience init(application: String, keyPrefix: String = "", environment: [String: String]) throws {
-        self.init(url: try PreferencesFile.location(application: application, environment: environment), keyPrefix: keyPrefix)
+        self.init(
+            url: try PreferencesFile.location(application: application, environment: environment), keyPrefix: keyPrefix)
     }
 
     /// `$XDG_CONFIG_HOME/APPLICATION/preferences.json`, following the XDG Base Directory
@@ -18,7 +19,9 @@ extension PreferencesFile {
         } else if let home = DocumentTool.homeFolder(environment: environment) {
             configHome = (home as NSString).appendingPathComponent(".config")
         } else {
-            throw DocumentKitError(.missingInput, "cannot find the preferences: neither XDG_CONFIG_HOME nor HOME is set, and the user has no home folder")
+            throw DocumentKitError(
+                .missingInput,
+                "cannot find the preferences: neither XDG_CONFIG_HOME nor HOME is set, and the user has no home folder")
         }
         return URL(fileURLWithPath: configHome, isDirectory: true)
             .appendingPathComponent(application, isDirectory: true)

@@ -13,7 +13,9 @@ extension SigningKey {
     /// `nil` when there is none. A key file that is not private, or not a key, stops the
     /// save: a save the user expects signed is never made unsigned.
     static func forSaves(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SigningKey? {
-        guard let url = try? location(environment: environment), SystemCall.linkStatus(url.path) != nil else { return nil }
+        guard let url = try? location(environment: environment), SystemCall.linkStatus(url.path) != nil else {
+            return nil
+        }
         return try SigningKey(contentsOf: url)
     }
 }
@@ -29,7 +31,9 @@ extension TrustedSigners {
     /// The signers in `path`, else in the default file when it exists, and the user's own
     /// key (`signing.key`), trusted as "you" unless a line names it: what the user signed
     /// is theirs. `nil` when there is neither a file nor a key.
-    static func named(_ path: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> TrustedSigners? {
+    static func named(_ path: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> TrustedSigners?
+    {
         var signers: TrustedSigners?
         if let path {
             signers = try TrustedSigners(contentsOf: URL(fileURLWithPath: path))

@@ -11,7 +11,10 @@ extension ExportFormat {
     /// when it is not set.
     public static func configured(settings: UserSettings? = nil) throws -> ExportFormat {
         guard let format = try (settings ?? .standard()).exportFormat.get() else {
-            throw DocumentKitError(.usage, "no export format given: use --format, an output ending in .zip, .tar, .tar.gz or .tar.zst, or set one (\(DocumentTool.name) config set export.format FORMAT)")
+            throw DocumentKitError(
+                .usage,
+                "no export format given: use --format, an output ending in .zip, .tar, .tar.gz or .tar.zst, or set one (\(DocumentTool.name) config set export.format FORMAT)"
+            )
         }
         return format
     }

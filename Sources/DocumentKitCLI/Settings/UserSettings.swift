@@ -38,7 +38,9 @@ public struct UserSettings: KeyValueSettings {
     /// process: read once, however many settings a command reads (a save reads the
     /// author's name and email and the compression), or the error reading them gave.
     static let snapshot = Result { () throws -> UserSettings in
-        UserSettings(storage: InMemoryStorage(values: try preferencesFile(environment: ProcessInfo.processInfo.environment).storedValues()))
+        UserSettings(
+            storage: InMemoryStorage(
+                values: try preferencesFile(environment: ProcessInfo.processInfo.environment).storedValues()))
     }
 
     /// Who the user is, for the versions they save: `author.name` in `docctl config`.

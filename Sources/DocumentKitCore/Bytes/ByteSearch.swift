@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Finding a byte string in a large buffer.
@@ -14,7 +14,9 @@ package enum ByteSearch {
     /// missing. The fallback stops at every occurrence of the first byte, which in a JSON
     /// document full of ids, for a quoted id, is every string.
     package static func offsets(of needle: [UInt8], in haystack: UnsafeRawBufferPointer) -> [Int] {
-        guard let first = needle.first, haystack.count >= needle.count, let base = haystack.baseAddress else { return [] }
+        guard let first = needle.first, haystack.count >= needle.count, let base = haystack.baseAddress else {
+            return []
+        }
         var found: [Int] = []
         needle.withUnsafeBytes { needle in
             var start = 0

@@ -10,9 +10,11 @@ package enum OrderedWork {
     /// `consume`, in order. With a `width` of 1, or one piece, everything runs on this
     /// thread, in order. When `consume` throws, no piece starts after, the pieces under way
     /// finish, and the error is thrown.
-    package static func run<Result: Sendable>(count: Int, width: Int, lookahead: Int,
-                                              produce: @escaping @Sendable (Int) -> Result,
-                                              consume: (Int, Result) throws -> Void) throws {
+    package static func run<Result: Sendable>(
+        count: Int, width: Int, lookahead: Int,
+        produce: @escaping @Sendable (Int) -> Result,
+        consume: (Int, Result) throws -> Void
+    ) throws {
         guard width > 1, count > 1 else {
             for index in 0..<count { try consume(index, produce(index)) }
             return

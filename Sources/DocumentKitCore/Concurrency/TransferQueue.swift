@@ -19,7 +19,9 @@ public enum TransferQueue {
     ///
     /// Each item is handed to one call and to no other thread; the progress meter of this
     /// thread counts what every call counts.
-    package static func run<Item>(_ items: [Item], jobs: Int, _ transfer: @escaping @Sendable (Item) throws -> Void) throws {
+    package static func run<Item>(_ items: [Item], jobs: Int, _ transfer: @escaping @Sendable (Item) throws -> Void)
+        throws
+    {
         guard jobs > 1, items.count > 1 else {
             for item in items { try transfer(item) }
             return

@@ -33,8 +33,10 @@ package final class ProgressMeter: Sendable {
     /// `direction`. A phase opened inside another (a save inside an import) counts alone
     /// until it ends; then the outer phase goes on. The total is worked out only when a
     /// handler listens: every save opens a phase, and most have no one watching.
-    package static func phase<T>(_ phase: WorkProgress.Phase, counting direction: Direction, totalBytes: @autoclosure () -> UInt64?,
-                                 _ body: () throws -> T) rethrows -> T {
+    package static func phase<T>(
+        _ phase: WorkProgress.Phase, counting direction: Direction, totalBytes: @autoclosure () -> UInt64?,
+        _ body: () throws -> T
+    ) rethrows -> T {
         guard let meter = current else { return try body() }
         meter.phases.mutate { $0.append(Phase(phase: phase, direction: direction, total: totalBytes())) }
         meter.report(force: true)

@@ -49,7 +49,9 @@ public final class WorkMeter: Sendable {
 
     /// The counts so far, by kind.
     public var snapshot: [Kind: Int] {
-        counts.withLock { counts in Dictionary(uniqueKeysWithValues: Kind.allCases.map { ($0, counts[Self.kindIndex($0)]) }) }
+        counts.withLock { counts in
+            Dictionary(uniqueKeysWithValues: Kind.allCases.map { ($0, counts[Self.kindIndex($0)]) })
+        }
     }
 
     /// The counts as one JSON object, `{"json-bytes": 120, …}`, in the order of ``Kind``.

@@ -58,7 +58,9 @@ public struct WorkProgress: Sendable, Equatable {
 
     /// Runs `body`, reporting the progress of the DocumentKit work it does, in this task
     /// (and on the threads its `async` operations run blocking work on), to `handler`.
-    public static func reporting<T>(to handler: @escaping Handler, during body: () async throws -> T) async rethrows -> T {
+    public static func reporting<T>(to handler: @escaping Handler, during body: () async throws -> T) async rethrows
+        -> T
+    {
         try await ProgressMeter.$current.withValue(ProgressMeter(handler: handler)) { try await body() }
     }
 }

@@ -12,7 +12,7 @@ public struct ObjectDigest: Hashable, Comparable, Sendable, Codable, CustomStrin
     /// Parses 64 lowercase hexadecimal digits; `nil` for anything else.
     public init?(hex: String) {
         guard hex.utf8.count == 64,
-              hex.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+            hex.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
         else { return nil }
         self.hex = hex
     }
@@ -43,7 +43,8 @@ public struct ObjectDigest: Hashable, Comparable, Sendable, Codable, CustomStrin
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let digest = ObjectDigest(hex: text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not a SHA-256 digest (64 lowercase hex digits)")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "'\(text)' is not a SHA-256 digest (64 lowercase hex digits)")
         }
         self = digest
     }

@@ -26,9 +26,14 @@ extension DocumentKitError {
     /// error's location and its message the error's; with more, the message lists them all.
     public init(violations: [RuleViolation], path: String? = nil) {
         if violations.count == 1 {
-            self.init(.invalidDocument, violations[0].message, path: path, location: violations[0].path.isEmpty ? nil : violations[0].path)
+            self.init(
+                .invalidDocument, violations[0].message, path: path,
+                location: violations[0].path.isEmpty ? nil : violations[0].path)
         } else {
-            self.init(.invalidDocument, "\(violations.count) rules are broken: " + violations.map(\.description).joined(separator: "; "), path: path)
+            self.init(
+                .invalidDocument,
+                "\(violations.count) rules are broken: " + violations.map(\.description).joined(separator: "; "),
+                path: path)
         }
         self.violations = violations
     }

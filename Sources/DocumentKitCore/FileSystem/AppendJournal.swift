@@ -48,17 +48,23 @@ package struct AppendJournal {
     /// `length` bytes long), and flushes the folder so the journal is on disk before the
     /// first appended byte can be. Errors name `reportedPath`, the bundle as the caller
     /// named it.
-    package static func begin(bundlePath: String, fd: Int32, length: UInt64, reportedPath: String? = nil) throws -> AppendJournal {
+    package static func begin(bundlePath: String, fd: Int32, length: UInt64, reportedPath: String? = nil) throws
+        -> AppendJournal
+    {
         let reported = reportedPath ?? bundlePath
         let end = try tail(of: fd, before: length, path: reported)
         let folder = try AtomicReplacement.openFolder(of: URL(fileURLWithPath: bundlePath), reportedPath: reported)
         let name = name(for: bundlePath)
         let journal = AppendJournal(path: path(for: bundlePath), length: length, end: end, folder: folder)
-        let text = "documentkit-append 1\nlength \(length)\nend \(end.map { String($0, radix: 16).leftPadded(to: 2) }.joined())\n"
+        let text =
+            "documentkit-append 1\nlength \(length)\nend \(end.map { String($0, radix: 16).leftPadded(to: 2) }.joined())\n"
         unlinkat(folder.descriptor, name, 0)
         do {
             let fd = openat(folder.descriptor, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { throw TemporarySibling.creationError("cannot create its journal beside it", path: reported, errno: errno) }
+            guard fd >= 0 else {
+                throw TemporarySibling.creationError(
+                    "cannot create its journal beside it", path: reported, errno: errno)
+            }
             let file = OpenFile(adopting: fd, path: journal.path)
             try file.write(Data(text.utf8))
             try file.synchronize()
@@ -94,9 +100,9 @@ package struct AppendJournal {
         guard let data = FileManager.default.contents(atPath: path), data.count < 1024 else { return nil }
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
         guard lines.count == 3, lines[0] == "documentkit-append 1",
-              lines[1].hasPrefix("length "), let length = UInt64(lines[1].dropFirst(7)),
-              lines[2].hasPrefix("end "), let end = hexBytes(lines[2].dropFirst(4)),
-              UInt64(end.count) == min(length, UInt64(recordedEndBytes)), endsInEndRecord(end)
+            lines[1].hasPrefix("length "), let length = UInt64(lines[1].dropFirst(7)),
+            lines[2].hasPrefix("end "), let end = hexBytes(lines[2].dropFirst(4)),
+            UInt64(end.count) == min(length, UInt64(recordedEndBytes)), endsInEndRecord(end)
         else { return nil }
         return AppendJournal(path: path, length: length, end: end, folder: nil)
     }
@@ -122,14 +128,19 @@ package struct AppendJournal {
             return
         }
         let fd = SystemCall.open(bundlePath, O_RDWR)
-        guard fd >= 0 else { throw DocumentKitError.system("cannot open to repair an interrupted save", path: bundlePath, errno: errno) }
+        guard fd >= 0 else {
+            throw DocumentKitError.system("cannot open to repair an interrupted save", path: bundlePath, errno: errno)
+        }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw DocumentKitError.system("cannot stat", path: bundlePath, errno: errno) }
+        guard fstat(fd, &info) == 0 else {
+            throw DocumentKitError.system("cannot stat", path: bundlePath, errno: errno)
+        }
         let size = UInt64(info.st_size)
         if size > journal.length, journal.describes(fd, path: bundlePath), isCompleteZip(journal.length) {
             guard ftruncate(fd, off_t(journal.length)) == 0, fsync(fd) == 0 else {
-                throw DocumentKitError.system("cannot remove the tail of an interrupted save", path: bundlePath, errno: errno)
+                throw DocumentKitError.system(
+                    "cannot remove the tail of an interrupted save", path: bundlePath, errno: errno)
             }
         }
         try journal.finish()
@@ -142,14 +153,17 @@ package struct AppendJournal {
         let record = 22
         guard bytes.count >= record else { return false }
         let start = bytes.count - record
-        return Array(bytes[start..<start + 4]) == [0x50, 0x4B, 0x05, 0x06] && bytes[bytes.count - 2] == 0 && bytes[bytes.count - 1] == 0
+        return Array(bytes[start..<start + 4]) == [0x50, 0x4B, 0x05, 0x06] && bytes[bytes.count - 2] == 0
+            && bytes[bytes.count - 1] == 0
     }
 
     private static func tail(of fd: Int32, before length: UInt64, path: String) throws -> [UInt8] {
         let count = Int(min(length, UInt64(recordedEndBytes)))
         do {
             let bytes = try POSIXFile.read(fd, count: count, at: length - UInt64(count), path: path)
-            guard bytes.count == count else { throw DocumentKitError(.ioError, "the file is shorter than its append journal says", path: path) }
+            guard bytes.count == count else {
+                throw DocumentKitError(.ioError, "the file is shorter than its append journal says", path: path)
+            }
             return bytes
         } catch let error as ArchiveError {
             throw DocumentKitError(error)

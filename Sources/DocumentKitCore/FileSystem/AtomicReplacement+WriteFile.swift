@@ -6,7 +6,9 @@ extension AtomicReplacement {
     /// leaves nothing behind when it throws. An existing file, or a symbolic link, at `url`
     /// is refused (`cannotCreateOutput`) unless `replace`, and never followed. Returns the
     /// bytes written.
-    package static func writeFile(at url: URL, replace: Bool, flushing: Bool = true, _ write: (CountingFile) throws -> Void) throws -> UInt64 {
+    package static func writeFile(
+        at url: URL, replace: Bool, flushing: Bool = true, _ write: (CountingFile) throws -> Void
+    ) throws -> UInt64 {
         let output = try AtomicReplacement(destination: url, followingLinks: false)
         let file = CountingFile(output.file)
         try write(file)

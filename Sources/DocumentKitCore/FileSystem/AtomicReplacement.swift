@@ -39,7 +39,8 @@ package final class AtomicReplacement {
         reportedPath = requested.relativePath
         folder = try AtomicReplacement.openFolder(of: destination, reportedPath: reportedPath)
         TemporarySibling.removeLeftovers(of: destination.lastPathComponent, in: folder)
-        (temporaryName, file) = try TemporarySibling.file(for: destination.lastPathComponent, in: folder, reportedPath: reportedPath)
+        (temporaryName, file) = try TemporarySibling.file(
+            for: destination.lastPathComponent, in: folder, reportedPath: reportedPath)
     }
 
     /// The temporary file, complete once its writer is done: a caller may check it there
@@ -115,8 +116,12 @@ package final class AtomicReplacement {
         let fd = SystemCall.open(path, O_RDONLY | O_DIRECTORY)
         guard fd >= 0 else {
             switch errno {
-            case ENOENT: throw DocumentKitError(.cannotCreateOutput, "cannot create it: its folder does not exist", path: reportedPath)
-            case ENOTDIR: throw DocumentKitError(.cannotCreateOutput, "cannot create it: its folder is not a folder", path: reportedPath)
+            case ENOENT:
+                throw DocumentKitError(
+                    .cannotCreateOutput, "cannot create it: its folder does not exist", path: reportedPath)
+            case ENOTDIR:
+                throw DocumentKitError(
+                    .cannotCreateOutput, "cannot create it: its folder is not a folder", path: reportedPath)
             default: throw DocumentKitError.system("cannot open its folder", path: reportedPath, errno: errno)
             }
         }
@@ -150,7 +155,8 @@ package final class AtomicReplacement {
         var current = url.standardizedFileURL
         for _ in 0..<32 {
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path) else { break }
-            current = target.hasPrefix("/")
+            current =
+                target.hasPrefix("/")
                 ? URL(fileURLWithPath: target)
                 : current.deletingLastPathComponent().appendingPathComponent(target).standardizedFileURL
         }
@@ -186,10 +192,12 @@ extension AtomicReplacement {
     /// write bit is asked, as the user who set it expects. Links are followed, as saves do.
     package static func refuseReadOnly(_ url: URL) throws {
         guard let info = SystemCall.status(resolvingSymbolicLinks(url).path),
-              (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & S_IWUSR == 0 else { return }
-        throw DocumentKitError(.cannotCreateOutput,
-                               "\(DocumentKitError.systemMessage("cannot write", errno: EACCES)) (it is read-only, mode \(String(info.st_mode & 0o777, radix: 8))); nothing was written",
-                               path: url.relativePath)
+            (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & S_IWUSR == 0
+        else { return }
+        throw DocumentKitError(
+            .cannotCreateOutput,
+            "\(DocumentKitError.systemMessage("cannot write", errno: EACCES)) (it is read-only, mode \(String(info.st_mode & 0o777, radix: 8))); nothing was written",
+            path: url.relativePath)
     }
 }
 
@@ -199,4 +207,3 @@ extension DocumentKitError {
         DocumentKitError(.cannotCreateOutput, "already exists", path: path, remedy: .replaceOutput)
     }
 }
-

@@ -59,11 +59,16 @@ package final class BundleLock {
                 notify(url.relativePath, (try? file.status()).flatMap(LockHolder.of))
             }
             guard let deadline else {
-                if observer != nil { usleep(pause); pause = min(pause * 2, 50_000) }
+                if observer != nil {
+                    usleep(pause)
+                    pause = min(pause * 2, 50_000)
+                }
                 continue
             }
             if clock.now >= deadline {
-                throw DocumentKitError(.conflict, "locked by another writer for more than \(String(format: "%g", timeout ?? 0)) s", path: url.relativePath)
+                throw DocumentKitError(
+                    .conflict, "locked by another writer for more than \(String(format: "%g", timeout ?? 0)) s",
+                    path: url.relativePath)
             }
             usleep(pause)
             pause = min(pause * 2, 50_000)

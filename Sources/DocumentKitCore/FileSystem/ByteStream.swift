@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A descriptor read or written in sequence, such as standard input or output, which may be
 /// a pipe: unlike ``OpenFile``, whose I/O is positional, it has no offsets, and it does not

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Buffered, position-tracking output to a file descriptor, for writers that append
@@ -32,7 +32,9 @@ package final class FileOutputBuffer {
         self.flushedOffset = offset
         self.buffer = .allocate(byteCount: capacity, alignment: 16)
         var status = stat()
-        leavesHoles = offset == 0 && fstat(fileDescriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && status.st_size == 0
+        leavesHoles =
+            offset == 0 && fstat(fileDescriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+            && status.st_size == 0
     }
 
     deinit {

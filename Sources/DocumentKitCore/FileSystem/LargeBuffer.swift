@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Buffers of many megabytes (a document read whole, a spliced document), each in its
@@ -31,21 +32,24 @@ package enum LargeBuffer {
     package static func zeroed(count: Int) -> Data {
         guard count >= threshold else { return Data(count: count) }
         #if canImport(Glibc)
-        // Huge pages need 2 MiB alignment, which mmap does not promise: map a page more
-        // and give back what lies before and after the aligned part.
-        let length = (count + hugePage - 1) / hugePage * hugePage
-        guard let mapping = mmap(nil, length + hugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-              mapping != MAP_FAILED else { return Data(count: count) }
-        let address = UInt(bitPattern: mapping)
-        let aligned = (address + UInt(hugePage) - 1) / UInt(hugePage) * UInt(hugePage)
-        let head = Int(aligned - address)
-        if head > 0 { _ = munmap(mapping, head) }
-        if hugePage - head > 0 { _ = munmap(mapping + head + length, hugePage - head) }
-        let buffer = mapping + head
-        _ = madvise(buffer, length, Int32(MADV_HUGEPAGE))
-        return Data(bytesNoCopy: buffer, count: count, deallocator: .custom { pointer, _ in _ = munmap(pointer, length) })
+            // Huge pages need 2 MiB alignment, which mmap does not promise: map a page more
+            // and give back what lies before and after the aligned part.
+            let length = (count + hugePage - 1) / hugePage * hugePage
+            guard
+                let mapping = mmap(nil, length + hugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+                mapping != MAP_FAILED
+            else { return Data(count: count) }
+            let address = UInt(bitPattern: mapping)
+            let aligned = (address + UInt(hugePage) - 1) / UInt(hugePage) * UInt(hugePage)
+            let head = Int(aligned - address)
+            if head > 0 { _ = munmap(mapping, head) }
+            if hugePage - head > 0 { _ = munmap(mapping + head + length, hugePage - head) }
+            let buffer = mapping + head
+            _ = madvise(buffer, length, Int32(MADV_HUGEPAGE))
+            return Data(
+                bytesNoCopy: buffer, count: count, deallocator: .custom { pointer, _ in _ = munmap(pointer, length) })
         #else
-        return Data(count: count)
+            return Data(count: count)
         #endif
     }
 }

@@ -31,8 +31,9 @@ public struct LockHolder: Sendable, Equatable {
             guard fields.count >= 6, fields[1] == "FLOCK", let pid = Int32(fields[4]) else { continue }
             let location = fields[5].split(separator: ":")
             guard location.count == 3, UInt64(location[2]) == UInt64(file.st_ino),
-                  UInt64(location[0], radix: 16) == major(of: UInt64(file.st_dev)),
-                  UInt64(location[1], radix: 16) == minor(of: UInt64(file.st_dev)) else { continue }
+                UInt64(location[0], radix: 16) == major(of: UInt64(file.st_dev)),
+                UInt64(location[1], radix: 16) == minor(of: UInt64(file.st_dev))
+            else { continue }
             return LockHolder(processID: pid, command: command(of: pid), started: startTime(of: pid))
         }
         return nil
@@ -53,12 +54,14 @@ public struct LockHolder: Sendable, Equatable {
     /// 22, counted after the parenthesised name, which may hold spaces) plus the boot time.
     private static func startTime(of pid: Int32) -> Date? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let nameEnd = stat.lastIndex(of: ")") else { return nil }
+            let nameEnd = stat.lastIndex(of: ")")
+        else { return nil }
         let fields = stat[stat.index(after: nameEnd)...].split(separator: " ")
         guard fields.count > 19, let ticks = Double(fields[19]),
-              let system = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
-              let bootLine = system.split(separator: "\n").first(where: { $0.hasPrefix("btime ") }),
-              let boot = Double(bootLine.dropFirst(6)) else { return nil }
+            let system = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+            let bootLine = system.split(separator: "\n").first(where: { $0.hasPrefix("btime ") }),
+            let boot = Double(bootLine.dropFirst(6))
+        else { return nil }
         let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
         return Date(timeIntervalSince1970: boot + ticks / max(ticksPerSecond, 1))
     }

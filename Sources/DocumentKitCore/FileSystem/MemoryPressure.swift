@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Hands memory that was freed back to the system between the phases of a large edit.
@@ -11,12 +11,12 @@ import Glibc
 package enum MemoryPressure {
     package static func releaseFreedMemory() {
         #if canImport(Glibc)
-        // glibc's malloc_trim(3) is not in Swift's Glibc module (malloc.h is not imported);
-        // look it up and call it with the C calling convention.
-        typealias Trim = @convention(c) (Int) -> Int32
-        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
-            _ = unsafeBitCast(symbol, to: Trim.self)(0)
-        }
+            // glibc's malloc_trim(3) is not in Swift's Glibc module (malloc.h is not imported);
+            // look it up and call it with the C calling convention.
+            typealias Trim = @convention(c) (Int) -> Int32
+            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+                _ = unsafeBitCast(symbol, to: Trim.self)(0)
+            }
         #endif
     }
 }

@@ -76,18 +76,23 @@ package final class OpenFile {
     /// The file's status.
     package func status() throws -> stat {
         var info = stat()
-        guard SystemCall.retrying({ fstat(descriptor, &info) }) == 0 else { throw DocumentKitError.system("cannot stat", path: name, errno: errno) }
+        guard SystemCall.retrying({ fstat(descriptor, &info) }) == 0 else {
+            throw DocumentKitError.system("cannot stat", path: name, errno: errno)
+        }
         return info
     }
 
     /// Flushes the file's data and metadata to stable storage.
     package func synchronize() throws {
-        guard SystemCall.retrying({ fsync(descriptor) }) == 0 else { throw DocumentKitError.system("cannot flush to disk", path: name, errno: errno) }
+        guard SystemCall.retrying({ fsync(descriptor) }) == 0 else {
+            throw DocumentKitError.system("cannot flush to disk", path: name, errno: errno)
+        }
     }
 
     /// Cuts the file to `length` bytes and flushes it; whether both succeeded.
     package func truncate(to length: UInt64) -> Bool {
-        SystemCall.retrying({ ftruncate(descriptor, off_t(length)) }) == 0 && SystemCall.retrying({ fsync(descriptor) }) == 0
+        SystemCall.retrying({ ftruncate(descriptor, off_t(length)) }) == 0
+            && SystemCall.retrying({ fsync(descriptor) }) == 0
     }
 
     /// Writes all of `buffer` after what this object wrote before (`POSIXFile.write`).

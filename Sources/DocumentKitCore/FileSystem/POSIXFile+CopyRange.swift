@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension POSIXFile {
@@ -21,7 +21,7 @@ extension POSIXFile {
         if let copyFileRange = CopyFileRange.function {
             while copied < count {
                 guard var input = filePosition(sourceOffset, plus: Int(clamping: copied)),
-                      var output = filePosition(destinationOffset, plus: Int(clamping: copied))
+                    var output = filePosition(destinationOffset, plus: Int(clamping: copied))
                 else { break }
                 let chunk = Int(clamping: min(count - copied, 1 << 30))
                 let result = copyFileRange(source, &input, destination, &output, chunk, 0)
@@ -58,11 +58,13 @@ extension POSIXFile {
         defer { buffer.deallocate() }
         var copied: UInt64 = 0
         while copied < count {
-            let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(min(count - copied, UInt64(buffer.count)))])
+            let chunk = UnsafeMutableRawBufferPointer(
+                rebasing: buffer[0..<Int(min(count - copied, UInt64(buffer.count)))])
             let read = try read(source, into: chunk, at: sourceOffset + copied, path: sourcePath)
             guard read == chunk.count else {
                 throw ArchiveError(
-                    .truncated, "file ends at byte \(sourceOffset + copied + UInt64(read)) while copying \(count) bytes",
+                    .truncated,
+                    "file ends at byte \(sourceOffset + copied + UInt64(read)) while copying \(count) bytes",
                     path: sourcePath)
             }
             try write(destination, UnsafeRawBufferPointer(chunk), at: destinationOffset + copied, path: destinationPath)
@@ -75,17 +77,18 @@ extension POSIXFile {
 /// `copy_file_range(2)`, looked up at run time: Swift's Glibc module does not import it
 /// (glibc declares it only under `_GNU_SOURCE`), and older C libraries lack it.
 private enum CopyFileRange {
-    typealias Function = @convention(c) (
-        Int32, UnsafeMutablePointer<off_t>?, Int32, UnsafeMutablePointer<off_t>?, Int, UInt32
-    ) -> Int
+    typealias Function =
+        @convention(c) (
+            Int32, UnsafeMutablePointer<off_t>?, Int32, UnsafeMutablePointer<off_t>?, Int, UInt32
+        ) -> Int
 
     static let function: Function? = {
         #if os(Linux)
-        // A null handle is RTLD_DEFAULT: search the libraries already loaded.
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "copy_file_range") else { return nil }
-        return unsafeBitCast(symbol, to: Function.self)
+            // A null handle is RTLD_DEFAULT: search the libraries already loaded.
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "copy_file_range") else { return nil }
+            return unsafeBitCast(symbol, to: Function.self)
         #else
-        return nil
+            return nil
         #endif
     }()
 

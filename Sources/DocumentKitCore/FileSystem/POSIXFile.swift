@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The POSIX file calls the archive code makes, retried on `EINTR`, looping over short
@@ -74,7 +74,9 @@ package enum POSIXFile {
     }
 
     /// Writes all of `bytes` at `offset`.
-    package static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: UInt64, path: String) throws(ArchiveError) {
+    package static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: UInt64, path: String)
+        throws(ArchiveError)
+    {
         var done = 0
         while done < bytes.count {
             guard let position = filePosition(offset, plus: done) else {

@@ -20,7 +20,8 @@ package struct ScratchFile {
             } catch let error as DocumentKitError {
                 attempt += 1
                 if access(path, F_OK) == 0, attempt < 16 { continue }
-                throw DocumentKitError(.cannotCreateOutput, "cannot create a file to edit: \(error.message)", path: directory.path)
+                throw DocumentKitError(
+                    .cannotCreateOutput, "cannot create a file to edit: \(error.message)", path: directory.path)
             }
             do {
                 try file.write(contents)

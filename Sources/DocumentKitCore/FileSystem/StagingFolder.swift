@@ -22,7 +22,8 @@ package final class StagingFolder {
         reportedPath = output.relativePath
         parent = try AtomicReplacement.openFolder(of: output, reportedPath: reportedPath)
         TemporarySibling.removeLeftovers(of: output.lastPathComponent, in: parent)
-        (name, lock) = try TemporarySibling.folder(for: output.lastPathComponent, in: parent, reportedPath: reportedPath)
+        (name, lock) = try TemporarySibling.folder(
+            for: output.lastPathComponent, in: parent, reportedPath: reportedPath)
         url = URL(fileURLWithPath: lock.path, isDirectory: true)
     }
 
@@ -39,7 +40,9 @@ package final class StagingFolder {
             guard let path = error.path, path.hasPrefix(url.path + "/") || path == url.path else { throw error }
             // A file of ours that is missing means the folder was removed under us: the
             // output cannot be made, which is not a missing input.
-            if error.code == .missingInput { throw DocumentKitError(.cannotCreateOutput, "its folder no longer exists", path: reportedPath) }
+            if error.code == .missingInput {
+                throw DocumentKitError(.cannotCreateOutput, "its folder no longer exists", path: reportedPath)
+            }
             error.path = reportedPath
             if error.location == nil, path != url.path { error.location = String(path.dropFirst(url.path.count + 1)) }
             throw error
@@ -70,7 +73,8 @@ package final class StagingFolder {
             let fd = openat(parent.descriptor, outputName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
             let old = fd >= 0 ? OpenFile(adopting: fd, path: output.path) : nil
             _ = old?.tryLock()
-            let aside = "\(TemporarySibling.prefix(of: outputName))old-\(AtomicReplacement.randomSuffix())\(TemporarySibling.suffix)"
+            let aside =
+                "\(TemporarySibling.prefix(of: outputName))old-\(AtomicReplacement.randomSuffix())\(TemporarySibling.suffix)"
             guard renameat(parent.descriptor, outputName, parent.descriptor, aside) == 0 else {
                 throw DocumentKitError.system("cannot replace it", path: reportedPath, errno: errno)
             }
@@ -79,7 +83,9 @@ package final class StagingFolder {
         guard renameat(parent.descriptor, name, parent.descriptor, outputName) == 0 else {
             let number = errno
             if let displaced { renameat(parent.descriptor, displaced.name, parent.descriptor, outputName) }
-            if [EEXIST, ENOTEMPTY, ENOTDIR, EISDIR].contains(number), faccessat(parent.descriptor, outputName, F_OK, AT_SYMLINK_NOFOLLOW) == 0 {
+            if [EEXIST, ENOTEMPTY, ENOTDIR, EISDIR].contains(number),
+                faccessat(parent.descriptor, outputName, F_OK, AT_SYMLINK_NOFOLLOW) == 0
+            {
                 throw DocumentKitError.outputExists(reportedPath)
             }
             throw TemporarySibling.creationError("cannot create it", path: reportedPath, errno: number)
@@ -88,7 +94,8 @@ package final class StagingFolder {
         Interruption.noteWritten(reportedPath)
         lock.unlock()
         if let displaced {
-            try? FileManager.default.removeItem(atPath: (parent.path as NSString).appendingPathComponent(displaced.name))
+            try? FileManager.default.removeItem(
+                atPath: (parent.path as NSString).appendingPathComponent(displaced.name))
         }
         guard fsync(parent.descriptor) == 0 else {
             throw DocumentKitError.system("cannot flush its folder", path: reportedPath, errno: errno)

@@ -1,15 +1,19 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 #if os(Linux)
-/// `renameat2(2)` (glibc 2.28, Linux 3.15), which Glibc's module map leaves out (it is a
-/// GNU extension).
-@_silgen_name("renameat2")
-private func linuxRenameat2(_ oldFolder: Int32, _ old: UnsafePointer<CChar>, _ newFolder: Int32, _ new: UnsafePointer<CChar>, _ flags: UInt32) -> Int32
+    /// `renameat2(2)` (glibc 2.28, Linux 3.15), which Glibc's module map leaves out (it is a
+    /// GNU extension).
+    @_silgen_name("renameat2")
+    private func linuxRenameat2(
+        _ oldFolder: Int32, _ old: UnsafePointer<CChar>, _ newFolder: Int32, _ new: UnsafePointer<CChar>,
+        _ flags: UInt32
+    ) -> Int32
 #endif
 
 extension SystemCall {
@@ -28,11 +32,11 @@ extension SystemCall {
     /// system or system has no such rename).
     package static func rename(_ source: String, to destination: String, _ mode: RenameMode) -> Bool {
         #if os(Linux)
-        let flags: UInt32 = mode == .withoutReplacing ? 1 : 2
-        return retrying { linuxRenameat2(AT_FDCWD, source, AT_FDCWD, destination, flags) } == 0
+            let flags: UInt32 = mode == .withoutReplacing ? 1 : 2
+            return retrying { linuxRenameat2(AT_FDCWD, source, AT_FDCWD, destination, flags) } == 0
         #else
-        errno = ENOSYS
-        return false
+            errno = ENOSYS
+            return false
         #endif
     }
 

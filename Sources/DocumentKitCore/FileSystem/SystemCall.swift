@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The system calls DocumentKit makes by path (open, stat, mkdir), each retried while it
@@ -10,9 +11,9 @@ import Darwin
 /// (positional I/O), ``OpenFile`` (a descriptor that closes itself) and the other files of
 /// this folder, these are the only places any DocumentKit layer calls the system.
 #if os(Linux)
-/// `syncfs(2)`, which Glibc's module map leaves out (it is a GNU extension).
-@_silgen_name("syncfs")
-private func linuxSyncfs(_ descriptor: Int32) -> Int32
+    /// `syncfs(2)`, which Glibc's module map leaves out (it is a GNU extension).
+    @_silgen_name("syncfs")
+    private func linuxSyncfs(_ descriptor: Int32) -> Int32
 #endif
 
 package enum SystemCall {
@@ -67,9 +68,11 @@ package enum SystemCall {
         guard fd >= 0 else { throw DocumentKitError.system("cannot open folder", path: reported, errno: errno) }
         defer { close(fd) }
         #if os(Linux)
-        guard linuxSyncfs(fd) == 0 else { throw DocumentKitError.system("cannot flush it", path: reported, errno: errno) }
+            guard linuxSyncfs(fd) == 0 else {
+                throw DocumentKitError.system("cannot flush it", path: reported, errno: errno)
+            }
         #else
-        sync()
+            sync()
         #endif
     }
 

@@ -28,7 +28,9 @@ package enum TemporaryRegistry {
             // The process is on its way out, its temporaries removed: make nothing more.
             while state.closed { pause() }
             guard let made = try make() else { return nil }
-            if state.paths.count >= sweepThreshold { state.paths = state.paths.filter { SystemCall.linkStatus($0) != nil } }
+            if state.paths.count >= sweepThreshold {
+                state.paths = state.paths.filter { SystemCall.linkStatus($0) != nil }
+            }
             state.paths.insert(path)
             return made
         }
@@ -60,7 +62,9 @@ package enum TemporaryRegistry {
             guard let info = SystemCall.linkStatus(path) else { continue }
             if (info.st_mode & S_IFMT) == S_IFDIR {
                 // A writer may still be adding a file to the folder: try again.
-                for _ in 0..<4 where SystemCall.linkStatus(path) != nil { try? FileManager.default.removeItem(atPath: path) }
+                for _ in 0..<4 where SystemCall.linkStatus(path) != nil {
+                    try? FileManager.default.removeItem(atPath: path)
+                }
             } else {
                 unlink(path)
             }

@@ -22,7 +22,9 @@ package enum TemporarySibling {
 
     /// Creates a locked temporary file for `destinationName` in `folder`. Errors name
     /// `reportedPath`, the output as the caller knows it.
-    package static func file(for destinationName: String, in folder: OpenFile, reportedPath: String) throws -> (name: String, file: OpenFile) {
+    package static func file(for destinationName: String, in folder: OpenFile, reportedPath: String) throws -> (
+        name: String, file: OpenFile
+    ) {
         try create(for: destinationName, reportedPath: reportedPath, what: "a temporary file") { name in
             let path = (folder.path as NSString).appendingPathComponent(name)
             return TemporaryRegistry.creating(path) {
@@ -34,7 +36,9 @@ package enum TemporarySibling {
 
     /// Creates a temporary folder for `destinationName` in `folder`; it stays locked while
     /// the returned descriptor is open.
-    package static func folder(for destinationName: String, in folder: OpenFile, reportedPath: String) throws -> (name: String, file: OpenFile) {
+    package static func folder(for destinationName: String, in folder: OpenFile, reportedPath: String) throws -> (
+        name: String, file: OpenFile
+    ) {
         try create(for: destinationName, reportedPath: reportedPath, what: "a temporary folder") { name in
             let path = (folder.path as NSString).appendingPathComponent(name)
             return TemporaryRegistry.creating(path) {
@@ -61,7 +65,8 @@ package enum TemporarySibling {
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(suffix) {
             var sibling = stat()
             if hasDestination, fstatat(folder.descriptor, name, &sibling, AT_SYMLINK_NOFOLLOW) == 0,
-               sibling.st_ino == destination.st_ino, sibling.st_dev == destination.st_dev {
+                sibling.st_ino == destination.st_ino, sibling.st_dev == destination.st_dev
+            {
                 // A second name of the output itself: a new file killed between `link` and
                 // `unlink`. Removing the name loses nothing, and its lock may be the output's.
                 unlinkat(folder.descriptor, name, 0)
@@ -74,7 +79,7 @@ package enum TemporarySibling {
             // Still the file this name refers to (not one renamed into place after it was opened)?
             var named = stat()
             guard fstatat(folder.descriptor, name, &named, AT_SYMLINK_NOFOLLOW) == 0,
-                  named.st_ino == opened.st_ino, named.st_dev == opened.st_dev
+                named.st_ino == opened.st_ino, named.st_dev == opened.st_dev
             else { continue }
             if (opened.st_mode & S_IFMT) == S_IFDIR {
                 try? FileManager.default.removeItem(atPath: leftover.path)
@@ -86,8 +91,10 @@ package enum TemporarySibling {
 
     /// Makes a fresh name until `make` creates it (`nil` and `errno` otherwise), then locks
     /// it. A cleaner that locked the new name first is removing it: start again.
-    private static func create(for destinationName: String, reportedPath: String, what: String,
-                               _ make: (String) -> OpenFile?) throws -> (name: String, file: OpenFile) {
+    private static func create(
+        for destinationName: String, reportedPath: String, what: String,
+        _ make: (String) -> OpenFile?
+    ) throws -> (name: String, file: OpenFile) {
         for _ in 0..<16 {
             let name = "\(prefix(of: destinationName))\(AtomicReplacement.randomSuffix())\(suffix)"
             guard let created = make(name) else {
@@ -98,7 +105,8 @@ package enum TemporarySibling {
                 return (name, created)
             }
         }
-        throw DocumentKitError(.cannotCreateOutput, "cannot create \(what) beside it: every name tried was taken", path: reportedPath)
+        throw DocumentKitError(
+            .cannotCreateOutput, "cannot create \(what) beside it: every name tried was taken", path: reportedPath)
     }
 
     /// The error for a file or folder that could not be created in an output's folder:

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Another program run in the foreground, as `system(3)` runs one: it shares this
@@ -19,8 +20,10 @@ package enum ChildProcess {
     /// caller with work in a file nobody reports. The program itself starts with every
     /// signal at its default, whatever this process ignores (a caller may ignore SIGPIPE
     /// or SIGXFSZ, and ignored signals are otherwise inherited).
-    package static func run(_ arguments: [String], environment: [String: String], describedAs description: String,
-                            path: String) throws -> Termination {
+    package static func run(
+        _ arguments: [String], environment: [String: String], describedAs description: String,
+        path: String
+    ) throws -> Termination {
         let previousInterrupt = signal(SIGINT, SIG_IGN)
         let previousQuit = signal(SIGQUIT, SIG_IGN)
         defer {
@@ -30,7 +33,9 @@ package enum ChildProcess {
         let process = try spawn(arguments, environment: environment, describedAs: description)
         var status: Int32 = 0
         while waitpid(process, &status, 0) < 0 {
-            guard errno == EINTR else { throw DocumentKitError.system("cannot wait for \(description)", path: path, errno: errno) }
+            guard errno == EINTR else {
+                throw DocumentKitError.system("cannot wait for \(description)", path: path, errno: errno)
+            }
         }
         // WIFEXITED, WEXITSTATUS and WTERMSIG are macros Swift does not import.
         let signal = status & 0x7F
@@ -48,7 +53,9 @@ package enum ChildProcess {
     }
 
     /// Starts `arguments[0]` with `arguments` and `environment`.
-    private static func spawn(_ arguments: [String], environment: [String: String], describedAs description: String) throws -> pid_t {
+    private static func spawn(_ arguments: [String], environment: [String: String], describedAs description: String)
+        throws -> pid_t
+    {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -67,7 +74,9 @@ package enum ChildProcess {
         var process: pid_t = 0
         let result = posix_spawn(&process, arguments[0], nil, &attributes, argv, envp)
         guard result == 0 else {
-            throw DocumentKitError(.ioError, DocumentKitError.systemMessage("cannot start \(description)", errno: result), path: arguments[0])
+            throw DocumentKitError(
+                .ioError, DocumentKitError.systemMessage("cannot start \(description)", errno: result),
+                path: arguments[0])
         }
         return process
     }

@@ -1,7 +1,7 @@
 #if os(Linux)
-/// `mallopt(3)`, which Glibc's module map leaves out (malloc.h is not in it).
-@_silgen_name("mallopt")
-private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
+    /// `mallopt(3)`, which Glibc's module map leaves out (malloc.h is not in it).
+    @_silgen_name("mallopt")
+    private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
 #endif
 
 /// How a program has the C allocator treat large buffers: a choice for the whole process,
@@ -15,7 +15,7 @@ package enum LargeAllocations {
     /// a program that makes many (a delta chain's documents) should not pay it.
     package static func returnToSystem(atLeast bytes: Int32) {
         #if os(Linux)
-        _ = glibcMallopt(-3, bytes)  // M_MMAP_THRESHOLD
+            _ = glibcMallopt(-3, bytes)  // M_MMAP_THRESHOLD
         #endif
     }
 }

@@ -22,8 +22,9 @@ public struct SignerKey: Hashable, Sendable, CustomStringConvertible {
     public init?(text: String) {
         let prefix = Self.kind + " "
         guard text.hasPrefix(prefix), let raw = Data(base64Encoded: String(text.dropFirst(prefix.count))),
-              raw.base64EncodedString() == text.dropFirst(prefix.count),
-              (try? Curve25519.Signing.PublicKey(rawRepresentation: raw)) != nil else { return nil }
+            raw.base64EncodedString() == text.dropFirst(prefix.count),
+            (try? Curve25519.Signing.PublicKey(rawRepresentation: raw)) != nil
+        else { return nil }
         rawRepresentation = raw
     }
 

@@ -42,7 +42,8 @@ public struct SigningKey: Sendable {
     /// replaced. What ``write(to:)`` checks first, for a caller that only asks.
     public static func refuseExisting(at url: URL) throws {
         guard SystemCall.linkStatus(url.path) == nil else {
-            throw DocumentKitError(.cannotCreateOutput, "already exists; a key is never replaced (move it away first)", path: url.path)
+            throw DocumentKitError(
+                .cannotCreateOutput, "already exists; a key is never replaced (move it away first)", path: url.path)
         }
     }
 
@@ -55,7 +56,8 @@ public struct SigningKey: Sendable {
             missing.append(folder.path)
             folder = folder.deletingLastPathComponent()
         }
-        for (index, path) in missing.reversed().enumerated() where !SystemCall.makeFolder(path, mode: index == missing.count - 1 ? 0o700 : 0o777) {
+        for (index, path) in missing.reversed().enumerated()
+        where !SystemCall.makeFolder(path, mode: index == missing.count - 1 ? 0o700 : 0o777) {
             throw DocumentKitError.system("cannot create the folder", path: path, errno: errno)
         }
         try Self.refuseExisting(at: url)
@@ -71,20 +73,32 @@ public struct SigningKey: Sendable {
     public init(contentsOf url: URL) throws {
         let file = try OpenFile.forReading(url)
         var info = stat()
-        guard fstat(file.descriptor, &info) == 0 else { throw DocumentKitError.system("cannot read", path: url.relativePath, errno: errno) }
+        guard fstat(file.descriptor, &info) == 0 else {
+            throw DocumentKitError.system("cannot read", path: url.relativePath, errno: errno)
+        }
         guard info.st_uid == geteuid() else {
             throw DocumentKitError(.malformedInput, "is not your file; a signing key must be", path: url.relativePath)
         }
         guard info.st_mode & 0o077 == 0 else {
-            throw DocumentKitError(.malformedInput, String(format: "is readable or writable by others (mode %04o); a signing key must be private: chmod 600 it", info.st_mode & 0o7777), path: url.relativePath)
+            throw DocumentKitError(
+                .malformedInput,
+                String(
+                    format:
+                        "is readable or writable by others (mode %04o); a signing key must be private: chmod 600 it",
+                    info.st_mode & 0o7777), path: url.relativePath)
         }
         let folder = url.deletingLastPathComponent()
         if let folderInfo = SystemCall.status(folder.path), folderInfo.st_mode & 0o022 != 0 {
-            throw DocumentKitError(.malformedInput, String(format: "is in a folder others may write to (mode %04o): chmod 700 it", folderInfo.st_mode & 0o7777), path: url.relativePath)
+            throw DocumentKitError(
+                .malformedInput,
+                String(
+                    format: "is in a folder others may write to (mode %04o): chmod 700 it", folderInfo.st_mode & 0o7777),
+                path: url.relativePath)
         }
         let lines = String(decoding: try file.readPrefix(512), as: UTF8.self).split(separator: "\n")
         guard lines.count == 2, lines[0] == Self.header, let raw = Data(base64Encoded: String(lines[1])),
-              (try? Curve25519.Signing.PrivateKey(rawRepresentation: raw)) != nil else {
+            (try? Curve25519.Signing.PrivateKey(rawRepresentation: raw)) != nil
+        else {
             throw DocumentKitError(.malformedInput, "is not a DocumentKit signing key", path: url.relativePath)
         }
         self.raw = raw

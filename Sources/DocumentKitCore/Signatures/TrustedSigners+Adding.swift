@@ -16,11 +16,16 @@ extension TrustedSigners {
     /// or without its final line feed.
     public static func signer(fromArgument argument: String) throws -> (key: SignerKey, name: String?) {
         let isLine = argument.hasPrefix(SignerKey.kind + " ")
-        let text = isLine ? argument : String(decoding: try OpenFile.forReading(URL(fileURLWithPath: argument)).readPrefix(1 << 16), as: UTF8.self)
+        let text =
+            isLine
+            ? argument
+            : String(
+                decoding: try OpenFile.forReading(URL(fileURLWithPath: argument)).readPrefix(1 << 16), as: UTF8.self)
         let path = isLine ? "'\(argument)'" : argument
         let line = text.hasSuffix("\n") ? String(text.dropLast()) : text
         guard !line.contains("\n") else {
-            throw DocumentKitError(.malformedInput, "holds more than one line; give one key", path: path, remedy: .givePrintedKey)
+            throw DocumentKitError(
+                .malformedInput, "holds more than one line; give one key", path: path, remedy: .givePrintedKey)
         }
         return try signer(in: line, path: path, location: nil)
     }
@@ -30,13 +35,20 @@ extension TrustedSigners {
     /// is replaced whole, atomically, keeping its mode; a file with a line that is not a
     /// signer's is refused, naming the line, and nothing is written. A key already trusted
     /// is not added twice. With `dryRun`, everything is checked and nothing written.
-    public static func trust(_ key: SignerKey, name: String, inFileAt url: URL, dryRun: Bool = false) throws -> Addition {
-        guard !name.isEmpty, !name.hasPrefix("#"), !name.contains(where: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }),
-              name != SignerKey.kind else {
-            throw DocumentKitError(.usage, "the name '\(name)' cannot be written in a trusted-signers line: give one word, without spaces, not starting with '#'")
+    public static func trust(_ key: SignerKey, name: String, inFileAt url: URL, dryRun: Bool = false) throws -> Addition
+    {
+        guard !name.isEmpty, !name.hasPrefix("#"),
+            !name.contains(where: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }),
+            name != SignerKey.kind
+        else {
+            throw DocumentKitError(
+                .usage,
+                "the name '\(name)' cannot be written in a trusted-signers line: give one word, without spaces, not starting with '#'"
+            )
         }
         let status = SystemCall.status(url.path)
-        var text = status == nil ? "" : String(decoding: try OpenFile.forReading(url).readPrefix(1 << 20), as: UTF8.self)
+        var text =
+            status == nil ? "" : String(decoding: try OpenFile.forReading(url).readPrefix(1 << 20), as: UTF8.self)
         let existing = try TrustedSigners(text: text, path: url.relativePath)
         if existing.trusts(key) { return .alreadyTrusted(name: existing.name(of: key)) }
         if dryRun { return .added }
@@ -45,8 +57,9 @@ extension TrustedSigners {
         text += "\(name) \(key)\n"
         let replacement = try AtomicReplacement(destination: url)
         try replacement.file.write(Data(text.utf8))
-        try replacement.commit(mode: status.map { $0.st_mode & 0o7777 } ?? AtomicReplacement.defaultMode(),
-                               owner: status.map { ($0.st_uid, $0.st_gid) })
+        try replacement.commit(
+            mode: status.map { $0.st_mode & 0o7777 } ?? AtomicReplacement.defaultMode(),
+            owner: status.map { ($0.st_uid, $0.st_gid) })
         return .added
     }
 

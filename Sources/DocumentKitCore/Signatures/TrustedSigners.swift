@@ -40,21 +40,28 @@ public struct TrustedSigners: Sendable {
     /// The key and name of one signer's line, `NAME documentkit-ed25519 BASE64` or the key
     /// alone; what ``init(text:path:)`` reads and `docctl key trust` checks before it adds
     /// a line. Throws `malformedInput` naming `path` and `location`.
-    public static func signer(in line: String, path: String, location: String?) throws -> (key: SignerKey, name: String?) {
-        let problem: String? = if line.contains("\r") {
-            "ends in a carriage return (CRLF); lines end in a line feed alone"
-        } else if line.contains("\t") {
-            "holds a tab; words are separated by one space"
-        } else if line.hasPrefix(" ") || line.hasSuffix(" ") || line.contains("  ") {
-            "has a space before, after or between its words that is not one space"
-        } else {
-            nil
-        }
+    public static func signer(in line: String, path: String, location: String?) throws -> (
+        key: SignerKey, name: String?
+    ) {
+        let problem: String? =
+            if line.contains("\r") {
+                "ends in a carriage return (CRLF); lines end in a line feed alone"
+            } else if line.contains("\t") {
+                "holds a tab; words are separated by one space"
+            } else if line.hasPrefix(" ") || line.hasSuffix(" ") || line.contains("  ") {
+                "has a space before, after or between its words that is not one space"
+            } else {
+                nil
+            }
         let words = line.split(separator: " ", omittingEmptySubsequences: false)
         if problem == nil, words.count == 2, let key = SignerKey(text: line) { return (key, nil) }
-        if problem == nil, words.count == 3, let key = SignerKey(text: words[1...].joined(separator: " ")) { return (key, String(words[0])) }
-        throw DocumentKitError(.malformedInput, "\(problem.map { $0 + ": " } ?? "")is not 'NAME documentkit-ed25519 KEY', one space between words",
-                               path: path, location: location, remedy: .givePrintedKey)
+        if problem == nil, words.count == 3, let key = SignerKey(text: words[1...].joined(separator: " ")) {
+            return (key, String(words[0]))
+        }
+        throw DocumentKitError(
+            .malformedInput,
+            "\(problem.map { $0 + ": " } ?? "")is not 'NAME documentkit-ed25519 KEY', one space between words",
+            path: path, location: location, remedy: .givePrintedKey)
     }
 
     /// Trusts `key` too, under `name`, unless it is already trusted (its own line's name

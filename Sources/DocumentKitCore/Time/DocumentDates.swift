@@ -60,14 +60,17 @@ public enum DocumentDates {
             return value
         }
         guard let year = number(0..<4), scalars.count >= 10, scalars[4] == 0x2D, let month = number(5..<7),
-              scalars[7] == 0x2D, let day = number(8..<10), (1...12).contains(month), (1...31).contains(day)
+            scalars[7] == 0x2D, let day = number(8..<10), (1...12).contains(month), (1...31).contains(day)
         else { return nil }
-        var hour = 0, minute = 0, second = 0, offset = 0
+        var hour = 0
+        var minute = 0
+        var second = 0
+        var offset = 0
         if scalars.count > 10 {
             guard scalars[10] == 0x54 || scalars[10] == 0x74 || scalars[10] == 0x20,
-                  let h = number(11..<13), scalars.count > 13, scalars[13] == 0x3A, let m = number(14..<16),
-                  scalars.count > 16, scalars[16] == 0x3A, let s = number(17..<19),
-                  h < 24, m < 60, s < 61
+                let h = number(11..<13), scalars.count > 13, scalars[13] == 0x3A, let m = number(14..<16),
+                scalars.count > 16, scalars[16] == 0x3A, let s = number(17..<19),
+                h < 24, m < 60, s < 61
             else { return nil }
             (hour, minute, second) = (h, m, s)
             var index = 19
@@ -80,7 +83,8 @@ public enum DocumentDates {
             case 0x5A, 0x7A: guard index + 1 == scalars.count else { return nil }
             case 0x2B, 0x2D:
                 guard scalars.count == index + 6, let oh = number(index + 1..<index + 3), scalars[index + 3] == 0x3A,
-                      let om = number(index + 4..<index + 6) else { return nil }
+                    let om = number(index + 4..<index + 6)
+                else { return nil }
                 offset = (oh * 3600 + om * 60) * (scalars[index] == 0x2B ? 1 : -1)
             default: return nil
             }
@@ -103,7 +107,8 @@ public enum DocumentDates {
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
             guard let date = parse(text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not a date (use 2026-11-22 or 2026-11-22T09:30:00Z)")
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "'\(text)' is not a date (use 2026-11-22 or 2026-11-22T09:30:00Z)")
             }
             return date
         }

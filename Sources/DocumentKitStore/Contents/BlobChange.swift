@@ -20,9 +20,14 @@ public struct BlobChange: Codable, Equatable, Sendable {
         func sizes(_ tree: FileWrapper) -> [String: UInt64] {
             (tree[VersionLayout.blobsFolder]?.fileWrappers ?? [:]).mapValues { $0.fileSize ?? 0 }
         }
-        let before = sizes(old), after = sizes(new)
-        let removed = before.keys.filter { after[$0] == nil }.sorted().map { BlobChange(kind: .removed, digest: $0, size: before[$0]!) }
-        let added = after.keys.filter { before[$0] == nil }.sorted().map { BlobChange(kind: .added, digest: $0, size: after[$0]!) }
+        let before = sizes(old)
+        let after = sizes(new)
+        let removed = before.keys.filter { after[$0] == nil }.sorted().map {
+            BlobChange(kind: .removed, digest: $0, size: before[$0]!)
+        }
+        let added = after.keys.filter { before[$0] == nil }.sorted().map {
+            BlobChange(kind: .added, digest: $0, size: after[$0]!)
+        }
         return removed + added
     }
 }

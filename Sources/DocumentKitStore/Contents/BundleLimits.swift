@@ -34,7 +34,8 @@ public struct BundleLimits: Sendable {
     /// Why a document of `size` bytes is not parsed, for an error message.
     package func documentTooLarge(_ size: UInt64) -> String {
         let mebibytes = Double(size) / Double(1 << 20)
-        return "the document is \(String(format: "%.1f", mebibytes)) MiB; documents larger than \(maxDocumentBytes >> 20) MiB are not parsed (FORMAT.md, Limits)"
+        return
+            "the document is \(String(format: "%.1f", mebibytes)) MiB; documents larger than \(maxDocumentBytes >> 20) MiB are not parsed (FORMAT.md, Limits)"
     }
 
     /// The limits every operation uses unless told otherwise.

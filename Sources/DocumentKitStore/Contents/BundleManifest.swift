@@ -42,8 +42,10 @@ public struct BundleManifest: Codable, Sendable, Equatable {
         case format, formatVersion, contentType, head, versions, objects, pruned
     }
 
-    public init(contentType: String, head: VersionID, versions: [BundleVersion], objects: [ObjectDigest: ObjectRecord],
-                pruned: [VersionID] = []) {
+    public init(
+        contentType: String, head: VersionID, versions: [BundleVersion], objects: [ObjectDigest: ObjectRecord],
+        pruned: [VersionID] = []
+    ) {
         self.format = Self.formatName
         self.formatVersion = Self.wholeManifestFormatVersion
         self.contentType = contentType
@@ -74,21 +76,29 @@ public struct BundleManifest: Codable, Sendable, Equatable {
         /// Throws unless the manifest is one this build reads.
         package static func check(format: String, formatVersion: Int) throws {
             guard format == BundleManifest.formatName else {
-                throw DocumentKitError(.malformedInput, "manifest.json is not a DocumentKit manifest (format '\(format)')")
+                throw DocumentKitError(
+                    .malformedInput, "manifest.json is not a DocumentKit manifest (format '\(format)')")
             }
             guard formatVersion >= 1 else {
-                throw DocumentKitError(.malformedInput, "manifest.json has format version \(formatVersion); versions start at 1")
+                throw DocumentKitError(
+                    .malformedInput, "manifest.json has format version \(formatVersion); versions start at 1")
             }
             guard formatVersion <= BundleManifest.newestReadableFormatVersion else {
-                throw DocumentKitError(.unsupportedFormat, "bundle format version \(formatVersion) is newer than this DocumentKit supports (\(BundleManifest.newestReadableFormatVersion)); upgrade \(RunningProgram.name) to open it")
+                throw DocumentKitError(
+                    .unsupportedFormat,
+                    "bundle format version \(formatVersion) is newer than this DocumentKit supports (\(BundleManifest.newestReadableFormatVersion)); upgrade \(RunningProgram.name) to open it"
+                )
             }
         }
 
         /// Checks the members `JSONValue.parseMembers` read from a manifest's start.
         package static func check(_ members: [String: JSONValue]) throws {
             guard case .string(let format)? = members["format"], case .integer(let version)? = members["formatVersion"],
-                  case .string? = members["head"] else {
-                throw DocumentKitError(.malformedInput, "not a valid manifest: format, formatVersion or head is missing or of the wrong type")
+                case .string? = members["head"]
+            else {
+                throw DocumentKitError(
+                    .malformedInput,
+                    "not a valid manifest: format, formatVersion or head is missing or of the wrong type")
             }
             try check(format: format, formatVersion: Int(version))
         }
@@ -110,7 +120,8 @@ public struct BundleManifest: Codable, Sendable, Equatable {
         objects.reserveCapacity(rawObjects.count)
         for (key, record) in rawObjects {
             guard let digest = ObjectDigest(hex: key) else {
-                throw DocumentKitError(.malformedInput, "manifest.json lists an object named '\(key)', which is not a SHA-256 digest")
+                throw DocumentKitError(
+                    .malformedInput, "manifest.json lists an object named '\(key)', which is not a SHA-256 digest")
             }
             objects[digest] = record
         }

@@ -16,7 +16,9 @@ package enum BundleStateEntry {
     package static func decode(_ data: Data, limits: BundleLimits) throws -> [String: JSONValue] {
         let location = "entry '\(BundleEntry.state)'"
         guard data.count <= limits.maxStateBytes else {
-            throw DocumentKitError(.malformedInput, "\(BundleEntry.state) is larger than the limit of \(limits.maxStateBytes) bytes", location: location)
+            throw DocumentKitError(
+                .malformedInput, "\(BundleEntry.state) is larger than the limit of \(limits.maxStateBytes) bytes",
+                location: location)
         }
         let json: JSONValue
         do {
@@ -25,7 +27,10 @@ package enum BundleStateEntry {
             throw DocumentKitError(.malformedInput, error.message, location: location)
         }
         guard case .object(let members) = json else {
-            throw DocumentKitError(.malformedInput, "expected a JSON object of bundle state, found \(json.kindName == "array" || json.kindName == "object" ? "an" : "a") \(json.kindName)", location: location)
+            throw DocumentKitError(
+                .malformedInput,
+                "expected a JSON object of bundle state, found \(json.kindName == "array" || json.kindName == "object" ? "an" : "a") \(json.kindName)",
+                location: location)
         }
         return members
     }
@@ -37,7 +42,10 @@ package enum BundleStateEntry {
         var data = JSONValue.object(state).encoded(pretty: true)
         data.append(0x0A)
         guard data.count <= limits.maxStateBytes else {
-            throw DocumentKitError(.invalidDocument, "the bundle state would be \(data.count) bytes, more than the limit of \(limits.maxStateBytes); nothing was written", location: "entry '\(BundleEntry.state)'")
+            throw DocumentKitError(
+                .invalidDocument,
+                "the bundle state would be \(data.count) bytes, more than the limit of \(limits.maxStateBytes); nothing was written",
+                location: "entry '\(BundleEntry.state)'")
         }
         return data
     }

@@ -47,16 +47,21 @@ public struct BundleVersion: Codable, Sendable, Equatable {
 
     /// Creates the record of a new save and computes its id. `number` is only where it
     /// will sit in this copy; the id does not cover it.
-    public init(number: Int, parents: [VersionID], created: Date, author: String, message: String,
-                schema: String, tree: ObjectDigest, writer: String = DocumentKitInfo.writer, changes: VersionChanges? = nil) {
-        self.init(number: number, numberInID: nil, parents: parents, created: created, author: author, message: message,
-                  schema: schema, tree: tree, writer: writer, changes: changes)
+    public init(
+        number: Int, parents: [VersionID], created: Date, author: String, message: String,
+        schema: String, tree: ObjectDigest, writer: String = DocumentKitInfo.writer, changes: VersionChanges? = nil
+    ) {
+        self.init(
+            number: number, numberInID: nil, parents: parents, created: created, author: author, message: message,
+            schema: schema, tree: tree, writer: writer, changes: changes)
     }
 
     /// Creates a record whose id hashes `numberInID` when it is not `nil`, as format 1's
     /// did: what tests and readers of old bundles need, never what a save writes.
-    package init(number: Int, numberInID: Int?, parents: [VersionID], created: Date, author: String, message: String,
-                 schema: String, tree: ObjectDigest, writer: String = DocumentKitInfo.writer, changes: VersionChanges? = nil) {
+    package init(
+        number: Int, numberInID: Int?, parents: [VersionID], created: Date, author: String, message: String,
+        schema: String, tree: ObjectDigest, writer: String = DocumentKitInfo.writer, changes: VersionChanges? = nil
+    ) {
         self.number = number
         self.numberInID = numberInID
         self.id = ""
@@ -83,13 +88,16 @@ public struct BundleVersion: Codable, Sendable, Equatable {
     /// strings written as their UTF-8 byte count, a colon and the bytes, so that readers
     /// in other languages can recompute it (FORMAT.md §5).
     public var recordText: String {
-        Self.recordText(numberInID: numberInID, parents: parents, created: created, author: author, message: message,
-                        schema: schema, tree: tree, writer: writer)
+        Self.recordText(
+            numberInID: numberInID, parents: parents, created: created, author: author, message: message,
+            schema: schema, tree: tree, writer: writer)
     }
 
     /// The record text of a record holding these fields; see ``recordText``.
-    static func recordText(numberInID: Int?, parents: [VersionID], created: Date, author: String, message: String,
-                           schema: String, tree: ObjectDigest, writer: String) -> String {
+    static func recordText(
+        numberInID: Int?, parents: [VersionID], created: Date, author: String, message: String,
+        schema: String, tree: ObjectDigest, writer: String
+    ) -> String {
         func field(_ text: String) -> String { "\(text.utf8.count):\(text)" }
         var lines = ["documentkit-version \(numberInID == nil ? 2 : 1)"]
         if let numberInID { lines.append("number \(numberInID)") }
@@ -100,7 +108,7 @@ public struct BundleVersion: Codable, Sendable, Equatable {
             "message \(field(message))",
             "schema \(field(schema))",
             "tree \(tree.hex)",
-            "writer \(field(writer))",
+            "writer \(field(writer))"
         ]
         return lines.joined(separator: "\n") + "\n"
     }

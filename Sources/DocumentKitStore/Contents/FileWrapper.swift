@@ -58,7 +58,9 @@ public final class FileWrapper {
 
     /// A regular file of `size` bytes that `stream` passes to its body in blocks, each time
     /// it is read.
-    package init(size: UInt64, streaming stream: @escaping (_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) {
+    package init(
+        size: UInt64, streaming stream: @escaping (_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) {
         contents = .stream(size: size, stream)
     }
 

@@ -19,7 +19,11 @@ package struct TreeObject: Codable, Equatable {
         /// A file's size in bytes; absent for folders.
         package var size: UInt64?
 
-        private enum CodingKeys: String, CodingKey { case name, kind = "type", digest, size }
+        private enum CodingKeys: String, CodingKey {
+            case name
+            case kind = "type"
+            case digest, size
+        }
     }
 
     /// The entries, sorted by name (by UTF-8 bytes).
@@ -43,19 +47,28 @@ package struct TreeObject: Codable, Equatable {
     package static func decode(_ data: Data, digest: ObjectDigest) throws -> TreeObject {
         let tree: TreeObject
         do {
-            tree = try JSONValueDecoder().decode(TreeObject.self, from: JSONValue.parse(data, depthLimit: JSONDepth.defaultLimit))
+            tree = try JSONValueDecoder().decode(
+                TreeObject.self, from: JSONValue.parse(data, depthLimit: JSONDepth.defaultLimit))
         } catch let error as DocumentKitError {
-            throw DocumentKitError(.malformedInput, "tree object is not valid: \(error.message)", location: "object \(digest.short)")
+            throw DocumentKitError(
+                .malformedInput, "tree object is not valid: \(error.message)", location: "object \(digest.short)")
         } catch {
-            throw DocumentKitError(.malformedInput, "tree object is not valid: \(DecodingErrorDescription.describe(error))", location: "object \(digest.short)")
+            throw DocumentKitError(
+                .malformedInput, "tree object is not valid: \(DecodingErrorDescription.describe(error))",
+                location: "object \(digest.short)")
         }
         var seen = Set<String>()
         for entry in tree.entries {
             if let problem = problem(withName: entry.name) {
-                throw DocumentKitError(.malformedInput, "tree object has an unsafe name '\(entry.name)': \(problem)", location: "object \(digest.short)")
+                throw DocumentKitError(
+                    .malformedInput, "tree object has an unsafe name '\(entry.name)': \(problem)",
+                    location: "object \(digest.short)")
             }
             guard seen.insert(ArchiveEntryName.collisionKey(entry.name)).inserted else {
-                throw DocumentKitError(.malformedInput, "tree object names '\(entry.name)' twice, or with another name differing only in case or Unicode normalization", location: "object \(digest.short)")
+                throw DocumentKitError(
+                    .malformedInput,
+                    "tree object names '\(entry.name)' twice, or with another name differing only in case or Unicode normalization",
+                    location: "object \(digest.short)")
             }
         }
         return tree

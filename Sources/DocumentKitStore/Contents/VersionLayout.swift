@@ -1,6 +1,7 @@
 import DocumentKitArchive
 import DocumentKitCore
 import DocumentKitJSON
+
 /// The names every version's tree uses at its root (FORMAT.md §7): the document, and the
 /// folder of blobs, each named by its digest.
 public enum VersionLayout {

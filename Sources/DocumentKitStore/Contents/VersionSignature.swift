@@ -34,7 +34,8 @@ public struct VersionSignature: Codable, Sendable, Equatable {
     /// bytes but is spelled otherwise was altered, and its signature does not hold.
     public func signer(ofVersion id: VersionID) -> SignerKey? {
         guard let signer = SignerKey(text: key), let signature = Data(base64Encoded: value), signature.count == 64,
-              signature.base64EncodedString() == value, signer.isValidSignature(signature, ofVersion: id) else { return nil }
+            signature.base64EncodedString() == value, signer.isValidSignature(signature, ofVersion: id)
+        else { return nil }
         return signer
     }
 }

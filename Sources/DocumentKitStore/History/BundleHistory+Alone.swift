@@ -9,9 +9,15 @@ extension BundleHistory {
         var alone = Set<String>()
         for segment in segments {
             for block in 0..<segment.reader.blockCount {
-                let items = try Self.inSegment(segment.name) { try segment.reader.items(inBlock: block, identified: false) }
+                let items = try Self.inSegment(segment.name) {
+                    try segment.reader.items(inBlock: block, identified: false)
+                }
                 for case .object(let object) in items {
-                    if case .entry = object.storage { alone.insert(object.digest.entryName) } else { alone.remove(object.digest.entryName) }
+                    if case .entry = object.storage {
+                        alone.insert(object.digest.entryName)
+                    } else {
+                        alone.remove(object.digest.entryName)
+                    }
                 }
             }
         }

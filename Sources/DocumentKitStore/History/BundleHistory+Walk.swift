@@ -27,7 +27,10 @@ extension BundleHistory {
                 let current = history.segments[segment]
                 if block == 0 {
                     guard place == current.places.lowerBound - 1 else {
-                        throw DocumentKitError(.malformedInput, "invalid history segment: it holds \(current.places.upperBound - place) records, and its name \(current.places.count)", location: "entry '\(current.name)'")
+                        throw DocumentKitError(
+                            .malformedInput,
+                            "invalid history segment: it holds \(current.places.upperBound - place) records, and its name \(current.places.count)",
+                            location: "entry '\(current.name)'")
                     }
                     segment -= 1
                     block = segment >= 0 ? history.segments[segment].reader.blockCount : 0

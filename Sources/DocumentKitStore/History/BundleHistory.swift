@@ -27,7 +27,10 @@ package struct BundleHistory: Sendable {
             let reader = try Self.inSegment(name) { try HistorySegment.Reader(entry: entry, in: zip) }
             let places = HistoryManifest.places(ofSegment: name)!
             guard reader.firstPlace == UInt64(places.lowerBound), reader.versionCount == places.count else {
-                throw DocumentKitError(.malformedInput, "segment '\(name)' holds \(reader.versionCount) versions from place \(reader.firstPlace), not what its name says")
+                throw DocumentKitError(
+                    .malformedInput,
+                    "segment '\(name)' holds \(reader.versionCount) versions from place \(reader.firstPlace), not what its name says"
+                )
             }
             return (name, places, reader)
         }
@@ -41,7 +44,9 @@ package struct BundleHistory: Sendable {
         guard let segment = segments.first(where: { $0.places.contains(place) }) else {
             throw DocumentKitError(.notFound, "there is no version \(place)")
         }
-        let stored = try Self.inSegment(segment.name) { try segment.reader.version(at: place - segment.places.lowerBound) }
+        let stored = try Self.inSegment(segment.name) {
+            try segment.reader.version(at: place - segment.places.lowerBound)
+        }
         let version = try BundleVersion(segmentRecord: stored.record, number: place)
         let tree = stored.before.flatMap { $0.foundByPlace && $0.digest == version.tree ? $0 : nil }
         return Located(version: version, placedTree: tree)
@@ -101,7 +106,8 @@ package struct BundleHistory: Sendable {
                 for item in try segment.reader.items(identified: false) {
                     switch item {
                     case .version(_, let record):
-                        versions.append(try BundleVersion(segmentRecord: record, number: manifest.pruned + versions.count + 1))
+                        versions.append(
+                            try BundleVersion(segmentRecord: record, number: manifest.pruned + versions.count + 1))
                     case .pruned(let id):
                         pruned.append(id)
                     case .object(let object):
@@ -111,10 +117,16 @@ package struct BundleHistory: Sendable {
                 }
             }
         }
-        guard pruned.count == manifest.pruned, versions.count == manifest.versions, versions.last?.id == manifest.head else {
-            throw DocumentKitError(.malformedInput, "the segments hold \(versions.count) versions and \(pruned.count) pruned ids ending at \(versions.last?.shortID ?? "none"); manifest.json says \(manifest.versions) and \(manifest.pruned), ending at \(manifest.head.prefix(12))", location: "manifest.json")
+        guard pruned.count == manifest.pruned, versions.count == manifest.versions, versions.last?.id == manifest.head
+        else {
+            throw DocumentKitError(
+                .malformedInput,
+                "the segments hold \(versions.count) versions and \(pruned.count) pruned ids ending at \(versions.last?.shortID ?? "none"); manifest.json says \(manifest.versions) and \(manifest.pruned), ending at \(manifest.head.prefix(12))",
+                location: "manifest.json")
         }
-        var listing = BundleManifest(contentType: manifest.contentType, head: manifest.head, versions: versions, objects: objects, pruned: pruned)
+        var listing = BundleManifest(
+            contentType: manifest.contentType, head: manifest.head, versions: versions, objects: objects, pruned: pruned
+        )
         listing.formatVersion = HistoryManifest.formatVersion
         return listing
     }
@@ -137,8 +149,10 @@ extension HistorySegment.ObjectItem {
     package var record: ObjectRecord {
         switch storage {
         case .identity(let data): ObjectRecord(size: size, codec: .identity, storedSize: UInt64(data.count))
-        case .delta(let base, let program): ObjectRecord(size: size, codec: .delta, storedSize: UInt64(program.count), base: base)
-        case .entry(let codec, let storedSize, let base): ObjectRecord(size: size, codec: codec, storedSize: storedSize, base: base)
+        case .delta(let base, let program):
+            ObjectRecord(size: size, codec: .delta, storedSize: UInt64(program.count), base: base)
+        case .entry(let codec, let storedSize, let base):
+            ObjectRecord(size: size, codec: codec, storedSize: storedSize, base: base)
         }
     }
 }

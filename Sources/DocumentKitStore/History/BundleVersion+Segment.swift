@@ -40,18 +40,20 @@ extension BundleVersion {
             throw HistorySegment.failure("a version record is not a JSON object without an id")
         }
         if members["id"] == nil,
-           case .array(let parentValues)? = members["parents"], case .string(let createdText)? = members["created"],
-           let created = DocumentDates.parse(createdText), case .string(let author)? = members["author"],
-           case .string(let message)? = members["message"], case .string(let schema)? = members["schema"],
-           case .string(let treeText)? = members["tree"], let tree = ObjectDigest(hex: treeText),
-           case .string(let writer)? = members["writer"] {
+            case .array(let parentValues)? = members["parents"], case .string(let createdText)? = members["created"],
+            let created = DocumentDates.parse(createdText), case .string(let author)? = members["author"],
+            case .string(let message)? = members["message"], case .string(let schema)? = members["schema"],
+            case .string(let treeText)? = members["tree"], let tree = ObjectDigest(hex: treeText),
+            case .string(let writer)? = members["writer"]
+        {
             var parents: [VersionID] = []
             for case .string(let parent) in parentValues { parents.append(parent) }
             var numberInID: Int?
             if case .integer(let number)? = members["number"] { numberInID = Int(exactly: number) }
             if parents.count == parentValues.count, (numberInID == nil) == (members["number"] == nil) {
-                let text = recordText(numberInID: numberInID, parents: parents, created: created, author: author,
-                                      message: message, schema: schema, tree: tree, writer: writer)
+                let text = recordText(
+                    numberInID: numberInID, parents: parents, created: created, author: author,
+                    message: message, schema: schema, tree: tree, writer: writer)
                 return (ObjectDigest.of(Data(text.utf8)).hex, members)
             }
         }

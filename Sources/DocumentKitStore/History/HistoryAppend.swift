@@ -28,8 +28,10 @@ package struct HistoryAppend {
 
     /// Adds `items` (holding `versionCount` versions, the last of which is `head`) after
     /// the history `manifest` names, whose segments are `segments`, oldest first.
-    package init(_ items: [HistorySegment.Item], versionCount: Int, head: VersionID, to manifest: HistoryManifest,
-                 segments: [Segment], identify: @escaping @Sendable (Data) throws -> VersionID) throws {
+    package init(
+        _ items: [HistorySegment.Item], versionCount: Int, head: VersionID, to manifest: HistoryManifest,
+        segments: [Segment], identify: @escaping @Sendable (Data) throws -> VersionID
+    ) throws {
         let first = manifest.pruned + manifest.versions + 1
         var builder = HistorySegment.Builder(firstPlace: UInt64(first))
         for item in items { try builder.append(item) }

@@ -43,7 +43,9 @@ package struct HistoryManifest: Codable, Equatable, Sendable {
         }
     }
 
-    package init(contentType: String, head: VersionID, versions: Int, pruned: Int, history: [String], chainOrigin: Int = 1) {
+    package init(
+        contentType: String, head: VersionID, versions: Int, pruned: Int, history: [String], chainOrigin: Int = 1
+    ) {
         self.contentType = contentType
         self.head = head
         self.versions = versions
@@ -69,7 +71,8 @@ package struct HistoryManifest: Codable, Equatable, Sendable {
         guard parts.count == 2, parts[0] == "history" else { return nil }
         let bounds = parts[1].split(separator: "-")
         guard bounds.count == 2, bounds.allSatisfy({ $0.count == 12 && $0.allSatisfy(\.isASCII) }),
-              let first = Int(bounds[0]), let last = Int(bounds[1]), first >= 1, first <= last else { return nil }
+            let first = Int(bounds[0]), let last = Int(bounds[1]), first >= 1, first <= last
+        else { return nil }
         return first...last
     }
 
@@ -80,23 +83,36 @@ package struct HistoryManifest: Codable, Equatable, Sendable {
         do {
             manifest = try JSONDecoder().decode(HistoryManifest.self, from: data)
         } catch {
-            throw DocumentKitError(.malformedInput, "not a valid manifest: \(DecodingErrorDescription.describe(error))", location: "manifest.json")
+            throw DocumentKitError(
+                .malformedInput, "not a valid manifest: \(DecodingErrorDescription.describe(error))",
+                location: "manifest.json")
         }
         guard manifest.format == BundleManifest.formatName, manifest.formatVersion == formatVersion else {
-            throw DocumentKitError(.malformedInput, "manifest.json is not a format-\(formatVersion) manifest (format '\(manifest.format)', version \(manifest.formatVersion))", location: "manifest.json")
+            throw DocumentKitError(
+                .malformedInput,
+                "manifest.json is not a format-\(formatVersion) manifest (format '\(manifest.format)', version \(manifest.formatVersion))",
+                location: "manifest.json")
         }
         var next = manifest.pruned + 1
         for name in manifest.history {
             guard let places = places(ofSegment: name), places.lowerBound == next else {
-                throw DocumentKitError(.malformedInput, "manifest.json names segment '\(name)', which does not follow the one before it", location: "manifest.json")
+                throw DocumentKitError(
+                    .malformedInput, "manifest.json names segment '\(name)', which does not follow the one before it",
+                    location: "manifest.json")
             }
             next = places.upperBound + 1
         }
         guard manifest.chainOrigin >= 1, manifest.chainOrigin <= manifest.pruned + manifest.versions + 1 else {
-            throw DocumentKitError(.malformedInput, "manifest.json gives chainOrigin \(manifest.chainOrigin), which is not one of its places", location: "manifest.json")
+            throw DocumentKitError(
+                .malformedInput,
+                "manifest.json gives chainOrigin \(manifest.chainOrigin), which is not one of its places",
+                location: "manifest.json")
         }
         guard next == manifest.pruned + manifest.versions + 1, manifest.versions >= 1 else {
-            throw DocumentKitError(.malformedInput, "manifest.json counts \(manifest.versions) versions, and its segments hold \(next - 1 - manifest.pruned)", location: "manifest.json")
+            throw DocumentKitError(
+                .malformedInput,
+                "manifest.json counts \(manifest.versions) versions, and its segments hold \(next - 1 - manifest.pruned)",
+                location: "manifest.json")
         }
         return manifest
     }

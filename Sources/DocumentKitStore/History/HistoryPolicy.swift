@@ -48,7 +48,8 @@ package enum HistoryPolicy {
     /// remote's segments, one request each): `newest` is the new segment's size, and
     /// `older(k)` the size of the k-th segment before it (0, the newest of the others),
     /// asked for only as far as the policy looks.
-    package static func segmentsToMerge(newest: UInt64, olderCount: Int, older: (Int) throws -> UInt64) rethrows -> Int {
+    package static func segmentsToMerge(newest: UInt64, olderCount: Int, older: (Int) throws -> UInt64) rethrows -> Int
+    {
         var newest = newest
         var merged = 1
         while merged <= olderCount {
@@ -65,7 +66,8 @@ package enum HistoryPolicy {
     /// that a packed history packs to itself.
     package static func packRuns(sizes: [UInt64]) -> [ClosedRange<Int>] {
         var runs: [ClosedRange<Int>] = []
-        var start = 0, total: UInt64 = 0
+        var start = 0
+        var total: UInt64 = 0
         for (index, size) in sizes.enumerated() {
             if index > start, total + size > mergeLimit {
                 runs.append(start...(index - 1))

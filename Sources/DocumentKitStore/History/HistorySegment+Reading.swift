@@ -33,29 +33,45 @@ extension HistorySegment {
 
         /// Opens the segment of `length` bytes that `read` reads, checking its magic and
         /// its trailer's counts and offsets against each other and the length.
-        package init(length: UInt64, identify: @escaping @Sendable (Data) throws -> VersionID, read: @escaping ReadRange) throws {
+        package init(
+            length: UInt64, identify: @escaping @Sendable (Data) throws -> VersionID, read: @escaping ReadRange
+        ) throws {
             self.read = read
             self.identify = identify
             let trailerSize = UInt64(HistorySegment.trailerSize)
-            guard length >= UInt64(HistorySegment.magic.count) + trailerSize else { throw HistorySegment.failure("\(length) bytes is too short for a segment") }
-            guard Array(try read(0, HistorySegment.magic.count)) == HistorySegment.magic else { throw HistorySegment.failure("it does not start with DKH1") }
+            guard length >= UInt64(HistorySegment.magic.count) + trailerSize else {
+                throw HistorySegment.failure("\(length) bytes is too short for a segment")
+            }
+            guard Array(try read(0, HistorySegment.magic.count)) == HistorySegment.magic else {
+                throw HistorySegment.failure("it does not start with DKH1")
+            }
             let trailerBytes = try read(length - trailerSize, Int(trailerSize))
-            guard trailerBytes.count == Int(trailerSize) else { throw HistorySegment.failure("its trailer is cut short") }
+            guard trailerBytes.count == Int(trailerSize) else {
+                throw HistorySegment.failure("its trailer is cut short")
+            }
             var trailer = LittleEndianCursor(trailerBytes)
-            guard trailer.bytes(4) == HistorySegment.trailerMagic else { throw HistorySegment.failure("its trailer does not start with DKHT") }
+            guard trailer.bytes(4) == HistorySegment.trailerMagic else {
+                throw HistorySegment.failure("its trailer does not start with DKHT")
+            }
             let counts = (trailer.u32(), trailer.u32(), trailer.u32(), trailer.u32())
             firstPlace = trailer.u64()
-            let indexOffset = trailer.u64(), indexLength = trailer.u64()
+            let indexOffset = trailer.u64()
+            let indexLength = trailer.u64()
             indexCRC = trailer.u32()
             let rows = UInt64(counts.0) + UInt64(counts.1) + UInt64(counts.2)
             // A pruned id is an item of 66 bytes at least, in blocks of at most `maxBlockSize`.
-            guard indexLength == rows * UInt64(HistorySegment.rowSize), indexOffset >= UInt64(HistorySegment.magic.count),
-                  indexOffset <= length - trailerSize, indexLength == length - trailerSize - indexOffset,
-                  UInt64(counts.3) <= UInt64(counts.0) * UInt64(Self.maxBlockSize / 66) else {
-                throw HistorySegment.failure("its index (\(indexLength) bytes at \(indexOffset)) does not fit its trailer's counts")
+            guard indexLength == rows * UInt64(HistorySegment.rowSize),
+                indexOffset >= UInt64(HistorySegment.magic.count),
+                indexOffset <= length - trailerSize, indexLength == length - trailerSize - indexOffset,
+                UInt64(counts.3) <= UInt64(counts.0) * UInt64(Self.maxBlockSize / 66)
+            else {
+                throw HistorySegment.failure(
+                    "its index (\(indexLength) bytes at \(indexOffset)) does not fit its trailer's counts")
             }
             self.indexOffset = indexOffset
-            (blockCount, versionCount, objectCount, prunedCount) = (Int(counts.0), Int(counts.1), Int(counts.2), Int(counts.3))
+            (blockCount, versionCount, objectCount, prunedCount) = (
+                Int(counts.0), Int(counts.1), Int(counts.2), Int(counts.3)
+            )
         }
 
         /// Index row `number` (block rows first, then version rows, then object rows).
@@ -70,8 +86,11 @@ extension HistorySegment {
         /// between the magic and the index.
         private func block(_ number: Int) throws -> (offset: UInt64, stored: Int, size: Int) {
             let (offset, stored, size) = try row(number)
-            guard offset >= UInt64(HistorySegment.magic.count), offset + UInt64(stored) <= indexOffset, Int(size) <= Self.maxBlockSize else {
-                throw HistorySegment.failure("block \(number) (\(stored) bytes at \(offset), \(size) decoded) does not lie among the blocks")
+            guard offset >= UInt64(HistorySegment.magic.count), offset + UInt64(stored) <= indexOffset,
+                Int(size) <= Self.maxBlockSize
+            else {
+                throw HistorySegment.failure(
+                    "block \(number) (\(stored) bytes at \(offset), \(size) decoded) does not lie among the blocks")
             }
             return (offset, Int(stored), Int(size))
         }
@@ -106,9 +125,11 @@ extension HistorySegment {
         package func objects(_ digest: ObjectDigest) throws -> [ObjectItem] {
             let prefix = HistorySegment.prefix(ofHex: digest.hex)
             let first = blockCount + versionCount
-            var low = 0, high = objectCount
+            var low = 0
+            var high = objectCount
             // The prefixes bounding [low, high): at `low - 1` and `high`, or the extremes.
-            var lowPrefix: UInt64 = 0, highPrefix = UInt64.max
+            var lowPrefix: UInt64 = 0
+            var highPrefix = UInt64.max
             var guessing = true
             while low < high {
                 var middle = (low + high) / 2
@@ -249,7 +270,9 @@ extension HistorySegment {
         /// `.version` with an empty id.
         mutating func next(identify: ((Data) throws -> VersionID)?) throws -> Item? {
             guard let (kind, length) = try header() else { return nil }
-            var payload = ItemReader(bytes: bytes.subdata(in: (bytes.startIndex + position)..<(bytes.startIndex + position + length)), position: 0)
+            var payload = ItemReader(
+                bytes: bytes.subdata(in: (bytes.startIndex + position)..<(bytes.startIndex + position + length)),
+                position: 0)
             position += length
             switch kind {
             case .version:
@@ -277,7 +300,10 @@ extension HistorySegment {
         /// the block's end.
         private mutating func header() throws -> (Kind, Int)? {
             guard position < bytes.count else { return nil }
-            guard let kind = Kind(rawValue: byte()) else { throw HistorySegment.failure("an item of unknown kind 0x\(String(bytes[bytes.startIndex + position - 1], radix: 16))") }
+            guard let kind = Kind(rawValue: byte()) else {
+                throw HistorySegment.failure(
+                    "an item of unknown kind 0x\(String(bytes[bytes.startIndex + position - 1], radix: 16))")
+            }
             let length = try varint()
             guard length <= bytes.count - position else { throw HistorySegment.failure("an item is cut short") }
             return (kind, length)
@@ -289,9 +315,12 @@ extension HistorySegment {
         }
 
         mutating func varint() throws -> Int {
-            var value = 0, shift = 0
+            var value = 0
+            var shift = 0
             while true {
-                guard position < bytes.count, shift < 63 else { throw HistorySegment.failure("a varint is cut short or too long") }
+                guard position < bytes.count, shift < 63 else {
+                    throw HistorySegment.failure("a varint is cut short or too long")
+                }
                 let byte = self.byte()
                 value |= Int(byte & 0x7F) << shift
                 if byte < 0x80 { return value }
@@ -301,8 +330,10 @@ extension HistorySegment {
 
         mutating func hex() throws -> String {
             guard bytes.count - position >= 64,
-                  let text = String(bytes: bytes[(bytes.startIndex + position)..<(bytes.startIndex + position + 64)], encoding: .ascii),
-                  ObjectDigest(hex: text) != nil else { throw HistorySegment.failure("a digest is not 64 lowercase hex digits") }
+                let text = String(
+                    bytes: bytes[(bytes.startIndex + position)..<(bytes.startIndex + position + 64)], encoding: .ascii),
+                ObjectDigest(hex: text) != nil
+            else { throw HistorySegment.failure("a digest is not 64 lowercase hex digits") }
             position += 64
             return text
         }
@@ -316,15 +347,21 @@ extension HistorySegment {
             if position < bytes.count, bytes[bytes.startIndex + position] == StorageCode.hashed.rawValue {
                 position += 1
                 let data = rest()
-                return ObjectItem(digest: ObjectDigest.of(data), size: UInt64(data.count), storage: .identity(data), foundByPlace: true)
+                return ObjectItem(
+                    digest: ObjectDigest.of(data), size: UInt64(data.count), storage: .identity(data),
+                    foundByPlace: true)
             }
             let digest = ObjectDigest(hex: try hex())!
-            guard position < bytes.count, let code = StorageCode(rawValue: byte()) else { throw HistorySegment.failure("object \(digest.short) has an unknown storage") }
+            guard position < bytes.count, let code = StorageCode(rawValue: byte()) else {
+                throw HistorySegment.failure("object \(digest.short) has an unknown storage")
+            }
             let size = UInt64(try varint())
             switch code {
             case .identity:
                 let data = rest()
-                guard UInt64(data.count) == size else { throw HistorySegment.failure("object \(digest.short) holds \(data.count) bytes, not \(size)") }
+                guard UInt64(data.count) == size else {
+                    throw HistorySegment.failure("object \(digest.short) holds \(data.count) bytes, not \(size)")
+                }
                 return ObjectItem(digest: digest, size: size, storage: .identity(data))
             case .delta:
                 let base = ObjectDigest(hex: try hex())!
@@ -336,7 +373,8 @@ extension HistorySegment {
                 let storedSize = UInt64(try varint())
                 let base = stored == .delta ? ObjectDigest(hex: try hex())! : nil
                 let codec: ObjectCodec = stored == .zstd ? .zstd : stored == .delta ? .delta : .identity
-                return ObjectItem(digest: digest, size: size, storage: .entry(codec: codec, storedSize: storedSize, base: base))
+                return ObjectItem(
+                    digest: digest, size: size, storage: .entry(codec: codec, storedSize: storedSize, base: base))
             case .zstd, .hashed:
                 throw HistorySegment.failure("object \(digest.short) has a storage that cannot follow a digest")
             }
@@ -356,8 +394,12 @@ struct LittleEndianCursor {
         return Array(data[(data.startIndex + position)..<(data.startIndex + position + count)])
     }
 
-    mutating func u32() -> UInt32 { UInt32(littleEndian: bytes(4).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }) }
-    mutating func u64() -> UInt64 { UInt64(littleEndian: bytes(8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }) }
+    mutating func u32() -> UInt32 {
+        UInt32(littleEndian: bytes(4).withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+    }
+    mutating func u64() -> UInt64 {
+        UInt64(littleEndian: bytes(8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+    }
 }
 
 extension HistorySegment.Reader {

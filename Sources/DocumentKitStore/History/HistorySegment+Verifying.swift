@@ -25,7 +25,9 @@ extension HistorySegment.Reader {
     /// keeps each record's members to check them). The rows are checked against what each
     /// item was, once every item has been read; an item visited before a failure is thrown
     /// was read whole, but not yet found where the index says.
-    package func verifyItems(identifying identify: (Data) throws -> VersionID, _ visit: (HistorySegment.Item) throws -> Void) throws {
+    package func verifyItems(
+        identifying identify: (Data) throws -> VersionID, _ visit: (HistorySegment.Item) throws -> Void
+    ) throws {
         let length = (blockCount + versionCount + objectCount) * HistorySegment.rowSize
         let index = try read(indexOffset, length)
         guard index.count == length else { throw HistorySegment.failure("its index is cut short") }
@@ -42,7 +44,8 @@ extension HistorySegment.Reader {
         for number in 0..<blockCount {
             let (offset, stored, size) = (cursor.u64(), Int(cursor.u32()), Int(cursor.u32()))
             guard offset == end, offset + UInt64(stored) <= indexOffset, size <= Self.maxBlockSize else {
-                throw HistorySegment.failure("block \(number) (\(stored) bytes at \(offset)) is not where the one before it ends")
+                throw HistorySegment.failure(
+                    "block \(number) (\(stored) bytes at \(offset)) is not where the one before it ends")
             }
             end = offset + UInt64(stored)
             let block: Data
@@ -54,7 +57,9 @@ extension HistorySegment.Reader {
             var reader = HistorySegment.ItemReader(bytes: block, position: 0)
             while reader.position < block.count {
                 starts[HistorySegment.Location(block: UInt32(number), offset: UInt32(reader.position))] = read.count
-                guard let item = try withoutActuallyEscaping(identify, do: { try reader.next(identify: $0) }) else { break }
+                guard let item = try withoutActuallyEscaping(identify, do: { try reader.next(identify: $0) }) else {
+                    break
+                }
                 read.append(ItemFacts(item))
                 try visit(item)
             }
@@ -67,7 +72,8 @@ extension HistorySegment.Reader {
         }
         for (row, item) in versionItems.enumerated() {
             let (prefix, block, offset) = (cursor.u64(), cursor.u32(), cursor.u32())
-            guard starts[HistorySegment.Location(block: block, offset: offset)] == item, read[item].prefix == prefix else {
+            guard starts[HistorySegment.Location(block: block, offset: offset)] == item, read[item].prefix == prefix
+            else {
                 throw HistorySegment.failure("version row \(row) does not point at that version's record")
             }
         }
@@ -77,15 +83,21 @@ extension HistorySegment.Reader {
             let (prefix, block, offset) = (cursor.u64(), cursor.u32(), cursor.u32())
             guard prefix >= previous else { throw HistorySegment.failure("its object table is not sorted") }
             previous = prefix
-            guard let item = starts[HistorySegment.Location(block: block, offset: offset)], read[item].kind == .indexedObject,
-                  read[item].prefix == prefix, pointedAt.insert(item).inserted else {
+            guard let item = starts[HistorySegment.Location(block: block, offset: offset)],
+                read[item].kind == .indexedObject,
+                read[item].prefix == prefix, pointedAt.insert(item).inserted
+            else {
                 throw HistorySegment.failure("object row \(row) does not point at an object of its digest")
             }
         }
         let unindexed = read.count { $0.kind == .indexedObject } - objectCount
-        guard unindexed == 0 else { throw HistorySegment.failure("\(unindexed) objects have no row in its object table") }
+        guard unindexed == 0 else {
+            throw HistorySegment.failure("\(unindexed) objects have no row in its object table")
+        }
         let pruned = read.count { $0.kind == .pruned }
-        guard pruned == prunedCount else { throw HistorySegment.failure("it holds \(pruned) pruned ids, and its trailer \(prunedCount)") }
+        guard pruned == prunedCount else {
+            throw HistorySegment.failure("it holds \(pruned) pruned ids, and its trailer \(prunedCount)")
+        }
     }
 }
 
@@ -101,7 +113,9 @@ private struct ItemFacts {
         switch item {
         case .version(let id, _): (kind, prefix) = (.version, HistorySegment.prefix(ofHex: id))
         case .object(let object):
-            (kind, prefix) = object.foundByPlace ? (.placedObject, 0) : (.indexedObject, HistorySegment.prefix(ofHex: object.digest.hex))
+            (kind, prefix) =
+                object.foundByPlace
+                ? (.placedObject, 0) : (.indexedObject, HistorySegment.prefix(ofHex: object.digest.hex))
         case .pruned: (kind, prefix) = (.pruned, 0)
         }
     }

@@ -51,10 +51,14 @@ extension HistorySegment {
             switch item {
             case .version(let id, let record):
                 // A record names its tree, the item before it in the block: "^" says so.
-                if let tree = lastObject, let short = HistorySegment.abbreviatingTree(in: record, as: tree) { bytes = short }
+                if let tree = lastObject, let short = HistorySegment.abbreviatingTree(in: record, as: tree) {
+                    bytes = short
+                }
                 versions.append((HistorySegment.prefix(ofHex: id), nextLocation))
             case .object(let object):
-                if !object.foundByPlace { objects.append((HistorySegment.prefix(ofHex: object.digest.hex), nextLocation)) }
+                if !object.foundByPlace {
+                    objects.append((HistorySegment.prefix(ofHex: object.digest.hex), nextLocation))
+                }
             case .pruned:
                 prunedCount += 1
             }
@@ -121,7 +125,9 @@ extension HistorySegment {
             var crc = CRC32()
             index.withUnsafeBytes { crc.update($0) }
             output += HistorySegment.trailerMagic
-            for count in [UInt32(blocks.count), UInt32(versions.count), UInt32(objects.count), prunedCount] { Self.append(count, to: &output) }
+            for count in [UInt32(blocks.count), UInt32(versions.count), UInt32(objects.count), prunedCount] {
+                Self.append(count, to: &output)
+            }
             Self.append(firstPlace, to: &output)
             Self.append(indexOffset, to: &output)
             Self.append(UInt64(index.count), to: &output)
@@ -149,7 +155,10 @@ extension HistorySegment {
             case .entry(let codec, let storedSize, let base):
                 bytes.append(StorageCode.entry.rawValue)
                 ObjectDelta.appendVarint(Int(object.size), to: &bytes)
-                bytes.append(codec == .zstd ? StorageCode.zstd.rawValue : codec == .delta ? StorageCode.delta.rawValue : StorageCode.identity.rawValue)
+                bytes.append(
+                    codec == .zstd
+                        ? StorageCode.zstd.rawValue
+                        : codec == .delta ? StorageCode.delta.rawValue : StorageCode.identity.rawValue)
                 ObjectDelta.appendVarint(Int(storedSize), to: &bytes)
                 if let base { bytes += Array(base.hex.utf8) }
             }

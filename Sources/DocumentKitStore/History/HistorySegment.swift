@@ -49,7 +49,9 @@ package enum HistorySegment {
         package var foundByPlace: Bool
 
         package init(digest: ObjectDigest, size: UInt64, storage: Storage, foundByPlace: Bool = false) {
-            precondition(!foundByPlace || { if case .identity = storage { true } else { false } }(), "only an identity object is found by place")
+            precondition(
+                !foundByPlace || { if case .identity = storage { true } else { false } }(),
+                "only an identity object is found by place")
             self.digest = digest
             self.size = size
             self.storage = storage
@@ -65,19 +67,19 @@ package enum HistorySegment {
 
     /// The item kind bytes.
     enum Kind: UInt8 {
-        case version = 0x56 // V
-        case object = 0x4F // O
-        case pruned = 0x50 // P
+        case version = 0x56  // V
+        case object = 0x4F  // O
+        case pruned = 0x50  // P
     }
 
     /// The storage bytes of an object item.
     enum StorageCode: UInt8 {
-        case identity = 0x69 // i
-        case delta = 0x64 // d
-        case entry = 0x65 // e
-        case zstd = 0x7A // z
+        case identity = 0x69  // i
+        case delta = 0x64  // d
+        case entry = 0x65  // e
+        case zstd = 0x7A  // z
         /// Leads an object found by place: its bytes follow, and its digest is theirs.
-        case hashed = 0x68 // h
+        case hashed = 0x68  // h
     }
 
     /// The first eight bytes of a digest or id (64 hex digits), as the index keys them.

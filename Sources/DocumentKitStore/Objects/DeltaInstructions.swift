@@ -67,7 +67,8 @@ package struct DeltaInstructions {
         folded.pieces.reserveCapacity(pieces.count)
         for piece in pieces {
             guard piece.fromBase else {
-                folded.append(Piece(start: piece.start, length: piece.length, offset: piece.offset + shift, fromBase: false))
+                folded.append(
+                    Piece(start: piece.start, length: piece.length, offset: piece.offset + shift, fromBase: false))
                 continue
             }
             // The earlier pieces that built bytes offset ..< offset + length of this base.
@@ -77,8 +78,10 @@ package struct DeltaInstructions {
             while from < end {
                 let covering = earlier.pieces[index]
                 let length = min(covering.start + covering.length, end) - from
-                folded.append(Piece(start: piece.start + (from - piece.offset), length: length,
-                                    offset: covering.offset + (from - covering.start), fromBase: covering.fromBase))
+                folded.append(
+                    Piece(
+                        start: piece.start + (from - piece.offset), length: length,
+                        offset: covering.offset + (from - covering.start), fromBase: covering.fromBase))
                 from += length
                 index += 1
             }
@@ -122,7 +125,9 @@ package struct DeltaInstructions {
     /// allocated once, at `targetSize`.
     package func apply(to base: Data) throws -> Data {
         guard base.count == baseSize else {
-            throw DocumentKitError(.malformedInput, "invalid delta program: the program is for a base of \(baseSize) bytes; the base has \(base.count)")
+            throw DocumentKitError(
+                .malformedInput,
+                "invalid delta program: the program is for a base of \(baseSize) bytes; the base has \(base.count)")
         }
         var output = Data(count: targetSize)
         output.withUnsafeMutableBytes { output in
@@ -131,7 +136,9 @@ package struct DeltaInstructions {
                     for piece in pieces {
                         let source = piece.fromBase ? base : literals
                         output.baseAddress.unsafelyUnwrapped.advanced(by: piece.start)
-                            .copyMemory(from: source.baseAddress.unsafelyUnwrapped.advanced(by: piece.offset), byteCount: piece.length)
+                            .copyMemory(
+                                from: source.baseAddress.unsafelyUnwrapped.advanced(by: piece.offset),
+                                byteCount: piece.length)
                     }
                 }
             }

@@ -26,18 +26,22 @@ extension DeltaInstructions {
     /// `expectedSize` bytes, checking everything ``ObjectDelta/apply(_:to:expectedSize:)``
     /// promises to check.
     package init(program: Data, baseSize: Int, expectedSize: Int) throws {
-        guard expectedSize >= 0 else { throw DeltaProgramReader.failure("a negative target size (\(expectedSize)) was expected") }
+        guard expectedSize >= 0 else {
+            throw DeltaProgramReader.failure("a negative target size (\(expectedSize)) was expected")
+        }
         self.init(baseSize: baseSize, targetSize: expectedSize)
         try program.withUnsafeBytes { bytes in
             var reader = DeltaProgramReader(bytes)
             try reader.readMagic()
             let declaredBase = try reader.varint(naming: "the base size")
             guard declaredBase == baseSize else {
-                throw DeltaProgramReader.failure("the program is for a base of \(declaredBase) bytes; the base has \(baseSize)")
+                throw DeltaProgramReader.failure(
+                    "the program is for a base of \(declaredBase) bytes; the base has \(baseSize)")
             }
             let targetSize = try reader.varint(naming: "the target size")
             guard targetSize == expectedSize else {
-                throw DeltaProgramReader.failure("the program builds \(targetSize) bytes; \(expectedSize) were expected")
+                throw DeltaProgramReader.failure(
+                    "the program builds \(targetSize) bytes; \(expectedSize) were expected")
             }
             try read(&reader)
         }
@@ -61,7 +65,8 @@ extension DeltaInstructions {
                 try Self.checkLength(length, of: "COPY", at: start, filled: filled, targetSize: targetSize)
                 guard offset <= baseSize, length <= baseSize - offset else {
                     throw DeltaProgramReader.failure(
-                        "the COPY at byte \(start) reads \(length) bytes from offset \(offset) of a base of \(baseSize)")
+                        "the COPY at byte \(start) reads \(length) bytes from offset \(offset) of a base of \(baseSize)"
+                    )
                 }
                 append(Piece(start: filled, length: length, offset: offset, fromBase: true))
                 filled += length
@@ -74,7 +79,8 @@ extension DeltaInstructions {
                 filled += length
             case nil:
                 let hex = String(byte, radix: 16, uppercase: true)
-                throw DeltaProgramReader.failure("unknown instruction 0x\(hex.count == 1 ? "0" + hex : hex) at byte \(start)")
+                throw DeltaProgramReader.failure(
+                    "unknown instruction 0x\(hex.count == 1 ? "0" + hex : hex) at byte \(start)")
             }
         }
         guard filled == targetSize else {
@@ -83,11 +89,14 @@ extension DeltaInstructions {
     }
 
     /// Refuses an empty instruction, or one that would write past the end of the target.
-    private static func checkLength(_ length: Int, of instruction: String, at start: Int, filled: Int, targetSize: Int) throws {
+    private static func checkLength(_ length: Int, of instruction: String, at start: Int, filled: Int, targetSize: Int)
+        throws
+    {
         guard length > 0 else { throw DeltaProgramReader.failure("the \(instruction) at byte \(start) has length 0") }
         guard length <= targetSize - filled else {
             throw DeltaProgramReader.failure(
-                "the \(instruction) at byte \(start) writes \(length) bytes after \(filled); the target has \(targetSize)")
+                "the \(instruction) at byte \(start) writes \(length) bytes after \(filled); the target has \(targetSize)"
+            )
         }
     }
 }
@@ -103,7 +112,9 @@ private struct DeltaProgramReader {
     var remaining: Int { bytes.count - position }
 
     mutating func readMagic() throws {
-        guard bytes.count >= ObjectDelta.magic.count, bytes.prefix(ObjectDelta.magic.count).elementsEqual(ObjectDelta.magic) else {
+        guard bytes.count >= ObjectDelta.magic.count,
+            bytes.prefix(ObjectDelta.magic.count).elementsEqual(ObjectDelta.magic)
+        else {
             throw Self.failure("not a delta program: it does not start with DKD1")
         }
         position = ObjectDelta.magic.count
@@ -121,7 +132,7 @@ private struct DeltaProgramReader {
             throw Self.failure("\(instruction) needs \(count) literal bytes; the program has \(remaining) left")
         }
         defer { position += count }
-        return position ..< position + count
+        return position..<position + count
     }
 
     /// An unsigned LEB128 varint of at most nine bytes (63 bits), so that it fits in `Int`.
@@ -131,7 +142,9 @@ private struct DeltaProgramReader {
         var shift = 0
         while true {
             guard position < bytes.count else { throw Self.failure("\(what) (a varint at byte \(start)) is truncated") }
-            guard shift < 63 else { throw Self.failure("\(what) (a varint at byte \(start)) is longer than nine bytes") }
+            guard shift < 63 else {
+                throw Self.failure("\(what) (a varint at byte \(start)) is longer than nine bytes")
+            }
             let byte = bytes[position]
             position += 1
             value |= Int(byte & 0x7F) << shift

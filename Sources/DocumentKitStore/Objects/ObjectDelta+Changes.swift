@@ -21,21 +21,27 @@ extension DeltaEncoder {
     /// them in order, so the program rebuilds the target whatever runs are chosen.
     mutating func encodeAroundChanges() -> Bool {
         guard base.count >= ObjectDelta.smallChange * 256 else { return false }
-        let targetStart = target.baseAddress.unsafelyUnwrapped, baseStart = base.baseAddress.unsafelyUnwrapped
+        let targetStart = target.baseAddress.unsafelyUnwrapped
+        let baseStart = base.baseAddress.unsafelyUnwrapped
         let shorter = min(target.count, base.count)
         var run = Self.longCommonPrefix(baseStart, targetStart, limit: shorter)
-        var suffix = Self.longCommonSuffix(before: baseStart + base.count, targetStart + target.count, limit: shorter - run)
+        var suffix = Self.longCommonSuffix(
+            before: baseStart + base.count, targetStart + target.count, limit: shorter - run)
         if suffix < ObjectDelta.minimumCopy { suffix = 0 }
-        let targetEnd = target.count - suffix, baseEnd = base.count - suffix
+        let targetEnd = target.count - suffix
+        let baseEnd = base.count - suffix
 
-        enum Step { case copy(offset: Int, length: Int), add(Range<Int>) }
+        enum Step {
+            case copy(offset: Int, length: Int)
+            case add(Range<Int>)
+        }
         var steps: [Step] = []
         var (t, b) = (0, 0)
         var addFrom = 0
         var changes = 0
         while true {
             if run >= ObjectDelta.minimumCopy {
-                if addFrom < t { steps.append(.add(addFrom ..< t)) }
+                if addFrom < t { steps.append(.add(addFrom..<t)) }
                 steps.append(.copy(offset: b, length: run))
                 addFrom = t + run
             }
@@ -48,7 +54,8 @@ extension DeltaEncoder {
             }
             changes += 1
             guard changes <= Self.maximumChanges,
-                  let (nextTarget, nextBase) = resynchronize(target: t, base: b, targetEnd: targetEnd, baseEnd: baseEnd) else {
+                let (nextTarget, nextBase) = resynchronize(target: t, base: b, targetEnd: targetEnd, baseEnd: baseEnd)
+            else {
                 // The rest of the target, when short, is added; the base's rest is passed over.
                 guard changes <= Self.maximumChanges, targetEnd - t <= ObjectDelta.smallChange else { return false }
                 t = targetEnd
@@ -58,7 +65,7 @@ extension DeltaEncoder {
             (t, b) = (nextTarget, nextBase)
             run = Self.longCommonPrefix(baseStart + b, targetStart + t, limit: min(baseEnd - b, targetEnd - t))
         }
-        if addFrom < targetEnd { steps.append(.add(addFrom ..< targetEnd)) }
+        if addFrom < targetEnd { steps.append(.add(addFrom..<targetEnd)) }
         if suffix > 0 { steps.append(.copy(offset: baseEnd, length: suffix)) }
         for step in steps {
             switch step {
@@ -75,7 +82,8 @@ extension DeltaEncoder {
     /// where they agree longest, up to 4 KiB (a short anchor of JSON recurs: keys and
     /// indentation). `nil` when none agrees for at least 256 bytes.
     private func resynchronize(target t: Int, base b: Int, targetEnd: Int, baseEnd: Int) -> (target: Int, base: Int)? {
-        let targetStart = target.baseAddress.unsafelyUnwrapped, baseStart = base.baseAddress.unsafelyUnwrapped
+        let targetStart = target.baseAddress.unsafelyUnwrapped
+        let baseStart = base.baseAddress.unsafelyUnwrapped
         let anchor = Self.anchorSize
         let window = 2 * ObjectDelta.smallChange
         for step in stride(from: 0, through: min(ObjectDelta.smallChange, targetEnd - t - anchor), by: 8) {
@@ -84,10 +92,13 @@ extension DeltaEncoder {
             let limit = min(baseEnd, b + window + step)
             var best: (base: Int, length: Int)?
             var tries = 0
-            while from + anchor <= limit, tries < 16, let found = Self.find(needle, anchor, in: baseStart + from, limit - from) {
+            while from + anchor <= limit, tries < 16,
+                let found = Self.find(needle, anchor, in: baseStart + from, limit - from)
+            {
                 tries += 1
                 let at = from + found
-                let length = Self.commonPrefix(baseStart + at, needle, limit: min(baseEnd - at, targetEnd - t - step, 1 << 12))
+                let length = Self.commonPrefix(
+                    baseStart + at, needle, limit: min(baseEnd - at, targetEnd - t - step, 1 << 12))
                 if length > (best?.length ?? 0) { best = (at, length) }
                 from = at + 1
             }
@@ -97,7 +108,9 @@ extension DeltaEncoder {
     }
 
     /// Where the `count` bytes at `needle` first occur in the `length` bytes at `haystack`.
-    private static func find(_ needle: UnsafeRawPointer, _ count: Int, in haystack: UnsafeRawPointer, _ length: Int) -> Int? {
+    private static func find(_ needle: UnsafeRawPointer, _ count: Int, in haystack: UnsafeRawPointer, _ length: Int)
+        -> Int?
+    {
         let first = Int32(needle.load(as: UInt8.self))
         var offset = 0
         while offset + count <= length {

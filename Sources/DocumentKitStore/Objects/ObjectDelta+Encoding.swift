@@ -94,7 +94,7 @@ struct DeltaEncoder {
     mutating func encode() {
         let blockSize = DeltaBlockIndex.blockSize
         guard base.count >= blockSize, target.count >= blockSize else {
-            appendAdd(0 ..< target.count)
+            appendAdd(0..<target.count)
             return
         }
         if encodeAroundChanges() { return }
@@ -115,9 +115,11 @@ struct DeltaEncoder {
                         let offset = Int(block) * blockSize
                         block = links[Int(block)]
                         guard Self.sameBlock(baseStart + offset, window) else { continue }
-                        let forward = blockSize + Self.commonPrefix(
-                            baseStart + offset + blockSize, window + blockSize,
-                            limit: min(base.count - offset, target.count - position) - blockSize)
+                        let forward =
+                            blockSize
+                            + Self.commonPrefix(
+                                baseStart + offset + blockSize, window + blockSize,
+                                limit: min(base.count - offset, target.count - position) - blockSize)
                         let backward = Self.commonSuffix(
                             before: baseStart + offset, window, limit: min(offset, position - literalStart))
                         if backward + forward > best.backward + best.forward { best = (offset, backward, forward) }
@@ -127,14 +129,14 @@ struct DeltaEncoder {
                         position += 1
                         continue
                     }
-                    appendAdd(literalStart ..< position - best.backward)
+                    appendAdd(literalStart..<position - best.backward)
                     appendCopy(offset: best.start - best.backward, length: best.backward + best.forward)
                     position += best.forward
                     literalStart = position
                 }
             }
         }
-        appendAdd(literalStart ..< target.count)
+        appendAdd(literalStart..<target.count)
     }
 
     mutating func appendAdd(_ range: Range<Int>) {
@@ -153,7 +155,8 @@ struct DeltaEncoder {
     @inline(__always)
     private static func sameBlock(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer) -> Bool {
         a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
-            && a.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            && a.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                == b.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
     }
 
     /// How many bytes at `a` and `b` agree, up to `limit`, compared eight at a time:
@@ -161,12 +164,16 @@ struct DeltaEncoder {
     static func commonPrefix(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, limit: Int) -> Int {
         var count = 0
         while count + 8 <= limit {
-            let difference = a.loadUnaligned(fromByteOffset: count, as: UInt64.self) ^ b.loadUnaligned(fromByteOffset: count, as: UInt64.self)
+            let difference =
+                a.loadUnaligned(fromByteOffset: count, as: UInt64.self)
+                ^ b.loadUnaligned(fromByteOffset: count, as: UInt64.self)
             // In memory order, the first differing byte is the lowest one in little-endian.
             if difference != 0 { return count + difference.littleEndian.trailingZeroBitCount / 8 }
             count += 8
         }
-        while count < limit, a.load(fromByteOffset: count, as: UInt8.self) == b.load(fromByteOffset: count, as: UInt8.self) { count += 1 }
+        while count < limit,
+            a.load(fromByteOffset: count, as: UInt8.self) == b.load(fromByteOffset: count, as: UInt8.self)
+        { count += 1 }
         return count
     }
 
@@ -182,7 +189,9 @@ struct DeltaEncoder {
     /// `commonSuffix` for ends that may agree for megabytes, as `longCommonPrefix`.
     static func longCommonSuffix(before a: UnsafeRawPointer, _ b: UnsafeRawPointer, limit: Int) -> Int {
         var count = 0
-        while count + longChunk <= limit, memcmp(a - count - longChunk, b - count - longChunk, longChunk) == 0 { count += longChunk }
+        while count + longChunk <= limit, memcmp(a - count - longChunk, b - count - longChunk, longChunk) == 0 {
+            count += longChunk
+        }
         return count + commonSuffix(before: a - count, b - count, limit: limit - count)
     }
 
@@ -193,12 +202,16 @@ struct DeltaEncoder {
     static func commonSuffix(before a: UnsafeRawPointer, _ b: UnsafeRawPointer, limit: Int) -> Int {
         var count = 0
         while count + 8 <= limit {
-            let difference = a.loadUnaligned(fromByteOffset: -count - 8, as: UInt64.self) ^ b.loadUnaligned(fromByteOffset: -count - 8, as: UInt64.self)
+            let difference =
+                a.loadUnaligned(fromByteOffset: -count - 8, as: UInt64.self)
+                ^ b.loadUnaligned(fromByteOffset: -count - 8, as: UInt64.self)
             // In memory order, the last differing byte is the highest one in little-endian.
             if difference != 0 { return count + difference.littleEndian.leadingZeroBitCount / 8 }
             count += 8
         }
-        while count < limit, a.load(fromByteOffset: -count - 1, as: UInt8.self) == b.load(fromByteOffset: -count - 1, as: UInt8.self) { count += 1 }
+        while count < limit,
+            a.load(fromByteOffset: -count - 1, as: UInt8.self) == b.load(fromByteOffset: -count - 1, as: UInt8.self)
+        { count += 1 }
         return count
     }
 }

@@ -51,14 +51,20 @@ package struct BundleFile {
             unfinishedAppendBytes = size > zip.length ? size - zip.length : 0
             let first = zip.entries.first
             guard let first, first.name == BundleEntry.mimetype else {
-                throw DocumentKitError(.malformedInput, "not a DocumentKit bundle: the first entry is \(first.map { "'\($0.name)'" } ?? "missing"), expected 'mimetype'")
+                throw DocumentKitError(
+                    .malformedInput,
+                    "not a DocumentKit bundle: the first entry is \(first.map { "'\($0.name)'" } ?? "missing"), expected 'mimetype'"
+                )
             }
-            guard first.size <= 256 else { throw DocumentKitError(.malformedInput, "the mimetype entry is too long", location: "entry 'mimetype'") }
+            guard first.size <= 256 else {
+                throw DocumentKitError(.malformedInput, "the mimetype entry is too long", location: "entry 'mimetype'")
+            }
             mimeType = String(decoding: try zip.readData(first), as: UTF8.self)
             guard zip.entry(named: BundleEntry.manifest) != nil else {
                 throw DocumentKitError(.malformedInput, "not a DocumentKit bundle: it has no manifest.json")
             }
-            manifestData = try Self.read(BundleEntry.manifest, from: zip, path: path, limit: UInt64(limits.maxManifestBytes))
+            manifestData = try Self.read(
+                BundleEntry.manifest, from: zip, path: path, limit: UInt64(limits.maxManifestBytes))
         } catch {
             throw DocumentBundle.locate(error, path: path)
         }
@@ -70,8 +76,8 @@ package struct BundleFile {
         let resolved = AtomicReplacement.resolvingSymbolicLinks(url).path
         func beforeAppend() -> StoredZipReader? {
             guard let journal = AppendJournal.existing(for: resolved),
-                  let zip = try? StoredZipReader(path: resolved, limits: limits.archive, length: journal.length),
-                  journal.describes(zip.fileDescriptor, path: resolved)
+                let zip = try? StoredZipReader(path: resolved, limits: limits.archive, length: journal.length),
+                journal.describes(zip.fileDescriptor, path: resolved)
             else { return nil }
             return zip
         }
@@ -91,25 +97,33 @@ package struct BundleFile {
     /// of the history.
     package func checkManifestHeader(limits: BundleLimits) throws {
         do {
-            try BundleManifest.Header.check(JSONValue.parseMembers(["format", "formatVersion", "head"], of: manifestData,
-                                                                   depthLimit: limits.maxJSONDepth))
+            try BundleManifest.Header.check(
+                JSONValue.parseMembers(
+                    ["format", "formatVersion", "head"], of: manifestData,
+                    depthLimit: limits.maxJSONDepth))
         } catch let error as DocumentKitError {
-            throw DocumentKitError(error.code, error.message, path: path, location: error.location ?? BundleEntry.manifest)
+            throw DocumentKitError(
+                error.code, error.message, path: path, location: error.location ?? BundleEntry.manifest)
         }
     }
 
     /// The manifest's `formatVersion`, checked as one this build reads: all that is
     /// decoded of it to tell a format-3 manifest from an older one.
     package func formatVersion(limits: BundleLimits) throws -> Int {
-        let members = try JSONValue.parseMembers(["format", "formatVersion", "head"], of: manifestData, depthLimit: limits.maxJSONDepth)
+        let members = try JSONValue.parseMembers(
+            ["format", "formatVersion", "head"], of: manifestData, depthLimit: limits.maxJSONDepth)
         try BundleManifest.Header.check(members)
-        guard case .integer(let version)? = members["formatVersion"] else { preconditionFailure("checked by Header.check") }
+        guard case .integer(let version)? = members["formatVersion"] else {
+            preconditionFailure("checked by Header.check")
+        }
         return Int(version)
     }
 
     /// Reads a whole entry, refusing one larger than `limit`; checks its CRC-32 unless
     /// `verifyCRC` is false, for a caller that checks a stronger digest anyway.
-    package static func read(_ name: String, from zip: StoredZipReader, path: String, limit: UInt64, verifyCRC: Bool = true) throws -> Data {
+    package static func read(
+        _ name: String, from zip: StoredZipReader, path: String, limit: UInt64, verifyCRC: Bool = true
+    ) throws -> Data {
         try DocumentKitError.located(at: path) {
             guard let entry = zip.entry(named: name) else {
                 throw DocumentKitError(.malformedInput, "the bundle has no \(name)")

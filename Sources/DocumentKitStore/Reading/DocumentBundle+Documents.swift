@@ -16,7 +16,8 @@ extension DocumentBundle {
         do {
             head = try BundleManifest.headRecords(in: file.manifestData, limits: limits)
         } catch let error as DocumentKitError {
-            throw DocumentKitError(error.code, error.message, path: file.path, location: error.location ?? BundleEntry.manifest)
+            throw DocumentKitError(
+                error.code, error.message, path: file.path, location: error.location ?? BundleEntry.manifest)
         }
         // A tree stored as a delta needs its bases' records, which only the whole manifest has;
         // and whatever the quick look did not find, the whole manifest says what is wrong with.
@@ -25,16 +26,19 @@ extension DocumentBundle {
             return try bundle.documentData(of: bundle.headVersion)
         }
         // A bundle that knows the head and its root tree: all that reading the head's document takes.
-        let manifest = BundleManifest(contentType: head.contentType, head: head.version.id, versions: [head.version],
-                                      objects: [head.version.tree: head.tree])
-        return try DocumentBundle(url: url, file: file, manifest: manifest, limits: limits).documentData(of: head.version)
+        let manifest = BundleManifest(
+            contentType: head.contentType, head: head.version.id, versions: [head.version],
+            objects: [head.version.tree: head.tree])
+        return try DocumentBundle(url: url, file: file, manifest: manifest, limits: limits).documentData(
+            of: head.version)
     }
 
     /// The head document's JSON, as stored in the `document.json` entry, unchecked: for
     /// validating a bundle, which compares it with the head itself. Readers that hand the
     /// document out, and edits, use ``documentData(of:)``.
     public func headDocumentData() throws -> Data {
-        try BundleFile.read(BundleEntry.document, from: zip, path: url.relativePath, limit: limits.maxInMemoryObjectBytes)
+        try BundleFile.read(
+            BundleEntry.document, from: zip, path: url.relativePath, limit: limits.maxInMemoryObjectBytes)
     }
 
     /// The document JSON of `version`, checked against the digest its tree records: for the
@@ -84,8 +88,10 @@ extension DocumentBundle {
         try DocumentKitError.located(at: url.relativePath) { try zip.stream(entry) { hasher.update($0) } }
         let actual = hasher.finalize()
         guard actual == digest else {
-            throw DocumentKitError(.malformedInput, "differs from the head version's document (version \(version.number)): its SHA-256 is \(actual.short)…, expected \(digest.short)…",
-                                   path: url.relativePath, location: "entry '\(BundleEntry.document)'")
+            throw DocumentKitError(
+                .malformedInput,
+                "differs from the head version's document (version \(version.number)): its SHA-256 is \(actual.short)…, expected \(digest.short)…",
+                path: url.relativePath, location: "entry '\(BundleEntry.document)'")
         }
         return entry
     }
@@ -94,7 +100,9 @@ extension DocumentBundle {
     private func checkParsableSize(of version: BundleVersion) throws -> ObjectDigest {
         let entry = try documentEntry(of: version)
         guard entry.size <= limits.maxDocumentBytes else {
-            throw DocumentKitError(.malformedInput, limits.documentTooLarge(entry.size), path: url.relativePath, location: documentLocation(of: version))
+            throw DocumentKitError(
+                .malformedInput, limits.documentTooLarge(entry.size), path: url.relativePath,
+                location: documentLocation(of: version))
         }
         return entry.digest
     }
@@ -103,7 +111,9 @@ extension DocumentBundle {
     /// CRC-32, and this is the one read of a 7 MB document whose cost `docctl cat` shows:
     /// the CRC is left out.
     private func readHeadDocument() throws -> Data {
-        try BundleFile.read(BundleEntry.document, from: zip, path: url.relativePath, limit: limits.maxInMemoryObjectBytes, verifyCRC: false)
+        try BundleFile.read(
+            BundleEntry.document, from: zip, path: url.relativePath, limit: limits.maxInMemoryObjectBytes,
+            verifyCRC: false)
     }
 
     /// Throws `malformedInput` unless `data`, the `document.json` of the bundle at `path`,
@@ -111,8 +121,10 @@ extension DocumentBundle {
     private static func checkHeadDocument(_ data: Data, is digest: ObjectDigest, version: Int, path: String) throws {
         let actual = ObjectDigest.of(data)
         guard actual == digest else {
-            throw DocumentKitError(.malformedInput, "differs from the head version's document (version \(version)): its SHA-256 is \(actual.short)…, expected \(digest.short)…",
-                                   path: path, location: "entry '\(BundleEntry.document)'")
+            throw DocumentKitError(
+                .malformedInput,
+                "differs from the head version's document (version \(version)): its SHA-256 is \(actual.short)…, expected \(digest.short)…",
+                path: path, location: "entry '\(BundleEntry.document)'")
         }
     }
 
@@ -132,7 +144,8 @@ extension DocumentBundle {
     private func documentEntry(of version: BundleVersion) throws -> (digest: ObjectDigest, size: UInt64) {
         try DocumentKitError.located(at: url.relativePath) {
             let root = try treeObject(version.tree)
-            guard let entry = root.entries.first(where: { $0.name == VersionLayout.documentName }), entry.kind == .file else {
+            guard let entry = root.entries.first(where: { $0.name == VersionLayout.documentName }), entry.kind == .file
+            else {
                 throw DocumentKitError(.malformedInput, "version \(version.number) has no document.json")
             }
             return (entry.digest, entry.size ?? 0)

@@ -46,7 +46,8 @@ extension DocumentBundle {
     package func storedObject(_ digest: ObjectDigest) throws -> StoredObject {
         guard history != nil else {
             guard let record = decodedManifest.objects[digest] else {
-                throw DocumentKitError(.malformedInput, "object \(digest.short) is not listed in the manifest", path: url.relativePath)
+                throw DocumentKitError(
+                    .malformedInput, "object \(digest.short) is not listed in the manifest", path: url.relativePath)
             }
             return StoredObject(record: record, location: .entry(try objectEntry(digest, record)))
         }
@@ -58,7 +59,8 @@ extension DocumentBundle {
             item = placedObjects.value[digest]
         }
         guard let item else {
-            throw DocumentKitError(.malformedInput, "object \(digest.short) is in none of the history's segments", path: url.relativePath)
+            throw DocumentKitError(
+                .malformedInput, "object \(digest.short) is in none of the history's segments", path: url.relativePath)
         }
         switch item.storage {
         case .identity(let data): return StoredObject(record: item.record, location: .item(data))
@@ -70,15 +72,22 @@ extension DocumentBundle {
     /// The entry `objects/…` of an object stored alone, checked against its record.
     private func objectEntry(_ digest: ObjectDigest, _ record: ObjectRecord) throws -> StoredZipEntry {
         guard let entry = zip.entry(named: digest.entryName) else {
-            throw DocumentKitError(.malformedInput, "object \(digest.short) is missing", path: url.relativePath, location: "entry '\(digest.entryName)'")
+            throw DocumentKitError(
+                .malformedInput, "object \(digest.short) is missing", path: url.relativePath,
+                location: "entry '\(digest.entryName)'")
         }
         guard entry.size == record.storedSize else {
-            throw DocumentKitError(.malformedInput, "object is \(entry.size) bytes, the manifest says \(record.storedSize)", path: url.relativePath, location: "entry '\(digest.entryName)'")
+            throw DocumentKitError(
+                .malformedInput, "object is \(entry.size) bytes, the manifest says \(record.storedSize)",
+                path: url.relativePath, location: "entry '\(digest.entryName)'")
         }
         // Readers size their output by `size`: an identity object whose stored bytes are
         // more or fewer would be cut short or overrun by whoever trusts it.
         guard record.codec != .identity || record.size == record.storedSize else {
-            throw DocumentKitError(.malformedInput, "object is stored as is, but the manifest gives it \(record.size) bytes and \(record.storedSize) stored", path: url.relativePath, location: "entry '\(digest.entryName)'")
+            throw DocumentKitError(
+                .malformedInput,
+                "object is stored as is, but the manifest gives it \(record.size) bytes and \(record.storedSize) stored",
+                path: url.relativePath, location: "entry '\(digest.entryName)'")
         }
         return entry
     }
@@ -100,10 +109,13 @@ extension DocumentBundle {
         var record = try storedObject(digest).record
         while record.codec == .delta {
             guard let base = record.base else {
-                throw DocumentKitError(.malformedInput, "object \(chain.last!.short) is a delta without a base", path: url.relativePath)
+                throw DocumentKitError(
+                    .malformedInput, "object \(chain.last!.short) is a delta without a base", path: url.relativePath)
             }
             guard seen.insert(base).inserted else {
-                throw DocumentKitError(.malformedInput, "object \(digest.short)'s delta chain loops back to \(base.short)", path: url.relativePath)
+                throw DocumentKitError(
+                    .malformedInput, "object \(digest.short)'s delta chain loops back to \(base.short)",
+                    path: url.relativePath)
             }
             chain.append(base)
             record = try storedObject(base).record
@@ -140,7 +152,8 @@ extension DocumentBundle {
             case .identity:
                 return stored
             case .zstd:
-                return try ZstdCodec.decompress(stored, expectedSize: Int(record.size), limits: Self.objectDecodingLimits)
+                return try ZstdCodec.decompress(
+                    stored, expectedSize: Int(record.size), limits: Self.objectDecodingLimits)
             case .delta:
                 guard let base else { preconditionFailure("a delta object is decoded with its base") }
                 let program = try ZstdCodec.decompress(stored, maxSize: Int(record.size) + ObjectDelta.maxOverhead)
@@ -169,17 +182,21 @@ extension DocumentBundle {
         let record = stored.record
         try refuseOversized(digest, record)
         guard let base = record.base else {
-            throw DocumentKitError(.malformedInput, "object \(digest.short) is a delta without a base", path: url.relativePath)
+            throw DocumentKitError(
+                .malformedInput, "object \(digest.short) is a delta without a base", path: url.relativePath)
         }
         let baseSize = try storedObject(base).record.size
         guard case .entry(let entry) = stored.location else {
-            guard case .item(let program) = stored.location else { preconditionFailure("an object is in an entry or an item") }
+            guard case .item(let program) = stored.location else {
+                preconditionFailure("an object is in an entry or an item")
+            }
             return try DocumentKitError.located(at: url.relativePath) {
                 try DeltaInstructions(program: program, baseSize: Int(baseSize), expectedSize: Int(record.size))
             }
         }
         return try inEntry(entry) {
-            let program = try ZstdCodec.decompress(try zip.readData(entry, verifyCRC: false), maxSize: Int(record.size) + ObjectDelta.maxOverhead)
+            let program = try ZstdCodec.decompress(
+                try zip.readData(entry, verifyCRC: false), maxSize: Int(record.size) + ObjectDelta.maxOverhead)
             return try DeltaInstructions(program: program, baseSize: Int(baseSize), expectedSize: Int(record.size))
         }
     }
@@ -195,7 +212,9 @@ extension DocumentBundle {
             return program
         case .entry(let entry):
             return try inEntry(entry) {
-                try ZstdCodec.decompress(try zip.readData(entry, verifyCRC: true), maxSize: Int(stored.record.size) + ObjectDelta.maxOverhead)
+                try ZstdCodec.decompress(
+                    try zip.readData(entry, verifyCRC: true), maxSize: Int(stored.record.size) + ObjectDelta.maxOverhead
+                )
             }
         }
     }
@@ -203,11 +222,15 @@ extension DocumentBundle {
     /// The programs that rebuild object `digest` from object `ancestor`, oldest first: the
     /// links of `digest`'s delta chain down to `ancestor`; `nil` when the chain does not
     /// pass through it within `limit` links. Reads the programs, never the documents.
-    package func deltaChain(from digest: ObjectDigest, to ancestor: ObjectDigest, limit: Int = 256) throws -> [DeltaInstructions]? {
+    package func deltaChain(from digest: ObjectDigest, to ancestor: ObjectDigest, limit: Int = 256) throws
+        -> [DeltaInstructions]?
+    {
         var links: [DeltaInstructions] = []
         var current = digest
         while current != ancestor {
-            guard links.count < limit, let record = try objectRecord(current), record.codec == .delta, record.base != nil else { return nil }
+            guard links.count < limit, let record = try objectRecord(current), record.codec == .delta,
+                record.base != nil
+            else { return nil }
             links.append(try deltaInstructions(current))
             current = record.base!
         }
@@ -218,7 +241,10 @@ extension DocumentBundle {
     /// compressed object's declared size is checked before any byte is decoded, streamed or not.
     private func refuseOversized(_ digest: ObjectDigest, _ record: ObjectRecord) throws {
         guard record.size <= limits.maxInMemoryObjectBytes else {
-            throw DocumentKitError(.malformedInput, "object \(digest.short) is \(record.size) bytes, more than can be read into memory (\(limits.maxInMemoryObjectBytes))", path: url.relativePath)
+            throw DocumentKitError(
+                .malformedInput,
+                "object \(digest.short) is \(record.size) bytes, more than can be read into memory (\(limits.maxInMemoryObjectBytes))",
+                path: url.relativePath)
         }
     }
 
@@ -258,7 +284,8 @@ extension DocumentBundle {
             // Decoded in blocks, never whole: a push sends several such objects at once.
             let stored = try zip.readData(entry, verifyCRC: false)
             do {
-                try ZstdCodec.decompress(stored, expectedSize: Int(record.size), limits: Self.objectDecodingLimits, into: pass)
+                try ZstdCodec.decompress(
+                    stored, expectedSize: Int(record.size), limits: Self.objectDecodingLimits, into: pass)
             } catch let error as ArchiveError {
                 throw error.adding(entry: entry.name)
             }
@@ -290,12 +317,15 @@ extension DocumentBundle {
 
     private func checkDigest(_ actual: ObjectDigest, is digest: ObjectDigest) throws {
         guard actual == digest else {
-            throw DocumentKitError(.malformedInput, "object is damaged: its SHA-256 is \(actual.short)…, expected \(digest.short)…", path: url.relativePath, location: objectLocation(digest))
+            throw DocumentKitError(
+                .malformedInput, "object is damaged: its SHA-256 is \(actual.short)…, expected \(digest.short)…",
+                path: url.relativePath, location: objectLocation(digest))
         }
     }
 
     /// Where object `digest` is, for messages: its entry, or (format 3) the history.
     package func objectLocation(_ digest: ObjectDigest) -> String {
-        (try? storedObject(digest).entry).flatMap { $0 }.map { "entry '\($0.name)'" } ?? "object \(digest.short) in the history"
+        (try? storedObject(digest).entry).flatMap { $0 }.map { "entry '\($0.name)'" }
+            ?? "object \(digest.short) in the history"
     }
 }

@@ -23,13 +23,15 @@ extension DocumentBundle {
         return try state(in: container.zip, path: container.path, limits: limits)
     }
 
-    package static func state(in zip: StoredZipReader, path: String, limits: BundleLimits) throws -> [String: JSONValue] {
+    package static func state(in zip: StoredZipReader, path: String, limits: BundleLimits) throws -> [String: JSONValue]
+    {
         guard let entry = zip.entry(named: BundleEntry.state) else { return [:] }
         return try DocumentKitError.located(at: path) {
             // Checked before reading, so that an oversize entry costs nothing to refuse.
             guard entry.size <= UInt64(limits.maxStateBytes) else {
-                throw DocumentKitError(.malformedInput, "\(BundleEntry.state) is larger than the limit of \(limits.maxStateBytes) bytes",
-                                       location: "entry '\(BundleEntry.state)'")
+                throw DocumentKitError(
+                    .malformedInput, "\(BundleEntry.state) is larger than the limit of \(limits.maxStateBytes) bytes",
+                    location: "entry '\(BundleEntry.state)'")
             }
             return try BundleStateEntry.decode(try zip.readData(entry), limits: limits)
         }

@@ -41,7 +41,9 @@ extension DocumentBundle {
 
     /// Decodes `digest` and every tree below it once each, checking names, manifest
     /// listings, depth and the entry count.
-    private func measureTree(_ digest: ObjectDigest, depth: Int, measured: inout [ObjectDigest: MeasuredTree]) throws -> MeasuredTree {
+    private func measureTree(_ digest: ObjectDigest, depth: Int, measured: inout [ObjectDigest: MeasuredTree]) throws
+        -> MeasuredTree
+    {
         if let known = measured[digest] {
             guard depth + known.height <= limits.maxTreeDepth else { throw tooDeep(digest) }
             return known
@@ -58,11 +60,16 @@ extension DocumentBundle {
                 result.height = max(result.height, child.height + 1)
             case .file:
                 guard try hasObject(entry.digest) else {
-                    throw DocumentKitError(.malformedInput, "'\(entry.name)' refers to object \(entry.digest.short), which the manifest does not list", location: "object \(digest.short)")
+                    throw DocumentKitError(
+                        .malformedInput,
+                        "'\(entry.name)' refers to object \(entry.digest.short), which the manifest does not list",
+                        location: "object \(digest.short)")
                 }
             }
             guard result.entryCount <= limits.maxTreeEntries else {
-                throw DocumentKitError(.malformedInput, "the version's tree holds more than \(limits.maxTreeEntries) files and folders", location: "object \(digest.short)")
+                throw DocumentKitError(
+                    .malformedInput, "the version's tree holds more than \(limits.maxTreeEntries) files and folders",
+                    location: "object \(digest.short)")
             }
         }
         measured[digest] = result
@@ -70,7 +77,9 @@ extension DocumentBundle {
     }
 
     private func tooDeep(_ digest: ObjectDigest) -> DocumentKitError {
-        DocumentKitError(.malformedInput, "folders are nested more than \(limits.maxTreeDepth) levels deep", location: "object \(digest.short)")
+        DocumentKitError(
+            .malformedInput, "folders are nested more than \(limits.maxTreeDepth) levels deep",
+            location: "object \(digest.short)")
     }
 
     /// The file tree of a measured tree object.
@@ -81,7 +90,10 @@ extension DocumentBundle {
             case .tree: children[entry.name] = build(entry.digest, from: measured)
             case .file:
                 // Measured trees list only stored files (`measureTree`).
-                let size = history == nil ? decodedManifest.objects[entry.digest]!.size : entry.size ?? ((try? objectRecord(entry.digest))??.size ?? 0)
+                let size =
+                    history == nil
+                    ? decodedManifest.objects[entry.digest]!.size
+                    : entry.size ?? ((try? objectRecord(entry.digest))??.size ?? 0)
                 children[entry.name] = FileWrapper(object: entry.digest, size: size, store: self)
             }
         }

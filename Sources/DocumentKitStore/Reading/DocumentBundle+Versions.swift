@@ -14,12 +14,16 @@ extension DocumentBundle {
         func missing() -> DocumentKitError {
             let lowered = name.lowercased()
             let firstNumber = versions.first?.number ?? 1
-            let wasPruned = (Int(name).map { $0 >= 1 && $0 < firstNumber } ?? false)
+            let wasPruned =
+                (Int(name).map { $0 >= 1 && $0 < firstNumber } ?? false)
                 || (lowered.count >= 4 && manifest.pruned.contains { $0.hasPrefix(lowered) })
             if wasPruned {
-                return DocumentKitError(.notFound, "version '\(name)' was pruned (versions \(range) remain)", path: url.relativePath)
+                return DocumentKitError(
+                    .notFound, "version '\(name)' was pruned (versions \(range) remain)", path: url.relativePath)
             }
-            return DocumentKitError(.notFound, "no version '\(name)' (versions \(range); use a number, an id prefix, head or head~N)", path: url.relativePath)
+            return DocumentKitError(
+                .notFound, "no version '\(name)' (versions \(range); use a number, an id prefix, head or head~N)",
+                path: url.relativePath)
         }
         let lowered = name.lowercased()
         if lowered == "head" { return headVersion }
@@ -29,7 +33,9 @@ extension DocumentBundle {
             guard back < versions.count else { throw missing() }
             var current = headVersion
             for _ in 0..<back {
-                guard let parent = current.parents.first, let found = versions.first(where: { $0.id == parent }) else { throw missing() }
+                guard let parent = current.parents.first, let found = versions.first(where: { $0.id == parent }) else {
+                    throw missing()
+                }
                 current = found
             }
             return current
@@ -41,7 +47,10 @@ extension DocumentBundle {
         guard lowered.count >= 4, lowered.allSatisfy(\.isHexDigit) else { throw missing() }
         let matches = versions.filter { $0.id.hasPrefix(lowered) }
         guard matches.count <= 1 else {
-            throw DocumentKitError(.usage, "version id prefix '\(name)' is ambiguous: it matches \(matches.map(\.shortID).joined(separator: ", "))", path: url.relativePath)
+            throw DocumentKitError(
+                .usage,
+                "version id prefix '\(name)' is ambiguous: it matches \(matches.map(\.shortID).joined(separator: ", "))",
+                path: url.relativePath)
         }
         guard let found = matches.first else { throw missing() }
         return found

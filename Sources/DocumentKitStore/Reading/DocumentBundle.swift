@@ -120,7 +120,9 @@ public final class DocumentBundle: ObjectSource, Sendable {
     /// The manifest of a format-1 or 2 bundle, decoded when it opened: for code that has
     /// checked that the bundle has no `history`.
     package var decodedManifest: BundleManifest {
-        guard history == nil, let decoded = listing.value else { preconditionFailure("only a format-1 or 2 bundle's manifest is decoded when it opens") }
+        guard history == nil, let decoded = listing.value else {
+            preconditionFailure("only a format-1 or 2 bundle's manifest is decoded when it opens")
+        }
         return decoded
     }
 
@@ -135,13 +137,17 @@ public final class DocumentBundle: ObjectSource, Sendable {
                 throw DocumentKitError(.malformedInput, "manifest.json lists more than \(limits.maxVersions) versions")
             }
             guard manifest.headVersion != nil else {
-                throw DocumentKitError(.malformedInput, "manifest.json names head \(manifest.head.prefix(12)), which is not one of its versions")
+                throw DocumentKitError(
+                    .malformedInput,
+                    "manifest.json names head \(manifest.head.prefix(12)), which is not one of its versions")
             }
             return manifest
         } catch let error as DocumentKitError {
             throw DocumentKitError(error.code, error.message, location: error.location ?? "manifest.json")
         } catch {
-            throw DocumentKitError(.malformedInput, "not a valid manifest: \(DecodingErrorDescription.describe(error))", location: "manifest.json")
+            throw DocumentKitError(
+                .malformedInput, "not a valid manifest: \(DecodingErrorDescription.describe(error))",
+                location: "manifest.json")
         }
     }
 

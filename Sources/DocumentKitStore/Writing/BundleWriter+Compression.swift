@@ -18,9 +18,11 @@ extension BundleWriter {
     /// the new head's object while it hashes the document and writes `document.json`,
     /// instead of after. Started before the planner knows whether the object is new; a
     /// save that finds it stored already lets the thread finish unused.
-    package static func startCompressing(_ file: FileWrapper?, compression: ObjectCompression) -> BackgroundWork<Data>? {
+    package static func startCompressing(_ file: FileWrapper?, compression: ObjectCompression) -> BackgroundWork<Data>?
+    {
         guard compression == .zstd, case .data(let data)? = file?.contents,
-              UInt64(data.count) >= largeObject, UInt64(data.count) <= inMemoryCompressionLimit else { return nil }
+            UInt64(data.count) >= largeObject, UInt64(data.count) <= inMemoryCompressionLimit
+        else { return nil }
         let level = compressionLevel(forSize: UInt64(data.count))
         return BackgroundWork { try ZstdCodec.compress(data, level: level) }
     }

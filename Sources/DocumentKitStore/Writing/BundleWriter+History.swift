@@ -35,11 +35,15 @@ extension BundleWriter {
     /// size, the root tree an item found by its place, and the document a forward delta
     /// against the one `HistoryPolicy` names (FORMAT.md §12.3), stored whole when it
     /// starts the chain or when the delta would not be much smaller.
-    static func planHistorySave(_ request: Request, version: BundleVersion, planner: TreePlanner, document: Data,
-                                documentDigest: ObjectDigest?, baseDocument: (digest: ObjectDigest, data: Data)?) throws -> HistorySave {
+    static func planHistorySave(
+        _ request: Request, version: BundleVersion, planner: TreePlanner, document: Data,
+        documentDigest: ObjectDigest?, baseDocument: (digest: ObjectDigest, data: Data)?
+    ) throws -> HistorySave {
         let base = request.base
         let origin = base?.history?.manifest.chainOrigin ?? version.number
-        var save = HistorySave(request: request, version: version, head: version.id, document: document, sizes: planner.sizes, chainOrigin: origin)
+        var save = HistorySave(
+            request: request, version: version, head: version.id, document: document, sizes: planner.sizes,
+            chainOrigin: origin)
         if let incoming = request.incoming {
             save.incoming = try incomingHistory(incoming)
             save.incomingVersions = incoming.versions.count
@@ -55,21 +59,30 @@ extension BundleWriter {
             }
         }
         if let documentDigest, planner.pending[documentDigest] != nil, !copied.contains(documentDigest) {
-            let delta = try forwardDelta(of: document, place: version.number, origin: origin, in: base, headDocument: baseDocument)
+            let delta = try forwardDelta(
+                of: document, place: version.number, origin: origin, in: base, headDocument: baseDocument)
             if let (baseDigest, program) = delta, program.count < smallObjectLimit {
-                save.items.append(.init(digest: documentDigest, size: UInt64(document.count), storage: .delta(base: baseDigest, program: program)))
+                save.items.append(
+                    .init(
+                        digest: documentDigest, size: UInt64(document.count),
+                        storage: .delta(base: baseDigest, program: program)))
             } else if let (baseDigest, program) = delta {
                 let stored = try ZstdCodec.compress(program)
-                save.alone[documentDigest] = .encoded(stored, ObjectRecord(size: UInt64(document.count), codec: .delta,
-                                                                           storedSize: UInt64(stored.count), base: baseDigest))
+                save.alone[documentDigest] = .encoded(
+                    stored,
+                    ObjectRecord(
+                        size: UInt64(document.count), codec: .delta,
+                        storedSize: UInt64(stored.count), base: baseDigest))
             } else if document.count < smallObjectLimit {
-                save.items.append(.init(digest: documentDigest, size: UInt64(document.count), storage: .identity(document)))
+                save.items.append(
+                    .init(digest: documentDigest, size: UInt64(document.count), storage: .identity(document)))
             } else {
                 save.alone[documentDigest] = .data(document)
             }
         }
         if case .data(let tree)? = planner.pending[version.tree], !copied.contains(version.tree) {
-            save.items.append(.init(digest: version.tree, size: UInt64(tree.count), storage: .identity(tree), foundByPlace: true))
+            save.items.append(
+                .init(digest: version.tree, size: UInt64(tree.count), storage: .identity(tree), foundByPlace: true))
         }
         return save
     }
@@ -77,8 +90,9 @@ extension BundleWriter {
     /// Another copy's versions and objects, laid out as a format-3 save adds them: small
     /// objects as items, the others as entries copied from that copy, then the records.
     static func incomingHistory(_ incoming: Incoming) throws -> SegmentedHistory {
-        try segmentedHistory(versions: incoming.versions, pruned: [], objects: incoming.objects, newObjects: [:], sizes: [:],
-                             base: incoming.source)
+        try segmentedHistory(
+            versions: incoming.versions, pruned: [], objects: incoming.objects, newObjects: [:], sizes: [:],
+            base: incoming.source)
     }
 
     /// Whether a pull can append `incoming` to `base`'s history: the base is of format 3,
@@ -91,17 +105,22 @@ extension BundleWriter {
     /// The base document and program of the forward delta that stores `document`, the
     /// document of the version at `place`; `nil` when it is stored whole: it starts the
     /// chain, or the delta saves less than half.
-    private static func forwardDelta(of document: Data, place: Int, origin: Int, in base: DocumentBundle?,
-                                     headDocument: (digest: ObjectDigest, data: Data)?) throws -> (ObjectDigest, Data)? {
+    private static func forwardDelta(
+        of document: Data, place: Int, origin: Int, in base: DocumentBundle?,
+        headDocument: (digest: ObjectDigest, data: Data)?
+    ) throws -> (ObjectDigest, Data)? {
         guard let base, let baseIndex = HistoryPolicy.deltaBase(ofDocument: place - origin),
-              UInt64(document.count) <= inMemoryCompressionLimit else { return nil }
+            UInt64(document.count) <= inMemoryCompressionLimit
+        else { return nil }
         let basePlace = origin + baseIndex
         let baseDocument: (digest: ObjectDigest, data: Data)
         // After a pull's versions, which the base does not hold yet, the delta is against
         // the base's head: as short a chain, and a document at hand.
         if basePlace >= base.places.upperBound, let headDocument {
             baseDocument = headDocument
-        } else if let headDocument, let folded = try foldedDelta(of: document, place: basePlace, in: base, headDocument: headDocument) {
+        } else if let headDocument,
+            let folded = try foldedDelta(of: document, place: basePlace, in: base, headDocument: headDocument)
+        {
             return folded
         } else {
             guard let baseVersion = try base.version(atPlace: basePlace) else { return nil }
@@ -119,8 +138,10 @@ extension BundleWriter {
     /// place's lowest nonzero digit cleared), so its programs from there to the head,
     /// folded with the head-to-new program, are that delta. `nil` when the chain does not
     /// reach it (a history made before, or another writer's).
-    private static func foldedDelta(of document: Data, place basePlace: Int, in base: DocumentBundle,
-                                    headDocument: (digest: ObjectDigest, data: Data)) throws -> (ObjectDigest, Data)? {
+    private static func foldedDelta(
+        of document: Data, place basePlace: Int, in base: DocumentBundle,
+        headDocument: (digest: ObjectDigest, data: Data)
+    ) throws -> (ObjectDigest, Data)? {
         guard let baseVersion = try base.version(atPlace: basePlace) else { return nil }
         let baseDigest = try base.documentDigest(of: baseVersion)
         guard let chain = try base.deltaChain(from: headDocument.digest, to: baseDigest) else { return nil }
@@ -139,7 +160,9 @@ extension BundleWriter {
         if request.replace { try AtomicReplacement.refuseReadOnly(request.destination) }
         let carried = try carriedHistory(of: request.base)
         let appending = request.base.map { wouldAppendHistory(save, to: $0) } ?? false
-        try ProgressMeter.phase(.writing, counting: .written, totalBytes: bytesToWrite(save, carried: carried, appending: appending)) {
+        try ProgressMeter.phase(
+            .writing, counting: .written, totalBytes: bytesToWrite(save, carried: carried, appending: appending)
+        ) {
             if appending, let base = request.base, try appendHistory(save, carried: carried, to: base) { return }
             let output = try AtomicReplacement(destination: request.destination)
             let zip = StoredZipWriter(fileDescriptor: output.file.descriptor, path: request.destination.relativePath)
@@ -160,9 +183,11 @@ extension BundleWriter {
     /// directory, the document and the manifest. (Segments a merge supersedes are counted
     /// by the next save, which sees them unused.) `nil` when the base lacks either entry.
     private static func supersededByHistorySave(in base: DocumentBundle) -> UInt64? {
-        guard let document = base.zip.entry(named: BundleEntry.document), let manifest = base.zip.entry(named: BundleEntry.manifest)
+        guard let document = base.zip.entry(named: BundleEntry.document),
+            let manifest = base.zip.entry(named: BundleEntry.manifest)
         else { return nil }
-        return (base.zip.length - base.zip.centralDirectoryOffset) + [document, manifest].reduce(0) { $0 + $1.dataEnd - $1.localHeaderOffset }
+        return (base.zip.length - base.zip.centralDirectoryOffset)
+            + [document, manifest].reduce(0) { $0 + $1.dataEnd - $1.localHeaderOffset }
     }
 
     /// Whether the save may append to its base in place, as far as can be told without
@@ -171,14 +196,18 @@ extension BundleWriter {
     private static func wouldAppendHistory(_ save: HistorySave, to base: DocumentBundle) -> Bool {
         let request = save.request
         guard request.inPlace, base.history != nil, base.mimeType == request.mimeType,
-              let superseded = supersededByHistorySave(in: base) else { return false }
-        return AtomicReplacement.resolvingSymbolicLinks(request.destination).path == AtomicReplacement.resolvingSymbolicLinks(base.url).path
+            let superseded = supersededByHistorySave(in: base)
+        else { return false }
+        return AtomicReplacement.resolvingSymbolicLinks(request.destination).path
+            == AtomicReplacement.resolvingSymbolicLinks(base.url).path
             && (base.zip.unreferencedBytes + superseded) * reclaimableFraction <= base.zip.length
     }
 
     /// Appends the save to its format-3 base in place (see `append(to:destination:superseding:_:)`);
     /// `false` when the base should be rewritten instead.
-    private static func appendHistory(_ save: HistorySave, carried: CarriedHistory, to base: DocumentBundle) throws -> Bool {
+    private static func appendHistory(_ save: HistorySave, carried: CarriedHistory, to base: DocumentBundle) throws
+        -> Bool
+    {
         guard let superseded = supersededByHistorySave(in: base) else { return false }
         return try append(to: base, destination: save.request.destination, superseding: superseded) { zip in
             try zip.keepEntry(base.zip.entries[0])
@@ -207,18 +236,21 @@ extension BundleWriter {
     /// rewrite, with every other segment of the base, which it copies.
     private static func segmentEstimate(_ save: HistorySave, carried: CarriedHistory, appending: Bool) -> UInt64 {
         var items: [HistorySegment.Item] = carried.items + save.incoming.items + save.items.map { .object($0) }
-        if let version = save.version, let record = try? version.segmentRecord() { items.append(.version(id: version.id, record: record)) }
+        if let version = save.version, let record = try? version.segmentRecord() {
+            items.append(.version(id: version.id, record: record))
+        }
         let estimate = items.reduce(UInt64(HistorySegment.trailerSize)) { total, item in
-            let bytes: Int = switch item {
-            case .version(_, let record): record.count
-            case .pruned: 64
-            case .object(let object):
-                switch object.storage {
-                case .identity(let data): data.count
-                case .delta(_, let program): program.count
-                case .entry: 0
+            let bytes: Int =
+                switch item {
+                case .version(_, let record): record.count
+                case .pruned: 64
+                case .object(let object):
+                    switch object.storage {
+                    case .identity(let data): data.count
+                    case .delta(_, let program): program.count
+                    case .entry: 0
+                    }
                 }
-            }
             return total + UInt64(bytes + 10 + HistorySegment.rowSize)
         }
         guard let base = save.request.base, let history = base.history else { return estimate }
@@ -231,7 +263,9 @@ extension BundleWriter {
     /// Writes everything after `mimetype` (FORMAT.md §12.1): `document.json`, the
     /// objects stored alone (the base's kept or copied, the save's written), the segments
     /// (the base's that stay, and the new one), `manifest.json` and the base's `state.json`.
-    private static func writeHistoryEntries(_ save: HistorySave, carried: CarriedHistory, to zip: StoredZipWriter, appending: Bool) throws {
+    private static func writeHistoryEntries(
+        _ save: HistorySave, carried: CarriedHistory, to zip: StoredZipWriter, appending: Bool
+    ) throws {
         let request = save.request
         let base = request.base
         try zip.addEntry(name: BundleEntry.document, data: save.document)
@@ -241,19 +275,26 @@ extension BundleWriter {
             entries[entry.name] = { try appending ? zip.keepEntry(entry) : zip.copyEntry(entry, from: base!.zip) }
         }
         for (digest, object) in save.incoming.alone {
-            guard case .carried(let entry, let source) = object else { preconditionFailure("a pull copies the other copy's entries") }
+            guard case .carried(let entry, let source) = object else {
+                preconditionFailure("a pull copies the other copy's entries")
+            }
             entries[digest.entryName] = { try zip.copyEntry(entry, from: source.zip) }
         }
         var written: [ObjectDigest: ObjectRecord] = [:]
         for (digest, pending) in save.alone {
             entries[digest.entryName] = {
-                written[digest] = try writeObject(digest, pending, size: save.sizes[digest] ?? 0, compression: request.metadata.compression,
-                                                  compressing: nil, to: zip)
+                written[digest] = try writeObject(
+                    digest, pending, size: save.sizes[digest] ?? 0, compression: request.metadata.compression,
+                    compressing: nil, to: zip)
             }
         }
         for name in entries.keys.sorted() { try entries[name]!() }
         for (digest, record) in written.sorted(by: { $0.key < $1.key }) {
-            items.append(.object(.init(digest: digest, size: record.size, storage: .entry(codec: record.codec, storedSize: record.storedSize, base: record.base))))
+            items.append(
+                .object(
+                    .init(
+                        digest: digest, size: record.size,
+                        storage: .entry(codec: record.codec, storedSize: record.storedSize, base: record.base))))
         }
         items += save.incoming.items
         items += save.items.map { .object($0) }
@@ -264,17 +305,20 @@ extension BundleWriter {
         if let base, let history = base.history {
             previous = history.manifest
             for segment in history.segments {
-                segments.append(.init(name: segment.name, size: base.zip.entry(named: segment.name)!.size, reader: segment.reader))
+                segments.append(
+                    .init(name: segment.name, size: base.zip.entry(named: segment.name)!.size, reader: segment.reader))
             }
         } else {
-            previous = HistoryManifest(contentType: request.contentType, head: "", versions: 0, pruned: carried.prunedCount, history: [])
+            previous = HistoryManifest(
+                contentType: request.contentType, head: "", versions: 0, pruned: carried.prunedCount, history: [])
         }
         var start = previous
         start.contentType = request.contentType
         start.chainOrigin = save.chainOrigin
-        let added = try HistoryAppend(items, versionCount: carried.versionCount + save.incomingVersions + (save.version == nil ? 0 : 1),
-                                      head: save.head, to: start, segments: segments,
-                                      identify: BundleVersion.id(ofSegmentRecord:))
+        let added = try HistoryAppend(
+            items, versionCount: carried.versionCount + save.incomingVersions + (save.version == nil ? 0 : 1),
+            head: save.head, to: start, segments: segments,
+            identify: BundleVersion.id(ofSegmentRecord:))
         // The segments the save does not merge stay as they are: kept in place, or copied
         // byte for byte into a rewritten bundle, whose rewrite then costs a copy.
         for segment in segments where !added.merged.contains(segment.name) {
@@ -285,7 +329,8 @@ extension BundleWriter {
         // The estimate counted the segment's items as they are: count what compression saved.
         let estimate = segmentEstimate(save, carried: carried, appending: appending)
         let copied = appending ? 0 : segments.filter { !added.merged.contains($0.name) }.reduce(0) { $0 + $1.size }
-        ProgressMeter.advance(.written, by: Int(clamping: Int64(estimate) - Int64(copied) - Int64(added.written.data.count)))
+        ProgressMeter.advance(
+            .written, by: Int(clamping: Int64(estimate) - Int64(copied) - Int64(added.written.data.count)))
         try zip.addEntry(name: BundleEntry.manifest, data: try added.manifest.encoded())
         if let base, let state = base.zip.entry(named: BundleEntry.state) {
             try appending ? zip.keepEntry(state) : zip.copyEntry(state, from: base.zip)
@@ -295,16 +340,23 @@ extension BundleWriter {
     /// What a save carries over from its base besides its segments: the entries of the
     /// objects stored alone, and, from a format-1 or 2 base, its whole history as items,
     /// its manifest made into a segment (FORMAT.md §12.4, "Upgrade").
-    typealias CarriedHistory = (entries: [StoredZipEntry], items: [HistorySegment.Item], versionCount: Int, prunedCount: Int)
+    typealias CarriedHistory = (
+        entries: [StoredZipEntry], items: [HistorySegment.Item], versionCount: Int, prunedCount: Int
+    )
 
     private static func carriedHistory(of base: DocumentBundle?) throws -> CarriedHistory {
         guard let base else { return ([], [], 0, 0) }
-        if base.history != nil { return (base.zip.entries.filter { $0.name.hasPrefix(BundleEntry.objectsPrefix) }, [], 0, 0) }
+        if base.history != nil {
+            return (base.zip.entries.filter { $0.name.hasPrefix(BundleEntry.objectsPrefix) }, [], 0, 0)
+        }
         let manifest = base.decodedManifest
-        let history = try segmentedHistory(versions: manifest.versions, pruned: manifest.pruned, objects: manifest.objects.keys,
-                                           newObjects: [:], sizes: [:], base: base)
+        let history = try segmentedHistory(
+            versions: manifest.versions, pruned: manifest.pruned, objects: manifest.objects.keys,
+            newObjects: [:], sizes: [:], base: base)
         let entries = history.alone.values.map { object in
-            guard case .carried(let entry, _) = object else { preconditionFailure("an upgrade writes no object of the base anew") }
+            guard case .carried(let entry, _) = object else {
+                preconditionFailure("an upgrade writes no object of the base anew")
+            }
             return entry
         }
         return (entries, history.items, manifest.versions.count, manifest.pruned.count)

@@ -29,28 +29,36 @@ extension BundleWriter {
     /// Nothing is re-encoded: objects keep their codecs and bases. Small objects taken out
     /// of entries are checked first (against their digests, a delta program against its
     /// entry's CRC-32), so a rewrite never carries damaged bytes on as sound.
-    static func segmentedHistory(versions: [BundleVersion], pruned: [VersionID], objects: some Sequence<ObjectDigest>,
-                                 newObjects: [ObjectDigest: TreePlanner.PendingObject], sizes: [ObjectDigest: UInt64],
-                                 base: DocumentBundle?) throws -> SegmentedHistory {
+    static func segmentedHistory(
+        versions: [BundleVersion], pruned: [VersionID], objects: some Sequence<ObjectDigest>,
+        newObjects: [ObjectDigest: TreePlanner.PendingObject], sizes: [ObjectDigest: UInt64],
+        base: DocumentBundle?
+    ) throws -> SegmentedHistory {
         var history = SegmentedHistory(items: pruned.map { .pruned($0) })
         for digest in Set(objects).union(newObjects.keys).sorted() {
             let item: HistorySegment.ObjectItem?
             switch newObjects[digest] {
             case .data(let data)?:
-                item = data.count < smallObjectLimit ? .init(digest: digest, size: UInt64(data.count), storage: .identity(data)) : nil
+                item =
+                    data.count < smallObjectLimit
+                    ? .init(digest: digest, size: UInt64(data.count), storage: .identity(data)) : nil
             case .file(let file)? where (sizes[digest] ?? .max) < UInt64(smallObjectLimit):
                 let data = try file.regularFileContents()
                 guard ObjectDigest.of(data) == digest else { throw changedFile(digest) }
                 item = .init(digest: digest, size: UInt64(data.count), storage: .identity(data))
             case .encoded(let stored, let record)? where record.codec == .delta && record.base != nil:
                 let program = try ZstdCodec.decompress(stored, maxSize: Int(record.size) + ObjectDelta.maxOverhead)
-                item = program.count < smallObjectLimit
-                    ? .init(digest: digest, size: record.size, storage: .delta(base: record.base!, program: program)) : nil
+                item =
+                    program.count < smallObjectLimit
+                    ? .init(digest: digest, size: record.size, storage: .delta(base: record.base!, program: program))
+                    : nil
             case .copied(let source)?:
                 item = try carriedItem(digest, from: source, alone: &history.alone)
             case nil:
                 guard let base else {
-                    throw DocumentKitError(.malformedInput, "object \(digest.short) is listed, but neither written now nor in a bundle to copy it from")
+                    throw DocumentKitError(
+                        .malformedInput,
+                        "object \(digest.short) is listed, but neither written now nor in a bundle to copy it from")
                 }
                 item = try carriedItem(digest, from: base, alone: &history.alone)
             default:
@@ -70,15 +78,18 @@ extension BundleWriter {
 
     /// Object `digest` of `bundle` as an item of the segment being made: its bytes or
     /// program, or when it stays an entry of its own (recorded in `alone`) that entry's record.
-    private static func carriedItem(_ digest: ObjectDigest, from bundle: DocumentBundle,
-                                    alone: inout [ObjectDigest: AloneObject]) throws -> HistorySegment.ObjectItem {
+    private static func carriedItem(
+        _ digest: ObjectDigest, from bundle: DocumentBundle,
+        alone: inout [ObjectDigest: AloneObject]
+    ) throws -> HistorySegment.ObjectItem {
         let stored = try bundle.storedObject(digest)
         let record = stored.record
         switch stored.location {
         case .item(let bytes) where record.codec == .delta:
             return .init(digest: digest, size: record.size, storage: .delta(base: record.base!, program: bytes))
         case .item:
-            return .init(digest: digest, size: record.size, storage: .identity(try bundle.validateObject(digest, base: nil)))
+            return .init(
+                digest: digest, size: record.size, storage: .identity(try bundle.validateObject(digest, base: nil)))
         case .entry(let entry):
             if record.codec == .delta, record.storedSize < UInt64(smallObjectLimit), let deltaBase = record.base {
                 let program = try bundle.deltaProgram(digest)
@@ -86,10 +97,13 @@ extension BundleWriter {
                     return .init(digest: digest, size: record.size, storage: .delta(base: deltaBase, program: program))
                 }
             } else if record.codec != .delta, record.size < UInt64(smallObjectLimit) {
-                return .init(digest: digest, size: record.size, storage: .identity(try bundle.validateObject(digest, base: nil)))
+                return .init(
+                    digest: digest, size: record.size, storage: .identity(try bundle.validateObject(digest, base: nil)))
             }
             alone[digest] = .carried(entry, from: bundle)
-            return .init(digest: digest, size: record.size, storage: .entry(codec: record.codec, storedSize: record.storedSize, base: record.base))
+            return .init(
+                digest: digest, size: record.size,
+                storage: .entry(codec: record.codec, storedSize: record.storedSize, base: record.base))
         }
     }
 
@@ -97,23 +111,28 @@ extension BundleWriter {
     /// the objects stored alone, one segment holding the rest of the history, the manifest
     /// and the base's `state.json`. What a rewrite of a whole history (a prune, a pack, a
     /// pull, an import) writes; a save appends instead (`writeHistoryEntries`).
-    static func writeSegmentedContents(_ contents: Contents, to zip: StoredZipWriter,
-                                       carry: (StoredZipEntry, DocumentBundle) throws -> Void) throws {
+    static func writeSegmentedContents(
+        _ contents: Contents, to zip: StoredZipWriter,
+        carry: (StoredZipEntry, DocumentBundle) throws -> Void
+    ) throws {
         let listed = contents.manifest
         guard let head = listed.versions.last, head.id == listed.head else {
             throw DocumentKitError(.malformedInput, "the head must be the last version (FORMAT.md §3)")
         }
-        var history = try segmentedHistory(versions: listed.versions, pruned: listed.pruned, objects: listed.objects.keys,
-                                           newObjects: contents.newObjects, sizes: contents.sizes, base: contents.base)
+        var history = try segmentedHistory(
+            versions: listed.versions, pruned: listed.pruned, objects: listed.objects.keys,
+            newObjects: contents.newObjects, sizes: contents.sizes, base: contents.base)
         try zip.addEntry(name: BundleEntry.document, data: contents.document)
         let written = try writeAlone(history.alone, contents: contents, to: zip, carry: carry)
         // Pruned ids first, then the objects, then the records (FORMAT.md §12.2).
         let prunedCount = listed.pruned.count
         history.items.insert(contentsOf: written, at: prunedCount)
-        let start = HistoryManifest(contentType: listed.contentType, head: "", versions: 0, pruned: prunedCount, history: [],
-                                    chainOrigin: chainOrigin(keeping: contents.base, firstPlace: prunedCount + 1, head: head.number))
-        let added = try HistoryAppend(history.items, versionCount: listed.versions.count, head: head.id, to: start, segments: [],
-                                      identify: BundleVersion.id(ofSegmentRecord:))
+        let start = HistoryManifest(
+            contentType: listed.contentType, head: "", versions: 0, pruned: prunedCount, history: [],
+            chainOrigin: chainOrigin(keeping: contents.base, firstPlace: prunedCount + 1, head: head.number))
+        let added = try HistoryAppend(
+            history.items, versionCount: listed.versions.count, head: head.id, to: start, segments: [],
+            identify: BundleVersion.id(ofSegmentRecord:))
         try zip.addEntry(name: added.written.name, data: added.written.data)
         try zip.addEntry(name: BundleEntry.manifest, data: try added.manifest.encoded())
         if let base = contents.base, let state = base.zip.entry(named: BundleEntry.state) {
@@ -125,18 +144,24 @@ extension BundleWriter {
     /// `carry` when they are the base's (kept in place, or copied), copied from the other
     /// copy otherwise. Returns the items of the ones written now, whose records are known
     /// only once they are.
-    static func writeAlone(_ alone: [ObjectDigest: AloneObject], contents: Contents, to zip: StoredZipWriter,
-                           carry: (StoredZipEntry, DocumentBundle) throws -> Void) throws -> [HistorySegment.Item] {
+    static func writeAlone(
+        _ alone: [ObjectDigest: AloneObject], contents: Contents, to zip: StoredZipWriter,
+        carry: (StoredZipEntry, DocumentBundle) throws -> Void
+    ) throws -> [HistorySegment.Item] {
         var written: [HistorySegment.Item] = []
         for (digest, object) in alone.sorted(by: { $0.key < $1.key }) {
             switch object {
             case .carried(let entry, let source):
                 try source === contents.base ? carry(entry, source) : zip.copyEntry(entry, from: source.zip)
             case .written(let pending):
-                let record = try writeObject(digest, pending, size: contents.sizes[digest] ?? 0, compression: contents.compression,
-                                             compressing: contents.compressing[digest], to: zip)
-                written.append(.object(.init(digest: digest, size: record.size,
-                                             storage: .entry(codec: record.codec, storedSize: record.storedSize, base: record.base))))
+                let record = try writeObject(
+                    digest, pending, size: contents.sizes[digest] ?? 0, compression: contents.compression,
+                    compressing: contents.compressing[digest], to: zip)
+                written.append(
+                    .object(
+                        .init(
+                            digest: digest, size: record.size,
+                            storage: .entry(codec: record.codec, storedSize: record.storedSize, base: record.base))))
             }
         }
         return written
@@ -146,7 +171,9 @@ extension BundleWriter {
     /// prune that keeps it, a pack, a pull), so that chains stay as `HistoryPolicy` bounds
     /// them; otherwise the head's place, the next save's document starting a chain from it.
     private static func chainOrigin(keeping base: DocumentBundle?, firstPlace: Int, head: Int) -> Int {
-        guard let origin = base?.history?.manifest.chainOrigin, origin >= firstPlace, origin <= head else { return head }
+        guard let origin = base?.history?.manifest.chainOrigin, origin >= firstPlace, origin <= head else {
+            return head
+        }
         return origin
     }
 }

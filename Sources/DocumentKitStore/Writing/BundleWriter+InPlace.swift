@@ -27,13 +27,18 @@ extension BundleWriter {
     /// rewrite, as far as it can tell without opening the file: for the total a save's
     /// progress announces, which must be the bytes of the write that happens.
     static func wouldAppendInPlace(_ contents: Contents, to base: DocumentBundle, destination: URL) -> Bool {
-        guard contents.mimeType == base.mimeType, let superseded = supersededBytes(by: contents, in: base) else { return false }
-        return AtomicReplacement.resolvingSymbolicLinks(destination).path == AtomicReplacement.resolvingSymbolicLinks(base.url).path
+        guard contents.mimeType == base.mimeType, let superseded = supersededBytes(by: contents, in: base) else {
+            return false
+        }
+        return AtomicReplacement.resolvingSymbolicLinks(destination).path
+            == AtomicReplacement.resolvingSymbolicLinks(base.url).path
             && (base.zip.unreferencedBytes + superseded) * reclaimableFraction <= base.zip.length
     }
 
     package static func appendInPlace(_ contents: Contents, to base: DocumentBundle, destination: URL) throws -> Bool {
-        guard contents.mimeType == base.mimeType, let superseded = supersededBytes(by: contents, in: base) else { return false }
+        guard contents.mimeType == base.mimeType, let superseded = supersededBytes(by: contents, in: base) else {
+            return false
+        }
         return try append(to: base, destination: destination, superseding: superseded) { zip in
             try zip.keepEntry(base.zip.entries[0])
             try writeEntries(contents, to: zip) { entry, _ in try zip.keepEntry(entry) }
@@ -50,18 +55,20 @@ extension BundleWriter {
     /// the file cannot be opened for writing or is not the one `base` read; and, having
     /// cut off what it wrote, when an entry it supersedes has a name too short to be
     /// renamed into `.stale/` (only an entry outside the format can).
-    package static func append(to base: DocumentBundle, destination: URL, superseding superseded: UInt64,
-                       _ write: (StoredZipWriter) throws -> Void) throws -> Bool {
+    package static func append(
+        to base: DocumentBundle, destination: URL, superseding superseded: UInt64,
+        _ write: (StoredZipWriter) throws -> Void
+    ) throws -> Bool {
         let path = AtomicReplacement.resolvingSymbolicLinks(base.url).path
         guard AtomicReplacement.resolvingSymbolicLinks(destination).path == path,
-              (base.zip.unreferencedBytes + superseded) * reclaimableFraction <= base.zip.length
+            (base.zip.unreferencedBytes + superseded) * reclaimableFraction <= base.zip.length
         else { return false }
         // Errors name the bundle as the caller did, not the resolved path.
         let reported = destination.relativePath
         guard let file = OpenFile.forUpdating(path, name: reported),
-              let opened = try? file.status(), let read = try? base.zip.fileStatus(),
-              opened.st_ino == read.st_ino, opened.st_dev == read.st_dev,
-              UInt64(opened.st_size) == base.zip.length
+            let opened = try? file.status(), let read = try? base.zip.fileStatus(),
+            opened.st_ino == read.st_ino, opened.st_dev == read.st_dev,
+            UInt64(opened.st_size) == base.zip.length
         else { return false }
 
         let start = base.zip.length
@@ -77,7 +84,9 @@ extension BundleWriter {
                 supersededEntries = base.zip.entries.filter { !zip.keptOffsets.contains($0.localHeaderOffset) }
                 // A name too short for its stale form (only an entry outside the format has
                 // one) would stay readable to streaming readers: rewrite the bundle instead.
-                guard supersededEntries.allSatisfy({ StoredZip.staleName(length: $0.name.utf8.count) != nil }) else { return false }
+                guard supersededEntries.allSatisfy({ StoredZip.staleName(length: $0.name.utf8.count) != nil }) else {
+                    return false
+                }
                 try zip.finish { try file.synchronize() }
                 try file.synchronize()
                 return true
@@ -97,8 +106,9 @@ extension BundleWriter {
             // Removed (its folder deleted) while the save ran: the version went with it.
             throw DocumentKitError(.cannotCreateOutput, "it was removed while it was being saved", path: reported)
         }
-        sweep(StoredZipSupersededRegion(entries: supersededEntries, directory: base.zip.centralDirectoryOffset..<start),
-              in: file, path: reported)
+        sweep(
+            StoredZipSupersededRegion(entries: supersededEntries, directory: base.zip.centralDirectoryOffset..<start),
+            in: file, path: reported)
         return true
     }
 
@@ -107,8 +117,8 @@ extension BundleWriter {
     /// when `base` lacks an entry every bundle has.
     private static func supersededBytes(by contents: Contents, in base: DocumentBundle) -> UInt64? {
         guard let document = base.zip.entry(named: BundleEntry.document),
-              let manifest = base.zip.entry(named: BundleEntry.manifest),
-              base.zip.entries.first?.name == BundleEntry.mimetype
+            let manifest = base.zip.entry(named: BundleEntry.manifest),
+            base.zip.entries.first?.name == BundleEntry.mimetype
         else { return nil }
         var bytes = base.zip.length - base.zip.centralDirectoryOffset
         for entry in [document, manifest] { bytes += entry.dataEnd - entry.localHeaderOffset }

@@ -28,7 +28,8 @@ extension BundleWriter {
         /// A history (versions, pruned ids, objects) with these versions and objects added,
         /// the versions numbered by their new places.
         package func added(to history: ([BundleVersion], [VersionID], [ObjectDigest: ObjectRecord])) throws
-            -> ([BundleVersion], [VersionID], [ObjectDigest: ObjectRecord]) {
+            -> ([BundleVersion], [VersionID], [ObjectDigest: ObjectRecord])
+        {
             var (versions, pruned, objects) = history
             versions += self.versions
             pruned += self.pruned
@@ -47,16 +48,20 @@ extension BundleWriter {
     /// Moves `base` forward to the other copy's head (a fast-forward): its versions and
     /// objects are added, and its head's document becomes `document.json`. No version is
     /// made. Appends in place when `inPlace` allows it.
-    package static func fastForward(_ base: DocumentBundle, with incoming: Incoming, compression: ObjectCompression,
-                                    destination: URL, inPlace: Bool) throws {
+    package static func fastForward(
+        _ base: DocumentBundle, with incoming: Incoming, compression: ObjectCompression,
+        destination: URL, inPlace: Bool
+    ) throws {
         if appendsIncoming(incoming, to: base) {
-            return try fastForwardHistory(base, with: incoming, compression: compression, destination: destination, inPlace: inPlace)
+            return try fastForwardHistory(
+                base, with: incoming, compression: compression, destination: destination, inPlace: inPlace)
         }
         let listed = try base.manifest
         let (versions, pruned, objects) = try incoming.added(to: (listed.versions, listed.pruned, listed.objects))
         let head = incoming.source.headVersion
-        var manifest = BundleManifest(contentType: base.contentTypeIdentifier, head: head.id, versions: versions,
-                                      objects: objects, pruned: pruned)
+        var manifest = BundleManifest(
+            contentType: base.contentTypeIdentifier, head: head.id, versions: versions,
+            objects: objects, pruned: pruned)
         manifest.formatVersion = base.formatVersion
         var newObjects = incoming.copies()
         let sourceObjects = try incoming.source.manifest.objects
@@ -69,28 +74,34 @@ extension BundleWriter {
             newObjects[digest] = .data(document)
             sizes[digest] = UInt64(document.count)
         }
-        try writeContents(Contents(mimeType: base.mimeType, document: document, manifest: manifest, newObjects: newObjects,
-                                   sizes: sizes, base: base, compression: compression),
-                          to: destination, replace: true, inPlace: inPlace)
+        try writeContents(
+            Contents(
+                mimeType: base.mimeType, document: document, manifest: manifest, newObjects: newObjects,
+                sizes: sizes, base: base, compression: compression),
+            to: destination, replace: true, inPlace: inPlace)
     }
 
     /// A fast-forward of a format-3 history: the other copy's versions and objects are
     /// appended as one segment, as a save appends its own, and its head's document
     /// becomes `document.json`.
-    private static func fastForwardHistory(_ base: DocumentBundle, with incoming: Incoming, compression: ObjectCompression,
-                                           destination: URL, inPlace: Bool) throws {
+    private static func fastForwardHistory(
+        _ base: DocumentBundle, with incoming: Incoming, compression: ObjectCompression,
+        destination: URL, inPlace: Bool
+    ) throws {
         let head = incoming.source.headVersion
         var metadata = SaveMetadata(author: head.author, compression: compression)
         metadata.formatVersion = HistoryManifest.formatVersion
         // Nothing of the request's tree is written: the save makes no version of its own.
-        var request = Request(root: FileWrapper(directoryWithFileWrappers: [:]), contentType: base.contentTypeIdentifier,
-                              mimeType: base.mimeType, schema: head.schema, metadata: metadata, base: base,
-                              destination: destination, replace: true)
+        var request = Request(
+            root: FileWrapper(directoryWithFileWrappers: [:]), contentType: base.contentTypeIdentifier,
+            mimeType: base.mimeType, schema: head.schema, metadata: metadata, base: base,
+            destination: destination, replace: true)
         request.inPlace = inPlace
         request.incoming = incoming
-        let save = HistorySave(request: request, version: nil, head: head.id, document: try incoming.source.documentData(of: head),
-                               incoming: try incomingHistory(incoming), incomingVersions: incoming.versions.count,
-                               chainOrigin: base.history!.manifest.chainOrigin)
+        let save = HistorySave(
+            request: request, version: nil, head: head.id, document: try incoming.source.documentData(of: head),
+            incoming: try incomingHistory(incoming), incomingVersions: incoming.versions.count,
+            chainOrigin: base.history!.manifest.chainOrigin)
         try writeHistory(save)
     }
 }

@@ -19,14 +19,19 @@ extension BundleWriter {
         let segments = history.segments
         let entries = try segments.map { segment in
             guard let entry = bundle.zip.entry(named: segment.name) else {
-                throw DocumentKitError(.malformedInput, "manifest.json names segment '\(segment.name)', which the bundle lacks", path: bundle.url.relativePath)
+                throw DocumentKitError(
+                    .malformedInput, "manifest.json names segment '\(segment.name)', which the bundle lacks",
+                    path: bundle.url.relativePath)
             }
             return entry
         }
         let runs = HistoryPolicy.packRuns(sizes: entries.map(\.size))
         let alone = try DocumentKitError.located(at: bundle.url.relativePath) { try history.aloneObjectEntryNames() }
         var manifest = history.manifest
-        manifest.history = runs.map { HistoryManifest.segmentName(first: segments[$0.lowerBound].places.lowerBound, last: segments[$0.upperBound].places.upperBound) }
+        manifest.history = runs.map {
+            HistoryManifest.segmentName(
+                first: segments[$0.lowerBound].places.lowerBound, last: segments[$0.upperBound].places.upperBound)
+        }
         let document = try bundle.checkedHeadDocumentEntry()
 
         if replace { try AtomicReplacement.refuseReadOnly(destination) }
@@ -35,7 +40,10 @@ extension BundleWriter {
             try zip.copyEntry(document, from: bundle.zip)
             for name in alone {
                 guard let entry = bundle.zip.entry(named: name) else {
-                    throw DocumentKitError(.malformedInput, "the history stores object \(name.dropFirst(BundleEntry.objectsPrefix.count)) in an entry the bundle lacks", path: bundle.url.relativePath)
+                    throw DocumentKitError(
+                        .malformedInput,
+                        "the history stores object \(name.dropFirst(BundleEntry.objectsPrefix.count)) in an entry the bundle lacks",
+                        path: bundle.url.relativePath)
                 }
                 try zip.copyEntry(entry, from: bundle.zip)
             }

@@ -10,8 +10,10 @@ extension BundleWriter {
     /// bundle's entries. The file is complete but not in place: the caller checks it (at
     /// ``PendingBundle/temporaryURL``), having let go of what it held to write it, and
     /// commits it; one not committed leaves nothing behind.
-    package static func writeParts(mimeType: String, document: Data, parts: [(name: String, file: FileWrapper)], manifest: Data,
-                                   to destination: URL) throws -> PendingBundle {
+    package static func writeParts(
+        mimeType: String, document: Data, parts: [(name: String, file: FileWrapper)], manifest: Data,
+        to destination: URL
+    ) throws -> PendingBundle {
         let output = try AtomicReplacement(destination: destination)
         let zip = StoredZipWriter(fileDescriptor: output.file.descriptor, path: destination.relativePath)
         let total = parts.reduce(UInt64(document.count + manifest.count)) { $0 + ($1.file.fileSize ?? 0) }

@@ -36,21 +36,27 @@ package final class TreePlanner {
             throw DocumentKitError(.invalidDocument, "the root of a document's tree must be a folder")
         }
         guard depth < maxDepth else {
-            throw DocumentKitError(.invalidDocument, "folders are nested more than \(maxDepth) levels deep", location: path)
+            throw DocumentKitError(
+                .invalidDocument, "folders are nested more than \(maxDepth) levels deep", location: path)
         }
         var entries: [TreeObject.Entry] = []
         var collisionKeys = Set<String>()
         for (name, child) in children {
             if let problem = TreeObject.problem(withName: name) {
-                throw DocumentKitError(.invalidDocument, "'\(name)' is not a valid file name: \(problem)", location: path)
+                throw DocumentKitError(
+                    .invalidDocument, "'\(name)' is not a valid file name: \(problem)", location: path)
             }
             // Readers refuse such a tree: it could not be exported to macOS or Windows.
             guard collisionKeys.insert(ArchiveEntryName.collisionKey(name)).inserted else {
-                throw DocumentKitError(.invalidDocument, "'\(name)' differs from another name in its folder only in case or Unicode normalization", location: path)
+                throw DocumentKitError(
+                    .invalidDocument,
+                    "'\(name)' differs from another name in its folder only in case or Unicode normalization",
+                    location: path)
             }
             let childPath = path.isEmpty ? name : "\(path)/\(name)"
             if child.isDirectory {
-                entries.append(.init(name: name, kind: .tree, digest: try storeTree(child, path: childPath, depth: depth + 1)))
+                entries.append(
+                    .init(name: name, kind: .tree, digest: try storeTree(child, path: childPath, depth: depth + 1)))
             } else {
                 let (digest, size) = try storeFile(child, path: childPath)
                 entries.append(.init(name: name, kind: .file, digest: digest, size: size))
@@ -86,7 +92,10 @@ package final class TreePlanner {
             try add(digest, size: size, .file(file))
         }
         if let expected = file.expectedDigest, expected != digest {
-            throw DocumentKitError(.invalidDocument, "the file changed after it was attached (its SHA-256 is now \(digest.short)…, was \(expected.short)…)", location: path)
+            throw DocumentKitError(
+                .invalidDocument,
+                "the file changed after it was attached (its SHA-256 is now \(digest.short)…, was \(expected.short)…)",
+                location: path)
         }
         fileDigests[ObjectIdentifier(file)] = digest
         return (digest, size)

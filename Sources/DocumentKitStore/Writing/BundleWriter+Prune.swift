@@ -24,14 +24,17 @@ extension BundleWriter {
     /// holds is the segment it makes, the objects carried from dropped versions, and the
     /// documents made whole, compressed. At 10,000 versions a listing took 90 MB, and
     /// holding the kept items 69 MiB for `--before` keeping 2,800 of them.
-    package static func writePruned(_ bundle: DocumentBundle, throughPlace lastDropped: Int, reachable: Set<ObjectDigest>,
-                                    compression: ObjectCompression, to destination: URL?) throws -> HistoryPruneOutcome {
+    package static func writePruned(
+        _ bundle: DocumentBundle, throughPlace lastDropped: Int, reachable: Set<ObjectDigest>,
+        compression: ObjectCompression, to destination: URL?
+    ) throws -> HistoryPruneOutcome {
         guard let history = bundle.history else { preconditionFailure("writePruned prunes a format-3 history") }
         var outcome = HistoryPruneOutcome()
         let firstKept = history.manifest.pruned + 1 + max(0, lastDropped - history.manifest.pruned)
         if lastDropped > history.manifest.pruned { outcome.removedPlaces = (history.manifest.pruned + 1)...lastDropped }
-        var kept = KeptHistory(bundle: bundle, reachable: reachable, compression: compression,
-                               builder: destination.map { _ in HistorySegment.Builder(firstPlace: UInt64(firstKept)) })
+        var kept = KeptHistory(
+            bundle: bundle, reachable: reachable, compression: compression,
+            builder: destination.map { _ in HistorySegment.Builder(firstPlace: UInt64(firstKept)) })
         var place = history.manifest.pruned
         for segment in history.segments {
             for block in 0..<segment.reader.blockCount {
@@ -67,9 +70,10 @@ extension BundleWriter {
         let segment = try builder.finish()
         let entries = Set(kept.copied.keys).union(kept.whole.keys).sorted()
         // What the write counts, for its progress: every entry's bytes.
-        let total = entries.reduce(document.size + UInt64(bundle.mimeType.utf8.count + segment.count)) { total, digest in
-            total + (kept.copied[digest]?.size ?? UInt64(kept.whole[digest]?.count ?? 0))
-        } + (bundle.zip.entry(named: BundleEntry.state)?.size ?? 0)
+        let total =
+            entries.reduce(document.size + UInt64(bundle.mimeType.utf8.count + segment.count)) { total, digest in
+                total + (kept.copied[digest]?.size ?? UInt64(kept.whole[digest]?.count ?? 0))
+            } + (bundle.zip.entry(named: BundleEntry.state)?.size ?? 0)
 
         try AtomicReplacement.refuseReadOnly(destination)
         try ProgressMeter.phase(.writing, counting: .written, totalBytes: total) {
@@ -109,7 +113,10 @@ extension BundleWriter {
         private var carriedDigests = Set<ObjectDigest>()
         private var carriedWritten = false
 
-        init(bundle: DocumentBundle, reachable: Set<ObjectDigest>, compression: ObjectCompression, builder: HistorySegment.Builder?) {
+        init(
+            bundle: DocumentBundle, reachable: Set<ObjectDigest>, compression: ObjectCompression,
+            builder: HistorySegment.Builder?
+        ) {
             self.bundle = bundle
             self.reachable = reachable
             self.compression = compression
@@ -155,8 +162,10 @@ extension BundleWriter {
                 if object.size < UInt64(smallObjectLimit) {
                     object.storage = .identity(data)
                 } else {
-                    let (bytes, record) = compression == .zstd && object.size <= inMemoryCompressionLimit
-                        ? try storedForm(of: data) : (data, ObjectRecord(size: object.size, codec: .identity, storedSize: object.size))
+                    let (bytes, record) =
+                        compression == .zstd && object.size <= inMemoryCompressionLimit
+                        ? try storedForm(of: data)
+                        : (data, ObjectRecord(size: object.size, codec: .identity, storedSize: object.size))
                     whole[object.digest] = bytes
                     object.storage = .entry(codec: record.codec, storedSize: record.storedSize, base: nil)
                 }

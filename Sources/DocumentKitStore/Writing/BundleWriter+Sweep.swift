@@ -23,7 +23,8 @@ extension BundleWriter {
     /// with the append's. Errors are ignored, as in ``sweep(_:in:path:)``: the sweep is not
     /// what makes the save safe.
     static func finishLastSweep(before base: DocumentBundle, in file: OpenFile, path: String) {
-        guard let region = try? StoredZipSweep.unfinishedRegion(before: base.zip, in: file.descriptor, path: path) else { return }
+        guard let region = try? StoredZipSweep.unfinishedRegion(before: base.zip, in: file.descriptor, path: path)
+        else { return }
         sweep(region, in: file, path: path)
     }
 }

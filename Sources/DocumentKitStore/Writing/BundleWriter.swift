@@ -25,8 +25,10 @@ public struct SaveMetadata: Sendable {
     public var formatVersion = BundleManifest.currentFormatVersion
 
     // `compression` is not optional, so that `compression: .none` cannot mean "the default".
-    public init(author: String, message: String = "", created: Date = DocumentDates.now(),
-                compression: ObjectCompression = .zstd, signingKey: SigningKey? = nil) {
+    public init(
+        author: String, message: String = "", created: Date = DocumentDates.now(),
+        compression: ObjectCompression = .zstd, signingKey: SigningKey? = nil
+    ) {
         self.author = author
         self.message = message
         self.created = created
@@ -80,9 +82,11 @@ package enum BundleWriter {
         /// it, or the base is of format 3, which a save never takes back to an older layout.
         var writesHistory: Bool { metadata.formatVersion >= HistoryManifest.formatVersion || base?.history != nil }
 
-        package init(root: FileWrapper, contentType: String, mimeType: String, schema: String, metadata: SaveMetadata,
-                     base: DocumentBundle? = nil, destination: URL, replace: Bool,
-                     documentChanges: JSONChangeList? = nil, baseDocument: Data? = nil) {
+        package init(
+            root: FileWrapper, contentType: String, mimeType: String, schema: String, metadata: SaveMetadata,
+            base: DocumentBundle? = nil, destination: URL, replace: Bool,
+            documentChanges: JSONChangeList? = nil, baseDocument: Data? = nil
+        ) {
             self.root = root
             self.contentType = contentType
             self.mimeType = mimeType
@@ -103,13 +107,24 @@ package enum BundleWriter {
         let planner = TreePlanner(base: request.base)
         // A pull appends another copy's versions to a format-3 history; one that cannot
         // (into an older layout, or bringing pruned ids) rewrites it (`writeSegmentedContents`).
-        let segmented = request.writesHistory && request.incoming.map { incoming in request.base.map { appendsIncoming(incoming, to: $0) } ?? false } ?? true
-        let compressingDocument = segmented ? nil : startCompressing(request.root[VersionLayout.documentName], compression: request.metadata.compression)
+        let segmented =
+            request.writesHistory
+            && request.incoming.map { incoming in request.base.map { appendsIncoming(incoming, to: $0) } ?? false }
+                ?? true
+        let compressingDocument =
+            segmented
+            ? nil
+            : startCompressing(request.root[VersionLayout.documentName], compression: request.metadata.compression)
         let rootTree = try planner.storeTree(request.root)
         // A merge is a version even when its tree is ours: it records the second parent.
-        if let base = request.base, request.incoming == nil, base.headVersion.tree == rootTree, base.headVersion.schema == request.schema { return nil }
+        if let base = request.base, request.incoming == nil, base.headVersion.tree == rootTree,
+            base.headVersion.schema == request.schema
+        {
+            return nil
+        }
         guard let documentFile = request.root[VersionLayout.documentName], documentFile.isRegularFile else {
-            throw DocumentKitError(.invalidDocument, "a bundle's tree needs a \(VersionLayout.documentName) at its root")
+            throw DocumentKitError(
+                .invalidDocument, "a bundle's tree needs a \(VersionLayout.documentName) at its root")
         }
         var compressing: [ObjectDigest: BackgroundWork<Data>] = [:]
         if let compressingDocument, let digest = planner.digest(of: documentFile), planner.pending[digest] != nil {
@@ -133,31 +148,43 @@ package enum BundleWriter {
                 documentChanges = JSONChangeList(limit: VersionChanges.limit)
                 try JSONValue.collectChanges(from: oldDocument, to: documentJSON, into: &documentChanges)
             }
-            changes = VersionChanges(changes: documentChanges, blobs: BlobChange.changes(from: oldTree, to: request.root))
+            changes = VersionChanges(
+                changes: documentChanges, blobs: BlobChange.changes(from: oldTree, to: request.root))
             // A base document the caller read is checked against the head's digest; the new
             // one the planner hashed a moment ago.
             let oldDigest = request.baseDocument == nil ? nil : oldTree[VersionLayout.documentName]?.knownDigest
             if segmented {
                 baseDocument = (oldDigest ?? ObjectDigest.of(oldDocument), oldDocument)
             } else {
-                for (digest, object) in try DocumentHistoryEncoding.reencode(oldDocument: oldDocument, oldDigest: oldDigest, newDocument: documentJSON,
-                                                                            newDigest: planner.digest(of: documentFile), in: base) {
+                for (digest, object) in try DocumentHistoryEncoding.reencode(
+                    oldDocument: oldDocument, oldDigest: oldDigest, newDocument: documentJSON,
+                    newDigest: planner.digest(of: documentFile), in: base)
+                {
                     newObjects[digest] = object
                 }
             }
         }
         func version(number: Int, parents: [VersionID]) throws -> BundleVersion {
-            var version = BundleVersion(number: number, parents: parents, created: request.metadata.created, author: request.metadata.author,
-                                        message: request.metadata.message, schema: request.schema, tree: rootTree, changes: changes)
-            if let key = request.metadata.signingKey { version.signature = try VersionSignature(signing: version.id, with: key) }
+            var version = BundleVersion(
+                number: number, parents: parents, created: request.metadata.created, author: request.metadata.author,
+                message: request.metadata.message, schema: request.schema, tree: rootTree, changes: changes)
+            if let key = request.metadata.signingKey {
+                version.signature = try VersionSignature(signing: version.id, with: key)
+            }
             return version
         }
         if segmented {
-            let parents = (request.base.map { [$0.headVersion.id] } ?? []) + (request.incoming.map { [$0.source.headVersion.id] } ?? [])
-            let new = try version(number: (request.base?.places.upperBound ?? 0) + (request.incoming?.versions.count ?? 0) + 1, parents: parents)
+            let parents =
+                (request.base.map { [$0.headVersion.id] } ?? [])
+                + (request.incoming.map { [$0.source.headVersion.id] } ?? [])
+            let new = try version(
+                number: (request.base?.places.upperBound ?? 0) + (request.incoming?.versions.count ?? 0) + 1,
+                parents: parents)
             if request.metadata.dryRun { return new }
-            try writeHistory(try planHistorySave(request, version: new, planner: planner, document: documentJSON,
-                                                 documentDigest: planner.digest(of: documentFile), baseDocument: baseDocument))
+            try writeHistory(
+                try planHistorySave(
+                    request, version: new, planner: planner, document: documentJSON,
+                    documentDigest: planner.digest(of: documentFile), baseDocument: baseDocument))
             return new
         }
         let previous = try request.base?.manifest
@@ -168,20 +195,25 @@ package enum BundleWriter {
             // copy holds the same text as an old document, a delta.
             let document = planner.digest(of: documentFile)
             let sourceObjects = try incoming.source.manifest.objects
-            for (digest, object) in incoming.copies() where digest != document || sourceObjects[digest]?.codec != .delta {
+            for (digest, object) in incoming.copies() where digest != document || sourceObjects[digest]?.codec != .delta
+            {
                 newObjects[digest] = object
             }
         }
-        let new = try version(number: history.1.count + history.0.count + 1,
-                              parents: (previous.map { [$0.head] } ?? []) + (request.incoming.map { [$0.source.headVersion.id] } ?? []))
+        let new = try version(
+            number: history.1.count + history.0.count + 1,
+            parents: (previous.map { [$0.head] } ?? []) + (request.incoming.map { [$0.source.headVersion.id] } ?? []))
         if request.metadata.dryRun { return new }
-        var manifest = BundleManifest(contentType: request.contentType, head: new.id, versions: history.0 + [new],
-                                      objects: history.2, pruned: history.1)
+        var manifest = BundleManifest(
+            contentType: request.contentType, head: new.id, versions: history.0 + [new],
+            objects: history.2, pruned: history.1)
         if request.writesHistory { manifest.formatVersion = HistoryManifest.formatVersion }
-        try writeContents(Contents(mimeType: request.mimeType, document: documentJSON, manifest: manifest,
-                                     newObjects: newObjects, sizes: planner.sizes, base: request.base,
-                                     compression: request.metadata.compression, compressing: compressing),
-                           to: request.destination, replace: request.replace, inPlace: request.inPlace)
+        try writeContents(
+            Contents(
+                mimeType: request.mimeType, document: documentJSON, manifest: manifest,
+                newObjects: newObjects, sizes: planner.sizes, base: request.base,
+                compression: request.metadata.compression, compressing: compressing),
+            to: request.destination, replace: request.replace, inPlace: request.inPlace)
         return new
     }
 
@@ -202,10 +234,12 @@ package enum BundleWriter {
         /// New objects already being compressed (`startCompressing`).
         package var compressing: [ObjectDigest: BackgroundWork<Data>] = [:]
 
-        package init(mimeType: String, document: Data, manifest: BundleManifest,
-                     newObjects: [ObjectDigest: TreePlanner.PendingObject] = [:], sizes: [ObjectDigest: UInt64] = [:],
-                     base: DocumentBundle? = nil, compression: ObjectCompression = .zstd,
-                     compressing: [ObjectDigest: BackgroundWork<Data>] = [:]) {
+        package init(
+            mimeType: String, document: Data, manifest: BundleManifest,
+            newObjects: [ObjectDigest: TreePlanner.PendingObject] = [:], sizes: [ObjectDigest: UInt64] = [:],
+            base: DocumentBundle? = nil, compression: ObjectCompression = .zstd,
+            compressing: [ObjectDigest: BackgroundWork<Data>] = [:]
+        ) {
             self.mimeType = mimeType
             self.document = document
             self.manifest = manifest
@@ -221,16 +255,25 @@ package enum BundleWriter {
     /// `inPlace` allows it and the base is the destination (see `appendInPlace`);
     /// otherwise to a temporary file beside `destination`, moved into place atomically
     /// and keeping the permissions and owner of the file it replaces.
-    package static func writeContents(_ contents: Contents, to destination: URL, replace: Bool, inPlace: Bool = false) throws {
+    package static func writeContents(_ contents: Contents, to destination: URL, replace: Bool, inPlace: Bool = false)
+        throws
+    {
         // A whole format-3 history is written anew: an append in place is a save's (`writeHistory`).
         let inPlace = inPlace && contents.manifest.formatVersion < HistoryManifest.formatVersion
         if replace { try AtomicReplacement.refuseReadOnly(destination) }
         // The total is that of the write that will happen: an append of the new entries, or
         // (when the bundle is due to be compacted) a rewrite of it all, not one then the other.
         // Worked out only when someone watches the progress.
-        try ProgressMeter.phase(.writing, counting: .written,
-                                totalBytes: bytesToWrite(contents, inPlace: inPlace && contents.base.map { wouldAppendInPlace(contents, to: $0, destination: destination) } == true)) {
-            if inPlace, let base = contents.base, try appendInPlace(contents, to: base, destination: destination) { return }
+        try ProgressMeter.phase(
+            .writing, counting: .written,
+            totalBytes: bytesToWrite(
+                contents,
+                inPlace: inPlace
+                    && contents.base.map { wouldAppendInPlace(contents, to: $0, destination: destination) } == true)
+        ) {
+            if inPlace, let base = contents.base, try appendInPlace(contents, to: base, destination: destination) {
+                return
+            }
             try writeRewriting(contents, to: destination, replace: replace)
         }
     }
@@ -238,7 +281,9 @@ package enum BundleWriter {
     /// What a write of `contents` puts in entries, for its progress: the document and the
     /// new objects, and for a rewrite also the objects copied from the base.
     private static func bytesToWrite(_ contents: Contents, inPlace: Bool) -> UInt64 {
-        let written = contents.newObjects.keys.reduce(UInt64(contents.document.count)) { $0 + (contents.sizes[$1] ?? 0) }
+        let written = contents.newObjects.keys.reduce(UInt64(contents.document.count)) {
+            $0 + (contents.sizes[$1] ?? 0)
+        }
         guard !inPlace else { return written }
         // An estimate: a format-3 base that cannot list its history fails the write itself.
         let baseObjects = (try? contents.base?.manifest.objects) ?? [:]
@@ -285,8 +330,10 @@ package enum BundleWriter {
     /// the base's passed to `carry`), the manifest, completed with the new objects' records,
     /// and the base's `state.json`, if it has one, passed to `carry` as it is. A manifest of
     /// format 3 has it written in that layout (`writeSegmentedContents`).
-    package static func writeEntries(_ contents: Contents, to zip: StoredZipWriter,
-                             carry: (StoredZipEntry, DocumentBundle) throws -> Void) throws {
+    package static func writeEntries(
+        _ contents: Contents, to zip: StoredZipWriter,
+        carry: (StoredZipEntry, DocumentBundle) throws -> Void
+    ) throws {
         if contents.manifest.formatVersion >= HistoryManifest.formatVersion {
             return try writeSegmentedContents(contents, to: zip, carry: carry)
         }
@@ -294,9 +341,10 @@ package enum BundleWriter {
         try zip.addEntry(name: BundleEntry.document, data: contents.document)
         for digest in Set(manifest.objects.keys).union(contents.newObjects.keys).sorted() {
             if let pending = contents.newObjects[digest] {
-                manifest.objects[digest] = try writeObject(digest, pending, size: contents.sizes[digest] ?? 0,
-                                                           compression: contents.compression,
-                                                           compressing: contents.compressing[digest], to: zip)
+                manifest.objects[digest] = try writeObject(
+                    digest, pending, size: contents.sizes[digest] ?? 0,
+                    compression: contents.compression,
+                    compressing: contents.compressing[digest], to: zip)
             } else if let base = contents.base {
                 let stored = try base.storedObject(digest)
                 switch stored.location {
@@ -307,17 +355,20 @@ package enum BundleWriter {
                     // compressed, against the same base (readers follow either direction).
                     let compressed = try ZstdCodec.compress(program)
                     try zip.addEntry(name: digest.entryName, data: compressed)
-                    manifest.objects[digest] = ObjectRecord(size: stored.record.size, codec: .delta,
-                                                            storedSize: UInt64(compressed.count), base: stored.record.base)
+                    manifest.objects[digest] = ObjectRecord(
+                        size: stored.record.size, codec: .delta,
+                        storedSize: UInt64(compressed.count), base: stored.record.base)
                 case .item:
                     // Checked against its digest before it is stored as an entry of its own.
                     let data = try base.validateObject(digest, base: nil)
-                    manifest.objects[digest] = try writeObject(digest, .data(data), size: UInt64(data.count), compression: contents.compression,
-                                                               compressing: nil, to: zip)
+                    manifest.objects[digest] = try writeObject(
+                        digest, .data(data), size: UInt64(data.count), compression: contents.compression,
+                        compressing: nil, to: zip)
                 }
             }
         }
-        try zip.addEntry(name: BundleEntry.manifest, data: try CanonicalJSONEncoder().encode(manifest, terminated: true))
+        try zip.addEntry(
+            name: BundleEntry.manifest, data: try CanonicalJSONEncoder().encode(manifest, terminated: true))
         // The bundle's state lies outside the history (FORMAT.md §3.1): no save, prune,
         // restore or migration changes it, and it stays the last entry.
         if let base = contents.base, let state = base.zip.entry(named: BundleEntry.state) {
@@ -327,9 +378,11 @@ package enum BundleWriter {
 
     /// Writes one new object: with `.zstd`, compressed when that saves at least a tenth;
     /// with `.none`, as it is.
-    static func writeObject(_ digest: ObjectDigest, _ pending: TreePlanner.PendingObject, size: UInt64,
-                                    compression: ObjectCompression, compressing: BackgroundWork<Data>?,
-                                    to zip: StoredZipWriter) throws -> ObjectRecord {
+    static func writeObject(
+        _ digest: ObjectDigest, _ pending: TreePlanner.PendingObject, size: UInt64,
+        compression: ObjectCompression, compressing: BackgroundWork<Data>?,
+        to zip: StoredZipWriter
+    ) throws -> ObjectRecord {
         if case .encoded(let stored, let record) = pending {
             try zip.addEntry(name: digest.entryName, data: stored)
             return record
@@ -345,7 +398,9 @@ package enum BundleWriter {
             return stored.record
         }
         let inMemory = if case .data = pending { true } else { false }
-        if compression == .zstd, size >= compressionFloor, size <= (inMemory ? inMemoryCompressionLimit : compressionLimit) {
+        if compression == .zstd, size >= compressionFloor,
+            size <= (inMemory ? inMemoryCompressionLimit : compressionLimit)
+        {
             let data: Data
             switch pending {
             case .data(let bytes):
@@ -386,8 +441,10 @@ package enum BundleWriter {
         return (data, ObjectRecord(size: size, codec: .identity, storedSize: size))
     }
 
-    private static func writeStream(_ pending: TreePlanner.PendingObject, as digest: ObjectDigest, size: UInt64,
-                                    hasher: inout ObjectHasher, to zip: StoredZipWriter) throws {
+    private static func writeStream(
+        _ pending: TreePlanner.PendingObject, as digest: ObjectDigest, size: UInt64,
+        hasher: inout ObjectHasher, to zip: StoredZipWriter
+    ) throws {
         try zip.addEntry(name: digest.entryName, size: size) { sink in
             switch pending {
             case .data(let data):
@@ -405,6 +462,9 @@ package enum BundleWriter {
     }
 
     static func changedFile(_ digest: ObjectDigest) -> DocumentKitError {
-        DocumentKitError(.invalidDocument, "a file changed after it was attached or while it was being saved (object \(digest.short)); nothing was saved")
+        DocumentKitError(
+            .invalidDocument,
+            "a file changed after it was attached or while it was being saved (object \(digest.short)); nothing was saved"
+        )
     }
 }

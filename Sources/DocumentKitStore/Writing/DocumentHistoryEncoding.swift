@@ -18,8 +18,10 @@ package enum DocumentHistoryEncoding {
     ///
     /// `oldDigest` is the old document's digest when the caller checked the text against
     /// it, `newDigest` the new one's when the caller hashed it; each is computed otherwise.
-    package static func reencode(oldDocument: Data, oldDigest: ObjectDigest? = nil, newDocument: Data, newDigest: ObjectDigest? = nil,
-                         in base: DocumentBundle) throws -> [ObjectDigest: TreePlanner.PendingObject] {
+    package static func reencode(
+        oldDocument: Data, oldDigest: ObjectDigest? = nil, newDocument: Data, newDigest: ObjectDigest? = nil,
+        in base: DocumentBundle
+    ) throws -> [ObjectDigest: TreePlanner.PendingObject] {
         // Hashed, unless checked, not taken from the head's tree: a `document.json` entry
         // that disagrees with the head's object must never become that object's delta.
         let oldDigest = oldDigest ?? ObjectDigest.of(oldDocument)
@@ -30,15 +32,17 @@ package enum DocumentHistoryEncoding {
             objects[newDigest] = .data(newDocument)
         }
         guard let record = try base.manifest.objects[oldDigest], record.codec != .delta,
-              UInt64(oldDocument.count) <= BundleWriter.inMemoryCompressionLimit,
-              UInt64(newDocument.count) <= BundleWriter.inMemoryCompressionLimit,
-              record.storedSize >= BundleWriter.compressionFloor
+            UInt64(oldDocument.count) <= BundleWriter.inMemoryCompressionLimit,
+            UInt64(newDocument.count) <= BundleWriter.inMemoryCompressionLimit,
+            record.storedSize >= BundleWriter.compressionFloor
         else { return objects }
         let program = ObjectDelta.encode(target: oldDocument, base: newDocument)
         guard program.count <= oldDocument.count + ObjectDelta.maxOverhead else { return objects }
         let stored = try ZstdCodec.compress(program)
         if UInt64(stored.count) * 2 <= record.storedSize {
-            objects[oldDigest] = .encoded(stored, ObjectRecord(size: record.size, codec: .delta, storedSize: UInt64(stored.count), base: newDigest))
+            objects[oldDigest] = .encoded(
+                stored,
+                ObjectRecord(size: record.size, codec: .delta, storedSize: UInt64(stored.count), base: newDigest))
         }
         return objects
     }

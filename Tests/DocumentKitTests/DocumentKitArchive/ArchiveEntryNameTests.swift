@@ -1,16 +1,19 @@
-@testable import DocumentKit
 import Foundation
 import Testing
 
+@testable import DocumentKit
+
 @Suite struct ArchiveEntryNameTests {
-    @Test(arguments: ["a", "a/b", "objects/ab/cdef", "Übersicht/日本語.txt", ".hidden", "a/..b", "a/b..", "...", "mimetype"])
+    @Test(arguments: [
+        "a", "a/b", "objects/ab/cdef", "Übersicht/日本語.txt", ".hidden", "a/..b", "a/b..", "...", "mimetype"
+    ])
     func acceptsSafeNames(_ name: String) throws {
         try ArchiveEntryName.validate(name)
     }
 
     @Test(arguments: [
         "", "/x", "/", "..", "../evil", "a/../b", "a/..", "a\\b", "C:\\x", "a//b", "a/", "./a", "a/./b", ".",
-        "a\u{0}b", "a\nb", "evil\nerror: forged", "a\tb", "\u{1B}[2J", "a\u{7F}", "a\u{85}b", "a\u{9F}",
+        "a\u{0}b", "a\nb", "evil\nerror: forged", "a\tb", "\u{1B}[2J", "a\u{7F}", "a\u{85}b", "a\u{9F}"
     ])
     func refusesUnsafeNames(_ name: String) {
         let error = expectArchiveError(.unsafeEntry) { try ArchiveEntryName.validate(name) }

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Foreign archives, hostile or damaged: ``ArchiveReader`` refuses each with the right kind.
 @Suite struct ArchiveReaderTests {
@@ -26,7 +27,7 @@ import Testing
             ("random", Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &generator) })),
             ("7z", Data([0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C, 0x00, 0x04]) + Data(repeating: 0x41, count: 600)),
             ("rar", Data("Rar!\u{1A}\u{07}\u{01}\u{00}".utf8) + Data(repeating: 0x42, count: 600)),
-            ("text", Data(String(repeating: "just some text\n", count: 100).utf8)),
+            ("text", Data(String(repeating: "just some text\n", count: 100).utf8))
         ]
         for (name, data) in samples {
             let path = directory.path(name)
@@ -67,11 +68,13 @@ import Testing
     @Test func reportsUnsafeNamesAndCanSkipThem() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("evil.zip")
-        try writeBytes(RawZip.build([
-            RawZip.Entry("ok.txt", "1"), RawZip.Entry("../evil", "2"), RawZip.Entry("/etc/passwd", "3"),
-            RawZip.Entry("dir/a\\b", "4"), RawZip.Entry("..\\evil", "5"), RawZip.Entry(bytes: [0x62, 0xFF], Array("6".utf8)),
-            RawZip.Entry("last.txt", "7"),
-        ]), to: path)
+        try writeBytes(
+            RawZip.build([
+                RawZip.Entry("ok.txt", "1"), RawZip.Entry("../evil", "2"), RawZip.Entry("/etc/passwd", "3"),
+                RawZip.Entry("dir/a\\b", "4"), RawZip.Entry("..\\evil", "5"),
+                RawZip.Entry(bytes: [0x62, 0xFF], Array("6".utf8)),
+                RawZip.Entry("last.txt", "7")
+            ]), to: path)
         let reader = try ArchiveReader(path: path)
         #expect(try reader.nextEntry()?.name == "ok.txt")
         // libarchive turns the backslashes of a name without slashes into slashes (as
@@ -103,7 +106,8 @@ import Testing
     func reportsHostileTarEntries() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("evil.tar")
-        let made = try ExternalTool.python("""
+        let made = try ExternalTool.python(
+            """
             import sys, tarfile, io
             with tarfile.open(sys.argv[1], 'w', format=tarfile.PAX_FORMAT) as t:
                 def add(name, data=b'', **kw):
@@ -120,7 +124,9 @@ import Testing
             """, [path])
         try #require(made.status == 0, "\(made.standardError)")
         let reader = try ArchiveReader(path: path)
-        #expect(try reader.nextEntry() == ArchiveEntryInfo(name: "dir", kind: .directory, size: 0, mode: 0o644, modificationTime: 0))
+        #expect(
+            try reader.nextEntry()
+                == ArchiveEntryInfo(name: "dir", kind: .directory, size: 0, mode: 0o644, modificationTime: 0))
         #expect(try reader.nextEntry()?.name == "dir/ok.txt")
         #expect(try reader.readData(limit: 100) == Data("fine".utf8))
         // Symbolic links are reported with their target; the extractor decides.
@@ -138,7 +144,8 @@ import Testing
     func reportsNamesThatAreNotUTF8() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("latin1.tar")
-        let made = try ExternalTool.python("""
+        let made = try ExternalTool.python(
+            """
             import sys, tarfile, io
             with tarfile.open(sys.argv[1], 'w', format=tarfile.GNU_FORMAT, encoding='latin-1') as t:
                 info = tarfile.TarInfo('caf\\u00e9.txt')
@@ -208,7 +215,8 @@ import Testing
     func stopsAZipBombEarly() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("bomb.zip")
-        let made = try ExternalTool.python("""
+        let made = try ExternalTool.python(
+            """
             import sys, zipfile
             with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED, compresslevel=9) as z:
                 with z.open('zeros', 'w', force_zip64=True) as f:
@@ -226,7 +234,9 @@ import Testing
             let error = expectArchiveError(.limitExceeded) { try reader.readData { delivered += $0.count } }
             #expect(error?.entry == "zeros")
             // Stopped at the limit, having held at most one block at a time.
-            let bound = limits.maxEntryBytes < 1 << 30 ? Int(limits.maxEntryBytes) : Int(limits.maxExpandedBytes(fromCompressed: UInt64(compressed)))
+            let bound =
+                limits.maxEntryBytes < 1 << 30
+                ? Int(limits.maxEntryBytes) : Int(limits.maxExpandedBytes(fromCompressed: UInt64(compressed)))
             #expect(delivered <= bound)
             #expect(Date().timeIntervalSince(started) < 10)
         }

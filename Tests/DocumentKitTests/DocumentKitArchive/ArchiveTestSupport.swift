@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Writes a stored zip at `path` through `body`, then finishes it.
 func writeStoredZip(at path: String, forcesZip64: Bool = false, _ body: (StoredZipWriter) throws -> Void) throws {

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Writes an archive of `format` at `path` through `body`, then finishes it.
 func writeArchive(at path: String, format: ArchiveWriteFormat, _ body: (ArchiveWriter) throws -> Void) throws {
@@ -37,7 +38,9 @@ func readArchive(at path: String, limits: ArchiveLimits = .default) throws -> [(
         return path
     }
 
-    static let utf8Environment = ["LC_ALL": "C.UTF-8", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+    static let utf8Environment = [
+        "LC_ALL": "C.UTF-8", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    ]
 
     @Test(arguments: ArchiveWriteFormat.allCases)
     func roundTripsThroughArchiveReader(format: ArchiveWriteFormat) throws {
@@ -56,14 +59,17 @@ func readArchive(at path: String, limits: ArchiveLimits = .default) throws -> [(
         #expect(reader.formatName.contains(format == .zip ? "ZIP" : "pax"), "\(reader.formatName)")
     }
 
-    @Test(.enabled(if: ExternalTool.bsdtar.isAvailable, "bsdtar is not installed"), arguments: ArchiveWriteFormat.allCases)
+    @Test(
+        .enabled(if: ExternalTool.bsdtar.isAvailable, "bsdtar is not installed"), arguments: ArchiveWriteFormat.allCases
+    )
     func bsdtarReadsEveryFormat(format: ArchiveWriteFormat) throws {
         let directory = try TemporaryDirectory()
         let path = try Self.writeFixture(format, in: directory)
         let list = try ExternalTool.bsdtar.run(["-tf", path], environment: Self.utf8Environment)
         #expect(list.status == 0, "\(list.standardError)")
         #expect(list.output.split(separator: "\n") == ["Übersicht/", "Übersicht/日本語.txt", "payload.bin", "empty"])
-        let extract = try ExternalTool.bsdtar.run(["-xOf", path, "Übersicht/日本語.txt"], environment: Self.utf8Environment)
+        let extract = try ExternalTool.bsdtar.run(
+            ["-xOf", path, "Übersicht/日本語.txt"], environment: Self.utf8Environment)
         #expect(extract.status == 0, "\(extract.standardError)")
         #expect(extract.standardOutput == Self.text)
     }
@@ -82,7 +88,8 @@ func readArchive(at path: String, limits: ArchiveLimits = .default) throws -> [(
     func pythonReadsTheZipAndTheTars() throws {
         let directory = try TemporaryDirectory()
         let zip = try Self.writeFixture(.zip, in: directory)
-        let zipResult = try ExternalTool.python("""
+        let zipResult = try ExternalTool.python(
+            """
             import sys, zipfile
             z = zipfile.ZipFile(sys.argv[1])
             assert z.testzip() is None
@@ -97,14 +104,17 @@ func readArchive(at path: String, limits: ArchiveLimits = .default) throws -> [(
         #expect(zipResult.output.contains("('payload.bin', 0, 0)"), "\(zipResult.output)")
         for format in [ArchiveWriteFormat.tar, .tarGzip, .tarXz] {
             let path = try Self.writeFixture(format, in: directory)
-            let result = try ExternalTool.python("""
+            let result = try ExternalTool.python(
+                """
                 import sys, tarfile
                 with tarfile.open(sys.argv[1]) as t:
                     for m in t.getmembers():
                         print(m.name, m.size, oct(m.mode), m.uid, m.gid, repr(m.uname), m.mtime)
                 """, [path])
             #expect(result.status == 0, "\(format): \(result.standardError)")
-            #expect(result.output.contains("Übersicht/日本語.txt \(Self.text.count) 0o644 0 0 '' 1700000000"), "\(result.output)")
+            #expect(
+                result.output.contains("Übersicht/日本語.txt \(Self.text.count) 0o644 0 0 '' 1700000000"),
+                "\(result.output)")
             #expect(result.output.contains("empty 0 0o644 0 0 '' 0"), "\(result.output)")
         }
     }

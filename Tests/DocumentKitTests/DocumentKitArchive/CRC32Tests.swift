@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 @Suite struct CRC32Tests {
     @Test func knownVectors() {

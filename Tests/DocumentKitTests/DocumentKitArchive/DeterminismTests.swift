@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// The same input gives the same bytes whatever the time zone, umask and locale.
 ///
@@ -47,8 +48,11 @@ import Testing
             environment["LC_ALL"] = locale
             environment["DOCUMENTKIT_DETERMINISM_OUTPUT"] = output
             let result = try ExternalTool(name: "sh").run(
-                ["-c", "umask \(mask) && exec \"$0\" --testing-library swift-testing --filter writeArchivesForDeterminismCheck",
-                 binary],
+                [
+                    "-c",
+                    "umask \(mask) && exec \"$0\" --testing-library swift-testing --filter writeArchivesForDeterminismCheck",
+                    binary
+                ],
                 environment: environment)
             #expect(result.status == 0, "\(result.output.suffix(2000))\(result.standardError.suffix(2000))")
             var files: [String: Data] = [:]
@@ -57,7 +61,11 @@ import Testing
             }
             runs.append(files)
         }
-        #expect(runs[0].keys.sorted() == ["bundle.zip", "export.tar", "export.tar.gz", "export.tar.xz", "export.tar.zst", "export.zip", "object.zst"])
+        #expect(
+            runs[0].keys.sorted() == [
+                "bundle.zip", "export.tar", "export.tar.gz", "export.tar.xz", "export.tar.zst", "export.zip",
+                "object.zst"
+            ])
         for (name, data) in runs[0] {
             #expect(!data.isEmpty, "\(name)")
             for run in runs.dropFirst() { #expect(run[name] == data, "\(name) differs between runs") }

@@ -1,5 +1,6 @@
-@testable import DocumentKit
 import Foundation
+
+@testable import DocumentKit
 
 /// Builds zip files with arbitrary, even hostile, contents, for reader tests: names the
 /// writer would refuse, wrong CRCs, compressed-method flags, disagreeing headers.

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Stored zips written by ``StoredZipWriter`` open in the tools people already have:
 /// Info-ZIP's unzip, libarchive's bsdtar and Python's zipfile, run as real processes.
@@ -9,7 +10,7 @@ import Testing
         ("mimetype", Data("application/vnd.documentkit+zip".utf8)),
         ("empty", Data()),
         ("Übersicht/日本語.txt", Data("こんにちは\n".utf8)),
-        ("objects/ab/cdef", Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 8) })),
+        ("objects/ab/cdef", Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 8) }))
     ]
 
     /// Writes the fixture, plain or with every zip64 field forced on.
@@ -72,7 +73,8 @@ import Testing
         let result = try ExternalTool.python(script, [path])
         #expect(result.status == 0, "\(result.standardError)")
         struct Info: Decodable {
-            var name: String, flags: Int, method: Int, date: [Int], system: Int, mode: Int, size: Int, sha: String, extra: String
+            var name: String, flags: Int, method: Int, date: [Int], system: Int, mode: Int, size: Int, sha: String,
+                extra: String
         }
         let infos = try JSONDecoder().decode([Info].self, from: result.standardOutput)
         #expect(infos.map(\.name) == Self.fixture.map(\.name))

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Hostile and damaged files: the reader refuses each with the right ``ArchiveError`` kind,
 /// naming the file and the entry, and never traps.
@@ -25,7 +26,8 @@ import Testing
         try expectOpen(Data(), fails: .notAnArchive)
         var generator = SystemRandomNumberGenerator()
         try expectOpen(Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }), fails: .notAnArchive)
-        try expectOpen(Data([0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C, 0, 4] + [UInt8](repeating: 0, count: 40)), fails: .notAnArchive)
+        try expectOpen(
+            Data([0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C, 0, 4] + [UInt8](repeating: 0, count: 40)), fails: .notAnArchive)
         try expectOpen(Data("070707".utf8) + Data(repeating: 0x30, count: 200), fails: .notAnArchive)
         let directory = try TemporaryDirectory()
         expectArchiveError(.notAnArchive) { _ = try StoredZipReader(path: directory.url.path) }
@@ -57,7 +59,8 @@ import Testing
 
     @Test(arguments: [("a.txt", "a.txt"), ("A.txt", "a.txt"), ("\u{E9}.txt", "e\u{301}.txt"), ("D/x", "d/X")])
     func refusesCollidingNames(_ first: String, _ second: String) throws {
-        let error = try expectOpen(RawZip.build([RawZip.Entry(first, "1"), RawZip.Entry(second, "2")]), fails: .duplicateEntry)
+        let error = try expectOpen(
+            RawZip.build([RawZip.Entry(first, "1"), RawZip.Entry(second, "2")]), fails: .duplicateEntry)
         #expect(error?.entry == second)
     }
 
@@ -65,7 +68,9 @@ import Testing
         var deflated = RawZip.Entry("doc.json", "{}")
         deflated.method = 8
         let error = try expectOpen(RawZip.build([deflated]), fails: .unsupported)
-        #expect(error?.description.hasSuffix("entry 'doc.json': the entry is compressed (method 8); bundle entries must be stored") == true)
+        #expect(
+            error?.description.hasSuffix(
+                "entry 'doc.json': the entry is compressed (method 8); bundle entries must be stored") == true)
         var encrypted = RawZip.Entry("secret")
         encrypted.flags |= 0x0001
         try expectOpen(RawZip.build([encrypted]), fails: .unsupported)
@@ -78,7 +83,8 @@ import Testing
     func refusesADeflatedZipMadeByPython() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("deflated.zip")
-        let result = try ExternalTool.python("""
+        let result = try ExternalTool.python(
+            """
             import sys, zipfile
             with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
                 z.writestr('document.json', '{"a": 1}' * 100)
@@ -120,7 +126,7 @@ import Testing
         let cases: [(String, (inout RawZip.Entry) -> Void)] = [
             ("name", { $0.localName = Array("b.txt".utf8) }),
             ("CRC", { $0.localCRC32 = 0x1234_5678 }),
-            ("size", { $0.localSize = 3 }),
+            ("size", { $0.localSize = 3 })
         ]
         for (label, change) in cases {
             var entry = RawZip.Entry("a.txt", "hello")

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 @Suite struct StoredZipReaderTests {
     @Test func looksUpEntriesByNameAndStreamsThem() throws {
@@ -101,7 +102,8 @@ import Testing
     func readsStoredZipsWrittenByPython() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("python.zip")
-        let result = try ExternalTool.python("""
+        let result = try ExternalTool.python(
+            """
             import sys, zipfile
             with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_STORED) as z:
                 z.writestr('a.txt', 'hello')

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// The sweep after a save in place (FORMAT.md §8, step A5): superseded local headers get
 /// names in `.stale/`, the old central directory becomes one stored entry, readers that
@@ -36,8 +37,9 @@ import Testing
         try writer.finish()
         let superseded = old.entries.filter { !writer.keptOffsets.contains($0.localHeaderOffset) }
         #expect(superseded.map(\.name) == ["document.json", "manifest.json"])
-        return Appended(path: path, old: old, new: try StoredZipReader(path: path),
-                        region: StoredZipSupersededRegion(entries: superseded, directory: old.centralDirectoryOffset..<old.length))
+        return Appended(
+            path: path, old: old, new: try StoredZipReader(path: path),
+            region: StoredZipSupersededRegion(entries: superseded, directory: old.centralDirectoryOffset..<old.length))
     }
 
     private func sweep(_ zip: Appended, region: StoredZipSupersededRegion? = nil) throws -> Bool {
@@ -55,12 +57,17 @@ import Testing
         let zip = try appended(in: directory, forcesZip64: forcesZip64)
         let before = try bytes(ofFile: zip.path)
         let oldDocument = try #require(zip.old.entry(named: "document.json"))
-        #expect(try zip.new.staleRecords() == [
-            .entry(name: "document.json", offset: oldDocument.localHeaderOffset),
-            .entry(name: "manifest.json", offset: try #require(zip.old.entry(named: "manifest.json")).localHeaderOffset),
-            .directory(offset: zip.old.centralDirectoryOffset),
-        ])
-        #expect(try StoredZipSweep.unfinishedRegion(before: zip.new, in: zip.new.fileDescriptor, path: zip.path) == zip.region)
+        #expect(
+            try zip.new.staleRecords() == [
+                .entry(name: "document.json", offset: oldDocument.localHeaderOffset),
+                .entry(
+                    name: "manifest.json", offset: try #require(zip.old.entry(named: "manifest.json")).localHeaderOffset
+                ),
+                .directory(offset: zip.old.centralDirectoryOffset)
+            ])
+        #expect(
+            try StoredZipSweep.unfinishedRegion(before: zip.new, in: zip.new.fileDescriptor, path: zip.path)
+                == zip.region)
 
         #expect(try sweep(zip))
         let after = try bytes(ofFile: zip.path)
@@ -79,14 +86,20 @@ import Testing
         // directory's cover, then the new entries, then the live directory.
         var walked: [String] = []
         var offset: UInt64 = 0
-        while let header = try StoredZipLocalHeader.read(from: zip.new.fileDescriptor, at: offset, limit: zip.new.centralDirectoryOffset, path: zip.path) {
+        while let header = try StoredZipLocalHeader.read(
+            from: zip.new.fileDescriptor, at: offset, limit: zip.new.centralDirectoryOffset, path: zip.path)
+        {
             let data = after[Int(header.offset + header.headerSize)..<Int(header.end)]
             #expect(CRC32.checksum(data) == header.crc32, "\(String(decoding: header.name, as: UTF8.self))")
             walked.append(String(decoding: header.name, as: UTF8.self))
             offset = header.end
         }
         #expect(offset == zip.new.centralDirectoryOffset)
-        #expect(walked == ["mimetype", ".stale/xxxxxx", "objects/aa", ".stale/xxxxxx", ".stale/directory", "document.json", "manifest.json"])
+        #expect(
+            walked == [
+                "mimetype", ".stale/xxxxxx", "objects/aa", ".stale/xxxxxx", ".stale/directory", "document.json",
+                "manifest.json"
+            ])
     }
 
     @Test func aReaderOfTheOldDirectoryReadsOnAndOnlyTheStrictCheckRefusesTheStaleName() throws {
@@ -97,11 +110,15 @@ import Testing
         #expect(try zip.old.readData(document) == Data(#"{"v":1}"#.utf8))
         try zip.old.verifyLocalHeader(document)
         let error = expectArchiveError(.malformed) { try zip.old.verifyLocalHeader(document, allowingStaleName: false) }
-        #expect(error?.message.contains("a superseded entry's name, '.stale/xxxxxx'") == true, "\(String(describing: error))")
+        #expect(
+            error?.message.contains("a superseded entry's name, '.stale/xxxxxx'") == true,
+            "\(String(describing: error))")
         // Another name of the same length is no stale name.
         let fd = open(zip.path, O_RDWR | O_CLOEXEC)
         defer { close(fd) }
-        _ = Array(".stale/xxxxxy".utf8).withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(document.localHeaderOffset + 30)) }
+        _ = Array(".stale/xxxxxy".utf8).withUnsafeBytes {
+            pwrite(fd, $0.baseAddress, $0.count, off_t(document.localHeaderOffset + 30))
+        }
         expectArchiveError(.malformed) { try zip.old.verifyLocalHeader(document) }
     }
 
@@ -115,10 +132,13 @@ import Testing
         let fd = open(zip.path, O_RDWR | O_CLOEXEC)
         defer { close(fd) }
         #expect(try StoredZipSweep.sweep(partial, in: fd, path: zip.path) {})
-        #expect(try zip.new.staleRecords() == [
-            .entry(name: "manifest.json", offset: try #require(zip.old.entry(named: "manifest.json")).localHeaderOffset),
-            .directory(offset: zip.old.centralDirectoryOffset),
-        ])
+        #expect(
+            try zip.new.staleRecords() == [
+                .entry(
+                    name: "manifest.json", offset: try #require(zip.old.entry(named: "manifest.json")).localHeaderOffset
+                ),
+                .directory(offset: zip.old.centralDirectoryOffset)
+            ])
         let found = try #require(try StoredZipSweep.unfinishedRegion(before: zip.new, in: fd, path: zip.path))
         #expect(found == zip.region)
         #expect(try StoredZipSweep.sweep(found, in: fd, path: zip.path) {})

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 @Suite struct StoredZipWriterTests {
     /// The exact bytes of a one-entry bundle, field by field, as FORMAT.md §9 specifies them.

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Real zip64: an entry past 4 GiB, and entries and a central directory past the 4 GiB
 /// offset. The 4.1 GiB of zeros stream from a 1 MiB buffer and the writer leaves them as a
@@ -32,7 +33,10 @@ import Testing
     /// Under ThreadSanitizer the 4.1 GiB of CRC-32 takes hours (every table lookup is
     /// checked), and the test runs on one thread, so TSan has nothing to find in it; the
     /// smaller zip64 tests below still run.
-    @Test(.disabled(if: Sanitizer.thread, "4.1 GiB of CRC-32 under ThreadSanitizer takes hours; single-threaded, nothing for TSan to check"))
+    @Test(
+        .disabled(
+            if: Sanitizer.thread,
+            "4.1 GiB of CRC-32 under ThreadSanitizer takes hours; single-threaded, nothing for TSan to check"))
     func entriesPastFourGiBAreListedAndReadByEveryTool() throws {
         let directory = try TemporaryDirectory()
         let path = try Self.writeBigArchive(in: directory)
@@ -63,7 +67,8 @@ import Testing
         }
         do {
             try #require(ExternalTool.python3.isAvailable, "python3 is installed (scripts/setup.sh)")
-            let result = try ExternalTool.python("""
+            let result = try ExternalTool.python(
+                """
                 import sys, zipfile
                 z = zipfile.ZipFile(sys.argv[1])
                 print([(i.filename, i.file_size, i.header_offset) for i in z.infolist()])
@@ -74,7 +79,9 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: slowTestsEnabled, "set DOCUMENTKIT_SLOW_TESTS=1 to verify 4.1 GiB of CRC-32 with every tool (~60 s)"))
+    @Test(
+        .enabled(
+            if: slowTestsEnabled, "set DOCUMENTKIT_SLOW_TESTS=1 to verify 4.1 GiB of CRC-32 with every tool (~60 s)"))
     func entriesPastFourGiBPassEveryIntegrityTest() throws {
         let directory = try TemporaryDirectory()
         let path = try Self.writeBigArchive(in: directory)
@@ -87,13 +94,16 @@ import Testing
         }
         do {
             try #require(ExternalTool.python3.isAvailable, "python3 is installed (scripts/setup.sh)")
-            let result = try ExternalTool.python("import sys, zipfile; assert zipfile.ZipFile(sys.argv[1]).testzip() is None", [path])
+            let result = try ExternalTool.python(
+                "import sys, zipfile; assert zipfile.ZipFile(sys.argv[1]).testzip() is None", [path])
             #expect(result.status == 0, "\(result.standardError)")
         }
         do {
             try #require(ExternalTool.bsdtar.isAvailable, "bsdtar is installed (scripts/setup.sh)")
             let result = try ExternalTool.bsdtar.run(["-xOf", path, "zeros"])
-            #expect(result.status == 0 && result.standardOutput.count == Int(Zip64Fixtures.bigSize), "\(result.standardError)")
+            #expect(
+                result.status == 0 && result.standardOutput.count == Int(Zip64Fixtures.bigSize),
+                "\(result.standardError)")
         }
     }
 
@@ -112,7 +122,8 @@ import Testing
         #expect(reader.entry(named: "65534")?.index == 65_534)
         do {
             try #require(ExternalTool.python3.isAvailable, "python3 is installed (scripts/setup.sh)")
-            let result = try ExternalTool.python("import sys, zipfile; print(len(zipfile.ZipFile(sys.argv[1]).infolist()))", [path])
+            let result = try ExternalTool.python(
+                "import sys, zipfile; print(len(zipfile.ZipFile(sys.argv[1]).infolist()))", [path])
             #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "65535", "\(result.standardError)")
         }
     }

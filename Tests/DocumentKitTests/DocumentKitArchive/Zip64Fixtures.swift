@@ -1,5 +1,6 @@
-@testable import DocumentKit
 import Foundation
+
+@testable import DocumentKit
 
 /// Sizes and checksums for archives with entries of 4 GiB and more.
 enum Zip64Fixtures {

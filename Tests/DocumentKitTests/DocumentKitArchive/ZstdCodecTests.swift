@@ -1,9 +1,11 @@
-@testable import DocumentKit
 import Foundation
 import Testing
 
+@testable import DocumentKit
+
 @Suite struct ZstdCodecTests {
-    static let json = Data((0..<20_000).map { "{\"id\": \($0), \"title\": \"Task \($0)\", \"done\": \($0 % 3 == 0)}\n" }.joined().utf8)
+    static let json = Data(
+        (0..<20_000).map { "{\"id\": \($0), \"title\": \"Task \($0)\", \"done\": \($0 % 3 == 0)}\n" }.joined().utf8)
 
     @Test(arguments: [0, 1, 100, 65_536, 1_000_003])
     func roundTrips(size: Int) throws {
@@ -60,7 +62,9 @@ import Testing
 
     @Test func refusesWhatIsNotAZstdFrame() throws {
         expectArchiveError(.malformed) { _ = try ZstdCodec.decompress(Data(), expectedSize: 0) }
-        expectArchiveError(.malformed) { _ = try ZstdCodec.decompress(Data("plain text, not zstd".utf8), expectedSize: 20) }
+        expectArchiveError(.malformed) {
+            _ = try ZstdCodec.decompress(Data("plain text, not zstd".utf8), expectedSize: 20)
+        }
         let frame = try ZstdCodec.compress(Self.json)
         let cut = frame.prefix(frame.count / 2)
         expectArchiveError(.truncated) { _ = try ZstdCodec.decompress(cut, expectedSize: Self.json.count) }
@@ -69,7 +73,9 @@ import Testing
         // The frames carry no content checksum (libarchive 3.6.2 cannot ask for one), so a
         // flipped literal byte may decode without error: the bytes then differ, which the
         // bundle's SHA-256 digests catch. Structural damage is refused.
-        let result = Result { () throws(ArchiveError) in try ZstdCodec.decompress(damaged, expectedSize: Self.json.count) }
+        let result = Result { () throws(ArchiveError) in
+            try ZstdCodec.decompress(damaged, expectedSize: Self.json.count)
+        }
         if case .success(let decoded) = result { #expect(decoded != Self.json) }
         var header = frame
         header[4] = 0xFF  // frame header descriptor: reserved bit set
@@ -90,17 +96,27 @@ import Testing
         var none = 0
         try ZstdCodec.decompress(try ZstdCodec.compress(Data()), expectedSize: 0) { none += $0.count }
         #expect(none == 0)
-        let errors: [(Int, ArchiveError.Kind)] = [(Self.json.count - 1, .limitExceeded), (Self.json.count + 1, .malformed), (-1, .limitExceeded)]
+        let errors: [(Int, ArchiveError.Kind)] = [
+            (Self.json.count - 1, .limitExceeded), (Self.json.count + 1, .malformed), (-1, .limitExceeded)
+        ]
         for (size, kind) in errors {
             #expect(throws: ArchiveError.self) { try ZstdCodec.decompress(frame, expectedSize: size) { _ in } }
-            do { try ZstdCodec.decompress(frame, expectedSize: size) { _ in } } catch let error as ArchiveError { #expect(error.kind == kind, "\(size)") }
+            do { try ZstdCodec.decompress(frame, expectedSize: size) { _ in } } catch let error as ArchiveError {
+                #expect(error.kind == kind, "\(size)")
+            }
         }
         let bomb = try ZstdCodec.compress(Data(count: 64 << 20))
-        do { try ZstdCodec.decompress(bomb, expectedSize: 64 << 20) { _ in Issue.record("a bomb is refused before any byte") } } catch let error as ArchiveError {
+        do {
+            try ZstdCodec.decompress(bomb, expectedSize: 64 << 20) { _ in
+                Issue.record("a bomb is refused before any byte")
+            }
+        } catch let error as ArchiveError {
             #expect(error.kind == .limitExceeded)
         }
         struct Stop: Error {}
-        #expect(throws: Stop.self) { try ZstdCodec.decompress(frame, expectedSize: Self.json.count) { _ in throw Stop() } }
+        #expect(throws: Stop.self) {
+            try ZstdCodec.decompress(frame, expectedSize: Self.json.count) { _ in throw Stop() }
+        }
     }
 
     @Test func refusesImplausibleSizesBeforeAllocating() throws {
@@ -113,6 +129,8 @@ import Testing
         // A bomb: 64 MiB of zeros in a few kilobytes, expected to be 64 MiB, refused by the ratio.
         let bomb = try ZstdCodec.compress(Data(count: 64 << 20))
         expectArchiveError(.limitExceeded) { _ = try ZstdCodec.decompress(bomb, expectedSize: 64 << 20) }
-        #expect(try ZstdCodec.decompress(bomb, expectedSize: 64 << 20, limits: ArchiveLimits(maxExpansionRatio: 100_000)).count == 64 << 20)
+        #expect(
+            try ZstdCodec.decompress(bomb, expectedSize: 64 << 20, limits: ArchiveLimits(maxExpansionRatio: 100_000))
+                .count == 64 << 20)
     }
 }

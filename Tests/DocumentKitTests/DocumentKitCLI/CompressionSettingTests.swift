@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// The `compression` setting reaches saves: `none` stores new objects as they are, the
 /// default compresses them with zstd; what a bundle already has is copied as it is.
@@ -10,7 +11,8 @@ import Testing
 
     @discardableResult
     private func docctl(_ arguments: [String], in directory: TemporaryDirectory) throws -> ExternalTool.Result {
-        let result = try Run.docctl(arguments, in: directory.url, environment: ["XDG_CONFIG_HOME": directory.path("config")])
+        let result = try Run.docctl(
+            arguments, in: directory.url, environment: ["XDG_CONFIG_HOME": directory.path("config")])
         #expect(result.status == 0, "\(arguments): \(result.standardError)")
         return result
     }
@@ -18,7 +20,9 @@ import Testing
     /// `{digest: [codec, size, storedSize]}`: each object the bundle's history stores.
     private func objectRecords(_ url: URL) throws -> [String: [String]] {
         try DocumentBundle(contentsOf: url).manifest.objects.reduce(into: [:]) { records, object in
-            records[object.key.hex] = [object.value.codec.rawValue, "\(object.value.size)", "\(object.value.storedSize)"]
+            records[object.key.hex] = [
+                object.value.codec.rawValue, "\(object.value.size)", "\(object.value.storedSize)"
+            ]
         }
     }
 
@@ -31,12 +35,14 @@ import Testing
         try docctl(["new", "default.dkproj", "--name", "Garden"], in: directory)
         try docctl(["attach", "default.dkproj", "notes.txt"], in: directory)
         let compressed = try #require(try objectRecords(directory.url.appendingPathComponent("default.dkproj"))[digest])
-        #expect(compressed[0] == "zstd" && compressed[1] == size && Int(compressed[2])! < notes.count / 10, "\(compressed)")
+        #expect(
+            compressed[0] == "zstd" && compressed[1] == size && Int(compressed[2])! < notes.count / 10, "\(compressed)")
 
         try docctl(["config", "set", "compression", "none"], in: directory)
         try docctl(["new", "none.dkproj", "--name", "Garden"], in: directory)
         try docctl(["attach", "none.dkproj", "notes.txt"], in: directory)
-        try docctl(["set", "none.dkproj", "summary", String(repeating: "Beds, seeds and a shed. ", count: 20)], in: directory)
+        try docctl(
+            ["set", "none.dkproj", "summary", String(repeating: "Beds, seeds and a shed. ", count: 20)], in: directory)
         let none = directory.url.appendingPathComponent("none.dkproj")
         let records = try objectRecords(none)
         #expect(records[digest] == ["identity", size, size])
@@ -61,7 +67,7 @@ import Testing
 
         try docctl(["config", "set", "compression", "none"], in: directory)
         try Fixtures.write(notes + Data("And the peas.".utf8), to: "more.txt", in: directory.url)
-        try docctl(["attach", "p.dkproj", "more.txt"], in: directory)   // the new thumbnail
+        try docctl(["attach", "p.dkproj", "more.txt"], in: directory)  // the new thumbnail
         let after = try objectRecords(url)
         #expect(after[ObjectDigest.of(notes).hex] == before, "not re-stored")
         #expect(after[ObjectDigest.of(notes + Data("And the peas.".utf8)).hex]?[0] == "identity")
@@ -93,13 +99,20 @@ import Testing
         let directory = try TemporaryDirectory()
         try Fixtures.write(notes, to: "notes.txt", in: directory.url)
         try docctl(["new", "p.dkproj", "--name", "Garden"], in: directory)
-        try FileManager.default.createDirectory(atPath: directory.path("config/docctl"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: directory.path("config/docctl"), withIntermediateDirectories: true)
         let preferences = directory.path("config/docctl/preferences.json")
         try Data(#"{"compression": "gzip"}"#.utf8).write(to: URL(fileURLWithPath: preferences))
         try docctl(["attach", "p.dkproj", "notes.txt"], in: directory)
-        #expect(try objectRecords(directory.url.appendingPathComponent("p.dkproj"))[ObjectDigest.of(notes).hex]?[0] == "zstd")
-        let get = try Run.docctl(["config", "get", "compression"], in: directory.url, environment: ["XDG_CONFIG_HOME": directory.path("config")])
-        expectFailure(get, status: 65,
-                      containing: "error: \(preferences): key 'compression': expected one of zstd or none, found \"gzip\" (a string)\n")
+        #expect(
+            try objectRecords(directory.url.appendingPathComponent("p.dkproj"))[ObjectDigest.of(notes).hex]?[0]
+                == "zstd")
+        let get = try Run.docctl(
+            ["config", "get", "compression"], in: directory.url,
+            environment: ["XDG_CONFIG_HOME": directory.path("config")])
+        expectFailure(
+            get, status: 65,
+            containing:
+                "error: \(preferences): key 'compression': expected one of zstd or none, found \"gzip\" (a string)\n")
     }
 }

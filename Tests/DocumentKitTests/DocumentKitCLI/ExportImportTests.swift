@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 @Suite struct ExportImportTests {
     /// A bundle with two tasks and a thumbnail, in `directory`.
@@ -16,7 +17,8 @@ import Testing
     func exportThenImportRoundTrips(format: String) throws {
         let directory = try TemporaryDirectory()
         try makeBundle(in: directory.url)
-        let export = try Run.docctl(["export", "p.dkproj", "--format", format, "-o", "out.\(format)"], in: directory.url)
+        let export = try Run.docctl(
+            ["export", "p.dkproj", "--format", format, "-o", "out.\(format)"], in: directory.url)
         #expect(export.status == 0, "\(export.standardError)")
         #expect(export.output.hasPrefix("exported version 4 of p.dkproj to out.\(format) (\(format), 2 files, "))
         let imported = try Run.docctl(["import", "out.\(format)", "-o", "back.dkproj"], in: directory.url)
@@ -46,27 +48,42 @@ import Testing
         let directory = try TemporaryDirectory()
         try makeBundle(in: directory.url)
         try Fixtures.write(Data("keep me".utf8), to: "taken.json", in: directory.url)
-        expectFailure(try Run.docctl(["export", "p.dkproj", "--format", "json", "-o", "taken.json"], in: directory.url),
-                      status: 73, containing: "taken.json: already exists (use --force to replace it)")
-        #expect(try String(contentsOf: directory.url.appendingPathComponent("taken.json"), encoding: .utf8) == "keep me")
-        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("folder"), withIntermediateDirectories: false)
-        expectFailure(try Run.docctl(["export", "p.dkproj", "--format", "dir", "-o", "folder"], in: directory.url),
-                      status: 73, containing: "already exists")
-        #expect(try Run.docctl(["export", "p.dkproj", "--format", "json", "-o", "taken.json", "--force"], in: directory.url).status == 0)
-        #expect(try Data(contentsOf: directory.url.appendingPathComponent("taken.json")) == Run.docctl(["cat", "p.dkproj"], in: directory.url).standardOutput)
-        #expect(try Run.docctl(["export", "p.dkproj", "--format", "dir", "-o", "folder", "--force"], in: directory.url).status == 0)
+        expectFailure(
+            try Run.docctl(["export", "p.dkproj", "--format", "json", "-o", "taken.json"], in: directory.url),
+            status: 73, containing: "taken.json: already exists (use --force to replace it)")
+        #expect(
+            try String(contentsOf: directory.url.appendingPathComponent("taken.json"), encoding: .utf8) == "keep me")
+        try FileManager.default.createDirectory(
+            at: directory.url.appendingPathComponent("folder"), withIntermediateDirectories: false)
+        expectFailure(
+            try Run.docctl(["export", "p.dkproj", "--format", "dir", "-o", "folder"], in: directory.url),
+            status: 73, containing: "already exists")
+        #expect(
+            try Run.docctl(["export", "p.dkproj", "--format", "json", "-o", "taken.json", "--force"], in: directory.url)
+                .status == 0)
+        #expect(
+            try Data(contentsOf: directory.url.appendingPathComponent("taken.json"))
+                == Run.docctl(["cat", "p.dkproj"], in: directory.url).standardOutput)
+        #expect(
+            try Run.docctl(["export", "p.dkproj", "--format", "dir", "-o", "folder", "--force"], in: directory.url)
+                .status == 0)
         #expect(Fixtures.listing(directory.url.appendingPathComponent("folder")) == ["blobs", "document.json"])
-        #expect(Fixtures.listing(directory.url) == ["folder", "p.dkproj", "taken.json", "thumb.png"], "no staging folder left")
+        #expect(
+            Fixtures.listing(directory.url) == ["folder", "p.dkproj", "taken.json", "thumb.png"],
+            "no staging folder left")
     }
 
     @Test func importReadsArchivesMadeByOtherTools() throws {
         let directory = try TemporaryDirectory()
         let project = directory.url.appendingPathComponent("myproject")
-        try FileManager.default.createDirectory(at: project.appendingPathComponent("blobs"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: project.appendingPathComponent("blobs"), withIntermediateDirectories: true)
         let digest = ObjectDigest.of(Fixtures.png).hex
         try Fixtures.png.write(to: project.appendingPathComponent("blobs/\(digest)"))
-        try Data(#"{"name": "From tar", "thumbnail": {"$blob": "\#(digest)", "size": 67, "mediaType": "image/png"}}"#.utf8)
-            .write(to: project.appendingPathComponent("document.json"))
+        try Data(
+            #"{"name": "From tar", "thumbnail": {"$blob": "\#(digest)", "size": 67, "mediaType": "image/png"}}"#.utf8
+        )
+        .write(to: project.appendingPathComponent("document.json"))
         try #require(ExternalTool.bsdtar.isAvailable, "bsdtar is installed")
         try ExternalTool.bsdtar.run(["-czf", directory.path("p.tgz"), "-C", directory.url.path, "myproject"])
         let result = try Run.docctl(["import", "p.tgz", "-o", "p.dkproj"], in: directory.url)

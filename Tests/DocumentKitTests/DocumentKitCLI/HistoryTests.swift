@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// diff and restore: the history users go back through.
 @Suite struct HistoryTests {
@@ -8,7 +9,8 @@ import Testing
     private func makeBundle(in directory: URL) throws {
         try Run.docctl(["new", "p.dkproj", "--name", "Garden"], in: directory)
         let tasks = (1...3).map { #"{"id": "00000000-0000-4000-8000-00000000000\#($0)", "title": "task \#($0)"}"# }
-        try Run.docctl(["set", "p.dkproj", "tasks", "[\(tasks.joined(separator: ","))]", "-m", "three tasks"], in: directory)
+        try Run.docctl(
+            ["set", "p.dkproj", "tasks", "[\(tasks.joined(separator: ","))]", "-m", "three tasks"], in: directory)
     }
 
     @Test func diffMatchesArrayElementsByIdNotPosition() throws {
@@ -18,21 +20,24 @@ import Testing
         let tasks = [
             #"{"id": "00000000-0000-4000-8000-000000000004", "title": "task 4"}"#,
             #"{"id": "00000000-0000-4000-8000-000000000003", "title": "task 3"}"#,
-            #"{"id": "00000000-0000-4000-8000-000000000001", "title": "task one"}"#,
+            #"{"id": "00000000-0000-4000-8000-000000000001", "title": "task one"}"#
         ]
         try Run.docctl(["set", "p.dkproj", "tasks", "[\(tasks.joined(separator: ","))]"], in: directory.url)
         let diff = try VersionDiff(of: directory.url.appendingPathComponent("p.dkproj"), from: "2")
-        #expect(diff.changes.map { "\($0.kind.rawValue) \($0.path)" } == [
-            "changed tasks[id=00000000-0000-4000-8000-000000000001].title",
-            "removed tasks[id=00000000-0000-4000-8000-000000000002]",
-            "added tasks[id=00000000-0000-4000-8000-000000000004]",
-            "reordered tasks",
-        ])
+        #expect(
+            diff.changes.map { "\($0.kind.rawValue) \($0.path)" } == [
+                "changed tasks[id=00000000-0000-4000-8000-000000000001].title",
+                "removed tasks[id=00000000-0000-4000-8000-000000000002]",
+                "added tasks[id=00000000-0000-4000-8000-000000000004]",
+                "reordered tasks"
+            ])
         #expect(diff.changes[0].old == .string("task 1") && diff.changes[0].new == .string("task one"))
 
         let text = try Run.docctl(["diff", "p.dkproj", "2", "3"], in: directory.url)
         #expect(text.status == 1, "differences exit 1, like diff")
-        #expect(text.output.split(separator: "\n").dropFirst(2).first == #"~ tasks[id=00000000-0000-4000-8000-000000000001].title: "task 1" -> "task one""#)
+        #expect(
+            text.output.split(separator: "\n").dropFirst(2).first
+                == #"~ tasks[id=00000000-0000-4000-8000-000000000001].title: "task 1" -> "task one""#)
         let same = try Run.docctl(["diff", "p.dkproj", "3", "head"], in: directory.url)
         #expect(same.status == 0 && same.output.split(separator: "\n").count == 2)
     }
@@ -47,40 +52,9 @@ import Testing
         let bundle = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("p.dkproj"))
         let (first, second) = (try bundle.manifest.versions[0], try bundle.manifest.versions[1])
         #expect(result.status == 1)
-        #expect(result.output == """
-            {
-              "blobs" : [
+        #expect(
+            result.output == """
                 {
-                  "digest" : "\(digest)",
-                  "kind" : "added",
-                  "size" : 67
-                }
-              ],
-              "changes" : [
-                {
-                  "kind" : "added",
-                  "new" : {
-                    "$blob" : "\(digest)",
-                    "mediaType" : "image/png",
-                    "name" : "t.png",
-                    "size" : 67
-                  },
-                  "path" : "thumbnail"
-                }
-              ],
-              "from" : {
-                "author" : "\(first.author)",
-                "created" : "2026-01-01T00:00:00Z",
-                "id" : "\(first.id)",
-                "message" : "Create Garden",
-                "number" : 1,
-                "parents" : [],
-                "schema" : "4.0.0",
-                "writer" : "DocumentKit \(DocumentKitInfo.version)"
-              },
-              "to" : {
-                "author" : "\(second.author)",
-                "changes" : {
                   "blobs" : [
                     {
                       "digest" : "\(digest)",
@@ -88,27 +62,59 @@ import Testing
                       "size" : 67
                     }
                   ],
-                  "omitted" : 0,
-                  "paths" : [
+                  "changes" : [
                     {
                       "kind" : "added",
+                      "new" : {
+                        "$blob" : "\(digest)",
+                        "mediaType" : "image/png",
+                        "name" : "t.png",
+                        "size" : 67
+                      },
                       "path" : "thumbnail"
                     }
-                  ]
-                },
-                "created" : "2026-01-01T00:00:00Z",
-                "id" : "\(second.id)",
-                "message" : "Attach t.png",
-                "number" : 2,
-                "parents" : [
-                  "\(first.id)"
-                ],
-                "schema" : "4.0.0",
-                "writer" : "DocumentKit \(DocumentKitInfo.version)"
-              }
-            }
+                  ],
+                  "from" : {
+                    "author" : "\(first.author)",
+                    "created" : "2026-01-01T00:00:00Z",
+                    "id" : "\(first.id)",
+                    "message" : "Create Garden",
+                    "number" : 1,
+                    "parents" : [],
+                    "schema" : "4.0.0",
+                    "writer" : "DocumentKit \(DocumentKitInfo.version)"
+                  },
+                  "to" : {
+                    "author" : "\(second.author)",
+                    "changes" : {
+                      "blobs" : [
+                        {
+                          "digest" : "\(digest)",
+                          "kind" : "added",
+                          "size" : 67
+                        }
+                      ],
+                      "omitted" : 0,
+                      "paths" : [
+                        {
+                          "kind" : "added",
+                          "path" : "thumbnail"
+                        }
+                      ]
+                    },
+                    "created" : "2026-01-01T00:00:00Z",
+                    "id" : "\(second.id)",
+                    "message" : "Attach t.png",
+                    "number" : 2,
+                    "parents" : [
+                      "\(first.id)"
+                    ],
+                    "schema" : "4.0.0",
+                    "writer" : "DocumentKit \(DocumentKitInfo.version)"
+                  }
+                }
 
-            """)
+                """)
     }
 
     @Test func restoreAppendsAVersionEqualToTheOldOne() throws {
@@ -124,7 +130,8 @@ import Testing
         #expect(bundle.headVersion.message == "Back to three tasks")
         #expect(try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).output == "Garden\n")
         #expect(try Run.docctl(["restore", "p.dkproj", "head"], in: directory.url).output.hasPrefix("no change"))
-        expectFailure(try Run.docctl(["restore", "p.dkproj", "9"], in: directory.url), status: 65, containing: "no version '9'")
+        expectFailure(
+            try Run.docctl(["restore", "p.dkproj", "9"], in: directory.url), status: 65, containing: "no version '9'")
         #expect(try BundleValidator.validate(bundle.url, deep: true).valid)
     }
 
@@ -153,9 +160,11 @@ import Testing
         let damaged = directory.url.appendingPathComponent("damaged.dkproj")
         #expect(try ExternalTool.python(script, [directory.path("p.dkproj"), damaged.path, digest]).status == 0)
         let before = try Data(contentsOf: damaged)
-        expectFailure(try Run.docctl(["restore", "damaged.dkproj", "2"], in: directory.url), status: 65,
-                      containing: "version 2 cannot be restored")
+        expectFailure(
+            try Run.docctl(["restore", "damaged.dkproj", "2"], in: directory.url), status: 65,
+            containing: "version 2 cannot be restored")
         #expect(try Data(contentsOf: damaged) == before, "nothing written")
-        #expect(try Run.docctl(["restore", "damaged.dkproj", "1"], in: directory.url).status == 0, "other versions restore")
+        #expect(
+            try Run.docctl(["restore", "damaged.dkproj", "1"], in: directory.url).status == 0, "other versions restore")
     }
 }

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// `info` of one bundle and of several.
 @Suite struct InfoCommandTests {
@@ -32,7 +33,8 @@ import Testing
     @Test func infoOfOneBundleIsAsItWas() throws {
         let directory = try TemporaryDirectory()
         try Fixtures.twoCopies(in: directory.url)
-        #expect(try Run.succeeding(["info", "a.dkproj"], in: directory.url).output == info("a.dkproj", in: directory.url))
+        #expect(
+            try Run.succeeding(["info", "a.dkproj"], in: directory.url).output == info("a.dkproj", in: directory.url))
         let json = try Run.succeeding(["info", "a.dkproj", "--json"], in: directory.url).output
         #expect(json.hasPrefix("{\n  \"blobCount\" : 0,\n"), "one bundle: an object, as before")
     }
@@ -53,7 +55,8 @@ import Testing
         let two = try Run.docctl(["info", "bad.dkproj", "a.dkproj", "nope.dkproj"], in: directory.url)
         #expect(two.status == 65, "the first failure's status")
         #expect(try two.output == info("a.dkproj", in: directory.url))
-        #expect(two.standardError.split(separator: "\n").count == 2 && two.standardError.hasPrefix("error: bad.dkproj: "))
+        #expect(
+            two.standardError.split(separator: "\n").count == 2 && two.standardError.hasPrefix("error: bad.dkproj: "))
         #expect(two.standardError.hasSuffix("error: nope.dkproj: cannot open: No such file or directory\n"))
     }
 
@@ -63,7 +66,8 @@ import Testing
         let a = try Run.succeeding(["info", "a.dkproj", "--json"], in: directory.url).output
         let b = try Run.succeeding(["info", "b.dkproj", "--json"], in: directory.url).output
         func indented(_ object: String) -> String {
-            object.dropLast().split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+            object.dropLast().split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(
+                separator: "\n")
         }
         let both = try Run.succeeding(["info", "a.dkproj", "b.dkproj", "--json"], in: directory.url)
         #expect(both.output == "[\n\(indented(a)),\n\(indented(b))\n]\n")

@@ -13,7 +13,7 @@ import Testing
     /// What install.sh installs, under a prefix.
     static let installed = [
         "bin/docctl", "bin/docctl-s3", "share/man/man1/docctl.1", "share/bash-completion/completions/docctl",
-        "share/zsh/site-functions/_docctl", "share/fish/vendor_completions.d/docctl.fish",
+        "share/zsh/site-functions/_docctl", "share/fish/vendor_completions.d/docctl.fish"
     ]
 
     /// Runs install.sh with `arguments`, in an environment without PREFIX or DESTDIR unless given.
@@ -38,18 +38,24 @@ import Testing
         let page = try Data(contentsOf: URL(fileURLWithPath: "\(prefix)/share/man/man1/docctl.1"))
         #expect(page == (try Data(contentsOf: ManualPageTests.page)), "the committed man/docctl.1")
         let bashScript = "\(prefix)/\(Self.installed[3])"
-        #expect(try Data(contentsOf: URL(fileURLWithPath: bashScript)) == (try Run.docctl(["--generate-completion-script", "bash"])).standardOutput)
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: bashScript))
+                == (try Run.docctl(["--generate-completion-script", "bash"])).standardOutput)
 
         // As bash calls it for `docctl ex<TAB>` and `docctl export --fo<TAB>`: the function
         // the script registers, with the words so far.
-        let completions = try Self.bash.run(["-c", """
-            source "$1" || exit 1
-            complete -p docctl
-            COMP_WORDS=(docctl ex); COMP_CWORD=1; COMP_LINE='docctl ex'; COMP_POINT=9
-            _docctl docctl ex docctl; echo "${COMPREPLY[*]}"
-            COMPREPLY=(); COMP_WORDS=(docctl export --fo); COMP_CWORD=2; COMP_LINE='docctl export --fo'; COMP_POINT=18
-            _docctl docctl --fo export; echo "${COMPREPLY[*]}"
-            """, "bash", bashScript], environment: Run.environment)
+        let completions = try Self.bash.run(
+            [
+                "-c",
+                """
+                source "$1" || exit 1
+                complete -p docctl
+                COMP_WORDS=(docctl ex); COMP_CWORD=1; COMP_LINE='docctl ex'; COMP_POINT=9
+                _docctl docctl ex docctl; echo "${COMPREPLY[*]}"
+                COMPREPLY=(); COMP_WORDS=(docctl export --fo); COMP_CWORD=2; COMP_LINE='docctl export --fo'; COMP_POINT=18
+                _docctl docctl --fo export; echo "${COMPREPLY[*]}"
+                """, "bash", bashScript
+            ], environment: Run.environment)
         #expect(completions.status == 0 && completions.standardError.isEmpty, "stderr: \(completions.standardError)")
         #expect(completions.output == "complete -o filenames -F _docctl docctl\nextract export\n--force --format\n")
 
@@ -67,7 +73,8 @@ import Testing
     @Test func destdirStagesUnderThePrefix() throws {
         let directory = try TemporaryDirectory()
         let stage = directory.path("stage")
-        let result = try Self.install(["--bin-dir", Self.binDirectory], environment: ["DESTDIR": stage, "PREFIX": "/opt/docctl"])
+        let result = try Self.install(
+            ["--bin-dir", Self.binDirectory], environment: ["DESTDIR": stage, "PREFIX": "/opt/docctl"])
         #expect(result.status == 0, "stderr: \(result.standardError)")
         for file in Self.installed {
             #expect(FileManager.default.fileExists(atPath: "\(stage)/opt/docctl/\(file)"), "\(file)")

@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import Foundation
-@testable import SampleProject
 import Testing
+
+@testable import DocumentKit
+@testable import SampleProject
 
 /// Bundles are ordinary zips: other tools list and read them, and the same edits give
 /// the same bytes on any machine.
@@ -11,7 +12,7 @@ import Testing
         for arguments in [
             ["new", "p.dkproj", "--name", "Café ☕", "--author", "ada"],
             ["set", "p.dkproj", "tasks[+]", #"{"title": "Grind beans"}"#, "--author", "ada"],
-            ["attach", "p.dkproj", "thumb.png", "--author", "ada"],
+            ["attach", "p.dkproj", "thumb.png", "--author", "ada"]
         ] {
             let result = try Run.docctl(arguments, in: directory, environment: environment)
             #expect(result.status == 0, "\(result.standardError)")
@@ -32,7 +33,8 @@ import Testing
     @Test(.enabled(if: ExternalTool.python3.isAvailable)) func pythonsZipfileReadsEveryEntry() throws {
         let directory = try TemporaryDirectory()
         try makeBundle(in: directory.url)
-        let result = try ExternalTool.python("""
+        let result = try ExternalTool.python(
+            """
             import json, sys, zipfile
             z = zipfile.ZipFile(sys.argv[1])
             assert z.testzip() is None
@@ -64,9 +66,15 @@ import Testing
         #expect(a == b)
         // umask only changes the new file's mode, never its bytes.
         let third = try TemporaryDirectory()
-        let result = try ExternalTool(name: "sh").run(["-c", "umask 077 && cd \"$1\" && \"$2\" new p.dkproj --name 'Café ☕' --author ada && \"$2\" set p.dkproj 'tasks[+]' '{\"title\": \"Grind beans\"}' --author ada && cp \"$3\" thumb.png && \"$2\" attach p.dkproj thumb.png --author ada",
-                                                       "sh", third.url.path, Run.docctlURL.path, first.path("thumb.png")],
-                                                      environment: ["SOURCE_DATE_EPOCH": "1767225600", "PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": Run.noConfigurationHome])
+        let result = try ExternalTool(name: "sh").run(
+            [
+                "-c",
+                "umask 077 && cd \"$1\" && \"$2\" new p.dkproj --name 'Café ☕' --author ada && \"$2\" set p.dkproj 'tasks[+]' '{\"title\": \"Grind beans\"}' --author ada && cp \"$3\" thumb.png && \"$2\" attach p.dkproj thumb.png --author ada",
+                "sh", third.url.path, Run.docctlURL.path, first.path("thumb.png")
+            ],
+            environment: [
+                "SOURCE_DATE_EPOCH": "1767225600", "PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": Run.noConfigurationHome
+            ])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(try Data(contentsOf: third.url.appendingPathComponent("p.dkproj")) == a)
         var info = stat()
@@ -85,10 +93,13 @@ import Testing
     @Test func sampleDocsRegenerateByteForByte() throws {
         let root = Fixtures.repository
         let script = root.appendingPathComponent("SampleDocs/regenerate.sh")
-        let result = try ExternalTool(name: "bash").run([script.path, "--check"], environment: ["DOCCTL": Run.docctlURL.path, "PATH": "/usr/bin:/bin"])
+        let result = try ExternalTool(name: "bash").run(
+            [script.path, "--check"], environment: ["DOCCTL": Run.docctlURL.path, "PATH": "/usr/bin:/bin"])
         #expect(result.status == 0, "\(result.standardError)")
         for name in ["small.dkproj", "garden.dkproj", "legacy-v1.dkproj", "legacy-v2.dkproj"] {
-            #expect(try Run.docctl(["validate", "--deep", root.appendingPathComponent("SampleDocs/\(name)").path]).status == 0)
+            #expect(
+                try Run.docctl(["validate", "--deep", root.appendingPathComponent("SampleDocs/\(name)").path]).status
+                    == 0)
         }
     }
 }

@@ -20,12 +20,15 @@ import Testing
     static let regenerate = "run scripts/generate-manual.sh and commit man/docctl.1"
 
     /// generate-manual, as `swift build --product generate-manual` (or the plugin) builds it.
-    static let tool = ExternalTool(name: "generate-manual",
-                                   path: Run.docctlURL.deletingLastPathComponent().appendingPathComponent("generate-manual").path)
+    static let tool = ExternalTool(
+        name: "generate-manual",
+        path: Run.docctlURL.deletingLastPathComponent().appendingPathComponent("generate-manual").path)
     static let isRequired = ProcessInfo.processInfo.environment["DOCUMENTKIT_REQUIRE_MANUAL_CHECK"] != nil
 
-    @Test(.enabled(if: tool.isAvailable || isRequired,
-                   "needs generate-manual beside docctl: swift build --product generate-manual"))
+    @Test(
+        .enabled(
+            if: tool.isAvailable || isRequired,
+            "needs generate-manual beside docctl: swift build --product generate-manual"))
     func committedManualIsTheGeneratedOne() throws {
         guard Self.tool.isAvailable else {
             Issue.record("generate-manual is not built: swift build --product generate-manual (.ci/run does)")
@@ -34,10 +37,12 @@ import Testing
         let committed = try Data(contentsOf: Self.page)
         // The page keeps the date it was generated on (scripts/generate-manual.sh), so it is
         // generated again with that date: only the text is compared.
-        let date = try #require(Self.date(of: String(decoding: committed, as: UTF8.self)), "man/docctl.1 has no .Dd date line")
+        let date = try #require(
+            Self.date(of: String(decoding: committed, as: UTF8.self)), "man/docctl.1 has no .Dd date line")
         let directory = try TemporaryDirectory()
-        let result = try Self.tool.run([Run.docctlURL.path, "--output-directory", directory.url.path, "--date", date],
-                                       environment: Run.environment)
+        let result = try Self.tool.run(
+            [Run.docctlURL.path, "--output-directory", directory.url.path, "--date", date],
+            environment: Run.environment)
         #expect(result.status == 0, "generate-manual failed: \(result.standardError)")
         let generated = try Data(contentsOf: directory.url.appendingPathComponent("docctl.1"))
         #expect(generated == committed, "man/docctl.1 is out of date with docctl's help: \(Self.regenerate)")
@@ -48,8 +53,10 @@ import Testing
         // even where generate-manual is not built.
         let text = try String(contentsOf: Self.page, encoding: .utf8)
         let help = try Run.docctl(["--help"], environment: ["COLUMNS": "200"])
-        let commands = help.output.split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != "SUBCOMMANDS:" }
-            .dropFirst().prefix { !$0.isEmpty }.compactMap { $0.split(separator: " ").first.map(String.init) }
+        let commands = help.output.split(separator: "\n", omittingEmptySubsequences: false).drop {
+            $0 != "SUBCOMMANDS:"
+        }
+        .dropFirst().prefix { !$0.isEmpty }.compactMap { $0.split(separator: " ").first.map(String.init) }
         #expect(commands.count > 20)
         let missing = commands.filter { !text.contains("\n.It Em \($0)\n") }
         #expect(missing.isEmpty, "man/docctl.1 lacks \(missing.joined(separator: ", ")): \(Self.regenerate)")

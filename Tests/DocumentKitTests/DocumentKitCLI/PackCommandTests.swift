@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// `docctl pack` writes the copy to send: every version, object and the state, without the
 /// bytes saves in place leave behind, so that readers walking it from a pipe see the head.

@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import DocumentKitS3
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// push, clone and pull on an S3 remote behind ``FaultProxy``: a real S3-compatible server
 /// (moto, and Ceph's radosgw) whose answers fail as object stores and networks fail, in a seeded share of the
@@ -22,14 +23,19 @@ import Testing
         let address: String
 
         /// `onlyGetOf`: only the GETs of that file of the remote are faulted.
-        init(_ service: S3Service, rate: Double, faults: [FaultProxy.Fault], in directory: TemporaryDirectory, onlyGetOf file: String? = nil,
-             latency: Double = 0) throws {
+        init(
+            _ service: S3Service, rate: Double, faults: [FaultProxy.Fault], in directory: TemporaryDirectory,
+            onlyGetOf file: String? = nil,
+            latency: Double = 0
+        ) throws {
             server = try S3TestServer(service, bucket: "backups")
             let bucket = server.bucket("backups")
             let faulted = file.map { "GET /\(bucket)/team/garden/\(SigV4Signer.encode($0)) " }
             let only: @Sendable (String) -> Bool = { line in faulted.map { line.hasPrefix($0) } ?? true }
-            proxy = try FaultProxy(upstreamPort: try #require(server.endpoint.port), seed: RemoteFaultTests.seed, rate: rate, faults: faults, stallSeconds: 5,
-                                   latency: latency, only: only)
+            proxy = try FaultProxy(
+                upstreamPort: try #require(server.endpoint.port), seed: RemoteFaultTests.seed, rate: rate,
+                faults: faults, stallSeconds: 5,
+                latency: latency, only: only)
             self.bucket = bucket
             address = "s3://\(bucket)/team/garden"
             self.directory = directory
@@ -37,7 +43,9 @@ import Testing
 
         /// Runs docctl with the proxy as the S3 endpoint.
         func docctl(_ arguments: [String]) throws -> ExternalTool.Result {
-            try Run.docctl(arguments, in: directory.url, environment: server.environment.merging(["AWS_ENDPOINT_URL": proxy.endpoint]) { $1 })
+            try Run.docctl(
+                arguments, in: directory.url,
+                environment: server.environment.merging(["AWS_ENDPOINT_URL": proxy.endpoint]) { $1 })
         }
 
         /// Runs a command on the remote, with a short deadline (a stall costs 4 s, enough
@@ -46,14 +54,20 @@ import Testing
         @discardableResult
         func succeed(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
             let result = try docctl(arguments + ["--timeout", "4", "--retries", "12", "--json"])
-            #expect(result.status == 0, "\(arguments): \(result.standardError) (\(proxy.summary))", sourceLocation: sourceLocation)
-            return try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any], "\(result.output)", sourceLocation: sourceLocation)
+            #expect(
+                result.status == 0, "\(arguments): \(result.standardError) (\(proxy.summary))",
+                sourceLocation: sourceLocation)
+            return try #require(
+                try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any], "\(result.output)",
+                sourceLocation: sourceLocation)
         }
 
         /// The remote's store, reaching the server itself, not the proxy: to look at the bucket.
         func store() -> S3RemoteStore {
-            S3RemoteStore(bucket: bucket, prefix: "team/garden", endpoint: server.endpoint, region: "us-east-1",
-                          credentials: S3Credentials(accessKeyID: server.credentials.id, secretAccessKey: server.credentials.secret))
+            S3RemoteStore(
+                bucket: bucket, prefix: "team/garden", endpoint: server.endpoint, region: "us-east-1",
+                credentials: S3Credentials(
+                    accessKeyID: server.credentials.id, secretAccessKey: server.credentials.secret))
         }
     }
 
@@ -69,18 +83,23 @@ import Testing
     func pushCloneAndPullThroughFaultsEndWithEveryVersionWhole(_ service: S3Service) throws {
         let directory = try TemporaryDirectory()
         // Every kind, stalls (which cost a deadline each) a ninth of the faults.
-        let kinds: [FaultProxy.Fault] = [.slowDown, .internalError, .lostAnswer, .cutShort, .slowDown, .internalError, .lostAnswer, .cutShort, .stall]
+        let kinds: [FaultProxy.Fault] = [
+            .slowDown, .internalError, .lostAnswer, .cutShort, .slowDown, .internalError, .lostAnswer, .cutShort, .stall
+        ]
         let remote = try Remote(service, rate: 0.2, faults: kinds, in: directory)
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
         // Over the 8 MiB part size, and not compressible: a multipart upload.
         try Fixtures.write(Fixtures.noise(9 << 20, seed: remote.proxy.seed | 1), to: "survey.png", in: directory.url)
-        try Run.succeeding(["attach", "garden.dkproj", "survey.png", "--as", "tasks[0].attachments[+]"], in: directory.url)
+        try Run.succeeding(
+            ["attach", "garden.dkproj", "survey.png", "--as", "tasks[0].attachments[+]"], in: directory.url)
 
         let first = try remote.succeed(["push", "garden.dkproj", remote.address])
         #expect(first["result"] as? String == "created" && first["retries"] is Int, "\(first)")
         try Run.succeeding(["set", "garden.dkproj", "name", "Garden through faults"], in: directory.url)
         let second = try remote.succeed(["push", "garden.dkproj", remote.address])
-        #expect(second["result"] as? String == "pushed" && (second["newVersions"] as? [String])?.count == 1, "\(second) (\(remote.proxy.summary))")
+        #expect(
+            second["result"] as? String == "pushed" && (second["newVersions"] as? [String])?.count == 1,
+            "\(second) (\(remote.proxy.summary))")
 
         let cloned = try remote.succeed(["clone", remote.address, "-o", "copy.dkproj"])
         #expect(cloned["retries"] is Int, "\(cloned)")
@@ -108,12 +127,15 @@ import Testing
     @Test(.enabled(if: enabled, skipReason), arguments: S3Service.allCases)
     func transfersSideBySideThroughFaultsEndExact(_ service: S3Service) throws {
         let directory = try TemporaryDirectory()
-        let kinds: [FaultProxy.Fault] = [.slowDown, .internalError, .lostAnswer, .cutShort, .slowDown, .internalError, .lostAnswer, .cutShort, .stall]
+        let kinds: [FaultProxy.Fault] = [
+            .slowDown, .internalError, .lostAnswer, .cutShort, .slowDown, .internalError, .lostAnswer, .cutShort, .stall
+        ]
         let remote = try Remote(service, rate: 0.2, faults: kinds, in: directory, latency: 0.01)
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
         // Three parts of 8 MiB and more: parts side by side, with files beside them.
         try Fixtures.write(Fixtures.noise(17 << 20, seed: remote.proxy.seed | 3), to: "survey.png", in: directory.url)
-        try Run.succeeding(["attach", "garden.dkproj", "survey.png", "--as", "tasks[0].attachments[+]"], in: directory.url)
+        try Run.succeeding(
+            ["attach", "garden.dkproj", "survey.png", "--as", "tasks[0].attachments[+]"], in: directory.url)
 
         let first = try remote.succeed(["push", "garden.dkproj", remote.address, "--jobs", "4"])
         #expect(first["result"] as? String == "created", "\(first)")
@@ -133,15 +155,24 @@ import Testing
     }
 
     /// Versions, documents and blobs of `copy` are those of `original`, and it validates deeply.
-    private func expectSameVersions(_ copy: String, as original: String, in directory: TemporaryDirectory, proxy: FaultProxy,
-                                    sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let theirs = try bundle(original, in: directory), ours = try bundle(copy, in: directory)
-        #expect(try ours.manifest.versions.map(\.id) == theirs.manifest.versions.map(\.id), "\(proxy.summary)", sourceLocation: sourceLocation)
+    private func expectSameVersions(
+        _ copy: String, as original: String, in directory: TemporaryDirectory, proxy: FaultProxy,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let theirs = try bundle(original, in: directory)
+        let ours = try bundle(copy, in: directory)
+        #expect(
+            try ours.manifest.versions.map(\.id) == theirs.manifest.versions.map(\.id), "\(proxy.summary)",
+            sourceLocation: sourceLocation)
         for version in try theirs.manifest.versions {
-            #expect(try ours.documentData(of: version) == theirs.documentData(of: version), "\(version.id) (\(proxy.summary))", sourceLocation: sourceLocation)
+            #expect(
+                try ours.documentData(of: version) == theirs.documentData(of: version),
+                "\(version.id) (\(proxy.summary))", sourceLocation: sourceLocation)
         }
         let validated = try Run.docctl(["validate", "--deep", copy], in: directory.url)
-        #expect(validated.status == 0, "\(validated.output)\(validated.standardError) (\(proxy.summary))", sourceLocation: sourceLocation)
+        #expect(
+            validated.status == 0, "\(validated.output)\(validated.standardError) (\(proxy.summary))",
+            sourceLocation: sourceLocation)
     }
 
     /// Lists the bucket (through the server itself) and expects the root's declaration files and
@@ -149,14 +180,20 @@ import Testing
     /// the content its manifest names; nothing a retried or lost request left besides.
     private func expectBucketHoldsOnlyTheRoot(of bundleName: String, in remote: Remote) throws {
         let store = remote.store()
-        let objectPath = OCFLStorageRoot.objectPath(for: OCFLArchiver.objectID(of: try bundle(bundleName, in: remote.directory).manifest))
-        let inventory = try JSONDecoder().decode(OCFLInventory.self, from: store.readFile("\(objectPath)/inventory.json"))
+        let objectPath = OCFLStorageRoot.objectPath(
+            for: OCFLArchiver.objectID(of: try bundle(bundleName, in: remote.directory).manifest))
+        let inventory = try JSONDecoder().decode(
+            OCFLInventory.self, from: store.readFile("\(objectPath)/inventory.json"))
         var expected = Set(try OCFLStorageRoot.declarationFiles().map(\.path))
-        expected.formUnion([OCFLObject.declaration, "inventory.json", "inventory.json.sha512"].map { "\(objectPath)/\($0)" })
+        expected.formUnion(
+            [OCFLObject.declaration, "inventory.json", "inventory.json.sha512"].map { "\(objectPath)/\($0)" })
         // No version keeps a copy of the inventory of its own (FORMAT.md §10).
         expected.formUnion(inventory.manifest.values.joined().map { "\(objectPath)/\($0)" })
         let listed = Set(try store.list(prefix: "").keys)
-        #expect(listed == expected, "extra: \(listed.subtracting(expected).sorted()); missing: \(expected.subtracting(listed).sorted()) (\(remote.proxy.summary))")
+        #expect(
+            listed == expected,
+            "extra: \(listed.subtracting(expected).sorted()); missing: \(expected.subtracting(listed).sorted()) (\(remote.proxy.summary))"
+        )
     }
 
     // MARK: Messages
@@ -172,16 +209,24 @@ import Testing
         let before = try Fixtures.digest(of: directory.url.appendingPathComponent("garden.dkproj"))
 
         let push = try remote.docctl(["push", "garden.dkproj", remote.address, "--retries", "2"])
-        #expect(push.status == 69 && push.standardError == """
-            error: \(remote.address): HeadObject 0=ocfl_1.1: HTTP 503 Service Unavailable (request fault-proxy; gave up after 2 retries); run push again to resume
+        #expect(
+            push.status == 69
+                && push.standardError == """
+                    error: \(remote.address): HeadObject 0=ocfl_1.1: HTTP 503 Service Unavailable (request fault-proxy; gave up after 2 retries); run push again to resume
 
-            """, "\(push.standardError)")
+                    """,
+            "\(push.standardError)")
         let clone = try remote.docctl(["clone", remote.address, "-o", "copy.dkproj", "--retries", "1"])
-        #expect(clone.status == 69 && clone.standardError == """
-            error: \(remote.address): HeadObject 0=ocfl_1.1: HTTP 503 Service Unavailable (request fault-proxy; gave up after 1 retry); run clone again
+        #expect(
+            clone.status == 69
+                && clone.standardError == """
+                    error: \(remote.address): HeadObject 0=ocfl_1.1: HTTP 503 Service Unavailable (request fault-proxy; gave up after 1 retry); run clone again
 
-            """, "\(clone.standardError)")
-        #expect(remote.proxy.counts[.slowDown] == 5, "three tries of the push's first request, two of the clone's (\(remote.proxy.summary))")
+                    """,
+            "\(clone.standardError)")
+        #expect(
+            remote.proxy.counts[.slowDown] == 5,
+            "three tries of the push's first request, two of the clone's (\(remote.proxy.summary))")
         #expect(try Fixtures.digest(of: directory.url.appendingPathComponent("garden.dkproj")) == before)
         #expect(Fixtures.listing(directory.url) == ["garden.dkproj"])
         #expect(try remote.store().list(prefix: "").isEmpty)
@@ -195,15 +240,23 @@ import Testing
         let remote = try Remote(service, rate: 1, faults: [.internalError], in: directory, onlyGetOf: file)
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
         // Pushed past the proxy, straight to the server.
-        let pushed = try Run.docctl(["push", "garden.dkproj", remote.address], in: directory.url, environment: remote.server.environment)
+        let pushed = try Run.docctl(
+            ["push", "garden.dkproj", remote.address], in: directory.url, environment: remote.server.environment)
         #expect(pushed.status == 0, "\(pushed.standardError)")
-        for arguments in [["clone", remote.address, "-o", "copy.dkproj"], ["push", "garden.dkproj", remote.address], ["pull", "garden.dkproj", remote.address]] {
+        for arguments in [
+            ["clone", remote.address, "-o", "copy.dkproj"], ["push", "garden.dkproj", remote.address],
+            ["pull", "garden.dkproj", remote.address]
+        ] {
             let result = try remote.docctl(arguments + ["--retries", "1"])
-            let todo = ["clone": "run clone again", "push": "run push again to resume", "pull": "run pull again"][arguments[0]]!
-            #expect(result.status == 69 && result.standardError == """
-                error: \(remote.address): GetObject \(file): HTTP 500 InternalError: We encountered an internal error. Please try again. (request fault-proxy; gave up after 1 retry); \(todo)
+            let todo = ["clone": "run clone again", "push": "run push again to resume", "pull": "run pull again"][
+                arguments[0]]!
+            #expect(
+                result.status == 69
+                    && result.standardError == """
+                        error: \(remote.address): GetObject \(file): HTTP 500 InternalError: We encountered an internal error. Please try again. (request fault-proxy; gave up after 1 retry); \(todo)
 
-                """, "\(arguments): \(result.standardError)")
+                        """,
+                "\(arguments): \(result.standardError)")
         }
         #expect(remote.proxy.counts[.internalError] == 6, "\(remote.proxy.summary)")
         #expect(Fixtures.listing(directory.url) == ["garden.dkproj"])
@@ -216,14 +269,18 @@ import Testing
         let server = try S3TestServer(service, checkingCredentials: true, bucket: "backups")
         let remote = "s3://\(server.bucket("backups"))/garden"
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
-        let push = try Run.docctl(["push", "garden.dkproj", remote], in: directory.url,
-                                  environment: server.environment.merging(["AWS_SECRET_ACCESS_KEY": "not-the-secret"]) { $1 })
+        let push = try Run.docctl(
+            ["push", "garden.dkproj", remote], in: directory.url,
+            environment: server.environment.merging(["AWS_SECRET_ACCESS_KEY": "not-the-secret"]) { $1 })
         // radosgw names its request (a new id each time), moto does not.
         let message = push.standardError.replacing(#/ \(request tx[0-9a-z-]+\)/#, with: "")
-        #expect(push.status == 77 && message == """
-            error: \(remote): the service refused the credentials (HTTP 403 AccessDenied: Forbidden) on HeadObject 0=ocfl_1.1: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or ~/.aws/credentials) and the keys' permissions on the bucket
+        #expect(
+            push.status == 77
+                && message == """
+                    error: \(remote): the service refused the credentials (HTTP 403 AccessDenied: Forbidden) on HeadObject 0=ocfl_1.1: check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or ~/.aws/credentials) and the keys' permissions on the bucket
 
-            """, "\(push.standardError)")
+                    """,
+            "\(push.standardError)")
         #expect(!push.standardError.contains("not-the-secret"))
     }
 
@@ -237,14 +294,24 @@ import Testing
         let home = ["XDG_CONFIG_HOME": directory.path("config")]
         let set = try Run.docctl(["config", "set", "remote.retries", "1"], in: directory.url, environment: home)
         #expect(set.status == 0, "\(set.standardError)")
-        let environment = remote.server.environment.merging(["AWS_ENDPOINT_URL": remote.proxy.endpoint]) { $1 }.merging(home) { $1 }
-        let configured = try Run.docctl(["push", "garden.dkproj", remote.address], in: directory.url, environment: environment)
-        #expect(configured.status == 69 && configured.standardError.contains("(request fault-proxy; gave up after 1 retry)"), "\(configured.standardError)")
-        let given = try Run.docctl(["push", "garden.dkproj", remote.address, "--retries", "0"], in: directory.url, environment: environment)
-        #expect(given.status == 69 && given.standardError == """
-            error: \(remote.address): HeadObject 0=ocfl_1.1: HTTP 500 Internal Server Error (request fault-proxy); run push again to resume
+        let environment = remote.server.environment.merging(["AWS_ENDPOINT_URL": remote.proxy.endpoint]) { $1 }.merging(
+            home
+        ) { $1 }
+        let configured = try Run.docctl(
+            ["push", "garden.dkproj", remote.address], in: directory.url, environment: environment)
+        #expect(
+            configured.status == 69
+                && configured.standardError.contains("(request fault-proxy; gave up after 1 retry)"),
+            "\(configured.standardError)")
+        let given = try Run.docctl(
+            ["push", "garden.dkproj", remote.address, "--retries", "0"], in: directory.url, environment: environment)
+        #expect(
+            given.status == 69
+                && given.standardError == """
+                    error: \(remote.address): HeadObject 0=ocfl_1.1: HTTP 500 Internal Server Error (request fault-proxy); run push again to resume
 
-            """, "\(given.standardError)")
+                    """,
+            "\(given.standardError)")
         #expect(remote.proxy.counts[.internalError] == 3)
     }
 
@@ -256,20 +323,35 @@ import Testing
         let remote = try Remote(.moto, rate: 1, faults: [.internalError], in: directory)
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
         let home = ["XDG_CONFIG_HOME": directory.path("config")]
-        let environment = remote.server.environment.merging(["AWS_ENDPOINT_URL": remote.proxy.endpoint]) { $1 }.merging(home) { $1 }
-        let given = try Run.docctl(["push", "garden.dkproj", remote.address, "--retries", "8", "--retry-budget", "2"], in: directory.url,
-                                   environment: environment)
-        #expect(given.status == 69 && given.standardError == """
-            error: \(remote.address): HeadObject 0=ocfl_1.1: HTTP 500 Internal Server Error (request fault-proxy; gave up after 2 retries); run push again to resume
+        let environment = remote.server.environment.merging(["AWS_ENDPOINT_URL": remote.proxy.endpoint]) { $1 }.merging(
+            home
+        ) { $1 }
+        let given = try Run.docctl(
+            ["push", "garden.dkproj", remote.address, "--retries", "8", "--retry-budget", "2"], in: directory.url,
+            environment: environment)
+        #expect(
+            given.status == 69
+                && given.standardError == """
+                    error: \(remote.address): HeadObject 0=ocfl_1.1: HTTP 500 Internal Server Error (request fault-proxy; gave up after 2 retries); run push again to resume
 
-            """, "\(given.standardError)")
+                    """,
+            "\(given.standardError)")
         #expect(remote.proxy.counts[.internalError] == 3)
         let set = try Run.docctl(["config", "set", "remote.retry-budget", "1"], in: directory.url, environment: home)
         #expect(set.status == 0, "\(set.standardError)")
-        let configured = try Run.docctl(["push", "garden.dkproj", remote.address], in: directory.url, environment: environment)
-        #expect(configured.status == 69 && configured.standardError.contains("(request fault-proxy; gave up after 1 retry)"), "\(configured.standardError)")
-        let refused = try Run.docctl(["push", "garden.dkproj", remote.address, "--retry-budget=-1"], in: directory.url, environment: environment)
-        #expect(refused.status == 64 && refused.standardError == "error: --retry-budget takes 0 to 10000, not -1 (see 'docctl push --help')\n", "\(refused.standardError)")
+        let configured = try Run.docctl(
+            ["push", "garden.dkproj", remote.address], in: directory.url, environment: environment)
+        #expect(
+            configured.status == 69
+                && configured.standardError.contains("(request fault-proxy; gave up after 1 retry)"),
+            "\(configured.standardError)")
+        let refused = try Run.docctl(
+            ["push", "garden.dkproj", remote.address, "--retry-budget=-1"], in: directory.url, environment: environment)
+        #expect(
+            refused.status == 64
+                && refused.standardError
+                    == "error: --retry-budget takes 0 to 10000, not -1 (see 'docctl push --help')\n",
+            "\(refused.standardError)")
         #expect(remote.proxy.counts[.internalError] == 5)
     }
 }

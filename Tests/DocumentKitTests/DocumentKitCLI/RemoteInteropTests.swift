@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import DocumentKitArchive
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// An S3 remote is plain S3 and plain OCFL, to other tools as to docctl: boto3 (the AWS
 /// SDK for Python) lists and downloads what docctl pushed, and ocfl-py finds the download a
@@ -48,7 +49,9 @@ import Testing
         // Byte for byte the storage root docctl writes of the same bundle to a folder.
         try remote.succeed(["push", "garden.dkproj", directory.path("folder")])
         let archive = OCFLArchiveTests()
-        #expect(try archive.hashes(directory.url.appendingPathComponent("download")) == archive.hashes(directory.url.appendingPathComponent("folder")))
+        #expect(
+            try archive.hashes(directory.url.appendingPathComponent("download"))
+                == archive.hashes(directory.url.appendingPathComponent("folder")))
     }
 
     @Test(.enabled(if: enabled, skipReason), arguments: S3Service.allCases)
@@ -64,9 +67,13 @@ import Testing
         // remote it came from (which clone remembers in the bundle's state; the rewrite of
         // the state leaves unlisted bytes that differ).
         try remote.succeed(["clone", directory.path("folder"), "-o", "from-folder.dkproj"])
-        for bundle in ["from-s3.dkproj", "from-folder.dkproj"] { try remote.succeed(["state", "unset", bundle, "remote.default"]) }
+        for bundle in ["from-s3.dkproj", "from-folder.dkproj"] {
+            try remote.succeed(["state", "unset", bundle, "remote.default"])
+        }
         #expect(try entries("from-s3.dkproj", in: directory) == entries("from-folder.dkproj", in: directory))
         // And it pushes back to the bucket boto3 filled: nothing to send.
-        #expect(try remote.succeed(["push", "from-s3.dkproj", remote.address]).output.contains(" is up to date with from-s3.dkproj"))
+        #expect(
+            try remote.succeed(["push", "from-s3.dkproj", remote.address]).output.contains(
+                " is up to date with from-s3.dkproj"))
     }
 }

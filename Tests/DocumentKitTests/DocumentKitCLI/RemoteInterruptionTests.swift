@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Pushes killed after each of their remote writes in turn (`DOCUMENTKIT_KILL_AFTER_REMOTE_WRITES`),
 /// and remotes damaged the ways killed pushes of earlier releases left them: ocfl-py judges
@@ -10,14 +11,17 @@ import Testing
 
     /// ocfl-py on the remote: a folder as it is, a bucket copied into a folder first. The
     /// error lines, and whether it said VALID (``problems(in:root:)``).
-    static func validate(_ remote: Remote, into directory: TemporaryDirectory, as name: String) throws -> (errors: [String], valid: Bool, output: String) {
+    static func validate(_ remote: Remote, into directory: TemporaryDirectory, as name: String) throws -> (
+        errors: [String], valid: Bool, output: String
+    ) {
         var root = remote.address
         if remote.server != nil {
             let store = try remote.store()
             root = directory.path(name)
             for key in try store.list(prefix: "").keys {
                 let file = URL(fileURLWithPath: root).appendingPathComponent(key)
-                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try store.download(key, to: file)
             }
         }
@@ -29,7 +33,10 @@ import Testing
         let script = Fixtures.repository.appendingPathComponent("Tests/OCFLValidator/ocfl_validate_0004.py").path
         let result = try OCFLArchiveTests.python.run([script, root])
         let lines = result.output.split(separator: "\n").map(String.init)
-        return (problems(in: lines), result.status == 0 && lines.last?.contains("is VALID (1 of 1 objects valid)") == true, result.output)
+        return (
+            problems(in: lines), result.status == 0 && lines.last?.contains("is VALID (1 of 1 objects valid)") == true,
+            result.output
+        )
     }
 
     /// The lines of ocfl-py's report that a push must never cause: errors and layout
@@ -50,8 +57,12 @@ import Testing
 
     static let enabled = RemoteCommandTests.enabled && OCFLArchiveTests.validatorAvailable
 
-    @Test(.enabled(if: enabled, "needs moto_server and ocfl-py: run scripts/setup.sh"), arguments: RemoteCommandTests.Kind.allCases)
-    func aPushKilledAfterAnyOfItsWritesLeavesAValidRemoteThatTheNextPushCompletes(_ kind: RemoteCommandTests.Kind) throws {
+    @Test(
+        .enabled(if: enabled, "needs moto_server and ocfl-py: run scripts/setup.sh"),
+        arguments: RemoteCommandTests.Kind.allCases)
+    func aPushKilledAfterAnyOfItsWritesLeavesAValidRemoteThatTheNextPushCompletes(_ kind: RemoteCommandTests.Kind)
+        throws
+    {
         let (directory, remote) = try Self.gardenPushed(to: kind)
 
         var killed = 0
@@ -59,7 +70,9 @@ import Testing
             // Two new versions each round: a push of two versions, as a user's after a day's work.
             try remote.succeed(["set", "garden.dkproj", "name", "Round \(writes)"])
             try remote.succeed(["set", "garden.dkproj", "tasks[0].title", "Task of round \(writes)"])
-            let push = try remote.docctl(["push", "garden.dkproj", remote.address], environment: ["DOCUMENTKIT_KILL_AFTER_REMOTE_WRITES": "\(writes)"])
+            let push = try remote.docctl(
+                ["push", "garden.dkproj", remote.address],
+                environment: ["DOCUMENTKIT_KILL_AFTER_REMOTE_WRITES": "\(writes)"])
             if push.status == 0 { break }
             #expect(push.status == SIGKILL, "killed after \(writes) writes: \(push.standardError)")
             killed += 1
@@ -67,23 +80,34 @@ import Testing
             // A folder is replaced in one step: valid at every instant. S3 has no such step:
             // a validator may find the push half done until the next push finishes it.
             if kind == .folder {
-                #expect(afterKill.valid && afterKill.errors.isEmpty, "killed after \(writes) writes: \(afterKill.output)")
+                #expect(
+                    afterKill.valid && afterKill.errors.isEmpty, "killed after \(writes) writes: \(afterKill.output)")
             }
             // Killed after its head moved, the push has nothing left to send but repairs.
             let again = try remote.succeed(["push", "garden.dkproj", remote.address])
-            #expect(again.output.hasPrefix("pushed garden.dkproj to \(remote.address): ") || again.output.contains(" is up to date with garden.dkproj"),
-                    "\(again.output)")
+            #expect(
+                again.output.hasPrefix("pushed garden.dkproj to \(remote.address): ")
+                    || again.output.contains(" is up to date with garden.dkproj"),
+                "\(again.output)")
             let repaired = try Self.validate(remote, into: directory, as: "repaired-\(writes)")
-            #expect(repaired.valid && repaired.errors.isEmpty, "pushed again after a kill after \(writes) writes: \(repaired.output)")
+            #expect(
+                repaired.valid && repaired.errors.isEmpty,
+                "pushed again after a kill after \(writes) writes: \(repaired.output)")
         }
         #expect(killed >= 5, "the push was killed at each of its writes")
         let head = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("garden.dkproj")).manifest
-        #expect(try remote.succeed(["push", "garden.dkproj", remote.address]).output.contains("is up to date with garden.dkproj"))
+        #expect(
+            try remote.succeed(["push", "garden.dkproj", remote.address]).output.contains(
+                "is up to date with garden.dkproj"))
         try remote.succeed(["clone", remote.address, "-o", "copy.dkproj"])
-        #expect(try DocumentBundle(contentsOf: directory.url.appendingPathComponent("copy.dkproj")).manifest.versions.map(\.id) == head.versions.map(\.id))
+        #expect(
+            try DocumentBundle(contentsOf: directory.url.appendingPathComponent("copy.dkproj")).manifest.versions.map(
+                \.id) == head.versions.map(\.id))
     }
 
-    @Test(.enabled(if: enabled, "needs moto_server and ocfl-py: run scripts/setup.sh"), arguments: RemoteCommandTests.Kind.allCases)
+    @Test(
+        .enabled(if: enabled, "needs moto_server and ocfl-py: run scripts/setup.sh"),
+        arguments: RemoteCommandTests.Kind.allCases)
     func aPushThatIsUpToDateRepairsWhatKilledPushesLeft(_ kind: RemoteCommandTests.Kind) throws {
         let (directory, remote) = try Self.gardenPushed(to: kind)
         for round in 1...3 {
@@ -104,29 +128,42 @@ import Testing
         try store.write("\(object)/v3/content/0123456789abcdef/history/000000000001-000000000010", Data("{}".utf8))
         if kind == .folder {
             // And on a folder: an empty folder of a loser's, and a killed write's temporary file.
-            try FileManager.default.createDirectory(atPath: "\(remote.address)/\(object)/v4/content/fedcba9876543210/history", withIntermediateDirectories: true)
-            try Data("partial".utf8).write(to: URL(fileURLWithPath: "\(remote.address)/\(object)/v2/.inventory.json.dk-0a1b2c3d.tmp"))
+            try FileManager.default.createDirectory(
+                atPath: "\(remote.address)/\(object)/v4/content/fedcba9876543210/history",
+                withIntermediateDirectories: true)
+            try Data("partial".utf8).write(
+                to: URL(fileURLWithPath: "\(remote.address)/\(object)/v2/.inventory.json.dk-0a1b2c3d.tmp"))
         }
         let damaged = try Self.validate(remote, into: directory, as: "damaged")
         #expect(!damaged.valid, "\(damaged.output)")
 
         let push = try remote.succeed(["push", "garden.dkproj", remote.address])
-        #expect(push.output == "\(remote.address) is up to date with garden.dkproj (11 versions, head \(manifest.head.prefix(12)))\n")
+        #expect(
+            push.output
+                == "\(remote.address) is up to date with garden.dkproj (11 versions, head \(manifest.head.prefix(12)))\n"
+        )
         let repaired = try Self.validate(remote, into: directory, as: "repaired")
         #expect(repaired.valid && repaired.errors.isEmpty, "\(repaired.output)")
-        #expect(try store.size("\(object)/v2/inventory.json") == nil && store.size("\(object)/v4/inventory.json") == nil)
+        #expect(
+            try store.size("\(object)/v2/inventory.json") == nil && store.size("\(object)/v4/inventory.json") == nil)
     }
 
-    @Test(.enabled(if: enabled, "needs moto_server and ocfl-py: run scripts/setup.sh"), arguments: RemoteCommandTests.Kind.allCases)
+    @Test(
+        .enabled(if: enabled, "needs moto_server and ocfl-py: run scripts/setup.sh"),
+        arguments: RemoteCommandTests.Kind.allCases)
     func theLoserOfARaceLeavesNothingInTheWinnersVersion(_ kind: RemoteCommandTests.Kind) throws {
         let (directory, remote) = try Self.gardenPushed(to: kind)
         try FileManager.default.copyItem(atPath: directory.path("garden.dkproj"), toPath: directory.path("b.dkproj"))
         for round in 1...3 {
             try remote.succeed(["set", "garden.dkproj", "name", "A's round \(round)"])
             try remote.succeed(["set", "b.dkproj", "tasks[0].title", "B's round \(round)"])
-            let pushers = try ["garden.dkproj", "b.dkproj"].map { try DocctlProcess(["push", $0, remote.address], in: directory.url, environment: remote.environment) }
+            let pushers = try ["garden.dkproj", "b.dkproj"].map {
+                try DocctlProcess(["push", $0, remote.address], in: directory.url, environment: remote.environment)
+            }
             let outcomes = pushers.map { $0.wait() }
-            #expect(outcomes.contains { $0.status == 0 } && outcomes.allSatisfy { $0.status == 0 || $0.status == 75 }, "\(outcomes.map(\.standardError))")
+            #expect(
+                outcomes.contains { $0.status == 0 } && outcomes.allSatisfy { $0.status == 0 || $0.status == 75 },
+                "\(outcomes.map(\.standardError))")
             let raced = try Self.validate(remote, into: directory, as: "raced-\(round)")
             #expect(raced.valid && raced.errors.isEmpty, "round \(round): \(raced.output)")
             // Both copies take each other's versions, for the next round.

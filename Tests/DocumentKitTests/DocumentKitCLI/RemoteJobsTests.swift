@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import DocumentKitS3
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// `--jobs N` and `remote.jobs` (issue 24: transfers side by side): push, clone and pull
 /// send or fetch up to N files at once, seen at a proxy with latency in front of moto; 1
@@ -24,13 +25,17 @@ import Testing
         }
 
         func docctl(_ arguments: [String]) throws -> ExternalTool.Result {
-            try Run.docctl(arguments, in: directory.url, environment: server.environment.merging([
-                "AWS_ENDPOINT_URL": proxy.endpoint, "XDG_CONFIG_HOME": directory.path("config"),
-            ]) { $1 })
+            try Run.docctl(
+                arguments, in: directory.url,
+                environment: server.environment.merging([
+                    "AWS_ENDPOINT_URL": proxy.endpoint, "XDG_CONFIG_HOME": directory.path("config")
+                ]) { $1 })
         }
 
         @discardableResult
-        func succeed(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> ExternalTool.Result {
+        func succeed(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws
+            -> ExternalTool.Result
+        {
             let result = try docctl(arguments)
             #expect(result.status == 0, "\(arguments): \(result.standardError)", sourceLocation: sourceLocation)
             return result
@@ -83,7 +88,8 @@ import Testing
         let directory = try TemporaryDirectory()
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
         try Fixtures.write(Fixtures.noise(3 << 20, seed: 11), to: "survey.png", in: directory.url)
-        try Run.succeeding(["attach", "garden.dkproj", "survey.png", "--as", "tasks[0].attachments[+]"], in: directory.url)
+        try Run.succeeding(
+            ["attach", "garden.dkproj", "survey.png", "--as", "tasks[0].attachments[+]"], in: directory.url)
         try Run.succeeding(["push", "garden.dkproj", "remote", "--jobs", "4"], in: directory.url)
         try Run.succeeding(["clone", "remote", "-o", "copy.dkproj", "--jobs", "4"], in: directory.url)
         try expectSameVersions("copy.dkproj", as: "garden.dkproj", in: directory)
@@ -91,7 +97,8 @@ import Testing
         try Run.succeeding(["push", "garden.dkproj", "remote", "--jobs", "4"], in: directory.url)
         try Run.succeeding(["pull", "copy.dkproj", "remote", "--jobs", "4"], in: directory.url)
         try expectSameVersions("copy.dkproj", as: "garden.dkproj", in: directory)
-        let leftovers = FileManager.default.enumerator(atPath: directory.path("remote"))?.compactMap { $0 as? String }
+        let leftovers =
+            FileManager.default.enumerator(atPath: directory.path("remote"))?.compactMap { $0 as? String }
             .filter { ($0 as NSString).lastPathComponent.hasPrefix(".") || $0.contains("documentkit-push") } ?? []
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
@@ -103,20 +110,27 @@ import Testing
         for (value, message) in [("0", "--jobs takes 1 to 64, not 0"), ("65", "--jobs takes 1 to 64, not 65")] {
             let result = try Run.docctl(command + ["--jobs", value], in: directory.url)
             #expect(result.status == 64 && result.output.isEmpty)
-            #expect(result.standardError == "error: \(message) (see 'docctl \(command[0]) --help')\n", "\(result.standardError)")
+            #expect(
+                result.standardError == "error: \(message) (see 'docctl \(command[0]) --help')\n",
+                "\(result.standardError)")
         }
         let words = try Run.docctl(command + ["--jobs", "many"], in: directory.url)
         #expect(words.status == 64 && words.standardError.split(separator: "\n").count == 1, "\(words.standardError)")
     }
 
     /// Versions and documents of `copy` are those of `original`, and it validates deeply.
-    private func expectSameVersions(_ copy: String, as original: String, in directory: TemporaryDirectory,
-                                    sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func expectSameVersions(
+        _ copy: String, as original: String, in directory: TemporaryDirectory,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let theirs = try DocumentBundle(contentsOf: directory.url.appendingPathComponent(original))
         let ours = try DocumentBundle(contentsOf: directory.url.appendingPathComponent(copy))
-        #expect(try ours.manifest.versions.map(\.id) == theirs.manifest.versions.map(\.id), sourceLocation: sourceLocation)
+        #expect(
+            try ours.manifest.versions.map(\.id) == theirs.manifest.versions.map(\.id), sourceLocation: sourceLocation)
         for version in try theirs.manifest.versions {
-            #expect(try ours.documentData(of: version) == theirs.documentData(of: version), "\(version.id)", sourceLocation: sourceLocation)
+            #expect(
+                try ours.documentData(of: version) == theirs.documentData(of: version), "\(version.id)",
+                sourceLocation: sourceLocation)
         }
         let validated = try Run.docctl(["validate", "--deep", copy], in: directory.url)
         #expect(validated.status == 0, "\(validated.output)\(validated.standardError)", sourceLocation: sourceLocation)

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Issue 24, item 7: push, clone and pull work whatever either copy pruned. The project's
 /// object on a remote is named by its first version ever saved, which a copy keeps in
@@ -35,14 +36,18 @@ import Testing
         let cloned = try manifest("c.dkproj", in: directory)
         // The clone knows the project's first version, which neither copy holds.
         #expect(OCFLArchiver.objectID(of: cloned) == OCFLArchiver.objectID(of: original))
-        #expect(cloned.pruned.first == original.pruned.first && cloned.versions.map(\.id) == original.versions.map(\.id))
-        #expect(cloned.versions.map(\.number) == original.versions.map(\.number), "numbered as the copy that pruned them")
+        #expect(
+            cloned.pruned.first == original.pruned.first && cloned.versions.map(\.id) == original.versions.map(\.id))
+        #expect(
+            cloned.versions.map(\.number) == original.versions.map(\.number), "numbered as the copy that pruned them")
 
         try remote.succeed(["set", "b.dkproj", "name", "four"])
         try remote.succeed(["push", "b.dkproj", remote.address])
         let pulled = try remote.succeed(["pull", "c.dkproj", remote.address])
         #expect(pulled.output.hasPrefix("fast-forward c.dkproj to "), "\(pulled.output)")
-        #expect(try manifest("c.dkproj", in: directory).versions.map(\.id) == manifest("b.dkproj", in: directory).versions.map(\.id))
+        #expect(
+            try manifest("c.dkproj", in: directory).versions.map(\.id)
+                == manifest("b.dkproj", in: directory).versions.map(\.id))
         try remote.succeed(["validate", "--deep", "c.dkproj"])
 
         // The receiving copy prunes, and still exchanges both ways.
@@ -53,16 +58,21 @@ import Testing
         try remote.succeed(["set", "c.dkproj", "name", "six"])
         let pushed = try remote.succeed(["push", "c.dkproj", remote.address, "--json"])
         let result = try JSONDecoder().decode(RemotePusher.Result.self, from: pushed.standardOutput)
-        #expect(result.result == .pushed && result.newVersions == ["v4"] && result.objectID == OCFLArchiver.objectID(of: original))
+        #expect(
+            result.result == .pushed && result.newVersions == ["v4"]
+                && result.objectID == OCFLArchiver.objectID(of: original))
         #expect(try remote.succeed(["pull", "b.dkproj", remote.address]).output.hasPrefix("fast-forward b.dkproj to "))
         let head = try manifest("c.dkproj", in: directory).head
         #expect(try manifest("b.dkproj", in: directory).head == head)
         // One project on the remote, with every version pushed: three, four, five, six.
         let store = try remote.store()
-        #expect(try RemoteRoot.objectPaths(store) == [OCFLStorageRoot.objectPath(for: OCFLArchiver.objectID(of: original))])
+        #expect(
+            try RemoteRoot.objectPaths(store) == [OCFLStorageRoot.objectPath(for: OCFLArchiver.objectID(of: original))])
         try remote.succeed(["clone", remote.address, "-o", "d.dkproj"])
         let whole = try manifest("d.dkproj", in: directory)
-        #expect(whole.versions.count == 4 && whole.head == head && OCFLArchiver.objectID(of: whole) == OCFLArchiver.objectID(of: original))
+        #expect(
+            whole.versions.count == 4 && whole.head == head
+                && OCFLArchiver.objectID(of: whole) == OCFLArchiver.objectID(of: original))
     }
 
     /// A copy that lists only the parent it lacks as pruned (as clones of earlier releases
@@ -76,15 +86,21 @@ import Testing
         try prunedProject(in: directory, remote: remote)
         try remote.succeed(["export", "b.dkproj", "--format", "bagit", "--all-versions", "-o", "bag"])
         try remote.succeed(["import", "bag", "-o", "old.dkproj"])
-        let old = try manifest("old.dkproj", in: directory), original = try manifest("b.dkproj", in: directory)
-        try #require(OCFLArchiver.objectID(of: old) != OCFLArchiver.objectID(of: original), "the copy derives another id: \(old.pruned)")
+        let old = try manifest("old.dkproj", in: directory)
+        let original = try manifest("b.dkproj", in: directory)
+        try #require(
+            OCFLArchiver.objectID(of: old) != OCFLArchiver.objectID(of: original),
+            "the copy derives another id: \(old.pruned)")
 
         try remote.succeed(["push", "b.dkproj", remote.address])
         try remote.succeed(["set", "b.dkproj", "name", "four"])
         try remote.succeed(["push", "b.dkproj", remote.address])
-        #expect(try remote.succeed(["pull", "old.dkproj", remote.address]).output.hasPrefix("fast-forward old.dkproj to "))
+        #expect(
+            try remote.succeed(["pull", "old.dkproj", remote.address]).output.hasPrefix("fast-forward old.dkproj to "))
         try remote.succeed(["set", "old.dkproj", "name", "five"])
-        let pushed = try JSONDecoder().decode(RemotePusher.Result.self, from: remote.succeed(["push", "old.dkproj", remote.address, "--json"]).standardOutput)
+        let pushed = try JSONDecoder().decode(
+            RemotePusher.Result.self,
+            from: remote.succeed(["push", "old.dkproj", remote.address, "--json"]).standardOutput)
         #expect(pushed.result == .pushed && pushed.objectID == OCFLArchiver.objectID(of: original))
         #expect(try RemoteRoot.objectPaths(remote.store()).count == 1)
 
@@ -92,7 +108,9 @@ import Testing
         let second = directory.path("second")
         let secondStore = FolderRemoteStore(root: URL(fileURLWithPath: second))
         try remote.succeed(["push", "old.dkproj", second])
-        #expect(try RemoteRoot.objectPaths(secondStore) == [OCFLStorageRoot.objectPath(for: OCFLArchiver.objectID(of: old))])
+        #expect(
+            try RemoteRoot.objectPaths(secondStore) == [OCFLStorageRoot.objectPath(for: OCFLArchiver.objectID(of: old))]
+        )
         #expect(try remote.succeed(["pull", "b.dkproj", second]).output.hasPrefix("fast-forward b.dkproj to "))
         try remote.succeed(["set", "b.dkproj", "name", "six"])
         try remote.succeed(["push", "b.dkproj", second])
@@ -121,10 +139,13 @@ import Testing
         let before = try Fixtures.digest(of: directory.url.appendingPathComponent("b.dkproj"))
 
         let pulled = try remote.docctl(["pull", "b.dkproj", remote.address])
-        #expect(pulled.status == 65 && pulled.standardError == """
-            error: b.dkproj: and \(remote.address) have both changed since the last version they share, which this copy has pruned (its oldest version is 4), so there is nothing to merge against; nothing was pulled
+        #expect(
+            pulled.status == 65
+                && pulled.standardError == """
+                    error: b.dkproj: and \(remote.address) have both changed since the last version they share, which this copy has pruned (its oldest version is 4), so there is nothing to merge against; nothing was pulled
 
-            """, "\(pulled.standardError)")
+                    """,
+            "\(pulled.standardError)")
         #expect(try Fixtures.digest(of: directory.url.appendingPathComponent("b.dkproj")) == before)
         #expect(Fixtures.listing(directory.url).filter { $0.hasPrefix(".") }.isEmpty, "no temporary copy left")
     }

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Issue 24, item 6: a pull costs the change, not the project. A project holding an 8 MiB
 /// blob gets a one-field edit; pulling it, from a remote or from another bundle file,
@@ -17,9 +18,13 @@ import Testing
 
     /// `b.dkproj`, a project with one 8 MiB blob (bench/make_corpus.py, imported), pushed
     /// to `remote`, and `c.dkproj`, its clone; then b's one-field edit, pushed.
-    private func editedProject(in directory: TemporaryDirectory, remote: Remote, formatVersion: Int = BundleManifest.currentFormatVersion) throws {
+    private func editedProject(
+        in directory: TemporaryDirectory, remote: Remote, formatVersion: Int = BundleManifest.currentFormatVersion
+    ) throws {
         let script = Fixtures.repository.appendingPathComponent("bench/make_corpus.py").path
-        let made = try ExternalTool.python3.run([script, directory.path("source"), "--big-mib", "\(Self.blobBytes >> 20)", "--blobs", "0", "--tasks", "40"])
+        let made = try ExternalTool.python3.run([
+            script, directory.path("source"), "--big-mib", "\(Self.blobBytes >> 20)", "--blobs", "0", "--tasks", "40"
+        ])
         try #require(made.status == 0, "\(made.standardError)")
         try remote.succeed(["import", "source", "-o", "b.dkproj", "--format-version", "\(formatVersion)"])
         try remote.succeed(["push", "b.dkproj", remote.address])
@@ -29,20 +34,27 @@ import Testing
         try remote.succeed(["push", "b.dkproj", remote.address])
     }
 
-    private func expectTheChangesCost(_ counts: [String: Int], of what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectTheChangesCost(
+        _ counts: [String: Int], of what: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         for kind in ["fetched-bytes", "hashed-bytes", "read-bytes", "stored-bytes"] {
-            #expect((counts[kind] ?? Int.max) < Self.bound, "\(what): \(kind) \(counts[kind] ?? -1), bound \(Self.bound): \(counts)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                (counts[kind] ?? Int.max) < Self.bound,
+                "\(what): \(kind) \(counts[kind] ?? -1), bound \(Self.bound): \(counts)",
+                sourceLocation: sourceLocation)
         }
     }
 
-    @Test(.enabled(if: RemoteCommandTests.enabled, RemoteCommandTests.skipReason), arguments: RemoteCommandTests.Kind.allCases)
+    @Test(
+        .enabled(if: RemoteCommandTests.enabled, RemoteCommandTests.skipReason),
+        arguments: RemoteCommandTests.Kind.allCases)
     func aOneFieldPullFromARemoteFetchesAndWritesOnlyTheChange(_ kind: RemoteCommandTests.Kind) throws {
         let directory = try TemporaryDirectory()
         let remote = try Remote(kind, in: directory)
         try editedProject(in: directory, remote: remote)
 
-        let pull = try WorkScalingTests.meteredRun(["pull", "c.dkproj", remote.address], in: directory, environment: remote.environment)
+        let pull = try WorkScalingTests.meteredRun(
+            ["pull", "c.dkproj", remote.address], in: directory, environment: remote.environment)
         expectTheChangesCost(pull, of: "pull from the remote")
         let pulled = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("c.dkproj"))
         let edited = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("b.dkproj"))
@@ -50,11 +62,15 @@ import Testing
         #expect(try pulled.documentData(of: pulled.headVersion) == edited.documentData(of: edited.headVersion))
         try remote.succeed(["validate", "--deep", "c.dkproj"])
         // The temporary copy is gone.
-        #expect(Fixtures.listing(directory.url).filter { $0.hasPrefix(".") } == [], "\(Fixtures.listing(directory.url))")
+        #expect(
+            Fixtures.listing(directory.url).filter { $0.hasPrefix(".") } == [], "\(Fixtures.listing(directory.url))")
 
         // The meter sees a blob's bytes when they move: a clone fetches and stores it.
-        let clone = try WorkScalingTests.meteredRun(["clone", remote.address, "-o", "whole.dkproj"], in: directory, environment: remote.environment)
-        #expect((clone["fetched-bytes"] ?? 0) >= Self.blobBytes && (clone["stored-bytes"] ?? 0) >= Self.blobBytes, "\(clone)")
+        let clone = try WorkScalingTests.meteredRun(
+            ["clone", remote.address, "-o", "whole.dkproj"], in: directory, environment: remote.environment)
+        #expect(
+            (clone["fetched-bytes"] ?? 0) >= Self.blobBytes && (clone["stored-bytes"] ?? 0) >= Self.blobBytes,
+            "\(clone)")
     }
 
     /// A pull from another bundle file checks what it brings in, not the whole other copy,
@@ -66,12 +82,18 @@ import Testing
         // A format-2 copy stays in format 2 when the setting says so (else the pull would
         // upgrade it, rewriting the blob).
         let environment = ["XDG_CONFIG_HOME": directory.path("config")]
-        try #require(try Run.docctl(["config", "set", "format-version", "\(formatVersion)"], environment: environment).status == 0)
-        let pull = try WorkScalingTests.meteredRun(["pull", "stale.dkproj", "b.dkproj"], in: directory, environment: environment)
+        try #require(
+            try Run.docctl(["config", "set", "format-version", "\(formatVersion)"], environment: environment).status
+                == 0)
+        let pull = try WorkScalingTests.meteredRun(
+            ["pull", "stale.dkproj", "b.dkproj"], in: directory, environment: environment)
         expectTheChangesCost(pull, of: "pull from b.dkproj")
-        #expect(try DocumentBundle(contentsOf: directory.url.appendingPathComponent("stale.dkproj")).formatVersion == formatVersion)
-        #expect(try DocumentBundle(contentsOf: directory.url.appendingPathComponent("stale.dkproj")).manifest.head
-            == DocumentBundle(contentsOf: directory.url.appendingPathComponent("b.dkproj")).manifest.head)
+        #expect(
+            try DocumentBundle(contentsOf: directory.url.appendingPathComponent("stale.dkproj")).formatVersion
+                == formatVersion)
+        #expect(
+            try DocumentBundle(contentsOf: directory.url.appendingPathComponent("stale.dkproj")).manifest.head
+                == DocumentBundle(contentsOf: directory.url.appendingPathComponent("b.dkproj")).manifest.head)
         try remote.succeed(["validate", "--deep", "stale.dkproj"])
     }
 

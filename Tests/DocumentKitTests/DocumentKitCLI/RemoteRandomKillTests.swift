@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Issue 24, item 8: one OCFL writer, valid at every instant. `docctl archive` is a push
 /// to a folder root; SIGKILLed at any moment, a push or an archive into a folder leaves a
@@ -20,14 +21,18 @@ import Testing
         let result = try OCFLArchiveTests.python.run([script, root.path])
         let lines = result.output.split(separator: "\n").map(String.init)
         let errors = RemoteInterruptionTests.problems(in: lines)
-        return (result.status == 0 && errors.isEmpty && lines.last?.contains("is VALID") == true, "\(names): \(result.output)")
+        return (
+            result.status == 0 && errors.isEmpty && lines.last?.contains("is VALID") == true,
+            "\(names): \(result.output)"
+        )
     }
 
     /// A garden with a 2 MiB attachment, so that each run has moments to be killed in.
     private func garden(in directory: TemporaryDirectory) throws {
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
         _ = try Fixtures.write(Fixtures.noise(2 << 20), to: "photo.bin", in: directory.url)
-        try Run.succeeding(["attach", "garden.dkproj", "photo.bin", "--as", "tasks[0].attachments[+]"], in: directory.url)
+        try Run.succeeding(
+            ["attach", "garden.dkproj", "photo.bin", "--as", "tasks[0].attachments[+]"], in: directory.url)
     }
 
     /// Two new versions, as a day's work brings.
@@ -36,17 +41,22 @@ import Testing
         try Run.succeeding(["set", "garden.dkproj", "tasks[0].title", "Task of round \(round)"], in: directory.url)
     }
 
-    @Test(.enabled(if: OCFLArchiveTests.validatorAvailable, OCFLArchiveTests.skipReason), arguments: ["archive", "push"])
+    @Test(
+        .enabled(if: OCFLArchiveTests.validatorAvailable, OCFLArchiveTests.skipReason), arguments: ["archive", "push"])
     func killedAtSeededRandomMomentsTheFolderRootStaysValid(_ command: String) throws {
         let directory = try TemporaryDirectory()
         try garden(in: directory)
         let root = directory.url.appendingPathComponent("root")
         let arguments = [command, "garden.dkproj", "root"]
         // How long a whole run takes here, to draw the moments from (no assertion depends on it).
-        try FileManager.default.copyItem(atPath: directory.path("garden.dkproj"), toPath: directory.path("probe.dkproj"))
+        try FileManager.default.copyItem(
+            atPath: directory.path("garden.dkproj"), toPath: directory.path("probe.dkproj"))
         let clock = ContinuousClock()
-        let whole = try clock.measure { _ = try Run.succeeding([command, "probe.dkproj", "probe-root"], in: directory.url) }
-        let span = max(Int(whole.components.seconds) * 1_000_000 + Int(whole.components.attoseconds / 1_000_000_000_000), 20_000)
+        let whole = try clock.measure {
+            _ = try Run.succeeding([command, "probe.dkproj", "probe-root"], in: directory.url)
+        }
+        let span = max(
+            Int(whole.components.seconds) * 1_000_000 + Int(whole.components.attoseconds / 1_000_000_000_000), 20_000)
 
         var random = SeededRandom(seed: Self.seed)
         var (kills, interrupted) = (0, 0)
@@ -60,20 +70,29 @@ import Testing
                 process.send(SIGKILL)
                 let outcome = process.wait()
                 kills += 1
-                if outcome.signaled { interrupted += 1 } else {
+                if outcome.signaled {
+                    interrupted += 1
+                } else {
                     #expect(outcome.status == 0, "seed \(Self.seed), round \(round): \(outcome.standardError)")
                 }
                 let verdict = try Self.judge(root)
-                #expect(verdict.valid, "seed \(Self.seed), round \(round), \(command) killed after \(delay) µs: \(verdict.output)")
+                #expect(
+                    verdict.valid,
+                    "seed \(Self.seed), round \(round), \(command) killed after \(delay) µs: \(verdict.output)")
             }
             try Run.succeeding(arguments, in: directory.url)
             let verdict = try Self.judge(root)
-            #expect(verdict.valid && verdict.output != "no root yet", "seed \(Self.seed), round \(round), completed: \(verdict.output)")
+            #expect(
+                verdict.valid && verdict.output != "no root yet",
+                "seed \(Self.seed), round \(round), completed: \(verdict.output)")
         }
-        #expect(kills == 20 && interrupted > 0, "seed \(Self.seed): \(interrupted) of \(kills) kills landed before the end")
+        #expect(
+            kills == 20 && interrupted > 0, "seed \(Self.seed): \(interrupted) of \(kills) kills landed before the end")
         // Every version is there once, as a clone shows.
         try Run.succeeding(["clone", "root", "-o", "copy.dkproj"], in: directory.url)
-        let ids = { (name: String) in try DocumentBundle(contentsOf: directory.url.appendingPathComponent(name)).manifest.versions.map(\.id) }
+        let ids = { (name: String) in
+            try DocumentBundle(contentsOf: directory.url.appendingPathComponent(name)).manifest.versions.map(\.id)
+        }
         #expect(try ids("copy.dkproj") == ids("garden.dkproj"))
         #expect(Fixtures.listing(directory.url).filter { $0.hasPrefix(".") } == [], "no temporary left beside the root")
     }
@@ -88,12 +107,15 @@ import Testing
         for round in 0..<2 {
             if round > 0 { try edit(round, in: directory) }
             for writes in 0..<60 {
-                let archive = try Run.docctl(["archive", "garden.dkproj", "root"], in: directory.url,
-                                             environment: ["DOCUMENTKIT_KILL_AFTER_REMOTE_WRITES": "\(writes)"])
+                let archive = try Run.docctl(
+                    ["archive", "garden.dkproj", "root"], in: directory.url,
+                    environment: ["DOCUMENTKIT_KILL_AFTER_REMOTE_WRITES": "\(writes)"])
                 let verdict = try Self.judge(root)
                 #expect(verdict.valid, "round \(round), archive killed after \(writes) writes: \(verdict.output)")
                 if archive.status == 0 { break }
-                #expect(archive.status == SIGKILL, "round \(round), killed after \(writes) writes: \(archive.standardError)")
+                #expect(
+                    archive.status == SIGKILL, "round \(round), killed after \(writes) writes: \(archive.standardError)"
+                )
                 killed += 1
             }
         }
@@ -115,7 +137,8 @@ import Testing
         try ended.run()
         ended.waitUntilExit()
         let manifest = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("garden.dkproj")).manifest
-        let objectFolder = (OCFLStorageRoot.objectPath(for: OCFLArchiver.objectID(of: manifest)) as NSString).lastPathComponent
+        let objectFolder = (OCFLStorageRoot.objectPath(for: OCFLArchiver.objectID(of: manifest)) as NSString)
+            .lastPathComponent
         let lock = directory.url.appendingPathComponent("root/\(FolderRemoteStore.pushFolder)/\(objectFolder).lock")
         try FileManager.default.createDirectory(at: lock.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("\(ended.processIdentifier) \(ProcessInfo.processInfo.hostName)\n".utf8).write(to: lock)
@@ -123,6 +146,8 @@ import Testing
         try Run.succeeding(["set", "garden.dkproj", "name", "After the kill"], in: directory.url)
         let pushed = try Run.succeeding(["push", "garden.dkproj", "root"], in: directory.url)
         #expect(pushed.output.contains(": 1 new version in v2, "), "\(pushed.output)")
-        #expect(!FileManager.default.fileExists(atPath: directory.path("root/\(FolderRemoteStore.pushFolder)")), "the lock and the push folder are gone")
+        #expect(
+            !FileManager.default.fileExists(atPath: directory.path("root/\(FolderRemoteStore.pushFolder)")),
+            "the lock and the push folder are gone")
     }
 }

@@ -1,7 +1,8 @@
-@testable import DocumentKit
-@testable import DocumentKitCLI
 import Foundation
 import Testing
+
+@testable import DocumentKit
+@testable import DocumentKitCLI
 
 /// `docctl state` run as a real process: output, exit statuses, what the bundle holds
 /// afterwards, and that no version is ever made.
@@ -9,8 +10,10 @@ import Testing
     private let taskID = "6F9619FF-8B86-D011-B42D-00C04FC964FF"
 
     @discardableResult
-    private func docctl(_ arguments: [String], in directory: TemporaryDirectory,
-                        environment: [String: String] = [:]) throws -> ExternalTool.Result {
+    private func docctl(
+        _ arguments: [String], in directory: TemporaryDirectory,
+        environment: [String: String] = [:]
+    ) throws -> ExternalTool.Result {
         try Run.docctl(arguments, in: directory.url, environment: environment)
     }
 
@@ -25,7 +28,8 @@ import Testing
         let stateFile = url.deletingLastPathComponent().appendingPathComponent("state.txt")
         try Data(text.utf8).write(to: stateFile)
         defer { try? FileManager.default.removeItem(at: stateFile) }
-        let result = try ExternalTool.python("""
+        let result = try ExternalTool.python(
+            """
             import sys, zipfile
             path, state = sys.argv[1], open(sys.argv[2], "rb").read()
             src = zipfile.ZipFile(path)
@@ -41,85 +45,98 @@ import Testing
     @Test func setGetUnsetAndListPrintExactly() throws {
         let directory = try TemporaryDirectory()
         let url = try newBundle(in: directory)
-        #expect(try docctl(["state", "list", "p.dkproj"], in: directory).output == """
-            export.format     (not set)
-            task.last-opened  (not set)
-            remote.default    (not set)
+        #expect(
+            try docctl(["state", "list", "p.dkproj"], in: directory).output == """
+                export.format     (not set)
+                task.last-opened  (not set)
+                remote.default    (not set)
 
-            """)
-        for (key, value) in [("export.format", "tar.zst"), ("task.last-opened", taskID.lowercased()), ("zoom", "1.5"),
-                             ("com.example.title", "Spring beds")] {
+                """)
+        for (key, value) in [
+            ("export.format", "tar.zst"), ("task.last-opened", taskID.lowercased()), ("zoom", "1.5"),
+            ("com.example.title", "Spring beds")
+        ] {
             let set = try docctl(["state", "set", "p.dkproj", key, value], in: directory)
             #expect(set.status == 0 && set.output.isEmpty && set.standardError.isEmpty, "\(set.standardError)")
         }
         try docctl(["state", "set", "p.dkproj", "com.example.count", "42", "--string"], in: directory)
-        #expect(try docctl(["state", "list", "p.dkproj"], in: directory).output == """
-            export.format      tar.zst
-            task.last-opened   \(taskID)
-            remote.default     (not set)
-            com.example.count  42
-            com.example.title  Spring beds
-            zoom               1.5
+        #expect(
+            try docctl(["state", "list", "p.dkproj"], in: directory).output == """
+                export.format      tar.zst
+                task.last-opened   \(taskID)
+                remote.default     (not set)
+                com.example.count  42
+                com.example.title  Spring beds
+                zoom               1.5
 
-            """)
+                """)
         #expect(try docctl(["state", "get", "p.dkproj", "task.last-opened"], in: directory).output == "\(taskID)\n")
-        #expect(try docctl(["state", "get", "p.dkproj", "exportFormat"], in: directory).output == "tar.zst\n", "a key names its setting too")
-        #expect(try docctl(["state", "get", "p.dkproj", "zoom", "--json"], in: directory).output == """
-            {
-              "default" : null,
-              "key" : "zoom",
-              "name" : "zoom",
-              "set" : true,
-              "value" : 1.5
-            }
+        #expect(
+            try docctl(["state", "get", "p.dkproj", "exportFormat"], in: directory).output == "tar.zst\n",
+            "a key names its setting too")
+        #expect(
+            try docctl(["state", "get", "p.dkproj", "zoom", "--json"], in: directory).output == """
+                {
+                  "default" : null,
+                  "key" : "zoom",
+                  "name" : "zoom",
+                  "set" : true,
+                  "value" : 1.5
+                }
 
-            """)
-        #expect(try ExternalTool.unzip.run(["-p", url.path, "state.json"]).output == """
-            {
-              "com.example.count" : "42",
-              "com.example.title" : "Spring beds",
-              "exportFormat" : "tar.zst",
-              "lastOpenedTask" : "\(taskID)",
-              "zoom" : 1.5
-            }
+                """)
+        #expect(
+            try ExternalTool.unzip.run(["-p", url.path, "state.json"]).output == """
+                {
+                  "com.example.count" : "42",
+                  "com.example.title" : "Spring beds",
+                  "exportFormat" : "tar.zst",
+                  "lastOpenedTask" : "\(taskID)",
+                  "zoom" : 1.5
+                }
 
-            """)
+                """)
 
         for key in ["zoom", "com.example.title", "com.example.count", "task.last-opened"] {
             #expect(try docctl(["state", "unset", "p.dkproj", key], in: directory).status == 0)
         }
-        try docctl(["state", "unset", "p.dkproj", "zoom"], in: directory)   // unsetting twice is fine
+        try docctl(["state", "unset", "p.dkproj", "zoom"], in: directory)  // unsetting twice is fine
         let missing = try docctl(["state", "get", "p.dkproj", "zoom"], in: directory)
-        #expect(missing.status == 1 && missing.output.isEmpty && missing.standardError.isEmpty, "nothing stored: exit 1, silent")
-        #expect(try docctl(["state", "list", "p.dkproj", "--json"], in: directory).output == """
-            [
-              {
-                "default" : null,
-                "key" : "exportFormat",
-                "name" : "export.format",
-                "set" : true,
-                "value" : "tar.zst"
-              },
-              {
-                "default" : null,
-                "key" : "lastOpenedTask",
-                "name" : "task.last-opened",
-                "set" : false,
-                "value" : null
-              },
-              {
-                "default" : null,
-                "key" : "defaultRemote",
-                "name" : "remote.default",
-                "set" : false,
-                "value" : null
-              }
-            ]
+        #expect(
+            missing.status == 1 && missing.output.isEmpty && missing.standardError.isEmpty,
+            "nothing stored: exit 1, silent")
+        #expect(
+            try docctl(["state", "list", "p.dkproj", "--json"], in: directory).output == """
+                [
+                  {
+                    "default" : null,
+                    "key" : "exportFormat",
+                    "name" : "export.format",
+                    "set" : true,
+                    "value" : "tar.zst"
+                  },
+                  {
+                    "default" : null,
+                    "key" : "lastOpenedTask",
+                    "name" : "task.last-opened",
+                    "set" : false,
+                    "value" : null
+                  },
+                  {
+                    "default" : null,
+                    "key" : "defaultRemote",
+                    "name" : "remote.default",
+                    "set" : false,
+                    "value" : null
+                  }
+                ]
 
-            """)
+                """)
         try docctl(["state", "clear", "p.dkproj"], in: directory)
         #expect(try DocumentBundle(contentsOf: url).zip.entry(named: BundleEntry.state) == nil)
-        #expect(try docctl(["validate", "--deep", "p.dkproj"], in: directory).output == "p.dkproj: ok (1 version, 2 objects, every digest checked)\n")
+        #expect(
+            try docctl(["validate", "--deep", "p.dkproj"], in: directory).output
+                == "p.dkproj: ok (1 version, 2 objects, every digest checked)\n")
     }
 
     /// A remote folder given relative to where the command runs is remembered as the
@@ -135,7 +152,8 @@ import Testing
         let folder = directory.url.appendingPathComponent("team/remote").standardizedFileURL.path
         #expect(try docctl(["state", "get", "p.dkproj", "remote.default"], in: directory).output == "\(folder)\n")
         try docctl(["state", "set", "p.dkproj", "remote.default", "s3://team/projects"], in: directory)
-        #expect(try docctl(["state", "get", "p.dkproj", "remote.default"], in: directory).output == "s3://team/projects\n")
+        #expect(
+            try docctl(["state", "get", "p.dkproj", "remote.default"], in: directory).output == "s3://team/projects\n")
     }
 
     @Test func aStateChangeMakesNoVersionAndLeavesTheDocumentAlone() throws {
@@ -156,7 +174,9 @@ import Testing
         #expect(try ExternalTool.unzip.run(["-p", url.path, "document.json"]).output == document)
         let info = try docctl(["info", "p.dkproj"], in: directory).output
         #expect(info.contains("\nstate:     2 keys\n"), "\(info)")
-        #expect(try docctl(["validate", "--deep", "p.dkproj"], in: directory).output == "p.dkproj: ok (2 versions, 6 objects, every digest checked)\n")
+        #expect(
+            try docctl(["validate", "--deep", "p.dkproj"], in: directory).output
+                == "p.dkproj: ok (2 versions, 6 objects, every digest checked)\n")
         #expect(Fixtures.listing(directory.url) == ["big.bin", "p.dkproj"])
     }
 
@@ -165,52 +185,75 @@ import Testing
         let url = try newBundle(in: directory)
         try docctl(["state", "set", "p.dkproj", "export.format", "zip"], in: directory)
         let before = try Fixtures.digest(of: url)
-        expectFailure(try docctl(["state", "set", "p.dkproj", "export.format", "rar"], in: directory), status: 64,
-                      containing: "error: export.format: 'rar' is not one of zip, tar, tar.gz, tar.zst, dir, json or bagit\n")
-        expectFailure(try docctl(["state", "set", "p.dkproj", "exportFormat", "rar"], in: directory), status: 64,
-                      containing: "error: export.format: 'rar' is not one of zip, tar, tar.gz, tar.zst, dir, json or bagit\n")
-        expectFailure(try docctl(["state", "set", "p.dkproj", "task.last-opened", "tomorrow"], in: directory), status: 64,
-                      containing: "error: task.last-opened: 'tomorrow' is not a UUID (such as 6F9619FF-8B86-D011-B42D-00C04FC964FF)\n")
-        expectFailure(try docctl(["state", "set", "p.dkproj", "", "x"], in: directory), status: 64,
-                      containing: "error: a state key must not be empty\n")
-        expectFailure(try docctl(["state", "set", "p.dkproj", "zoom"], in: directory), status: 64,
-                      containing: "missing expected argument '<value>'")
+        expectFailure(
+            try docctl(["state", "set", "p.dkproj", "export.format", "rar"], in: directory), status: 64,
+            containing: "error: export.format: 'rar' is not one of zip, tar, tar.gz, tar.zst, dir, json or bagit\n")
+        expectFailure(
+            try docctl(["state", "set", "p.dkproj", "exportFormat", "rar"], in: directory), status: 64,
+            containing: "error: export.format: 'rar' is not one of zip, tar, tar.gz, tar.zst, dir, json or bagit\n")
+        expectFailure(
+            try docctl(["state", "set", "p.dkproj", "task.last-opened", "tomorrow"], in: directory), status: 64,
+            containing:
+                "error: task.last-opened: 'tomorrow' is not a UUID (such as 6F9619FF-8B86-D011-B42D-00C04FC964FF)\n")
+        expectFailure(
+            try docctl(["state", "set", "p.dkproj", "", "x"], in: directory), status: 64,
+            containing: "error: a state key must not be empty\n")
+        expectFailure(
+            try docctl(["state", "set", "p.dkproj", "zoom"], in: directory), status: 64,
+            containing: "missing expected argument '<value>'")
         #expect(try Fixtures.digest(of: url) == before)
         #expect(Fixtures.listing(directory.url) == ["p.dkproj"])
-        expectFailure(try docctl(["state", "set", "nope.dkproj", "zoom", "1"], in: directory), status: 66,
-                      containing: "error: nope.dkproj: cannot open: No such file or directory\n")
+        expectFailure(
+            try docctl(["state", "set", "nope.dkproj", "zoom", "1"], in: directory), status: 66,
+            containing: "error: nope.dkproj: cannot open: No such file or directory\n")
     }
 
     @Test func aDamagedStateIsReportedNeverOverwrittenAndClearMendsIt() throws {
         let directory = try TemporaryDirectory()
         let url = try newBundle(in: directory)
         try writeStateEntry(url, #"{"exportFormat": 42}"#)
-        #expect(try docctl(["validate", "p.dkproj"], in: directory).status == 0, "a value of the wrong type is the application's business")
-        expectFailure(try docctl(["state", "get", "p.dkproj", "export.format"], in: directory), status: 65,
-                      containing: "error: p.dkproj: key 'exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir, json or bagit, found 42 (a number)\n")
-        expectFailure(try docctl(["export", "p.dkproj", "-o", "out"], in: directory), status: 65, containing: "key 'exportFormat'")
-        #expect(try docctl(["state", "set", "p.dkproj", "export.format", "zip"], in: directory).status == 0, "set mends a value")
+        #expect(
+            try docctl(["validate", "p.dkproj"], in: directory).status == 0,
+            "a value of the wrong type is the application's business")
+        expectFailure(
+            try docctl(["state", "get", "p.dkproj", "export.format"], in: directory), status: 65,
+            containing:
+                "error: p.dkproj: key 'exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir, json or bagit, found 42 (a number)\n"
+        )
+        expectFailure(
+            try docctl(["export", "p.dkproj", "-o", "out"], in: directory), status: 65, containing: "key 'exportFormat'"
+        )
+        #expect(
+            try docctl(["state", "set", "p.dkproj", "export.format", "zip"], in: directory).status == 0,
+            "set mends a value")
 
         for (text, message) in [
             ("[1, 2]", "expected a JSON object of bundle state, found an array"),
-            (#"{"a": "#, "not valid JSON: unexpected end of input at line 1, column 7"),
+            (#"{"a": "#, "not valid JSON: unexpected end of input at line 1, column 7")
         ] {
             try writeStateEntry(url, text)
             let before = try Fixtures.digest(of: url)
             let validate = try docctl(["validate", "p.dkproj"], in: directory)
             #expect(validate.status == 1)
-            #expect(validate.output == """
-                p.dkproj: 1 error
-                  error state.invalid: entry 'state.json': \(message)
+            #expect(
+                validate.output == """
+                    p.dkproj: 1 error
+                      error state.invalid: entry 'state.json': \(message)
 
-                """)
-            expectFailure(try docctl(["state", "list", "p.dkproj"], in: directory), status: 65,
-                          containing: "error: p.dkproj: entry 'state.json': \(message)\n")
-            expectFailure(try docctl(["state", "set", "p.dkproj", "zoom", "2"], in: directory), status: 65,
-                          containing: "error: p.dkproj: entry 'state.json': \(message)\n")
+                    """)
+            expectFailure(
+                try docctl(["state", "list", "p.dkproj"], in: directory), status: 65,
+                containing: "error: p.dkproj: entry 'state.json': \(message)\n")
+            expectFailure(
+                try docctl(["state", "set", "p.dkproj", "zoom", "2"], in: directory), status: 65,
+                containing: "error: p.dkproj: entry 'state.json': \(message)\n")
             #expect(try Fixtures.digest(of: url) == before, "never overwritten")
-            #expect(try docctl(["info", "p.dkproj"], in: directory).output.contains("\nstate:     unreadable (see docctl validate)\n"))
-            #expect(try docctl(["set", "p.dkproj", "name", "Saved \(text.count)"], in: directory).status == 0, "saves still work, carrying it")
+            #expect(
+                try docctl(["info", "p.dkproj"], in: directory).output.contains(
+                    "\nstate:     unreadable (see docctl validate)\n"))
+            #expect(
+                try docctl(["set", "p.dkproj", "name", "Saved \(text.count)"], in: directory).status == 0,
+                "saves still work, carrying it")
             #expect(try ExternalTool.unzip.run(["-p", url.path, "state.json"]).output == text)
             try docctl(["state", "clear", "p.dkproj"], in: directory)
             #expect(try docctl(["validate", "p.dkproj"], in: directory).status == 0)
@@ -224,8 +267,9 @@ import Testing
         #expect(validate.status == 1)
         #expect(validate.output.contains(#""code" : "state.invalid""#))
         #expect(validate.output.contains(#""message" : "state.json is larger than the limit of 1048576 bytes""#))
-        expectFailure(try docctl(["state", "list", "p.dkproj"], in: directory), status: 65,
-                      containing: "error: p.dkproj: entry 'state.json': state.json is larger than the limit of 1048576 bytes\n")
+        expectFailure(
+            try docctl(["state", "list", "p.dkproj"], in: directory), status: 65,
+            containing: "error: p.dkproj: entry 'state.json': state.json is larger than the limit of 1048576 bytes\n")
         try docctl(["state", "clear", "p.dkproj"], in: directory)
         #expect(try docctl(["validate", "p.dkproj"], in: directory).status == 0)
     }
@@ -240,16 +284,21 @@ import Testing
         let export = try docctl(["export", "p.dkproj", "-o", "out.zip", "--json"], in: directory, environment: config)
         #expect(export.status == 0, "\(export.standardError)")
         #expect(export.output.contains(#""format" : "zip""#), "the bundle's choice wins over the user's")
-        #expect(try docctl(["export", "p.dkproj", "-o", "out.json", "--format", "json"], in: directory, environment: config).status == 0,
-                "--format wins over both")
+        #expect(
+            try docctl(["export", "p.dkproj", "-o", "out.json", "--format", "json"], in: directory, environment: config)
+                .status == 0,
+            "--format wins over both")
         try docctl(["state", "unset", "p.dkproj", "export.format"], in: directory)
-        let fallback = try docctl(["export", "p.dkproj", "-o", "again.json", "--json"], in: directory, environment: config)
+        let fallback = try docctl(
+            ["export", "p.dkproj", "-o", "again.json", "--json"], in: directory, environment: config)
         #expect(fallback.output.contains(#""format" : "json""#), "then the user's")
         #expect(try Fixtures.digest(of: url) != before, "unset wrote the bundle")
         let unset = try Fixtures.digest(of: url)
         try docctl(["export", "p.dkproj", "-o", "third.json"], in: directory, environment: config)
         #expect(try Fixtures.digest(of: url) == unset, "an export only reads its bundle")
-        #expect(Fixtures.listing(directory.url) == ["again.json", "config", "out.json", "out.zip", "p.dkproj", "third.json"])
+        #expect(
+            Fixtures.listing(directory.url) == ["again.json", "config", "out.json", "out.zip", "p.dkproj", "third.json"]
+        )
     }
 
     /// Four processes, each setting its own key 20 times, all at once: every write takes
@@ -261,7 +310,10 @@ import Testing
         let writers = try (0..<4).map { index -> Process in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "for i in $(seq 1 20); do \"$0\" state set p.dkproj writer\(index) \"$i\" || exit 1; done", Run.docctlURL.path]
+            process.arguments = [
+                "-c", "for i in $(seq 1 20); do \"$0\" state set p.dkproj writer\(index) \"$i\" || exit 1; done",
+                Run.docctlURL.path
+            ]
             process.environment = Run.environment
             process.currentDirectoryURL = directory.url
             try process.run()
@@ -272,7 +324,10 @@ import Testing
             #expect(writer.terminationStatus == 0)
         }
         let bundle = try DocumentBundle(contentsOf: url)
-        #expect(try bundle.storedState() == ["writer0": .integer(20), "writer1": .integer(20), "writer2": .integer(20), "writer3": .integer(20)])
+        #expect(
+            try bundle.storedState() == [
+                "writer0": .integer(20), "writer1": .integer(20), "writer2": .integer(20), "writer3": .integer(20)
+            ])
         #expect(try bundle.manifest == versions, "80 state changes, no version")
         #expect(try BundleValidator.validate(url, deep: true).findings.isEmpty)
         #expect(Fixtures.listing(directory.url) == ["p.dkproj"])
@@ -281,23 +336,26 @@ import Testing
     @Test func helpListsTheKnownState() throws {
         let help = try Run.docctl(["state", "--help"], environment: ["COLUMNS": "80"])
         #expect(help.status == 0)
-        #expect(help.output.hasPrefix("""
-            OVERVIEW: Show and change a bundle's state: what to remember about it that is
-            not the document.
+        #expect(
+            help.output.hasPrefix(
+                """
+                OVERVIEW: Show and change a bundle's state: what to remember about it that is
+                not the document.
 
-            The state is kept in the bundle (its state.json), outside its history: changing
-            it makes no version and leaves the document as it is, and saves keep it. Known
-            state:
+                The state is kept in the bundle (its state.json), outside its history: changing
+                it makes no version and leaves the document as it is, and saves keep it. Known
+                state:
 
-              export.format     the format 'docctl export' writes when given no --format
-                                one of: zip, tar, tar.gz, tar.zst, dir, json, bagit
-              task.last-opened  the id of the task last open in this bundle
-              remote.default    the remote push and pull use when given none; clone sets it
+                  export.format     the format 'docctl export' writes when given no --format
+                                    one of: zip, tar, tar.gz, tar.zst, dir, json, bagit
+                  task.last-opened  the id of the task last open in this bundle
+                  remote.default    the remote push and pull use when given none; clone sets it
 
-            """), "\(help.output)")
+                """), "\(help.output)")
         for command in ["list", "get", "set", "unset", "clear"] {
             let result = try Run.docctl(["state", command, "--help"])
-            #expect(result.status == 0 && result.output.contains("USAGE: docctl state \(command) <bundle>"), "\(command)")
+            #expect(
+                result.status == 0 && result.output.contains("USAGE: docctl state \(command) <bundle>"), "\(command)")
         }
     }
 }

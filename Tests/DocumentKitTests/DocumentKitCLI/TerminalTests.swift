@@ -8,10 +8,15 @@ import Testing
 
     /// Runs `command` (a bash line, docctl as `$D`) under a pseudo-terminal; what the
     /// terminal showed, stdout and stderr together.
-    static func onTerminal(_ command: String, in directory: TemporaryDirectory, environment: [String: String] = [:]) throws -> ExternalTool.Result {
-        try script.run(["-qec", command, "/dev/null"],
-                       environment: Run.environment.merging(["D": Run.docctlURL.path, "COLUMNS": "100"]) { $1 }.merging(environment) { $1 },
-                       in: directory.url)
+    static func onTerminal(_ command: String, in directory: TemporaryDirectory, environment: [String: String] = [:])
+        throws -> ExternalTool.Result
+    {
+        try script.run(
+            ["-qec", command, "/dev/null"],
+            environment: Run.environment.merging(["D": Run.docctlURL.path, "COLUMNS": "100"]) { $1 }.merging(
+                environment
+            ) { $1 },
+            in: directory.url)
     }
 
     /// A pipe that writes 2 MB, stalls 1.3 s (past the second a bar waits for), then 8 MB more.
@@ -41,9 +46,11 @@ import Testing
         // Standard error into a pipe: nothing but the report.
         let piped = try PipeTests.shell("\(Self.slowInput) | $D attach garden.dkproj - --name a.bin", in: directory)
         #expect(piped.status == 0 && piped.standardError == "", "\(piped.standardError)")
-        let quiet = try Self.onTerminal("\(Self.slowInput) | $D attach garden.dkproj - --name b.bin --quiet", in: directory)
+        let quiet = try Self.onTerminal(
+            "\(Self.slowInput) | $D attach garden.dkproj - --name b.bin --quiet", in: directory)
         #expect(quiet.status == 0 && quiet.output == "", "\(quiet.output.debugDescription)")
-        let json = try Self.onTerminal("\(Self.slowInput) | $D attach garden.dkproj - --name c.bin --json", in: directory)
+        let json = try Self.onTerminal(
+            "\(Self.slowInput) | $D attach garden.dkproj - --name c.bin --json", in: directory)
         #expect(json.status == 0 && json.output.hasPrefix("{"), "\(json.output.debugDescription)")
         // The terminal ends lines with \r\n; a redraw would be a \r alone.
         #expect(!json.output.replacingOccurrences(of: "\r\n", with: "\n").contains("\r"), "no progress with --json")
@@ -54,32 +61,40 @@ import Testing
         let directory = try TemporaryDirectory()
         let missing = try Self.onTerminal("$D info missing.dkproj", in: directory, environment: ["NO_COLOR": ""])
         #expect(missing.status == 66)
-        #expect(missing.output.hasPrefix("\u{1B}[31merror:\u{1B}[0m missing.dkproj: "), "\(missing.output.debugDescription)")
+        #expect(
+            missing.output.hasPrefix("\u{1B}[31merror:\u{1B}[0m missing.dkproj: "), "\(missing.output.debugDescription)"
+        )
         let plain = try Self.onTerminal("$D info missing.dkproj", in: directory, environment: ["NO_COLOR": "1"])
-        #expect(plain.output.hasPrefix("error: missing.dkproj: ") && !plain.output.contains("\u{1B}"), "\(plain.output.debugDescription)")
+        #expect(
+            plain.output.hasPrefix("error: missing.dkproj: ") && !plain.output.contains("\u{1B}"),
+            "\(plain.output.debugDescription)")
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
         let valid = try Self.onTerminal("$D validate garden.dkproj", in: directory, environment: ["NO_COLOR": ""])
         #expect(valid.output.hasPrefix("garden.dkproj: \u{1B}[32mok ("), "\(valid.output.debugDescription)")
         let piped = try Run.docctl(["validate", "garden.dkproj"], in: directory.url, environment: ["NO_COLOR": ""])
-        #expect(!piped.output.contains("\u{1B}") && piped.output.hasPrefix("garden.dkproj: ok ("), "no colour into a pipe")
+        #expect(
+            !piped.output.contains("\u{1B}") && piped.output.hasPrefix("garden.dkproj: ok ("), "no colour into a pipe")
     }
 
     @Test(.enabled(if: ExternalTool(name: "flock").isAvailable, "needs flock(1)"))
     func aWriterWaitingForTheLockSaysWhoHoldsIt() throws {
         let directory = try TemporaryDirectory()
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
-        let result = try PipeTests.shell("""
+        let result = try PipeTests.shell(
+            """
             flock garden.dkproj sleep 2 & holder=$!
             sleep 0.4
             $D set garden.dkproj name Waited
             wait $holder
             """, in: directory)
         #expect(result.status == 0, "\(result.standardError)")
-        let pattern = #/^waiting for garden\.dkproj: locked by process \d+ \(flock garden\.dkproj sleep 2\) since \d\d:\d\d:\d\d\n$/#
+        let pattern =
+            #/^waiting for garden\.dkproj: locked by process \d+ \(flock garden\.dkproj sleep 2\) since \d\d:\d\d:\d\d\n$/#
         #expect(result.standardError.wholeMatch(of: pattern) != nil, "\(result.standardError)")
         #expect(result.output.hasPrefix("saved version 9 ("))
         // Quiet waits in silence.
-        let quiet = try PipeTests.shell("""
+        let quiet = try PipeTests.shell(
+            """
             flock garden.dkproj sleep 1.5 & holder=$!
             sleep 0.3
             $D set garden.dkproj name Again --quiet

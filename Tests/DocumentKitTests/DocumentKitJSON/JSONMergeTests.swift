@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// The three-way merge `docctl pull` builds on: what each rule keeps, what conflicts, and
 /// the order of merged records.
@@ -16,7 +17,9 @@ import Testing
     }
 
     @Test func editsOfDifferentFieldsAreBothKept() throws {
-        let result = try merge(#"{"name": "A", "summary": "s", "n": 1}"#, #"{"name": "B", "summary": "s", "n": 1}"#, #"{"name": "A", "summary": "t", "n": 1}"#)
+        let result = try merge(
+            #"{"name": "A", "summary": "s", "n": 1}"#, #"{"name": "B", "summary": "s", "n": 1}"#,
+            #"{"name": "A", "summary": "t", "n": 1}"#)
         #expect(result.conflicts.isEmpty)
         #expect(result.merged == (try json(#"{"name": "B", "summary": "t", "n": 1}"#)))
     }
@@ -28,12 +31,14 @@ import Testing
     }
 
     @Test func differentChangesOfOneFieldConflictWithBothValues() throws {
-        let result = try merge(#"{"name": "A", "tags": ["x"]}"#, #"{"name": "B", "tags": ["x", "y"]}"#, #"{"name": "C", "tags": ["z"]}"#)
+        let result = try merge(
+            #"{"name": "A", "tags": ["x"]}"#, #"{"name": "B", "tags": ["x", "y"]}"#, #"{"name": "C", "tags": ["z"]}"#)
         let tags = (try json(#"["x"]"#), try json(#"["x", "y"]"#), try json(#"["z"]"#))
-        #expect(result.conflicts == [
-            JSONMerge.Conflict(path: "name", base: .string("A"), ours: .string("B"), theirs: .string("C")),
-            JSONMerge.Conflict(path: "tags", base: tags.0, ours: tags.1, theirs: tags.2),
-        ])
+        #expect(
+            result.conflicts == [
+                JSONMerge.Conflict(path: "name", base: .string("A"), ours: .string("B"), theirs: .string("C")),
+                JSONMerge.Conflict(path: "tags", base: tags.0, ours: tags.1, theirs: tags.2)
+            ])
         #expect(result.merged == (try json(#"{"name": "B", "tags": ["x", "y"]}"#)), "ours stands where they conflict")
     }
 
@@ -51,7 +56,8 @@ import Testing
         let theirs = "[\(task("4", "theirs first")), \(task("1", "a")), \(task("2", "b")), \(task("5", "theirs last"))]"
         let result = try merge(#"{"tasks": \#(base)}"#, #"{"tasks": \#(ours)}"#, #"{"tasks": \#(theirs)}"#)
         #expect(result.conflicts.isEmpty)
-        let expected = "[\(task("4", "theirs first")), \(task("1", "a")), \(task("3", "ours")), \(task("2", "b")), \(task("5", "theirs last"))]"
+        let expected =
+            "[\(task("4", "theirs first")), \(task("1", "a")), \(task("3", "ours")), \(task("2", "b")), \(task("5", "theirs last"))]"
         #expect(result.merged == (try json(#"{"tasks": \#(expected)}"#)))
     }
 
@@ -60,9 +66,13 @@ import Testing
         let ours = "[\(task("1", "a")), \(task("X", "ours")), \(task("2", "b"))]"
         let theirs = "[\(task("1", "a")), \(task("Y", "theirs")), \(task("2", "b"))]"
         let forward = try merge(base, ours, theirs)
-        #expect(forward.merged == (try json("[\(task("1", "a")), \(task("X", "ours")), \(task("Y", "theirs")), \(task("2", "b"))]")))
+        #expect(
+            forward.merged
+                == (try json("[\(task("1", "a")), \(task("X", "ours")), \(task("Y", "theirs")), \(task("2", "b"))]")))
         let backward = try merge(base, theirs, ours)
-        #expect(backward.merged == (try json("[\(task("1", "a")), \(task("Y", "theirs")), \(task("X", "ours")), \(task("2", "b"))]")))
+        #expect(
+            backward.merged
+                == (try json("[\(task("1", "a")), \(task("Y", "theirs")), \(task("X", "ours")), \(task("2", "b"))]")))
     }
 
     @Test func recordsMergeFieldByFieldAndConflictByID() throws {
@@ -71,7 +81,11 @@ import Testing
         let theirs = "[\(task("1", "A", #", "done": false"#)), \(task("2", "theirs"))]"
         let result = try merge(base, ours, theirs)
         #expect(result.merged == (try json("[\(task("1", "A", #", "done": true"#)), \(task("2", "ours"))]")))
-        #expect(result.conflicts == [JSONMerge.Conflict(path: "[id=2].title", base: .string("b"), ours: .string("ours"), theirs: .string("theirs"))])
+        #expect(
+            result.conflicts == [
+                JSONMerge.Conflict(
+                    path: "[id=2].title", base: .string("b"), ours: .string("ours"), theirs: .string("theirs"))
+            ])
     }
 
     @Test func deletingARecordTheOtherSideChangedConflicts() throws {
@@ -81,16 +95,21 @@ import Testing
         #expect(deleteUnchanged.merged == (try json("[\(task("1", "x"))]")))
         let deleteChanged = try merge(base, "[\(task("1", "a"))]", "[\(task("1", "a")), \(task("2", "edited"))]")
         let (original, edited) = (try json(task("2", "b")), try json(task("2", "edited")))
-        #expect(deleteChanged.conflicts == [JSONMerge.Conflict(path: "[id=2]", base: original, ours: nil, theirs: edited)])
+        #expect(
+            deleteChanged.conflicts == [JSONMerge.Conflict(path: "[id=2]", base: original, ours: nil, theirs: edited)])
         #expect(deleteChanged.merged == (try json("[\(task("1", "a"))]")))
     }
 
     @Test func aReorderOnOneSideIsKeptAndOnBothSidesConflicts() throws {
         let base = "[\(task("1", "a")), \(task("2", "b")), \(task("3", "c"))]"
-        let theirsReordered = try merge(base, "[\(task("1", "x")), \(task("2", "b")), \(task("3", "c"))]", "[\(task("3", "c")), \(task("1", "a")), \(task("2", "b"))]")
+        let theirsReordered = try merge(
+            base, "[\(task("1", "x")), \(task("2", "b")), \(task("3", "c"))]",
+            "[\(task("3", "c")), \(task("1", "a")), \(task("2", "b"))]")
         #expect(theirsReordered.conflicts.isEmpty)
         #expect(theirsReordered.merged == (try json("[\(task("3", "c")), \(task("1", "x")), \(task("2", "b"))]")))
-        let both = try merge(base, "[\(task("2", "b")), \(task("1", "a")), \(task("3", "c"))]", "[\(task("3", "c")), \(task("1", "a")), \(task("2", "b"))]")
+        let both = try merge(
+            base, "[\(task("2", "b")), \(task("1", "a")), \(task("3", "c"))]",
+            "[\(task("3", "c")), \(task("1", "a")), \(task("2", "b"))]")
         let orders = (try json(#"["1", "2", "3"]"#), try json(#"["2", "1", "3"]"#), try json(#"["3", "1", "2"]"#))
         #expect(both.conflicts == [JSONMerge.Conflict(path: ".", base: orders.0, ours: orders.1, theirs: orders.2)])
         #expect(both.merged == (try json("[\(task("2", "b")), \(task("1", "a")), \(task("3", "c"))]")))
@@ -119,8 +138,11 @@ import Testing
             #expect(forward.conflicts.map(\.path) == backward.conflicts.map(\.path))
             #expect(forward.conflicts.map(\.ours) == backward.conflicts.map(\.theirs))
             // One side's changes alone are that side.
-            #expect(JSONMerge.merge(base: base, ours: base, theirs: theirs) == JSONMerge.Result(merged: theirs, conflicts: []))
-            #expect(JSONMerge.merge(base: base, ours: ours, theirs: ours) == JSONMerge.Result(merged: ours, conflicts: []))
+            #expect(
+                JSONMerge.merge(base: base, ours: base, theirs: theirs)
+                    == JSONMerge.Result(merged: theirs, conflicts: []))
+            #expect(
+                JSONMerge.merge(base: base, ours: ours, theirs: ours) == JSONMerge.Result(merged: ours, conflicts: []))
         }
     }
 }

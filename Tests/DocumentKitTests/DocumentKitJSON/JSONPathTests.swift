@@ -1,9 +1,11 @@
-@testable import DocumentKit
 import Foundation
 import Testing
 
+@testable import DocumentKit
+
 @Suite struct JSONPathTests {
-    let document = JSONValue.parseArgument(#"{"name": "G", "tasks": [{"id": "A1", "title": "a"}, {"id": "B2", "title": "b"}], "odd key": {"x.y": 1}}"#)
+    let document = JSONValue.parseArgument(
+        #"{"name": "G", "tasks": [{"id": "A1", "title": "a"}, {"id": "B2", "title": "b"}], "odd key": {"x.y": 1}}"#)
 
     @Test(arguments: [
         ("name", #""G""#),
@@ -12,7 +14,7 @@ import Testing
         ("tasks[-1].title", #""b""#),
         ("tasks[id=a1].title", #""a""#),
         (#"["odd key"]["x.y"]"#, "1"),
-        (".", nil),
+        (".", nil)
     ])
     func getsValues(path: String, expected: String?) throws {
         let value = try document.value(at: JSONPath(parsing: path))
@@ -30,7 +32,7 @@ import Testing
         ("tasks[*", "expected ']'"),
         ("tasks..title", "expected a field name"),
         ("tasks[0]title", "expected '.' or '['"),
-        (#"["open"#, "unterminated quoted key"),
+        (#"["open"#, "unterminated quoted key")
     ])
     func malformedPathsAreUsageErrors(path: String, message: String) {
         #expect {
@@ -45,7 +47,8 @@ import Testing
         #expect {
             try document.value(at: JSONPath(parsing: "tasks[5]"))
         } throws: { error in
-            (error as! DocumentKitError).message == "no value at tasks[5]: index 5 is out of range (the array has 2 elements)"
+            (error as! DocumentKitError).message
+                == "no value at tasks[5]: index 5 is out of range (the array has 2 elements)"
         }
         #expect {
             try document.value(at: JSONPath(parsing: "name.first"))
@@ -86,7 +89,7 @@ import Testing
     @Test(arguments: [
         "name", "tasks[2].title", "tasks[-1]", "tasks[+]", "tasks[+].title", "tasks[id=A1].title", "tasks[*]",
         "tasks[*].title", "columns[*].tasks[*]", "[*]", "[*][0]", #"["a b"].c"#, #"["*"]"#, #"["$"].x"#, #"["["]"#,
-        #"["quote\"d"][*]"#, "x[0][*][-2]", ".",
+        #"["quote\"d"][*]"#, "x[0][*][-2]", "."
     ])
     func printedPathsParseBackToThemselves(text: String) throws {
         let path = try JSONPath(parsing: text)
@@ -115,7 +118,8 @@ import Testing
 
     @Test func aWildcardParsesAsEveryElement() throws {
         #expect(try JSONPath(parsing: "tasks[*].title").components == [.key("tasks"), .wildcard, .key("title")])
-        #expect(try JSONPath(parsing: #"tasks["*"]"#).components == [.key("tasks"), .key("*")], "a quoted star is a key")
+        #expect(
+            try JSONPath(parsing: #"tasks["*"]"#).components == [.key("tasks"), .key("*")], "a quoted star is a key")
         #expect(try JSONPath(parsing: "tasks[*].title").hasWildcard)
         #expect(try !JSONPath(parsing: "tasks[0].title").hasWildcard)
     }
@@ -125,28 +129,39 @@ import Testing
         #expect(values == [.string("a"), .string("b")])
         #expect(try document.values(at: JSONPath(parsing: "tasks[*]")).count == 2)
         #expect(try document.values(at: JSONPath(parsing: "name")) == [.string("G")], "a plain path is one value")
-        let nested = JSONValue.parseArgument(#"{"columns": [{"tasks": [1, 2]}, {"tasks": []}, {"other": 0}, {"tasks": [3]}]}"#)
-        #expect(try nested.values(at: JSONPath(parsing: "columns[*].tasks[*]")) == [.integer(1), .integer(2), .integer(3)])
-        #expect(try nested.values(at: JSONPath(parsing: "columns[*].tasks[-1]")) == [.integer(2), .integer(3)],
-                "elements where the rest names nothing are left out")
+        let nested = JSONValue.parseArgument(
+            #"{"columns": [{"tasks": [1, 2]}, {"tasks": []}, {"other": 0}, {"tasks": [3]}]}"#)
+        #expect(
+            try nested.values(at: JSONPath(parsing: "columns[*].tasks[*]")) == [.integer(1), .integer(2), .integer(3)])
+        #expect(
+            try nested.values(at: JSONPath(parsing: "columns[*].tasks[-1]")) == [.integer(2), .integer(3)],
+            "elements where the rest names nothing are left out")
         // The one-value lookup refuses a wildcard rather than pick one.
         #expect {
             try document.value(at: JSONPath(parsing: "tasks[*].title"))
         } throws: { error in
             let error = error as! DocumentKitError
-            return error.code == .usage && error.description == "tasks[*].title: a path with [*] names several values; here it must name one"
+            return error.code == .usage
+                && error.description == "tasks[*].title: a path with [*] names several values; here it must name one"
         }
     }
 
     @Test func aWildcardThatReachesNothingSaysWhereItFailedFirst() {
         let cases: [(String, String)] = [
             ("tasks[*].tag", "no value at tasks[*].tag: nothing matches (tasks[0].tag: no such field)"),
-            ("odd key[*]", "no value at [\"odd key\"][*]: nothing matches ([\"odd key\"][*]: [\"odd key\"] is an object, not an array)"),
+            (
+                "odd key[*]",
+                "no value at [\"odd key\"][*]: nothing matches ([\"odd key\"][*]: [\"odd key\"] is an object, not an array)"
+            ),
             ("name[*]", "no value at name[*]: nothing matches (name[*]: name is a string, not an array)"),
-            ("tasks[*].title[*]", "no value at tasks[*].title[*]: nothing matches (tasks[0].title[*]: tasks[0].title is a string, not an array)"),
+            (
+                "tasks[*].title[*]",
+                "no value at tasks[*].title[*]: nothing matches (tasks[0].title[*]: tasks[0].title is a string, not an array)"
+            )
         ]
         for (text, message) in cases {
-            let path = text == "odd key[*]" ? JSONPath(components: [.key("odd key"), .wildcard]) : try! JSONPath(parsing: text)
+            let path =
+                text == "odd key[*]" ? JSONPath(components: [.key("odd key"), .wildcard]) : try! JSONPath(parsing: text)
             #expect {
                 try document.values(at: path)
             } throws: { error in
@@ -158,7 +173,8 @@ import Testing
         #expect {
             try empty.values(at: JSONPath(parsing: "tasks[*].title"))
         } throws: { error in
-            (error as! DocumentKitError).message == "no value at tasks[*].title: nothing matches (tasks[*]: the array is empty)"
+            (error as! DocumentKitError).message
+                == "no value at tasks[*].title: nothing matches (tasks[*]: the array is empty)"
         }
     }
 
@@ -166,7 +182,9 @@ import Testing
         var json = document
         try json.setValue(.string("done"), at: JSONPath(parsing: "tasks[*].status"))
         #expect(try json.values(at: JSONPath(parsing: "tasks[*].status")) == [.string("done"), .string("done")])
-        #expect(try json.values(at: JSONPath(parsing: "tasks[*].title")) == [.string("a"), .string("b")], "the rest is kept")
+        #expect(
+            try json.values(at: JSONPath(parsing: "tasks[*].title")) == [.string("a"), .string("b")], "the rest is kept"
+        )
         try json.setValue(.string("x"), at: JSONPath(parsing: "tasks[*].tags[+]"))
         #expect(try json.values(at: JSONPath(parsing: "tasks[*].tags[*]")) == [.string("x"), .string("x")])
 
@@ -175,7 +193,7 @@ import Testing
             (#"{"tasks": []}"#, "no value at tasks[*]: the array is empty"),
             (#"{}"#, "no value at tasks: no such field"),
             (#"{"tasks": {"a": {}}}"#, "no value at tasks[*]: tasks is an object, not an array"),
-            (#"{"tasks": [{}, 3]}"#, "no value at tasks[1].status: tasks[1] is a number, not an object"),
+            (#"{"tasks": [{}, 3]}"#, "no value at tasks[1].status: tasks[1] is a number, not an object")
         ]
         for (text, message) in failures {
             var json = JSONValue.parseArgument(text)
@@ -197,18 +215,21 @@ import Testing
             try json.removeValue(at: JSONPath(parsing: "tasks[*].tag"))
         } throws: { error in
             let error = error as! DocumentKitError
-            return error.code == .notFound && error.message == "no value at tasks[*].tag: nothing matches (tasks[0].tag: has no field 'tag')"
+            return error.code == .notFound
+                && error.message == "no value at tasks[*].tag: nothing matches (tasks[0].tag: has no field 'tag')"
         }
         var lists = JSONValue.parseArgument(#"{"columns": [{"tasks": [1, 2]}, {"tasks": []}, {"tasks": [3, 4, 5]}]}"#)
         try lists.removeValue(at: JSONPath(parsing: "columns[*].tasks[0]"))
-        #expect(lists == JSONValue.parseArgument(#"{"columns": [{"tasks": [2]}, {"tasks": []}, {"tasks": [4, 5]}]}"#),
-                "an index after [*] is one element of each array: none shifts another")
+        #expect(
+            lists == JSONValue.parseArgument(#"{"columns": [{"tasks": [2]}, {"tasks": []}, {"tasks": [4, 5]}]}"#),
+            "an index after [*] is one element of each array: none shifts another")
         for text in ["tasks[*]", "columns[*].tasks[*]"] {
             #expect {
                 try lists.removeValue(at: JSONPath(parsing: text))
             } throws: { error in
                 let error = error as! DocumentKitError
-                return error.code == .usage && error.message.hasPrefix("[*] at the end would remove every element; to empty the array, set ")
+                return error.code == .usage
+                    && error.message.hasPrefix("[*] at the end would remove every element; to empty the array, set ")
             }
         }
     }

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// `JSONValue.changes(from:to:)` on JSON text gives exactly what the tree diff gives on the
 /// parsed texts: the same changes in the same order, or the same error.
@@ -9,7 +10,8 @@ import Testing
     private func treeDiff(_ old: Data, _ new: Data, depthLimit: Int = 256) -> Result<[JSONChange], DocumentKitError> {
         Result { () throws(DocumentKitError) in
             do {
-                return try JSONValue.parse(old, depthLimit: depthLimit).changes(to: JSONValue.parse(new, depthLimit: depthLimit))
+                return try JSONValue.parse(old, depthLimit: depthLimit).changes(
+                    to: JSONValue.parse(new, depthLimit: depthLimit))
             } catch let error as DocumentKitError {
                 throw error
             } catch {
@@ -32,11 +34,15 @@ import Testing
         }
     }
 
-    private func expectSameAsTreeDiff(_ old: Data, _ new: Data, depthLimit: Int = 256, _ comment: @autoclosure () -> String = "",
-                                      sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectSameAsTreeDiff(
+        _ old: Data, _ new: Data, depthLimit: Int = 256, _ comment: @autoclosure () -> String = "",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let expected = treeDiff(old, new, depthLimit: depthLimit)
         let actual = textDiff(old, new, depthLimit: depthLimit)
-        #expect(actual == expected, """
+        #expect(
+            actual == expected,
+            """
             \(comment())
             old: \(String(decoding: old, as: UTF8.self))
             new: \(String(decoding: new, as: UTF8.self))
@@ -47,40 +53,50 @@ import Testing
         let changes = try JSONValue.changes(from: Data(old.utf8), to: Data(new.utf8))
         #expect(try changes == treeDiff(Data(old.utf8), Data(new.utf8)).get())
         return changes.map { change in
-            [change.kind.rawValue, change.path, change.old?.jsonText(pretty: false), change.new?.jsonText(pretty: false)]
-                .compactMap { $0 }.joined(separator: " ")
+            [
+                change.kind.rawValue, change.path, change.old?.jsonText(pretty: false),
+                change.new?.jsonText(pretty: false)
+            ]
+            .compactMap { $0 }.joined(separator: " ")
         }
     }
 
     // MARK: Hand-written cases
 
     @Test func membersInSortedOrderWithTheirValues() throws {
-        #expect(try changes(#"{"b": 1, "a": {"x": [1, 2]}, "c": "same", "d": true}"#,
-                            #"{"c": "same", "e": null, "b": 2, "a": {"x": [1, 3, 4]}}"#) == [
-            "changed a.x[1] 2 3",
-            "added a.x[2] 4",
-            "changed b 1 2",
-            "removed d true",
-            "added e null",
-        ])
+        #expect(
+            try changes(
+                #"{"b": 1, "a": {"x": [1, 2]}, "c": "same", "d": true}"#,
+                #"{"c": "same", "e": null, "b": 2, "a": {"x": [1, 3, 4]}}"#) == [
+                    "changed a.x[1] 2 3",
+                    "added a.x[2] 4",
+                    "changed b 1 2",
+                    "removed d true",
+                    "added e null"
+                ])
     }
 
     @Test func tasksAreMatchedByIdAndReorderingIsReported() throws {
-        let old = #"{"tasks": [{"id": "A", "title": "one"}, {"id": "B", "title": "two"}, {"id": "C", "title": "three"}]}"#
-        let new = #"{"tasks": [{"id": "C", "title": "three"}, {"title": "2", "id": "B"}, {"id": "D", "title": "four"}]}"#
-        #expect(try changes(old, new) == [
-            #"removed tasks[id=A] {"id":"A","title":"one"}"#,
-            "changed tasks[id=B].title \"two\" \"2\"",
-            #"added tasks[id=D] {"id":"D","title":"four"}"#,
-            #"reordered tasks ["B","C"] ["C","B"]"#,
-        ])
+        let old =
+            #"{"tasks": [{"id": "A", "title": "one"}, {"id": "B", "title": "two"}, {"id": "C", "title": "three"}]}"#
+        let new =
+            #"{"tasks": [{"id": "C", "title": "three"}, {"title": "2", "id": "B"}, {"id": "D", "title": "four"}]}"#
+        #expect(
+            try changes(old, new) == [
+                #"removed tasks[id=A] {"id":"A","title":"one"}"#,
+                "changed tasks[id=B].title \"two\" \"2\"",
+                #"added tasks[id=D] {"id":"D","title":"four"}"#,
+                #"reordered tasks ["B","C"] ["C","B"]"#
+            ])
     }
 
     @Test func arraysWithoutDistinctIdsAreComparedByPosition() throws {
-        #expect(try changes(#"[{"id": "A", "v": 1}, {"id": "A", "v": 2}]"#, #"[{"id": "A", "v": 1}, {"id": "A", "v": 3}, 5]"#) == [
-            "changed [1].v 2 3",
-            "added [2] 5",
-        ])
+        #expect(
+            try changes(
+                #"[{"id": "A", "v": 1}, {"id": "A", "v": 2}]"#, #"[{"id": "A", "v": 1}, {"id": "A", "v": 3}, 5]"#) == [
+                    "changed [1].v 2 3",
+                    "added [2] 5"
+                ])
         #expect(try changes(#"[{"id": 1}]"#, #"[{"id": 2}]"#) == ["changed [0].id 1 2"])
         #expect(try changes("[]", #"[{"id": "A"}]"#) == [#"added [id=A] {"id":"A"}"#])
     }
@@ -88,20 +104,27 @@ import Testing
     @Test func blobReferencesAreSingleValues() throws {
         let old = #"{"thumbnail": {"$blob": "aa", "size": 1, "mediaType": "image/png"}}"#
         let new = #"{"thumbnail": {"$blob": "bb", "size": 1, "mediaType": "image/png"}}"#
-        #expect(try changes(old, new) == [
-            #"changed thumbnail {"$blob":"aa","mediaType":"image/png","size":1} {"$blob":"bb","mediaType":"image/png","size":1}"#,
-        ])
+        #expect(
+            try changes(old, new) == [
+                #"changed thumbnail {"$blob":"aa","mediaType":"image/png","size":1} {"$blob":"bb","mediaType":"image/png","size":1}"#
+            ])
         let respelled = #"{ "thumbnail" : { "size" : 1, "mediaType" : "image\/png", "$blob" : "\u0061a" } }"#
         #expect(try changes(old, respelled) == [])
         // A `$blob` that is not a string does not make a blob reference.
-        #expect(try changes(#"{"t": {"$blob": 1, "size": 1}}"#, #"{"t": {"$blob": 1, "size": 2}}"#) == ["changed t.size 1 2"])
+        #expect(
+            try changes(#"{"t": {"$blob": 1, "size": 1}}"#, #"{"t": {"$blob": 1, "size": 2}}"#) == [
+                "changed t.size 1 2"
+            ])
     }
 
     @Test func differencesOfSpellingAloneAreNoChanges() throws {
         let pretty = GeneratedProject.document(taskCount: 50, seed: 3).encoded()
         let compact = try JSONValue.parse(pretty).encoded(pretty: false)
         #expect(try JSONValue.changes(from: pretty, to: compact) == [])
-        #expect(try changes(#"{"a": "\u0041\/", "b": 1e2, "c": [1, 2], "d": "é"}"#, "{\"d\":\"e\u{301}\",\"c\":[1,2],\"b\":100.0,\"a\":\"A/\"}") == [])
+        #expect(
+            try changes(
+                #"{"a": "\u0041\/", "b": 1e2, "c": [1, 2], "d": "é"}"#,
+                "{\"d\":\"e\u{301}\",\"c\":[1,2],\"b\":100.0,\"a\":\"A/\"}") == [])
         // 1 and 1.0 are different values (an integer and a double), as in the tree diff.
         #expect(try changes(#"{"n": 1}"#, #"{"n": 1.0}"#) == ["changed n 1 1"])
     }
@@ -125,8 +148,11 @@ import Testing
             let oldText = RandomJSON.text(old, using: &random)
             let newText = RandomJSON.text(new, using: &random)
             expectSameAsTreeDiff(oldText, newText, "seed \(seed), round \(round)")
-            if let oldValue = try? JSONValue.parse(oldText), let newValue = try? JSONValue.parse(newText), oldValue == newValue {
-                #expect((try? JSONValue.changes(from: oldText, to: newText)) == [], "the same value, written differently")
+            if let oldValue = try? JSONValue.parse(oldText), let newValue = try? JSONValue.parse(newText),
+                oldValue == newValue
+            {
+                #expect(
+                    (try? JSONValue.changes(from: oldText, to: newText)) == [], "the same value, written differently")
             }
         }
     }
@@ -171,11 +197,13 @@ import Testing
     // MARK: Malformed text
 
     @Test(arguments: [
-        #"{"a": 1, "a": 2}"#, "[1, 2", "{\"a\" 1}", #""\ud800""#, "\"a\u{01}\"", "01", "[1,]", "nul", "1e999", "{\n  \"a\": tru\n}", "",
+        #"{"a": 1, "a": 2}"#, "[1, 2", "{\"a\" 1}", #""\ud800""#, "\"a\u{01}\"", "01", "[1,]", "nul", "1e999",
+        "{\n  \"a\": tru\n}", "",
         #"{"a": [{"b": 1, "b": 2}]}"#, #"{"x": "\q"}"#, #"{"x": "a\u12"}"#, "[\"\\n\u{01}\"]", "\"abc", "\"abc\\",
-        "[1e400, 2]", "[" + String(repeating: "9", count: 400) + "]", "[-]", "[1.]", "[1e+]", #"{"a": 1 "b": 2}"#, "{1: 2}", "[1] x",
+        "[1e400, 2]", "[" + String(repeating: "9", count: 400) + "]", "[-]", "[1.]", "[1e+]", #"{"a": 1 "b": 2}"#,
+        "{1: 2}", "[1] x",
         #"{"k1":0,"k2":0,"k3":0,"k4":0,"k5":0,"k6":0,"k7":0,"k8":0,"k9":0,"k10":0,"k11":0,"k12":0,"k13":0,"k14":0,"k15":0,"k16":0,"k17":0,"k18":0,"k3":0}"#,
-        "{\"caf\u{E9}\": 1, \"cafe\u{301}\": 2}",
+        "{\"caf\u{E9}\": 1, \"cafe\u{301}\": 2}"
     ])
     func refusesMalformedTextWithTheParsersError(text: String) {
         let bad = Data(text.utf8)
@@ -191,9 +219,12 @@ import Testing
 
     @Test func refusesInvalidUTF8WhereTheParserDoes() {
         let cases: [[UInt8]] = [
-            [0x22, 0xFF, 0x22], [0x22, 0xC3, 0x22], [0x22, 0xC3, 0x5C, 0x6E, 0xA9, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22],
-            [0x22, 0xC0, 0xAF, 0x22], [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], [0x22, 0xC3, 0x01, 0x22], [0x22, 0xC3, 0xA9, 0x22],
-            [0x5B, 0x22, 0xE2, 0x82, 0xAC, 0x22, 0x2C, 0x22, 0xE2, 0x82, 0x22, 0x5D], [0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D],
+            [0x22, 0xFF, 0x22], [0x22, 0xC3, 0x22], [0x22, 0xC3, 0x5C, 0x6E, 0xA9, 0x22],
+            [0x22, 0xED, 0xA0, 0x80, 0x22],
+            [0x22, 0xC0, 0xAF, 0x22], [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], [0x22, 0xC3, 0x01, 0x22],
+            [0x22, 0xC3, 0xA9, 0x22],
+            [0x5B, 0x22, 0xE2, 0x82, 0xAC, 0x22, 0x2C, 0x22, 0xE2, 0x82, 0x22, 0x5D],
+            [0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D]
         ]
         for bytes in cases { expectSameAsTreeDiff(Data(bytes), Data("1".utf8)) }
     }
@@ -202,7 +233,8 @@ import Testing
         let deep = Data((String(repeating: "[", count: 257) + String(repeating: "]", count: 257)).utf8)
         let fine = Data((String(repeating: "[", count: 256) + "1" + String(repeating: "]", count: 256)).utf8)
         expectSameAsTreeDiff(deep, fine)
-        expectSameAsTreeDiff(fine, Data((String(repeating: "[", count: 256) + "2" + String(repeating: "]", count: 256)).utf8))
+        expectSameAsTreeDiff(
+            fine, Data((String(repeating: "[", count: 256) + "2" + String(repeating: "]", count: 256)).utf8))
         expectSameAsTreeDiff(Data(#"{"a": {"b": [1]}}"#.utf8), Data(#"{"a": {"b": [2]}}"#.utf8), depthLimit: 3)
         expectSameAsTreeDiff(Data(#"{"a": {"b": [1]}}"#.utf8), Data(#"{"a": {"b": [2]}}"#.utf8), depthLimit: 2)
     }

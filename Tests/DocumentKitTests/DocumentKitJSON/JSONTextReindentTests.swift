@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import DocumentKitJSON
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// A record encoded alone, indented to sit where it goes in the document's text.
 @Suite struct JSONTextReindentTests {

@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import DocumentKitJSON
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Decoding from a parsed tree, as a one-record edit decodes the records it changes: the
 /// same values `JSONDecoder` gives for the same text.
@@ -44,7 +45,8 @@ import Testing
     @Test func handsItsUserInfoToNestedValues() throws {
         var decoder = JSONValueDecoder()
         decoder.userInfo[Contextual.key] = "context"
-        let nested = try decoder.decode([String: [Contextual]].self, from: JSONValue.parse(Data(#"{"a": [{}, {}]}"#.utf8)))
+        let nested = try decoder.decode(
+            [String: [Contextual]].self, from: JSONValue.parse(Data(#"{"a": [{}, {}]}"#.utf8)))
         #expect(nested["a"]?.map(\.seen) == ["context", "context"])
     }
 }

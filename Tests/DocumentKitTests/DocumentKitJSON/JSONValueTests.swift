@@ -1,14 +1,19 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 @Suite struct JSONValueTests {
     @Test func parsesEveryKindOfValue() throws {
         let value = try JSONValue.parse(Data(#"{"a": [1, -2.5, 1e3, true, false, null, "x"], "b": {}, "c": []}"#.utf8))
-        #expect(value == .object([
-            "a": .array([.integer(1), .number(-2.5), .number(1000), .bool(true), .bool(false), .null, .string("x")]),
-            "b": .object([:]), "c": .array([]),
-        ]))
+        #expect(
+            value
+                == .object([
+                    "a": .array([
+                        .integer(1), .number(-2.5), .number(1000), .bool(true), .bool(false), .null, .string("x")
+                    ]),
+                    "b": .object([:]), "c": .array([])
+                ]))
     }
 
     @Test func decodesEscapesAndSurrogatePairs() throws {
@@ -27,7 +32,7 @@ import Testing
         ("nul", "unexpected word"),
         ("1e999", "out of range"),
         ("{\n  \"a\": tru\n}", "at line 2, column 8"),
-        ("", "unexpected end of input"),
+        ("", "unexpected end of input")
     ])
     func refusesMalformedJSONSayingWhere(text: String, message: String) {
         #expect {
@@ -50,19 +55,22 @@ import Testing
     }
 
     @Test func serializesWithSortedKeysInBothLayouts() throws {
-        let value = JSONValue.object(["b": .array([.integer(1), .string("é\n\"")]), "a": .object([:]), "c": .array([]), "d": .number(0.5)])
+        let value = JSONValue.object([
+            "b": .array([.integer(1), .string("é\n\"")]), "a": .object([:]), "c": .array([]), "d": .number(0.5)
+        ])
         #expect(value.jsonText(pretty: false) == #"{"a":{},"b":[1,"é\n\""],"c":[],"d":0.5}"#)
-        #expect(value.jsonText() == """
-            {
-              "a" : {},
-              "b" : [
-                1,
-                "é\\n\\""
-              ],
-              "c" : [],
-              "d" : 0.5
-            }
-            """)
+        #expect(
+            value.jsonText() == """
+                {
+                  "a" : {},
+                  "b" : [
+                    1,
+                    "é\\n\\""
+                  ],
+                  "c" : [],
+                  "d" : 0.5
+                }
+                """)
         #expect(try JSONValue.parse(value.encoded()) == value)
     }
 
@@ -84,8 +92,13 @@ import Testing
             """
         let generated = try ExternalTool.python(script)
         let parsed = try JSONValue.parse(generated.standardOutput)
-        let checked = try ExternalTool.python3.run(["-c", "import json, sys; a = json.loads(sys.argv[1]); b = json.loads(sys.stdin.buffer.read()); print(a == b)", generated.output],
-                                                   input: parsed.encoded(pretty: false))
+        let checked = try ExternalTool.python3.run(
+            [
+                "-c",
+                "import json, sys; a = json.loads(sys.argv[1]); b = json.loads(sys.stdin.buffer.read()); print(a == b)",
+                generated.output
+            ],
+            input: parsed.encoded(pretty: false))
         #expect(checked.output == "True\n", "\(checked.standardError)")
     }
 }

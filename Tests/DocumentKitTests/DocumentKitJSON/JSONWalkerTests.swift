@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// The one walker reads JSON text for both building values and only checking them; these
 /// pin that the two agree on every text, and what the trusting skim of checked text does.
@@ -8,7 +9,10 @@ import Testing
     /// The message of parsing and of checking `text`, or `nil` for the one that accepts it.
     private func outcomes(_ text: Data) -> (parse: String?, check: String?) {
         func message(_ body: () throws -> Void) -> String? {
-            do { try body(); return nil } catch { return "\(error)" }
+            do {
+                try body()
+                return nil
+            } catch { return "\(error)" }
         }
         return (message { _ = try JSONValue.parse(text) }, message { try JSONValue.check(text) })
     }
@@ -24,7 +28,7 @@ import Testing
         "[1.5e400]", "[123456789012345678901234]", "[-0.5e-3, 1E+2]",
         "{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6,\"g\":7,\"h\":8,\"i\":9,\"j\":10,\"k\":11,\"l\":12,\"m\":13,\"n\":14,\"o\":15,\"p\":16,\"q\":17,\"a\":18}",
         "{\"\\u0041\": 1, \"A\": 2}",
-        "\u{FEFF}{}", "  [true, false, null]  x",
+        "\u{FEFF}{}", "  [true, false, null]  x"
     ])
     func buildingAndCheckingGiveTheSameVerdictAndMessage(text: String) {
         let result = outcomes(Data(text.utf8))
@@ -52,8 +56,9 @@ import Testing
     }
 
     @Test func escapedNamesAreDecodedForTheDuplicateMessage() {
-        #expect(outcomes(Data(#"{"tab\t": 1, "tab\u0009": 2}"#.utf8)).check
-            == "not valid JSON: duplicate member name 'tab\\t' at line 1, column 14")  // one line
+        #expect(
+            outcomes(Data(#"{"tab\t": 1, "tab\u0009": 2}"#.utf8)).check
+                == "not valid JSON: duplicate member name 'tab\\t' at line 1, column 14")  // one line
     }
 
     @Test func theSkimFollowsStringsAndBracketsAndStopsAtTheEnd() {

@@ -1,7 +1,8 @@
-@testable import DocumentKitS3
 import Foundation
 import NIOCore
 import Testing
+
+@testable import DocumentKitS3
 
 /// The S3 client on a link that fails: answers cut short or stalled are tried again and
 /// never taken for content, error documents are read whole, and a conditional write whose
@@ -15,17 +16,22 @@ import Testing
     /// A client of `proxy` that retries at once (no backoff: no wait to time), with a
     /// deadline of 1 s.
     private func client(_ proxy: FaultProxy, of server: S3TestServer, retries: Int = 10) -> S3Client {
-        var client = S3Client(endpoint: URL(string: proxy.endpoint)!, region: "us-east-1", credentials: credentials(server))
+        var client = S3Client(
+            endpoint: URL(string: proxy.endpoint)!, region: "us-east-1", credentials: credentials(server))
         client.retryPolicy = S3RetryPolicy(maxRetries: retries, timeout: .seconds(1))
         client.retryPolicy.jitter = { 0 }
         return client
     }
 
     /// A proxy in front of `server` that faults as asked, with this suite's seed.
-    private func faultProxy(_ server: S3TestServer, rate: Double, faults: [FaultProxy.Fault], stallSeconds: Double = 3, limit: Int = .max,
-                       only: @escaping @Sendable (String) -> Bool = { _ in true }) throws -> FaultProxy {
-        try FaultProxy(upstreamPort: try #require(server.endpoint.port), seed: Self.seed, rate: rate, faults: faults, stallSeconds: stallSeconds,
-                       limit: limit, only: only)
+    private func faultProxy(
+        _ server: S3TestServer, rate: Double, faults: [FaultProxy.Fault], stallSeconds: Double = 3, limit: Int = .max,
+        only: @escaping @Sendable (String) -> Bool = { _ in true }
+    ) throws -> FaultProxy {
+        try FaultProxy(
+            upstreamPort: try #require(server.endpoint.port), seed: Self.seed, rate: rate, faults: faults,
+            stallSeconds: stallSeconds,
+            limit: limit, only: only)
     }
 
     /// A client of the server itself, to look at the bucket.
@@ -47,7 +53,9 @@ import Testing
             policy.jitter = { jitter }
             let number = (retry - 1) % 12 + 1
             let delay = policy.delay(beforeRetry: number)
-            #expect(delay >= 0 && delay < min(20, 0.1 * pow(2, Double(number - 1))), "retry \(number) waits \(delay) s (seed \(Self.seed))")
+            #expect(
+                delay >= 0 && delay < min(20, 0.1 * pow(2, Double(number - 1))),
+                "retry \(number) waits \(delay) s (seed \(Self.seed))")
         }
     }
 
@@ -64,9 +72,16 @@ import Testing
         let server = try S3TestServer(service, bucket: "faults")
         let bucket = server.bucket("faults")
         let proxy = try faultProxy(server, rate: 1, faults: [.slowDown])
-        let error = await #expect(throws: S3Error.self) { try await client(proxy, of: server, retries: 2).get(bucket: bucket, key: "k") }
-        #expect(error?.kind == .service(status: 503, code: "SlowDown") && error?.requestID == "fault-proxy" && error?.retries == 2)
-        #expect(error?.description == "GetObject \(bucket)/k: HTTP 503 SlowDown: Please reduce your request rate. (request fault-proxy; gave up after 2 retries)")
+        let error = await #expect(throws: S3Error.self) {
+            try await client(proxy, of: server, retries: 2).get(bucket: bucket, key: "k")
+        }
+        #expect(
+            error?.kind == .service(status: 503, code: "SlowDown") && error?.requestID == "fault-proxy"
+                && error?.retries == 2)
+        #expect(
+            error?.description
+                == "GetObject \(bucket)/k: HTTP 503 SlowDown: Please reduce your request rate. (request fault-proxy; gave up after 2 retries)"
+        )
         #expect(proxy.counts[.slowDown] == 3, "\(proxy.summary)")
     }
 
@@ -77,15 +92,21 @@ import Testing
         let server = try S3TestServer(service, bucket: "faults")
         let bucket = server.bucket("faults")
         let objects = (0..<6).map { Fixtures.noise(50_000 + $0, seed: Self.seed + UInt64($0)) }
-        for (index, data) in objects.enumerated() { try await direct(server).put(data, bucket: bucket, key: "k\(index)") }
-        let proxy = try faultProxy(server, rate: 0.5,
-                                   faults: [.cutShort, .stall, .internalError, .lostAnswer], stallSeconds: 2)
+        for (index, data) in objects.enumerated() {
+            try await direct(server).put(data, bucket: bucket, key: "k\(index)")
+        }
+        let proxy = try faultProxy(
+            server, rate: 0.5,
+            faults: [.cutShort, .stall, .internalError, .lostAnswer], stallSeconds: 2)
         let s3 = client(proxy, of: server)
         for (index, data) in objects.enumerated() {
             #expect(try await s3.get(bucket: bucket, key: "k\(index)")?.data == data, "k\(index) (\(proxy.summary))")
-            #expect(try await s3.head(bucket: bucket, key: "k\(index)")?.size == UInt64(data.count), "k\(index) (\(proxy.summary))")
+            #expect(
+                try await s3.head(bucket: bucket, key: "k\(index)")?.size == UInt64(data.count),
+                "k\(index) (\(proxy.summary))")
         }
-        #expect(try await s3.list(bucket: bucket, prefix: "k").map(\.key) == (0..<6).map { "k\($0)" }, "\(proxy.summary)")
+        #expect(
+            try await s3.list(bucket: bucket, prefix: "k").map(\.key) == (0..<6).map { "k\($0)" }, "\(proxy.summary)")
         #expect(try await s3.head(bucket: bucket, key: "none") == nil, "only a 404 is absence")
         for fault in [FaultProxy.Fault.cutShort, .stall] { #expect((proxy.counts[fault] ?? 0) > 0, "\(proxy.summary)") }
         // One retry per fault at least (a request slowed past its deadline by a loaded machine is one more).
@@ -104,7 +125,8 @@ import Testing
         let data = Fixtures.noise(100_000, seed: Self.seed)
         try await s3.put(data, bucket: bucket, key: "k")
         #expect(try await direct(server).get(bucket: bucket, key: "k")?.data == data)
-        #expect(proxy.counts[.damagedBody] == 1 && s3.budget.retries == 1, "\(proxy.summary), \(s3.budget.retries) retries")
+        #expect(
+            proxy.counts[.damagedBody] == 1 && s3.budget.retries == 1, "\(proxy.summary), \(s3.budget.retries) retries")
     }
 
     /// A conditional write applied whose answer became a 500: the key holds its bytes, so it
@@ -113,14 +135,19 @@ import Testing
     func aConditionalWriteWhoseAnswerWasLostIsSettledByReadingBack(_ service: S3Service) async throws {
         let server = try S3TestServer(service, bucket: "faults")
         let bucket = server.bucket("faults")
-        let proxy = try faultProxy(server, rate: 1, faults: [.lostAnswer],
-                                   only: { $0.hasPrefix("PUT ") })
+        let proxy = try faultProxy(
+            server, rate: 1, faults: [.lostAnswer],
+            only: { $0.hasPrefix("PUT ") })
         let s3 = client(proxy, of: server)
-        #expect(try await s3.putIfUnchanged(Data("first".utf8), bucket: bucket, key: "head", ifTag: nil), "applied, answer lost: won")
+        #expect(
+            try await s3.putIfUnchanged(Data("first".utf8), bucket: bucket, key: "head", ifTag: nil),
+            "applied, answer lost: won")
         let first = try #require(try await direct(server).get(bucket: bucket, key: "head"))
         #expect(first.data == Data("first".utf8))
         try await direct(server).put(Data("theirs".utf8), bucket: bucket, key: "head")
-        #expect(try await !s3.putIfUnchanged(Data("mine".utf8), bucket: bucket, key: "head", ifTag: first.etag), "another writer's: lost")
+        #expect(
+            try await !s3.putIfUnchanged(Data("mine".utf8), bucket: bucket, key: "head", ifTag: first.etag),
+            "another writer's: lost")
         #expect(try await direct(server).get(bucket: bucket, key: "head")?.data == Data("theirs".utf8))
         #expect(proxy.counts[.lostAnswer] == 2, "\(proxy.summary)")
     }
@@ -131,22 +158,29 @@ import Testing
     func aConditionalWriteNeverAppliedIsSentAgainWhileTheObjectIsUnchanged(_ service: S3Service) async throws {
         let server = try S3TestServer(service, bucket: "faults")
         let bucket = server.bucket("faults")
-        let proxy = try faultProxy(server, rate: 1, faults: [.internalError],
-                                   limit: 2, only: { $0.hasPrefix("PUT ") })
+        let proxy = try faultProxy(
+            server, rate: 1, faults: [.internalError],
+            limit: 2, only: { $0.hasPrefix("PUT ") })
         let s3 = client(proxy, of: server)
         #expect(try await s3.putIfUnchanged(Data("first".utf8), bucket: bucket, key: "head", ifTag: nil))
         #expect(try await direct(server).get(bucket: bucket, key: "head")?.data == Data("first".utf8))
         #expect(proxy.counts[.internalError] == 2 && s3.budget.retries == 2, "\(proxy.summary)")
         // Failing each time, it gives up once its retries ran out, having written nothing.
-        let failing = try faultProxy(server, rate: 1, faults: [.internalError],
-                                     only: { $0.hasPrefix("PUT ") })
+        let failing = try faultProxy(
+            server, rate: 1, faults: [.internalError],
+            only: { $0.hasPrefix("PUT ") })
         let error = await #expect(throws: S3Error.self) {
-            try await client(failing, of: server, retries: 1).putIfUnchanged(Data("second".utf8), bucket: bucket, key: "other", ifTag: nil)
+            try await client(failing, of: server, retries: 1).putIfUnchanged(
+                Data("second".utf8), bucket: bucket, key: "other", ifTag: nil)
         }
-        #expect(error?.kind == .service(status: 500, code: "InternalError") && error?.retries == 1 && error?.operation == "PutObject")
+        #expect(
+            error?.kind == .service(status: 500, code: "InternalError") && error?.retries == 1
+                && error?.operation == "PutObject")
         #expect(try await direct(server).head(bucket: bucket, key: "other") == nil)
         // A 500 where the object is another's (written before): a lost race, not retried.
-        #expect(try await !client(failing, of: server).putIfUnchanged(Data("second".utf8), bucket: bucket, key: "head", ifTag: nil))
+        #expect(
+            try await !client(failing, of: server).putIfUnchanged(
+                Data("second".utf8), bucket: bucket, key: "head", ifTag: nil))
         #expect(failing.counts[.internalError] == 3, "\(failing.summary)")
     }
 
@@ -156,14 +190,16 @@ import Testing
     func aCompletedUploadWhoseAnswerWasLostIsRecognised(_ service: S3Service) async throws {
         let server = try S3TestServer(service, bucket: "faults")
         let bucket = server.bucket("faults")
-        let proxy = try faultProxy(server, rate: 1, faults: [.lostAnswer],
-                                   limit: 1, only: { $0.hasPrefix("POST ") && $0.contains("uploadId=") })
+        let proxy = try faultProxy(
+            server, rate: 1, faults: [.lostAnswer],
+            limit: 1, only: { $0.hasPrefix("POST ") && $0.contains("uploadId=") })
         let s3 = client(proxy, of: server)
         let part = 5 << 20
         let data = Fixtures.noise(part + 1000, seed: Self.seed)
         let upload = try await s3.startMultipartUpload(bucket: bucket, key: "big")
         let one = try await s3.uploadPart(data.prefix(part), number: 1, uploadID: upload, bucket: bucket, key: "big")
-        let two = try await s3.uploadPart(data.suffix(from: part), number: 2, uploadID: upload, bucket: bucket, key: "big")
+        let two = try await s3.uploadPart(
+            data.suffix(from: part), number: 2, uploadID: upload, bucket: bucket, key: "big")
         try await s3.completeMultipartUpload(uploadID: upload, parts: [1: one, 2: two], bucket: bucket, key: "big")
         #expect(try await direct(server).get(bucket: bucket, key: "big")?.data == data)
         #expect(proxy.counts[.lostAnswer] == 1, "\(proxy.summary)")

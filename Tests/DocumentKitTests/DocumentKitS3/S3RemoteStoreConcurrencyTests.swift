@@ -1,7 +1,8 @@
-@testable import DocumentKit
-@testable import DocumentKitS3
 import Foundation
 import Testing
+
+@testable import DocumentKit
+@testable import DocumentKitS3
 
 /// A large file's parts go up side by side (issue 24: transfers side by side), no more at
 /// once than the store's buffer budget holds, and an upload interrupted with parts under
@@ -12,14 +13,17 @@ import Testing
 
     private func store(_ server: S3TestServer, at endpoint: URL, retries: Int = 8) -> S3RemoteStore {
         let credentials = S3Credentials(accessKeyID: server.credentials.id, secretAccessKey: server.credentials.secret)
-        let store = S3RemoteStore(bucket: "parts", prefix: "p", endpoint: endpoint, region: "us-east-1", credentials: credentials,
-                                  retryPolicy: S3RetryPolicy(maxRetries: retries))
+        let store = S3RemoteStore(
+            bucket: "parts", prefix: "p", endpoint: endpoint, region: "us-east-1", credentials: credentials,
+            retryPolicy: S3RetryPolicy(maxRetries: retries))
         store.partSize = 5 << 20
         return store
     }
 
     private func client(_ server: S3TestServer) -> S3Client {
-        S3Client(endpoint: server.endpoint, region: "us-east-1", credentials: S3Credentials(accessKeyID: server.credentials.id, secretAccessKey: server.credentials.secret))
+        S3Client(
+            endpoint: server.endpoint, region: "us-east-1",
+            credentials: S3Credentials(accessKeyID: server.credentials.id, secretAccessKey: server.credentials.secret))
     }
 
     /// Through a link with 30 ms each way, the parts of one file are on their way together,
@@ -34,7 +38,9 @@ import Testing
         #expect(sent == UInt64(data.count))
         #expect(try store.read("blob")?.data == data)
         #expect(proxy.mostAtOnce >= 2, "parts one at a time")
-        #expect(proxy.mostAtOnce <= S3RemoteStore.bufferBudget / store.partSize, "\(proxy.mostAtOnce) parts at once: over the budget")
+        #expect(
+            proxy.mostAtOnce <= S3RemoteStore.bufferBudget / store.partSize,
+            "\(proxy.mostAtOnce) parts at once: over the budget")
         #expect(store.buffers.taken == 0)
     }
 
@@ -45,14 +51,17 @@ import Testing
     func anUploadInterruptedWithPartsUnderWayResumesFromThoseThatArrived() async throws {
         let server = try S3TestServer(bucket: "parts")
         // Every attempt at part 4 fails: the upload cannot finish through this proxy.
-        let proxy = try FaultProxy(upstreamPort: try #require(server.endpoint.port), seed: 2, rate: 1, faults: [.internalError], latency: 0.02,
-                                   only: { $0.contains("partNumber=4&") })
+        let proxy = try FaultProxy(
+            upstreamPort: try #require(server.endpoint.port), seed: 2, rate: 1, faults: [.internalError], latency: 0.02,
+            only: { $0.contains("partNumber=4&") })
         let failing = store(server, at: URL(string: proxy.endpoint)!, retries: 0)
         let data = Fixtures.noise(27 << 20, seed: 8)
         let error = #expect(throws: DocumentKitError.self) {
             try failing.upload("blob", from: FileWrapper(regularFileWithContents: data), size: UInt64(data.count))
         }
-        #expect(error?.message.contains("UploadPart blob") == true && error?.message.contains("500") == true && error?.path == "s3://parts/p", "\(String(describing: error))")
+        #expect(
+            error?.message.contains("UploadPart blob") == true && error?.message.contains("500") == true
+                && error?.path == "s3://parts/p", "\(String(describing: error))")
         #expect(failing.buffers.taken == 0, "a failed upload gives its buffers back")
 
         let client = client(server)
@@ -62,8 +71,11 @@ import Testing
         #expect(arrived[4] == nil && !arrived.isEmpty, "\(arrived.keys.sorted())")
 
         let resumed = store(server, at: server.endpoint)
-        let sent = try resumed.upload("blob", from: FileWrapper(regularFileWithContents: data), size: UInt64(data.count))
-        #expect(sent == UInt64(data.count) - arrived.values.reduce(0) { $0 + $1.size }, "parts that arrived are not sent again")
+        let sent = try resumed.upload(
+            "blob", from: FileWrapper(regularFileWithContents: data), size: UInt64(data.count))
+        #expect(
+            sent == UInt64(data.count) - arrived.values.reduce(0) { $0 + $1.size },
+            "parts that arrived are not sent again")
         #expect(try resumed.read("blob")?.data == data)
         #expect(try await client.unfinishedUploads(bucket: "parts", key: "p/blob").isEmpty)
     }

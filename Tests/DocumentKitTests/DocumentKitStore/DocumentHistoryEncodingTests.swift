@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import Foundation
-@testable import SampleProject
 import Testing
+
+@testable import DocumentKit
+@testable import SampleProject
 
 /// In format 2, old documents are stored as reverse deltas: small, exact, readable by
 /// other tools, and never in a loop. (Format 3's forward deltas: FormatThreeBundleTests.)
@@ -12,7 +13,8 @@ import Testing
         let url = directory.url.appendingPathComponent("h.dkproj")
         var metadata = SaveMetadata(author: "test", created: Date(timeIntervalSince1970: 1_767_225_600))
         metadata.formatVersion = 2
-        _ = try BundleEditor.create(at: url, type: Project.self, json: GeneratedProject.document(taskCount: 2_000, seed: 7), metadata: metadata)
+        _ = try BundleEditor.create(
+            at: url, type: Project.self, json: GeneratedProject.document(taskCount: 2_000, seed: 7), metadata: metadata)
         var texts = [try DocumentBundle(contentsOf: url).headDocumentData()]
         for save in 1...saves {
             let path = try JSONPath(parsing: "tasks[id=\(GeneratedProject.id(save * 37 % 2_000))].title")
@@ -54,7 +56,8 @@ import Testing
         #expect(first.utf8.count > Int(BundleWriter.compressionLimit) && first.utf8.count < 32 << 20)
         var metadata = SaveMetadata(author: "test")
         metadata.formatVersion = 2
-        _ = try BundleEditor.create(at: url, type: Project.self, json: GeneratedProject.document(taskCount: 1, seed: 1), metadata: metadata)
+        _ = try BundleEditor.create(
+            at: url, type: Project.self, json: GeneratedProject.document(taskCount: 1, seed: 1), metadata: metadata)
         let v1 = try Fixtures.saveVersion(of: url, json: first, schema: "4.0.0")
         let second = first.replacingOccurrences(of: "\"line 9000: ", with: "\"changed 9000: ")
         let v2 = try Fixtures.saveVersion(of: url, json: second, schema: "4.0.0")
@@ -90,8 +93,10 @@ import Testing
         let (url, texts) = try history(saves: 5, in: directory)
         // FORMAT.md §4's reader and §4.1's reference decoder, nothing else.
         let format = try String(contentsOf: Fixtures.repository.appendingPathComponent("FORMAT.md"), encoding: .utf8)
-        let decoder = try #require(format.components(separatedBy: "```python\n").dropFirst().first { $0.hasPrefix("def apply_delta") })
-        let reader = try #require(format.components(separatedBy: "```python\n").dropFirst().first { $0.hasPrefix("def read_object") })
+        let decoder = try #require(
+            format.components(separatedBy: "```python\n").dropFirst().first { $0.hasPrefix("def apply_delta") })
+        let reader = try #require(
+            format.components(separatedBy: "```python\n").dropFirst().first { $0.hasPrefix("def read_object") })
         let script = """
             import json, subprocess, sys, zipfile
             \(decoder.components(separatedBy: "```")[0])
@@ -112,7 +117,8 @@ import Testing
         let directory = try TemporaryDirectory()
         let (url, texts) = try history(saves: 2, in: directory)
         // Make the head's document a delta based on the oldest one, whose chain leads back.
-        let head = ObjectDigest.of(texts[2]).hex, oldest = ObjectDigest.of(texts[0]).hex
+        let head = ObjectDigest.of(texts[2]).hex
+        let oldest = ObjectDigest.of(texts[0]).hex
         let looped = directory.url.appendingPathComponent("looped.dkproj")
         let script = """
             import json, sys, zipfile
@@ -128,6 +134,8 @@ import Testing
         let validate = try Run.docctl(["validate", "looped.dkproj"], in: directory.url)
         #expect(validate.status == 1)
         #expect(validate.output.contains("object.delta-loop"), "\(validate.output)")
-        expectFailure(try Run.docctl(["cat", "looped.dkproj", "--version", "1"], in: directory.url), status: 65, containing: "loops back")
+        expectFailure(
+            try Run.docctl(["cat", "looped.dkproj", "--version", "1"], in: directory.url), status: 65,
+            containing: "loops back")
     }
 }

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// FORMAT.md is enough to read a bundle: `Tests/FormatReader/read_bundle.py`, written from
 /// the page alone and running the page's own Python, reads every version of every sample
@@ -21,7 +22,9 @@ import Testing
     private func rows(of url: URL) throws -> [Row] {
         let bundle = try DocumentBundle(contentsOf: url)
         return try bundle.manifest.versions.map {
-            Row(bundle: url.path, number: $0.number, id: $0.id, document: ObjectDigest.of(try bundle.documentData(of: $0)).hex)
+            Row(
+                bundle: url.path, number: $0.number, id: $0.id,
+                document: ObjectDigest.of(try bundle.documentData(of: $0)).hex)
         }
     }
 
@@ -29,10 +32,13 @@ import Testing
     /// documents stored as deltas, and text whose UTF-8 is longer than its characters.
     private func richBundle(in directory: TemporaryDirectory) throws -> URL {
         try Fixtures.write(Fixtures.noise(300_000), to: "photo.bin", in: directory.url)
-        try Fixtures.write(Data(String(repeating: "compressible text ", count: 20_000).utf8), to: "notes.txt", in: directory.url)
+        try Fixtures.write(
+            Data(String(repeating: "compressible text ", count: 20_000).utf8), to: "notes.txt", in: directory.url)
         try Run.docctl(["new", "rich.dkproj", "--name", "Zoë's ☀︎ plan"], in: directory.url)
         try Run.docctl(["attach", "rich.dkproj", "photo.bin", "--author", "Zoë"], in: directory.url)
-        try Run.docctl(["attach", "rich.dkproj", "notes.txt", "--as", "thumbnail", "-m", "línea 1\nlínea 2: más"], in: directory.url)
+        try Run.docctl(
+            ["attach", "rich.dkproj", "notes.txt", "--as", "thumbnail", "-m", "línea 1\nlínea 2: más"],
+            in: directory.url)
         for index in 0..<4 {
             try Run.docctl(["set", "rich.dkproj", "tasks[+]", #"{"title": "Tâche \#(index)"}"#], in: directory.url)
         }
@@ -49,7 +55,9 @@ import Testing
         let bundles = samples + [try richBundle(in: directory)]
         let result = try ExternalTool.python3.run([Self.reader, Self.format] + bundles.map(\.path))
         #expect(result.status == 0, "\(result.standardError)")
-        let read = try result.output.split(separator: "\n").map { try JSONDecoder().decode(Row.self, from: Data($0.utf8)) }
+        let read = try result.output.split(separator: "\n").map {
+            try JSONDecoder().decode(Row.self, from: Data($0.utf8))
+        }
         let expected = try bundles.flatMap(rows(of:))
         #expect(read == expected)
         #expect(read.count > 30)
@@ -65,15 +73,15 @@ import Testing
         // Change one author in the manifest, keeping every length, and rewrite the bundle
         // with Python's zipfile: the record no longer hashes to its id.
         let script = """
-        import sys, zipfile
-        source = zipfile.ZipFile(sys.argv[1])
-        entries = [(info, source.read(info)) for info in source.infolist()]
-        with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_STORED) as target:
-            for info, data in entries:
-                if info.filename == "manifest.json":
-                    data = data.replace(b'"Sample Author"', b'"Sample Autho!"', 1)
-                target.writestr(info, data)
-        """
+            import sys, zipfile
+            source = zipfile.ZipFile(sys.argv[1])
+            entries = [(info, source.read(info)) for info in source.infolist()]
+            with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_STORED) as target:
+                for info, data in entries:
+                    if info.filename == "manifest.json":
+                        data = data.replace(b'"Sample Author"', b'"Sample Autho!"', 1)
+                    target.writestr(info, data)
+            """
         let forged = directory.url.appendingPathComponent("forged.dkproj")
         #expect(try ExternalTool.python3.run(["-c", script, url.path, forged.path]).status == 0)
         let result = try ExternalTool.python3.run([Self.reader, Self.format, forged.path])
@@ -86,12 +94,16 @@ import Testing
     @Test func theWorkedExampleOfFormatThreeIsTheSmallSample() throws {
         let page = try String(contentsOfFile: Self.format, encoding: .utf8)
         let section = try #require(page.components(separatedBy: "### 12.7 A worked example").dropFirst().first)
-        let shown = try #require(section.components(separatedBy: "```json\n").dropFirst().first?.components(separatedBy: "```").first)
+        let shown = try #require(
+            section.components(separatedBy: "```json\n").dropFirst().first?.components(separatedBy: "```").first)
         let bundle = try DocumentBundle(contentsOf: Fixtures.sampleDoc("small.dkproj"))
         let manifest = try bundle.zip.readData(#require(bundle.zip.entry(named: "manifest.json")))
         #expect(Data(shown.utf8) == manifest)
         let segment = try #require(bundle.history?.segments.first)
-        #expect(section.contains("\(segment.name.dropFirst("history/".count))  \(try #require(bundle.zip.entry(named: segment.name)).size) bytes"))
+        #expect(
+            section.contains(
+                "\(segment.name.dropFirst("history/".count))  \(try #require(bundle.zip.entry(named: segment.name)).size) bytes"
+            ))
         #expect(section.contains("`\(try bundle.manifest.versions[0].id.prefix(8))…`"))
     }
 }

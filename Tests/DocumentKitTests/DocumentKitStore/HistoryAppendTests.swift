@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Saves append a segment each and merge the newest ones as the policy says: after 300
 /// saves the history is a few segments, each more than twice the next, named by the
@@ -9,20 +10,24 @@ import Testing
     private static func identify(_ record: Data) -> VersionID { ObjectDigest.of(record).hex }
 
     @Test func threeHundredSavesLeaveAFewSegmentsThatHoldEveryVersion() throws {
-        var manifest = HistoryManifest(contentType: "org.documentkit.project", head: "", versions: 0, pruned: 0, history: [])
+        var manifest = HistoryManifest(
+            contentType: "org.documentkit.project", head: "", versions: 0, pruned: 0, history: [])
         var stored: [String: Data] = [:]
         var ids: [VersionID] = []
         var superseded = 0
         for save in 1...300 {
-            let record = Data(#"{"message":"Save \#(save)","notes":"\#(String(repeating: "x", count: save % 40))"}"#.utf8)
+            let record = Data(
+                #"{"message":"Save \#(save)","notes":"\#(String(repeating: "x", count: save % 40))"}"#.utf8)
             let id = Self.identify(record)
             let segments = try manifest.history.map { name in
                 let data = stored[name]!
-                return HistoryAppend.Segment(name: name, size: UInt64(data.count),
-                                             reader: try HistorySegment.Reader(data: data, identify: { Self.identify($0) }))
+                return HistoryAppend.Segment(
+                    name: name, size: UInt64(data.count),
+                    reader: try HistorySegment.Reader(data: data, identify: { Self.identify($0) }))
             }
-            let append = try HistoryAppend([.version(id: id, record: record)], versionCount: 1, head: id, to: manifest,
-                                           segments: segments, identify: { Self.identify($0) })
+            let append = try HistoryAppend(
+                [.version(id: id, record: record)], versionCount: 1, head: id, to: manifest,
+                segments: segments, identify: { Self.identify($0) })
             for name in append.merged { stored[name] = nil }
             superseded += append.merged.count
             stored[append.written.name] = append.written.data

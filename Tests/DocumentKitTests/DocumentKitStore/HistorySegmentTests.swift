@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// A history segment (FORMAT.md §12.2) gives back every item it was given, finds a
 /// version by place and an object by digest from its index, refuses damage, and costs
@@ -12,11 +13,20 @@ import Testing
     private static func record(_ number: Int, parent: String?, tree: String) -> (String, Data) {
         let task = (number * 7919) % 25_000
         let members: [String: JSONValue] = [
-            "author": .string("bench"), "created": .string(String(format: "2026-01-01T%02d:%02d:%02dZ", number / 3600 % 24, number / 60 % 60, number % 60)),
+            "author": .string("bench"),
+            "created": .string(
+                String(format: "2026-01-01T%02d:%02d:%02dZ", number / 3600 % 24, number / 60 % 60, number % 60)),
             "message": .string("Save \(number)"), "parents": .array(parent.map { [.string($0)] } ?? []),
             "schema": .string("4.0.0"), "tree": .string(tree), "writer": .string("DocumentKit 0.3.0"),
-            "changes": .object(["blobs": .array([]), "omitted": .integer(0), "paths": .array([.object([
-                "kind": .string("changed"), "path": .string(String(format: "tasks[id=%08X-0000-4000-8000-%012X].title", task, task))])])]),
+            "changes": .object([
+                "blobs": .array([]), "omitted": .integer(0),
+                "paths": .array([
+                    .object([
+                        "kind": .string("changed"),
+                        "path": .string(String(format: "tasks[id=%08X-0000-4000-8000-%012X].title", task, task))
+                    ])
+                ])
+            ])
         ]
         let record = JSONValue.object(members).encoded(pretty: false)
         return (identify(record), record)
@@ -47,13 +57,22 @@ import Testing
                     ObjectDelta.appendVarint(title.count, to: &program)
                     program += title
                 }
-                items.append(.object(.init(digest: document, size: 7_500_000,
-                                           storage: .delta(base: ObjectDigest(hex: hex("document \(number - step)"))!, program: Data(program)))))
+                items.append(
+                    .object(
+                        .init(
+                            digest: document, size: 7_500_000,
+                            storage: .delta(
+                                base: ObjectDigest(hex: hex("document \(number - step)"))!, program: Data(program)))))
             }
-            let tree = #"{"entries":[{"digest":"\#(blobs)","name":"blobs","type":"tree"},{"digest":"\#(document.hex)","name":"document.json","size":\#(7_500_000 + number % 50),"type":"file"}]}"#
+            let tree =
+                #"{"entries":[{"digest":"\#(blobs)","name":"blobs","type":"tree"},{"digest":"\#(document.hex)","name":"document.json","size":\#(7_500_000 + number % 50),"type":"file"}]}"#
             let treeDigest = ObjectDigest.of(Data(tree.utf8))
             // The root tree, found by its place before its record, as a save writes it.
-            items.append(.object(.init(digest: treeDigest, size: UInt64(tree.utf8.count), storage: .identity(Data(tree.utf8)), foundByPlace: true)))
+            items.append(
+                .object(
+                    .init(
+                        digest: treeDigest, size: UInt64(tree.utf8.count), storage: .identity(Data(tree.utf8)),
+                        foundByPlace: true)))
             let (id, record) = Self.record(number, parent: parent, tree: treeDigest.hex)
             items.append(.version(id: id, record: record))
             parent = id
@@ -77,7 +96,10 @@ import Testing
     @Test func everyItemComesBackAndIsFoundByItsIndex() throws {
         var items = Self.history(300)
         let large = ObjectDigest(hex: Self.hex("a large blob"))!
-        items.insert(.object(.init(digest: large, size: 5_000_000, storage: .entry(codec: .zstd, storedSize: 1_200_000, base: nil))), at: 3)
+        items.insert(
+            .object(
+                .init(digest: large, size: 5_000_000, storage: .entry(codec: .zstd, storedSize: 1_200_000, base: nil))),
+            at: 3)
         items.insert(.pruned(Self.hex("a pruned version")), at: 0)
         let data = try Self.segment(items, firstPlace: 41)
         let reader = try Self.reader(data)
@@ -108,10 +130,11 @@ import Testing
         let items = Self.history(500)
         // After the 200th version's record: the next segment starts at place 201.
         var versions = 0
-        let split = 1 + items.firstIndex { item in
-            if case .version = item { versions += 1 }
-            return versions == 200
-        }!
+        let split =
+            1 + items.firstIndex { item in
+                if case .version = item { versions += 1 }
+                return versions == 200
+            }!
         let older = try Self.reader(try Self.segment(Array(items[..<split]), firstPlace: 1))
         let newer = try Self.reader(try Self.segment(Array(items[split...]), firstPlace: 201))
         #expect(try HistorySegment.Builder.merging([older, newer]) == Self.segment(items, firstPlace: 1))
@@ -127,7 +150,10 @@ import Testing
         let verified = try reader.verifiedItems()
         #expect(verified == (try reader.items()))
         #expect(verified.count { if case .version = $0 { true } else { false } } == reader.versionCount)
-        #expect(try reader.items(identified: false).allSatisfy { if case .version(let id, _) = $0 { id.isEmpty } else { true } })
+        #expect(
+            try reader.items(identified: false).allSatisfy {
+                if case .version(let id, _) = $0 { id.isEmpty } else { true }
+            })
     }
 
     @Test func damageIsRefusedWithoutCrashing() throws {

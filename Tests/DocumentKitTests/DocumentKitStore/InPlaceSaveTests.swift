@@ -1,7 +1,8 @@
-@testable import DocumentKit
-import SampleProject
 import Foundation
+import SampleProject
 import Testing
+
+@testable import DocumentKit
 
 /// Saves append to the bundle in place (the cost of a save is the bytes that changed),
 /// stay readable by every zip tool, and are undone cleanly when they fail or are killed.
@@ -22,7 +23,8 @@ import Testing
         let after = try Data(contentsOf: url)
         // Every entry kept is where it was; the superseded ones are renamed into .stale/.
         try SweptAppend.expectSwept(before: before, after: url, in: directory)
-        #expect(after.count > before.count && after.count < before.count + 10_000, "grew by \(after.count - before.count)")
+        #expect(
+            after.count > before.count && after.count < before.count + 10_000, "grew by \(after.count - before.count)")
         #expect(try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url).status == 0)
 
         let unzip = try ExternalTool(name: "unzip").run(["-p", url.path, "document.json"])
@@ -30,7 +32,8 @@ import Testing
         #expect(try ExternalTool(name: "unzip").run(["-tq", url.path]).status == 0)
         let bsdtar = try ExternalTool(name: "bsdtar").run(["-xOf", url.path, "document.json"])
         #expect(bsdtar.output == unzip.output)
-        let python = try ExternalTool.python("""
+        let python = try ExternalTool.python(
+            """
             import sys, zipfile
             z = zipfile.ZipFile(sys.argv[1])
             assert z.testzip() is None
@@ -39,7 +42,10 @@ import Testing
             print(z.read("document.json").decode(), end="")
             """, [url.path])
         #expect(python.output == unzip.output)
-        let info = try JSONSerialization.jsonObject(with: Data(try Run.docctl(["info", "p.dkproj", "--json"], in: directory.url).output.utf8)) as! [String: Any]
+        let info =
+            try JSONSerialization.jsonObject(
+                with: Data(try Run.docctl(["info", "p.dkproj", "--json"], in: directory.url).output.utf8))
+            as! [String: Any]
         #expect((info["reclaimableBytes"] as! Int) > 0)
     }
 
@@ -50,10 +56,16 @@ import Testing
         var previous: (file: Int, reclaimable: Int) = (0, 0)
         for index in 1...20 {
             // A 100 KB task note (text that compresses past 1,000:1, which objects may): each save supersedes a document of that size.
-            try Run.docctl(["set", "p.dkproj", "tasks[+]", #"{"title": "t\#(index)", "notes": "\#(String(repeating: "x", count: 100_000))"}"#], in: directory.url)
+            try Run.docctl(
+                [
+                    "set", "p.dkproj", "tasks[+]",
+                    #"{"title": "t\#(index)", "notes": "\#(String(repeating: "x", count: 100_000))"}"#
+                ], in: directory.url)
             let bundle = try DocumentBundle(contentsOf: url)
             let file = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as! Int
-            #expect(Int(bundle.reclaimableBytes) * 3 <= file, "save \(index): \(bundle.reclaimableBytes) of \(file) superseded")
+            #expect(
+                Int(bundle.reclaimableBytes) * 3 <= file,
+                "save \(index): \(bundle.reclaimableBytes) of \(file) superseded")
             if Int(bundle.reclaimableBytes) < previous.reclaimable { rewrites += 1 }
             previous = (file, Int(bundle.reclaimableBytes))
         }
@@ -108,7 +120,8 @@ import Testing
 
         #expect(try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).output == "v0\n", "readers never see it")
         try Run.docctl(["set", "p.dkproj", "summary", "later"], in: directory.url)
-        #expect(try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).output == "v0\n", "nor does the next writer")
+        #expect(
+            try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).output == "v0\n", "nor does the next writer")
         let bundle = try DocumentBundle(contentsOf: url)
         #expect(try bundle.manifest.versions.map(\.message) == ["Create v0", "Attach big.bin", "Set summary"])
         #expect(Fixtures.listing(directory.url) == ["big.bin", "p.dkproj"])
@@ -133,7 +146,9 @@ import Testing
         // journal; readers ignore it, and a writer must not cut the file there.
         let directory = try TemporaryDirectory()
         let endRecord: [UInt8] = [0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18)
-        try Fixtures.write(Fixtures.noise(2_000_000) + Data(endRecord) + Fixtures.noise(2_000_000, seed: 7), to: "trap.bin", in: directory.url)
+        try Fixtures.write(
+            Fixtures.noise(2_000_000) + Data(endRecord) + Fixtures.noise(2_000_000, seed: 7), to: "trap.bin",
+            in: directory.url)
         try Run.docctl(["new", "p.dkproj", "--name", "v0"], in: directory.url)
         try Run.docctl(["attach", "p.dkproj", "trap.bin"], in: directory.url)
         let url = directory.url.appendingPathComponent("p.dkproj")
@@ -166,7 +181,8 @@ import Testing
             in: directory.url)
         expectFailure(result, status: 74, containing: "p.dkproj")
         #expect(try Data(contentsOf: url) == original, "byte-identical after the failed save")
-        #expect(Fixtures.listing(directory.url) == ["big.bin", "more.bin", "p.dkproj"], "no journal or temporary file left")
+        #expect(
+            Fixtures.listing(directory.url) == ["big.bin", "more.bin", "p.dkproj"], "no journal or temporary file left")
     }
 
     @Test func readersDuringAppendsAlwaysSeeACompleteVersion() throws {
@@ -180,7 +196,9 @@ import Testing
         let writer = Process()
         writer.environment = Run.environment
         writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        writer.arguments = ["-c", "for i in $(seq 1 25); do \"$0\" set p.dkproj name \"v$i\" || exit 1; done", Run.docctlURL.path]
+        writer.arguments = [
+            "-c", "for i in $(seq 1 25); do \"$0\" set p.dkproj name \"v$i\" || exit 1; done", Run.docctlURL.path
+        ]
         writer.currentDirectoryURL = directory.url
         writer.standardOutput = FileHandle.nullDevice
         try writer.run()
@@ -189,13 +207,16 @@ import Testing
             let read = try Run.docctl(["get", "p.dkproj", "name"], in: directory.url)
             #expect(read.status == 0, "\(read.standardError)")
             let name = read.output.trimmingCharacters(in: .newlines)
-            #expect(name == "v0" || (name.hasPrefix("v") && Int(name.dropFirst()).map { 1...25 ~= $0 } == true), "\(name)")
+            #expect(
+                name == "v0" || (name.hasPrefix("v") && Int(name.dropFirst()).map { 1...25 ~= $0 } == true), "\(name)")
             seen.insert(name)
         }
         writer.waitUntilExit()
         #expect(writer.terminationStatus == 0)
         #expect(seen.count > 1, "the reads overlapped the writes")
-        #expect(try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url).output.hasSuffix("every digest checked)\n"))
+        #expect(
+            try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url).output.hasSuffix(
+                "every digest checked)\n"))
         // The early reader still reads its version, its superseded entries renamed under it.
         #expect(try early.headDocumentData() == earlyDocument)
         #expect(try early.read(Project.self).name == "v0")
@@ -212,7 +233,9 @@ import Testing
         // Its document.json and manifest are superseded, and their local headers renamed.
         for name in [BundleEntry.document, BundleEntry.manifest] {
             let entry = try #require(early.zip.entry(named: name))
-            #expect(throws: ArchiveError.self, "\(name) is renamed") { try early.zip.verifyLocalHeader(entry, allowingStaleName: false) }
+            #expect(throws: ArchiveError.self, "\(name) is renamed") {
+                try early.zip.verifyLocalHeader(entry, allowingStaleName: false)
+            }
         }
         #expect(try early.read(Project.self).name == "v0")
         #expect(try early.documentData(of: early.headVersion) == early.headDocumentData())
@@ -233,7 +256,9 @@ import Testing
         try writer.addEntry(name: "notes", data: Data("by hand".utf8))
         try writer.finish()
         close(fd)
-        #expect(try Run.docctl(["validate", "p.dkproj"], in: directory.url).output.contains("warning entry.unexpected: entry 'notes'"))
+        #expect(
+            try Run.docctl(["validate", "p.dkproj"], in: directory.url).output.contains(
+                "warning entry.unexpected: entry 'notes'"))
 
         try Run.docctl(["set", "p.dkproj", "name", "v1"], in: directory.url)
         let bundle = try DocumentBundle(contentsOf: url)
@@ -257,7 +282,10 @@ import Testing
 
         let validate = try Run.docctl(["validate", "p.dkproj"], in: directory.url)
         #expect(validate.status == 1)
-        #expect(validate.output.contains("error entry.header-mismatch: entry 'document.json': the local header carries a superseded entry's name, '.stale/xxxxxx'"), "\(validate.output)")
+        #expect(
+            validate.output.contains(
+                "error entry.header-mismatch: entry 'document.json': the local header carries a superseded entry's name, '.stale/xxxxxx'"
+            ), "\(validate.output)")
         // Readers take the central directory's word, as they do for a reader of an older one.
         #expect(try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).output == "v1\n")
     }
@@ -276,12 +304,16 @@ import Testing
         // Killed after renaming the superseded entries, before covering the old directory:
         // a streaming reader stops at that directory, and fails to find document.json.
         var renamed = swept
-        renamed.replaceSubrange(directoryStart..<directoryStart + 46, with: original[directoryStart..<directoryStart + 46])
+        renamed.replaceSubrange(
+            directoryStart..<directoryStart + 46, with: original[directoryStart..<directoryStart + 46])
         try renamed.write(to: url)
         let validate = try Run.docctl(["validate", "p.dkproj"], in: directory.url)
         #expect(validate.status == 0)
         #expect(validate.output.components(separatedBy: "bundle.stale-readable").count == 2, "\(validate.output)")
-        #expect(validate.output.contains("warning bundle.stale-readable: superseded bytes at byte \(directoryStart) hold an old central directory"), "\(validate.output)")
+        #expect(
+            validate.output.contains(
+                "warning bundle.stale-readable: superseded bytes at byte \(directoryStart) hold an old central directory"
+            ), "\(validate.output)")
         let stopped = try StreamingReaders.bsdtar(["-xOf", "-", "document.json"], piping: url)
         #expect(stopped.status != 0 && stopped.standardOutput.isEmpty, "loud: \(stopped.standardError)")
 
@@ -289,9 +321,13 @@ import Testing
         try (original + swept.dropFirst(original.count)).write(to: url)
         let unswept = try Run.docctl(["validate", "p.dkproj"], in: directory.url)
         #expect(unswept.status == 0)
-        #expect(unswept.output.contains("warning bundle.stale-readable: superseded bytes at byte \(try #require(old.entry(named: "document.json")).localHeaderOffset) hold a local header named 'document.json'"), "\(unswept.output)")
+        #expect(
+            unswept.output.contains(
+                "warning bundle.stale-readable: superseded bytes at byte \(try #require(old.entry(named: "document.json")).localHeaderOffset) hold a local header named 'document.json'"
+            ), "\(unswept.output)")
         #expect(unswept.output.contains("'docctl pack' writes a copy without superseded bytes"))
-        #expect(try StreamingReaders.bsdtar(["-xOf", "-", "document.json"], piping: url).output.contains(#""name" : "v0""#))
+        #expect(
+            try StreamingReaders.bsdtar(["-xOf", "-", "document.json"], piping: url).output.contains(#""name" : "v0""#))
 
         // The next save finishes the last one's sweep, and sweeps its own.
         try Run.docctl(["set", "p.dkproj", "name", "v2"], in: directory.url)
@@ -299,6 +335,8 @@ import Testing
         #expect(after.status == 0 && !after.output.contains("warning"), "\(after.output)")
         let head = try DocumentBundle(contentsOf: url).headDocumentData()
         #expect(try StreamingReaders.bsdtar(["-xOf", "-", "document.json"], piping: url).standardOutput == head)
-        #expect(try Data(contentsOf: url).prefix(original.count) == swept.prefix(original.count), "the first sweep, finished")
+        #expect(
+            try Data(contentsOf: url).prefix(original.count) == swept.prefix(original.count),
+            "the first sweep, finished")
     }
 }

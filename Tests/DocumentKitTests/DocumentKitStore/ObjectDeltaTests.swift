@@ -1,15 +1,19 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 @Suite struct ObjectDeltaTests {
     /// Encodes, checks the header, applies, and returns the program.
     @discardableResult
-    private func roundTrip(_ target: Data, from base: Data, sourceLocation: SourceLocation = #_sourceLocation) throws -> Data {
+    private func roundTrip(_ target: Data, from base: Data, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> Data
+    {
         let program = ObjectDelta.encode(target: target, base: base)
         #expect(program.prefix(4) == Data("DKD1".utf8), sourceLocation: sourceLocation)
         let rebuilt = try ObjectDelta.apply(program, to: base, expectedSize: target.count)
-        #expect(rebuilt == target, "base \(base.count) bytes, target \(target.count) bytes", sourceLocation: sourceLocation)
+        #expect(
+            rebuilt == target, "base \(base.count) bytes, target \(target.count) bytes", sourceLocation: sourceLocation)
         return program
     }
 
@@ -83,8 +87,12 @@ import Testing
         let document = GeneratedProject.document(taskCount: 25_000, seed: 7)
         let base = document.encoded()
         #expect(base.count > 5_000_000)
-        guard case .object(var members) = document, case .array(var tasks) = members["tasks"], case .object(var task) = tasks[12_345]
-        else { Issue.record("unexpected document shape"); return }
+        guard case .object(var members) = document, case .array(var tasks) = members["tasks"],
+            case .object(var task) = tasks[12_345]
+        else {
+            Issue.record("unexpected document shape")
+            return
+        }
         task["title"] = .string("A new title for this task, longer than the old one")
         tasks[12_345] = .object(task)
         members["tasks"] = .array(tasks)
@@ -111,9 +119,12 @@ import Testing
             ("in the middle", base.prefix(middle) + Data("changed".utf8) + base.dropFirst(middle + 3)),
             ("at the start", Data("new start".utf8) + base.dropFirst(5)),
             ("at the end", base.dropLast(4) + Data("new end".utf8)),
-            ("inserted", base.prefix(middle) + Data(repeating: UInt8(ascii: "x"), count: 3000) + base.dropFirst(middle)),
+            (
+                "inserted",
+                base.prefix(middle) + Data(repeating: UInt8(ascii: "x"), count: 3000) + base.dropFirst(middle)
+            ),
             ("removed", base.prefix(middle) + base.dropFirst(middle + 3000)),
-            ("unchanged", base),
+            ("unchanged", base)
         ]
         for (name, target) in cases {
             let program = try roundTrip(target, from: base)
@@ -153,7 +164,8 @@ import Testing
         var random = SeededRandom(seed: 77)
         let text = GeneratedProject.phrase(300_000, using: &random)
         let base = Data(text.utf8)
-        let first = base.count / 5, second = base.count * 4 / 5
+        let first = base.count / 5
+        let second = base.count * 4 / 5
         let target = base.prefix(first) + base[(first + 350)..<second] + base.dropFirst(second + 40)
         let program = try roundTrip(target, from: base)
         // Magic, sizes and three COPYs: no ADD at all.
@@ -161,8 +173,11 @@ import Testing
     }
 
     @Test func appliesTheExampleOfFormatSection41() throws {
-        let program = Data([0x44, 0x4B, 0x44, 0x31, 0x0B, 0x0C, 0x01, 0x00, 0x06, 0x02, 0x06, 0x70, 0x6C, 0x61, 0x6E, 0x65, 0x74])
-        #expect(try ObjectDelta.apply(program, to: Data("hello world".utf8), expectedSize: 12) == Data("hello planet".utf8))
+        let program = Data([
+            0x44, 0x4B, 0x44, 0x31, 0x0B, 0x0C, 0x01, 0x00, 0x06, 0x02, 0x06, 0x70, 0x6C, 0x61, 0x6E, 0x65, 0x74
+        ])
+        #expect(
+            try ObjectDelta.apply(program, to: Data("hello world".utf8), expectedSize: 12) == Data("hello planet".utf8))
     }
 
     /// Programs against the base `hello world` (11 bytes), and what `apply` says of each.
@@ -172,25 +187,46 @@ import Testing
         (Array("DKD1".utf8) + [0x8B], 12, "the base size (a varint at byte 4) is truncated"),
         (Array("DKD1".utf8) + [11, 0x8C], 12, "the target size (a varint at byte 5) is truncated"),
         (Array("DKD1".utf8) + [11, 12, 0x01, 0x80], 12, "a COPY offset (a varint at byte 7) is truncated"),
-        (Array("DKD1".utf8) + [11] + Array(repeating: 0x80, count: 9) + [0x01], 12, "the target size (a varint at byte 5) is longer than nine bytes"),
+        (
+            Array("DKD1".utf8) + [11] + Array(repeating: 0x80, count: 9) + [0x01], 12,
+            "the target size (a varint at byte 5) is longer than nine bytes"
+        ),
         (Array("DKD1".utf8) + [10, 12], 12, "the program is for a base of 10 bytes; the base has 11"),
         (Array("DKD1".utf8) + [11, 12], 13, "the program builds 12 bytes; 13 were expected"),
         (Array("DKD1".utf8) + [11, 12, 0x03], 12, "unknown instruction 0x03 at byte 6"),
         (Array("DKD1".utf8) + [11, 12, 0x01, 0x00, 0x00], 12, "the COPY at byte 6 has length 0"),
         (Array("DKD1".utf8) + [11, 12, 0x02, 0x00], 12, "the ADD at byte 6 has length 0"),
-        (Array("DKD1".utf8) + [11, 12, 0x01, 0x06, 0x06], 12, "the COPY at byte 6 reads 6 bytes from offset 6 of a base of 11"),
-        (Array("DKD1".utf8) + [11, 12, 0x01] + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F] + [0x01], 12,
-         "the COPY at byte 6 reads 1 bytes from offset 9223372036854775807 of a base of 11"),
-        (Array("DKD1".utf8) + [11, 12, 0x02, 0x06] + Array("pl".utf8), 12, "the ADD at byte 6 needs 6 literal bytes; the program has 2 left"),
-        (Array("DKD1".utf8) + [11, 12, 0x01, 0x00, 0x0B, 0x02, 0x02] + Array("!!".utf8), 12,
-         "the ADD at byte 9 writes 2 bytes after 11; the target has 12"),
-        (Array("DKD1".utf8) + [11, 12, 0x01, 0x00, 0x0B, 0x01, 0x00, 0x0B], 12, "the COPY at byte 9 writes 11 bytes after 11; the target has 12"),
+        (
+            Array("DKD1".utf8) + [11, 12, 0x01, 0x06, 0x06], 12,
+            "the COPY at byte 6 reads 6 bytes from offset 6 of a base of 11"
+        ),
+        (
+            Array("DKD1".utf8) + [11, 12, 0x01] + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F] + [0x01], 12,
+            "the COPY at byte 6 reads 1 bytes from offset 9223372036854775807 of a base of 11"
+        ),
+        (
+            Array("DKD1".utf8) + [11, 12, 0x02, 0x06] + Array("pl".utf8), 12,
+            "the ADD at byte 6 needs 6 literal bytes; the program has 2 left"
+        ),
+        (
+            Array("DKD1".utf8) + [11, 12, 0x01, 0x00, 0x0B, 0x02, 0x02] + Array("!!".utf8), 12,
+            "the ADD at byte 9 writes 2 bytes after 11; the target has 12"
+        ),
+        (
+            Array("DKD1".utf8) + [11, 12, 0x01, 0x00, 0x0B, 0x01, 0x00, 0x0B], 12,
+            "the COPY at byte 9 writes 11 bytes after 11; the target has 12"
+        ),
         (Array("DKD1".utf8) + [11, 12, 0x01, 0x00, 0x06], 12, "the program ends after 6 of the target's 12 bytes"),
         (Array("DKD1".utf8) + [11, 12], 12, "the program ends after 0 of the target's 12 bytes"),
-        (Array("DKD1".utf8) + [11, 12, 0x01, 0x00, 0x06, 0x02, 0x06] + Array("planet".utf8) + [0x00], 12,
-         "trailing bytes at byte 17, after the instruction that completes the target"),
-        (Array("DKD1".utf8) + [11, 0, 0x02, 0x01, 0x21], 0, "trailing bytes at byte 6, after the instruction that completes the target"),
-        (Array("DKD1".utf8) + [11, 12], -1, "a negative target size (-1) was expected"),
+        (
+            Array("DKD1".utf8) + [11, 12, 0x01, 0x00, 0x06, 0x02, 0x06] + Array("planet".utf8) + [0x00], 12,
+            "trailing bytes at byte 17, after the instruction that completes the target"
+        ),
+        (
+            Array("DKD1".utf8) + [11, 0, 0x02, 0x01, 0x21], 0,
+            "trailing bytes at byte 6, after the instruction that completes the target"
+        ),
+        (Array("DKD1".utf8) + [11, 12], -1, "a negative target size (-1) was expected")
     ]
 
     @Test(arguments: malformed)
@@ -212,7 +248,9 @@ import Testing
         // Every prefix and every single-byte change either fails cleanly or, if it still
         // is a valid program, builds exactly the expected number of bytes.
         for length in 0..<program.count {
-            #expect(throws: DocumentKitError.self) { try ObjectDelta.apply(program.prefix(length), to: base, expectedSize: target.count) }
+            #expect(throws: DocumentKitError.self) {
+                try ObjectDelta.apply(program.prefix(length), to: base, expectedSize: target.count)
+            }
         }
         for position in program.indices {
             var damaged = program
@@ -236,18 +274,21 @@ import Testing
         let base = GeneratedProject.document(taskCount: 300, seed: 5).encoded()
         var target = base
         for _ in 0..<20 { Self.edit(&target, using: &random) }
-        for (name, data) in [("base", base), ("target", target), ("program", ObjectDelta.encode(target: target, base: base)),
-                             ("unrelated", ObjectDelta.encode(target: Fixtures.noise(5_000), base: base))] {
+        for (name, data) in [
+            ("base", base), ("target", target), ("program", ObjectDelta.encode(target: target, base: base)),
+            ("unrelated", ObjectDelta.encode(target: Fixtures.noise(5_000), base: base))
+        ] {
             try Fixtures.write(data, to: name, in: directory.url)
         }
-        let result = try ExternalTool.python(decoder + """
+        let result = try ExternalTool.python(
+            decoder + """
 
-            import sys
-            folder = sys.argv[1]
-            read = lambda name: open(f"{folder}/{name}", "rb").read()
-            open(f"{folder}/rebuilt", "wb").write(apply_delta(read("program"), read("base"), len(read("target"))))
-            open(f"{folder}/noise", "wb").write(apply_delta(read("unrelated"), read("base"), 5000))
-            """, [directory.url.path])
+                import sys
+                folder = sys.argv[1]
+                read = lambda name: open(f"{folder}/{name}", "rb").read()
+                open(f"{folder}/rebuilt", "wb").write(apply_delta(read("program"), read("base"), len(read("target"))))
+                open(f"{folder}/noise", "wb").write(apply_delta(read("unrelated"), read("base"), 5000))
+                """, [directory.url.path])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(try Data(contentsOf: directory.url.appendingPathComponent("rebuilt")) == target)
         #expect(try Data(contentsOf: directory.url.appendingPathComponent("noise")) == Fixtures.noise(5_000))
@@ -272,11 +313,12 @@ import Testing
     static func edit(_ data: inout Data, using random: inout SeededRandom) {
         let position = Int.random(in: 0...data.count, using: &random)
         let length = min(Int.random(in: 0...2_000, using: &random), data.count - position)
-        let range = data.startIndex + position ..< data.startIndex + position + length
+        let range = data.startIndex + position..<data.startIndex + position + length
         switch Int.random(in: 0..<5, using: &random) {
         case 0: data.insert(contentsOf: sample(count: length + 1, using: &random), at: range.lowerBound)
         case 1: data.removeSubrange(range)
-        case 2: data.replaceSubrange(range, with: sample(count: Int.random(in: 0...100, using: &random), using: &random))
+        case 2:
+            data.replaceSubrange(range, with: sample(count: Int.random(in: 0...100, using: &random), using: &random))
         case 3:
             let moved = data[range]
             data.removeSubrange(range)

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// A bundle's records go into a history segment without their ids and come back with
 /// the same ids, computed from their record texts: the frozen format-2 bundles' records,
@@ -14,7 +15,8 @@ import Testing
             try builder.append(.version(id: version.id, record: try version.segmentRecord()))
         }
         let data = try builder.finish()
-        let reader = try HistorySegment.Reader(data: data, identify: { try BundleVersion(segmentRecord: $0, number: 0).id })
+        let reader = try HistorySegment.Reader(
+            data: data, identify: { try BundleVersion(segmentRecord: $0, number: 0).id })
         for (index, version) in try bundle.manifest.versions.enumerated() {
             let stored = try reader.version(at: index)
             let read = try BundleVersion(segmentRecord: stored.record, number: version.number)
@@ -40,11 +42,13 @@ import Testing
         try writer.addEntry(name: "history/000000000001-000000000008", data: segment)
         try writer.finish()
         let zip = try StoredZipReader(path: path)
-        let reader = try HistorySegment.Reader(entry: #require(zip.entry(named: "history/000000000001-000000000008")), in: zip)
+        let reader = try HistorySegment.Reader(
+            entry: #require(zip.entry(named: "history/000000000001-000000000008")), in: zip)
         #expect(reader.versionCount == 8)
         #expect(try reader.version(at: 7).id == bundle.manifest.head)
         if ExternalTool.unzip.isAvailable {
-            #expect(try ExternalTool.unzip.run(["-p", path, "history/000000000001-000000000008"]).standardOutput == segment)
+            #expect(
+                try ExternalTool.unzip.run(["-p", path, "history/000000000001-000000000008"]).standardOutput == segment)
         }
     }
 }
@@ -59,11 +63,20 @@ extension SegmentRecordTests {
         var items: [HistorySegment.Item] = [.pruned(String(repeating: "ab", count: 32))]
         for version in try garden.manifest.versions {
             let tree = try garden.objectData(version.tree)
-            items.append(.object(.init(digest: ObjectDigest.of(Data("document \(version.number)".utf8)), size: 1_000,
-                                       storage: .delta(base: version.tree, program: Data("DKD1 program".utf8)))))
-            items.append(.object(.init(digest: ObjectDigest.of(Data("blob \(version.number)".utf8)), size: 5_000_000,
-                                       storage: .entry(codec: .zstd, storedSize: 1_000_000, base: nil))))
-            items.append(.object(.init(digest: version.tree, size: UInt64(tree.count), storage: .identity(tree), foundByPlace: true)))
+            items.append(
+                .object(
+                    .init(
+                        digest: ObjectDigest.of(Data("document \(version.number)".utf8)), size: 1_000,
+                        storage: .delta(base: version.tree, program: Data("DKD1 program".utf8)))))
+            items.append(
+                .object(
+                    .init(
+                        digest: ObjectDigest.of(Data("blob \(version.number)".utf8)), size: 5_000_000,
+                        storage: .entry(codec: .zstd, storedSize: 1_000_000, base: nil))))
+            items.append(
+                .object(
+                    .init(digest: version.tree, size: UInt64(tree.count), storage: .identity(tree), foundByPlace: true))
+            )
             items.append(.version(id: version.id, record: try version.segmentRecord()))
         }
         var builder = HistorySegment.Builder(firstPlace: 1)
@@ -72,9 +85,13 @@ extension SegmentRecordTests {
         let path = directory.path("segment")
         try segment.write(to: URL(fileURLWithPath: path))
         let repository = Fixtures.repository.path
-        let result = try ExternalTool.python3.run(["\(repository)/Tests/FormatReader/read_segment.py", "\(repository)/FORMAT.md", path])
+        let result = try ExternalTool.python3.run([
+            "\(repository)/Tests/FormatReader/read_segment.py", "\(repository)/FORMAT.md", path
+        ])
         #expect(result.status == 0, "\(result.standardError)")
-        let expected = try HistorySegment.Reader(data: segment, identify: { try BundleVersion(segmentRecord: $0, number: 0).id }).items().map { item in
+        let expected = try HistorySegment.Reader(
+            data: segment, identify: { try BundleVersion(segmentRecord: $0, number: 0).id }
+        ).items().map { item in
             switch item {
             case .version(_, let record): #"{"kind": "V", "record": "\#(ObjectDigest.of(record).hex)"}"#
             case .pruned(let id): #"{"kind": "P", "id": "\#(id)"}"#

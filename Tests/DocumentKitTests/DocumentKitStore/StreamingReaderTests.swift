@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Issue 12, item 4: no reader, streaming or seeking, gets stale data from a bundle saved
 /// in place. Each save sweeps what it superseded (FORMAT.md §8, step A5), so a reader that
@@ -15,7 +16,7 @@ import Testing
         ["set", "p.dkproj", "summary", "Saved in place"],
         ["set", "p.dkproj", "tasks[+]", #"{"title": "Walk the pipe"}"#],
         ["state", "set", "p.dkproj", "export.format", "tar"],
-        ["set", "p.dkproj", "name", "Renamed again"],
+        ["set", "p.dkproj", "name", "Renamed again"]
     ]
 
     private func newBundle(in directory: TemporaryDirectory) throws -> URL {
@@ -100,11 +101,15 @@ import Testing
         let result = try StreamingReaders.python(script, piping: url)
         #expect(result.status == 1)
         #expect(result.standardOutput.isEmpty)
-        #expect(result.standardError.contains("AttributeError: 'NonSeekable' object has no attribute 'seek'"), "\(result.standardError)")
+        #expect(
+            result.standardError.contains("AttributeError: 'NonSeekable' object has no attribute 'seek'"),
+            "\(result.standardError)")
     }
 
-    @Test(.enabled(if: ExternalTool.unzip.isAvailable && ExternalTool.bsdtar.isAvailable && ExternalTool.python3.isAvailable,
-                   "needs unzip, bsdtar and python3"))
+    @Test(
+        .enabled(
+            if: ExternalTool.unzip.isAvailable && ExternalTool.bsdtar.isAvailable && ExternalTool.python3.isAvailable,
+            "needs unzip, bsdtar and python3"))
     func seekingReadersFindTheSweptBundleClean() throws {
         let directory = try TemporaryDirectory()
         let url = try edited(in: directory)
@@ -115,7 +120,8 @@ import Testing
         let listed = try ExternalTool.bsdtar.run(["-tf", url.path])
         #expect(listed.status == 0, "\(listed.standardError)")
         #expect(listed.output.split(separator: "\n").map(String.init).sorted() == names.sorted())
-        let python = try ExternalTool.python("""
+        let python = try ExternalTool.python(
+            """
             import json, sys, zipfile
             z = zipfile.ZipFile(sys.argv[1])
             assert z.testzip() is None
@@ -125,7 +131,10 @@ import Testing
         #expect(try JSONDecoder().decode([String].self, from: python.standardOutput) == names)
         let validate = try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url)
         #expect(validate.status == 0)
-        #expect(try validate.output == "p.dkproj: ok (\(bundle.manifest.versions.count) versions, \(bundle.manifest.objects.count) objects, every digest checked)\n")
+        #expect(
+            try validate.output
+                == "p.dkproj: ok (\(bundle.manifest.versions.count) versions, \(bundle.manifest.objects.count) objects, every digest checked)\n"
+        )
     }
 
     @Test func aPackedCopyHasNothingToSweep() throws {
@@ -135,6 +144,8 @@ import Testing
         let packed = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("send.dkproj"))
         #expect(packed.reclaimableBytes == 0)
         #expect(try packed.zip.staleRecords() == [])
-        #expect(try StoredZipSweep.unfinishedRegion(before: packed.zip, in: packed.zip.fileDescriptor, path: packed.zip.path) == nil)
+        #expect(
+            try StoredZipSweep.unfinishedRegion(
+                before: packed.zip, in: packed.zip.fileDescriptor, path: packed.zip.path) == nil)
     }
 }

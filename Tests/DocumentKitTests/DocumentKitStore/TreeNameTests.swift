@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import Foundation
-@testable import SampleProject
 import Testing
+
+@testable import DocumentKit
+@testable import SampleProject
 
 /// A tree's names follow one rule when written and when read (FORMAT.md §6), so that
 /// DocumentKit never writes a bundle it then refuses, and every version can be exported
@@ -12,15 +13,18 @@ import Testing
 
     @Test(arguments: [
         ["evil\nerror: forged"], ["tab\there"], ["\u{1B}[2J"], [String(repeating: "n", count: 256)],
-        ["Readme", "README"], ["\u{C4}", "\u{E4}"], [".."], ["a\\b"],
+        ["Readme", "README"], ["\u{C4}", "\u{E4}"], [".."], ["a\\b"]
     ])
     func theWriterRefusesWhatReadersRefuse(_ names: [String]) throws {
         let directory = try TemporaryDirectory()
-        var children = Dictionary(uniqueKeysWithValues: names.map { ($0, FileWrapper(regularFileWithContents: Data("x".utf8))) })
+        var children = Dictionary(
+            uniqueKeysWithValues: names.map { ($0, FileWrapper(regularFileWithContents: Data("x".utf8))) })
         children[VersionLayout.documentName] = Self.document
-        let request = BundleWriter.Request(root: FileWrapper(directoryWithFileWrappers: children), contentType: Project.contentType.identifier, mimeType: Project.contentType.mimeType,
-                                           schema: "4.0.0", metadata: SaveMetadata(author: "t", message: "m"),
-                                           base: nil, destination: directory.url.appendingPathComponent("t.dkproj"), replace: false)
+        let request = BundleWriter.Request(
+            root: FileWrapper(directoryWithFileWrappers: children), contentType: Project.contentType.identifier,
+            mimeType: Project.contentType.mimeType,
+            schema: "4.0.0", metadata: SaveMetadata(author: "t", message: "m"),
+            base: nil, destination: directory.url.appendingPathComponent("t.dkproj"), replace: false)
         let error = #expect(throws: DocumentKitError.self) { try BundleWriter.write(request) }
         #expect(error?.code == .invalidDocument, "\(String(describing: error))")
         #expect(error.map { !$0.description.contains("\n") } ?? false)
@@ -31,10 +35,15 @@ import Testing
         let directory = try TemporaryDirectory()
         let name = String(repeating: "n", count: TreeObject.maxNameBytes)
         let url = directory.url.appendingPathComponent("t.dkproj")
-        let root = FileWrapper(directoryWithFileWrappers: [VersionLayout.documentName: Self.document,
-                                                           name: FileWrapper(regularFileWithContents: Data("x".utf8))])
-        _ = try BundleWriter.write(BundleWriter.Request(root: root, contentType: Project.contentType.identifier, mimeType: Project.contentType.mimeType, schema: "4.0.0",
-                                                    metadata: SaveMetadata(author: "t", message: "m"), base: nil, destination: url, replace: false))
+        let root = FileWrapper(directoryWithFileWrappers: [
+            VersionLayout.documentName: Self.document,
+            name: FileWrapper(regularFileWithContents: Data("x".utf8))
+        ])
+        _ = try BundleWriter.write(
+            BundleWriter.Request(
+                root: root, contentType: Project.contentType.identifier, mimeType: Project.contentType.mimeType,
+                schema: "4.0.0",
+                metadata: SaveMetadata(author: "t", message: "m"), base: nil, destination: url, replace: false))
         let bundle = try DocumentBundle(contentsOf: url)
         #expect(try bundle.tree(of: bundle.headVersion)[name]?.regularFileContents() == Data("x".utf8))
     }

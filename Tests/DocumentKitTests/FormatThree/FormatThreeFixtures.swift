@@ -1,6 +1,7 @@
-@testable import DocumentKit
-import SampleProject
 import Foundation
+import SampleProject
+
+@testable import DocumentKit
 
 /// Format-3 bundles for tests, made through the library in one process: a new bundle in
 /// format 3, then one-title saves (`docctl set` keeps a format-3 bundle in format 3).
@@ -18,7 +19,9 @@ enum FormatThreeFixtures {
     /// after the first version.
     @discardableResult
     static func project(at url: URL, taskCount: Int = 50, saves: Int) throws -> URL {
-        _ = try BundleEditor.create(at: url, type: Project.self, json: GeneratedProject.document(taskCount: taskCount, seed: 3), metadata: metadata)
+        _ = try BundleEditor.create(
+            at: url, type: Project.self, json: GeneratedProject.document(taskCount: taskCount, seed: 3),
+            metadata: metadata)
         try addSaves(saves, to: url, taskCount: taskCount)
         return url
     }
@@ -34,8 +37,11 @@ enum FormatThreeFixtures {
     /// Two copies of one project in `directory`: `ours.dkproj`, of `taskCount` tasks with
     /// `saves` one-title saves, and `theirs.dkproj`, a copy of it `ahead` saves further on
     /// (saves numbered from `from`).
-    static func twoCopies(in directory: TemporaryDirectory, taskCount: Int, saves: Int, ahead: Int, from: Int) throws -> (ours: URL, theirs: URL) {
-        let ours = try project(at: directory.url.appendingPathComponent("ours.dkproj"), taskCount: taskCount, saves: saves)
+    static func twoCopies(in directory: TemporaryDirectory, taskCount: Int, saves: Int, ahead: Int, from: Int) throws
+        -> (ours: URL, theirs: URL)
+    {
+        let ours = try project(
+            at: directory.url.appendingPathComponent("ours.dkproj"), taskCount: taskCount, saves: saves)
         let theirs = directory.url.appendingPathComponent("theirs.dkproj")
         try FileManager.default.copyItem(at: ours, to: theirs)
         try addSaves(ahead, to: theirs, from: from)
@@ -48,7 +54,8 @@ enum FormatThreeFixtures {
     static func damageSegment(of url: URL, newest: Bool, offset: Int) throws -> String {
         let bundle = try DocumentBundle(contentsOf: url)
         guard let segments = bundle.history?.segments, let segment = newest ? segments.last : segments.first,
-              let entry = bundle.zip.entry(named: segment.name) else {
+            let entry = bundle.zip.entry(named: segment.name)
+        else {
             throw DocumentKitError(.notFound, "the bundle has no history segment", path: url.path)
         }
         var bytes = try Data(contentsOf: url)
@@ -59,7 +66,9 @@ enum FormatThreeFixtures {
 
     /// Rewrites the bundle at `url` with its newest segment's items passed through `edit`
     /// (the manifest and every other entry as they were): a history another writer made.
-    static func rewriteNewestSegment(of url: URL, _ edit: ([HistorySegment.Item]) throws -> [HistorySegment.Item]) throws {
+    static func rewriteNewestSegment(of url: URL, _ edit: ([HistorySegment.Item]) throws -> [HistorySegment.Item])
+        throws
+    {
         let bundle = try DocumentBundle(contentsOf: url)
         guard let segment = bundle.history?.segments.last else {
             throw DocumentKitError(.notFound, "the bundle has no history segment", path: url.path)
@@ -73,9 +82,15 @@ enum FormatThreeFixtures {
         defer { close(descriptor) }
         let zip = StoredZipWriter(fileDescriptor: descriptor, path: copy.path)
         for entry in bundle.zip.entries {
-            if entry.name == segment.name { try zip.addEntry(name: entry.name, data: data) } else { try zip.copyEntry(entry, from: bundle.zip) }
+            if entry.name == segment.name {
+                try zip.addEntry(name: entry.name, data: data)
+            } else {
+                try zip.copyEntry(entry, from: bundle.zip)
+            }
         }
         try zip.finish()
-        guard rename(copy.path, url.path) == 0 else { throw DocumentKitError(.cannotCreateOutput, "cannot replace it", path: url.path) }
+        guard rename(copy.path, url.path) == 0 else {
+            throw DocumentKitError(.cannotCreateOutput, "cannot replace it", path: url.path)
+        }
     }
 }

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Commands that write a format-3 history anew (prune, pack) write format 3: one segment
 /// with every version, small objects as items, and a bundle the next save appends to. A
@@ -19,7 +20,8 @@ import Testing
 
     @Test func aPruneWritesFormatThreeWithItsDeltasSmallAndTheNextSaveAppends() throws {
         let directory = try TemporaryDirectory()
-        let url = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 200, saves: 60)
+        let url = try FormatThreeFixtures.project(
+            at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 200, saves: 60)
         let before = try Data(contentsOf: url).count
         let original = try DocumentBundle(contentsOf: url)
         let ids = try (52...61).map { try original.version(named: "\($0)").id }
@@ -44,7 +46,9 @@ import Testing
         try FormatThreeFixtures.addSaves(2, to: url, taskCount: 200, from: 100)
         let saved = try DocumentBundle(contentsOf: url)
         #expect(saved.formatVersion == 3 && saved.headVersion.number == 63)
-        #expect(try historyEntries(url).segments.first == "history/000000000052-000000000061", "the prune's segment stays as it is")
+        #expect(
+            try historyEntries(url).segments.first == "history/000000000052-000000000061",
+            "the prune's segment stays as it is")
         try expectValid("p.dkproj", in: directory)
     }
 
@@ -53,10 +57,12 @@ import Testing
     /// entry copied, and a document whose delta base it drops is stored whole.
     @Test func aPruneCarriesWhatKeptVersionsUseFromTheVersionsItDrops() throws {
         let directory = try TemporaryDirectory()
-        let url = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 60, saves: 3)
+        let url = try FormatThreeFixtures.project(
+            at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 60, saves: 3)
         let image = try Fixtures.write(Fixtures.noise(200_000), to: "t.bin", in: directory.url)
-        _ = try BundleEditor.attach(image, at: JSONPath(parsing: "thumbnail"), mediaType: "application/octet-stream", in: url,
-                                    metadata: SaveMetadata(author: "t"))
+        _ = try BundleEditor.attach(
+            image, at: JSONPath(parsing: "thumbnail"), mediaType: "application/octet-stream", in: url,
+            metadata: SaveMetadata(author: "t"))
         try FormatThreeFixtures.addSaves(25, to: url, taskCount: 60, from: 100)
         let before = try DocumentBundle(contentsOf: url)
         let head = before.headVersion.number
@@ -71,7 +77,9 @@ import Testing
         #expect(try historyEntries(url).segments == [HistoryManifest.segmentName(first: kept.lowerBound, last: head)])
         #expect(try historyEntries(url).objects.count == 1, "the blob stays alone, copied")
         for (index, number) in kept.enumerated() {
-            #expect(try pruned.documentData(of: try pruned.version(named: "\(number)")) == documents[index], "version \(number)")
+            #expect(
+                try pruned.documentData(of: try pruned.version(named: "\(number)")) == documents[index],
+                "version \(number)")
         }
         let blobs = try pruned.tree(of: pruned.headVersion)[VersionLayout.blobsFolder]?.fileWrappers ?? [:]
         let blob = try #require(blobs.values.first?.knownDigest)
@@ -82,7 +90,8 @@ import Testing
 
     @Test func aPackWritesFormatThreeWithEveryVersionAndObject() throws {
         let directory = try TemporaryDirectory()
-        let url = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 100, saves: 40)
+        let url = try FormatThreeFixtures.project(
+            at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 100, saves: 40)
         let pack = try Run.docctl(["pack", "p.dkproj", "-o", "packed.dkproj"], in: directory.url)
         #expect(pack.status == 0, "\(pack.standardError)")
         let original = try DocumentBundle(contentsOf: url).manifest
@@ -99,7 +108,9 @@ import Testing
         // copy is no larger than the bundle's live bytes, and packing it again changes nothing.
         let summary = try BundleSummary(of: url)
         let packedBytes = try Data(contentsOf: packedURL)
-        #expect(UInt64(packedBytes.count) <= summary.fileBytes - summary.reclaimableBytes, "\(packedBytes.count) bytes packed")
+        #expect(
+            UInt64(packedBytes.count) <= summary.fileBytes - summary.reclaimableBytes,
+            "\(packedBytes.count) bytes packed")
         let again = try Run.docctl(["pack", "packed.dkproj", "-o", "again.dkproj"], in: directory.url)
         #expect(again.status == 0, "\(again.standardError)")
         #expect(try Data(contentsOf: directory.url.appendingPathComponent("again.dkproj")) == packedBytes)
@@ -109,7 +120,8 @@ import Testing
 
     @Test func aPullBetweenFormatThreeCopiesAppendsAFastForwardAndAMerge() throws {
         let directory = try TemporaryDirectory()
-        let (ours, theirs) = try FormatThreeFixtures.twoCopies(in: directory, taskCount: 50, saves: 5, ahead: 3, from: 10)
+        let (ours, theirs) = try FormatThreeFixtures.twoCopies(
+            in: directory, taskCount: 50, saves: 5, ahead: 3, from: 10)
         let segments = try historyEntries(ours).segments
 
         let forward = try Run.docctl(["pull", "ours.dkproj", "theirs.dkproj"], in: directory.url)
@@ -119,7 +131,9 @@ import Testing
         #expect(pulled.headVersion.id == (try DocumentBundle(contentsOf: theirs).headVersion.id))
         // Appended: the segments ours had stay (or are merged into the new one, as a save's).
         let after = try historyEntries(ours).segments
-        #expect(after.last?.hasSuffix("-000000000009") == true && after.count >= 1 && after != segments, "\(segments) then \(after)")
+        #expect(
+            after.last?.hasSuffix("-000000000009") == true && after.count >= 1 && after != segments,
+            "\(segments) then \(after)")
         try expectValid("ours.dkproj", in: directory)
 
         // Both edited: a merge version with two parents.
@@ -140,13 +154,15 @@ import Testing
     /// line naming that copy and its segment, exit 65, and this copy is left as it was.
     @Test func aPullFromACopyWithADamagedNewestSegmentIsRefusedAndChangesNothing() throws {
         let directory = try TemporaryDirectory()
-        let (ours, theirs) = try FormatThreeFixtures.twoCopies(in: directory, taskCount: 20, saves: 4, ahead: 2, from: 10)
+        let (ours, theirs) = try FormatThreeFixtures.twoCopies(
+            in: directory, taskCount: 20, saves: 4, ahead: 2, from: 10)
         let newest = try FormatThreeFixtures.damageSegment(of: theirs, newest: true, offset: 8)
         let before = try Data(contentsOf: ours)
 
         let pull = try Run.docctl(["pull", "ours.dkproj", "theirs.dkproj"], in: directory.url)
         #expect(pull.status == 65, "\(pull.standardError)")
-        #expect(pull.standardError.hasPrefix("error: theirs.dkproj: ") && pull.standardError.contains(newest)
+        #expect(
+            pull.standardError.hasPrefix("error: theirs.dkproj: ") && pull.standardError.contains(newest)
                 && pull.standardError.split(separator: "\n").count == 1, "\(pull.standardError)")
         #expect(try Data(contentsOf: ours) == before, "nothing was written")
     }
@@ -160,7 +176,8 @@ import Testing
         var metadata = FormatThreeFixtures.metadata
         _ = try BundleEditor.set(.string("Ours"), at: try JSONPath(parsing: "name"), in: ours, metadata: metadata)
         metadata.formatVersion = 2
-        _ = try BundleEditor.set(.string("Theirs"), at: try JSONPath(parsing: "summary"), in: theirs, metadata: metadata)
+        _ = try BundleEditor.set(
+            .string("Theirs"), at: try JSONPath(parsing: "summary"), in: theirs, metadata: metadata)
         #expect(try DocumentBundle(contentsOf: ours).formatVersion == 3)
         #expect(try DocumentBundle(contentsOf: theirs).formatVersion == 2)
 
@@ -175,7 +192,8 @@ import Testing
     /// keeps equal to the history's (validate checks them).
     @Test func infoCountsWhatTheHistoryHoldsWithoutListingIt() throws {
         let directory = try TemporaryDirectory()
-        let url = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 60, saves: 12)
+        let url = try FormatThreeFixtures.project(
+            at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 60, saves: 12)
         func expectCountsAgree(_ what: String) throws {
             let summary = try BundleSummary(of: url)
             let listed = try DocumentBundle(contentsOf: url).manifest

@@ -1,7 +1,8 @@
-@testable import DocumentKit
-import SampleProject
 import Foundation
+import SampleProject
 import Testing
+
+@testable import DocumentKit
 
 /// Saves in format 3 (FORMAT.md §12): a history in segments that a save adds to.
 @Suite struct FormatThreeSaveTests {
@@ -31,20 +32,27 @@ import Testing
     /// docctl's work meter on a document of 2,000 tasks.
     @Test func aSaveWhoseBaseIsSixteenBackDoesNotRebuildIt() throws {
         let directory = try TemporaryDirectory()
-        let url = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 2_000, saves: 14)
+        let url = try FormatThreeFixtures.project(
+            at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 2_000, saves: 14)
         #expect(try DocumentBundle(contentsOf: url).headVersion.number == 15)
         // Place 16 takes the head as its base; place 17, the 17th document from the chain's
         // origin, takes place 1's.
-        let ordinary = try WorkScalingTests.meteredRun(["set", "p.dkproj", "tasks[3].title", "Sixteenth"], in: directory)
-        let sixteenBack = try WorkScalingTests.meteredRun(["set", "p.dkproj", "tasks[4].title", "Seventeenth"], in: directory)
+        let ordinary = try WorkScalingTests.meteredRun(
+            ["set", "p.dkproj", "tasks[3].title", "Sixteenth"], in: directory)
+        let sixteenBack = try WorkScalingTests.meteredRun(
+            ["set", "p.dkproj", "tasks[4].title", "Seventeenth"], in: directory)
         let bundle = try DocumentBundle(contentsOf: url)
         let record = try #require(try bundle.objectRecord(try bundle.documentDigest(of: bundle.headVersion)))
         let first = try bundle.documentDigest(of: try #require(try bundle.version(atPlace: 1)))
         #expect(record.codec == .delta && record.base == first, "version 17's document is a delta against version 1's")
         let document = try bundle.headDocumentData().count
         for kind in ["hashed-bytes", "read-bytes", "delta-bytes"] {
-            let base = ordinary[kind] ?? 0, count = sixteenBack[kind] ?? 0
-            #expect(count < base + document / 2, "\(kind): \(base) for an ordinary save, \(count) for one whose base is 16 back (a \(document)-byte document)")
+            let base = ordinary[kind] ?? 0
+            let count = sixteenBack[kind] ?? 0
+            #expect(
+                count < base + document / 2,
+                "\(kind): \(base) for an ordinary save, \(count) for one whose base is 16 back (a \(document)-byte document)"
+            )
         }
         try #require(try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url).status == 0)
         #expect(try bundle.documentData(of: bundle.headVersion) == bundle.headDocumentData())
@@ -61,9 +69,11 @@ import Testing
         let url = directory.url.appendingPathComponent("p.dkproj")
         var metadata = SaveMetadata(author: "t")
         metadata.formatVersion = 3
-        _ = try BundleEditor.create(at: url, type: Project.self, json: GeneratedProject.document(taskCount: 4, seed: 1), metadata: metadata)
+        _ = try BundleEditor.create(
+            at: url, type: Project.self, json: GeneratedProject.document(taskCount: 4, seed: 1), metadata: metadata)
         for file in ["a.bin", "b.bin", "a.bin"] {
-            try #require(try Run.docctl(["attach", "p.dkproj", file, "--as", "thumbnail"], in: directory.url).status == 0)
+            try #require(
+                try Run.docctl(["attach", "p.dkproj", file, "--as", "thumbnail"], in: directory.url).status == 0)
         }
         let result = try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url)
         #expect(result.status == 0, "\(result.standardOutput)")

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// `validate` of a format-3 history reads its segments once and checks the version graph
 /// as it goes, never listing the history (FORMAT.md §12.5): each defect a writer could
@@ -9,10 +10,15 @@ import Testing
 @Suite struct FormatThreeValidationTests {
     /// A packed project of six versions (one segment holding them all), with that segment's
     /// items passed through `edit`; the records by place (1-based) are given to it too.
-    private func history(_ edit: (_ items: [HistorySegment.Item], _ records: [Int: (id: VersionID, index: Int)]) throws -> [HistorySegment.Item])
-        throws -> (directory: TemporaryDirectory, ids: [VersionID]) {
+    private func history(
+        _ edit: (_ items: [HistorySegment.Item], _ records: [Int: (id: VersionID, index: Int)]) throws ->
+            [HistorySegment.Item]
+    )
+        throws -> (directory: TemporaryDirectory, ids: [VersionID])
+    {
         let directory = try TemporaryDirectory()
-        _ = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("saved.dkproj"), taskCount: 20, saves: 5)
+        _ = try FormatThreeFixtures.project(
+            at: directory.url.appendingPathComponent("saved.dkproj"), taskCount: 20, saves: 5)
         #expect(try Run.docctl(["pack", "saved.dkproj", "-o", "p.dkproj"], in: directory.url).status == 0)
         let url = directory.url.appendingPathComponent("p.dkproj")
         #expect(try DocumentBundle(contentsOf: url).history?.segments.count == 1)
@@ -31,8 +37,11 @@ import Testing
 
     /// The record at `index` of `items` with `change` made to its members, and the id that
     /// makes (the segment's version table names each record by it).
-    private func editing(_ items: [HistorySegment.Item], at index: Int, _ change: (inout [String: JSONValue]) throws -> Void) throws -> [HistorySegment.Item] {
-        guard case .version(_, let record) = items[index], case .object(var members) = try JSONValue.parse(record) else {
+    private func editing(
+        _ items: [HistorySegment.Item], at index: Int, _ change: (inout [String: JSONValue]) throws -> Void
+    ) throws -> [HistorySegment.Item] {
+        guard case .version(_, let record) = items[index], case .object(var members) = try JSONValue.parse(record)
+        else {
             Issue.record("item \(index) is not a record")
             return items
         }
@@ -47,7 +56,8 @@ import Testing
     private func findings(in directory: TemporaryDirectory) throws -> (quick: [String], deep: [String]) {
         func run(_ extra: [String]) throws -> [String] {
             let result = try Run.docctl(["validate", "p.dkproj", "--json"] + extra, in: directory.url)
-            let report = try #require(try JSONDecoder().decode([ValidationReport].self, from: result.standardOutput).first)
+            let report = try #require(
+                try JSONDecoder().decode([ValidationReport].self, from: result.standardOutput).first)
             #expect(result.status == (report.findings.contains { $0.severity == .error } ? 1 : 0))
             return report.findings.map { "\($0.code) \($0.version.map(String.init) ?? $0.entry ?? "-")" }
         }
@@ -113,7 +123,8 @@ import Testing
         var changed: ObjectDigest?
         let (directory, _) = try history { items, _ in
             items.map { item in
-                guard changed == nil, case .object(var object) = item, case .delta(_, let program) = object.storage else { return item }
+                guard changed == nil, case .object(var object) = item, case .delta(_, let program) = object.storage
+                else { return item }
                 changed = object.digest
                 object.storage = .delta(base: bogus, program: program)
                 return .object(object)
@@ -122,7 +133,10 @@ import Testing
         let digest = try #require(changed, "the history holds a delta")
         let found = try findings(in: directory)
         // The deltas made against it (directly or not) never reach an object stored whole.
-        #expect(found.quick.filter { !$0.hasPrefix("object.delta-loop ") } == ["object.delta-base-missing \(digest.entryName)"], "\(found.quick)")
+        #expect(
+            found.quick.filter { !$0.hasPrefix("object.delta-loop ") } == [
+                "object.delta-base-missing \(digest.entryName)"
+            ], "\(found.quick)")
         #expect(Set(found.quick).isSubset(of: found.deep), "\(found.deep)")
     }
 
@@ -130,7 +144,9 @@ import Testing
         let (directory, ids) = try history { items, _ in items }
         let quick = try Run.docctl(["validate", "p.dkproj", "--json"], in: directory.url)
         let deep = try Run.docctl(["validate", "p.dkproj", "--json", "--deep"], in: directory.url)
-        let reports = try [quick, deep].map { try #require(try JSONDecoder().decode([ValidationReport].self, from: $0.standardOutput).first) }
+        let reports = try [quick, deep].map {
+            try #require(try JSONDecoder().decode([ValidationReport].self, from: $0.standardOutput).first)
+        }
         #expect(reports.map(\.findings.count) == [0, 0])
         #expect(reports[0].versions == ids.count && reports[1].versions == ids.count)
         #expect(reports[0].objects == reports[1].objects)

@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import DocumentKitCLI
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Issue 25: `pack`, `prune` and `validate` of a format-3 history read each byte of the
 /// bundle once and parse each record once, never listing the history (which decodes every
@@ -12,7 +13,8 @@ import Testing
         let directory = try TemporaryDirectory("history-maintenance-work")
         let url = directory.url.appendingPathComponent("h.dkproj")
         try FormatThreeFixtures.project(at: url, saves: 1_999)
-        let size = try Int(#require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber).int64Value)
+        let size = try Int(
+            #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber).int64Value)
         let document = try DocumentBundle(contentsOf: url).headDocumentData().count
         let slack = 16_384
 
@@ -22,21 +24,28 @@ import Testing
         let prune = try WorkScalingTests.meteredRun(["prune", "pruned.dkproj", "--keep", "5"], in: directory)
 
         for (command, work) in [("validate", validate), ("pack", pack), ("prune", prune)] {
-            #expect(work["read-bytes", default: .max] <= size + slack, "\(command) read \(work["read-bytes"] ?? 0) bytes of a bundle of \(size)")
+            #expect(
+                work["read-bytes", default: .max] <= size + slack,
+                "\(command) read \(work["read-bytes"] ?? 0) bytes of a bundle of \(size)")
         }
         for (command, work) in [("pack", pack), ("prune", prune)] {
             // The records are copied as they are (each parsed once, to be identified); only
             // the small manifest is encoded.
-            #expect(work["encoded-bytes", default: .max] <= slack, "\(command) encoded \(work["encoded-bytes"] ?? 0) bytes")
-            #expect(work["stored-bytes", default: .max] <= size + slack, "\(command) wrote \(work["stored-bytes"] ?? 0) bytes")
+            #expect(
+                work["encoded-bytes", default: .max] <= slack, "\(command) encoded \(work["encoded-bytes"] ?? 0) bytes")
+            #expect(
+                work["stored-bytes", default: .max] <= size + slack,
+                "\(command) wrote \(work["stored-bytes"] ?? 0) bytes")
             // Every record's text is parsed once in each: what validate parses, but for the
             // head's document, which validate also parses and decodes.
-            #expect(work["json-bytes", default: .max] <= validate["json-bytes", default: 0] + slack,
-                    "\(command) parsed \(work["json-bytes"] ?? 0) bytes of JSON; validate, \(validate["json-bytes"] ?? 0)")
+            #expect(
+                work["json-bytes", default: .max] <= validate["json-bytes", default: 0] + slack,
+                "\(command) parsed \(work["json-bytes"] ?? 0) bytes of JSON; validate, \(validate["json-bytes"] ?? 0)")
         }
         // Each record once (about 400 bytes a version), and the head's document a few times.
-        #expect(validate["json-bytes", default: .max] <= pack["json-bytes", default: 0] + 4 * document + slack,
-                "validate parsed \(validate["json-bytes"] ?? 0) bytes of JSON; pack, \(pack["json-bytes"] ?? 0)")
+        #expect(
+            validate["json-bytes", default: .max] <= pack["json-bytes", default: 0] + 4 * document + slack,
+            "validate parsed \(validate["json-bytes"] ?? 0) bytes of JSON; pack, \(pack["json-bytes"] ?? 0)")
         #expect(pack["json-bytes", default: 0] > 2_000 * 200, "the meter sees each record parsed")
     }
 
@@ -56,9 +65,12 @@ import Testing
             hashedPerVersion[versions] = Double(hashed) / Double(versions * document)
             // Each document once (the head's a few times), and the trees: about 1.2 documents a
             // version; rebuilding documents from their chains hashed 2.2.
-            #expect(Double(hashed) <= 1.5 * Double(versions * document), "hashed \(hashed) bytes for \(versions) versions of \(document) bytes")
+            #expect(
+                Double(hashed) <= 1.5 * Double(versions * document),
+                "hashed \(hashed) bytes for \(versions) versions of \(document) bytes")
         }
-        let short = try #require(hashedPerVersion[20]), long = try #require(hashedPerVersion[400])
+        let short = try #require(hashedPerVersion[20])
+        let long = try #require(hashedPerVersion[400])
         #expect(long <= short * 1.25, "hashed \(long) documents a version at 400 versions, \(short) at 20")
     }
 }

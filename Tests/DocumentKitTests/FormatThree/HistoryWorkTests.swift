@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import DocumentKitCLI
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Issue 25, item 5: in format 3 a save, `cat` (of the head and of an old version),
 /// `log -n 1`, `info`, `pull` (a fast-forward and a merge of one version) and a push of one
@@ -17,7 +18,8 @@ import Testing
         try FormatThreeFixtures.project(at: url, saves: versions - 1)
         var work: [String: [String: Int]] = [:]
         for save in 0..<saves {
-            let counts = try WorkScalingTests.meteredRun(["set", "h.dkproj", "tasks[\(save % 50)].title", "Metered \(save)"], in: directory)
+            let counts = try WorkScalingTests.meteredRun(
+                ["set", "h.dkproj", "tasks[\(save % 50)].title", "Metered \(save)"], in: directory)
             work["save", default: [:]].merge(counts) { $0 + $1 }
         }
         // A copy that saved one version more, and a copy that saved one of its own: a pull
@@ -29,9 +31,12 @@ import Testing
             try FileManager.default.copyItem(at: url, to: behind)
             try FormatThreeFixtures.addSaves(1, to: ahead, from: 7)
             if name == "merge" {
-                _ = try BundleEditor.set(.string(edit), at: try JSONPath(parsing: "name"), in: behind, metadata: FormatThreeFixtures.metadata)
+                _ = try BundleEditor.set(
+                    .string(edit), at: try JSONPath(parsing: "name"), in: behind, metadata: FormatThreeFixtures.metadata
+                )
             }
-            work[name] = try WorkScalingTests.meteredRun(["pull", behind.lastPathComponent, ahead.lastPathComponent], in: directory)
+            work[name] = try WorkScalingTests.meteredRun(
+                ["pull", behind.lastPathComponent, ahead.lastPathComponent], in: directory)
         }
         // A folder remote holding the history, and a clone of it: a push of one version more,
         // then a pull of it into the clone.
@@ -42,8 +47,10 @@ import Testing
         try FormatThreeFixtures.addSaves(1, to: url, from: 9)
         work["push"] = try WorkScalingTests.meteredRun(["push", "h.dkproj", "remote"], in: directory)
         work["remote pull"] = try WorkScalingTests.meteredRun(["pull", "fetched.dkproj", "remote"], in: directory)
-        for (name, arguments) in [("cat", ["cat", "h.dkproj"]), ("log", ["log", "h.dkproj", "-n", "1"]),
-                                  ("old", ["cat", "h.dkproj", "--version", "2"]), ("info", ["info", "h.dkproj"])] {
+        for (name, arguments) in [
+            ("cat", ["cat", "h.dkproj"]), ("log", ["log", "h.dkproj", "-n", "1"]),
+            ("old", ["cat", "h.dkproj", "--version", "2"]), ("info", ["info", "h.dkproj"])
+        ] {
             work[name] = try WorkScalingTests.meteredRun(arguments, in: directory)
         }
         return work
@@ -51,7 +58,8 @@ import Testing
 
     @Test func commandsCostTheSameAtTwoThousandVersionsAsAtTen() throws {
         let saves = 16
-        let few = try Self.work(versions: 10, saves: saves), many = try Self.work(versions: 2_000, saves: saves)
+        let few = try Self.work(versions: 10, saves: saves)
+        let many = try Self.work(versions: 2_000, saves: saves)
         for (command, counts) in many.sorted(by: { $0.key < $1.key }) {
             // A reader reads a segment's trailer, a few index rows and a block more.
             // Saves merge segments, each merge copying at most `mergeLimit`, and rewrite the
@@ -66,13 +74,17 @@ import Testing
             // that listed the history parsed 800 KB more here).
             let remote = command == "push" || command == "remote pull"
             for (kind, count) in counts {
-                let merges = ["pull", "merge"].contains(command) && (kind == "read-bytes" || kind == "stored-bytes")
+                let merges =
+                    ["pull", "merge"].contains(command) && (kind == "read-bytes" || kind == "stored-bytes")
                     || remote && (kind == "fetched-bytes" || kind == "stored-bytes")
-                let slack = command == "save" ? 2 * Int(HistoryPolicy.mergeLimit)
+                let slack =
+                    command == "save"
+                    ? 2 * Int(HistoryPolicy.mergeLimit)
                     : merges ? Int(HistoryPolicy.mergeLimit) : remote ? 131_072 : 16_384
                 let base = few[command]?[kind] ?? 0
-                #expect(Double(count) <= 1.25 * Double(base) + Double(slack),
-                        "\(command) \(kind): \(base) at 10 versions, \(count) at 2,000")
+                #expect(
+                    Double(count) <= 1.25 * Double(base) + Double(slack),
+                    "\(command) \(kind): \(base) at 10 versions, \(count) at 2,000")
             }
         }
         #expect((many["save"]?["stored-bytes"] ?? 0) > 16 * 9_000, "the meter sees each save write its document")

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// What fuzzing the JSON path parser (fuzz/, target `jsonpath`) found, each kept as the
 /// input that showed it. fuzz/README.md says how a finding becomes a test here.

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Manifests and trees that lie, read through the library: each is refused quickly, as
 /// malformed input located in the file, instead of hanging, overflowing or being believed.
@@ -10,10 +11,14 @@ import Testing
         return (directory, try HostileCorpus.build(["bundles"], in: directory))
     }
 
-    static func malformed(_ body: () throws -> Void, containing fragment: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func malformed(
+        _ body: () throws -> Void, containing fragment: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let error = #expect(throws: DocumentKitError.self, sourceLocation: sourceLocation) { try body() }
         #expect(error?.exitStatus == 65, sourceLocation: sourceLocation)
-        #expect(error?.description.contains(fragment) == true, "\(String(describing: error))", sourceLocation: sourceLocation)
+        #expect(
+            error?.description.contains(fragment) == true, "\(String(describing: error))",
+            sourceLocation: sourceLocation)
     }
 
     /// 49 tree objects, each naming the one below twice: 2^48 paths. Measured, not built.
@@ -21,7 +26,9 @@ import Testing
         let (directory, corpus) = try Self.corpus()
         let start = Date()
         let bundle = try DocumentBundle(contentsOf: corpus.appendingPathComponent("tree-shared-subtree-bomb.dkproj"))
-        Self.malformed({ _ = try bundle.tree(of: bundle.headVersion) }, containing: "the version's tree holds more than 1000000 files and folders")
+        Self.malformed(
+            { _ = try bundle.tree(of: bundle.headVersion) },
+            containing: "the version's tree holds more than 1000000 files and folders")
         let report = try BundleValidator.validate(corpus.appendingPathComponent("tree-shared-subtree-bomb.dkproj"))
         #expect(report.findings.map(\.code) == ["tree.too-large"])
         #expect(Date().timeIntervalSince(start) < 10)
@@ -51,10 +58,12 @@ import Testing
 
     @Test func aManifestWithTwoHeadsIsRefused() throws {
         let (directory, corpus) = try Self.corpus()
-        Self.malformed({ _ = try DocumentBundle(contentsOf: corpus.appendingPathComponent("manifest-duplicate-key.dkproj")) },
-                       containing: "manifest-duplicate-key.dkproj: manifest.json: not valid JSON: duplicate member name 'head'")
-        Self.malformed({ _ = try DocumentBundle(contentsOf: corpus.appendingPathComponent("format-version-zero.dkproj")) },
-                       containing: "manifest.json has format version 0; versions start at 1")
+        Self.malformed(
+            { _ = try DocumentBundle(contentsOf: corpus.appendingPathComponent("manifest-duplicate-key.dkproj")) },
+            containing: "manifest-duplicate-key.dkproj: manifest.json: not valid JSON: duplicate member name 'head'")
+        Self.malformed(
+            { _ = try DocumentBundle(contentsOf: corpus.appendingPathComponent("format-version-zero.dkproj")) },
+            containing: "manifest.json has format version 0; versions start at 1")
         withExtendedLifetime(directory) {}
     }
 
@@ -63,15 +72,20 @@ import Testing
     @Test func objectsThatLieAreLocated() throws {
         let (directory, _) = try Self.corpus()
         let blob = ObjectDigest(hex: "43707e4c5f3a42edd2db4a6a6a517041c67c110598ad55be6e693d8b1fa81efb")!
-        for (file, fragment) in [("object-size-lies.dkproj", "object is stored as is, but the manifest gives it 5 bytes and 25 stored"),
-                                 ("zstd-bomb-undeclared.dkproj", "the frame decodes to more than the expected 25 bytes"),
-                                 ("delta-program-bomb.dkproj", "the frame decodes to more than the expected 89 bytes")] {
+        for (file, fragment) in [
+            ("object-size-lies.dkproj", "object is stored as is, but the manifest gives it 5 bytes and 25 stored"),
+            ("zstd-bomb-undeclared.dkproj", "the frame decodes to more than the expected 25 bytes"),
+            ("delta-program-bomb.dkproj", "the frame decodes to more than the expected 89 bytes")
+        ] {
             let url = URL(fileURLWithPath: "corpus/\(file)", relativeTo: directory.url)
             let bundle = try DocumentBundle(contentsOf: url)
-            Self.malformed({ _ = try bundle.objectData(blob) }, containing: "corpus/\(file): entry '\(blob.entryName)': \(fragment)")
+            Self.malformed(
+                { _ = try bundle.objectData(blob) },
+                containing: "corpus/\(file): entry '\(blob.entryName)': \(fragment)")
         }
         let damaged = URL(fileURLWithPath: "corpus/bad-crc-document.dkproj", relativeTo: directory.url)
-        Self.malformed({ _ = try DocumentBundle(contentsOf: damaged).headDocumentData() },
-                       containing: "corpus/bad-crc-document.dkproj: entry 'document.json': the data's CRC-32 is")
+        Self.malformed(
+            { _ = try DocumentBundle(contentsOf: damaged).headDocumentData() },
+            containing: "corpus/bad-crc-document.dkproj: entry 'document.json': the data's CRC-32 is")
     }
 }

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// A document larger than 64 MiB is not parsed: `import` refuses it by its size before
 /// reading it, and the commands that parse a bundle's document (edits, `get`, `diff`)
@@ -20,7 +21,8 @@ import Testing
 
     @Test func importRefusesALargerDocumentBeforeReadingIt() throws {
         let directory = try TemporaryDirectory()
-        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("folder"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            at: directory.url.appendingPathComponent("folder"), withIntermediateDirectories: false)
         try sparseDocument(at: directory.url.appendingPathComponent("folder/document.json"))
         try sparseDocument(at: directory.url.appendingPathComponent("big.json"))
         for (source, named) in [("folder", "folder/document.json"), ("big.json", "big.json")] {
@@ -28,7 +30,9 @@ import Testing
             #expect(result.status == 65)
             #expect(result.standardError == "error: \(named): \(message)\n")
             #expect(result.standardOutput.isEmpty)
-            if BoundedRun.boundsMemory { #expect(result.maxResidentBytes < 64 << 20, "refused unread: \(result.maxResidentBytes >> 20) MiB") }
+            if BoundedRun.boundsMemory {
+                #expect(result.maxResidentBytes < 64 << 20, "refused unread: \(result.maxResidentBytes >> 20) MiB")
+            }
         }
         #expect(!FileManager.default.fileExists(atPath: directory.path("x.dkproj")))
     }
@@ -47,7 +51,8 @@ import Testing
         } throws: { error in
             let error = error as! DocumentKitError
             return error.code == .malformedInput && error.location == "entry 'document.json'"
-                && error.message == "the document is \(String(format: "%.1f", Double(size) / 1_048_576)) MiB; documents larger than 0 MiB are not parsed (FORMAT.md, Limits)"
+                && error.message
+                    == "the document is \(String(format: "%.1f", Double(size) / 1_048_576)) MiB; documents larger than 0 MiB are not parsed (FORMAT.md, Limits)"
         }
         let report = try BundleValidator.validate(url, limits: limits)
         #expect(report.findings.map(\.code).contains("document.too-large"))

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Where an export writes: only the output named, never through a symbolic link planted
 /// in or at it, never over an existing output without --force, and nothing at all when
@@ -34,7 +35,9 @@ import Testing
         /// `outside` holds `keep`, unchanged, and nothing else.
         func expectOutsideUntouched(sourceLocation: SourceLocation = #_sourceLocation) {
             #expect(Fixtures.listing(outside) == ["keep"], sourceLocation: sourceLocation)
-            #expect((try? Data(contentsOf: outside.appendingPathComponent("keep"))) == Data("keep\n".utf8), sourceLocation: sourceLocation)
+            #expect(
+                (try? Data(contentsOf: outside.appendingPathComponent("keep"))) == Data("keep\n".utf8),
+                sourceLocation: sourceLocation)
         }
 
         func isLink(_ name: String) -> Bool {
@@ -52,8 +55,9 @@ import Testing
         try FileManager.default.removeItem(at: setup.url.appendingPathComponent("out/document.json"))
         try setup.link("out/document.json", to: setup.outside.appendingPathComponent("keep").path)
 
-        expectFailure(try setup.docctl(["export", "p.dkproj", "--format", "dir", "-o", "out"]), status: 73,
-                      containing: "out: already exists (use --force to replace it)")
+        expectFailure(
+            try setup.docctl(["export", "p.dkproj", "--format", "dir", "-o", "out"]), status: 73,
+            containing: "out: already exists (use --force to replace it)")
         #expect(setup.isLink("out/blobs") && setup.isLink("out/document.json"))
         setup.expectOutsideUntouched()
 
@@ -67,7 +71,9 @@ import Testing
     @Test func aFolderTargetThatIsALinkIsReplacedNotFollowed() throws {
         let setup = try Setup()
         try setup.link("out", to: setup.outside.path)
-        expectFailure(try setup.docctl(["export", "p.dkproj", "--format", "dir", "-o", "out"]), status: 73, containing: "already exists")
+        expectFailure(
+            try setup.docctl(["export", "p.dkproj", "--format", "dir", "-o", "out"]), status: 73,
+            containing: "already exists")
         setup.expectOutsideUntouched()
         #expect(try setup.docctl(["export", "p.dkproj", "--format", "dir", "-o", "out", "--force"]).status == 0)
         #expect(!setup.isLink("out"))
@@ -77,15 +83,19 @@ import Testing
 
     /// A link at a file output, to a file or to nowhere: refused without --force, and
     /// replaced by the export (the link's target untouched) with it. `extract` too.
-    @Test(arguments: [["export", "p.dkproj", "--format", "zip", "-o"], ["export", "p.dkproj", "--format", "tar.gz", "-o"],
-                      ["export", "p.dkproj", "--format", "json", "-o"], ["export", "p.dkproj", "--format", "dir", "-o"],
-                      ["export", "p.dkproj", "--format", "bagit", "-o"], ["extract", "p.dkproj", "thumbnail", "-o"]])
+    @Test(arguments: [
+        ["export", "p.dkproj", "--format", "zip", "-o"], ["export", "p.dkproj", "--format", "tar.gz", "-o"],
+        ["export", "p.dkproj", "--format", "json", "-o"], ["export", "p.dkproj", "--format", "dir", "-o"],
+        ["export", "p.dkproj", "--format", "bagit", "-o"], ["extract", "p.dkproj", "thumbnail", "-o"]
+    ])
     func aLinkAtTheOutputIsNeverWrittenThrough(_ command: [String]) throws {
         let setup = try Setup()
         try setup.link("to-file", to: setup.outside.appendingPathComponent("keep").path)
         try setup.link("to-nowhere", to: setup.outside.appendingPathComponent("new").path)
         for name in ["to-file", "to-nowhere"] {
-            expectFailure(try setup.docctl(command + [name]), status: 73, containing: "\(name): already exists (use --force to replace it)")
+            expectFailure(
+                try setup.docctl(command + [name]), status: 73,
+                containing: "\(name): already exists (use --force to replace it)")
             #expect(setup.isLink(name))
             setup.expectOutsideUntouched()
             let forced = try setup.docctl(command + [name, "--force"])
@@ -111,10 +121,12 @@ import Testing
                     data = src.read(info).replace(b"hello, blob", b"HELLO, blob")
                     out.writestr(zipfile.ZipInfo(info.filename, (1980, 1, 1, 0, 0, 0)), data)
             """#
-        let made = try ExternalTool.python(damage, [setup.directory.path("p.dkproj"), setup.directory.path("damaged.dkproj")])
+        let made = try ExternalTool.python(
+            damage, [setup.directory.path("p.dkproj"), setup.directory.path("damaged.dkproj")])
         try #require(made.status == 0, "\(made.standardError)")
-        expectFailure(try setup.docctl(["export", "damaged.dkproj", "--format", format, "-o", output, "--force"]), status: 65,
-                      containing: "damaged.dkproj: entry 'objects/39/")
+        expectFailure(
+            try setup.docctl(["export", "damaged.dkproj", "--format", format, "-o", output, "--force"]), status: 65,
+            containing: "damaged.dkproj: entry 'objects/39/")
         #expect(try ExportTargetTests.contents(of: setup.url.appendingPathComponent(output)) == before)
         #expect(Fixtures.listing(setup.url) == ["b.png", "damaged.dkproj", output, "outside", "p.dkproj"])
     }
@@ -141,8 +153,12 @@ import Testing
         let setup = try Setup()
         #expect(mkfifo(setup.directory.path("fifo"), 0o644) == 0)
         for source in ["/dev/zero", "fifo"] {
-            expectFailure(try setup.docctl(["import", source, "-o", "x.dkproj"]), status: 65, containing: "\(source): not a folder, an archive or a JSON file")
-            expectFailure(try setup.docctl(["info", source]), status: 65, containing: "\(source): not a bundle: it is not a regular file")
+            expectFailure(
+                try setup.docctl(["import", source, "-o", "x.dkproj"]), status: 65,
+                containing: "\(source): not a folder, an archive or a JSON file")
+            expectFailure(
+                try setup.docctl(["info", source]), status: 65,
+                containing: "\(source): not a bundle: it is not a regular file")
         }
         #expect(Fixtures.listing(setup.url) == ["b.png", "fifo", "outside", "p.dkproj"])
     }
@@ -151,7 +167,9 @@ import Testing
         let setup = try Setup()
         #expect(try setup.docctl(["export", "p.dkproj", "--format", "tar", "-o", "p.tar"]).status == 0)
         let before = try Fixtures.digest(of: setup.url.appendingPathComponent("p.dkproj"))
-        expectFailure(try setup.docctl(["import", "p.tar", "-o", "p.dkproj"]), status: 73, containing: "p.dkproj: already exists (use --force to replace it)")
+        expectFailure(
+            try setup.docctl(["import", "p.tar", "-o", "p.dkproj"]), status: 73,
+            containing: "p.dkproj: already exists (use --force to replace it)")
         #expect(try Fixtures.digest(of: setup.url.appendingPathComponent("p.dkproj")) == before)
         #expect(Fixtures.listing(setup.url) == ["b.png", "outside", "p.dkproj", "p.tar"])
     }

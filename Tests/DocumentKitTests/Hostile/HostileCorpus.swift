@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// The docctl commands every hostile input is given.
 enum HostileCommand: String, CaseIterable, Sendable {
@@ -54,7 +55,9 @@ struct HostileOutcome: Sendable, CustomStringConvertible {
     /// Success, with no message.
     static let ok = HostileOutcome(status: 0)
     /// A failure whose error line holds `fragment` (when given).
-    static func fails(_ fragment: String?, status: Int32 = 65) -> HostileOutcome { HostileOutcome(status: status, fragment: fragment) }
+    static func fails(_ fragment: String?, status: Int32 = 65) -> HostileOutcome {
+        HostileOutcome(status: status, fragment: fragment)
+    }
     /// `validate` exits 1 with an error finding `code`.
     static func finds(_ code: String) -> HostileOutcome { HostileOutcome(status: 1, fragment: code) }
     /// `validate` exits 0 with only warnings, among them `code`.
@@ -72,25 +75,39 @@ struct HostileCase: Sendable {
 
     /// `get` does what `cat` does unless told otherwise (it reads the same document, then
     /// parses it), and every export what the zip export does.
-    init(_ file: String, info: HostileOutcome, cat: HostileOutcome, get: HostileOutcome? = nil, validate: HostileOutcome,
-         deep: HostileOutcome? = nil, export: HostileOutcome, exportDir: HostileOutcome? = nil, exportJSON: HostileOutcome? = nil,
-         importing: HostileOutcome = .alreadyABundle) {
+    init(
+        _ file: String, info: HostileOutcome, cat: HostileOutcome, get: HostileOutcome? = nil, validate: HostileOutcome,
+        deep: HostileOutcome? = nil, export: HostileOutcome, exportDir: HostileOutcome? = nil,
+        exportJSON: HostileOutcome? = nil,
+        importing: HostileOutcome = .alreadyABundle
+    ) {
         self.file = file
-        outcomes = [.info: info, .cat: cat, .get: get ?? cat, .validate: validate, .validateDeep: deep ?? validate,
-                    .exportZip: export, .exportDir: exportDir ?? export, .exportJSON: exportJSON ?? export, .importSource: importing]
+        outcomes = [
+            .info: info, .cat: cat, .get: get ?? cat, .validate: validate, .validateDeep: deep ?? validate,
+            .exportZip: export, .exportDir: exportDir ?? export, .exportJSON: exportJSON ?? export,
+            .importSource: importing
+        ]
     }
 
     /// A file no reader opens: `info`, `cat`, `get` and every export fail with `fragment`,
     /// `validate` reports `finding`.
-    static func unreadable(_ file: String, _ fragment: String?, finding: String = "container.invalid",
-                           importing: HostileOutcome = .alreadyABundle) -> HostileCase {
-        HostileCase(file, info: .fails(fragment), cat: .fails(fragment), validate: .finds(finding), export: .fails(fragment), importing: importing)
+    static func unreadable(
+        _ file: String, _ fragment: String?, finding: String = "container.invalid",
+        importing: HostileOutcome = .alreadyABundle
+    ) -> HostileCase {
+        HostileCase(
+            file, info: .fails(fragment), cat: .fails(fragment), validate: .finds(finding), export: .fails(fragment),
+            importing: importing)
     }
 
     /// A foreign archive, for `import`: every bundle reader refuses it with `fragment`.
-    static func archive(_ file: String, notABundle fragment: String = "not a DocumentKit bundle: not a zip archive",
-                        importing: HostileOutcome) -> HostileCase {
-        unreadable(file, fragment, finding: fragment.contains("mimetype") ? "mimetype.invalid" : "container.invalid", importing: importing)
+    static func archive(
+        _ file: String, notABundle fragment: String = "not a DocumentKit bundle: not a zip archive",
+        importing: HostileOutcome
+    ) -> HostileCase {
+        unreadable(
+            file, fragment, finding: fragment.contains("mimetype") ? "mimetype.invalid" : "container.invalid",
+            importing: importing)
     }
 }
 
@@ -121,7 +138,9 @@ enum HostileCorpus {
         try Run.docctl(["attach", "good.dkproj", "b.png"], in: directory.url, environment: signing)
         let corpus = directory.url.appendingPathComponent("corpus")
         try FileManager.default.createDirectory(at: corpus, withIntermediateDirectories: false)
-        let made = try ExternalTool.python3.run([script.path, directory.path("good.dkproj"), corpus.path, "--families=\(families.joined(separator: ","))"])
+        let made = try ExternalTool.python3.run([
+            script.path, directory.path("good.dkproj"), corpus.path, "--families=\(families.joined(separator: ","))"
+        ])
         try #require(made.status == 0, "\(made.standardError)")
         return corpus
     }
@@ -134,13 +153,17 @@ enum HostileCorpus {
     ///
     /// - Returns: how many commands ran.
     @discardableResult
-    static func check(_ cases: [HostileCase], in directory: TemporaryDirectory,
-                      sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+    static func check(
+        _ cases: [HostileCase], in directory: TemporaryDirectory,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Int {
         let corpus = directory.url.appendingPathComponent("corpus")
         let out = directory.url.appendingPathComponent("out")
         let temporary = directory.url.appendingPathComponent("tmp")
         let files = Fixtures.listing(corpus)
-        #expect(files == cases.map(\.file).sorted(), "the corpus and the table list the same files", sourceLocation: sourceLocation)
+        #expect(
+            files == cases.map(\.file).sorted(), "the corpus and the table list the same files",
+            sourceLocation: sourceLocation)
         let before = try files.map { try Snapshot(corpus.appendingPathComponent($0)) }
         let runner = BoundedRun()
         var runs = 0
@@ -151,51 +174,85 @@ enum HostileCorpus {
                     try? FileManager.default.removeItem(at: folder)
                     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
                 }
-                let result = try runner.docctl(command.arguments(hostile.file), in: corpus, environment: ["TMPDIR": temporary.path])
+                let result = try runner.docctl(
+                    command.arguments(hostile.file), in: corpus, environment: ["TMPDIR": temporary.path])
                 runs += 1
                 let what = "\(command.rawValue) \(hostile.file)"
-                check(result, expected, command: command, file: hostile.file, what: what, sourceLocation: sourceLocation)
+                check(
+                    result, expected, command: command, file: hostile.file, what: what, sourceLocation: sourceLocation)
                 let written = Fixtures.listing(out)
                 let expectedOutput = result.status == 0 ? command.output.map { [$0] } ?? [] : []
                 #expect(written == expectedOutput, "\(what): wrote \(written)", sourceLocation: sourceLocation)
-                #expect(Fixtures.listing(temporary).isEmpty, "\(what): left files in TMPDIR", sourceLocation: sourceLocation)
-                #expect(Fixtures.listing(corpus) == files, "\(what): changed the corpus folder", sourceLocation: sourceLocation)
+                #expect(
+                    Fixtures.listing(temporary).isEmpty, "\(what): left files in TMPDIR", sourceLocation: sourceLocation
+                )
+                #expect(
+                    Fixtures.listing(corpus) == files, "\(what): changed the corpus folder",
+                    sourceLocation: sourceLocation)
             }
         }
         for (name, snapshot) in zip(files, before) {
-            #expect(try Snapshot(corpus.appendingPathComponent(name)) == snapshot, "\(name) changed", sourceLocation: sourceLocation)
+            #expect(
+                try Snapshot(corpus.appendingPathComponent(name)) == snapshot, "\(name) changed",
+                sourceLocation: sourceLocation)
         }
         return runs
     }
 
-    private static func check(_ result: BoundedRun.Result, _ expected: HostileOutcome, command: HostileCommand, file: String,
-                              what: String, sourceLocation: SourceLocation) {
+    private static func check(
+        _ result: BoundedRun.Result, _ expected: HostileOutcome, command: HostileCommand, file: String,
+        what: String, sourceLocation: SourceLocation
+    ) {
         #expect(!result.timedOut, "\(what): killed after \(result.seconds) s", sourceLocation: sourceLocation)
-        #expect(result.signal == nil, "\(what): ended by signal \(result.signal ?? 0): \(result.standardError.prefix(300))", sourceLocation: sourceLocation)
+        #expect(
+            result.signal == nil, "\(what): ended by signal \(result.signal ?? 0): \(result.standardError.prefix(300))",
+            sourceLocation: sourceLocation)
         if BoundedRun.boundsMemory {
-            #expect(result.maxResidentBytes <= maxResidentBytes, "\(what): \(result.maxResidentBytes >> 20) MiB resident", sourceLocation: sourceLocation)
+            #expect(
+                result.maxResidentBytes <= maxResidentBytes, "\(what): \(result.maxResidentBytes >> 20) MiB resident",
+                sourceLocation: sourceLocation)
         }
-        #expect(result.status == expected.status, "\(what): exit \(result.status.map(String.init) ?? "-"), expected \(expected); stderr: \(result.standardError)", sourceLocation: sourceLocation)
-        #expect(!result.standardError.contains("Fatal error") && !result.standardError.contains("Backtrac"), "\(what): \(result.standardError)", sourceLocation: sourceLocation)
+        #expect(
+            result.status == expected.status,
+            "\(what): exit \(result.status.map(String.init) ?? "-"), expected \(expected); stderr: \(result.standardError)",
+            sourceLocation: sourceLocation)
+        #expect(
+            !result.standardError.contains("Fatal error") && !result.standardError.contains("Backtrac"),
+            "\(what): \(result.standardError)", sourceLocation: sourceLocation)
         if command.isValidation {
             // validate reports on stdout, one line per finding, and exits 1 for errors.
-            #expect(result.standardError.isEmpty, "\(what): stderr: \(result.standardError)", sourceLocation: sourceLocation)
+            #expect(
+                result.standardError.isEmpty, "\(what): stderr: \(result.standardError)", sourceLocation: sourceLocation
+            )
             let report = String(decoding: result.standardOutput, as: UTF8.self)
             #expect(report.hasPrefix("\(file): "), "\(what): \(report)", sourceLocation: sourceLocation)
             if let code = expected.fragment {
                 let severity = expected.status == 0 ? "warning" : "error"
-                #expect(report.contains("  \(severity) \(code): "), "\(what): no \(severity) \(code) in \(report.prefix(2000))", sourceLocation: sourceLocation)
+                #expect(
+                    report.contains("  \(severity) \(code): "),
+                    "\(what): no \(severity) \(code) in \(report.prefix(2000))", sourceLocation: sourceLocation)
             } else {
                 #expect(!report.contains("  error "), "\(what): \(report.prefix(2000))", sourceLocation: sourceLocation)
             }
         } else if expected.status == 0 {
-            #expect(result.standardError.isEmpty, "\(what): stderr: \(result.standardError)", sourceLocation: sourceLocation)
+            #expect(
+                result.standardError.isEmpty, "\(what): stderr: \(result.standardError)", sourceLocation: sourceLocation
+            )
         } else {
             let lines = result.standardError.split(separator: "\n", omittingEmptySubsequences: false)
-            #expect(lines.count == 2 && lines[1].isEmpty, "\(what): one line on stderr, got: \(result.standardError)", sourceLocation: sourceLocation)
-            #expect(result.standardError.hasPrefix("error: \(file): "), "\(what): \(result.standardError)", sourceLocation: sourceLocation)
-            #expect(expected.fragment.map(result.standardError.contains) ?? true, "\(what): expected '\(expected.fragment ?? "")' in \(result.standardError)", sourceLocation: sourceLocation)
-            #expect(result.standardOutput.isEmpty, "\(what): printed \(result.standardOutput.count) bytes", sourceLocation: sourceLocation)
+            #expect(
+                lines.count == 2 && lines[1].isEmpty, "\(what): one line on stderr, got: \(result.standardError)",
+                sourceLocation: sourceLocation)
+            #expect(
+                result.standardError.hasPrefix("error: \(file): "), "\(what): \(result.standardError)",
+                sourceLocation: sourceLocation)
+            #expect(
+                expected.fragment.map(result.standardError.contains) ?? true,
+                "\(what): expected '\(expected.fragment ?? "")' in \(result.standardError)",
+                sourceLocation: sourceLocation)
+            #expect(
+                result.standardOutput.isEmpty, "\(what): printed \(result.standardOutput.count) bytes",
+                sourceLocation: sourceLocation)
         }
     }
 

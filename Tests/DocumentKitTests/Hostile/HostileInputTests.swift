@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Issue 5, point 4: a corpus of broken and hostile files, built by Tests/HostileCorpus/
 /// make_corpus.py with a second implementation of the format, given to every docctl
@@ -42,10 +43,12 @@ import Testing
     @Test func twoHundredThousandEntries() throws {
         let directory = try TemporaryDirectory()
         _ = try HostileCorpus.build(["many"], in: directory)
-        try HostileCorpus.check([
-            HostileCase("many-entries.dkproj", info: .ok, cat: .ok, validate: .warns("entry.unexpected"), export: .ok),
-            .archive("import-many-entries.zip", notABundle: HostileImportCases.noMimetype, importing: .ok),
-        ], in: directory)
+        try HostileCorpus.check(
+            [
+                HostileCase(
+                    "many-entries.dkproj", info: .ok, cat: .ok, validate: .warns("entry.unexpected"), export: .ok),
+                .archive("import-many-entries.zip", notABundle: HostileImportCases.noMimetype, importing: .ok)
+            ], in: directory)
     }
 
     /// Version 1 names version 2 as its parent: `head~N` walks parents, and must not walk
@@ -55,20 +58,29 @@ import Testing
         let corpus = try HostileCorpus.build(["bundles"], in: directory)
         let runner = BoundedRun()
         let far = try runner.docctl(["cat", "parents-cycle.dkproj", "--version", "head~1000000000000"], in: corpus)
-        #expect(far.status == 65 && far.standardError.hasPrefix("error: parents-cycle.dkproj: no version 'head~1000000000000'"), "\(far.standardError)")
+        #expect(
+            far.status == 65
+                && far.standardError.hasPrefix("error: parents-cycle.dkproj: no version 'head~1000000000000'"),
+            "\(far.standardError)")
         #expect(far.seconds < 10)
         let near = try runner.docctl(["get", "parents-cycle.dkproj", "name", "--version", "head~1"], in: corpus)
-        #expect(near.status == 0 && String(decoding: near.standardOutput, as: UTF8.self) == "Built\n", "\(near.standardError)")
+        #expect(
+            near.status == 0 && String(decoding: near.standardOutput, as: UTF8.self) == "Built\n",
+            "\(near.standardError)")
     }
 
     @Test func aMissingFileIs66AndAnUnwritableOutputIs73() throws {
         let directory = try TemporaryDirectory()
         try Run.docctl(["new", "p.dkproj"], in: directory.url)
-        for command in [["info", "nope.dkproj"], ["cat", "nope.dkproj"], ["validate", "nope.dkproj"], ["import", "nope", "-o", "x.dkproj"]] {
+        for command in [
+            ["info", "nope.dkproj"], ["cat", "nope.dkproj"], ["validate", "nope.dkproj"],
+            ["import", "nope", "-o", "x.dkproj"]
+        ] {
             expectFailure(try Run.docctl(command, in: directory.url), status: 66, containing: "nope")
         }
-        expectFailure(try Run.docctl(["export", "p.dkproj", "--format", "zip", "-o", "no/such/folder/p.zip"], in: directory.url),
-                      status: 73, containing: "no/such/folder")
+        expectFailure(
+            try Run.docctl(["export", "p.dkproj", "--format", "zip", "-o", "no/such/folder/p.zip"], in: directory.url),
+            status: 73, containing: "no/such/folder")
         expectFailure(try Run.docctl(["info", "."], in: directory.url), status: 65, containing: "not a regular file")
         #expect(Fixtures.listing(directory.url) == ["p.dkproj"])
     }

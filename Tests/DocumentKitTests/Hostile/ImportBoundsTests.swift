@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// `import` reads its source within bounds: a declared size is checked before a buffer is
 /// made for it, a file is not read whole to see whether it is JSON, a zip's directory is
@@ -10,12 +11,18 @@ import Testing
     @Test(arguments: [
         // A tar header declaring 2 GiB, and a sparse tar of 1 TiB of holes: a buffer of the
         // declared size was reserved (and the process died in a 1 GiB address space).
-        ("import-declared-huge.tar", "entry 'document.json': the entry declares 2147483648 bytes; the limit is 1073741824"),
-        ("import-sparse-bomb.tar", "entry 'document.json': the entry declares 1099511627776 bytes; the limit is 1073741824"),
+        (
+            "import-declared-huge.tar",
+            "entry 'document.json': the entry declares 2147483648 bytes; the limit is 1073741824"
+        ),
+        (
+            "import-sparse-bomb.tar",
+            "entry 'document.json': the entry declares 1099511627776 bytes; the limit is 1073741824"
+        ),
         // libarchive ends names at a NUL, so this was imported as blobs/evil.
         ("import-nul.zip", "entry 'blobs/evil': entry name contains a NUL byte"),
         // libarchive follows the directory, not the count: this was imported.
-        ("import-claims-too-many.zip", "the archive has more than 1000000 entries"),
+        ("import-claims-too-many.zip", "the archive has more than 1000000 entries")
     ])
     func archivesAreRefusedWithinBounds(_ file: String, _ message: String) throws {
         let directory = try TemporaryDirectory()
@@ -35,15 +42,25 @@ import Testing
         let corpus = try HostileCorpus.build(["import"], in: directory)
         let result = try BoundedRun().docctl(["import", "import-bomb.zip", "-o", "x.dkproj"], in: corpus)
         #expect(result.status == 65)
-        #expect(result.standardError.hasPrefix("error: import-bomb.zip: entry 'document.json': the archive expands to more than 1000 times its size"))
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: corpus.appendingPathComponent("import-bomb.zip").path)[.size] as? Int)
-        if BoundedRun.boundsMemory { #expect(result.maxResidentBytes > size * 1000 / 2, "\(result.maxResidentBytes >> 20) MiB") }
-        if BoundedRun.boundsMemory { #expect(result.maxResidentBytes < size * 1000 + (128 << 20), "\(result.maxResidentBytes >> 20) MiB") }
+        #expect(
+            result.standardError.hasPrefix(
+                "error: import-bomb.zip: entry 'document.json': the archive expands to more than 1000 times its size"))
+        let size = try #require(
+            try FileManager.default.attributesOfItem(atPath: corpus.appendingPathComponent("import-bomb.zip").path)[
+                .size] as? Int)
+        if BoundedRun.boundsMemory {
+            #expect(result.maxResidentBytes > size * 1000 / 2, "\(result.maxResidentBytes >> 20) MiB")
+        }
+        if BoundedRun.boundsMemory {
+            #expect(result.maxResidentBytes < size * 1000 + (128 << 20), "\(result.maxResidentBytes >> 20) MiB")
+        }
     }
 
     /// Bundles given to import are sniffed from their first bytes: a 1 GiB sparse one was
     /// read whole (and reserved a buffer of its size) to find out it was not JSON.
-    @Test(arguments: ["document-huge.dkproj", "entry-over-64-GiB.dkproj", "entries-over-1-TiB.dkproj", "manifest-huge.dkproj"])
+    @Test(arguments: [
+        "document-huge.dkproj", "entry-over-64-GiB.dkproj", "entries-over-1-TiB.dkproj", "manifest-huge.dkproj"
+    ])
     func aLargeSourceIsNotReadToBeRecognised(_ file: String) throws {
         let directory = try TemporaryDirectory()
         let corpus = try HostileCorpus.build(["bundles"], in: directory)
@@ -62,7 +79,10 @@ import Testing
         try handle.close()
         let result = try BoundedRun().docctl(["import", "big.json", "-o", "x.dkproj"], in: directory.url)
         #expect(result.status == 65)
-        #expect(result.standardError == "error: big.json: the document is 1024.0 MiB; documents larger than 64 MiB are not parsed (FORMAT.md, Limits)\n")
+        #expect(
+            result.standardError
+                == "error: big.json: the document is 1024.0 MiB; documents larger than 64 MiB are not parsed (FORMAT.md, Limits)\n"
+        )
         if BoundedRun.boundsMemory { #expect(result.maxResidentBytes < 128 << 20) }
     }
 }

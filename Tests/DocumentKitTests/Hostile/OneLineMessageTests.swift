@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Errors and findings are one line each, whatever the file holds: names, JSON keys and a
 /// `mimetype` come from the file, and a newline or a terminal escape in them must neither

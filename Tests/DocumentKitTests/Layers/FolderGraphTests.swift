@@ -16,7 +16,8 @@ import Testing
             return (path: file.path, folder: folder, code: withoutStrings(file.code))
         }
         let declaration = try NSRegularExpression(
-            pattern: #"^(?:(?:public|package|internal|private|fileprivate|final|indirect|@\w+(?:\([^)]*\))?)\s+)*(?:struct|class|enum|protocol|actor|typealias)\s+(\w+)"#,
+            pattern:
+                #"^(?:(?:public|package|internal|private|fileprivate|final|indirect|@\w+(?:\([^)]*\))?)\s+)*(?:struct|class|enum|protocol|actor|typealias)\s+(\w+)"#,
             options: .anchorsMatchLines)
         var owner: [String: String] = [:]
         for file in files {
@@ -31,7 +32,9 @@ import Testing
             edges[file.folder, default: [:]] = edges[file.folder] ?? [:]
             for match in typeName.matches(in: file.code, range: NSRange(file.code.startIndex..., in: file.code)) {
                 let name = String(file.code[Range(match.range, in: file.code)!])
-                guard let folder = owner[name], folder != file.folder, edges[file.folder]?[folder] == nil else { continue }
+                guard let folder = owner[name], folder != file.folder, edges[file.folder]?[folder] == nil else {
+                    continue
+                }
                 edges[file.folder]![folder] = "\(file.path): \(name)"
             }
         }
@@ -41,7 +44,8 @@ import Testing
     /// The code without the contents of its string literals, which name types in messages.
     static func withoutStrings(_ code: String) -> String {
         let literals = try! NSRegularExpression(pattern: #"(?s)\"\"\".*?\"\"\"|"(?:\\.|[^"\\\n])*""#)
-        return literals.stringByReplacingMatches(in: code, range: NSRange(code.startIndex..., in: code), withTemplate: "\"\"")
+        return literals.stringByReplacingMatches(
+            in: code, range: NSRange(code.startIndex..., in: code), withTemplate: "\"\"")
     }
 
     /// A cycle of `graph`, as its folders in order with the reference behind each step,
@@ -77,7 +81,10 @@ import Testing
 
     @Test func theGraphSeesTheFoldersAndWhatTheyUse() throws {
         let graph = try Self.graph(of: "DocumentKit")
-        #expect(Set(graph.keys).isSuperset(of: ["Model", "Saving", "Editing", "Export", "History", "Maintenance", "Pull", "Remotes", "OCFL"]))
+        #expect(
+            Set(graph.keys).isSuperset(of: [
+                "Model", "Saving", "Editing", "Export", "History", "Maintenance", "Pull", "Remotes", "OCFL"
+            ]))
         // Editing saves through Saving; Export reads the history it exports.
         #expect(graph["Editing"]?["Saving"] != nil)
         #expect(graph["Export"]?["History"] != nil)
@@ -85,8 +92,12 @@ import Testing
     }
 
     @Test func aCycleIsFoundAndSaidStepByStep() {
-        let graph = ["A": ["B": "A/x.swift: Bee"], "B": ["C": "B/y.swift: Sea"], "C": ["A": "C/z.swift: Ay"], "D": ["A": "D/w.swift: Ay"]]
-        #expect(Self.cycle(in: graph) == ["A -> B (A/x.swift: Bee)", "B -> C (B/y.swift: Sea)", "C -> A (C/z.swift: Ay)"])
+        let graph = [
+            "A": ["B": "A/x.swift: Bee"], "B": ["C": "B/y.swift: Sea"], "C": ["A": "C/z.swift: Ay"],
+            "D": ["A": "D/w.swift: Ay"]
+        ]
+        #expect(
+            Self.cycle(in: graph) == ["A -> B (A/x.swift: Bee)", "B -> C (B/y.swift: Sea)", "C -> A (C/z.swift: Ay)"])
         #expect(Self.cycle(in: ["A": ["B": "A/x.swift: Bee"], "B": [:]]) == nil)
     }
 }

@@ -12,11 +12,13 @@ import Testing
     static let httpStack = ["7NIOCore", "15AsyncHTTPClient", "CNIOBoringSSL_"]
 
     private func symbols(of tool: String) throws -> Data {
-        try Data(contentsOf: Run.docctlURL.deletingLastPathComponent().appendingPathComponent(tool), options: .alwaysMapped)
+        try Data(
+            contentsOf: Run.docctlURL.deletingLastPathComponent().appendingPathComponent(tool), options: .alwaysMapped)
     }
 
     @Test func docctlLinksNoHTTPStackAndItsS3HelperDoes() throws {
-        let docctl = try symbols(of: "docctl"), helper = try symbols(of: "docctl-s3")
+        let docctl = try symbols(of: "docctl")
+        let helper = try symbols(of: "docctl-s3")
         for name in Self.httpStack {
             #expect(docctl.range(of: Data(name.utf8)) == nil, "docctl links \(name)")
             #expect(helper.range(of: Data(name.utf8)) != nil, "the search finds \(name) where it is linked")

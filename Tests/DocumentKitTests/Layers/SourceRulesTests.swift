@@ -7,8 +7,10 @@ import Testing
 @Suite struct SourceRulesTests {
     static let sources = Fixtures.repository.appendingPathComponent("Sources")
     /// The library's targets: what an app links.
-    static let libraryTargets = ["DocumentKitCore", "DocumentKitArchive", "DocumentKitJSON", "DocumentKitStore", "DocumentKit", "DocumentKitS3",
-                                 "SampleProject"]
+    static let libraryTargets = [
+        "DocumentKitCore", "DocumentKitArchive", "DocumentKitJSON", "DocumentKitStore", "DocumentKit", "DocumentKitS3",
+        "SampleProject"
+    ]
 
     /// Each Swift file of `target`, with its text (comments removed) and its lines.
     static func files(of target: String) throws -> [(path: String, code: String)] {
@@ -35,8 +37,11 @@ import Testing
 
     @Test func everyTargetIsChecked() throws {
         let targets = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).sorted()
-        #expect(targets == ["CArchive", "DocumentKit", "DocumentKitArchive", "DocumentKitCLI", "DocumentKitCore", "DocumentKitJSON",
-                            "DocumentKitS3", "DocumentKitStore", "SampleProject", "dkbench", "docctl", "docctl-s3", "notectl"])
+        #expect(
+            targets == [
+                "CArchive", "DocumentKit", "DocumentKitArchive", "DocumentKitCLI", "DocumentKitCore", "DocumentKitJSON",
+                "DocumentKitS3", "DocumentKitStore", "SampleProject", "dkbench", "docctl", "docctl-s3", "notectl"
+            ])
         #expect(try Self.files(of: "DocumentKitStore").count > 20, "the sources are where the tests look")
     }
 
@@ -56,13 +61,14 @@ import Testing
         "docctl": ["DocumentKitCLI", "SampleProject"],
         "docctl-s3": ["DocumentKitCLI", "DocumentKitS3", "SampleProject"],
         "notectl": ["DocumentKit", "DocumentKitCLI"],
-        "dkbench": ["DocumentKit", "SampleProject"],
+        "dkbench": ["DocumentKit", "SampleProject"]
     ]
 
     @Test func eachTargetImportsOnlyTheLayersBelowIt() throws {
         let system: Set<String> = ["Foundation", "FoundationXML", "Glibc", "Darwin"]
-        let statement = try NSRegularExpression(pattern: #"^\s*(?:@[\w]+(?:\([^)]*\))?\s+)*import\s+(?:(?:struct|enum|class|func|protocol)\s+)?(\w+)"#,
-                                                options: .anchorsMatchLines)
+        let statement = try NSRegularExpression(
+            pattern: #"^\s*(?:@[\w]+(?:\([^)]*\))?\s+)*import\s+(?:(?:struct|enum|class|func|protocol)\s+)?(\w+)"#,
+            options: .anchorsMatchLines)
         var seen: Set<String> = []
         for (target, allowed) in Self.allowedImports {
             for file in try Self.files(of: target) {
@@ -74,13 +80,17 @@ import Testing
                 }
             }
         }
-        #expect(seen.isSuperset(of: ["DocumentKitStore", "CArchive", "ArgumentParser"]), "the pattern finds the imports: \(seen)")
+        #expect(
+            seen.isSuperset(of: ["DocumentKitStore", "CArchive", "ArgumentParser"]),
+            "the pattern finds the imports: \(seen)")
         let targets = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter { $0 != "CArchive" }
         #expect(Set(targets) == Set(Self.allowedImports.keys), "every target has its row")
     }
 
     @Test func onlyTheArchiveLayerImportsLibarchive() throws {
-        let others = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter { $0 != "DocumentKitArchive" && $0 != "CArchive" }
+        let others = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter {
+            $0 != "DocumentKitArchive" && $0 != "CArchive"
+        }
         #expect(try Self.matches(#"^\s*(@\w+\s+)?import\s+CArchive\b"#, in: others) == [])
         #expect(try Self.matches(#"^\s*import\s+CArchive\b"#, in: ["DocumentKitArchive"]).count > 3)
     }
@@ -88,23 +98,29 @@ import Testing
     @Test func theLibraryReadsNoEnvironmentAndStartsNoProgram() throws {
         // The environment is the program's to read (docctl: DocumentKitCLI); an editor is
         // the program's to start.
-        let reads = try Self.matches(#"ProcessInfo\.processInfo\.environment|\bgetenv\(|\benviron\b|\bsetenv\("#, in: Self.libraryTargets)
+        let reads = try Self.matches(
+            #"ProcessInfo\.processInfo\.environment|\bgetenv\(|\benviron\b|\bsetenv\("#, in: Self.libraryTargets)
         #expect(reads == [], "\(reads)")
-        let starts = try Self.matches(#"\bposix_spawn|\bProcess\(\)|(?<![\w.])system\(|\bexecv"#, in: Self.libraryTargets.filter { $0 != "DocumentKitCore" })
+        let starts = try Self.matches(
+            #"\bposix_spawn|\bProcess\(\)|(?<![\w.])system\(|\bexecv"#,
+            in: Self.libraryTargets.filter { $0 != "DocumentKitCore" })
         #expect(starts == [], "\(starts)")
         // The library names no variable: the program maps its variables to the library's settings.
-        let names = try Self.matches(#"\bEDITOR\b|\bVISUAL\b|XDG_CONFIG_HOME|SOURCE_DATE_EPOCH|DOCUMENTKIT_"#, in: Self.libraryTargets)
+        let names = try Self.matches(
+            #"\bEDITOR\b|\bVISUAL\b|XDG_CONFIG_HOME|SOURCE_DATE_EPOCH|DOCUMENTKIT_"#, in: Self.libraryTargets)
         #expect(names == [], "\(names)")
     }
 
     @Test func systemCallsAreMadeInTheCoreAlone() throws {
         // Every call by path or descriptor goes through DocumentKitCore's FileSystem and
         // Processes folders, which retry on EINTR and name the file in their errors.
-        let calls = #"(?<![\w.]|func )(open|openat|close|pread|pwrite|fsync|fdatasync|ftruncate|rename|renameat|unlink|unlinkat|flock|fcntl|mmap|munmap|madvise|lseek|fstat|stat|lstat|mkdir|rmdir|symlink|readlink|chmod|fchmod|fchown|getpwuid|usleep|access|realpath|copy_file_range|opendir|readdir|posix_spawn|waitpid|dup2|pipe)\("#
+        let calls =
+            #"(?<![\w.]|func )(open|openat|close|pread|pwrite|fsync|fdatasync|ftruncate|rename|renameat|unlink|unlinkat|flock|fcntl|mmap|munmap|madvise|lseek|fstat|stat|lstat|mkdir|rmdir|symlink|readlink|chmod|fchmod|fchown|getpwuid|usleep|access|realpath|copy_file_range|opendir|readdir|posix_spawn|waitpid|dup2|pipe)\("#
         let outside = Self.libraryTargets.filter { $0 != "DocumentKitCore" } + ["DocumentKitCLI", "docctl", "notectl"]
         let found = try Self.matches(calls, in: outside)
         #expect(found == [], "\(found)")
-        #expect(try Self.matches(calls, in: ["DocumentKitCore"]).count > 10, "the pattern finds the calls where they are")
+        #expect(
+            try Self.matches(calls, in: ["DocumentKitCore"]).count > 10, "the pattern finds the calls where they are")
     }
 
     @Test func configurationIsAValueAndNoTargetHasUncheckedGlobals() throws {
@@ -113,7 +129,9 @@ import Testing
         let all = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter { $0 != "CArchive" }
         let unchecked = try Self.matches(#"nonisolated\(unsafe\)"#, in: all)
         #expect(unchecked == [], "\(unchecked)")
-        let knobs = try Self.matches(#"\b(DocumentDates\.fixedNow|DocumentBundle\.lockTimeout|BundleEditor\.writeSchema|DocumentTypeRegistry|ContentTypeRegistry\.shared)\b"#, in: all)
+        let knobs = try Self.matches(
+            #"\b(DocumentDates\.fixedNow|DocumentBundle\.lockTimeout|BundleEditor\.writeSchema|DocumentTypeRegistry|ContentTypeRegistry\.shared)\b"#,
+            in: all)
         #expect(knobs == [], "\(knobs)")
     }
 
@@ -124,12 +142,21 @@ import Testing
         // written whole, with no lock and no head to check.
         let targets = Self.libraryTargets.filter { $0 != "DocumentKitStore" }
         let requests = try Self.matches(#"BundleWriter\.Request\("#, in: targets)
-        #expect(requests.map { $0.components(separatedBy: ":")[0] } == ["DocumentKit/Saving/SaveContent.swift"], "\(requests)")
+        #expect(
+            requests.map { $0.components(separatedBy: ":")[0] } == ["DocumentKit/Saving/SaveContent.swift"],
+            "\(requests)")
         let writes = try Self.matches(#"BundleWriter\.(write|fastForward|writeState)\("#, in: targets)
-        #expect(Set(writes.map { $0.components(separatedBy: ":")[0] }) == ["DocumentKit/Saving/BundleSaver.swift"], "\(writes)")
-        let rewrites = try Self.matches(#"BundleWriter\.writeContents\("#, in: targets).map { $0.components(separatedBy: ":")[0] }
-        #expect(Set(rewrites) == ["DocumentKit/Saving/BundleSaver.swift", "DocumentKit/Remotes/OCFLImporter.swift",
-                                  "DocumentKit/Remotes/OCFLImporter+Missing.swift", "DocumentKit/Export/BagIt/BagImporter.swift",
-                                  "DocumentKit/Maintenance/BundlePacker.swift", "DocumentKit/Remotes/RemotePusher.swift"], "\(rewrites)")
+        #expect(
+            Set(writes.map { $0.components(separatedBy: ":")[0] }) == ["DocumentKit/Saving/BundleSaver.swift"],
+            "\(writes)")
+        let rewrites = try Self.matches(#"BundleWriter\.writeContents\("#, in: targets).map {
+            $0.components(separatedBy: ":")[0]
+        }
+        #expect(
+            Set(rewrites) == [
+                "DocumentKit/Saving/BundleSaver.swift", "DocumentKit/Remotes/OCFLImporter.swift",
+                "DocumentKit/Remotes/OCFLImporter+Missing.swift", "DocumentKit/Export/BagIt/BagImporter.swift",
+                "DocumentKit/Maintenance/BundlePacker.swift", "DocumentKit/Remotes/RemotePusher.swift"
+            ], "\(rewrites)")
     }
 }

@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import Foundation
-@testable import SampleProject
 import Testing
+
+@testable import DocumentKit
+@testable import SampleProject
 
 /// Writers take the bundle's lock in turn and wait for it as long as it takes: concurrent
 /// edits all land, each in its own version, none is lost and none fails. A long-lived
@@ -22,7 +23,9 @@ import Testing
         let logs = try TemporaryDirectory("logs")
         let url = directory.url.appendingPathComponent("p.dkproj")
         try Run.docctl(["new", "p.dkproj", "--name", "start"], in: directory.url)
-        for index in 0..<writerCount { try Run.docctl(["set", "p.dkproj", "tasks[+]", #"{"title": "writer \#(index)"}"#], in: directory.url) }
+        for index in 0..<writerCount {
+            try Run.docctl(["set", "p.dkproj", "tasks[+]", #"{"title": "writer \#(index)"}"#], in: directory.url)
+        }
         let taskIDs = try DocumentBundle(contentsOf: url).read(Project.self).tasks.map(\.id)
         let setupVersions = 1 + writerCount
 
@@ -31,7 +34,8 @@ import Testing
         let clock = ContinuousClock()
         let started = clock.now
         let writers = try (0..<writerCount).map { index in
-            try shell("""
+            try shell(
+                """
                 failures=0; i=1
                 while [ $i -le \(edits) ]; do
                   "$0" set p.dkproj 'tasks[\(index)].title' "writer \(index) edit $i" -m "writer \(index) edit $i" >/dev/null 2>>"$1" || failures=$((failures + 1))
@@ -42,7 +46,8 @@ import Testing
         }
         // Meanwhile a reader reads the bundle until the writers are done: every read succeeds.
         let stop = logs.path("stop")
-        let reader = try shell("""
+        let reader = try shell(
+            """
             reads=0; failures=0
             while [ ! -e "$1" ]; do
               if "$0" get p.dkproj name >/dev/null 2>>"$2"; then reads=$((reads + 1)); else failures=$((failures + 1)); fi
@@ -57,7 +62,9 @@ import Testing
             .split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
 
         for (index, writer) in writers.enumerated() {
-            #expect(writer.process.terminationStatus == 0, "writer \(index): \(writer.process.terminationStatus) edits failed")
+            #expect(
+                writer.process.terminationStatus == 0,
+                "writer \(index): \(writer.process.terminationStatus) edits failed")
             // A writer that waits over a second for another's lock says so, once (on a slow
             // machine, or under a sanitizer); anything else on stderr is an error.
             let errors = try String(contentsOfFile: logs.path("writer-\(index).txt"), encoding: .utf8)
@@ -69,23 +76,29 @@ import Testing
 
         let bundle = try DocumentBundle(contentsOf: url)
         let versions = Array(try bundle.manifest.versions.dropFirst(setupVersions))
-        #expect(try bundle.manifest.versions.count == setupVersions + writerCount * edits, "every edit is its own version")
+        #expect(
+            try bundle.manifest.versions.count == setupVersions + writerCount * edits, "every edit is its own version")
         let expected = Set((0..<writerCount).flatMap { index in (1...edits).map { "writer \(index) edit \($0)" } })
         #expect(Set(versions.map(\.message)) == expected && versions.count == expected.count, "each edit exactly once")
         for index in 0..<writerCount {
             let own = versions.filter { $0.message.hasPrefix("writer \(index) edit ") }
-            #expect(own.map(\.message) == (1...edits).map { "writer \(index) edit \($0)" }, "writer \(index)'s edits in the order made")
+            #expect(
+                own.map(\.message) == (1...edits).map { "writer \(index) edit \($0)" },
+                "writer \(index)'s edits in the order made")
             let path = "tasks[id=\(taskIDs[index].uuidString)].title"
-            #expect(own.allSatisfy { $0.changes?.paths.map(\.path) == [path] }, "each version changes its writer's task alone")
+            #expect(
+                own.allSatisfy { $0.changes?.paths.map(\.path) == [path] },
+                "each version changes its writer's task alone")
         }
         let project = try bundle.read(Project.self)
         #expect(project.tasks.map(\.title) == (0..<writerCount).map { "writer \($0) edit \(edits)" })
         #expect(try BundleValidator.validate(url, deep: true).valid)
         #expect(Fixtures.listing(directory.url) == ["p.dkproj"], "no temporary file or journal left")
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        print("concurrent writers: \(writerCount) x \(edits) edits in \(String(format: "%.1f", seconds)) s, "
-              + "\(try bundle.manifest.versions.count) versions, \(writers.filter { $0.process.terminationStatus != 0 }.count) writers with failures, "
-              + "\((readCounts.first ?? 0)) reads meanwhile, \(readCounts.last ?? -1) failed")
+        print(
+            "concurrent writers: \(writerCount) x \(edits) edits in \(String(format: "%.1f", seconds)) s, "
+                + "\(try bundle.manifest.versions.count) versions, \(writers.filter { $0.process.terminationStatus != 0 }.count) writers with failures, "
+                + "\((readCounts.first ?? 0)) reads meanwhile, \(readCounts.last ?? -1) failed")
     }
 
     @Test func aWriterWaitsForTheLockAsLongAsItIsHeld() throws {
@@ -106,7 +119,9 @@ import Testing
         // With DOCUMENTKIT_LOCK_TIMEOUT it gives up, saying why, and writes nothing.
         lock = try BundleLock.acquire(url)
         let before = try Data(contentsOf: url)
-        let bounded = try Run.docctl(["set", "p.dkproj", "name", "impatient"], in: directory.url, environment: ["DOCUMENTKIT_LOCK_TIMEOUT": "0.3"])
+        let bounded = try Run.docctl(
+            ["set", "p.dkproj", "name", "impatient"], in: directory.url,
+            environment: ["DOCUMENTKIT_LOCK_TIMEOUT": "0.3"])
         withExtendedLifetime(lock) {}
         expectFailure(bounded, status: 75, containing: "p.dkproj: locked by another writer for more than 0.3 s")
         #expect(try Data(contentsOf: url) == before)
@@ -121,8 +136,9 @@ import Testing
         controller.document.name = "Mine"
         // Other processes save meanwhile: three writers at once, three edits each.
         let others = try (0..<3).map { index in
-            try shell("for i in 1 2 3; do \"$0\" set p.dkproj 'tasks[\(index)].title' \"other \(index) $i\" -m \"other \(index) $i\" >/dev/null || exit 1; done",
-                      in: directory.url)
+            try shell(
+                "for i in 1 2 3; do \"$0\" set p.dkproj 'tasks[\(index)].title' \"other \(index) $i\" -m \"other \(index) $i\" >/dev/null || exit 1; done",
+                in: directory.url)
         }
         for other in others {
             other.process.waitUntilExit()
@@ -149,11 +165,16 @@ import Testing
         controller.document.name = "Mine"
         let saved = try #require(try controller.save(message: "mine, again", author: "test"))
         #expect(saved.number == 11 && saved.parents == [head.id])
-        #expect(try DocumentBundle(contentsOf: url).read(Project.self).tasks.prefix(3).map(\.title) == ["other 0 3", "other 1 3", "other 2 3"])
+        #expect(
+            try DocumentBundle(contentsOf: url).read(Project.self).tasks.prefix(3).map(\.title) == [
+                "other 0 3", "other 1 3", "other 2 3"
+            ])
     }
 
     /// A `/bin/sh` script run with docctl as `$0` and `arguments` after it, in `directory`.
-    private func shell(_ script: String, _ arguments: String..., in directory: URL, capturing: Bool = false) throws -> (process: Process, output: Pipe?) {
+    private func shell(_ script: String, _ arguments: String..., in directory: URL, capturing: Bool = false) throws -> (
+        process: Process, output: Pipe?
+    ) {
         let process = Process()
         process.environment = Run.environment
         process.executableURL = URL(fileURLWithPath: "/bin/sh")

@@ -1,5 +1,6 @@
-@testable import DocumentKit
 import Foundation
+
+@testable import DocumentKit
 
 /// The files a trial may leave, and comparisons of outputs.
 extension CrashHarness {
@@ -24,7 +25,9 @@ extension CrashHarness {
             let rest = name.dropFirst(prefix.count)
             if rest == "append", bundles.contains(target) { return target }
             let random = rest.hasPrefix("old-") ? rest.dropFirst(4) : rest
-            if random.hasSuffix(".tmp"), random.count == 12, random.dropLast(4).allSatisfy(\.isHexDigit) { return target }
+            if random.hasSuffix(".tmp"), random.count == 12, random.dropLast(4).allSatisfy(\.isHexDigit) {
+                return target
+            }
         }
         return nil
     }
@@ -38,7 +41,9 @@ extension CrashHarness {
         let names = try manager.contentsOfDirectory(atPath: first.path).sorted()
         let otherNames = try manager.contentsOfDirectory(atPath: second.path).sorted()
         guard names == otherNames else { return false }
-        return try names.allSatisfy { try sameContents(first.appendingPathComponent($0), second.appendingPathComponent($0)) }
+        return try names.allSatisfy {
+            try sameContents(first.appendingPathComponent($0), second.appendingPathComponent($0))
+        }
     }
 }
 
@@ -47,7 +52,8 @@ extension JSONValue {
     /// The digest of the blob a project's thumbnail refers to.
     var thumbnailDigest: String? {
         guard case .object(let document) = self, case .object(let thumbnail)? = document["thumbnail"],
-              case .string(let digest)? = thumbnail["$blob"] else { return nil }
+            case .string(let digest)? = thumbnail["$blob"]
+        else { return nil }
         return digest
     }
 

@@ -1,5 +1,6 @@
-@testable import DocumentKit
 import Foundation
+
+@testable import DocumentKit
 
 /// What each trial runs, and what it may leave: the state before, or the one the
 /// operation makes.
@@ -13,44 +14,56 @@ extension CrashHarness {
             let name = operation == .setSmall ? "small.dkproj" : "large.dkproj"
             let old = try BundleState(url(name))
             let count = try old.json.value(at: JSONPath(parsing: "tasks")).arrayCount
-            let path = Bool.random(using: &random) || count == 0 ? "name" : "tasks[\(Int.random(in: 0..<count, using: &random))].title"
+            let path =
+                Bool.random(using: &random) || count == 0
+                ? "name" : "tasks[\(Int.random(in: 0..<count, using: &random))].title"
             let value = "edit \(UInt32.random(in: 0...UInt32.max, using: &random))"
             var expected = try old.json
             try expected.setValue(.string(value), at: JSONPath(parsing: path))
-            return Plan(operation: operation, arguments: ["set", name, path, value],
-                        expectation: .bundle(name, old: old, isNew: Self.oneMoreVersion(after: old, document: expected)))
+            return Plan(
+                operation: operation, arguments: ["set", name, path, value],
+                expectation: .bundle(name, old: old, isNew: Self.oneMoreVersion(after: old, document: expected)))
         case .unsetLarge:
             let old = try BundleState(url("large.dkproj"))
             guard try old.json.value(at: JSONPath(parsing: "tasks")).arrayCount > 20 else { return try plan(.setLarge) }
             var expected = try old.json
             try expected.removeValue(at: JSONPath(parsing: "tasks[-1]"))
-            return Plan(operation: operation, arguments: ["unset", "large.dkproj", "tasks[-1]"],
-                        expectation: .bundle("large.dkproj", old: old, isNew: Self.oneMoreVersion(after: old, document: expected)))
+            return Plan(
+                operation: operation, arguments: ["unset", "large.dkproj", "tasks[-1]"],
+                expectation: .bundle(
+                    "large.dkproj", old: old, isNew: Self.oneMoreVersion(after: old, document: expected)))
         case .attachLarge:
             let old = try BundleState(url("large.dkproj"))
             let current = try old.json.thumbnailDigest
-            let file = ["a.bin", "b.bin", "big.bin"].filter { current != attachmentDigests[$0]! }.randomElement(using: &random)!
+            let file = ["a.bin", "b.bin", "big.bin"].filter { current != attachmentDigests[$0]! }.randomElement(
+                using: &random)!
             let digest = attachmentDigests[file]!
-            return Plan(operation: operation, arguments: ["attach", "large.dkproj", file, "--as", "thumbnail"],
-                        expectation: .bundle("large.dkproj", old: old) { new in
-                guard new.versions.dropLast() == old.versions[...], new.versions.count == old.versions.count + 1 else { return false }
-                var before = try old.json, after = try new.json
-                guard after.thumbnailDigest == digest else { return false }
-                try before.removeValue(at: JSONPath(parsing: "thumbnail"))
-                try after.removeValue(at: JSONPath(parsing: "thumbnail"))
-                return before == after
-            })
+            return Plan(
+                operation: operation, arguments: ["attach", "large.dkproj", file, "--as", "thumbnail"],
+                expectation: .bundle("large.dkproj", old: old) { new in
+                    guard new.versions.dropLast() == old.versions[...], new.versions.count == old.versions.count + 1
+                    else { return false }
+                    var before = try old.json
+                    var after = try new.json
+                    guard after.thumbnailDigest == digest else { return false }
+                    try before.removeValue(at: JSONPath(parsing: "thumbnail"))
+                    try after.removeValue(at: JSONPath(parsing: "thumbnail"))
+                    return before == after
+                })
         case .pruneSmall, .pruneLarge:
             let name = operation == .pruneSmall ? "small.dkproj" : "large.dkproj"
             let old = try BundleState(url(name))
             // Keep the large history long: prune it only down to 20 versions.
             let floor = operation == .pruneLarge ? 20 : 2
-            guard old.versions.count > floor + 1 else { return try plan(operation == .pruneSmall ? .setSmall : .setLarge) }
+            guard old.versions.count > floor + 1 else {
+                return try plan(operation == .pruneSmall ? .setSmall : .setLarge)
+            }
             let keep = Int.random(in: max(floor, old.versions.count - 8)...(old.versions.count - 1), using: &random)
-            return Plan(operation: operation, arguments: ["prune", name, "--keep", "\(keep)"],
-                        expectation: .bundle(name, old: old) { new in
-                new.versions == Array(old.versions.suffix(keep)) && new.document == old.document
-            })
+            return Plan(
+                operation: operation, arguments: ["prune", name, "--keep", "\(keep)"],
+                expectation: .bundle(name, old: old) { new in
+                    new.versions == Array(old.versions.suffix(keep)) && new.document == old.document
+                })
         case .migrateLegacy:
             // A fresh copy of the 1.0.0 bundle each time; what killed runs left beside it stays.
             let legacy = url("legacy.dkproj")
@@ -58,8 +71,9 @@ extension CrashHarness {
             try FileManager.default.copyItem(at: Fixtures.sampleDoc("legacy-v1.dkproj"), to: legacy)
             let old = try BundleState(legacy)
             let migrated = self.migrated!
-            return Plan(operation: operation, arguments: ["migrate", "legacy.dkproj"],
-                        expectation: .bundle("legacy.dkproj", old: old) { $0 == migrated })
+            return Plan(
+                operation: operation, arguments: ["migrate", "legacy.dkproj"],
+                expectation: .bundle("legacy.dkproj", old: old) { $0 == migrated })
         case .restoreSmall, .restoreLarge:
             let name = operation == .restoreSmall ? "small.dkproj" : "large.dkproj"
             let bundle = try DocumentBundle(contentsOf: url(name))
@@ -69,35 +83,45 @@ extension CrashHarness {
                 return try plan(operation == .restoreSmall ? .setSmall : .setLarge)
             }
             let document = try bundle.documentData(of: version)
-            return Plan(operation: operation, arguments: ["restore", name, "\(version.number)"],
-                        expectation: .bundle(name, old: old) { new in
-                new.versions.dropLast() == old.versions[...] && new.versions.count == old.versions.count + 1 && new.document == document
-            })
+            return Plan(
+                operation: operation, arguments: ["restore", name, "\(version.number)"],
+                expectation: .bundle(name, old: old) { new in
+                    new.versions.dropLast() == old.versions[...] && new.versions.count == old.versions.count + 1
+                        && new.document == document
+                })
         case .packLarge:
             let output = outputs[operation]!
             let exists = (try? FileManager.default.attributesOfItem(atPath: url(output).path)) != nil
             // Half the time over the copy an earlier trial made (--force), half the time to a new one.
             let replacing = exists && Bool.random(using: &random)
             if exists, !replacing { try FileManager.default.removeItem(at: url(output)) }
-            return Plan(operation: operation, arguments: ["pack", "large.dkproj", "-o", output] + (replacing ? ["--force"] : []),
-                        expectation: .copy(output, source: "large.dkproj", expected: try BundleState(url("large.dkproj")),
-                                           previous: replacing ? try BundleState(url(output)) : nil))
+            return Plan(
+                operation: operation,
+                arguments: ["pack", "large.dkproj", "-o", output] + (replacing ? ["--force"] : []),
+                expectation: .copy(
+                    output, source: "large.dkproj", expected: try BundleState(url("large.dkproj")),
+                    previous: replacing ? try BundleState(url(output)) : nil))
         case .exportZip, .exportTarZstd, .exportDir:
             let output = outputs[operation]!
             let exists = (try? FileManager.default.attributesOfItem(atPath: url(output).path)) != nil
             // Half the time over an existing output (--force), half the time to a new one.
             let replacing = exists && Bool.random(using: &random)
             if exists, !replacing { try FileManager.default.removeItem(at: url(output)) }
-            return Plan(operation: operation,
-                        arguments: ["export", "source.dkproj", "--format", format(operation), "-o", output] + (replacing ? ["--force"] : []),
-                        expectation: .export(output, reference: references.url.appendingPathComponent(output), replacing: replacing))
+            return Plan(
+                operation: operation,
+                arguments: ["export", "source.dkproj", "--format", format(operation), "-o", output]
+                    + (replacing ? ["--force"] : []),
+                expectation: .export(
+                    output, reference: references.url.appendingPathComponent(output), replacing: replacing))
         }
     }
 
     /// A check for a state with one more version than `old` whose document is `document`.
     private static func oneMoreVersion(after old: BundleState, document: JSONValue) -> (BundleState) throws -> Bool {
         { new in
-            guard new.versions.dropLast() == old.versions[...], new.versions.count == old.versions.count + 1 else { return false }
+            guard new.versions.dropLast() == old.versions[...], new.versions.count == old.versions.count + 1 else {
+                return false
+            }
             return try new.json == document
         }
     }

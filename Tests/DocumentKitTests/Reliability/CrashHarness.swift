@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import Foundation
-@testable import SampleProject
 import Testing
+
+@testable import DocumentKit
+@testable import SampleProject
 
 /// Kills docctl (SIGKILL) at random moments while it saves, and checks after every kill
 /// that nothing was lost and nothing was damaged.
@@ -30,10 +31,18 @@ import Testing
 /// random by default, printed so that a failure can be replayed).
 final class CrashHarness {
     enum Operation: String, CaseIterable {
-        case setSmall = "set small", setLarge = "set large", unsetLarge = "unset large", attachLarge = "attach large"
-        case pruneSmall = "prune small", pruneLarge = "prune large", migrateLegacy = "migrate legacy"
-        case restoreSmall = "restore small", restoreLarge = "restore large"
-        case exportZip = "export zip", exportTarZstd = "export tar.zst", exportDir = "export dir"
+        case setSmall = "set small"
+        case setLarge = "set large"
+        case unsetLarge = "unset large"
+        case attachLarge = "attach large"
+        case pruneSmall = "prune small"
+        case pruneLarge = "prune large"
+        case migrateLegacy = "migrate legacy"
+        case restoreSmall = "restore small"
+        case restoreLarge = "restore large"
+        case exportZip = "export zip"
+        case exportTarZstd = "export tar.zst"
+        case exportDir = "export dir"
         case packLarge = "pack large"
 
         /// How often it is picked, relative to the others: the long writes, where kills land
@@ -109,7 +118,9 @@ final class CrashHarness {
         var expectation: Expectation
         /// The file whose temporaries this run may leave: the bundle, or the export's output.
         var target: String {
-            switch expectation { case .bundle(let name, _, _), .export(let name, _, _), .copy(let name, _, _, _): name }
+            switch expectation {
+            case .bundle(let name, _, _), .export(let name, _, _), .copy(let name, _, _, _): name
+            }
         }
     }
 
@@ -125,7 +136,9 @@ final class CrashHarness {
     var migrated: BundleState!
     private var sourceDigest = ""
     let bundles = ["small.dkproj", "large.dkproj", "legacy.dkproj"]
-    let outputs: [Operation: String] = [.exportZip: "out.zip", .exportTarZstd: "out.tar.zst", .exportDir: "outdir", .packLarge: "packed.dkproj"]
+    let outputs: [Operation: String] = [
+        .exportZip: "out.zip", .exportTarZstd: "out.tar.zst", .exportDir: "outdir", .packLarge: "packed.dkproj"
+    ]
     /// How the setup saves: in the layout the harness tests the small and large bundles in
     /// (docctl keeps a bundle in the layout it has).
     private let metadata: SaveMetadata
@@ -137,13 +150,15 @@ final class CrashHarness {
 
     /// The seed the environment asks for, else a random one.
     static var seed: UInt64 {
-        ProcessInfo.processInfo.environment["DOCUMENTKIT_CRASH_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64(UInt32.max))
+        ProcessInfo.processInfo.environment["DOCUMENTKIT_CRASH_SEED"].flatMap { UInt64($0) }
+            ?? UInt64.random(in: 1...UInt64(UInt32.max))
     }
 
     /// A harness whose small and large bundles start in `formatVersion` (docctl's saves
     /// write format 3, so format-2 bundles are upgraded by the first trial that saves each).
     init(seed: UInt64, formatVersion: Int = BundleManifest.currentFormatVersion) throws {
-        var metadata = SaveMetadata(author: "harness", message: "setup", created: Date(timeIntervalSince1970: 1_767_225_600))
+        var metadata = SaveMetadata(
+            author: "harness", message: "setup", created: Date(timeIntervalSince1970: 1_767_225_600))
         metadata.formatVersion = formatVersion
         self.metadata = metadata
         directory = try TemporaryDirectory("crash-harness")
@@ -161,17 +176,24 @@ final class CrashHarness {
     /// The bundles, attachments and reference exports, made with the library (faster than
     /// one docctl process per version).
     private func makeFiles() throws {
-        for (name, size, seed) in [("big.bin", 16_000_000, 1), ("a.bin", 8_000_000, 2), ("b.bin", 8_000_000, 3)] as [(String, Int, UInt64)] {
+        for (name, size, seed) in [("big.bin", 16_000_000, 1), ("a.bin", 8_000_000, 2), ("b.bin", 8_000_000, 3)]
+            as [(String, Int, UInt64)]
+        {
             let data = Fixtures.noise(size, seed: seed)
             try Fixtures.write(data, to: name, in: directory.url)
             attachmentDigests[name] = ObjectDigest.of(data).hex
         }
-        _ = try BundleEditor.create(at: url("small.dkproj"), type: Project.self, json: GeneratedProject.document(taskCount: 4, seed: 1), metadata: metadata)
+        _ = try BundleEditor.create(
+            at: url("small.dkproj"), type: Project.self, json: GeneratedProject.document(taskCount: 4, seed: 1),
+            metadata: metadata)
         let large = url("large.dkproj")
-        _ = try BundleEditor.create(at: large, type: Project.self, json: GeneratedProject.document(taskCount: 200, seed: 2), metadata: metadata)
+        _ = try BundleEditor.create(
+            at: large, type: Project.self, json: GeneratedProject.document(taskCount: 200, seed: 2), metadata: metadata)
         _ = try BundleEditor.attach(url("big.bin"), at: JSONPath(parsing: "thumbnail"), in: large, metadata: metadata)
         for index in 1...30 {
-            _ = try BundleEditor.set(.string("setup \(index)"), at: JSONPath(parsing: "tasks[\(index)].title"), in: large, metadata: metadata)
+            _ = try BundleEditor.set(
+                .string("setup \(index)"), at: JSONPath(parsing: "tasks[\(index)].title"), in: large, metadata: metadata
+            )
         }
         try FileManager.default.copyItem(at: large, to: url("source.dkproj"))
         sourceDigest = try Fixtures.digest(of: url("source.dkproj"))
@@ -183,8 +205,11 @@ final class CrashHarness {
         try expectSuccess(Run.docctl(["migrate", legacy.path], in: references.url), "reference migration")
         migrated = try BundleState(legacy)
         for (operation, output) in outputs where operation != .packLarge {
-            try expectSuccess(Run.docctl(["export", url("source.dkproj").path, "--format", format(operation), "-o", output], in: references.url),
-                              "reference \(operation.rawValue)")
+            try expectSuccess(
+                Run.docctl(
+                    ["export", url("source.dkproj").path, "--format", format(operation), "-o", output],
+                    in: references.url),
+                "reference \(operation.rawValue)")
         }
     }
 
@@ -199,7 +224,9 @@ final class CrashHarness {
     struct HarnessFailure: Error, CustomStringConvertible { var description: String }
 
     private func expectSuccess(_ result: ExternalTool.Result, _ what: String) throws {
-        guard result.status == 0 else { throw HarnessFailure(description: "\(what) failed (\(result.status)): \(result.standardError)") }
+        guard result.status == 0 else {
+            throw HarnessFailure(description: "\(what) failed (\(result.status)): \(result.standardError)")
+        }
     }
 
     func format(_ operation: Operation) -> String {
@@ -306,7 +333,8 @@ final class CrashHarness {
             killed = process.isRunning
             if !killed {
                 let elapsed = clock.now - began
-                writing[plan.operation] = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                writing[plan.operation] =
+                    Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             }
         case .afterCommit(let delay):
             // This run's journal: one that was not there before, or another file under its name.
@@ -335,15 +363,21 @@ final class CrashHarness {
             nominal[plan.operation] = nominal[plan.operation].map { 0.7 * $0 + 0.3 * seconds } ?? seconds
         }
         if !killed, outcome.signaled || outcome.status != 0 {
-            throw HarnessFailure(description: "\(plan.arguments.joined(separator: " ")) failed (\(outcome.status)): \(outcome.standardError)")
+            throw HarnessFailure(
+                description:
+                    "\(plan.arguments.joined(separator: " ")) failed (\(outcome.status)): \(outcome.standardError)")
         }
 
         // Temporaries: only ours, only from killed runs, none left by a run that succeeded.
         let after = leftovers()
         for (name, inode) in after {
             guard let owner = owner(of: name) else { throw HarnessFailure(description: "a stray file: \(name)") }
-            if owner != plan.target, before[name] != inode { throw HarnessFailure(description: "\(name) appeared in a run on \(plan.target)") }
-            if owner == plan.target, !killed { throw HarnessFailure(description: "\(name) is left after a run that succeeded") }
+            if owner != plan.target, before[name] != inode {
+                throw HarnessFailure(description: "\(name) appeared in a run on \(plan.target)")
+            }
+            if owner == plan.target, !killed {
+                throw HarnessFailure(description: "\(name) is left after a run that succeeded")
+            }
         }
         let midSave = killed && after.contains { owner(of: $0.key) == plan.target && before[$0.key] != $0.value }
 
@@ -351,25 +385,36 @@ final class CrashHarness {
         switch plan.expectation {
         case .bundle(let name, let old, let matches):
             let validate = try Run.docctl(["validate", "--deep", name], in: directory.url)
-            guard validate.status == 0 else { throw HarnessFailure(description: "validate --deep \(name) (\(validate.status)): \(validate.output)") }
+            guard validate.status == 0 else {
+                throw HarnessFailure(description: "validate --deep \(name) (\(validate.status)): \(validate.output)")
+            }
             let state = try BundleState(url(name))
             if state == old {
                 isNew = false
             } else if try matches(state) {
                 isNew = true
             } else {
-                throw HarnessFailure(description: "\(name) holds neither the old nor the new state (\(old.versions.count) versions before, \(state.versions.count) after)")
+                throw HarnessFailure(
+                    description:
+                        "\(name) holds neither the old nor the new state (\(old.versions.count) versions before, \(state.versions.count) after)"
+                )
             }
             if !killed, !isNew {
-                throw HarnessFailure(description: "\(plan.arguments.joined(separator: " ")) succeeded but the bundle did not change")
+                throw HarnessFailure(
+                    description: "\(plan.arguments.joined(separator: " ")) succeeded but the bundle did not change")
             }
             // A run that finished swept what it superseded, and what the save before it left.
             if validate.output.contains("bundle.stale-readable") {
-                guard killed else { throw HarnessFailure(description: "\(name): a sweep is unfinished after a run that finished: \(validate.output)") }
+                guard killed else {
+                    throw HarnessFailure(
+                        description: "\(name): a sweep is unfinished after a run that finished: \(validate.output)")
+                }
                 if counted, isNew { report.sweepsCutShort += 1 }
             }
         case .export(let output, let reference, let replacing):
-            guard try Fixtures.digest(of: url("source.dkproj")) == sourceDigest else { throw HarnessFailure(description: "the export's input changed") }
+            guard try Fixtures.digest(of: url("source.dkproj")) == sourceDigest else {
+                throw HarnessFailure(description: "the export's input changed")
+            }
             let exists = (try? FileManager.default.attributesOfItem(atPath: url(output).path)) != nil
             if exists, !(try sameContents(url(output), reference)) {
                 throw HarnessFailure(description: "\(output) exists but differs from a complete export")
@@ -377,13 +422,16 @@ final class CrashHarness {
             if !killed, !exists { throw HarnessFailure(description: "\(output) is missing after a complete export") }
             isNew = exists && !replacing
         case .copy(let output, let source, let expected, let previous):
-            guard try BundleState(url(source)) == expected else { throw HarnessFailure(description: "\(source), the copy's source, changed") }
+            guard try BundleState(url(source)) == expected else {
+                throw HarnessFailure(description: "\(source), the copy's source, changed")
+            }
             let exists = (try? FileManager.default.attributesOfItem(atPath: url(output).path)) != nil
             if !killed, !exists { throw HarnessFailure(description: "\(output) is missing after a complete copy") }
             if exists {
                 let validate = try Run.docctl(["validate", "--deep", output], in: directory.url)
                 guard validate.status == 0, !validate.output.contains("bundle.stale-readable") else {
-                    throw HarnessFailure(description: "validate --deep \(output) (\(validate.status)): \(validate.output)")
+                    throw HarnessFailure(
+                        description: "validate --deep \(output) (\(validate.status)): \(validate.output)")
                 }
                 let state = try BundleState(url(output))
                 guard state == expected || (killed && state == previous) else {
@@ -414,25 +462,32 @@ final class CrashHarness {
     /// saves, none is left, and a reader walking local headers through a pipe gets the head.
     private func finish() throws {
         for name in bundles {
-            try expectSuccess(try Run.docctl(["set", name, "name", "final"], in: directory.url), "final save of \(name)")
+            try expectSuccess(
+                try Run.docctl(["set", name, "name", "final"], in: directory.url), "final save of \(name)")
             let validate = try Run.docctl(["validate", "--deep", name], in: directory.url)
             try expectSuccess(validate, "final validation of \(name)")
             guard !validate.output.contains("bundle.stale-readable") else {
-                throw HarnessFailure(description: "\(name) still holds bytes a streaming reader would read: \(validate.output)")
+                throw HarnessFailure(
+                    description: "\(name) still holds bytes a streaming reader would read: \(validate.output)")
             }
             if ExternalTool.python3.isAvailable {
                 let walk = try StreamingReaders.walk(url(name))
                 guard walk.documentData == [try BundleState(url(name)).document] else {
-                    throw HarnessFailure(description: "a reader walking \(name) from a pipe does not get the head alone: \(walk.names)")
+                    throw HarnessFailure(
+                        description: "a reader walking \(name) from a pipe does not get the head alone: \(walk.names)")
                 }
             }
         }
         for (operation, output) in outputs {
-            let arguments = operation == .packLarge ? ["pack", "large.dkproj", "-o", output, "--force"]
+            let arguments =
+                operation == .packLarge
+                ? ["pack", "large.dkproj", "-o", output, "--force"]
                 : ["export", "source.dkproj", "--format", format(operation), "-o", output, "--force"]
             try expectSuccess(try Run.docctl(arguments, in: directory.url), "final \(operation.rawValue)")
         }
         let left = leftovers()
-        guard left.isEmpty else { throw HarnessFailure(description: "left after the final saves: \(left.keys.sorted())") }
+        guard left.isEmpty else {
+            throw HarnessFailure(description: "left after the final saves: \(left.keys.sorted())")
+        }
     }
 }

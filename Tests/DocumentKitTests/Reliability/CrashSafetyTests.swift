@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// A save, attach, prune, migration, restore, export or pack killed at any moment loses
 /// nothing: the bundle validates and holds the old or the new state, an export's or a

@@ -1,7 +1,8 @@
-@testable import DocumentKit
-@testable import DocumentKitCLI
 import Foundation
 import Testing
+
+@testable import DocumentKit
+@testable import DocumentKitCLI
 
 /// Ctrl-C, SIGTERM or SIGHUP while a command writes: its temporaries are removed, one line
 /// says nothing was written, and it exits 128 + the signal (issue 23; ``Interruption``).
@@ -23,9 +24,13 @@ import Testing
         return false
     }
 
-    private static func expectInterrupted(_ outcome: DocctlProcess.Outcome, by signal: Int32, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(!outcome.signaled && outcome.status == 128 + signal, "status \(outcome.status), signaled \(outcome.signaled): \(outcome.standardError)",
-                sourceLocation: sourceLocation)
+    private static func expectInterrupted(
+        _ outcome: DocctlProcess.Outcome, by signal: Int32, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(
+            !outcome.signaled && outcome.status == 128 + signal,
+            "status \(outcome.status), signaled \(outcome.signaled): \(outcome.standardError)",
+            sourceLocation: sourceLocation)
         #expect(outcome.standardError == "error: interrupted; nothing was written\n", sourceLocation: sourceLocation)
     }
 
@@ -61,8 +66,9 @@ import Testing
         let digest = try Fixtures.digest(of: bundle)
         let before = Fixtures.listing(directory.url)
         let pipe = Pipe()
-        let attach = try DocctlProcess(["attach", "p.dkproj", "-", "--name", "big.bin", "--as", "thumbnail"], in: directory.url,
-                                       standardInput: pipe.fileHandleForReading)
+        let attach = try DocctlProcess(
+            ["attach", "p.dkproj", "-", "--name", "big.bin", "--as", "thumbnail"], in: directory.url,
+            standardInput: pipe.fileHandleForReading)
         // 4 MB in, and the pipe left open: attach waits for the rest, its spool file half written.
         pipe.fileHandleForWriting.write(Fixtures.noise(4_000_000, seed: 7))
         let caught = Self.waitForTemporary(of: "p.dkproj", in: directory.url, while: attach)
@@ -80,21 +86,32 @@ import Testing
     @Test func anInterruptedPushSaysTheRemoteHasPartOfItAndTheNextPushFinishes() throws {
         let directory = try TemporaryDirectory()
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
-        let push = try Run.docctl(["push", "garden.dkproj", "remote"], in: directory.url,
-                                  environment: ["DOCUMENTKIT_KILL_AFTER_REMOTE_WRITES": "3:INT"])
+        let push = try Run.docctl(
+            ["push", "garden.dkproj", "remote"], in: directory.url,
+            environment: ["DOCUMENTKIT_KILL_AFTER_REMOTE_WRITES": "3:INT"])
         #expect(push.status == 128 + SIGINT, "\(push.standardError)")
-        #expect(push.standardError == "error: interrupted; remote has part of what was sent, each file whole: run the command again to finish\n")
+        #expect(
+            push.standardError
+                == "error: interrupted; remote has part of what was sent, each file whole: run the command again to finish\n"
+        )
         let again = try Run.succeeding(["push", "garden.dkproj", "remote"], in: directory.url)
         #expect(again.output.hasPrefix("pushed garden.dkproj to remote: "), "\(again.output)")
         try Run.succeeding(["clone", "remote", "-o", "copy.dkproj"], in: directory.url)
-        let versions = { (name: String) in try DocumentBundle(contentsOf: directory.url.appendingPathComponent(name)).manifest.versions.map(\.id) }
+        let versions = { (name: String) in
+            try DocumentBundle(contentsOf: directory.url.appendingPathComponent(name)).manifest.versions.map(\.id)
+        }
         #expect(try versions("copy.dkproj") == versions("garden.dkproj"))
     }
 
     /// The line for each thing a process may have written when it was stopped.
     @Test func theLineSaysWhatWasWrittenBeforeTheSignal() {
         #expect(InterruptionText.line(.nothing) == "interrupted; nothing was written")
-        #expect(InterruptionText.line(.output("g.dkproj")) == "interrupted after g.dkproj was written in full; nothing is half-written")
-        #expect(InterruptionText.line(.remote("s3://team/p")) == "interrupted; s3://team/p has part of what was sent, each file whole: run the command again to finish")
+        #expect(
+            InterruptionText.line(.output("g.dkproj"))
+                == "interrupted after g.dkproj was written in full; nothing is half-written")
+        #expect(
+            InterruptionText.line(.remote("s3://team/p"))
+                == "interrupted; s3://team/p has part of what was sent, each file whole: run the command again to finish"
+        )
     }
 }

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// A saved bundle keeps its mode and owner, in place or rewritten; a bundle reached
 /// through a symbolic link is saved to its target and the link stays a link; what docctl
@@ -25,7 +26,9 @@ import Testing
         #expect(result.status == 0, "\(result.standardError)")
         let after = status(bundle)
         #expect(after.st_mode & 0o7777 == mode, "mode \(String(after.st_mode & 0o7777, radix: 8))")
-        #expect((after.st_ino != before.st_ino) == (operation == .setRewrite || operation == .prune), "rewritten or appended to")
+        #expect(
+            (after.st_ino != before.st_ino) == (operation == .setRewrite || operation == .prune),
+            "rewritten or appended to")
     }
 
     /// Issue 23: a bundle its owner may not write (`chmod 444`) in a writable folder was
@@ -35,7 +38,9 @@ import Testing
     func aReadOnlyBundleIsRefused(_ operation: WriteOperation) throws {
         let scene = try WriteScene()
         #expect(chmod(scene.directory.path(operation.named(in: "work")), 0o444) == 0)
-        try scene.expectRefused(operation, status: 73, reason: "cannot write: Permission denied (it is read-only, mode 444); nothing was written")
+        try scene.expectRefused(
+            operation, status: 73,
+            reason: "cannot write: Permission denied (it is read-only, mode 444); nothing was written")
     }
 
     @Test func aReadOnlyBundlesStateIsNotChangedEither() throws {
@@ -43,35 +48,51 @@ import Testing
         try Run.succeeding(["new", "p.dkproj", "--name", "P"], in: directory.url)
         #expect(chmod(directory.path("p.dkproj"), 0o400) == 0)
         let digest = try Fixtures.digest(of: directory.url.appendingPathComponent("p.dkproj"))
-        expectFailure(try Run.docctl(["state", "set", "p.dkproj", "task.last-opened", "6F9619FF-8B86-D011-B42D-00C04FC964FF"], in: directory.url), status: 73,
-                      containing: "error: p.dkproj: cannot write: Permission denied (it is read-only, mode 400); nothing was written")
+        expectFailure(
+            try Run.docctl(
+                ["state", "set", "p.dkproj", "task.last-opened", "6F9619FF-8B86-D011-B42D-00C04FC964FF"],
+                in: directory.url), status: 73,
+            containing:
+                "error: p.dkproj: cannot write: Permission denied (it is read-only, mode 400); nothing was written")
         #expect(try Fixtures.digest(of: directory.url.appendingPathComponent("p.dkproj")) == digest)
     }
 
     /// Issue 23: `key new`, `archive` and `push` worded a permission error three ways (one
     /// with Foundation's "You don’t have permission.", one with no reason). As the user
     /// nobody (`setpriv`), each now says `PATH: OPERATION: Permission denied`.
-    @Test(.enabled(if: Privileges.isRoot && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "running as another user needs root and setpriv"))
+    @Test(
+        .enabled(
+            if: Privileges.isRoot && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+            "running as another user needs root and setpriv"))
     func permissionErrorsAreWordedOnce() throws {
         let directory = try TemporaryDirectory()
         try Run.succeeding(["new", "p.dkproj", "--name", "P"], in: directory.url)
         // Root's folder, which nobody may read but not write.
-        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("closed"), withIntermediateDirectories: false)
-        #expect(chmod(directory.path("closed"), 0o755) == 0 && chmod(directory.path("p.dkproj"), 0o644) == 0 && chmod(directory.path("."), 0o755) == 0)
+        try FileManager.default.createDirectory(
+            at: directory.url.appendingPathComponent("closed"), withIntermediateDirectories: false)
+        #expect(
+            chmod(directory.path("closed"), 0o755) == 0 && chmod(directory.path("p.dkproj"), 0o644) == 0
+                && chmod(directory.path("."), 0o755) == 0)
         func asNobody(_ arguments: [String], environment: [String: String] = [:]) throws -> ExternalTool.Result {
             try ExternalTool(name: "setpriv", path: "/usr/bin/setpriv")
-                .run(["--reuid=65534", "--regid=65534", "--clear-groups", Run.docctlURL.path] + arguments,
-                     environment: Run.environment.merging(environment) { $1 }, in: directory.url)
+                .run(
+                    ["--reuid=65534", "--regid=65534", "--clear-groups", Run.docctlURL.path] + arguments,
+                    environment: Run.environment.merging(environment) { $1 }, in: directory.url)
         }
         let before = Fixtures.listing(directory.url.appendingPathComponent("closed"))
         let key = try asNobody(["key", "new"], environment: ["XDG_CONFIG_HOME": directory.path("closed/config")])
-        expectFailure(key, status: 73, containing: "error: \(directory.path("closed/config")): cannot create the folder: Permission denied")
+        expectFailure(
+            key, status: 73,
+            containing: "error: \(directory.path("closed/config")): cannot create the folder: Permission denied")
         let archive = try asNobody(["archive", "p.dkproj", "closed/root"])
-        expectFailure(archive, status: 73, containing: "error: closed/root: cannot create the folder: Permission denied")
+        expectFailure(
+            archive, status: 73, containing: "error: closed/root: cannot create the folder: Permission denied")
         let push = try asNobody(["push", "p.dkproj", "closed/remote"])
         expectFailure(push, status: 73, containing: ": Permission denied")
         #expect(push.standardError.hasPrefix("error: closed/remote"), "\(push.standardError)")
-        for result in [key, archive, push] { #expect(!result.standardError.contains("could not be completed"), "\(result.standardError)") }
+        for result in [key, archive, push] {
+            #expect(!result.standardError.contains("could not be completed"), "\(result.standardError)")
+        }
         #expect(Fixtures.listing(directory.url.appendingPathComponent("closed")) == before)
     }
 
@@ -114,7 +135,8 @@ import Testing
         case .relative: destination = name
         case .absolute: destination = target.path
         case .chain:
-            try FileManager.default.createSymbolicLink(atPath: scene.work.appendingPathComponent("middle.dkproj").path, withDestinationPath: name)
+            try FileManager.default.createSymbolicLink(
+                atPath: scene.work.appendingPathComponent("middle.dkproj").path, withDestinationPath: name)
             destination = "middle.dkproj"
         case .otherFolder:
             linkFolder = scene.directory.url.appendingPathComponent("links")
@@ -132,12 +154,15 @@ import Testing
         let result = try scene.docctl(arguments)
         #expect(result.status == 0, "\(result.standardError)")
 
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == destination, "the link is still a link to the same place")
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == destination,
+            "the link is still a link to the same place")
         #expect(status(target.path).st_mode & S_IFMT == S_IFREG)
         let after = try DocumentBundle(contentsOf: target).manifest.versions.count
         #expect(after == (operation == .prune ? 1 : versions + 1), "the target was saved")
         #expect(Fixtures.listing(linkFolder) == linkFolderListing, "nothing made beside the link")
-        #expect(Fixtures.listing(scene.work).allSatisfy { !$0.hasPrefix(".") }, "no temporary file left beside the target")
+        #expect(
+            Fixtures.listing(scene.work).allSatisfy { !$0.hasPrefix(".") }, "no temporary file left beside the target")
     }
 
     /// Files and folders docctl creates get the umask's mode, as any program's would:
@@ -148,24 +173,32 @@ import Testing
         let scene = try WriteScene()
         let shell = "umask \(String(umask, radix: 8))"
         let rewrittenMode = status(scene.work.appendingPathComponent("fresh.dkproj").path).st_mode & 0o7777
-        for arguments in [["new", "work/new.dkproj"], ["import", "export.zip", "-o", "work/imported.dkproj"],
-                          ["export", "work/blob.dkproj", "--format", "tar.zst", "-o", "work/out.tar.zst"],
-                          ["export", "work/blob.dkproj", "--format", "json", "-o", "work/out.json"],
-                          ["export", "work/blob.dkproj", "--format", "dir", "-o", "work/outdir"],
-                          ["extract", "work/blob.dkproj", "thumbnail", "-o", "work/cover.bin"],
-                          ["archive", "work/blob.dkproj", "work/ocfl"],
-                          ["set", "work/fresh.dkproj", "name", "rewritten"]] {
+        for arguments in [
+            ["new", "work/new.dkproj"], ["import", "export.zip", "-o", "work/imported.dkproj"],
+            ["export", "work/blob.dkproj", "--format", "tar.zst", "-o", "work/out.tar.zst"],
+            ["export", "work/blob.dkproj", "--format", "json", "-o", "work/out.json"],
+            ["export", "work/blob.dkproj", "--format", "dir", "-o", "work/outdir"],
+            ["extract", "work/blob.dkproj", "thumbnail", "-o", "work/cover.bin"],
+            ["archive", "work/blob.dkproj", "work/ocfl"],
+            ["set", "work/fresh.dkproj", "name", "rewritten"]
+        ] {
             let result = try scene.docctl(arguments, shell: shell)
             #expect(result.status == 0, "\(arguments): \(result.standardError)")
         }
         func mode(_ name: String) -> mode_t { status(scene.work.appendingPathComponent(name).path).st_mode & 0o7777 }
-        for name in ["new.dkproj", "imported.dkproj", "out.tar.zst", "out.json", "cover.bin", "outdir/document.json", "ocfl/0=ocfl_1.1"] {
+        for name in [
+            "new.dkproj", "imported.dkproj", "out.tar.zst", "out.json", "cover.bin", "outdir/document.json",
+            "ocfl/0=ocfl_1.1"
+        ] {
             #expect(mode(name) == fileMode, "\(name): \(String(mode(name), radix: 8))")
         }
-        let blobs = try FileManager.default.contentsOfDirectory(atPath: scene.work.appendingPathComponent("outdir/blobs").path)
+        let blobs = try FileManager.default.contentsOfDirectory(
+            atPath: scene.work.appendingPathComponent("outdir/blobs").path)
         #expect(blobs.count == 1 && mode("outdir/blobs/\(blobs[0])") == fileMode)
         // An archive's root appears by one rename of a private folder, then gets a new folder's mode.
-        for name in ["outdir", "outdir/blobs", "ocfl", "ocfl/extensions"] { #expect(mode(name) == folderMode, "\(name): \(String(mode(name), radix: 8))") }
+        for name in ["outdir", "outdir/blobs", "ocfl", "ocfl/extensions"] {
+            #expect(mode(name) == folderMode, "\(name): \(String(mode(name), radix: 8))")
+        }
         #expect(mode("fresh.dkproj") == rewrittenMode, "a rewritten bundle keeps its mode")
     }
 
@@ -177,7 +210,7 @@ import Testing
         ["prune", "work/blob.dkproj", "--keep", "1"],
         ["export", "work/blob.dkproj", "--format", "zip", "-o", "work/out.zip"],
         ["export", "work/blob.dkproj", "--format", "dir", "-o", "work/outdir"],
-        ["import", "big-export.zip", "-o", "work/imported.dkproj"],
+        ["import", "big-export.zip", "-o", "work/imported.dkproj"]
     ])
     func temporaryFilesArePrivateWhateverTheUmask(_ arguments: [String]) throws {
         // A fast machine may finish before the write is seen: then try again, afresh.
@@ -185,11 +218,20 @@ import Testing
             let scene = try WriteScene()
             // Large enough (8 MB) that each write lasts long enough to be seen.
             try Fixtures.write(Fixtures.noise(8_000_000, seed: 9), to: "more.bin", in: scene.directory.url)
-            if arguments[0] != "attach" { try #require(try scene.docctl(["attach", "work/blob.dkproj", "more.bin", "--as", "thumbnail"]).status == 0) }
-            if arguments[0] == "import" { try #require(try scene.docctl(["export", "work/blob.dkproj", "--format", "zip", "-o", "big-export.zip"]).status == 0) }
+            if arguments[0] != "attach" {
+                try #require(
+                    try scene.docctl(["attach", "work/blob.dkproj", "more.bin", "--as", "thumbnail"]).status == 0)
+            }
+            if arguments[0] == "import" {
+                try #require(
+                    try scene.docctl(["export", "work/blob.dkproj", "--format", "zip", "-o", "big-export.zip"]).status
+                        == 0)
+            }
             var seen: [String: mode_t] = [:]
-            let (outcome, caught) = try DocctlProcess.stopping(arguments, in: scene.directory.url, shell: "umask 000",
-                                                              whenNameIn: scene.work, matches: { $0.hasPrefix(".") }) { name in
+            let (outcome, caught) = try DocctlProcess.stopping(
+                arguments, in: scene.directory.url, shell: "umask 000",
+                whenNameIn: scene.work, matches: { $0.hasPrefix(".") }
+            ) { name in
                 seen[name] = status(scene.work.appendingPathComponent(name).path).st_mode
             }
             guard caught else { continue }
@@ -235,10 +277,15 @@ import Testing
         let destination = directory.url.appendingPathComponent("out.zip")
         let held = try AtomicReplacement(destination: destination)
         try Fixtures.write(Data("left by a killed export".utf8), to: ".out.zip.dk-0badf00d.tmp", in: directory.url)
-        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent(".out.zip.dk-0000abcd.tmp/blobs"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.url.appendingPathComponent(".out.zip.dk-0000abcd.tmp/blobs"),
+            withIntermediateDirectories: true)
         try Fixtures.write(Data("mine".utf8), to: ".other.zip.dk-12345678.tmp", in: directory.url)
         AtomicReplacement.removeLeftovers(of: destination)
-        #expect(Fixtures.listing(directory.url) == [".other.zip.dk-12345678.tmp", URL(fileURLWithPath: held.file.path).lastPathComponent])
+        #expect(
+            Fixtures.listing(directory.url) == [
+                ".other.zip.dk-12345678.tmp", URL(fileURLWithPath: held.file.path).lastPathComponent
+            ])
         withExtendedLifetime(held) {}
 
         // A new bundle killed between `link` and `unlink` leaves a second name of itself,

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// A write the system refuses (a full file system, a file-size limit, a read-only or
 /// immutable folder, a folder that does not exist or disappears) fails with one line
@@ -15,7 +16,8 @@ import Testing
     func eachCaseTakesThePathItIsNamedFor(_ operation: WriteOperation) throws {
         let scene = try WriteScene()
         let bundle = URL(fileURLWithPath: scene.directory.path(operation.named(in: "work")))
-        var before = stat(), after = stat()
+        var before = stat()
+        var after = stat()
         stat(bundle.path, &before)
         let result = try scene.docctl(operation.arguments(in: "work"))
         #expect(result.status == 0, "\(result.standardError)")
@@ -28,15 +30,20 @@ import Testing
     // Under ThreadSanitizer a process past RLIMIT_FSIZE takes a SIGBUS inside the
     // sanitizer's own shadow-memory access (MemoryAccessRange, from a memcpy in the Swift
     // runtime), not in docctl: the full tmpfs below tests the same refusal under it.
-    @Test(.disabled(if: Sanitizer.thread, "ThreadSanitizer's runtime faults under a file-size limit"),
-          arguments: WriteOperation.allCases)
+    @Test(
+        .disabled(if: Sanitizer.thread, "ThreadSanitizer's runtime faults under a file-size limit"),
+        arguments: WriteOperation.allCases)
     func aFileSizeLimitFailsCleanly(_ operation: WriteOperation) throws {
         let scene = try WriteScene()
         // docctl ignores SIGXFSZ, so passing the limit is an error (EFBIG) it reports and undoes.
-        try scene.expectRefused(operation, shell: "ulimit -f \(try operation.fileSizeLimit(in: scene))", status: 74, reason: "File too large")
+        try scene.expectRefused(
+            operation, shell: "ulimit -f \(try operation.fileSizeLimit(in: scene))", status: 74,
+            reason: "File too large")
     }
 
-    @Test(.enabled(if: Privileges.canMount, "needs root and permission to mount a tmpfs"), arguments: WriteOperation.allCases)
+    @Test(
+        .enabled(if: Privileges.canMount, "needs root and permission to mount a tmpfs"),
+        arguments: WriteOperation.allCases)
     func aFullFileSystemFailsCleanly(_ operation: WriteOperation) throws {
         let scene = try WriteScene(mountBytes: 8 << 20)
         // Room for a journal (one page), never for a whole save; none at all for a new
@@ -46,7 +53,9 @@ import Testing
         try scene.expectRefused(operation, status: 74, reason: "No space left on device")
     }
 
-    @Test(.enabled(if: Privileges.canMount, "needs root and permission to mount a tmpfs"), arguments: WriteOperation.allCases)
+    @Test(
+        .enabled(if: Privileges.canMount, "needs root and permission to mount a tmpfs"),
+        arguments: WriteOperation.allCases)
     func aReadOnlyFileSystemFailsCleanly(_ operation: WriteOperation) throws {
         let scene = try WriteScene(mountBytes: 16 << 20)
         try #require(scene.mount).makeReadOnly()
@@ -56,7 +65,9 @@ import Testing
     /// A folder in which nothing can be created: immutable (`chattr +i`) as root, whom
     /// permissions do not stop; mode 0555 for anyone else. The bundles in it stay writable,
     /// so an append gets as far as its journal.
-    @Test(.enabled(if: !Privileges.isRoot || Privileges.canMakeImmutable, "needs chattr +i as root"), arguments: WriteOperation.allCases)
+    @Test(
+        .enabled(if: !Privileges.isRoot || Privileges.canMakeImmutable, "needs chattr +i as root"),
+        arguments: WriteOperation.allCases)
     func aFolderThatRefusesNewFilesFailsCleanly(_ operation: WriteOperation) throws {
         let scene = try WriteScene()
         if Privileges.isRoot {
@@ -77,7 +88,8 @@ import Testing
     func aMissingFolderFailsCleanly(_ operation: WriteOperation) throws {
         let scene = try WriteScene()
         if operation.createsOutput {
-            try scene.expectRefused(operation, outputsIn: "gone", status: 73, reason: "cannot create it: its folder does not exist")
+            try scene.expectRefused(
+                operation, outputsIn: "gone", status: 73, reason: "cannot create it: its folder does not exist")
         } else {
             try scene.expectRefused(operation, in: "gone", status: 66, reason: "No such file or directory")
         }
@@ -93,8 +105,10 @@ import Testing
             let scene = try WriteScene()
             try Fixtures.write(Fixtures.noise(8_000_000, seed: 9), to: "more.bin", in: scene.directory.url)
             let moved = scene.directory.url.appendingPathComponent("moved")
-            let (outcome, caught) = try DocctlProcess.stopping(operation.arguments(in: "work"), in: scene.directory.url,
-                                                              whenNameIn: scene.work, matches: { $0.hasPrefix(".blob.dkproj.dk-") }) { _ in
+            let (outcome, caught) = try DocctlProcess.stopping(
+                operation.arguments(in: "work"), in: scene.directory.url,
+                whenNameIn: scene.work, matches: { $0.hasPrefix(".blob.dkproj.dk-") }
+            ) { _ in
                 #expect(rename(scene.work.path, moved.path) == 0)
             }
             guard caught else { continue }
@@ -103,7 +117,8 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: scene.work.path), "nothing made at the old path")
             let validate = try Run.docctl(["validate", "--deep", "moved/blob.dkproj"], in: scene.directory.url)
             #expect(validate.status == 0, "\(validate.output)")
-            let versions = try DocumentBundle(contentsOf: moved.appendingPathComponent("blob.dkproj")).manifest.versions.count
+            let versions = try DocumentBundle(contentsOf: moved.appendingPathComponent("blob.dkproj")).manifest.versions
+                .count
             #expect(versions == (operation == .prune ? 1 : 4))
             return
         }
@@ -119,17 +134,22 @@ import Testing
             try Fixtures.write(Fixtures.noise(8_000_000, seed: 9), to: "more.bin", in: scene.directory.url)
             if operation == .exportFolder {
                 // A large blob, so the export is caught while it writes.
-                _ = try Run.docctl(["attach", "work/blob.dkproj", "more.bin", "--as", "thumbnail"], in: scene.directory.url)
+                _ = try Run.docctl(
+                    ["attach", "work/blob.dkproj", "more.bin", "--as", "thumbnail"], in: scene.directory.url)
             }
             let prefix = operation == .exportFolder ? ".outdir.dk-" : ".blob.dkproj.dk-"
-            let (outcome, caught) = try DocctlProcess.stopping(operation.arguments(in: "work"), in: scene.directory.url,
-                                                              whenNameIn: scene.work, matches: { $0.hasPrefix(prefix) }) { _ in
+            let (outcome, caught) = try DocctlProcess.stopping(
+                operation.arguments(in: "work"), in: scene.directory.url,
+                whenNameIn: scene.work, matches: { $0.hasPrefix(prefix) }
+            ) { _ in
                 try FileManager.default.removeItem(at: scene.work)
             }
             guard caught else { continue }
             #expect(outcome.status == 73 && !outcome.signaled, "\(outcome.standardError)")
             let lines = outcome.standardError.split(separator: "\n")
-            #expect(lines.count == 1 && lines[0].hasPrefix("error: \(operation.named(in: "work")): "), "\(outcome.standardError)")
+            #expect(
+                lines.count == 1 && lines[0].hasPrefix("error: \(operation.named(in: "work")): "),
+                "\(outcome.standardError)")
             #expect(!FileManager.default.fileExists(atPath: scene.work.path), "nothing recreated")
             #expect(Fixtures.listing(scene.directory.url) == ["export.zip", "more.bin"])
             return

@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import Foundation
-@testable import SampleProject
 import Testing
+
+@testable import DocumentKit
+@testable import SampleProject
 
 /// A write that docctl makes: into a bundle in place, rewriting it, or creating an output.
 enum WriteOperation: String, CaseIterable, CustomTestStringConvertible {
@@ -85,17 +86,22 @@ final class WriteScene {
             work = directory.url.appendingPathComponent("work")
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: false)
         }
-        let metadata = SaveMetadata(author: "test", message: "setup", created: Date(timeIntervalSince1970: 1_767_225_600))
+        let metadata = SaveMetadata(
+            author: "test", message: "setup", created: Date(timeIntervalSince1970: 1_767_225_600))
         let blobFile = try Fixtures.write(Fixtures.noise(2_000_000, seed: 5), to: "cover.bin", in: directory.url)
         let blob = work.appendingPathComponent("blob.dkproj")
         // 50 tasks: a saved document is several pages, so an append needs more than the slack of the file's last page.
-        _ = try BundleEditor.create(at: blob, type: Project.self, json: GeneratedProject.document(taskCount: 50, seed: 3), metadata: metadata)
+        _ = try BundleEditor.create(
+            at: blob, type: Project.self, json: GeneratedProject.document(taskCount: 50, seed: 3), metadata: metadata)
         _ = try BundleEditor.attach(blobFile, at: JSONPath(parsing: "thumbnail"), in: blob, metadata: metadata)
         _ = try BundleEditor.set(.string("second"), at: JSONPath(parsing: "name"), in: blob, metadata: metadata)
         try FileManager.default.removeItem(at: blobFile)
-        _ = try BundleEditor.create(at: work.appendingPathComponent("fresh.dkproj"), type: Project.self, json: GeneratedProject.document(taskCount: 2, seed: 4), metadata: metadata)
+        _ = try BundleEditor.create(
+            at: work.appendingPathComponent("fresh.dkproj"), type: Project.self,
+            json: GeneratedProject.document(taskCount: 2, seed: 4), metadata: metadata)
         try Fixtures.write(Fixtures.noise(1_000_000, seed: 6), to: "more.bin", in: directory.url)
-        _ = try BundleExporter.export(blob, format: .zip, to: directory.url.appendingPathComponent("export.zip"), replace: false)
+        _ = try BundleExporter.export(
+            blob, format: .zip, to: directory.url.appendingPathComponent("export.zip"), replace: false)
     }
 
     /// The size of `name` in `work`.
@@ -111,7 +117,8 @@ final class WriteScene {
         while let path = enumerator?.nextObject() as? String {
             var isFolder: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isFolder)
-            found[path] = isFolder.boolValue ? "folder" : try Fixtures.digest(of: URL(fileURLWithPath: root + "/" + path))
+            found[path] =
+                isFolder.boolValue ? "folder" : try Fixtures.digest(of: URL(fileURLWithPath: root + "/" + path))
         }
         return found
     }
@@ -119,21 +126,28 @@ final class WriteScene {
     /// Runs docctl in the root.
     func docctl(_ arguments: [String], shell: String? = nil) throws -> ExternalTool.Result {
         guard let shell else { return try Run.docctl(arguments, in: directory.url) }
-        return try ExternalTool(name: "sh").run(["-c", "\(shell) && exec \"$0\" \"$@\"", Run.docctlURL.path] + arguments,
-                                                environment: Run.environment, in: directory.url)
+        return try ExternalTool(name: "sh").run(
+            ["-c", "\(shell) && exec \"$0\" \"$@\"", Run.docctlURL.path] + arguments,
+            environment: Run.environment, in: directory.url)
     }
 
     /// Runs `operation` under whatever refuses it and checks the refusal: one line naming
     /// the file, the given status and `reason`; every file byte-identical; nothing new.
-    func expectRefused(_ operation: WriteOperation, in folder: String = "work", outputsIn outputFolder: String? = nil, shell: String? = nil,
-                       status: Int32, reason: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectRefused(
+        _ operation: WriteOperation, in folder: String = "work", outputsIn outputFolder: String? = nil,
+        shell: String? = nil,
+        status: Int32, reason: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let before = try contents()
         let result = try docctl(operation.arguments(in: folder, outputsIn: outputFolder), shell: shell)
-        expectFailure(result, status: status, containing: "error: \(operation.named(in: folder, outputsIn: outputFolder)): ",
-                      sourceLocation: sourceLocation)
+        expectFailure(
+            result, status: status, containing: "error: \(operation.named(in: folder, outputsIn: outputFolder)): ",
+            sourceLocation: sourceLocation)
         #expect(result.standardError.contains(reason), "\(result.standardError)", sourceLocation: sourceLocation)
         let after = try contents()
-        #expect(after == before, "changed: \(Set(after.map { "\($0.key) \($0.value)" }).symmetricDifference(before.map { "\($0.key) \($0.value)" }).sorted())",
-                sourceLocation: sourceLocation)
+        #expect(
+            after == before,
+            "changed: \(Set(after.map { "\($0.key) \($0.value)" }).symmetricDifference(before.map { "\($0.key) \($0.value)" }).sorted())",
+            sourceLocation: sourceLocation)
     }
 }

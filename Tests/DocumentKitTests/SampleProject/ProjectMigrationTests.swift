@@ -1,8 +1,9 @@
+import Foundation
+import Testing
+
 @testable import DocumentKit
 @testable import DocumentKitCLI
-import Foundation
 @testable import SampleProject
-import Testing
 
 /// The Project type's three schemas, each of its stages, and its plan on the SampleDocs
 /// bundles written with 1.0.0 and 2.0.0.
@@ -14,12 +15,13 @@ import Testing
     private func expectedV3(_ stored: JSONValue) -> JSONValue {
         guard case .object(var project) = stored, case .array(let tasks)? = project["tasks"] else { return stored }
         project["summary"] = project["summary"] ?? .string("")
-        project["tasks"] = .array(tasks.map { task in
-            guard case .object(var members) = task else { return task }
-            let complete = members.removeValue(forKey: "isComplete") == .bool(true)
-            members["status"] = .string(complete ? "done" : "todo")
-            return .object(members)
-        })
+        project["tasks"] = .array(
+            tasks.map { task in
+                guard case .object(var members) = task else { return task }
+                let complete = members.removeValue(forKey: "isComplete") == .bool(true)
+                members["status"] = .string(complete ? "done" : "todo")
+                return .object(members)
+            })
         return .object(project)
     }
 
@@ -29,14 +31,18 @@ import Testing
         #expect(migrator.stages.map(\.id) == ["v2-tags-and-summary", "v3-task-status", "v4-board-and-drafts"])
         #expect(migrator.stages.map(\.kind) == [.lightweight, .custom, .lightweight])
         #expect(Project.schemaVersion == SchemaVersion(4, 0, 0))
-        #expect(try Project.migration(from: "1.0.0").stages.map(\.id) == ["v2-tags-and-summary", "v3-task-status", "v4-board-and-drafts"])
+        #expect(
+            try Project.migration(from: "1.0.0").stages.map(\.id) == [
+                "v2-tags-and-summary", "v3-task-status", "v4-board-and-drafts"
+            ])
         #expect(try Project.migration(from: "2.0.0").stages.map(\.id) == ["v3-task-status", "v4-board-and-drafts"])
         #expect(try Project.migration(from: "3.0.0").stages.map(\.id) == ["v4-board-and-drafts"])
         #expect(try Project.migration(from: "4.0.0").isEmpty)
     }
 
     @Test func theBoardStageKeepsA300DocumentAsItIsAndTheNewFieldsDefault() throws {
-        let v3 = #"{"createdAt":"2026-01-01T00:00:00Z","isArchived":false,"name":"Garden","summary":"","tasks":[{"id":"00000000-0000-4000-8000-000000000001","notes":"","priority":"high","status":"done","title":"Dig"}]}"#
+        let v3 =
+            #"{"createdAt":"2026-01-01T00:00:00Z","isArchived":false,"name":"Garden","summary":"","tasks":[{"id":"00000000-0000-4000-8000-000000000001","notes":"","priority":"high","status":"done","title":"Dig"}]}"#
         let stage = ProjectMigrationPlan.stages[2]
         #expect(text(try stage.apply(to: Data(v3.utf8))) == v3)
         let project = try Project.decode(Data(v3.utf8))
@@ -45,9 +51,13 @@ import Testing
     }
 
     @Test func theLightweightStageAddsTheSummaryAndNoTags() throws {
-        let v1 = #"{"createdAt":"2026-01-01T00:00:00Z","isArchived":false,"name":"Garden","tasks":[{"id":"00000000-0000-4000-8000-000000000001","isComplete":true,"notes":"","priority":"high","title":"Dig"}]}"#
+        let v1 =
+            #"{"createdAt":"2026-01-01T00:00:00Z","isArchived":false,"name":"Garden","tasks":[{"id":"00000000-0000-4000-8000-000000000001","isComplete":true,"notes":"","priority":"high","title":"Dig"}]}"#
         let stage = ProjectMigrationPlan.stages[0]
-        #expect(text(try stage.apply(to: Data(v1.utf8))) == #"{"createdAt":"2026-01-01T00:00:00Z","isArchived":false,"name":"Garden","summary":"","tasks":[{"id":"00000000-0000-4000-8000-000000000001","isComplete":true,"notes":"","priority":"high","title":"Dig"}]}"#)
+        #expect(
+            text(try stage.apply(to: Data(v1.utf8)))
+                == #"{"createdAt":"2026-01-01T00:00:00Z","isArchived":false,"name":"Garden","summary":"","tasks":[{"id":"00000000-0000-4000-8000-000000000001","isComplete":true,"notes":"","priority":"high","title":"Dig"}]}"#
+        )
     }
 
     @Test func theCustomStageTurnsCompletionIntoAStatusAndKeepsEveryOtherField() throws {
@@ -79,14 +89,19 @@ import Testing
         #expect {
             try Project.decode(Data(#"{"name": "x", "tasks": [{"title": "a", "isComplete": true}]}"#.utf8))
         } throws: { error in
-            (error as! DocumentKitError).description.hasPrefix("tasks[0].isComplete: unknown field 'isComplete' (known fields: attachments, blockedBy, column, dueDate, id, notes, priority, status, tags, title)")
+            (error as! DocumentKitError).description.hasPrefix(
+                "tasks[0].isComplete: unknown field 'isComplete' (known fields: attachments, blockedBy, column, dueDate, id, notes, priority, status, tags, title)"
+            )
         }
         #expect {
             try Project.decode(Data(#"{"name": "x", "tasks": [{"title": "a", "status": "finished"}]}"#.utf8))
         } throws: { error in
-            (error as! DocumentKitError).description.hasPrefix("tasks[0].status: 'finished' is not a status (todo, inProgress or done)")
+            (error as! DocumentKitError).description.hasPrefix(
+                "tasks[0].status: 'finished' is not a status (todo, inProgress or done)")
         }
-        #expect(try Project.decode(Data(#"{"name": "x", "tasks": [{"title": "a", "status": "InProgress"}]}"#.utf8)).tasks[0].status == .inProgress)
+        #expect(
+            try Project.decode(Data(#"{"name": "x", "tasks": [{"title": "a", "status": "InProgress"}]}"#.utf8)).tasks[0]
+                .status == .inProgress)
     }
 
     @Test(arguments: [("legacy-v1.dkproj", "1.0.0", 6), ("legacy-v2.dkproj", "2.0.0", 5)])
@@ -99,7 +114,9 @@ import Testing
         for version in try bundle.manifest.versions {
             let stored = try bundle.documentData(of: version)
             let project = try bundle.read(Project.self, version: version)
-            #expect(try JSONValue.parse(try project.encodedJSON()) == expectedV3(try JSONValue.parse(stored)), "version \(version.number)")
+            #expect(
+                try JSONValue.parse(try project.encodedJSON()) == expectedV3(try JSONValue.parse(stored)),
+                "version \(version.number)")
         }
         #expect(try Fixtures.digest(of: url) == before, "reading writes nothing")
     }
@@ -118,8 +135,12 @@ import Testing
             var oldText = String(decoding: try old.documentData(of: oldVersion), as: UTF8.self)
             let newText = String(decoding: try new.documentData(of: newVersion), as: UTF8.self)
             let ids = { (text: String) -> [String] in
-                guard case .object(let project) = try JSONValue.parse(Data(text.utf8)), case .array(let tasks)? = project["tasks"] else { return [] }
-                return tasks.compactMap { if case .object(let task) = $0, case .string(let id)? = task["id"] { id } else { nil } }
+                guard case .object(let project) = try JSONValue.parse(Data(text.utf8)),
+                    case .array(let tasks)? = project["tasks"]
+                else { return [] }
+                return tasks.compactMap {
+                    if case .object(let task) = $0, case .string(let id)? = task["id"] { id } else { nil }
+                }
             }
             for (oldID, newID) in zip(try ids(oldText), try ids(newText)) {
                 oldText = oldText.replacingOccurrences(of: oldID, with: newID)
@@ -152,7 +173,9 @@ import Testing
         let storedDocuments = try original.manifest.versions.map { try original.documentData(of: $0) }
         let controller = try DocumentController<Project>(contentsOf: url)
         #expect(controller.document.tasks[0].status == .done)
-        #expect(try Fixtures.digest(of: url) == Fixtures.digest(of: Fixtures.sampleDoc("legacy-v1.dkproj")), "opening writes nothing")
+        #expect(
+            try Fixtures.digest(of: url) == Fixtures.digest(of: Fixtures.sampleDoc("legacy-v1.dkproj")),
+            "opening writes nothing")
 
         controller.document.tasks[1].status = .inProgress
         let saved = try #require(try controller.save(message: "Digging", author: "ada"))
@@ -171,7 +194,9 @@ import Testing
         // changes no byte, yet must say that the document is now 4.0.0.
         let directory = try TemporaryDirectory()
         let url = directory.url.appendingPathComponent("p.dkproj")
-        try Run.docctl(["new", "p.dkproj", "--name", "Empty"], in: directory.url, environment: [DocumentTool.writeSchemaVariable: "2.0.0"])
+        try Run.docctl(
+            ["new", "p.dkproj", "--name", "Empty"], in: directory.url,
+            environment: [DocumentTool.writeSchemaVariable: "2.0.0"])
         let controller = try DocumentController<Project>(contentsOf: url)
         let saved = try #require(try controller.save(message: "Migrate", author: "test"))
         let bundle = try DocumentBundle(contentsOf: url)

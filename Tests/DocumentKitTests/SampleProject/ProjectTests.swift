@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import Foundation
-@testable import SampleProject
 import Testing
+
+@testable import DocumentKit
+@testable import SampleProject
 
 @Suite struct ProjectTests {
     @Test func decodingCompletesWhatAUserLeavesOut() throws {
@@ -48,7 +49,10 @@ import Testing
         (#"{"name": "x", "tasks": [{"title": ""}]}"#, "tasks[0].title: must not be empty"),
         (#"{"name": "x", "tasks": [{"title": "a", "priority": "urgent"}]}"#, "'urgent' is not a priority"),
         (#"{"name": "x", "createdAt": "yesterday"}"#, "createdAt: 'yesterday' is not a date"),
-        (#"{"name": "x", "tasks": [{"id": "00000000-0000-4000-8000-000000000001", "title": "a"}, {"id": "00000000-0000-4000-8000-000000000001", "title": "b"}]}"#, "tasks[1].id"),
+        (
+            #"{"name": "x", "tasks": [{"id": "00000000-0000-4000-8000-000000000001", "title": "a"}, {"id": "00000000-0000-4000-8000-000000000001", "title": "b"}]}"#,
+            "tasks[1].id"
+        )
     ])
     func invalidProjectsAreRefused(json: String, message: String) {
         #expect {
@@ -87,7 +91,9 @@ import Testing
         #expect(Project.contentType.conforms(to: .zip))
         #expect(!Project.contentType.conforms(to: .json))
         #expect(DocumentKitConfiguration.current.contentTypes.type(filenameExtension: "DKPROJ") == Project.contentType)
-        #expect(DocumentKitConfiguration.current.contentTypes.type(mimeType: "application/vnd.documentkit.project+zip") == Project.contentType)
+        #expect(
+            DocumentKitConfiguration.current.contentTypes.type(mimeType: "application/vnd.documentkit.project+zip")
+                == Project.contentType)
     }
 
     @Test func deeplyNestedJSONIsRefusedBeforeParsing() {

@@ -1,8 +1,9 @@
+import Foundation
+import Testing
+
 @testable import DocumentKit
 @testable import DocumentKitCLI
-import Foundation
 @testable import SampleProject
-import Testing
 
 /// Every docctl command does work that grows no faster than n log n in the records of
 /// the document: run on boards of 5,000 and 20,000 tasks, each count of `WorkMeter`
@@ -27,7 +28,7 @@ import Testing
                 "title": .string("Task \(number): \(words[number % 6]) \(words[(number / 6) % 6])"),
                 "status": .string(["todo", "inProgress", "done"][number % 3]),
                 "notes": .string(Array(repeating: words[number % 5], count: 12).joined(separator: " ")),
-                "column": .string(columns[number % 4].id),
+                "column": .string(columns[number % 4].id)
             ]
             if number % 5 == 0 { task["tags"] = .array([.string(words[number % 6])]) }
             if number % 10 == 9 { task["blockedBy"] = .array([.string(id(number - 1))]) }
@@ -36,8 +37,13 @@ import Testing
         }
         return .object([
             "name": .string("Scaling"), "createdAt": .string("2026-01-01T00:00:00Z"), "tasks": .array(tasks),
-            "columns": .array(columns.enumerated().map { .object(["id": .string($0.element.id), "name": .string("Column \($0.offset)"),
-                                                                   "tasks": .array($0.element.tasks)]) }),
+            "columns": .array(
+                columns.enumerated().map {
+                    .object([
+                        "id": .string($0.element.id), "name": .string("Column \($0.offset)"),
+                        "tasks": .array($0.element.tasks)
+                    ])
+                })
         ])
     }
 
@@ -58,7 +64,7 @@ import Testing
         ("log", ["log", "H"], false),
         ("export", ["export", "B", "--format", "zip", "-o", "D/export.zip", "--force"], false),
         ("restore", ["restore", "E", "1"], true),
-        ("prune", ["prune", "E", "--keep", "1"], true),
+        ("prune", ["prune", "E", "--keep", "1"], true)
     ]
 
     /// The counts of each command on a board of `count` tasks.
@@ -69,10 +75,13 @@ import Testing
         try board(count).encoded(pretty: true).write(to: URL(fileURLWithPath: "\(d)/folder/document.json"))
         try Fixtures.png.write(to: URL(fileURLWithPath: "\(d)/cover.png"))
         let editor = "\(d)/editor.sh"
-        try "#!/bin/sh\nsed -i 's/\"title\" : \"Task /\"title\" : \"Edited task /' \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nsed -i 's/\"title\" : \"Task /\"title\" : \"Edited task /' \"$1\"\n".write(
+            toFile: editor, atomically: true, encoding: .utf8)
         chmod(editor, 0o755)
-        for arguments in [["import", "\(d)/folder", "-o", "\(d)/b.dkproj"], ["import", "\(d)/folder", "-o", "\(d)/h.dkproj"],
-                          ["set", "\(d)/h.dkproj", "tasks[\(count / 2)].title", "Middle"]] {
+        for arguments in [
+            ["import", "\(d)/folder", "-o", "\(d)/b.dkproj"], ["import", "\(d)/folder", "-o", "\(d)/h.dkproj"],
+            ["set", "\(d)/h.dkproj", "tasks[\(count / 2)].title", "Middle"]
+        ] {
             let result = try Run.docctl(arguments)
             #expect(result.status == 0, "\(arguments): \(result.standardError)")
         }
@@ -80,34 +89,45 @@ import Testing
         for command in commands {
             if command.fresh {
                 try? FileManager.default.removeItem(atPath: "\(d)/e.dkproj")
-                try FileManager.default.copyItem(atPath: "\(d)/\(command.name == "restore" || command.name == "prune" ? "h" : "b").dkproj", toPath: "\(d)/e.dkproj")
+                try FileManager.default.copyItem(
+                    atPath: "\(d)/\(command.name == "restore" || command.name == "prune" ? "h" : "b").dkproj",
+                    toPath: "\(d)/e.dkproj")
             }
             let arguments = command.arguments.map { argument in
                 argument.replacingOccurrences(of: "D/", with: "\(d)/")
                     .replacingOccurrences(of: "F", with: "\(d)/folder", options: .anchored)
                     .replacingOccurrences(of: "^[BHE]$", with: "\(d)/$0.dkproj", options: .regularExpression)
-                    .replacingOccurrences(of: "/B.dkproj", with: "/b.dkproj").replacingOccurrences(of: "/H.dkproj", with: "/h.dkproj")
+                    .replacingOccurrences(of: "/B.dkproj", with: "/b.dkproj").replacingOccurrences(
+                        of: "/H.dkproj", with: "/h.dkproj"
+                    )
                     .replacingOccurrences(of: "/E.dkproj", with: "/e.dkproj")
             }
             let meter = "\(d)/meter.json"
             try? FileManager.default.removeItem(atPath: meter)
-            let result = try Run.docctl(arguments, environment: [DocumentTool.workMeterVariable: meter, "EDITOR": editor, "VISUAL": editor])
-            #expect(result.status == 0 || (command.name == "diff" && result.status == 1), "\(command.name): \(result.standardError)")
+            let result = try Run.docctl(
+                arguments, environment: [DocumentTool.workMeterVariable: meter, "EDITOR": editor, "VISUAL": editor])
+            #expect(
+                result.status == 0 || (command.name == "diff" && result.status == 1),
+                "\(command.name): \(result.standardError)")
             counts[command.name] = try Self.meterCounts(meter)
         }
         return counts
     }
 
     @Test func everyCommandsWorkGrowsNoFasterThanNLogN() throws {
-        let small = try Self.work(Self.small), large = try Self.work(Self.large)
+        let small = try Self.work(Self.small)
+        let large = try Self.work(Self.large)
         for command in Self.commands {
-            let before = small[command.name] ?? [:], after = large[command.name] ?? [:]
+            let before = small[command.name] ?? [:]
+            let after = large[command.name] ?? [:]
             #expect(!before.isEmpty, "\(command.name) reported its work")
             for (kind, count) in after {
                 // Constant work (an attached file hashed once) stays put; tiny counts say nothing.
                 let base = max(before[kind] ?? 0, 1_000)
-                #expect(Double(count) <= Self.bound * Double(base),
-                        "\(command.name): \(kind) grew from \(before[kind] ?? 0) to \(count), \(String(format: "%.1f", Double(count) / Double(base)))x for 4x the records")
+                #expect(
+                    Double(count) <= Self.bound * Double(base),
+                    "\(command.name): \(kind) grew from \(before[kind] ?? 0) to \(count), \(String(format: "%.1f", Double(count) / Double(base)))x for 4x the records"
+                )
             }
         }
         // The meter sees the work: a one-field set on 20,000 tasks walks the document's
@@ -121,7 +141,8 @@ import Testing
         // found where its id appears, and no other record: one rule step at 5,000 and at
         // 20,000 tasks, and one column encoded (5,000 ids at 20,000 tasks, a twentieth of
         // the document), not the document.
-        let unsetSmall = small["unset tasks[5]"] ?? [:], unsetLarge = large["unset tasks[5]"] ?? [:]
+        let unsetSmall = small["unset tasks[5]"] ?? [:]
+        let unsetLarge = large["unset tasks[5]"] ?? [:]
         #expect(unsetSmall["rule-steps"] == 1 && unsetLarge["rule-steps"] == 1, "\(unsetSmall) \(unsetLarge)")
         #expect((unsetLarge["encoded-bytes"] ?? Int.max) * 10 < (unsetLarge["stored-bytes"] ?? 0), "\(unsetLarge)")
     }
@@ -131,13 +152,16 @@ import Testing
         let directory = try TemporaryDirectory("history-\(saves)")
         let url = directory.url.appendingPathComponent("h.dkproj")
         let metadata = SaveMetadata(author: "test", created: Date(timeIntervalSince1970: 1_767_225_600))
-        _ = try BundleEditor.create(at: url, type: Project.self, json: GeneratedProject.document(taskCount: 50, seed: 3), metadata: metadata)
+        _ = try BundleEditor.create(
+            at: url, type: Project.self, json: GeneratedProject.document(taskCount: 50, seed: 3), metadata: metadata)
         for save in 1...saves {
             let path = try JSONPath(parsing: "tasks[\(save % 50)].title")
             _ = try BundleEditor.set(.string("Renamed in save \(save)"), at: path, in: url, metadata: metadata)
         }
         let meter = directory.url.appendingPathComponent("meter.json").path
-        let result = try Run.docctl(["set", "h.dkproj", "tasks[7].title", "Metered"], in: directory.url, environment: [DocumentTool.workMeterVariable: meter])
+        let result = try Run.docctl(
+            ["set", "h.dkproj", "tasks[7].title", "Metered"], in: directory.url,
+            environment: [DocumentTool.workMeterVariable: meter])
         #expect(result.status == 0, "\(result.standardError)")
         return try meterCounts(meter)
     }
@@ -147,13 +171,16 @@ import Testing
     /// objects by searching those before it was quadratic).
     @Test func aSavesWorkGrowsNoFasterThanNLogNInItsHistory() throws {
         let (few, many) = (40, 160)
-        let before = try Self.saveWork(afterSaves: few), after = try Self.saveWork(afterSaves: many)
+        let before = try Self.saveWork(afterSaves: few)
+        let after = try Self.saveWork(afterSaves: many)
         let bound = Double(many) * log(Double(many)) / (Double(few) * log(Double(few)))
         #expect((before["encoder-steps"] ?? 0) > few, "the meter sees the manifest's objects placed")
         for (kind, count) in after {
             let base = max(before[kind] ?? 0, 1_000)
-            #expect(Double(count) <= bound * Double(base),
-                    "\(kind) grew from \(before[kind] ?? 0) to \(count), \(String(format: "%.1f", Double(count) / Double(base)))x for 4x the versions")
+            #expect(
+                Double(count) <= bound * Double(base),
+                "\(kind) grew from \(before[kind] ?? 0) to \(count), \(String(format: "%.1f", Double(count) / Double(base)))x for 4x the versions"
+            )
         }
     }
 
@@ -163,8 +190,10 @@ import Testing
     @Test func aSaveReadsTheSettingsOnceAndTheHeadOnce() throws {
         let directory = try TemporaryDirectory("settings-once")
         let environment = ["XDG_CONFIG_HOME": directory.path("config")]
-        for arguments in [["config", "set", "author.name", "Ada"], ["config", "set", "compression", "none"],
-                          ["config", "set", "export.format", "tar"], ["new", "p.dkproj", "--name", "Once"]] {
+        for arguments in [
+            ["config", "set", "author.name", "Ada"], ["config", "set", "compression", "none"],
+            ["config", "set", "export.format", "tar"], ["new", "p.dkproj", "--name", "Once"]
+        ] {
             let result = try Run.docctl(arguments, in: directory.url, environment: environment)
             #expect(result.status == 0, "\(arguments): \(result.standardError)")
         }
@@ -174,21 +203,29 @@ import Testing
         let document = try Data(contentsOf: URL(fileURLWithPath: directory.path("p.dkproj"))).count
         #expect((counts["read-bytes"] ?? Int.max) < document, "\(counts)")
         // What was read once was used: the save is Ada's.
-        let log = try Run.docctl(["log", "p.dkproj", "-n", "1", "--author", "^Ada", "--oneline"], in: directory.url, environment: environment)
+        let log = try Run.docctl(
+            ["log", "p.dkproj", "-n", "1", "--author", "^Ada", "--oneline"], in: directory.url, environment: environment
+        )
         #expect(log.output.hasSuffix("Ada  Set name\n"), "\(log.output)")
     }
 
     /// The counts a metered docctl wrote to `path`; none when it wrote no object.
     static func meterCounts(_ path: String) throws -> [String: Int] {
-        guard case .object(let members) = try JSONValue.parse(try Data(contentsOf: URL(fileURLWithPath: path))) else { return [:] }
+        guard case .object(let members) = try JSONValue.parse(try Data(contentsOf: URL(fileURLWithPath: path))) else {
+            return [:]
+        }
         return members.compactMapValues { if case .integer(let value) = $0 { Int(value) } else { nil } }
     }
 
     /// The counts of one docctl run in `directory` with the meter on; the run must succeed.
-    static func meteredRun(_ arguments: [String], in directory: TemporaryDirectory, environment: [String: String] = [:]) throws -> [String: Int] {
+    static func meteredRun(_ arguments: [String], in directory: TemporaryDirectory, environment: [String: String] = [:])
+        throws -> [String: Int]
+    {
         let meter = directory.path("meter.json")
         try? FileManager.default.removeItem(atPath: meter)
-        let result = try Run.docctl(arguments, in: directory.url, environment: environment.merging([DocumentTool.workMeterVariable: meter]) { $1 })
+        let result = try Run.docctl(
+            arguments, in: directory.url,
+            environment: environment.merging([DocumentTool.workMeterVariable: meter]) { $1 })
         #expect(result.status == 0, "\(arguments): \(result.standardError)")
         return try meterCounts(meter)
     }
@@ -209,6 +246,7 @@ import Testing
         try Fixtures.png.write(to: URL(fileURLWithPath: directory.path("cover.png")))
         #expect(try Run.docctl(["attach", "b.dkproj", "cover.png"], in: directory.url).status == 0)
         let named = try Self.meteredRun(["export", "b.dkproj", "-o", "c.zip"], in: directory)
-        #expect((named["json-bytes"] ?? 0) > document.count / 2, "with a blob the document is read for its name: \(named)")
+        #expect(
+            (named["json-bytes"] ?? 0) > document.count / 2, "with a blob the document is read for its name: \(named)")
     }
 }

@@ -91,20 +91,22 @@ struct BoundedRun {
         return Result(
             status: signal == 0 ? (status >> 8) & 0xFF : nil, signal: signal == 0 ? nil : signal,
             standardOutput: (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data(),
-            standardError: String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data(), as: UTF8.self),
+            standardError: String(
+                decoding: (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data(), as: UTF8.self),
             seconds: Date().timeIntervalSince(start), maxResidentBytes: peak, timedOut: timedOut)
     }
 
     /// Whether process `pid` runs the program at `executable` (its `/proc/PID/exe`).
     static func isRunning(_ executable: URL, _ pid: pid_t) -> Bool {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == executable.resolvingSymlinksInPath().path
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"))
+            == executable.resolvingSymlinksInPath().path
     }
 
     /// The process's peak resident set size in bytes (`VmHWM`), or `nil` once it has ended.
     static func highWaterMark(of pid: pid_t) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kilobytes = Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces).dropLast(3))
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces).dropLast(3))
         else { return nil }
         return kilobytes * 1024
     }

@@ -20,8 +20,10 @@ final class DocctlProcess {
 
     /// Starts docctl with `arguments` in `directory`, in `Run.environment` plus `environment`,
     /// reading `standardInput` (by default nothing).
-    init(_ arguments: [String], in directory: URL, environment: [String: String] = [:], shell: String? = nil,
-         standardInput: FileHandle = .nullDevice) throws {
+    init(
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:], shell: String? = nil,
+        standardInput: FileHandle = .nullDevice
+    ) throws {
         process.environment = Run.environment.merging(environment) { $1 }
         process.currentDirectoryURL = directory
         if let shell {
@@ -56,7 +58,8 @@ final class DocctlProcess {
         for _ in 0..<5_000 {
             // The state is the field after the command name's closing parenthesis.
             guard let text = try? String(contentsOfFile: statPath, encoding: .utf8),
-                  let close = text.lastIndex(of: ")") else { return }
+                let close = text.lastIndex(of: ")")
+            else { return }
             let state = text[text.index(after: close)...].drop { $0 == " " }.first
             if state == "T" || state == "t" || state == "Z" { return }
             usleep(1_000)
@@ -68,17 +71,20 @@ final class DocctlProcess {
     func wait() -> Outcome {
         process.waitUntilExit()
         let error = errorPipe.fileHandleForReading.readDataToEndOfFile()
-        return Outcome(status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
-                       standardError: String(decoding: error, as: UTF8.self))
+        return Outcome(
+            status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
+            standardError: String(decoding: error, as: UTF8.self))
     }
 
     /// Runs docctl and, as soon as a name `matching` appears in `folder` (polled every
     /// millisecond), stops it (SIGSTOP), calls `body` with the name, and lets it go on
     /// (SIGCONT). Returns the outcome and whether `body` ran: a process that ends before
     /// any such name appears is not stopped.
-    static func stopping(_ arguments: [String], in directory: URL, environment: [String: String] = [:], shell: String? = nil,
-                         whenNameIn folder: URL, matches: (String) -> Bool,
-                         _ body: (String) throws -> Void) throws -> (outcome: Outcome, caught: Bool) {
+    static func stopping(
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:], shell: String? = nil,
+        whenNameIn folder: URL, matches: (String) -> Bool,
+        _ body: (String) throws -> Void
+    ) throws -> (outcome: Outcome, caught: Bool) {
         let process = try DocctlProcess(arguments, in: directory, environment: environment, shell: shell)
         var caught = false
         while process.isRunning, !caught {

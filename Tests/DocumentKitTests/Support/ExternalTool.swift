@@ -48,7 +48,9 @@ struct ExternalTool: Sendable {
         for attempt in 1... {
             do {
                 return try process.run()
-            } catch let error as NSError where attempt < 50 && (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ETXTBSY) {
+            } catch let error as NSError
+                where attempt < 50 && (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ETXTBSY)
+            {
                 usleep(20_000)
             }
         }
@@ -56,7 +58,9 @@ struct ExternalTool: Sendable {
 
     /// Runs the tool with `arguments` and waits for it.
     @discardableResult
-    func run(_ arguments: [String], environment: [String: String]? = nil, input: Data? = nil, in directory: URL? = nil) throws -> Result {
+    func run(_ arguments: [String], environment: [String: String]? = nil, input: Data? = nil, in directory: URL? = nil)
+        throws -> Result
+    {
         _ = Self.brokenPipesAreErrors
         guard let executablePath else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: name]) }
         let process = Process()

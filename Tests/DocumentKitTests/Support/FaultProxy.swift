@@ -44,10 +44,16 @@ final class FaultProxy: @unchecked Sendable {
     /// `latency` seconds are added before forwarding each request and before each answer.
     /// Only requests whose first line (`PUT /bucket/key?… HTTP/1.1`) `only` accepts are
     /// faulted, and no more than `limit`.
-    init(upstreamPort: Int, seed: UInt64, rate: Double, faults: [Fault] = Fault.network, stallSeconds: Double = 3, latency: Double = 0,
-         limit: Int = .max, only: @escaping @Sendable (String) -> Bool = { _ in true }) throws {
+    init(
+        upstreamPort: Int, seed: UInt64, rate: Double, faults: [Fault] = Fault.network, stallSeconds: Double = 3,
+        latency: Double = 0,
+        limit: Int = .max, only: @escaping @Sendable (String) -> Bool = { _ in true }
+    ) throws {
         let listener = Loopback.socket()
-        guard let port = Loopback.bind(listener, listening: 64) else { close(listener); throw CocoaError(.fileWriteUnknown) }
+        guard let port = Loopback.bind(listener, listening: 64) else {
+            close(listener)
+            throw CocoaError(.fileWriteUnknown)
+        }
         self.port = port
         self.listener = listener
         self.upstream = upstreamPort
@@ -63,7 +69,10 @@ final class FaultProxy: @unchecked Sendable {
             while true {
                 let connection = accept(listener, nil, nil)
                 guard connection >= 0 else { return }
-                guard let self else { close(connection); return }
+                guard let self else {
+                    close(connection)
+                    return
+                }
                 Thread.detachNewThread { self.serve(connection) }
             }
         }
@@ -85,7 +94,8 @@ final class FaultProxy: @unchecked Sendable {
     /// What the proxy did, for a test's messages: its seed, its requests and each fault's count.
     var summary: String {
         let counts = self.counts
-        return "seed \(seed): \(requests) requests, " + faults.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", ")
+        return "seed \(seed): \(requests) requests, "
+            + faults.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", ")
     }
 
     /// The fault for the next request, whose first line is `line`, or `nil` to pass it.
@@ -138,11 +148,15 @@ final class FaultProxy: @unchecked Sendable {
         case .cutShort?:
             // Half the body after the whole head; with no body, half the head.
             let whole = answer.closing()
-            let cut = whole.body.isEmpty ? Array(whole.head.prefix(whole.head.count / 2)) : whole.head + whole.body.prefix(whole.body.count / 2)
+            let cut =
+                whole.body.isEmpty
+                ? Array(whole.head.prefix(whole.head.count / 2)) : whole.head + whole.body.prefix(whole.body.count / 2)
             HTTPMessage.write(cut, to: client)
         case .stall?:
             let whole = answer.closing()
-            if !whole.body.isEmpty { HTTPMessage.write(whole.head + whole.body.prefix(whole.body.count / 2), to: client) }
+            if !whole.body.isEmpty {
+                HTTPMessage.write(whole.head + whole.body.prefix(whole.body.count / 2), to: client)
+            }
             pause(stallSeconds)
         default:
             HTTPMessage.write(answer.closing().bytes, to: client)
@@ -157,11 +171,14 @@ final class FaultProxy: @unchecked Sendable {
     /// its error document, but for a HEAD, whose answer has none (only the status and the
     /// request id header).
     private static func errorAnswer(for fault: Fault, head: Bool) -> [UInt8] {
-        let (status, reason, code, message) = fault == .slowDown
+        let (status, reason, code, message) =
+            fault == .slowDown
             ? (503, "Service Unavailable", "SlowDown", "Please reduce your request rate.")
             : (500, "Internal Server Error", "InternalError", "We encountered an internal error. Please try again.")
-        let body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>\(code)</Code><Message>\(message)</Message><RequestId>fault-proxy</RequestId></Error>"
-        let headers = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/xml\r\nContent-Length: \(body.utf8.count)\r\nx-amz-request-id: fault-proxy\r\nConnection: close\r\n\r\n"
+        let body =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>\(code)</Code><Message>\(message)</Message><RequestId>fault-proxy</RequestId></Error>"
+        let headers =
+            "HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/xml\r\nContent-Length: \(body.utf8.count)\r\nx-amz-request-id: fault-proxy\r\nConnection: close\r\n\r\n"
         return Array((head ? headers : headers + body).utf8)
     }
 }
@@ -192,7 +209,8 @@ private struct HTTPMessage {
         }
         let head = Array(data[..<end!])
         var body = Array(data[end!...])
-        let length = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n")
+        let length =
+            String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n")
             .first { $0.lowercased().hasPrefix("content-length:") }
             .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
         while body.count < length {
@@ -207,7 +225,9 @@ private struct HTTPMessage {
     static func readToEnd(_ socket: Int32) -> HTTPMessage {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        while case let count = Foundation.read(socket, &buffer, buffer.count), count > 0 { data += buffer.prefix(count) }
+        while case let count = Foundation.read(socket, &buffer, buffer.count), count > 0 {
+            data += buffer.prefix(count)
+        }
         let end = headEnd(data) ?? data.count
         return HTTPMessage(head: Array(data[..<end]), body: Array(data[end...]))
     }
@@ -215,11 +235,11 @@ private struct HTTPMessage {
     /// Writes all of `bytes`, ignoring a peer that went (no SIGPIPE).
     static func write(_ bytes: [UInt8], to socket: Int32) {
         #if canImport(Glibc)
-        let flags = Int32(MSG_NOSIGNAL)
+            let flags = Int32(MSG_NOSIGNAL)
         #else
-        let flags: Int32 = 0
-        var on: Int32 = 1
-        setsockopt(socket, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+            let flags: Int32 = 0
+            var on: Int32 = 1
+            setsockopt(socket, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
         #endif
         var offset = 0
         while offset < bytes.count {
@@ -232,7 +252,8 @@ private struct HTTPMessage {
     /// Where the head ends: just past its `\r\n\r\n`.
     private static func headEnd(_ data: [UInt8]) -> Int? {
         guard data.count >= 4 else { return nil }
-        for index in 0...(data.count - 4) where data[index] == 13 && data[index + 1] == 10 && data[index + 2] == 13 && data[index + 3] == 10 {
+        for index in 0...(data.count - 4)
+        where data[index] == 13 && data[index + 1] == 10 && data[index + 2] == 13 && data[index + 3] == 10 {
             return index + 4
         }
         return nil

@@ -14,7 +14,10 @@ final class FaultyServer: @unchecked Sendable {
 
     init(_ behaviour: Behaviour) throws {
         let listener = Loopback.socket()
-        guard let port = Loopback.bind(listener, listening: 16) else { close(listener); throw CocoaError(.fileWriteUnknown) }
+        guard let port = Loopback.bind(listener, listening: 16) else {
+            close(listener)
+            throw CocoaError(.fileWriteUnknown)
+        }
         self.port = port
         self.listener = listener
         Thread.detachNewThread { [weak self] in
@@ -28,13 +31,17 @@ final class FaultyServer: @unchecked Sendable {
                     Thread.detachNewThread {
                         var buffer = [UInt8](repeating: 0, count: 65_536)
                         var head: [UInt8] = []
-                        while !head.containsHeadEnd, case let count = read(connection, &buffer, buffer.count), count > 0 { head += buffer.prefix(count) }
+                        while !head.containsHeadEnd, case let count = read(connection, &buffer, buffer.count), count > 0
+                        { head += buffer.prefix(count) }
                         shutdown(connection, Int32(SHUT_WR))
                         while read(connection, &buffer, buffer.count) > 0 {}
                         close(connection)
                     }
                 case .silent:
-                    guard let self else { close(connection); return }
+                    guard let self else {
+                        close(connection)
+                        return
+                    }
                     self.lock.withLock { self.held.append(connection) }
                 }
             }
@@ -48,9 +55,12 @@ final class FaultyServer: @unchecked Sendable {
     }
 }
 
-private extension [UInt8] {
+extension [UInt8] {
     /// Whether an HTTP request's head has ended (`\r\n\r\n`).
-    var containsHeadEnd: Bool {
-        count >= 4 && (0...(count - 4)).contains { self[$0] == 13 && self[$0 + 1] == 10 && self[$0 + 2] == 13 && self[$0 + 3] == 10 }
+    fileprivate var containsHeadEnd: Bool {
+        count >= 4
+            && (0...(count - 4)).contains {
+                self[$0] == 13 && self[$0 + 1] == 10 && self[$0 + 2] == 13 && self[$0 + 3] == 10
+            }
     }
 }

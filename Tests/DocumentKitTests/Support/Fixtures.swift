@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import Foundation
-@testable import SampleProject
 import Testing
+
+@testable import DocumentKit
+@testable import SampleProject
 
 /// Small builders for the files tests work on.
 enum Fixtures {
@@ -11,11 +12,11 @@ enum Fixtures {
         0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4,
         0x89, 0x00, 0x00, 0x00, 0x0A, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x00, 0x01, 0x00, 0x00,
         0x05, 0x00, 0x01, 0x0D, 0x0A, 0x2D, 0xB4, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE,
-        0x42, 0x60, 0x82,
+        0x42, 0x60, 0x82
     ])
 
     /// Deterministic pseudo-random bytes (incompressible), so tests need no /dev/urandom.
-    static func noise(_ count: Int, seed: UInt64 = 0x9E3779B97F4A7C15) -> Data {
+    static func noise(_ count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> Data {
         var state = seed
         var bytes = [UInt8](repeating: 0, count: count)
         for index in 0..<count {
@@ -29,10 +30,14 @@ enum Fixtures {
 
     /// A project with `taskCount` tasks whose ids are fixed.
     static func project(name: String = "Garden", taskCount: Int = 3) -> Project {
-        Project(name: name, createdAt: Date(timeIntervalSince1970: 1_767_225_600), tasks: (0..<taskCount).map { index in
-            ProjectTask(id: UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", index))!, title: "Task \(index)",
-                        priority: index % 2 == 0 ? .high : .low)
-        })
+        Project(
+            name: name, createdAt: Date(timeIntervalSince1970: 1_767_225_600),
+            tasks: (0..<taskCount).map { index in
+                ProjectTask(
+                    id: UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", index))!,
+                    title: "Task \(index)",
+                    priority: index % 2 == 0 ? .high : .low)
+            })
     }
 
     /// Writes `data` to `name` in `directory` and returns its URL.
@@ -75,8 +80,10 @@ extension Fixtures {
     /// name -> bytes, in order) and `manifest` (parsed), which is written back: how tests
     /// alter a record by hand, as someone outside DocumentKit would. `record_text(v)` is
     /// FORMAT.md §5's, to give an altered record its id again.
-    static func tamperManifest(_ path: String, _ edit: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let result = try ExternalTool.python("""
+    static func tamperManifest(_ path: String, _ edit: String, sourceLocation: SourceLocation = #_sourceLocation) throws
+    {
+        let result = try ExternalTool.python(
+            """
             import hashlib, json, sys, zipfile
             def record_text(v):
                 s = lambda text: f"{len(text.encode())}:{text}"
@@ -102,16 +109,23 @@ extension Fixtures {
     /// Adds a version to the bundle at `url` whose document is `json` and which records
     /// `schema`, as a build that knows that schema would save it.
     @discardableResult
-    static func saveVersion(of url: URL, json: String, schema: String, message: String = "Written by a newer build") throws -> BundleVersion {
+    static func saveVersion(of url: URL, json: String, schema: String, message: String = "Written by a newer build")
+        throws -> BundleVersion
+    {
         let bundle = try DocumentBundle(contentsOf: url)
-        let root = FileWrapper(directoryWithFileWrappers: [VersionLayout.documentName: FileWrapper(regularFileWithContents: Data(json.utf8))])
-        var metadata = SaveMetadata(author: "future", message: message, created: Date(timeIntervalSince1970: 1_800_000_000))
+        let root = FileWrapper(directoryWithFileWrappers: [
+            VersionLayout.documentName: FileWrapper(regularFileWithContents: Data(json.utf8))
+        ])
+        var metadata = SaveMetadata(
+            author: "future", message: message, created: Date(timeIntervalSince1970: 1_800_000_000))
         // In the bundle's own layout (a format-1 bundle becomes format 2), so that a test of
         // format 2 stays one.
         metadata.formatVersion = max(bundle.formatVersion, BundleManifest.wholeManifestFormatVersion)
-        let request = BundleWriter.Request(root: root, contentType: Project.contentType.identifier, mimeType: Project.contentType.mimeType, schema: schema,
-                                           metadata: metadata,
-                                           base: bundle, destination: url, replace: true)
+        let request = BundleWriter.Request(
+            root: root, contentType: Project.contentType.identifier, mimeType: Project.contentType.mimeType,
+            schema: schema,
+            metadata: metadata,
+            base: bundle, destination: url, replace: true)
         return try #require(try BundleWriter.write(request))
     }
 }

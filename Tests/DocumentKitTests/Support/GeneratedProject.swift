@@ -3,7 +3,9 @@
 /// Project documents as the benchmark corpus makes them (`bench/make_corpus.py`): tasks
 /// with words from a small vocabulary, so that the text is as repetitive as real ones.
 enum GeneratedProject {
-    static let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"]
+    static let words = [
+        "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"
+    ]
 
     /// `count` words picked by `random`, separated by spaces.
     static func phrase(_ count: Int, using random: inout SeededRandom) -> String {
@@ -17,14 +19,15 @@ enum GeneratedProject {
             "title": .string("Task \(index): \(phrase(4, using: &random))"),
             "status": .string(index % 3 == 0 ? "done" : "todo"),
             "priority": .string(["low", "medium", "high"][index % 3]),
-            "notes": .string(phrase(18, using: &random)),
+            "notes": .string(phrase(18, using: &random))
         ])
     }
 
     /// A task id in UUID form that encodes `index`.
     static func id(_ index: Int) -> String {
         let hex = String(index, radix: 16)
-        return String(repeating: "0", count: max(0, 8 - hex.count)) + hex + "-0000-4000-8000-" + String(repeating: "0", count: max(0, 12 - hex.count)) + hex
+        return String(repeating: "0", count: max(0, 8 - hex.count)) + hex + "-0000-4000-8000-"
+            + String(repeating: "0", count: max(0, 12 - hex.count)) + hex
     }
 
     /// A project with `taskCount` tasks; 25,000 make about 6 MB of canonical JSON.
@@ -34,7 +37,7 @@ enum GeneratedProject {
             "name": .string("Generated"),
             "createdAt": .string("2026-01-01T00:00:00Z"),
             "isArchived": .bool(false),
-            "tasks": .array((0..<taskCount).map { task($0, using: &random) }),
+            "tasks": .array((0..<taskCount).map { task($0, using: &random) })
         ])
     }
 }

@@ -6,9 +6,9 @@ enum Loopback {
     /// A new TCP socket.
     static func socket() -> Int32 {
         #if canImport(Glibc)
-        return Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            return Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        return Darwin.socket(AF_INET, SOCK_STREAM, 0)
+            return Darwin.socket(AF_INET, SOCK_STREAM, 0)
         #endif
     }
 
@@ -32,7 +32,9 @@ enum Loopback {
         let sockets = (0..<count).map { _ in socket() }
         defer { sockets.forEach { close($0) } }
         return try sockets.map { socket in
-            guard let port = bind(socket) else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "no free port on 127.0.0.1"]) }
+            guard let port = bind(socket) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "no free port on 127.0.0.1"])
+            }
             return port
         }
     }
@@ -49,7 +51,9 @@ enum Loopback {
         let socket = socket()
         var address = address(port: port)
         let made = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
         guard made else {
             close(socket)

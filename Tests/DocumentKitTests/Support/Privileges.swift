@@ -64,7 +64,9 @@ final class ScratchMount {
     private static func mount(_ arguments: [String]) throws {
         let result = try ExternalTool(name: "mount").run(arguments)
         guard result.status == 0 else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: "mount \(arguments): \(result.standardError)"])
+            throw CocoaError(
+                .fileWriteNoPermission,
+                userInfo: [NSLocalizedDescriptionKey: "mount \(arguments): \(result.standardError)"])
         }
     }
 }
@@ -83,7 +85,8 @@ final class ImmutableFolder {
         self.directory = directory
         let result = try ExternalTool(name: "chattr").run(["+i", url.path])
         guard result.status == 0 else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: "chattr: \(result.standardError)"])
+            throw CocoaError(
+                .fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: "chattr: \(result.standardError)"])
         }
     }
 

@@ -14,7 +14,8 @@ final class RadosGW: Sendable {
     static let isInstalled = programs.allSatisfy { ExternalTool(name: $0).isAvailable }
     /// Set by `.ci/run`, so that CI fails rather than skips when the cluster cannot run.
     static let isRequired = ProcessInfo.processInfo.environment["DOCUMENTKIT_REQUIRE_RADOSGW"] != nil
-    static let skipReason = "needs Ceph's radosgw (Debian's ceph-mon, ceph-osd, radosgw, ceph-common): run scripts/setup.sh"
+    static let skipReason =
+        "needs Ceph's radosgw (Debian's ceph-mon, ceph-osd, radosgw, ceph-common): run scripts/setup.sh"
 
     /// The process's cluster, started on first use; its failure to start is each test's.
     static let shared = Result { try RadosGW() }
@@ -24,7 +25,11 @@ final class RadosGW: Sendable {
     static func forThisTest() throws -> RadosGW {
         guard isInstalled else {
             if isRequired {
-                throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "DOCUMENTKIT_REQUIRE_RADOSGW is set, but the test \(skipReason)"])
+                throw CocoaError(
+                    .fileNoSuchFile,
+                    userInfo: [
+                        NSLocalizedDescriptionKey: "DOCUMENTKIT_REQUIRE_RADOSGW is set, but the test \(skipReason)"
+                    ])
             }
             try Test.cancel(Comment(rawValue: skipReason))
         }
@@ -40,38 +45,53 @@ final class RadosGW: Sendable {
     let folder: URL
 
     private init() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("DocumentKitTests-radosgw-\(getpid())")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "DocumentKitTests-radosgw-\(getpid())")
         self.folder = folder
         // Ports the kernel has free now (moto's servers take theirs the same way), and the
         // OSD's range of 100 from one of 100 bases below the kernel's ephemeral range.
         let ports = try Loopback.freePorts(3)
         let (rgw, monV1, monV2) = (ports[0], ports[1], ports[2])
         let environment = ProcessInfo.processInfo.environment.merging([
-            "RGW_PORT": "\(rgw)", "MON_PORT_V1": "\(monV1)", "MON_PORT_V2": "\(monV2)", "OSD_PORT_MIN": "\(20_000 + Int(getpid()) % 100 * 100)",
-            "MEMSTORE_BYTES": "\(2 << 30)", "S3_ACCESS_KEY": Self.credentials.id, "S3_SECRET_KEY": Self.credentials.secret,
+            "RGW_PORT": "\(rgw)", "MON_PORT_V1": "\(monV1)", "MON_PORT_V2": "\(monV2)",
+            "OSD_PORT_MIN": "\(20_000 + Int(getpid()) % 100 * 100)",
+            "MEMSTORE_BYTES": "\(2 << 30)", "S3_ACCESS_KEY": Self.credentials.id,
+            "S3_SECRET_KEY": Self.credentials.secret
         ]) { $1 }
         // Its output to a file, not to pipes: the daemons it starts would hold them open, and
         // reading them to their end would never end (start.sh also closes what it inherits).
         let started = try ExternalTool(name: "sh", path: "/bin/sh")
-            .run(["-c", #"mkdir -p "$1" && "$0" "$1" >"$1/start.log" 2>&1 </dev/null; status=$?; cat "$1/start.log"; exit $status"#,
-                  Self.scripts.appendingPathComponent("start.sh").path, folder.path], environment: environment)
+            .run(
+                [
+                    "-c",
+                    #"mkdir -p "$1" && "$0" "$1" >"$1/start.log" 2>&1 </dev/null; status=$?; cat "$1/start.log"; exit $status"#,
+                    Self.scripts.appendingPathComponent("start.sh").path, folder.path
+                ], environment: environment)
         guard started.status == 0 else {
-            let logs = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("log").path)) ?? []
+            let logs =
+                (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("log").path)) ?? []
             let tails = logs.sorted().map { name in
-                let text = (try? String(contentsOf: folder.appendingPathComponent("log/\(name)"), encoding: .utf8)) ?? ""
+                let text =
+                    (try? String(contentsOf: folder.appendingPathComponent("log/\(name)"), encoding: .utf8)) ?? ""
                 return "\(name): \(text.split(separator: "\n").suffix(5).joined(separator: "\n"))"
             }
             Self.stop(folder)
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey:
-                "radosgw did not start (Tests/RadosGW/start.sh, exit \(started.status)): \(started.output)\(started.standardError)\n\(tails.joined(separator: "\n"))"])
+            throw CocoaError(
+                .fileReadUnknown,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "radosgw did not start (Tests/RadosGW/start.sh, exit \(started.status)): \(started.output)\(started.standardError)\n\(tails.joined(separator: "\n"))"
+                ])
         }
         endpoint = URL(string: "http://127.0.0.1:\(rgw)")!
         // Stopped at exit; should the process die instead, the watchdog stops it.
         atexit { if case .success(let server) = RadosGW.shared { RadosGW.stop(server.folder) } }
         let watchdog = Process()
         watchdog.executableURL = URL(fileURLWithPath: "/bin/sh")
-        watchdog.arguments = ["-c", #"while kill -0 "$0" 2>/dev/null; do sleep 1; done; STOP_SIGNAL=KILL "$1" "$2"; rm -rf "$2""#,
-                              "\(getpid())", Self.scripts.appendingPathComponent("stop.sh").path, folder.path]
+        watchdog.arguments = [
+            "-c", #"while kill -0 "$0" 2>/dev/null; do sleep 1; done; STOP_SIGNAL=KILL "$1" "$2"; rm -rf "$2""#,
+            "\(getpid())", Self.scripts.appendingPathComponent("stop.sh").path, folder.path
+        ]
         watchdog.standardOutput = FileHandle.nullDevice
         watchdog.standardError = FileHandle.nullDevice
         try watchdog.run()

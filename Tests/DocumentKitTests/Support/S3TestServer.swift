@@ -53,11 +53,17 @@ final class S3TestServer {
         case .radosgw:
             endpoint = try RadosGW.forThisTest().endpoint
             moto = nil
-            suffix = "-\(Self.made.mutate { count in count += 1; return count })"
+            let serial = Self.made.mutate { count in
+                count += 1
+                return count
+            }
+            suffix = "-\(serial)"
             credentials = RadosGW.credentials
         }
         if checkingCredentials, service == .moto {
-            let keys = try boto3(["make-user"]).split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            let keys = try boto3(["make-user"]).split(separator: " ").map {
+                $0.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
             guard keys.count == 2 else { throw Self.failure("make-user printed no key", service: service) }
             credentials = (keys[0], keys[1])
         }
@@ -71,16 +77,23 @@ final class S3TestServer {
     /// in front of the server, such as a fault-injecting one, goes in here: the endpoint
     /// is the one docctl is given.)
     var environment: [String: String] {
-        ["AWS_ENDPOINT_URL": endpoint.absoluteString, "AWS_ACCESS_KEY_ID": credentials.id, "AWS_SECRET_ACCESS_KEY": credentials.secret,
-         "AWS_REGION": "us-east-1", "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null"]
+        [
+            "AWS_ENDPOINT_URL": endpoint.absoluteString, "AWS_ACCESS_KEY_ID": credentials.id,
+            "AWS_SECRET_ACCESS_KEY": credentials.secret,
+            "AWS_REGION": "us-east-1", "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null"
+        ]
     }
 
     /// Runs `Tests/S3Tools/s3.py` (boto3) on this server with this test's keys; returns what
     /// it printed, or throws what it said on failure.
     @discardableResult
     func boto3(_ arguments: [String]) throws -> String {
-        let result = try Self.boto3.run([Self.boto3Script] + arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
-        guard result.status == 0 else { throw Self.failure("s3.py \(arguments.joined(separator: " ")): \(result.standardError)", service: service) }
+        let result = try Self.boto3.run(
+            [Self.boto3Script] + arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        )
+        guard result.status == 0 else {
+            throw Self.failure("s3.py \(arguments.joined(separator: " ")): \(result.standardError)", service: service)
+        }
         return result.output
     }
 
@@ -103,7 +116,9 @@ final class S3TestServer {
         process.executableURL = URL(fileURLWithPath: Self.program)
         process.arguments = ["-H", "127.0.0.1", "-p", "\(port)"]
         if checkingCredentials {
-            process.environment = ProcessInfo.processInfo.environment.merging(["INITIAL_NO_AUTH_ACTION_COUNT": "3"]) { $1 }
+            process.environment = ProcessInfo.processInfo.environment.merging(["INITIAL_NO_AUTH_ACTION_COUNT": "3"]) {
+                $1
+            }
         }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

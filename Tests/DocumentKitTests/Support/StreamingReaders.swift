@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Readers that get a bundle through a pipe and walk its local headers from the start,
 /// as `cat B | bsdtar -xOf - document.json` does, instead of reading its central directory.
@@ -8,7 +9,8 @@ enum StreamingReaders {
     /// `cat FILE | bsdtar ARGUMENTS`: libarchive's streaming zip reader on a real pipe
     /// (`arguments` name `-f -`).
     static func bsdtar(_ arguments: [String], piping url: URL) throws -> ExternalTool.Result {
-        try ExternalTool(name: "sh").run(["-c", #"file="$1"; shift; cat "$file" | bsdtar "$@""#, "sh", url.path] + arguments)
+        try ExternalTool(name: "sh").run(
+            ["-c", #"file="$1"; shift; cat "$file" | bsdtar "$@""#, "sh", url.path] + arguments)
     }
 
     /// `cat FILE | python3 -c SCRIPT`: the script reads the bundle from a pipe.
@@ -64,8 +66,10 @@ enum SweptAppend {
     /// changed bytes before the old end are the names of the superseded entries' local
     /// headers, now in `.stale/`, and the first bytes of the old central directory, now the
     /// local header of `.stale/directory`.
-    static func expectSwept(before: Data, after url: URL, in directory: TemporaryDirectory,
-                            sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectSwept(
+        before: Data, after url: URL, in directory: TemporaryDirectory,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let copy = directory.url.appendingPathComponent("before-\(UUID().uuidString).zip")
         try before.write(to: copy)
         defer { try? FileManager.default.removeItem(at: copy) }
@@ -74,20 +78,30 @@ enum SweptAppend {
         let after = try Data(contentsOf: url)
         #expect(after.count > before.count, "the save appended", sourceLocation: sourceLocation)
         let kept = Set(new.entries.map(\.localHeaderOffset))
-        var changed: [Range<Int>] = [Int(old.centralDirectoryOffset)..<Int(old.centralDirectoryOffset) + 30 + StoredZip.supersededDirectoryName.count]
+        var changed: [Range<Int>] = [
+            Int(old.centralDirectoryOffset)..<Int(old.centralDirectoryOffset) + 30
+                + StoredZip.supersededDirectoryName.count
+        ]
         for entry in old.entries where !kept.contains(entry.localHeaderOffset) {
             let name = Int(entry.localHeaderOffset) + 30..<Int(entry.localHeaderOffset) + 30 + entry.name.utf8.count
-            #expect(Array(after[name]) == StoredZip.staleName(length: entry.name.utf8.count), "\(entry.name) is renamed", sourceLocation: sourceLocation)
+            #expect(
+                Array(after[name]) == StoredZip.staleName(length: entry.name.utf8.count), "\(entry.name) is renamed",
+                sourceLocation: sourceLocation)
             changed.append(name)
         }
-        #expect(after[changed[0]].starts(with: [0x50, 0x4B, 0x03, 0x04]), "the old directory is covered", sourceLocation: sourceLocation)
+        #expect(
+            after[changed[0]].starts(with: [0x50, 0x4B, 0x03, 0x04]), "the old directory is covered",
+            sourceLocation: sourceLocation)
         var position = 0
         for range in changed.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-            #expect(after[position..<range.lowerBound] == before[position..<range.lowerBound],
-                    "bytes \(position)..<\(range.lowerBound) are unchanged", sourceLocation: sourceLocation)
+            #expect(
+                after[position..<range.lowerBound] == before[position..<range.lowerBound],
+                "bytes \(position)..<\(range.lowerBound) are unchanged", sourceLocation: sourceLocation)
             position = range.upperBound
         }
-        #expect(after[position..<before.count] == before[position...], "the old end records are unchanged", sourceLocation: sourceLocation)
+        #expect(
+            after[position..<before.count] == before[position...], "the old end records are unchanged",
+            sourceLocation: sourceLocation)
     }
 }
 
@@ -96,7 +110,8 @@ extension Data {
     init(hexString: String) {
         var bytes: [UInt8] = []
         var index = hexString.startIndex
-        while let next = hexString.index(index, offsetBy: 2, limitedBy: hexString.endIndex), index < hexString.endIndex {
+        while let next = hexString.index(index, offsetBy: 2, limitedBy: hexString.endIndex), index < hexString.endIndex
+        {
             bytes.append(UInt8(hexString[index..<next], radix: 16) ?? 0)
             index = next
         }

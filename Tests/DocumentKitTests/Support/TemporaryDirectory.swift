@@ -1,5 +1,6 @@
 import DocumentKit
 import Foundation
+
 @testable import SampleProject
 
 /// A directory of its own for one test, under the system's temporary directory, removed

@@ -12,7 +12,8 @@ public enum BagImporter {
     /// one version, is imported as a folder is: its newest version, as a new bundle.
     public static func holdsHistory(_ url: URL) -> Bool {
         guard SystemCall.linkStatus(url.appendingPathComponent("bagit.txt").path) != nil,
-              let entries = try? versionEntries(url) else { return false }
+            let entries = try? versionEntries(url)
+        else { return false }
         return !entries.isEmpty && entries.allSatisfy { $0.files != nil && $0.record != nil }
     }
 
@@ -21,22 +22,35 @@ public enum BagImporter {
     /// record is whole and every version's files are the tree its record names; with
     /// `dryRun`, nothing is written at all. The result's `objectID` is the project's id, as
     /// an OCFL object of it is named.
-    public static func importHistory(from bag: URL, to output: URL, replace: Bool = false, dryRun: Bool = false) throws -> OCFLImporter.Result {
+    public static func importHistory(from bag: URL, to output: URL, replace: Bool = false, dryRun: Bool = false) throws
+        -> OCFLImporter.Result
+    {
         try AtomicReplacement.refuseExisting(output, replace: replace)
         try BagReader.verify(bag)
         let (contents, pruned) = try DocumentKitError.located(at: bag.relativePath) {
             let archived = try versionEntries(bag).map { entry -> ArchivedHistory.Version in
                 guard let files = entry.files, let recordPath = entry.record else {
-                    throw DocumentKitError(.malformedInput, "documentkit/versions.json: version \(entry.number) lists no files or no record")
+                    throw DocumentKitError(
+                        .malformedInput,
+                        "documentkit/versions.json: version \(entry.number) lists no files or no record")
                 }
                 let record = try OCFLVersionRecord.decode(try BagReader.tagData(bag, recordPath), in: recordPath)
                 guard record.version.id == entry.id else {
-                    throw DocumentKitError(.malformedInput, "is the record of \(record.version.shortID), documentkit/versions.json says \(String(entry.id.prefix(12)))", location: recordPath)
+                    throw DocumentKitError(
+                        .malformedInput,
+                        "is the record of \(record.version.shortID), documentkit/versions.json says \(String(entry.id.prefix(12)))",
+                        location: recordPath)
                 }
-                for payloadPath in files.values where !payloadPath.hasPrefix("data/") || (try? ArchiveEntryName.validate(payloadPath)) == nil {
-                    throw DocumentKitError(.malformedInput, "documentkit/versions.json: version \(entry.number) names '\(payloadPath)', which is not a path under data/")
+                for payloadPath in files.values
+                where !payloadPath.hasPrefix("data/") || (try? ArchiveEntryName.validate(payloadPath)) == nil {
+                    throw DocumentKitError(
+                        .malformedInput,
+                        "documentkit/versions.json: version \(entry.number) names '\(payloadPath)', which is not a path under data/"
+                    )
                 }
-                return ArchivedHistory.Version(record: record, location: entry.path, files: files.sorted { $0.key < $1.key }.map { (path: $0.key, key: $0.value) })
+                return ArchivedHistory.Version(
+                    record: record, location: entry.path,
+                    files: files.sorted { $0.key < $1.key }.map { (path: $0.key, key: $0.value) })
             }
             // Every payload file was checked against the manifests, links refused.
             return try ArchivedHistory.contents(archived, reported: bag.relativePath) { payloadPath, _, _ in
@@ -44,7 +58,9 @@ public enum BagImporter {
             }
         }
         let manifest = contents.manifest
-        let result = OCFLImporter.Result(objectID: OCFLArchiver.objectID(of: manifest), versions: manifest.versions.count, head: manifest.head, pruned: pruned)
+        let result = OCFLImporter.Result(
+            objectID: OCFLArchiver.objectID(of: manifest), versions: manifest.versions.count, head: manifest.head,
+            pruned: pruned)
         if !dryRun { try BundleWriter.writeContents(contents, to: output, replace: replace) }
         return result
     }
@@ -55,7 +71,9 @@ public enum BagImporter {
         do {
             return try JSONDecoder().decode([BagWriter.VersionRecord].self, from: data)
         } catch {
-            throw DocumentKitError(.malformedInput, "is not a list of DocumentKit versions", path: bag.appendingPathComponent("documentkit/versions.json").relativePath)
+            throw DocumentKitError(
+                .malformedInput, "is not a list of DocumentKit versions",
+                path: bag.appendingPathComponent("documentkit/versions.json").relativePath)
         }
     }
 }

@@ -12,7 +12,9 @@ extension BagWriter {
     /// has those bytes. Each version's entry of `documentkit/versions.json` maps its files
     /// to the payload files holding them, and names the tag file of its whole record, from
     /// which `import` rebuilds every version with its id (``BagImporter``).
-    static func historyContents(_ versions: [BundleVersion], of bundle: DocumentBundle) throws -> (payload: [ExportedFile], records: [VersionRecord]) {
+    static func historyContents(_ versions: [BundleVersion], of bundle: DocumentBundle) throws -> (
+        payload: [ExportedFile], records: [VersionRecord]
+    ) {
         let listings = try versions.map { ExportedFile.list(try bundle.tree(of: $0)).filter { $0.node != nil } }
         // Each blob once, named as the newest version that holds it names it: a version's
         // document is read only when it holds a blob no newer version does.
@@ -22,14 +24,19 @@ extension BagWriter {
             let newBlobs = ExportedBlobNames.blobDigests(in: listing).filter { blobNodes[$0] == nil }
             guard !newBlobs.isEmpty else { continue }
             let document = listing.first { $0.path == VersionLayout.documentName }?.node
-            let names = document.flatMap { ($0.fileSize ?? .max) <= BundleLimits.default.maxDocumentBytes ? try? $0.regularFileContents() : nil }
+            let names =
+                document.flatMap {
+                    ($0.fileSize ?? .max) <= BundleLimits.default.maxDocumentBytes ? try? $0.regularFileContents() : nil
+                }
                 .map(ExportedBlobNames.recordedNames(in:)) ?? [:]
             for digest in newBlobs {
                 blobNodes[digest] = listing.first { $0.path == "\(VersionLayout.blobsFolder)/\(digest)" }!.node
                 recorded[digest] = (names[digest] ?? []).filter { !$0.contains("%") }
             }
         }
-        let blobFiles = blobNodes.keys.sorted().map { ExportedFile(path: "\(VersionLayout.blobsFolder)/\($0)", node: blobNodes[$0]) }
+        let blobFiles = blobNodes.keys.sorted().map {
+            ExportedFile(path: "\(VersionLayout.blobsFolder)/\($0)", node: blobNodes[$0])
+        }
         let namedBlobs = ExportedBlobNames.apply(to: blobFiles) { recorded }
         var digestOfNode: [ObjectIdentifier: String] = [:]
         for (digest, node) in blobNodes { digestOfNode[ObjectIdentifier(node)] = digest }
@@ -61,8 +68,10 @@ extension BagWriter {
                     if let key { placed[key] = path }
                 }
             }
-            records.append(VersionRecord(version, path: folder, files: files,
-                                         record: "\(historyRecordsFolder)/\(version.number)-\(version.id.prefix(12)).json"))
+            records.append(
+                VersionRecord(
+                    version, path: folder, files: files,
+                    record: "\(historyRecordsFolder)/\(version.number)-\(version.id.prefix(12)).json"))
         }
         // Every folder a file is in, before its contents.
         var folders: Set<String> = ["data", "data/versions"]

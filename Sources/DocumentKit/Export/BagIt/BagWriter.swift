@@ -11,19 +11,25 @@ package enum BagWriter {
     /// Writes a bag of `versions` (oldest first; one version, or every version when
     /// `allVersions`) of `bundle` to the folder `output`. Returns the payload's file count
     /// and bytes.
-    package static func write(_ versions: [BundleVersion], allVersions: Bool, of bundle: DocumentBundle, to output: URL,
-                              replace: Bool) throws -> (files: Int, bytes: UInt64) {
+    package static func write(
+        _ versions: [BundleVersion], allVersions: Bool, of bundle: DocumentBundle, to output: URL,
+        replace: Bool
+    ) throws -> (files: Int, bytes: UInt64) {
         let (payload, records) = try contents(versions, allVersions: allVersions, of: bundle)
         let newest = versions.last!
-        let document = payload.first { $0.path == records.last!.files?[VersionLayout.documentName] ?? "\(records.last!.path)/\(VersionLayout.documentName)" }?.node
+        let document = payload.first {
+            $0.path == records.last!.files?[VersionLayout.documentName]
+                ?? "\(records.last!.path)/\(VersionLayout.documentName)"
+        }?.node
         let hashes = PayloadHashes(paths: payload.filter { $0.node != nil }.map(\.path))
         let totalBytes = payload.reduce(0) { $0 + ($1.node?.fileSize ?? 0) }
         return try ProgressMeter.phase(.writing, counting: .written, totalBytes: totalBytes) {
             // What the folder export counts includes the tag files; the result is the payload's.
             _ = try ExportedFolder.write(payload, to: output, replace: replace, observing: hashes.update) {
-                let info = BagInfo(agent: DocumentKitInfo.writer, date: DocumentDates.now(), contentType: bundle.contentTypeIdentifier,
-                                   projectName: projectName(document: document, bundle: bundle.url), newest: newest,
-                                   versionCount: versions.count, payloadBytes: hashes.bytes, payloadFiles: hashes.count)
+                let info = BagInfo(
+                    agent: DocumentKitInfo.writer, date: DocumentDates.now(), contentType: bundle.contentTypeIdentifier,
+                    projectName: projectName(document: document, bundle: bundle.url), newest: newest,
+                    versionCount: versions.count, payloadBytes: hashes.bytes, payloadFiles: hashes.count)
                 return try tagFiles(payload: hashes, info: info, versions: records, of: bundle)
             }
             return (hashes.count, hashes.bytes)
@@ -34,37 +40,50 @@ package enum BagWriter {
     /// path) and what `documentkit/versions.json` says of each version: a version's files
     /// under `data/`, or, for a bag of every version, each distinct file once
     /// (``historyContents(_:of:)``).
-    package static func contents(_ versions: [BundleVersion], allVersions: Bool, of bundle: DocumentBundle) throws -> (payload: [ExportedFile], records: [VersionRecord]) {
+    package static func contents(_ versions: [BundleVersion], allVersions: Bool, of bundle: DocumentBundle) throws -> (
+        payload: [ExportedFile], records: [VersionRecord]
+    ) {
         if allVersions { return try historyContents(versions, of: bundle) }
         // RFC 8493 writes `%` in a manifest as `%25`; bagit-python (LibraryOfCongress/
         // bagit-python#157) and other tools do not decode it. Blobs named with a `%` go
         // under their digests, so the two readings agree on every path of the bag.
         let files = try ExportedFile.list(version: versions[0], of: bundle, excludingNamesWith: ["%"])
-        return ([ExportedFile(path: "data", node: nil)] + files.map { ExportedFile(path: "data/\($0.path)", node: $0.node) },
-                [VersionRecord(versions[0], path: "data")])
+        return (
+            [ExportedFile(path: "data", node: nil)]
+                + files.map { ExportedFile(path: "data/\($0.path)", node: $0.node) },
+            [VersionRecord(versions[0], path: "data")]
+        )
     }
 
     /// The tag files, in the order they are written: every one the tag manifests cover,
     /// then the tag manifests. A bag of every version has each version's record too.
-    private static func tagFiles(payload: PayloadHashes, info: BagInfo, versions: [VersionRecord], of bundle: DocumentBundle) throws -> [ExportedFile] {
+    private static func tagFiles(
+        payload: PayloadHashes, info: BagInfo, versions: [VersionRecord], of bundle: DocumentBundle
+    ) throws -> [ExportedFile] {
         var tags: [(path: String, data: Data)] = [
             ("bagit.txt", Data("BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n".utf8)),
             ("bag-info.txt", Data(info.text.utf8)),
-            ("documentkit/versions.json", (try? CanonicalJSONEncoder().encode(versions, terminated: true)) ?? Data("[]\n".utf8)),
+            (
+                "documentkit/versions.json",
+                (try? CanonicalJSONEncoder().encode(versions, terminated: true)) ?? Data("[]\n".utf8)
+            )
         ]
         for version in versions where version.record != nil {
-            let record = OCFLVersionRecord(contentType: bundle.contentTypeIdentifier, mimeType: bundle.mimeType, version: version.whole!)
+            let record = OCFLVersionRecord(
+                contentType: bundle.contentTypeIdentifier, mimeType: bundle.mimeType, version: version.whole!)
             tags.append((version.record!, try record.encoded()))
         }
         tags += [
             ("manifest-sha256.txt", manifest(payload.files.mapValues(\.sha256))),
-            ("manifest-sha512.txt", manifest(payload.files.mapValues(\.sha512))),
+            ("manifest-sha512.txt", manifest(payload.files.mapValues(\.sha512)))
         ]
         let covered = Dictionary(uniqueKeysWithValues: tags.map { ($0.path, $0.data) })
         tags.append(("tagmanifest-sha256.txt", manifest(covered.mapValues { hex(SHA256.hash(data: $0)) })))
         tags.append(("tagmanifest-sha512.txt", manifest(covered.mapValues { hex(SHA512.hash(data: $0)) })))
         var files = [ExportedFile(path: "documentkit", node: nil)]
-        if versions.contains(where: { $0.record != nil }) { files.append(ExportedFile(path: historyRecordsFolder, node: nil)) }
+        if versions.contains(where: { $0.record != nil }) {
+            files.append(ExportedFile(path: historyRecordsFolder, node: nil))
+        }
         files += tags.map { ExportedFile(path: $0.path, node: FileWrapper(regularFileWithContents: $0.data)) }
         return files
     }
@@ -81,8 +100,9 @@ package enum BagWriter {
     /// The document's top-level `name` string, else the bundle's file name without its extension.
     private static func projectName(document: FileWrapper?, bundle: URL) -> String {
         if let document, (document.fileSize ?? .max) <= BundleLimits.default.maxDocumentBytes,
-           let text = try? document.regularFileContents(), case .object(let members)? = try? JSONValue.parse(text),
-           case .string(let name)? = members["name"], !name.isEmpty {
+            let text = try? document.regularFileContents(), case .object(let members)? = try? JSONValue.parse(text),
+            case .string(let name)? = members["name"], !name.isEmpty
+        {
             return name
         }
         return bundle.deletingPathExtension().lastPathComponent
@@ -107,7 +127,9 @@ package enum BagWriter {
         /// The version the record is of, when it is written.
         var whole: BundleVersion?
 
-        private enum CodingKeys: String, CodingKey { case number, id, parents, created, author, message, schema, path, files, record }
+        private enum CodingKeys: String, CodingKey {
+            case number, id, parents, created, author, message, schema, path, files, record
+        }
 
         init(_ version: BundleVersion, path: String, files: [String: String]? = nil, record: String? = nil) {
             number = version.number
@@ -127,7 +149,10 @@ package enum BagWriter {
     /// The SHA-256, SHA-512 and size of each payload file, by its path in the bag, taken
     /// from the bytes as they are written.
     final class PayloadHashes {
-        struct File { var sha256: String; var sha512: String }
+        struct File {
+            var sha256: String
+            var sha512: String
+        }
         private var hashers: [String: (SHA256, SHA512)] = [:]
         private(set) var bytes: UInt64 = 0
 
@@ -175,14 +200,15 @@ struct BagInfo {
             ("DocumentKit-Version-Author", newest.author),
             ("DocumentKit-Version-Date", Self.timestamp(newest.created)),
             ("DocumentKit-Versions", "\(versionCount)"),
-            ("Payload-Oxum", "\(payloadBytes).\(payloadFiles)"),
+            ("Payload-Oxum", "\(payloadBytes).\(payloadFiles)")
         ]
         return fields.map { "\($0.0): \(Self.oneLine($0.1))\n" }.joined()
     }
 
     /// A value on one line: control characters (a message's newlines) become spaces.
     static func oneLine(_ value: String) -> String {
-        String(String.UnicodeScalarView(value.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+        String(
+            String.UnicodeScalarView(value.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
     }
 
     static func timestamp(_ date: Date) -> String {
@@ -196,7 +222,8 @@ struct BagInfo {
 /// Paths in bag manifests: `%`, CR and LF percent-encoded (RFC 8493 §2.1.3).
 package enum BagPathCoding {
     package static func encode(_ path: String) -> String {
-        path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+        path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
     }
 
     package static func decode(_ path: String) -> String {

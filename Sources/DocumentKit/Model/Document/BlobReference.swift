@@ -105,7 +105,8 @@ public struct BlobReference: Codable, Hashable, CustomStringConvertible, @unchec
 
     private static func checkName(_ name: String?) throws {
         guard let name, !isValidName(name) else { return }
-        let problem = name.isEmpty ? "it is empty" : TreeObject.problem(withName: name) ?? "it is not one path component"
+        let problem =
+            name.isEmpty ? "it is empty" : TreeObject.problem(withName: name) ?? "it is not one path component"
         throw DocumentKitError(.usage, "'\(OneLineText.escaping(name))' cannot name a blob: \(problem)")
     }
 
@@ -131,7 +132,8 @@ public struct BlobReference: Codable, Hashable, CustomStringConvertible, @unchec
 
     private func contents() throws -> FileWrapper {
         guard let file else {
-            throw DocumentKitError(.invalidDocument, "blob \(digest.short) has no contents to read (it was decoded without its bundle)")
+            throw DocumentKitError(
+                .invalidDocument, "blob \(digest.short) has no contents to read (it was decoded without its bundle)")
         }
         return file
     }
@@ -139,7 +141,8 @@ public struct BlobReference: Codable, Hashable, CustomStringConvertible, @unchec
     public var description: String { "\(mediaType), \(size) bytes, \(digest.short)" }
 
     private enum CodingKeys: String, CodingKey {
-        case digest = "$blob", size, mediaType, name
+        case digest = "$blob"
+        case size, mediaType, name
     }
 
     public init(from decoder: any Decoder) throws {
@@ -150,7 +153,9 @@ public struct BlobReference: Codable, Hashable, CustomStringConvertible, @unchec
         self.size = size
         mediaType = try container.decodeIfPresent(String.self, forKey: .mediaType) ?? "application/octet-stream"
         // A name that is not a safe path component is ignored, never used: it came from a file.
-        name = (try? container.decodeIfPresent(String.self, forKey: .name)).flatMap { $0.flatMap { Self.isValidName($0) ? $0 : nil } }
+        name = (try? container.decodeIfPresent(String.self, forKey: .name)).flatMap {
+            $0.flatMap { Self.isValidName($0) ? $0 : nil }
+        }
         file = decoder.documentContext?.objectSource.map { FileWrapper(object: digest, size: size, store: $0) }
     }
 
@@ -161,7 +166,8 @@ public struct BlobReference: Codable, Hashable, CustomStringConvertible, @unchec
         try container.encode(mediaType, forKey: .mediaType)
         // Only when known: a reference without a name is written as before names existed.
         if let name, Self.isValidName(name) { try container.encode(name, forKey: .name) }
-        (encoder.userInfo[.documentKitBlobCollector] as? BlobCollector)?.blobs.append((self, DecodingErrorDescription.path(encoder.codingPath)))
+        (encoder.userInfo[.documentKitBlobCollector] as? BlobCollector)?.blobs.append(
+            (self, DecodingErrorDescription.path(encoder.codingPath)))
     }
 
     public static func == (lhs: BlobReference, rhs: BlobReference) -> Bool {

@@ -19,10 +19,13 @@ extension CodableDocument {
     ///
     /// Blobs the merged document refers to are read from the blob references of the three
     /// documents, wherever they were loaded from.
-    public static func merge(_ ours: Self, _ theirs: Self, base: Self, now: Date = DocumentDates.now()) throws -> DocumentMerge<Self> {
+    public static func merge(_ ours: Self, _ theirs: Self, base: Self, now: Date = DocumentDates.now()) throws
+        -> DocumentMerge<Self>
+    {
         let blobs = BlobCollector()
         func json(_ document: Self) throws -> JSONValue {
-            try JSONValue.parse(CanonicalJSONEncoder(pretty: false, userInfo: [.documentKitBlobCollector: blobs]).encode(document))
+            try JSONValue.parse(
+                CanonicalJSONEncoder(pretty: false, userInfo: [.documentKitBlobCollector: blobs]).encode(document))
         }
         let (baseJSON, ourJSON, theirJSON) = (try json(base), try json(ours), try json(theirs))
         let result = JSONMerge.merge(base: baseJSON, ours: ourJSON, theirs: theirJSON)
@@ -30,15 +33,18 @@ extension CodableDocument {
             return DocumentMerge(merged: nil, conflicts: result.conflicts)
         }
         let source = CollectedBlobs(blobs.blobs.map(\.reference))
-        let merged = try decodeSchema(mergedJSON.encoded(pretty: false),
-                                      context: DocumentDecodingContext(now: now, seed: "merge", objectSource: source))
+        let merged = try decodeSchema(
+            mergedJSON.encoded(pretty: false),
+            context: DocumentDecodingContext(now: now, seed: "merge", objectSource: source))
         do {
             try merged.validate()
         } catch let error as DocumentKitError where !error.brokenRules.isEmpty {
             // The rule's path is in the merged document, where neither side's value is.
-            return DocumentMerge(merged: nil, conflicts: error.brokenRules.map {
-                JSONMerge.Conflict(path: $0.path, base: nil, ours: nil, theirs: nil, rule: $0.message)
-            })
+            return DocumentMerge(
+                merged: nil,
+                conflicts: error.brokenRules.map {
+                    JSONMerge.Conflict(path: $0.path, base: nil, ours: nil, theirs: nil, rule: $0.message)
+                })
         }
         return DocumentMerge(merged: merged, conflicts: [])
     }

@@ -13,7 +13,8 @@ extension CodableDocument {
         guard let plan = migrationPlan else { return nil }
         let migrator = try SchemaMigrator(plan: plan, documentName: String(describing: Self.self))
         guard migrator.currentVersion == schemaVersion else {
-            throw migrator.planError("ends with schema \(migrator.currentVersion), but \(Self.self) writes \(schemaVersion)")
+            throw migrator.planError(
+                "ends with schema \(migrator.currentVersion), but \(Self.self) writes \(schemaVersion)")
         }
         let last = migrator.schemas[migrator.schemas.count - 1]
         guard modelType(of: last) == Self.self else {
@@ -33,24 +34,33 @@ extension CodableDocument {
         }
         let target = target ?? schemaVersion
         guard let stored = SchemaVersion(schema) else {
-            throw DocumentKitError(.unsupportedFormat, "written with \(Self.self) schema '\(schema)', which is not a schema version (major.minor.patch)")
+            throw DocumentKitError(
+                .unsupportedFormat,
+                "written with \(Self.self) schema '\(schema)', which is not a schema version (major.minor.patch)")
         }
         guard stored <= target else {
-            throw DocumentKitError(.unsupportedFormat, "written with \(Self.self) schema \(stored); this build reads up to \(target); upgrade \(RunningProgram.name)")
+            throw DocumentKitError(
+                .unsupportedFormat,
+                "written with \(Self.self) schema \(stored); this build reads up to \(target); upgrade \(RunningProgram.name)"
+            )
         }
         return SchemaMigration(from: stored, to: target, stages: [])
     }
 
     /// `json`, stored with `schema`, in the schema `target` (by default `schemaVersion`):
     /// `json` itself when it is in it already, else what the migration's stages make of it.
-    public static func migratedJSON(_ json: Data, schema: String, to target: SchemaVersion? = nil,
-                                    context: DocumentDecodingContext = DocumentDecodingContext()) throws -> Data {
+    public static func migratedJSON(
+        _ json: Data, schema: String, to target: SchemaVersion? = nil,
+        context: DocumentDecodingContext = DocumentDecodingContext()
+    ) throws -> Data {
         try migration(from: schema, to: target).run(on: json, context: context)
     }
 
     /// Decodes a document stored with `schema`: migrated in memory first when the schema is
     /// older, then decoded and checked as `decode(_:context:)` does.
-    public static func decode(_ data: Data, schema: String, context: DocumentDecodingContext = DocumentDecodingContext()) throws -> Self {
+    public static func decode(
+        _ data: Data, schema: String, context: DocumentDecodingContext = DocumentDecodingContext()
+    ) throws -> Self {
         try decode(try migratedJSON(data, schema: schema, context: context), context: context)
     }
 }

@@ -52,7 +52,8 @@ extension CodableDocument {
     /// Inlinable, so that the checks run as code for the document's own type.
     @inlinable
     public func validate() throws {
-        let broken = ruleViolations() + Self.recordCollections.flatMap { $0.violations(self) }
+        let broken =
+            ruleViolations() + Self.recordCollections.flatMap { $0.violations(self) }
             + Self.relationships.flatMap { $0.violations(in: self) }
         if !broken.isEmpty { throw DocumentKitError(violations: broken) }
     }
@@ -74,12 +75,15 @@ extension CodableDocument {
         }
         let source: (any ObjectSource)? = if case .object(_, _, let store) = file.contents { store } else { nil }
         let context = DocumentDecodingContext(seed: configuration.version?.id ?? "", objectSource: source)
-        self = try Self.decode(try file.regularFileContents(), schema: configuration.version?.schema ?? Self.schemaVersion.description, context: context)
+        self = try Self.decode(
+            try file.regularFileContents(), schema: configuration.version?.schema ?? Self.schemaVersion.description,
+            context: context)
     }
 
     /// Decodes the document from JSON, completing what the context supplies and checking
     /// the type's rules. Every failure is an `invalidDocument` error naming the JSON path.
-    public static func decode(_ data: Data, context: DocumentDecodingContext = DocumentDecodingContext()) throws -> Self {
+    public static func decode(_ data: Data, context: DocumentDecodingContext = DocumentDecodingContext()) throws -> Self
+    {
         let document = try decodeSchema(data, context: context)
         try document.validate()
         return document
@@ -100,7 +104,8 @@ extension CodableDocument {
             throw error
         } catch {
             let (path, message) = DecodingErrorDescription.locate(error)
-            throw DocumentKitError(.invalidDocument, "\(message) (\(contentType.identifier) schema \(schemaVersion))", location: path)
+            throw DocumentKitError(
+                .invalidDocument, "\(message) (\(contentType.identifier) schema \(schemaVersion))", location: path)
         }
         return document
     }
@@ -132,7 +137,10 @@ extension VersionLayout {
             } else if let file = blob.file {
                 blobs[blob.digest.hex] = file
             } else {
-                missing.append(RuleViolation(path, "refers to blob \(blob.digest.short), which is not in the bundle", code: "document.missing-blob"))
+                missing.append(
+                    RuleViolation(
+                        path, "refers to blob \(blob.digest.short), which is not in the bundle",
+                        code: "document.missing-blob"))
             }
         }
         if !missing.isEmpty { throw DocumentKitError(violations: missing) }

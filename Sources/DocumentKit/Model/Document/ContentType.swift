@@ -20,7 +20,10 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
 
     /// Creates a content type; a document type's is known to lookups by extension or MIME
     /// type through the configuration (``DocumentKitConfiguration/contentTypes``).
-    public init(identifier: String, filenameExtensions: [String] = [], mimeType: String, conformsTo supertypes: [ContentType] = []) {
+    public init(
+        identifier: String, filenameExtensions: [String] = [], mimeType: String,
+        conformsTo supertypes: [ContentType] = []
+    ) {
         self.identifier = identifier
         self.filenameExtensions = filenameExtensions
         self.mimeType = mimeType
@@ -28,7 +31,9 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether this type is `other` or conforms to it through its supertypes.
-    public func conforms(to other: ContentType, in registry: ContentTypeRegistry = DocumentKitConfiguration.current.contentTypes) -> Bool {
+    public func conforms(
+        to other: ContentType, in registry: ContentTypeRegistry = DocumentKitConfiguration.current.contentTypes
+    ) -> Bool {
         if self == other { return true }
         var pending = supertypes
         var seen: Set<String> = [identifier]
@@ -50,15 +55,21 @@ extension ContentType {
     /// Any sequence of bytes.
     public static let data = ContentType(identifier: "public.data", mimeType: "application/octet-stream")
     /// JSON text.
-    public static let json = ContentType(identifier: "public.json", filenameExtensions: ["json"], mimeType: "application/json", conformsTo: [.data])
+    public static let json = ContentType(
+        identifier: "public.json", filenameExtensions: ["json"], mimeType: "application/json", conformsTo: [.data])
     /// A zip archive.
-    public static let zip = ContentType(identifier: "public.zip-archive", filenameExtensions: ["zip"], mimeType: "application/zip", conformsTo: [.data])
+    public static let zip = ContentType(
+        identifier: "public.zip-archive", filenameExtensions: ["zip"], mimeType: "application/zip", conformsTo: [.data])
     /// A PNG image.
-    public static let png = ContentType(identifier: "public.png", filenameExtensions: ["png"], mimeType: "image/png", conformsTo: [.data])
+    public static let png = ContentType(
+        identifier: "public.png", filenameExtensions: ["png"], mimeType: "image/png", conformsTo: [.data])
     /// A JPEG image.
-    public static let jpeg = ContentType(identifier: "public.jpeg", filenameExtensions: ["jpg", "jpeg"], mimeType: "image/jpeg", conformsTo: [.data])
+    public static let jpeg = ContentType(
+        identifier: "public.jpeg", filenameExtensions: ["jpg", "jpeg"], mimeType: "image/jpeg", conformsTo: [.data])
     /// Any DocumentKit bundle: a zip laid out as FORMAT.md describes.
-    public static let documentBundle = ContentType(identifier: "org.documentkit.bundle", filenameExtensions: ["dkbundle"], mimeType: "application/vnd.documentkit.bundle+zip", conformsTo: [.zip])
+    public static let documentBundle = ContentType(
+        identifier: "org.documentkit.bundle", filenameExtensions: ["dkbundle"],
+        mimeType: "application/vnd.documentkit.bundle+zip", conformsTo: [.zip])
 }
 
 /// The content types a program knows, looked up by identifier, extension or MIME type:
@@ -86,7 +97,9 @@ public struct ContentTypeRegistry: Sendable {
     /// The type whose extensions include `filenameExtension` (case-insensitive).
     public func type(filenameExtension: String) -> ContentType? {
         let wanted = filenameExtension.lowercased()
-        return byIdentifier.values.sorted { $0.identifier < $1.identifier }.first { $0.filenameExtensions.contains(wanted) }
+        return byIdentifier.values.sorted { $0.identifier < $1.identifier }.first {
+            $0.filenameExtensions.contains(wanted)
+        }
     }
 
     public func type(mimeType: String) -> ContentType? {

@@ -2,7 +2,9 @@ import Foundation
 
 extension DocumentBundle {
     /// The content type the manifest names, if this build knows it.
-    public var contentType: ContentType? { DocumentKitConfiguration.current.contentTypes.type(identifier: contentTypeIdentifier) }
+    public var contentType: ContentType? {
+        DocumentKitConfiguration.current.contentTypes.type(identifier: contentTypeIdentifier)
+    }
 
     /// The content type the bundle records: the registered one, or else the manifest's
     /// identifier with the `mimetype` entry's MIME type.
@@ -15,10 +17,14 @@ extension DocumentBundle {
         let version = version ?? headVersion
         let contentType = storedContentType
         guard D.readableContentTypes.contains(where: { contentType.conforms(to: $0) }) else {
-            throw DocumentKitError(.unsupportedFormat, "holds \(contentTypeIdentifier), which \(D.self) cannot read", path: url.relativePath)
+            throw DocumentKitError(
+                .unsupportedFormat, "holds \(contentTypeIdentifier), which \(D.self) cannot read",
+                path: url.relativePath)
         }
         return try DocumentKitError.located(at: url.relativePath) {
-            try D(configuration: ReadConfiguration(contentType: contentType, file: try tree(of: version), version: version))
+            try D(
+                configuration: ReadConfiguration(
+                    contentType: contentType, file: try tree(of: version), version: version))
         }
     }
 }

@@ -20,7 +20,9 @@ public final class DocumentDecodingContext: @unchecked Sendable {
 
     /// `seed` makes new identifiers deterministic: the same seed and the same sequence
     /// of requests give the same identifiers, so replayed edits give identical bundles.
-    public init(now: Date = DocumentDates.now(), seed: String = UUID().uuidString, objectSource: (any ObjectSource)? = nil) {
+    public init(
+        now: Date = DocumentDates.now(), seed: String = UUID().uuidString, objectSource: (any ObjectSource)? = nil
+    ) {
         self.now = now
         self.seed = seed
         self.objectSource = objectSource
@@ -36,8 +38,11 @@ public final class DocumentDecodingContext: @unchecked Sendable {
         }
         bytes[6] = (bytes[6] & 0x0F) | 0x80
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 
     private func hexValue(_ digit: UInt8) -> UInt8 {
@@ -66,9 +71,11 @@ extension Decoder {
     public func rejectUnknownKeys(_ known: Set<String>) throws {
         let container = try container(keyedBy: AnyCodingKey.self)
         for key in container.allKeys where !known.contains(key.stringValue) {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: codingPath + [key],
-                debugDescription: "unknown field '\(key.stringValue)' (known fields: \(known.sorted().joined(separator: ", ")))"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: codingPath + [key],
+                    debugDescription:
+                        "unknown field '\(key.stringValue)' (known fields: \(known.sorted().joined(separator: ", ")))"))
         }
     }
 }

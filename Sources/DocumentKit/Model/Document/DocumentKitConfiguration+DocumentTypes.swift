@@ -36,7 +36,9 @@ extension DocumentKitConfiguration {
     /// The document type of a bundle, or an `unsupportedFormat` error naming its type.
     package func documentType(of bundle: DocumentBundle) throws -> any CodableDocument.Type {
         guard let type = documentType(for: bundle.contentTypeIdentifier) else {
-            throw DocumentKitError(.unsupportedFormat, "holds \(bundle.contentTypeIdentifier), a document type this build cannot edit", path: bundle.url.relativePath)
+            throw DocumentKitError(
+                .unsupportedFormat, "holds \(bundle.contentTypeIdentifier), a document type this build cannot edit",
+                path: bundle.url.relativePath)
         }
         return type
     }

@@ -68,7 +68,8 @@ public struct RecordCollection<Document>: @unchecked Sendable {
     /// work is what costs.
     @usableFromInline
     package static func recordCoding<Record: DocumentRecord>(_ type: Record.Type) -> (
-        decode: (JSONValue, DocumentDecodingContext) throws -> any DocumentRecord, encode: (any DocumentRecord) throws -> Data
+        decode: (JSONValue, DocumentDecodingContext) throws -> any DocumentRecord,
+        encode: (any DocumentRecord) throws -> Data
     ) {
         // From the parsed record: through `JSONDecoder`, the record is encoded to text and
         // parsed again (a column listing 25,000 tasks cost 30 ms each way).
@@ -107,6 +108,7 @@ extension RuleViolation {
         // Most text starts with what is not white space: one look, instead of trimming
         // every title of a document.
         if let first = text.unicodeScalars.first, !CharacterSet.whitespacesAndNewlines.contains(first) { return nil }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? RuleViolation(path, "must not be empty") : nil
+        return text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+            ? RuleViolation(path, "must not be empty") : nil
     }
 }

@@ -23,12 +23,21 @@ extension DocumentRelationship {
             for (offset, target) in source.references.enumerated() {
                 let path = "\(sourcesKey)[\(position)].\(referencesKey)[\(offset)]"
                 if !targets.contains(target) {
-                    violations.append(RuleViolation(path, "\(target.uuidString) is not the id of any of \(targetsKey)", code: "document.dangling-reference"))
+                    violations.append(
+                        RuleViolation(
+                            path, "\(target.uuidString) is not the id of any of \(targetsKey)",
+                            code: "document.dangling-reference"))
                 } else if !seen.insert(target).inserted {
-                    violations.append(RuleViolation(path, "lists \(target.uuidString) twice", code: "document.inconsistent-relationship"))
+                    violations.append(
+                        RuleViolation(
+                            path, "lists \(target.uuidString) twice", code: "document.inconsistent-relationship"))
                 } else if inverseKey != nil {
                     if let other = listedBy[target] {
-                        violations.append(RuleViolation(path, "\(target.uuidString) is also listed by \(sourcesKey)[\(other)]; it can belong to one only", code: "document.inconsistent-relationship"))
+                        violations.append(
+                            RuleViolation(
+                                path,
+                                "\(target.uuidString) is also listed by \(sourcesKey)[\(other)]; it can belong to one only",
+                                code: "document.inconsistent-relationship"))
                     } else {
                         listedBy[target] = position
                     }
@@ -41,14 +50,24 @@ extension DocumentRelationship {
             let lister = listedBy[target.id]
             if let source = target.inverse {
                 guard let sourcePosition = sourcePositions[source] else {
-                    violations.append(RuleViolation(path, "\(source.uuidString) is not the id of any of \(sourcesKey)", code: "document.dangling-reference"))
+                    violations.append(
+                        RuleViolation(
+                            path, "\(source.uuidString) is not the id of any of \(sourcesKey)",
+                            code: "document.dangling-reference"))
                     continue
                 }
                 if lister != sourcePosition {
-                    violations.append(RuleViolation(path, "is \(source.uuidString), but \(sourcesKey)[\(sourcePosition)].\(referencesKey) does not list \(target.id.uuidString)", code: "document.inconsistent-relationship"))
+                    violations.append(
+                        RuleViolation(
+                            path,
+                            "is \(source.uuidString), but \(sourcesKey)[\(sourcePosition)].\(referencesKey) does not list \(target.id.uuidString)",
+                            code: "document.inconsistent-relationship"))
                 }
             } else if let lister {
-                violations.append(RuleViolation(path, "is empty, but \(sourcesKey)[\(lister)].\(referencesKey) lists \(target.id.uuidString)", code: "document.inconsistent-relationship"))
+                violations.append(
+                    RuleViolation(
+                        path, "is empty, but \(sourcesKey)[\(lister)].\(referencesKey) lists \(target.id.uuidString)",
+                        code: "document.inconsistent-relationship"))
             }
         }
         return violations

@@ -55,7 +55,8 @@ public struct DocumentRelationship<Document> {
         inverse: WritableKeyPath<Target, UUID?>? = nil, named inverseKey: String? = nil,
         deleteRule: DeleteRule, inverseDeleteRule: DeleteRule
     ) where Source.ID == UUID, Target.ID == UUID {
-        precondition((inverse == nil) == (inverseKey == nil), "an inverse needs its JSON key, and only an inverse has one")
+        precondition(
+            (inverse == nil) == (inverseKey == nil), "an inverse needs its JSON key, and only an inverse has one")
         self.name = name
         self.sourcesKey = sourcesKey
         self.referencesKey = referencesKey
@@ -75,13 +76,17 @@ public struct DocumentRelationship<Document> {
         removeTargets = { document, ids in document[keyPath: targets].removeAll { ids.contains($0.id) } }
         setReferences = { document, changes in
             for index in document[keyPath: sources].indices {
-                if let new = changes[document[keyPath: sources][index].id] { document[keyPath: sources][index][keyPath: references] = new }
+                if let new = changes[document[keyPath: sources][index].id] {
+                    document[keyPath: sources][index][keyPath: references] = new
+                }
             }
         }
         setInverses = { document, changes in
             guard let inverse else { return }
             for index in document[keyPath: targets].indices {
-                if let new = changes[document[keyPath: targets][index].id] { document[keyPath: targets][index][keyPath: inverse] = new }
+                if let new = changes[document[keyPath: targets][index].id] {
+                    document[keyPath: targets][index][keyPath: inverse] = new
+                }
             }
         }
     }
@@ -92,8 +97,9 @@ public struct DocumentRelationship<Document> {
             guard case .object(let members) = json, case .array(let elements)? = members[key] else { return [] }
             return elements
         }
-        return RelationshipSnapshot(sources: records(sourcesKey).compactMap(source(ofJSON:)),
-                                    targets: records(targetsKey).compactMap(target(ofJSON:)))
+        return RelationshipSnapshot(
+            sources: records(sourcesKey).compactMap(source(ofJSON:)),
+            targets: records(targetsKey).compactMap(target(ofJSON:)))
     }
 
     /// What this relationship sees of `record`, one of the sources as JSON: its id and

@@ -10,14 +10,18 @@ package enum DocumentTransaction {
     /// relationships related `before`, and checks every rule; throws an `invalidDocument`
     /// error listing what is broken, together with `alsoBroken` (found by the caller, e.g.
     /// references to blobs the bundle lacks).
-    package static func complete<Document: CodableDocument>(_ document: inout Document, before: RelationshipSnapshots,
-                                                    alsoBroken: [RuleViolation] = []) throws {
+    package static func complete<Document: CodableDocument>(
+        _ document: inout Document, before: RelationshipSnapshots,
+        alsoBroken: [RuleViolation] = []
+    ) throws {
         let broken = violations(applyingTo: &document, before: before) + alsoBroken
         if !broken.isEmpty { throw DocumentKitError(violations: broken) }
     }
 
     /// What `complete` throws for, without throwing.
-    package static func violations<Document: CodableDocument>(applyingTo document: inout Document, before: RelationshipSnapshots) -> [RuleViolation] {
+    package static func violations<Document: CodableDocument>(
+        applyingTo document: inout Document, before: RelationshipSnapshots
+    ) -> [RuleViolation] {
         let applied = RelationshipRules(relationships: Document.relationships).apply(before: before, to: &document)
         var checked: [RuleViolation] = []
         do {

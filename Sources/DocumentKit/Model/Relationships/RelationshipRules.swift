@@ -15,7 +15,10 @@ package struct RelationshipRules<Document> {
     /// (a denied delete, two sides set to disagree). The caller saves nothing then.
     package func apply(before: RelationshipSnapshots, to document: inout Document) -> [RuleViolation] {
         guard !relationships.isEmpty else { return [] }
-        let old = relationships.indices.map { before.snapshots.indices.contains($0) ? before.snapshots[$0] : RelationshipSnapshot(sources: [], targets: []) }
+        let old = relationships.indices.map {
+            before.snapshots.indices.contains($0)
+                ? before.snapshots[$0] : RelationshipSnapshot(sources: [], targets: [])
+        }
         let new = relationships.map { $0.snapshot(document) }
         // Most edits (a title, a status) add, remove and move no record: nothing to apply.
         if new == old { return [] }
@@ -34,8 +37,10 @@ package struct RelationshipRules<Document> {
     private func deletions(old: [RelationshipSnapshot], new: [RelationshipSnapshot]) -> [String: Set<UUID>] {
         var deleted: [String: Set<UUID>] = [:]
         for (index, relationship) in relationships.enumerated() {
-            deleted[relationship.sourcesKey, default: []].formUnion(Set(old[index].sources.map(\.id)).subtracting(new[index].sources.map(\.id)))
-            deleted[relationship.targetsKey, default: []].formUnion(Set(old[index].targets.map(\.id)).subtracting(new[index].targets.map(\.id)))
+            deleted[relationship.sourcesKey, default: []].formUnion(
+                Set(old[index].sources.map(\.id)).subtracting(new[index].sources.map(\.id)))
+            deleted[relationship.targetsKey, default: []].formUnion(
+                Set(old[index].targets.map(\.id)).subtracting(new[index].targets.map(\.id)))
         }
         return deleted
     }
@@ -49,11 +54,14 @@ package struct RelationshipRules<Document> {
     /// its last other lister does. A deleted target takes along the sources that list it,
     /// under an inverse cascade. Each record enters the work list once.
     private func cascade(_ deleted: [String: Set<UUID>], indexes: [RelationshipIndex])
-        -> (all: [String: Set<UUID>], cascaded: [String: Set<UUID>]) {
+        -> (all: [String: Set<UUID>], cascaded: [String: Set<UUID>])
+    {
         var all = deleted
         var cascaded: [String: Set<UUID>] = [:]
         var work: [(key: String, id: UUID)] = []
-        for key in deleted.keys.sorted() { work += deleted[key]!.sorted { $0.uuidString < $1.uuidString }.map { (key, $0) } }
+        for key in deleted.keys.sorted() {
+            work += deleted[key]!.sorted { $0.uuidString < $1.uuidString }.map { (key, $0) }
+        }
         func delete(_ id: UUID, from key: String) {
             guard all[key, default: []].insert(id).inserted else { return }
             cascaded[key, default: []].insert(id)
@@ -94,10 +102,13 @@ package struct RelationshipRules<Document> {
 
     /// The deletes a `deny` rule refuses: a source deleted with targets it still has, a
     /// target deleted while a source that stays lists it.
-    private func denials(_ deleted: [String: Set<UUID>], old: [RelationshipSnapshot], indexes: [RelationshipIndex]) -> [RuleViolation] {
+    private func denials(_ deleted: [String: Set<UUID>], old: [RelationshipSnapshot], indexes: [RelationshipIndex])
+        -> [RuleViolation]
+    {
         var violations: [RuleViolation] = []
         for (index, relationship) in relationships.enumerated() {
-            let goneSources = deleted[relationship.sourcesKey] ?? [], goneTargets = deleted[relationship.targetsKey] ?? []
+            let goneSources = deleted[relationship.sourcesKey] ?? []
+            let goneTargets = deleted[relationship.targetsKey] ?? []
             let lookup = indexes[index]
             if relationship.deleteRule == .deny, !goneSources.isEmpty {
                 let listedByStayers = lookup.targetsListed(bySourcesOtherThan: goneSources)
@@ -108,19 +119,22 @@ package struct RelationshipRules<Document> {
                         return !listedByStayers.contains(target) && !goneTargets.contains(target)
                     }
                     guard !kept.isEmpty else { continue }
-                    violations.append(RuleViolation(
-                        "\(relationship.sourcesKey)[id=\(source.id.uuidString)]",
-                        "cannot be deleted while its \(relationship.referencesKey) lists \(kept.count) of \(relationship.targetsKey) (\(relationship.name) denies it); delete or move them first",
-                        code: "document.delete-denied"))
+                    violations.append(
+                        RuleViolation(
+                            "\(relationship.sourcesKey)[id=\(source.id.uuidString)]",
+                            "cannot be deleted while its \(relationship.referencesKey) lists \(kept.count) of \(relationship.targetsKey) (\(relationship.name) denies it); delete or move them first",
+                            code: "document.delete-denied"))
                 }
             }
             if relationship.inverseDeleteRule == .deny, !goneTargets.isEmpty {
                 for target in old[index].targets where goneTargets.contains(target.id) {
-                    guard let source = (lookup.newListers[target.id] ?? []).first(where: { !goneSources.contains($0) }) else { continue }
-                    violations.append(RuleViolation(
-                        "\(relationship.targetsKey)[id=\(target.id.uuidString)]",
-                        "cannot be deleted while \(relationship.sourcesKey)[id=\(source.uuidString)].\(relationship.referencesKey) lists it (\(relationship.name) denies it)",
-                        code: "document.delete-denied"))
+                    guard let source = (lookup.newListers[target.id] ?? []).first(where: { !goneSources.contains($0) })
+                    else { continue }
+                    violations.append(
+                        RuleViolation(
+                            "\(relationship.targetsKey)[id=\(target.id.uuidString)]",
+                            "cannot be deleted while \(relationship.sourcesKey)[id=\(source.uuidString)].\(relationship.referencesKey) lists it (\(relationship.name) denies it)",
+                            code: "document.delete-denied"))
                 }
             }
         }
@@ -140,7 +154,8 @@ package struct RelationshipRules<Document> {
     private func nullify(_ deleted: [String: Set<UUID>], in document: inout Document) {
         for relationship in relationships {
             let current = relationship.snapshot(document)
-            let goneTargets = deleted[relationship.targetsKey] ?? [], goneSources = deleted[relationship.sourcesKey] ?? []
+            let goneTargets = deleted[relationship.targetsKey] ?? []
+            let goneSources = deleted[relationship.sourcesKey] ?? []
             var references: [UUID: [UUID]] = [:]
             for source in current.sources where source.references.contains(where: goneTargets.contains) {
                 references[source.id] = source.references.filter { !goneTargets.contains($0) }
@@ -156,10 +171,13 @@ package struct RelationshipRules<Document> {
 
     /// Makes each side follow the other where the change set only one; reports the
     /// targets whose two sides the change set to disagree.
-    private func keepInverse(_ relationship: DocumentRelationship<Document>, old: RelationshipIndex,
-                             in document: inout Document) -> [RuleViolation] {
+    private func keepInverse(
+        _ relationship: DocumentRelationship<Document>, old: RelationshipIndex,
+        in document: inout Document
+    ) -> [RuleViolation] {
         let current = relationship.snapshot(document)
-        let currentReferences = current.referencesBySource, currentInverse = current.inverseByTarget
+        let currentReferences = current.referencesBySource
+        let currentInverse = current.inverseByTarget
         let known = Set(current.targets.map(\.id))
         var lists = ListEdits(currentReferences)
         var inverses: [UUID: UUID?] = [:]
@@ -177,17 +195,19 @@ package struct RelationshipRules<Document> {
         for (position, source) in current.sources.enumerated() {
             let before = old.oldReferences[source.id] ?? []
             guard source.references != before else { continue }
-            let now = Set(source.references), then = Set(before)
+            let now = Set(source.references)
+            let then = Set(before)
             for target in before where !now.contains(target) && known.contains(target) {
                 if !setByTarget.contains(target), inverse(of: target) == source.id { inverses[target] = .some(nil) }
             }
             for target in source.references where !then.contains(target) && known.contains(target) {
                 if setByTarget.contains(target) {
                     guard inverse(of: target) != source.id else { continue }
-                    violations.append(RuleViolation(
-                        "\(relationship.sourcesKey)[\(position)].\(relationship.referencesKey)",
-                        "lists \(target.uuidString), whose \(relationship.inverseKey!) the same change set to \(inverse(of: target)?.uuidString ?? "none")",
-                        code: "document.inconsistent-relationship"))
+                    violations.append(
+                        RuleViolation(
+                            "\(relationship.sourcesKey)[\(position)].\(relationship.referencesKey)",
+                            "lists \(target.uuidString), whose \(relationship.inverseKey!) the same change set to \(inverse(of: target)?.uuidString ?? "none")",
+                            code: "document.inconsistent-relationship"))
                     continue
                 }
                 if let previous = inverse(of: target), previous != source.id { lists.remove(target, from: previous) }
@@ -274,7 +294,9 @@ package struct RelationshipIndex {
     /// The targets listed after the change by a source not in `gone`.
     package func targetsListed(bySourcesOtherThan gone: Set<UUID>) -> Set<UUID> {
         var listed = Set<UUID>()
-        for (target, sources) in newListers where sources.contains(where: { !gone.contains($0) }) { listed.insert(target) }
+        for (target, sources) in newListers where sources.contains(where: { !gone.contains($0) }) {
+            listed.insert(target)
+        }
         return listed
     }
 }

@@ -23,7 +23,10 @@ extension DocumentKitConfiguration {
     package func writtenSchema(of type: any CodableDocument.Type, over head: BundleVersion) throws -> SchemaVersion? {
         guard let target = try writeSchemaOverride(for: type)?.versionIdentifier else { return nil }
         if let stored = SchemaVersion(head.schema), stored > target, stored <= type.schemaVersion {
-            throw DocumentKitError(.usage, "\(writeSchema?.setting ?? "the write schema")=\(target) cannot write over a head written with schema \(stored): documents are never migrated back")
+            throw DocumentKitError(
+                .usage,
+                "\(writeSchema?.setting ?? "the write schema")=\(target) cannot write over a head written with schema \(stored): documents are never migrated back"
+            )
         }
         return target
     }

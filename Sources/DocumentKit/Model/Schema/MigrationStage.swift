@@ -42,8 +42,10 @@ public struct MigrationStage: @unchecked Sendable {
     /// The stage's work, on JSON text: the old version's in, the new version's out.
     private let transform: (Data, DocumentDecodingContext) throws -> Data
 
-    private init(id: String, kind: Kind, fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type,
-                 transform: @escaping (Data, DocumentDecodingContext) throws -> Data) {
+    private init(
+        id: String, kind: Kind, fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type,
+        transform: @escaping (Data, DocumentDecodingContext) throws -> Data
+    ) {
         self.id = id
         self.kind = kind
         self.fromVersion = fromVersion
@@ -53,9 +55,12 @@ public struct MigrationStage: @unchecked Sendable {
 
     /// A stage that needs no code: the new version adds only optional fields or fields
     /// with defaults, which decoding the old JSON as `toVersion`'s model fills in.
-    public static func lightweight(id: String, fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type) -> MigrationStage {
-        MigrationStage(id: id, kind: .lightweight, fromVersion: fromVersion, toVersion: toVersion,
-                       transform: reencoding(as: toVersion))
+    public static func lightweight(
+        id: String, fromVersion: any VersionedSchema.Type, toVersion: any VersionedSchema.Type
+    ) -> MigrationStage {
+        MigrationStage(
+            id: id, kind: .lightweight, fromVersion: fromVersion, toVersion: toVersion,
+            transform: reencoding(as: toVersion))
     }
 
     /// A stage whose `migrate` closure makes the new version's value from the old one.
@@ -84,20 +89,28 @@ public struct MigrationStage: @unchecked Sendable {
         } catch {
             let (path, message) = DecodingErrorDescription.locate(error)
             let code: DocumentKitError.Code = (error as? DocumentKitError)?.code ?? .invalidDocument
-            throw DocumentKitError(code, "\(message) (migrating schema \(fromVersion.versionIdentifier) to \(toVersion.versionIdentifier), stage '\(id)')",
-                                   location: (error as? DocumentKitError)?.location ?? path)
+            throw DocumentKitError(
+                code,
+                "\(message) (migrating schema \(fromVersion.versionIdentifier) to \(toVersion.versionIdentifier), stage '\(id)')",
+                location: (error as? DocumentKitError)?.location ?? path)
         }
     }
 
-    private static func reencoding<New: VersionedSchema>(as schema: New.Type) -> (Data, DocumentDecodingContext) throws -> Data {
-        { json, context in try SchemaCoding.encode(try SchemaCoding.decode(New.Model.self, from: json, context: context)) }
+    private static func reencoding<New: VersionedSchema>(as schema: New.Type) -> (Data, DocumentDecodingContext) throws
+        -> Data
+    {
+        { json, context in
+            try SchemaCoding.encode(try SchemaCoding.decode(New.Model.self, from: json, context: context))
+        }
     }
 }
 
 /// How stages read and write a model: the decoder and encoder documents use, so models
 /// see the same dates, identifiers and blob references as when the document is read.
 package enum SchemaCoding {
-    package static func decode<Model: Decodable>(_ type: Model.Type, from json: Data, context: DocumentDecodingContext) throws -> Model {
+    package static func decode<Model: Decodable>(_ type: Model.Type, from json: Data, context: DocumentDecodingContext)
+        throws -> Model
+    {
         try JSONDepth.check(json, limit: JSONDepth.defaultLimit)
         let decoder = DocumentDates.decoder()
         decoder.userInfo[.documentKitContext] = context

@@ -49,24 +49,34 @@ public struct SchemaMigrator {
     public func migration(from stored: String, to target: SchemaVersion? = nil) throws -> SchemaMigration {
         let target = target ?? currentVersion
         guard let version = SchemaVersion(stored) else {
-            throw DocumentKitError(.unsupportedFormat, "written with \(documentName) schema '\(stored)', which is not a schema version (major.minor.patch)")
+            throw DocumentKitError(
+                .unsupportedFormat,
+                "written with \(documentName) schema '\(stored)', which is not a schema version (major.minor.patch)")
         }
         guard version <= target else {
-            throw DocumentKitError(.unsupportedFormat, "written with \(documentName) schema \(version); this build reads up to \(target); upgrade \(RunningProgram.name)")
+            throw DocumentKitError(
+                .unsupportedFormat,
+                "written with \(documentName) schema \(version); this build reads up to \(target); upgrade \(RunningProgram.name)"
+            )
         }
         guard let end = versions.firstIndex(of: target) else {
             throw DocumentKitError(.usage, "\(documentName) has no schema \(target) (its schemas are \(knownVersions))")
         }
         guard let start = versions.firstIndex(of: version) else {
-            throw DocumentKitError(.unsupportedFormat, "written with \(documentName) schema \(version), which this build does not know (it knows \(knownVersions))")
+            throw DocumentKitError(
+                .unsupportedFormat,
+                "written with \(documentName) schema \(version), which this build does not know (it knows \(knownVersions))"
+            )
         }
         return SchemaMigration(from: version, to: target, stages: Array(stages[start..<end]))
     }
 
     /// `json`, stored with `stored`, migrated to `target` (by default the current schema),
     /// and the migration that ran; `json` itself when no stage had to run.
-    public func migrate(_ json: Data, from stored: String, to target: SchemaVersion? = nil,
-                        context: DocumentDecodingContext = DocumentDecodingContext()) throws -> (json: Data, migration: SchemaMigration) {
+    public func migrate(
+        _ json: Data, from stored: String, to target: SchemaVersion? = nil,
+        context: DocumentDecodingContext = DocumentDecodingContext()
+    ) throws -> (json: Data, migration: SchemaMigration) {
         let migration = try migration(from: stored, to: target)
         return (try migration.run(on: json, context: context), migration)
     }

@@ -37,7 +37,8 @@ public struct SchemaVersion: Hashable, Comparable, Sendable, LosslessStringConve
         for part in parts {
             // Digits only (no sign, no space), no leading zero, and small enough for an Int.
             guard !part.isEmpty, part.count <= 9, part.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-                  part == "0" || part.first != "0", let number = Int(part) else { return nil }
+                part == "0" || part.first != "0", let number = Int(part)
+            else { return nil }
             numbers.append(number)
         }
         self.init(numbers[0], numbers[1], numbers[2])
@@ -55,7 +56,9 @@ public struct SchemaVersion: Hashable, Comparable, Sendable, LosslessStringConve
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let version = SchemaVersion(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not a schema version (use major.minor.patch, e.g. 1.0.0)")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "'\(text)' is not a schema version (use major.minor.patch, e.g. 1.0.0)"
+            )
         }
         self = version
     }

@@ -5,7 +5,8 @@ import Testing
 /// `export --format bagit` and `import` of a bag (RFC 8493; FORMAT.md §7, "Exports").
 @Suite struct BagItTests {
     /// bagit.py, installed by scripts/setup.sh into .tools/bagit.
-    static let bagit = ExternalTool(name: "bagit.py", path: Fixtures.repository.appendingPathComponent(".tools/bagit/bin/bagit.py").path)
+    static let bagit = ExternalTool(
+        name: "bagit.py", path: Fixtures.repository.appendingPathComponent(".tools/bagit/bin/bagit.py").path)
 
     static func validate(_ bag: String) throws -> ExternalTool.Result {
         try bagit.run(["--validate", bag])
@@ -24,30 +25,40 @@ import Testing
         let head = try DocumentBundle(contentsOf: garden).headVersion
         let document = try Run.docctl(["cat", garden.path]).standardOutput
         let png = try Data(contentsOf: Fixtures.repository.appendingPathComponent("SampleDocs/sources/thumbnail.png"))
-        #expect(try String(contentsOfFile: bag + "/bag-info.txt", encoding: .utf8) == """
-            Bag-Software-Agent: DocumentKit \(DocumentKitInfo.version)
-            Bagging-Date: 2026-01-01
-            DocumentKit-Content-Type: org.documentkit.project
-            DocumentKit-Project-Name: Garden
-            DocumentKit-Version: 8
-            DocumentKit-Version-Id: \(head.id)
-            DocumentKit-Version-Author: Sample Author
-            DocumentKit-Version-Date: 2026-01-08T00:00:00Z
-            DocumentKit-Versions: 1
-            Payload-Oxum: \(document.count + png.count).2
+        #expect(
+            try String(contentsOfFile: bag + "/bag-info.txt", encoding: .utf8) == """
+                Bag-Software-Agent: DocumentKit \(DocumentKitInfo.version)
+                Bagging-Date: 2026-01-01
+                DocumentKit-Content-Type: org.documentkit.project
+                DocumentKit-Project-Name: Garden
+                DocumentKit-Version: 8
+                DocumentKit-Version-Id: \(head.id)
+                DocumentKit-Version-Author: Sample Author
+                DocumentKit-Version-Date: 2026-01-08T00:00:00Z
+                DocumentKit-Versions: 1
+                Payload-Oxum: \(document.count + png.count).2
 
-            """)
-        #expect(try String(contentsOfFile: bag + "/bagit.txt", encoding: .utf8) == "BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n")
-        #expect(try String(contentsOfFile: bag + "/manifest-sha256.txt", encoding: .utf8) == """
-            \(ObjectDigest.of(png).hex)  data/blobs/thumbnail.png
-            \(ObjectDigest.of(document).hex)  data/document.json
+                """)
+        #expect(
+            try String(contentsOfFile: bag + "/bagit.txt", encoding: .utf8)
+                == "BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n")
+        #expect(
+            try String(contentsOfFile: bag + "/manifest-sha256.txt", encoding: .utf8) == """
+                \(ObjectDigest.of(png).hex)  data/blobs/thumbnail.png
+                \(ObjectDigest.of(document).hex)  data/document.json
 
-            """)
+                """)
         let tagManifest = try String(contentsOfFile: bag + "/tagmanifest-sha256.txt", encoding: .utf8)
-        #expect(tagManifest.split(separator: "\n").map { $0.split(separator: " ").last! } ==
-                ["bag-info.txt", "bagit.txt", "documentkit/versions.json", "manifest-sha256.txt", "manifest-sha512.txt"])
-        let versions = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: bag + "/documentkit/versions.json"))) as? [[String: Any]]
-        #expect(versions?.count == 1 && versions?[0]["id"] as? String == head.id && versions?[0]["path"] as? String == "data")
+        #expect(
+            tagManifest.split(separator: "\n").map { $0.split(separator: " ").last! } == [
+                "bag-info.txt", "bagit.txt", "documentkit/versions.json", "manifest-sha256.txt", "manifest-sha512.txt"
+            ])
+        let versions =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: bag + "/documentkit/versions.json"))) as? [[String: Any]]
+        #expect(
+            versions?.count == 1 && versions?[0]["id"] as? String == head.id
+                && versions?[0]["path"] as? String == "data")
     }
 
     @Test(.enabled(if: bagit.isAvailable, "bagit.py is not installed: run scripts/setup.sh"))
@@ -60,16 +71,22 @@ import Testing
         let validation = try Self.validate(bag)
         #expect(validation.status == 0, "\(validation.standardError)")
         let bundle = try DocumentBundle(contentsOf: garden)
-        #expect(try Fixtures.listing(URL(fileURLWithPath: bag + "/data/versions")) == bundle.manifest.versions.map { "\($0.number)-\($0.shortID)" }.sorted())
+        #expect(
+            try Fixtures.listing(URL(fileURLWithPath: bag + "/data/versions"))
+                == bundle.manifest.versions.map { "\($0.number)-\($0.shortID)" }.sorted())
         let info = try String(contentsOfFile: bag + "/bag-info.txt", encoding: .utf8)
-        #expect(info.contains("DocumentKit-Versions: 8\n") && info.contains("DocumentKit-Version-Id: \(bundle.headVersion.id)\n"))
+        #expect(
+            info.contains("DocumentKit-Versions: 8\n")
+                && info.contains("DocumentKit-Version-Id: \(bundle.headVersion.id)\n"))
         // An import restores every version (BagItHistoryTests), the newest its head.
         let back = directory.path("back.dkproj")
         #expect(try Run.docctl(["import", bag, "-o", back]).status == 0)
-        #expect(try DocumentBundle(contentsOf: URL(fileURLWithPath: back)).manifest.versions == bundle.manifest.versions)
+        #expect(
+            try DocumentBundle(contentsOf: URL(fileURLWithPath: back)).manifest.versions == bundle.manifest.versions)
         #expect(try Run.docctl(["cat", back]).output == Run.docctl(["cat", garden.path]).output)
-        expectFailure(try Run.docctl(["export", garden.path, "--format", "zip", "--all-versions", "-o", directory.path("x.zip")]),
-                      status: 64, containing: "--all-versions goes with --format bagit")
+        expectFailure(
+            try Run.docctl(["export", garden.path, "--format", "zip", "--all-versions", "-o", directory.path("x.zip")]),
+            status: 64, containing: "--all-versions goes with --format bagit")
     }
 
     @Test(.enabled(if: bagit.isAvailable, "bagit.py is not installed: run scripts/setup.sh"))
@@ -84,8 +101,9 @@ import Testing
         try bytes.write(to: blob)
         #expect(try Self.validate(bag).status != 0)
         let before = Fixtures.listing(directory.url)
-        expectFailure(try Run.docctl(["import", bag, "-o", directory.path("t.dkproj")]), status: 65,
-                      containing: "error: \(bag)/data/blobs/thumbnail.png: does not match manifest-sha256.txt")
+        expectFailure(
+            try Run.docctl(["import", bag, "-o", directory.path("t.dkproj")]), status: 65,
+            containing: "error: \(bag)/data/blobs/thumbnail.png: does not match manifest-sha256.txt")
         #expect(Fixtures.listing(directory.url) == before, "nothing written")
     }
 
@@ -95,12 +113,14 @@ import Testing
         let bag = directory.path("bag")
         #expect(try Run.docctl(["export", garden.path, "--format", "bagit", "-o", bag]).status == 0)
         try Data("x".utf8).write(to: URL(fileURLWithPath: bag + "/data/blobs/extra.txt"))
-        expectFailure(try Run.docctl(["import", bag, "-o", directory.path("t.dkproj")]), status: 65,
-                      containing: "error: \(bag)/data/blobs/extra.txt: is not in manifest-sha256.txt")
+        expectFailure(
+            try Run.docctl(["import", bag, "-o", directory.path("t.dkproj")]), status: 65,
+            containing: "error: \(bag)/data/blobs/extra.txt: is not in manifest-sha256.txt")
         try FileManager.default.removeItem(atPath: bag + "/data/blobs/extra.txt")
         try FileManager.default.removeItem(atPath: bag + "/data/blobs/thumbnail.png")
-        expectFailure(try Run.docctl(["import", bag, "-o", directory.path("t.dkproj")]), status: 65,
-                      containing: "error: \(bag)/data/blobs/thumbnail.png: is missing: manifest-sha256.txt lists it")
+        expectFailure(
+            try Run.docctl(["import", bag, "-o", directory.path("t.dkproj")]), status: 65,
+            containing: "error: \(bag)/data/blobs/thumbnail.png: is missing: manifest-sha256.txt lists it")
         #expect(!FileManager.default.fileExists(atPath: directory.path("t.dkproj")))
     }
 
@@ -113,7 +133,8 @@ import Testing
         let imported = try Run.docctl(["import", bag, "-o", back])
         #expect(imported.status == 0, "\(imported.standardError)")
         #expect(try Run.docctl(["cat", back]).output == Run.docctl(["cat", garden.path, "--version", "5"]).output)
-        #expect(try Run.docctl(["extract", back, "thumbnail", "-o", "-"]).standardOutput
+        #expect(
+            try Run.docctl(["extract", back, "thumbnail", "-o", "-"]).standardOutput
                 == Run.docctl(["extract", garden.path, "thumbnail", "--version", "5", "-o", "-"]).standardOutput)
     }
 
@@ -147,8 +168,9 @@ import Testing
         bytes[0] = UInt8(ascii: " ")
         try bytes.write(to: URL(fileURLWithPath: "\(bag)/\(old)"))
         #expect(try Self.validate(bag).status != 0)
-        expectFailure(try Run.docctl(["import", bag, "-o", directory.path("t.dkproj")]), status: 65,
-                      containing: "error: \(bag)/\(old): does not match manifest-sha256.txt")
+        expectFailure(
+            try Run.docctl(["import", bag, "-o", directory.path("t.dkproj")]), status: 65,
+            containing: "error: \(bag)/\(old): does not match manifest-sha256.txt")
         #expect(!FileManager.default.fileExists(atPath: directory.path("t.dkproj")))
     }
 

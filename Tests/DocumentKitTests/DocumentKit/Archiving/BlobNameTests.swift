@@ -13,31 +13,34 @@ import Testing
         #expect(try Run.docctl(["attach", bundle, png.path]).status == 0)
         let thumbnail = try Run.docctl(["get", bundle, "thumbnail", "--json"]).output
         let digest = ObjectDigest.of(Data("not really a png".utf8)).hex
-        #expect(thumbnail == """
-            {
-              "$blob" : "\(digest)",
-              "mediaType" : "image/png",
-              "name" : "photo.png",
-              "size" : 16
-            }
+        #expect(
+            thumbnail == """
+                {
+                  "$blob" : "\(digest)",
+                  "mediaType" : "image/png",
+                  "name" : "photo.png",
+                  "size" : 16
+                }
 
-            """)
+                """)
     }
 
     @Test func aReferenceWithoutANameEncodesAsBefore() throws {
         let blob = BlobReference(data: Data("abc".utf8), mediaType: "text/plain")
         #expect(blob.name == nil)
         let text = String(decoding: try CanonicalJSONEncoder().encode(blob, terminated: true), as: UTF8.self)
-        #expect(text == """
-            {
-              "$blob" : "\(ObjectDigest.of(Data("abc".utf8)).hex)",
-              "mediaType" : "text/plain",
-              "size" : 3
-            }
+        #expect(
+            text == """
+                {
+                  "$blob" : "\(ObjectDigest.of(Data("abc".utf8)).hex)",
+                  "mediaType" : "text/plain",
+                  "size" : 3
+                }
 
-            """)
+                """)
         let named = try BlobReference(data: Data("abc".utf8), mediaType: "text/plain", name: "a.txt")
-        #expect(String(decoding: try CanonicalJSONEncoder().encode(named), as: UTF8.self).contains(#""name" : "a.txt""#))
+        #expect(
+            String(decoding: try CanonicalJSONEncoder().encode(named), as: UTF8.self).contains(#""name" : "a.txt""#))
     }
 
     @Test func contentsOfRecordsTheLastPathComponent() throws {
@@ -49,7 +52,9 @@ import Testing
 
     @Test(arguments: ["../x", "a/b", ".", "..", "", "a\u{1}b", "a\nb", "a\\b", String(repeating: "é", count: 128)])
     func hostileNamesAreRefusedOnWrite(_ name: String) throws {
-        #expect(throws: DocumentKitError.self) { try BlobReference(data: Data("x".utf8), mediaType: "text/plain", name: name) }
+        #expect(throws: DocumentKitError.self) {
+            try BlobReference(data: Data("x".utf8), mediaType: "text/plain", name: name)
+        }
         #expect(!BlobReference.isValidName(name))
     }
 

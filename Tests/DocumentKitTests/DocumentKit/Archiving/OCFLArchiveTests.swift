@@ -1,18 +1,23 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// `docctl archive` and `docctl import OBJECT`: a bundle's history as an OCFL 1.1 object,
 /// judged by ocfl-py's validator, and rebuilt with every version id.
 @Suite struct OCFLArchiveTests {
     /// ocfl-py, as `scripts/setup.sh` installs it.
     static let tools = Fixtures.repository.appendingPathComponent(".tools/ocfl/bin")
-    static let validatorAvailable = FileManager.default.isExecutableFile(atPath: tools.appendingPathComponent("ocfl-validate.py").path)
+    static let validatorAvailable = FileManager.default.isExecutableFile(
+        atPath: tools.appendingPathComponent("ocfl-validate.py").path)
     static let python = ExternalTool(name: "python3", path: tools.appendingPathComponent("python3").path)
-    static let skipReason: Comment = "ocfl-py is not installed: run scripts/setup.sh (it installs .tools/ocfl/bin/ocfl-validate.py)"
+    static let skipReason: Comment =
+        "ocfl-py is not installed: run scripts/setup.sh (it installs .tools/ocfl/bin/ocfl-validate.py)"
 
     @discardableResult
-    private func docctl(_ arguments: [String], in directory: TemporaryDirectory, sourceLocation: SourceLocation = #_sourceLocation) throws -> ExternalTool.Result {
+    private func docctl(
+        _ arguments: [String], in directory: TemporaryDirectory, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> ExternalTool.Result {
         let result = try Run.docctl(arguments, in: directory.url)
         #expect(result.status == 0, "\(arguments): \(result.standardError)", sourceLocation: sourceLocation)
         return result
@@ -20,15 +25,20 @@ import Testing
 
     private func objectFolder(_ root: String, of bundle: String, in directory: TemporaryDirectory) throws -> URL {
         let manifest = try DocumentBundle(contentsOf: directory.url.appendingPathComponent(bundle)).manifest
-        return directory.url.appendingPathComponent(root).appendingPathComponent(OCFLStorageRoot.objectPath(for: OCFLArchiver.objectID(of: manifest)))
+        return directory.url.appendingPathComponent(root).appendingPathComponent(
+            OCFLStorageRoot.objectPath(for: OCFLArchiver.objectID(of: manifest)))
     }
 
     /// ocfl-py on the object folder: the warning codes it printed, and whether it said VALID.
     private func validateObject(_ object: URL) throws -> (warnings: Set<String>, errors: [String], valid: Bool) {
         let result = try Self.python.run([Self.tools.appendingPathComponent("ocfl-validate.py").path, object.path])
         let lines = (result.output + result.standardError).split(separator: "\n").map(String.init)
-        let codes = lines.compactMap { line in line.firstRange(of: "[W").map { String(line[$0.lowerBound...].dropFirst().prefix(while: { $0 != "]" })) } }
-        return (Set(codes), lines.filter { $0.contains("[E") }, result.status == 0 && result.output.contains("is VALID"))
+        let codes = lines.compactMap { line in
+            line.firstRange(of: "[W").map { String(line[$0.lowerBound...].dropFirst().prefix(while: { $0 != "]" })) }
+        }
+        return (
+            Set(codes), lines.filter { $0.contains("[E") }, result.status == 0 && result.output.contains("is VALID")
+        )
     }
 
     /// ocfl-py on the storage root, with layout 0004 registered (ocfl_validate_0004.py says why).
@@ -36,7 +46,10 @@ import Testing
         let script = Fixtures.repository.appendingPathComponent("Tests/OCFLValidator/ocfl_validate_0004.py").path
         let result = try Self.python.run([script, root.path])
         let lines = result.output.split(separator: "\n").map(String.init)
-        return (lines.filter { $0.contains("[E") || $0.contains("[LAYOUT]") }, result.status == 0 && lines.last?.contains("is VALID") == true)
+        return (
+            lines.filter { $0.contains("[E") || $0.contains("[LAYOUT]") },
+            result.status == 0 && lines.last?.contains("is VALID") == true
+        )
     }
 
     /// Every file below `folder`, by relative path, with its SHA-256.
@@ -44,7 +57,9 @@ import Testing
         var result: [String: String] = [:]
         for case let path as String in FileManager.default.enumerator(atPath: folder.path)! {
             let url = folder.appendingPathComponent(path)
-            if (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true { result[path] = try Fixtures.digest(of: url) }
+            if (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
+                result[path] = try Fixtures.digest(of: url)
+            }
         }
         return result
     }
@@ -56,7 +71,8 @@ import Testing
     /// Each version's document, by id.
     private func documents(_ bundle: String, in directory: TemporaryDirectory) throws -> [VersionID: Data] {
         let opened = try DocumentBundle(contentsOf: directory.url.appendingPathComponent(bundle))
-        return try Dictionary(uniqueKeysWithValues: opened.manifest.versions.map { ($0.id, try opened.documentData(of: $0)) })
+        return try Dictionary(
+            uniqueKeysWithValues: opened.manifest.versions.map { ($0.id, try opened.documentData(of: $0)) })
     }
 
     @Test(.enabled(if: validatorAvailable, skipReason))
@@ -65,17 +81,24 @@ import Testing
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
         let result = try docctl(["archive", "garden.dkproj", "root"], in: directory)
         let objectID = "documentkit:67dcbc383a73b7cd82a0bf7de73c37a8ad4e85d426b94bd23033f86d81365c63"
-        #expect(result.output == "archived garden.dkproj to root: object \(objectID), 8 new versions in v1, 4 files stored\n")
-        #expect(Fixtures.listing(directory.url.appendingPathComponent("root")) == ["0=ocfl_1.1", "7f9", "extensions", "ocfl_layout.json"])
+        #expect(
+            result.output
+                == "archived garden.dkproj to root: object \(objectID), 8 new versions in v1, 4 files stored\n")
+        #expect(
+            Fixtures.listing(directory.url.appendingPathComponent("root")) == [
+                "0=ocfl_1.1", "7f9", "extensions", "ocfl_layout.json"
+            ])
         let object = try objectFolder("root", of: "garden.dkproj", in: directory)
         // One OCFL version, holding the bundle's history: mimetype, manifest.json, its
         // segment and the thumbnail stored alone.
         #expect(Fixtures.listing(object) == ["0=ocfl_object_1.1", "inventory.json", "inventory.json.sha512", "v1"])
-        let inventory = try JSONDecoder().decode(OCFLInventory.self, from: Data(contentsOf: object.appendingPathComponent("inventory.json")))
-        #expect(inventory.versions["v1"]?.state.values.joined().sorted() == [
-            "history/000000000001-000000000008", "manifest.json", "mimetype",
-            "objects/a2/aedb2da4c642c7f817d62a9689e7281ffdbfdc9c9a97766af19cd8aaf54acc",
-        ])
+        let inventory = try JSONDecoder().decode(
+            OCFLInventory.self, from: Data(contentsOf: object.appendingPathComponent("inventory.json")))
+        #expect(
+            inventory.versions["v1"]?.state.values.joined().sorted() == [
+                "history/000000000001-000000000008", "manifest.json", "mimetype",
+                "objects/a2/aedb2da4c642c7f817d62a9689e7281ffdbfdc9c9a97766af19cd8aaf54acc"
+            ])
         // Its authors have no e-mail address, which OCFL's user block SHOULD have (W008), and
         // its version keeps no copy of the inventory (W010): the object's is its one copy.
         let report = try validateObject(object)
@@ -109,7 +132,10 @@ import Testing
 
         let none = try docctl(["archive", "p.dkproj", "root"], in: directory)
         #expect(none.output.hasSuffix(", no new versions (it has 4), 0 files stored\n"))
-        #expect(Fixtures.listing(directory.url.appendingPathComponent("root/extensions")) == ["0004-hashed-n-tuple-storage-layout"])
+        #expect(
+            Fixtures.listing(directory.url.appendingPathComponent("root/extensions")) == [
+                "0004-hashed-n-tuple-storage-layout"
+            ])
         // No version keeps its own inventory (W010): the object's is its one copy.
         let validation = try validateObject(object)
         #expect(validation.valid && validation.warnings == ["W010"] && validation.errors.isEmpty, "\(validation)")
@@ -128,7 +154,8 @@ import Testing
         try docctl(["set", "garden.dkproj", "summary", "After the prune"], in: directory)
         let result = try docctl(["archive", "garden.dkproj", "root"], in: directory)
         #expect(result.output.contains(", 1 new version in v2, "))
-        #expect(try objectFolder("root", of: "garden.dkproj", in: directory) == object, "the object id survives the prune")
+        #expect(
+            try objectFolder("root", of: "garden.dkproj", in: directory) == object, "the object id survives the prune")
         let after = try hashes(object)
         #expect(before.allSatisfy { after[$0.key] == $0.value })
         let report = try validateObject(object)
@@ -154,12 +181,14 @@ import Testing
         try docctl(["archive", "p.dkproj", "root"], in: directory)
         let object = try objectFolder("root", of: "p.dkproj", in: directory)
         // As another tool writes it: no fixity block, in the root's inventory and in v1's.
-        var inventory = try JSONDecoder().decode(OCFLInventory.self, from: Data(contentsOf: object.appendingPathComponent("inventory.json")))
+        var inventory = try JSONDecoder().decode(
+            OCFLInventory.self, from: Data(contentsOf: object.appendingPathComponent("inventory.json")))
         inventory.fixity = nil
         for folder in ["", "v1/"] {
             let data = try inventory.encoded()
             try data.write(to: object.appendingPathComponent(folder + "inventory.json"))
-            try OCFLInventory.sidecar(for: data).write(to: object.appendingPathComponent(folder + "inventory.json.sha512"))
+            try OCFLInventory.sidecar(for: data).write(
+                to: object.appendingPathComponent(folder + "inventory.json.sha512"))
         }
         let photo = try #require(inventory.manifest.first { $0.value.contains { $0.contains("/objects/") } })
 
@@ -167,9 +196,12 @@ import Testing
         let again = try docctl(["archive", "p.dkproj", "root", "--json"], in: directory)
         let report = try JSONDecoder().decode(OCFLArchiver.Result.self, from: Data(again.output.utf8))
         #expect(report.filesStored == 2, "the segment and the manifest; the photo is the object's")
-        let after = try JSONDecoder().decode(OCFLInventory.self, from: Data(contentsOf: object.appendingPathComponent("inventory.json")))
+        let after = try JSONDecoder().decode(
+            OCFLInventory.self, from: Data(contentsOf: object.appendingPathComponent("inventory.json")))
         #expect(after.manifest[photo.key] == photo.value)
-        #expect(!after.manifest.keys.contains { $0.count != 128 }, "every digest a SHA-512: \(after.manifest.keys.sorted())")
+        #expect(
+            !after.manifest.keys.contains { $0.count != 128 }, "every digest a SHA-512: \(after.manifest.keys.sorted())"
+        )
         #expect(after.versions["v2"]?.state[photo.key] == after.versions["v1"]?.state[photo.key])
         let validation = try validateObject(object)
         #expect(validation.valid && validation.warnings == ["W010"] && validation.errors.isEmpty, "\(validation)")
@@ -182,7 +214,8 @@ import Testing
         let directory = try TemporaryDirectory()
         try docctl(["new", "a.dkproj", "--name", "Garden"], in: directory)
         try docctl(["set", "a.dkproj", "tasks[+]", #"{"title": "Dig"}"#], in: directory)
-        try FileManager.default.copyItem(at: directory.url.appendingPathComponent("a.dkproj"), to: directory.url.appendingPathComponent("b.dkproj"))
+        try FileManager.default.copyItem(
+            at: directory.url.appendingPathComponent("a.dkproj"), to: directory.url.appendingPathComponent("b.dkproj"))
         try Fixtures.write(Fixtures.noise(5_000), to: "photo.png", in: directory.url)
         try docctl(["attach", "a.dkproj", "photo.png", "-m", "Photo"], in: directory)
         try docctl(["set", "b.dkproj", "tasks[+]", #"{"title": "Sow"}"#, "-m", "Sow"], in: directory)
@@ -197,8 +230,10 @@ import Testing
         #expect(report.versions == 5 && report.head == merge.id && report.pruned == 0)
         #expect(try ids("copy.dkproj", in: directory) == ids("a.dkproj", in: directory))
         #expect(try documents("copy.dkproj", in: directory) == documents("a.dkproj", in: directory))
-        let (copy, original) = try (DocumentBundle(contentsOf: directory.url.appendingPathComponent("copy.dkproj")),
-                                    DocumentBundle(contentsOf: directory.url.appendingPathComponent("a.dkproj")))
+        let (copy, original) = try (
+            DocumentBundle(contentsOf: directory.url.appendingPathComponent("copy.dkproj")),
+            DocumentBundle(contentsOf: directory.url.appendingPathComponent("a.dkproj"))
+        )
         #expect(try copy.manifest.versions == original.manifest.versions, "every record, changes included")
         let blob = try #require(copy.tree(of: copy.headVersion)["blobs"]?.fileWrappers?.first?.value)
         #expect(try blob.regularFileContents() == Fixtures.noise(5_000))
@@ -208,11 +243,16 @@ import Testing
 
     @Test func importRebuildsAFormatOneBundle() throws {
         let directory = try TemporaryDirectory()
-        try FileManager.default.copyItem(at: Fixtures.sampleDoc("format-1/garden.dkproj"), to: directory.url.appendingPathComponent("old.dkproj"))
+        try FileManager.default.copyItem(
+            at: Fixtures.sampleDoc("format-1/garden.dkproj"), to: directory.url.appendingPathComponent("old.dkproj"))
         try docctl(["archive", "old.dkproj", "root"], in: directory)
-        try docctl(["import", try objectFolder("root", of: "old.dkproj", in: directory).path, "-o", "copy.dkproj"], in: directory)
-        let (copy, original) = try (DocumentBundle(contentsOf: directory.url.appendingPathComponent("copy.dkproj")),
-                                    DocumentBundle(contentsOf: directory.url.appendingPathComponent("old.dkproj")))
+        try docctl(
+            ["import", try objectFolder("root", of: "old.dkproj", in: directory).path, "-o", "copy.dkproj"],
+            in: directory)
+        let (copy, original) = try (
+            DocumentBundle(contentsOf: directory.url.appendingPathComponent("copy.dkproj")),
+            DocumentBundle(contentsOf: directory.url.appendingPathComponent("old.dkproj"))
+        )
         #expect(try copy.manifest.versions == original.manifest.versions)
         #expect(try copy.manifest.versions.allSatisfy { $0.numberInID != nil && $0.recordFormat == 1 })
         #expect(try documents("copy.dkproj", in: directory) == documents("old.dkproj", in: directory))
@@ -225,14 +265,17 @@ import Testing
         try docctl(["archive", "garden.dkproj", "root"], in: directory)
         let object = try objectFolder("root", of: "garden.dkproj", in: directory)
         // An archive is a push: its new files are below a folder named after its head's id.
-        let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: object.appendingPathComponent("v1/content").path).first)
+        let folder = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: object.appendingPathComponent("v1/content").path).first)
         let contentPath = "v1/content/\(folder)/history/000000000001-000000000008"
         let content = object.appendingPathComponent(contentPath)
         var bytes = try Data(contentsOf: content)
         bytes[bytes.count / 2] ^= 0x20
         try bytes.write(to: content)
         let result = try Run.docctl(["import", object.path, "-o", "copy.dkproj"], in: directory.url)
-        expectFailure(result, status: 65, containing: "v1: content file \(contentPath) is damaged: its SHA-512 is not the inventory's")
+        expectFailure(
+            result, status: 65,
+            containing: "v1: content file \(contentPath) is damaged: its SHA-512 is not the inventory's")
         #expect(Fixtures.listing(directory.url) == ["garden.dkproj", "root"])
     }
 
@@ -244,7 +287,11 @@ import Testing
         try docctl(["archive", "garden.dkproj", "root"], in: directory)
         let before = Fixtures.listing(directory.url)
         let result = try Run.docctl(["import", "root", "-o", "g.dkproj"], in: directory.url)
-        expectFailure(result, status: 64, containing: "error: root: is an OCFL storage root (a folder remote), not an export: 'docctl clone root -o g.dkproj' copies the project it holds")
+        expectFailure(
+            result, status: 64,
+            containing:
+                "error: root: is an OCFL storage root (a folder remote), not an export: 'docctl clone root -o g.dkproj' copies the project it holds"
+        )
         #expect(result.standardError.split(separator: "\n").count == 1)
         #expect(Fixtures.listing(directory.url) == before, "nothing written")
         try docctl(["clone", "root", "-o", "g.dkproj"], in: directory)
@@ -253,10 +300,14 @@ import Testing
     @Test func aFolderThatIsNotAnOCFLRootIsRefusedUntouched() throws {
         let directory = try TemporaryDirectory()
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
-        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("photos"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            at: directory.url.appendingPathComponent("photos"), withIntermediateDirectories: false)
         try Fixtures.write(Data("mine".utf8), to: "photos/notes.txt", in: directory.url)
         let result = try Run.docctl(["archive", "garden.dkproj", "photos"], in: directory.url)
-        expectFailure(result, status: 73, containing: "error: photos: not a DocumentKit remote (an OCFL 1.1 storage root) and not empty: it holds notes.txt")
+        expectFailure(
+            result, status: 73,
+            containing:
+                "error: photos: not a DocumentKit remote (an OCFL 1.1 storage root) and not empty: it holds notes.txt")
         #expect(Fixtures.listing(directory.url.appendingPathComponent("photos")) == ["notes.txt"])
         let missing = try Run.docctl(["archive", "absent.dkproj", "root"], in: directory.url)
         #expect(missing.status == 66, "\(missing.standardError)")
@@ -265,14 +316,17 @@ import Testing
     @Test func aBundleWhoseHistoryDivergedFromTheObjectIsRefused() throws {
         let directory = try TemporaryDirectory()
         try docctl(["new", "a.dkproj", "--name", "Garden"], in: directory)
-        try FileManager.default.copyItem(at: directory.url.appendingPathComponent("a.dkproj"), to: directory.url.appendingPathComponent("b.dkproj"))
+        try FileManager.default.copyItem(
+            at: directory.url.appendingPathComponent("a.dkproj"), to: directory.url.appendingPathComponent("b.dkproj"))
         try docctl(["set", "a.dkproj", "name", "Garden A"], in: directory)
         try docctl(["set", "b.dkproj", "name", "Garden B"], in: directory)
         try docctl(["archive", "a.dkproj", "root"], in: directory)
         let object = try objectFolder("root", of: "a.dkproj", in: directory)
         let before = try hashes(object)
         let result = try Run.docctl(["archive", "b.dkproj", "root"], in: directory.url)
-        expectFailure(result, status: 65, containing: "error: b.dkproj: its history diverged from the archived object's: the object's head v1")
+        expectFailure(
+            result, status: 65,
+            containing: "error: b.dkproj: its history diverged from the archived object's: the object's head v1")
         #expect(try hashes(object) == before)
         // Once b holds a's versions (a pull), it continues the object.
         try docctl(["pull", "b.dkproj", "a.dkproj", "--ours"], in: directory)

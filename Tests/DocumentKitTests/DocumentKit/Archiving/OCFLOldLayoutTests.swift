@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// A remote in the layout of releases before 0.4 (one OCFL version per bundle version,
 /// `SampleDocs/ocfl-1`, frozen) stays readable forever: it clones with every version id,
@@ -29,18 +30,25 @@ import Testing
         #expect(try DocumentBundle(contentsOf: clone).manifest.versions.map(\.id) == gardenIDs())
         #expect(try BundleValidator.validate(clone, deep: true).findings.isEmpty)
 
-        let object = try #require(try FileManager.default.subpathsOfDirectory(atPath: remote.path).first { $0.hasSuffix("/0=ocfl_object_1.1") })
+        let object = try #require(
+            try FileManager.default.subpathsOfDirectory(atPath: remote.path).first {
+                $0.hasSuffix("/0=ocfl_object_1.1")
+            })
         let objectFolder = remote.appendingPathComponent(String(object.dropLast("/0=ocfl_object_1.1".count)))
         let before = try OCFLArchiveTests().hashes(objectFolder).filter { $0.key.hasPrefix("v") }
         let behind = directory.url.appendingPathComponent("behind.dkproj")
         try FileManager.default.copyItem(at: clone, to: behind)
-        _ = try BundleEditor.set(.string("Planted"), at: try JSONPath(parsing: "summary"), in: clone, metadata: FormatThreeFixtures.metadata)
+        _ = try BundleEditor.set(
+            .string("Planted"), at: try JSONPath(parsing: "summary"), in: clone, metadata: FormatThreeFixtures.metadata)
         let pushed = try RemotePusher.push(clone, to: FolderRemoteStore(root: remote))
-        #expect(pushed.result == .pushed && pushed.newVersions == ["v10"] && pushed.totalVersions == 10 && pushed.newVersionIDs.count == 1)
+        #expect(
+            pushed.result == .pushed && pushed.newVersions == ["v10"] && pushed.totalVersions == 10
+                && pushed.newVersionIDs.count == 1)
         // The old versions as they were, inventories and all; the new one of the history layout.
         let after = try OCFLArchiveTests().hashes(objectFolder)
         #expect(before.allSatisfy { after[$0.key] == $0.value })
-        let inventory = try JSONDecoder().decode(OCFLInventory.self, from: Data(contentsOf: objectFolder.appendingPathComponent("inventory.json")))
+        let inventory = try JSONDecoder().decode(
+            OCFLInventory.self, from: Data(contentsOf: objectFolder.appendingPathComponent("inventory.json")))
         #expect(inventory.headLayout == .history && OCFLLayout.of(inventory.versions["v9"]!) == .versionPerVersion)
 
         // A copy behind pulls the new version from it, and a clone holds all ten.
@@ -49,10 +57,13 @@ import Testing
                 try BundlePuller.pull(into: behind, from: copy, metadata: FormatThreeFixtures.metadata)
             }
         }
-        #expect(try DocumentBundle(contentsOf: behind).headVersion.id == DocumentBundle(contentsOf: clone).headVersion.id)
+        #expect(
+            try DocumentBundle(contentsOf: behind).headVersion.id == DocumentBundle(contentsOf: clone).headVersion.id)
         let again = directory.url.appendingPathComponent("again.dkproj")
         _ = try RemoteFetcher.clone(FolderRemoteStore(root: remote), to: again)
-        #expect(try DocumentBundle(contentsOf: again).manifest.versions.map(\.id) == DocumentBundle(contentsOf: clone).manifest.versions.map(\.id))
+        #expect(
+            try DocumentBundle(contentsOf: again).manifest.versions.map(\.id)
+                == DocumentBundle(contentsOf: clone).manifest.versions.map(\.id))
         if OCFLArchiveTests.validatorAvailable {
             let root = try RemoteInterruptionTests.validateRoot(remote.path)
             #expect(root.valid && root.errors.isEmpty, "\(root.output)")
@@ -68,6 +79,8 @@ import Testing
             try BundlePuller.pull(into: copy, from: fetched, metadata: FormatThreeFixtures.metadata)
         }
         #expect(try DocumentBundle(contentsOf: copy).manifest.versions.map(\.id) == gardenIDs())
-        #expect(try FileManager.default.subpathsOfDirectory(atPath: remote.path).sorted() == listing, "a pull writes nothing into the remote")
+        #expect(
+            try FileManager.default.subpathsOfDirectory(atPath: remote.path).sorted() == listing,
+            "a pull writes nothing into the remote")
     }
 }

@@ -14,12 +14,17 @@ import Testing
         let url = directory.url.appendingPathComponent("p.dkproj")
         var project = Project(name: "Clash", createdAt: Date(timeIntervalSince1970: 1_767_225_600))
         project.thumbnail = try BlobReference(data: photo, mediaType: "image/png", name: "photo.png")
-        project.tasks = [ProjectTask(title: "Look", attachments: [
-            try BlobReference(data: other, mediaType: "image/png", name: "PHOTO.png"),
-            BlobReference(data: unnamed, mediaType: "application/octet-stream"),
-            try BlobReference(data: notes, mediaType: "text/plain", name: "notes.txt"),
-        ])]
-        try DocumentController(newDocument: project, at: url).save(message: "Start", author: "Ada", created: Date(timeIntervalSince1970: 1_767_225_600))
+        project.tasks = [
+            ProjectTask(
+                title: "Look",
+                attachments: [
+                    try BlobReference(data: other, mediaType: "image/png", name: "PHOTO.png"),
+                    BlobReference(data: unnamed, mediaType: "application/octet-stream"),
+                    try BlobReference(data: notes, mediaType: "text/plain", name: "notes.txt")
+                ])
+        ]
+        try DocumentController(newDocument: project, at: url).save(
+            message: "Start", author: "Ada", created: Date(timeIntervalSince1970: 1_767_225_600))
         return url
     }
 
@@ -29,7 +34,7 @@ import Testing
             "blobs/\(ObjectDigest.of(photo).hex.prefix(12))-photo.png",
             "blobs/\(ObjectDigest.of(other).hex.prefix(12))-PHOTO.png",
             "blobs/\(ObjectDigest.of(unnamed).hex)",
-            "blobs/notes.txt",
+            "blobs/notes.txt"
         ].sorted()
     }
 
@@ -40,12 +45,21 @@ import Testing
         let bundle = try Self.clashingBundle(in: directory)
         let expected = ["blobs/"] + Self.clashingBlobPaths + ["document.json"]
         #expect(try Run.docctl(["export", bundle.path, "--format", "zip", "-o", directory.path("p.zip")]).status == 0)
-        #expect(try ExternalTool.unzip.run(["-Z1", directory.path("p.zip")]).output == expected.joined(separator: "\n") + "\n")
-        #expect(try Run.docctl(["export", bundle.path, "--format", "tar.zst", "-o", directory.path("p.tar.zst")]).status == 0)
-        #expect(try ExternalTool.bsdtar.run(["-tf", directory.path("p.tar.zst")]).output == expected.joined(separator: "\n") + "\n")
+        #expect(
+            try ExternalTool.unzip.run(["-Z1", directory.path("p.zip")]).output == expected.joined(separator: "\n")
+                + "\n")
+        #expect(
+            try Run.docctl(["export", bundle.path, "--format", "tar.zst", "-o", directory.path("p.tar.zst")]).status
+                == 0)
+        #expect(
+            try ExternalTool.bsdtar.run(["-tf", directory.path("p.tar.zst")]).output == expected.joined(separator: "\n")
+                + "\n")
         #expect(try Run.docctl(["export", bundle.path, "--format", "dir", "-o", directory.path("p")]).status == 0)
-        #expect(Fixtures.listing(directory.url.appendingPathComponent("p/blobs")).map { "blobs/" + $0 } == Self.clashingBlobPaths.sorted())
-        let folderPhoto = directory.url.appendingPathComponent("p/\(Self.clashingBlobPaths.first { $0.hasSuffix("-photo.png") }!)")
+        #expect(
+            Fixtures.listing(directory.url.appendingPathComponent("p/blobs")).map { "blobs/" + $0 }
+                == Self.clashingBlobPaths.sorted())
+        let folderPhoto = directory.url.appendingPathComponent(
+            "p/\(Self.clashingBlobPaths.first { $0.hasSuffix("-photo.png") }!)")
         #expect(try Data(contentsOf: folderPhoto) == Self.photo)
         // Each export reads back whole, its blobs found under their readable names.
         for export in ["p.zip", "p.tar.zst", "p"] {
@@ -53,22 +67,34 @@ import Testing
             let imported = try Run.docctl(["import", directory.path(export), "-o", back])
             #expect(imported.status == 0, "\(export): \(imported.standardError)")
             #expect(try Run.docctl(["cat", back]).output == Run.docctl(["cat", bundle.path]).output)
-            #expect(try Run.docctl(["extract", back, "tasks[0].attachments[2]", "-o", "-"]).standardOutput == Self.notes)
+            #expect(
+                try Run.docctl(["extract", back, "tasks[0].attachments[2]", "-o", "-"]).standardOutput == Self.notes)
         }
     }
 
     @Test func theNameRuleFallsBackToDigests() {
-        let a = String(repeating: "a", count: 64), b = String(repeating: "b", count: 64), c = String(repeating: "c", count: 64)
+        let a = String(repeating: "a", count: 64)
+        let b = String(repeating: "b", count: 64)
+        let c = String(repeating: "c", count: 64)
         // A recorded name equal to another blob's digest clashes with that blob's fallback.
-        #expect(ExportedBlobNames.exportedNames(blobs: [a, b], recorded: [b: [a.uppercased()]]) == [a: [a], b: ["bbbbbbbbbbbb-\(a.uppercased())"]])
+        #expect(
+            ExportedBlobNames.exportedNames(blobs: [a, b], recorded: [b: [a.uppercased()]]) == [
+                a: [a], b: ["bbbbbbbbbbbb-\(a.uppercased())"]
+            ])
         // A prefixed name longer than 255 bytes, or one taken by a file that is not a blob.
         let long = String(repeating: "x", count: 250)
         #expect(ExportedBlobNames.exportedNames(blobs: [a, b], recorded: [a: [long], b: [long]]) == [a: [a], b: [b]])
-        #expect(ExportedBlobNames.exportedNames(blobs: [a, c], recorded: [a: ["x.png"], c: ["y.png"]], others: ["X.PNG"]) == [a: [a], c: ["y.png"]])
+        #expect(
+            ExportedBlobNames.exportedNames(blobs: [a, c], recorded: [a: ["x.png"], c: ["y.png"]], others: ["X.PNG"])
+                == [a: [a], c: ["y.png"]])
         #expect(ExportedBlobNames.exportedNames(blobs: [a], recorded: [:]) == [a: [a]])
         // Every name of one blob stays, once by the collision key; only a clashing one moves.
-        #expect(ExportedBlobNames.exportedNames(blobs: [a], recorded: [a: ["t.png", "cover.png", "T.PNG"]]) == [a: ["t.png", "cover.png"]])
-        #expect(ExportedBlobNames.exportedNames(blobs: [a, b], recorded: [a: ["t.png", "cover.png"], b: ["cover.png"]])
+        #expect(
+            ExportedBlobNames.exportedNames(blobs: [a], recorded: [a: ["t.png", "cover.png", "T.PNG"]]) == [
+                a: ["t.png", "cover.png"]
+            ])
+        #expect(
+            ExportedBlobNames.exportedNames(blobs: [a, b], recorded: [a: ["t.png", "cover.png"], b: ["cover.png"]])
                 == [a: ["t.png", "aaaaaaaaaaaa-cover.png"], b: ["bbbbbbbbbbbb-cover.png"]])
     }
 
@@ -80,11 +106,16 @@ import Testing
         try Fixtures.write(Self.photo, to: "thumb.png", in: directory.url)
         try Fixtures.write(Self.photo, to: "cover.png", in: directory.url)
         try Run.succeeding(["attach", "p.dkproj", "thumb.png", "--as", "thumbnail"], in: directory.url)
-        try Run.succeeding(["set", "p.dkproj", "tasks[+]", #"{"id": "00000000-0000-4000-8000-000000000001", "title": "Cover"}"#], in: directory.url)
+        try Run.succeeding(
+            ["set", "p.dkproj", "tasks[+]", #"{"id": "00000000-0000-4000-8000-000000000001", "title": "Cover"}"#],
+            in: directory.url)
         try Run.succeeding(["attach", "p.dkproj", "cover.png", "--as", "tasks[0].attachments[+]"], in: directory.url)
         #expect(try Run.succeeding(["get", "p.dkproj", "thumbnail.name"], in: directory.url).output == "thumb.png\n")
-        #expect(try Run.succeeding(["ls", "p.dkproj"], in: directory.url).output == "blobs/cover.png\nblobs/thumb.png\ndocument.json\n")
-        #expect(try Run.succeeding(["ls", "p.dkproj", "blobs/thumb.png"], in: directory.url).output == "blobs/thumb.png\n")
+        #expect(
+            try Run.succeeding(["ls", "p.dkproj"], in: directory.url).output
+                == "blobs/cover.png\nblobs/thumb.png\ndocument.json\n")
+        #expect(
+            try Run.succeeding(["ls", "p.dkproj", "blobs/thumb.png"], in: directory.url).output == "blobs/thumb.png\n")
         try Run.succeeding(["export", "p.dkproj", "--format", "dir", "-o", "out"], in: directory.url)
         #expect(Fixtures.listing(directory.url.appendingPathComponent("out/blobs")) == ["cover.png", "thumb.png"])
         #expect(try Data(contentsOf: directory.url.appendingPathComponent("out/blobs/thumb.png")) == Self.photo)
@@ -93,8 +124,12 @@ import Testing
         #expect(Fixtures.listing(directory.url.appendingPathComponent("bag/data/blobs")) == ["cover.png", "thumb.png"])
         // Both files read back as the one blob.
         try Run.succeeding(["import", "out", "-o", "back.dkproj"], in: directory.url)
-        #expect(try Run.succeeding(["cat", "back.dkproj"], in: directory.url).output == Run.succeeding(["cat", "p.dkproj"], in: directory.url).output)
-        #expect(try Run.succeeding(["ls", "back.dkproj"], in: directory.url).output == "blobs/cover.png\nblobs/thumb.png\ndocument.json\n")
+        #expect(
+            try Run.succeeding(["cat", "back.dkproj"], in: directory.url).output
+                == Run.succeeding(["cat", "p.dkproj"], in: directory.url).output)
+        #expect(
+            try Run.succeeding(["ls", "back.dkproj"], in: directory.url).output
+                == "blobs/cover.png\nblobs/thumb.png\ndocument.json\n")
     }
 
     @Test func hostileNamesInADocumentAreIgnoredByExports() throws {
@@ -106,15 +141,21 @@ import Testing
         let digest = ObjectDigest.of(Fixtures.png).hex
         // Written into the stored document as a hand-made tool could: names never checked.
         for (index, hostile) in ["../evil", "a\\u0001b", "..", "sub/evil"].enumerated() {
-            let json = #"{"name": "G", "createdAt": "2026-01-01T00:00:00Z", "thumbnail": {"$blob": "\#(digest)", "size": \#(Fixtures.png.count), "mediaType": "image/png", "name": "\#(hostile)"}}"#
+            let json =
+                #"{"name": "G", "createdAt": "2026-01-01T00:00:00Z", "thumbnail": {"$blob": "\#(digest)", "size": \#(Fixtures.png.count), "mediaType": "image/png", "name": "\#(hostile)"}}"#
             let url = URL(fileURLWithPath: bundle)
             let root = FileWrapper(directoryWithFileWrappers: [
                 VersionLayout.documentName: FileWrapper(regularFileWithContents: Data(json.utf8)),
-                VersionLayout.blobsFolder: FileWrapper(directoryWithFileWrappers: [digest: FileWrapper(regularFileWithContents: Fixtures.png)]),
+                VersionLayout.blobsFolder: FileWrapper(directoryWithFileWrappers: [
+                    digest: FileWrapper(regularFileWithContents: Fixtures.png)
+                ])
             ])
-            let request = BundleWriter.Request(root: root, contentType: Project.contentType.identifier, mimeType: Project.contentType.mimeType, schema: "4.0.0",
-                                               metadata: SaveMetadata(author: "hand", message: "hostile", created: Date(timeIntervalSince1970: 1_800_000_000)),
-                                               base: try DocumentBundle(contentsOf: url), destination: url, replace: true)
+            let request = BundleWriter.Request(
+                root: root, contentType: Project.contentType.identifier, mimeType: Project.contentType.mimeType,
+                schema: "4.0.0",
+                metadata: SaveMetadata(
+                    author: "hand", message: "hostile", created: Date(timeIntervalSince1970: 1_800_000_000)),
+                base: try DocumentBundle(contentsOf: url), destination: url, replace: true)
             _ = try BundleWriter.write(request)
             let out = directory.path("out-\(index)")
             let result = try Run.docctl(["export", bundle, "--format", "dir", "-o", out])

@@ -1,8 +1,9 @@
+import Foundation
+import Testing
+
 @testable import DocumentKit
 @testable import DocumentKitCLI
-import Foundation
 @testable import SampleProject
-import Testing
 
 /// State an application keeps in a bundle's `state.json`, outside its history: typed
 /// containers over it, no versions, and every writer carrying it over unchanged.
@@ -54,8 +55,10 @@ import Testing
         #expect(try state.exportFormat.get() == .tarZstd)
         #expect(try state.storage.keys() == ["exportFormat", "lastOpenedTask"])
         #expect(try entryNames(url).last == BundleEntry.state, "the last entry, after the manifest")
-        #expect(try DocumentBundle(contentsOf: url).storedState() == [
-            "exportFormat": .string("tar.zst"), "lastOpenedTask": .string("6F9619FF-8B86-D011-B42D-00C04FC964FF")])
+        #expect(
+            try DocumentBundle(contentsOf: url).storedState() == [
+                "exportFormat": .string("tar.zst"), "lastOpenedTask": .string("6F9619FF-8B86-D011-B42D-00C04FC964FF")
+            ])
 
         // The controller and the opened bundle reach the same state.
         let controller = try DocumentController<Project>(contentsOf: url)
@@ -63,7 +66,7 @@ import Testing
         #expect(try DocumentBundle(contentsOf: url).state.exportFormat.get() == .tarZstd)
 
         try state.lastOpenedTask.remove()
-        try state.lastOpenedTask.remove()   // removing twice is fine
+        try state.lastOpenedTask.remove()  // removing twice is fine
         #expect(try state.lastOpenedTask.get() == nil)
         try controller.state.exportFormat.remove()
         #expect(try !entryNames(url).contains(BundleEntry.state), "an empty state is no entry at all")
@@ -101,14 +104,17 @@ import Testing
         let after = try Data(contentsOf: url)
         // Every byte before the append is untouched, but the old directory, now covered.
         try SweptAppend.expectSwept(before: before, after: url, in: directory)
-        #expect(after.count > before.count && after.count < before.count + 2_000, "grew by \(after.count - before.count)")
+        #expect(
+            after.count > before.count && after.count < before.count + 2_000, "grew by \(after.count - before.count)")
         #expect(inode(url) == inodeBefore, "appended in place, not rewritten")
         let bundle = try DocumentBundle(contentsOf: url)
         #expect(try bundle.manifest == opened.manifest, "no version, the same head")
         #expect(try bundle.zip.readData(bundle.zip.entry(named: BundleEntry.manifest)!) == manifest)
         #expect(try bundle.headDocumentData() == document)
         for name in [BundleEntry.mimetype, BundleEntry.document, BundleEntry.manifest] {
-            #expect(bundle.zip.entry(named: name)?.localHeaderOffset == opened.zip.entry(named: name)?.localHeaderOffset, "\(name) stays where it was")
+            #expect(
+                bundle.zip.entry(named: name)?.localHeaderOffset == opened.zip.entry(named: name)?.localHeaderOffset,
+                "\(name) stays where it was")
         }
         #expect(Fixtures.listing(directory.url) == ["p.dkproj"], "no journal or temporary file is left")
         #expect(try BundleValidator.validate(url, deep: true).findings.isEmpty)
@@ -129,7 +135,9 @@ import Testing
             if inode(url) != inodeBefore { rewrites += 1 }
             let bundle = try DocumentBundle(contentsOf: url)
             let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as! Int
-            #expect(Int(bundle.reclaimableBytes) * 3 <= size, "write \(index): \(bundle.reclaimableBytes) of \(size) superseded")
+            #expect(
+                Int(bundle.reclaimableBytes) * 3 <= size,
+                "write \(index): \(bundle.reclaimableBytes) of \(size) superseded")
             #expect(try bundle.headDocumentData() == document && bundle.manifest.versions.count == 1)
         }
         #expect(rewrites > 0 && rewrites < 30, "\(rewrites) rewrites: some writes appended, some rewrote")
@@ -156,8 +164,9 @@ import Testing
         let stateOffset = try DocumentBundle(contentsOf: url).zip.entry(named: BundleEntry.state)?.localHeaderOffset
         try controller.save(message: "three", author: "ada")
         #expect(inode(url) == inodeBefore, "saved in place")
-        #expect(try DocumentBundle(contentsOf: url).zip.entry(named: BundleEntry.state)?.localHeaderOffset == stateOffset,
-                "kept where it was, not written again")
+        #expect(
+            try DocumentBundle(contentsOf: url).zip.entry(named: BundleEntry.state)?.localHeaderOffset == stateOffset,
+            "kept where it was, not written again")
         try expectStateKept("save in place")
 
         _ = try BundlePruner.prune(url, keep: 2)
@@ -262,12 +271,15 @@ import Testing
 
             """
         let unzip = try ExternalTool.unzip.run(["-p", url.path, "state.json"])
-        #expect(unzip.status == 0 && unzip.output == expected, "canonical JSON: keys sorted, two-space indents, a final newline")
+        #expect(
+            unzip.status == 0 && unzip.output == expected,
+            "canonical JSON: keys sorted, two-space indents, a final newline")
         #expect(try ExternalTool.unzip.run(["-tq", url.path]).status == 0)
         let listing = try ExternalTool.bsdtar.run(["-tf", url.path])
         #expect(listing.output.split(separator: "\n").last == "state.json")
         #expect(try ExternalTool.bsdtar.run(["-xOf", url.path, "state.json"]).output == expected)
-        let python = try ExternalTool.python("""
+        let python = try ExternalTool.python(
+            """
             import json, sys, zipfile
             z = zipfile.ZipFile(sys.argv[1])
             assert z.testzip() is None

@@ -19,7 +19,9 @@ import Testing
         try await withThrowingTaskGroup(of: Void.self) { group in
             for writer in 0..<8 {
                 group.addTask {
-                    try await memo.write(message: "Line \(writer)", author: "writer \(writer)") { $0.text += "line \(writer)\n" }
+                    try await memo.write(message: "Line \(writer)", author: "writer \(writer)") {
+                        $0.text += "line \(writer)\n"
+                    }
                 }
             }
             try await group.waitForAll()
@@ -42,7 +44,11 @@ import Testing
         let outcomes = await withTaskGroup(of: Result<BundleVersion?, any Error>.self) { group in
             for (index, writer) in writers.enumerated() {
                 group.addTask {
-                    await Result { try await writer.write(message: "Writer \(index)", author: "w\(index)") { $0.text = "by \(index)" } }
+                    await Result {
+                        try await writer.write(message: "Writer \(index)", author: "w\(index)") {
+                            $0.text = "by \(index)"
+                        }
+                    }
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }

@@ -7,8 +7,9 @@ import Testing
 
 /// A note with a picture: the app's own document type.
 struct Memo: CodableDocument {
-    static let contentType = ContentType(identifier: "com.example.memo", filenameExtensions: ["memo"],
-                                         mimeType: "application/vnd.example.memo+zip", conformsTo: [.documentBundle])
+    static let contentType = ContentType(
+        identifier: "com.example.memo", filenameExtensions: ["memo"],
+        mimeType: "application/vnd.example.memo+zip", conformsTo: [.documentBundle])
     static let schemaVersion = SchemaVersion(1, 0, 0)
 
     var title: String

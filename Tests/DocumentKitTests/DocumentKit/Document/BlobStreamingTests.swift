@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import DocumentKit
 @testable import SampleProject
 
@@ -40,7 +41,9 @@ import Testing
         try Run.docctl(["new", "p.dkproj", "--name", "Big"], in: directory.url)
 
         let runner = BoundedRun()
-        let attach = try runner.docctl(["attach", "p.dkproj", "big.bin", "--as", "thumbnail", "--media-type", "application/octet-stream"], in: directory.url)
+        let attach = try runner.docctl(
+            ["attach", "p.dkproj", "big.bin", "--as", "thumbnail", "--media-type", "application/octet-stream"],
+            in: directory.url)
         #expect(attach.status == 0, "\(attach.standardError)")
         let extract = try runner.docctl(["extract", "p.dkproj", "thumbnail", "-o", "out.bin"], in: directory.url)
         #expect(extract.status == 0, "\(extract.standardError)")
@@ -57,7 +60,7 @@ import Testing
         let copy = directory.url.appendingPathComponent("copy.bin")
         #expect(try thumbnail.write(to: copy) == Self.size)
         #expect(try fileDigest(copy) == digest)
-        #expect(throws: DocumentKitError.self) { try thumbnail.write(to: copy) }   // exists: refused
+        #expect(throws: DocumentKitError.self) { try thumbnail.write(to: copy) }  // exists: refused
         var blocks = 0
         var streamed = ObjectHasher()
         try thumbnail.stream { block in

@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import Foundation
-@testable import SampleProject
 import Testing
+
+@testable import DocumentKit
+@testable import SampleProject
 
 @Suite struct DocumentControllerTests {
     @Test func everySaveIsAVersionAndOldVersionsStayReadable() throws {
@@ -68,7 +69,8 @@ import Testing
             try bob.save(message: "bob", author: "test")
         } throws: { error in
             let error = error as! DocumentKitError
-            return error.code == .conflict && error.message.contains("opened at version 1") && error.message.contains("now at version 2")
+            return error.code == .conflict && error.message.contains("opened at version 1")
+                && error.message.contains("now at version 2")
         }
         #expect(try Data(contentsOf: url) == afterAlice)
         #expect(bob.document.name == "Bob's", "the unsaved edit is kept in memory")
@@ -131,23 +133,31 @@ import Testing
 
     @Test func aGenericFileDocumentRoundTripsItsTree() throws {
         struct Notes: FileDocument {
-            static let readableContentTypes = [ContentType(identifier: "com.example.notes", mimeType: "application/vnd.example.notes+zip", conformsTo: [.documentBundle])]
+            static let readableContentTypes = [
+                ContentType(
+                    identifier: "com.example.notes", mimeType: "application/vnd.example.notes+zip",
+                    conformsTo: [.documentBundle])
+            ]
             var files: [String: Data]
             init(files: [String: Data]) { self.files = files }
             init(configuration: ReadConfiguration) throws {
                 files = [:]
-                for (name, file) in configuration.file["pages"]?.fileWrappers ?? [:] { files[name] = try file.regularFileContents() }
+                for (name, file) in configuration.file["pages"]?.fileWrappers ?? [:] {
+                    files[name] = try file.regularFileContents()
+                }
             }
             func fileWrapper(configuration: WriteConfiguration) throws -> FileWrapper {
                 FileWrapper(directoryWithFileWrappers: [
                     "document.json": FileWrapper(regularFileWithContents: Data("{}".utf8)),
-                    "pages": FileWrapper(directoryWithFileWrappers: files.mapValues { FileWrapper(regularFileWithContents: $0) }),
+                    "pages": FileWrapper(
+                        directoryWithFileWrappers: files.mapValues { FileWrapper(regularFileWithContents: $0) })
                 ])
             }
         }
         let directory = try TemporaryDirectory()
         let url = directory.url.appendingPathComponent("n.notes")
-        try DocumentController(newDocument: Notes(files: ["a.txt": Data("A".utf8), "b.txt": Data("B".utf8)]), at: url).save(author: "test")
+        try DocumentController(newDocument: Notes(files: ["a.txt": Data("A".utf8), "b.txt": Data("B".utf8)]), at: url)
+            .save(author: "test")
         let bundle = try DocumentBundle(contentsOf: url)
         #expect(bundle.mimeType == "application/vnd.example.notes+zip")
         #expect(try bundle.read(Notes.self).files == ["a.txt": Data("A".utf8), "b.txt": Data("B".utf8)])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import DocumentKit
 @testable import SampleProject
 
@@ -12,10 +13,12 @@ import Testing
     private let third = UUID(uuidString: "00000000-0000-4000-8000-000000000003")!
 
     private func base() -> Project {
-        Project(name: "Garden", createdAt: created, tasks: [
-            ProjectTask(id: first, title: "Buy seeds"),
-            ProjectTask(id: second, title: "Dig"),
-        ])
+        Project(
+            name: "Garden", createdAt: created,
+            tasks: [
+                ProjectTask(id: first, title: "Buy seeds"),
+                ProjectTask(id: second, title: "Dig")
+            ])
     }
 
     @Test func editsOfDifferentRecordsMergeIntoOneDocument() throws {
@@ -39,8 +42,12 @@ import Testing
         theirs.tasks[1].title = "Dig deeper"
         let result = try Project.merge(ours, theirs, base: base())
         #expect(result.merged == nil)
-        #expect(result.conflicts == [JSONMerge.Conflict(path: "tasks[id=\(second.uuidString)].title",
-                                                        base: .string("Dig"), ours: .string("Dig the beds"), theirs: .string("Dig deeper"))])
+        #expect(
+            result.conflicts == [
+                JSONMerge.Conflict(
+                    path: "tasks[id=\(second.uuidString)].title",
+                    base: .string("Dig"), ours: .string("Dig the beds"), theirs: .string("Dig deeper"))
+            ])
     }
 
     @Test func aMergeThatBreaksARelationshipIsAConflict() throws {
@@ -52,8 +59,12 @@ import Testing
         theirs.tasks[1].blockedBy = [first]
         let result = try Project.merge(ours, theirs, base: base())
         #expect(result.merged == nil)
-        #expect(result.conflicts == [JSONMerge.Conflict(path: "tasks[0].blockedBy[0]", base: nil, ours: nil, theirs: nil,
-                                                        rule: "\(first.uuidString) is not the id of any of tasks")])
+        #expect(
+            result.conflicts == [
+                JSONMerge.Conflict(
+                    path: "tasks[0].blockedBy[0]", base: nil, ours: nil, theirs: nil,
+                    rule: "\(first.uuidString) is not the id of any of tasks")
+            ])
     }
 
     @Test func blobsOfBothSidesAreUnitedAndStayReadable() throws {

@@ -7,7 +7,8 @@ import Testing
 /// check what the articles say it does.
 @Suite struct DocCArticleTests {
     static let catalog = Fixtures.repository.appendingPathComponent("Sources/DocumentKit/DocumentKit.docc")
-    static let examples = Fixtures.repository.appendingPathComponent("Tests/DocumentKitTests/DocumentKit/Documentation/DocCExamples.swift")
+    static let examples = Fixtures.repository.appendingPathComponent(
+        "Tests/DocumentKitTests/DocumentKit/Documentation/DocCExamples.swift")
 
     /// The lines of `text` that say something: trimmed, without blank lines, and without
     /// `import` lines (an article shows them; a test file has them once, at its top).
@@ -18,12 +19,16 @@ import Testing
 
     /// The ```swift blocks of an article.
     static func swiftBlocks(_ article: String) -> [String] {
-        article.components(separatedBy: "```swift\n").dropFirst().compactMap { $0.components(separatedBy: "\n```").first }
+        article.components(separatedBy: "```swift\n").dropFirst().compactMap {
+            $0.components(separatedBy: "\n```").first
+        }
     }
 
     @Test func everySwiftBlockOfTheArticlesIsCompiledHere() throws {
         let examples = Self.codeLines(try String(contentsOf: Self.examples, encoding: .utf8))
-        let articles = try FileManager.default.contentsOfDirectory(atPath: Self.catalog.path).filter { $0.hasSuffix(".md") }.sorted()
+        let articles = try FileManager.default.contentsOfDirectory(atPath: Self.catalog.path).filter {
+            $0.hasSuffix(".md")
+        }.sorted()
         #expect(articles.count >= 7)
         var blocks = 0
         for article in articles {
@@ -34,7 +39,8 @@ import Testing
                 let found = examples.indices.contains { start in
                     start + lines.count <= examples.count && Array(examples[start..<start + lines.count]) == lines
                 }
-                #expect(found, "\(article): a Swift block is not in DocCExamples.swift as written: \(lines.first ?? "")")
+                #expect(
+                    found, "\(article): a Swift block is not in DocCExamples.swift as written: \(lines.first ?? "")")
             }
         }
         #expect(blocks >= 20)
@@ -103,9 +109,12 @@ import Testing
         #expect(steps.planned.columns.first?.cards == steps.planned.cards.map(\.id))
         // Deleting the column deleted its card (cascade).
         #expect(steps.cleared.columns.isEmpty && steps.cleared.cards.isEmpty)
-        #expect(steps.shown.map(\.description) == ["cards[0].title: must not be empty", "cards[1].title: must not be empty"])
+        #expect(
+            steps.shown.map(\.description) == ["cards[0].title: must not be empty", "cards[1].title: must not be empty"]
+        )
         #expect(controller.document.cards.isEmpty, "the refused write left the document as it was")
-        #expect(steps.merge.conflicts.isEmpty && steps.merge.merged?.cards.map(\.title) == ["Buy seeds", "Dig the beds"])
+        #expect(
+            steps.merge.conflicts.isEmpty && steps.merge.merged?.cards.map(\.title) == ["Buy seeds", "Dig the beds"])
         #expect(try DocumentBundle(contentsOf: url).manifest.versions.count == 3)
 
         // KeyValueStorageGuide.md: the bundle's state.
@@ -116,13 +125,16 @@ import Testing
 
     @Test func keyValueStorageRunsAsWritten() throws {
         let directory = try TemporaryDirectory()
-        let result = try KeyValueStorageGuide.preferences(preferencesURL: directory.url.appendingPathComponent("preferences.json"))
+        let result = try KeyValueStorageGuide.preferences(
+            preferencesURL: directory.url.appendingPathComponent("preferences.json"))
         #expect(result.units == "imperial")
         #expect(try result.preferences.recentRecipes.get() == ["pancakes.recipe"])
         #expect(try InMemoryStorage().units.get() == "metric")
         let wrong = InMemoryStorage(values: ["units": .integer(42)])
         let error = #expect(throws: DocumentKitError.self) { try wrong.units.get() }
-        #expect(error?.code == .malformedInput && error?.description.contains("key 'units': expected a string, found 42 (a number)") == true,
-                "\(String(describing: error))")
+        #expect(
+            error?.code == .malformedInput
+                && error?.description.contains("key 'units': expected a string, found 42 (a number)") == true,
+            "\(String(describing: error))")
     }
 }

@@ -1,18 +1,19 @@
-@testable import DocumentKit
-@testable import DocumentKitCLI
 import Foundation
 import Testing
 
+@testable import DocumentKit
+@testable import DocumentKitCLI
+
 /// Settings declared the way the documentation shows: computed properties whose names are
 /// their keys.
-private extension KeyValueStorage {
-    var zoom: KeyValueContainer<Double> { makeContainer(default: 1) }
-    var recentFiles: KeyValueContainer<[String]> { makeContainer(default: []) }
-    var windowFrame: KeyValueContainer<WindowFrame> { makeContainer() }
-    var lastOpened: KeyValueContainer<Date> { makeContainer() }
-    var exportFormat: KeyValueContainer<ExportFormat> { makeContainer(default: .zip) }
+extension KeyValueStorage {
+    fileprivate var zoom: KeyValueContainer<Double> { makeContainer(default: 1) }
+    fileprivate var recentFiles: KeyValueContainer<[String]> { makeContainer(default: []) }
+    fileprivate var windowFrame: KeyValueContainer<WindowFrame> { makeContainer() }
+    fileprivate var lastOpened: KeyValueContainer<Date> { makeContainer() }
+    fileprivate var exportFormat: KeyValueContainer<ExportFormat> { makeContainer(default: .zip) }
     /// Renamed from `showsRuler`: the old key is kept so stored values still apply.
-    var rulerVisible: KeyValueContainer<Bool> { makeContainer(key: "showsRuler", default: false) }
+    fileprivate var rulerVisible: KeyValueContainer<Bool> { makeContainer(key: "showsRuler", default: false) }
 }
 
 private struct WindowFrame: Codable, Equatable {
@@ -65,7 +66,7 @@ private struct WindowFrame: Codable, Equatable {
     @Test(arguments: [
         (JSONValue.string("large"), "key 'zoom': expected a number, found \"large\" (a string)"),
         (.bool(true), "key 'zoom': expected a number, found true (a boolean)"),
-        (.array([.integer(1)]), "key 'zoom': expected a number, found […] (an array)"),
+        (.array([.integer(1)]), "key 'zoom': expected a number, found […] (an array)")
     ])
     func aStoredValueOfTheWrongTypeIsAnErrorNotTheDefault(stored: JSONValue, message: String) throws {
         let storage = InMemoryStorage(values: ["zoom": stored])
@@ -80,18 +81,31 @@ private struct WindowFrame: Codable, Equatable {
     @Test func wrongTypesAreDescribedInTheSettingsTerms() throws {
         let storage = InMemoryStorage(values: [
             "exportFormat": .string("rar"), "windowFrame": .object(["x": .integer(1), "y": .string("top")]),
-            "recentFiles": .string("a.dkproj"), "lastOpened": .string("yesterday"), "showsRuler": .integer(1),
+            "recentFiles": .string("a.dkproj"), "lastOpened": .string("yesterday"), "showsRuler": .integer(1)
         ])
         func message(_ read: () throws -> Any?) -> String {
-            do { _ = try read(); return "no error" } catch { return "\(error)" }
+            do {
+                _ = try read()
+                return "no error"
+            } catch { return "\(error)" }
         }
-        #expect(message { try storage.exportFormat.get() }
-                == #"key 'exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir, json or bagit, found "rar" (a string)"#)
-        #expect(message { try storage.windowFrame.get() }
-                == "key 'windowFrame': expected a value of type WindowFrame, found {…} (an object) (y: expected a number, found a string)")
-        #expect(message { try storage.recentFiles.get() } == #"key 'recentFiles': expected an array, found "a.dkproj" (a string)"#)
-        #expect(message { try storage.lastOpened.get() }.hasPrefix(#"key 'lastOpened': expected a date, found "yesterday" (a string)"#))
-        #expect(message { try storage.rulerVisible.get() } == "key 'showsRuler': expected true or false, found 1 (a number)")
+        #expect(
+            message { try storage.exportFormat.get() }
+                == #"key 'exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir, json or bagit, found "rar" (a string)"#
+        )
+        #expect(
+            message { try storage.windowFrame.get() }
+                == "key 'windowFrame': expected a value of type WindowFrame, found {…} (an object) (y: expected a number, found a string)"
+        )
+        #expect(
+            message { try storage.recentFiles.get() }
+                == #"key 'recentFiles': expected an array, found "a.dkproj" (a string)"#)
+        #expect(
+            message { try storage.lastOpened.get() }.hasPrefix(
+                #"key 'lastOpened': expected a date, found "yesterday" (a string)"#))
+        #expect(
+            message { try storage.rulerVisible.get() } == "key 'showsRuler': expected true or false, found 1 (a number)"
+        )
         // Replacing a wrong value is how it is mended.
         try storage.exportFormat.set(.tar)
         #expect(try storage.exportFormat.get() == .tar)
@@ -119,14 +133,16 @@ private struct WindowFrame: Codable, Equatable {
     @Test(.enabled(if: DuplicateKeyCheck.isAvailable, "needs swiftc and the built DocumentKit module"))
     func aDuplicateKeyIsACompileError() throws {
         let directory = try TemporaryDirectory()
-        let unique = try DuplicateKeyCheck.typecheck("""
+        let unique = try DuplicateKeyCheck.typecheck(
+            """
             import DocumentKit
             extension BundleState {
                 var zoom: KeyValueContainer<Double> { storage.makeContainer(default: 1) }
             }
             """, in: directory)
         #expect(unique.status == 0, "\(unique.standardError)")
-        let duplicate = try DuplicateKeyCheck.typecheck("""
+        let duplicate = try DuplicateKeyCheck.typecheck(
+            """
             import DocumentKit
             extension BundleState {
                 var zoom: KeyValueContainer<Double> { storage.makeContainer(default: 1) }
@@ -147,12 +163,16 @@ private enum DuplicateKeyCheck {
     static let moduleMap = Fixtures.repository.appendingPathComponent("Sources/CArchive/module.modulemap")
 
     static var isAvailable: Bool {
-        swiftc.isAvailable && FileManager.default.fileExists(atPath: modules.appendingPathComponent("DocumentKit.swiftmodule").path)
+        swiftc.isAvailable
+            && FileManager.default.fileExists(atPath: modules.appendingPathComponent("DocumentKit.swiftmodule").path)
     }
 
     static func typecheck(_ source: String, in directory: TemporaryDirectory) throws -> ExternalTool.Result {
-        let file = try Fixtures.write(Data(source.utf8), to: "Settings\(UUID().uuidString.prefix(8)).swift", in: directory.url)
-        return try swiftc.run(["-typecheck", "-swift-version", "6", "-I", modules.path,
-                               "-Xcc", "-fmodule-map-file=\(moduleMap.path)", file.path])
+        let file = try Fixtures.write(
+            Data(source.utf8), to: "Settings\(UUID().uuidString.prefix(8)).swift", in: directory.url)
+        return try swiftc.run([
+            "-typecheck", "-swift-version", "6", "-I", modules.path,
+            "-Xcc", "-fmodule-map-file=\(moduleMap.path)", file.path
+        ])
     }
 }

@@ -1,11 +1,12 @@
-@testable import DocumentKit
-@testable import DocumentKitCLI
 import Foundation
 import Testing
 
-private extension KeyValueStorage {
-    var zoom: KeyValueContainer<Double> { makeContainer(default: 1) }
-    var recentFiles: KeyValueContainer<[String]> { makeContainer(default: []) }
+@testable import DocumentKit
+@testable import DocumentKitCLI
+
+extension KeyValueStorage {
+    fileprivate var zoom: KeyValueContainer<Double> { makeContainer(default: 1) }
+    fileprivate var recentFiles: KeyValueContainer<[String]> { makeContainer(default: []) }
 }
 
 /// The preferences file: one sorted JSON object, replaced atomically under a lock, never
@@ -29,21 +30,24 @@ private extension KeyValueStorage {
         try file.zoom.set(1.5)
         try file.recentFiles.set(["b.dkproj", "a.dkproj"])
         try settings.authorEmail.set("ada@example.org")
-        #expect(try String(contentsOf: file.url, encoding: .utf8) == """
-            {
-              "authorEmail" : "ada@example.org",
-              "authorName" : "Ada Lovelace",
-              "recentFiles" : [
-                "b.dkproj",
-                "a.dkproj"
-              ],
-              "zoom" : 1.5
-            }
+        #expect(
+            try String(contentsOf: file.url, encoding: .utf8) == """
+                {
+                  "authorEmail" : "ada@example.org",
+                  "authorName" : "Ada Lovelace",
+                  "recentFiles" : [
+                    "b.dkproj",
+                    "a.dkproj"
+                  ],
+                  "zoom" : 1.5
+                }
 
-            """)
+                """)
         #expect(mode(file.url.path) == AtomicReplacement.defaultMode(), "0666 less the umask, as for any new file")
         #expect(mode(directory.path("config/docctl")) == 0o700, "a new folder is private, as XDG asks")
-        #expect(Fixtures.listing(file.url.deletingLastPathComponent()) == ["preferences.json"], "no lock or temporary file left")
+        #expect(
+            Fixtures.listing(file.url.deletingLastPathComponent()) == ["preferences.json"],
+            "no lock or temporary file left")
         #expect(try file.keys() == ["authorEmail", "authorName", "recentFiles", "zoom"])
     }
 
@@ -83,18 +87,24 @@ private extension KeyValueStorage {
         ("[1, 2]", "expected a JSON object of preferences, found an array"),
         ("\"zoom\"", "expected a JSON object of preferences, found a string"),
         ("{\"zoom\": 1, \"zoom\": 2}", "duplicate member name 'zoom'"),
-        ("", "not valid JSON: unexpected end of input"),
+        ("", "not valid JSON: unexpected end of input")
     ])
     func aMalformedFileIsAnErrorAndNeverOverwritten(text: String, message: String) throws {
         let directory = try TemporaryDirectory()
         let file = preferences(in: directory)
-        try FileManager.default.createDirectory(at: file.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: file.url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(text.utf8).write(to: file.url)
         func failure(_ body: () throws -> Void) -> DocumentKitError? {
-            do { try body(); return nil } catch { return error as? DocumentKitError }
+            do {
+                try body()
+                return nil
+            } catch { return error as? DocumentKitError }
         }
-        for error in [failure { _ = try file.zoom.get() }, failure { _ = try file.keys() },
-                      failure { try file.zoom.set(3) }, failure { try file.zoom.remove() }] {
+        for error in [
+            failure { _ = try file.zoom.get() }, failure { _ = try file.keys() },
+            failure { try file.zoom.set(3) }, failure { try file.zoom.remove() }
+        ] {
             #expect(error?.code == .malformedInput, "\(String(describing: error))")
             #expect(error?.path == file.url.path)
             #expect(error?.message.contains(message) == true, "\(String(describing: error))")
@@ -107,10 +117,12 @@ private extension KeyValueStorage {
         // As dotfile managers link ~/.config files into a repository.
         let directory = try TemporaryDirectory()
         let target = directory.url.appendingPathComponent("dotfiles/preferences.json")
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("{\"zoom\" : 2}\n".utf8).write(to: target)
         let file = preferences(in: directory)
-        try FileManager.default.createDirectory(at: file.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: file.url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: file.url, withDestinationURL: target)
         try file.recentFiles.set(["a.dkproj"])
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: file.url.path) == target.path)
@@ -136,13 +148,22 @@ private extension KeyValueStorage {
     }
 
     @Test func theLocationFollowsTheXDGSpecification() throws {
-        #expect(try PreferencesFile.location(application: "docctl", environment: ["XDG_CONFIG_HOME": "/x/config", "HOME": "/home/ada"]).path
+        #expect(
+            try PreferencesFile.location(
+                application: "docctl", environment: ["XDG_CONFIG_HOME": "/x/config", "HOME": "/home/ada"]
+            ).path
                 == "/x/config/docctl/preferences.json")
-        #expect(try PreferencesFile.location(application: "docctl", environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/home/ada"]).path
+        #expect(
+            try PreferencesFile.location(
+                application: "docctl", environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/home/ada"]
+            ).path
                 == "/home/ada/.config/docctl/preferences.json", "a relative XDG_CONFIG_HOME is ignored")
-        #expect(try PreferencesFile.location(application: "myapp", environment: ["HOME": "/home/ada"]).path
+        #expect(
+            try PreferencesFile.location(application: "myapp", environment: ["HOME": "/home/ada"]).path
                 == "/home/ada/.config/myapp/preferences.json")
-        #expect(try PreferencesFile.location(application: "docctl", environment: [:]).path.hasSuffix("/.config/docctl/preferences.json"),
-                "the home folder from the user database")
+        #expect(
+            try PreferencesFile.location(application: "docctl", environment: [:]).path.hasSuffix(
+                "/.config/docctl/preferences.json"),
+            "the home folder from the user database")
     }
 }

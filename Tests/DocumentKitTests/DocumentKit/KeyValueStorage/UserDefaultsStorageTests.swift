@@ -1,19 +1,20 @@
-@testable import DocumentKit
-@testable import DocumentKitCLI
 import Foundation
 import Testing
 
-private extension KeyValueStorage {
-    var name: KeyValueContainer<String> { makeContainer() }
-    var count: KeyValueContainer<Int> { makeContainer(default: 0) }
-    var zoom: KeyValueContainer<Double> { makeContainer(default: 1) }
-    var enabled: KeyValueContainer<Bool> { makeContainer(default: false) }
-    var lastOpened: KeyValueContainer<Date> { makeContainer() }
-    var thumbnail: KeyValueContainer<Data> { makeContainer() }
-    var drafts: KeyValueContainer<[String]> { makeContainer(default: []) }
-    var limits: KeyValueContainer<[String: Int]> { makeContainer() }
-    var exportFormat: KeyValueContainer<ExportFormat> { makeContainer() }
-    var origin: KeyValueContainer<Point> { makeContainer() }
+@testable import DocumentKit
+@testable import DocumentKitCLI
+
+extension KeyValueStorage {
+    fileprivate var name: KeyValueContainer<String> { makeContainer() }
+    fileprivate var count: KeyValueContainer<Int> { makeContainer(default: 0) }
+    fileprivate var zoom: KeyValueContainer<Double> { makeContainer(default: 1) }
+    fileprivate var enabled: KeyValueContainer<Bool> { makeContainer(default: false) }
+    fileprivate var lastOpened: KeyValueContainer<Date> { makeContainer() }
+    fileprivate var thumbnail: KeyValueContainer<Data> { makeContainer() }
+    fileprivate var drafts: KeyValueContainer<[String]> { makeContainer(default: []) }
+    fileprivate var limits: KeyValueContainer<[String: Int]> { makeContainer() }
+    fileprivate var exportFormat: KeyValueContainer<ExportFormat> { makeContainer() }
+    fileprivate var origin: KeyValueContainer<Point> { makeContainer() }
 }
 
 private struct Point: Codable, Equatable {
@@ -108,14 +109,22 @@ private struct Point: Codable, Equatable {
         defaults.set(["x": "left"], forKey: "app.origin")
         defaults.synchronize()
         func message(_ read: () throws -> Any?) -> String {
-            do { _ = try read(); return "no error" } catch { return "\(error)" }
+            do {
+                _ = try read()
+                return "no error"
+            } catch { return "\(error)" }
         }
         #expect(message { try storage.zoom.get() } == #"key 'app.zoom': expected a number, found "large" (a string)"#)
         #expect(message { try storage.count.get() } == "key 'app.count': expected an integer, found true (a boolean)")
-        #expect(message { try storage.enabled.get() } == "key 'app.enabled': expected true or false, found 1 (a number)")
-        #expect(message { try storage.exportFormat.get() }
-                == #"key 'app.exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir, json or bagit, found "rar" (a string)"#)
-        #expect(message { try storage.origin.get() }.hasPrefix("key 'app.origin': expected a value of type Point, found {…} (a dictionary) (x: "))
+        #expect(
+            message { try storage.enabled.get() } == "key 'app.enabled': expected true or false, found 1 (a number)")
+        #expect(
+            message { try storage.exportFormat.get() }
+                == #"key 'app.exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir, json or bagit, found "rar" (a string)"#
+        )
+        #expect(
+            message { try storage.origin.get() }.hasPrefix(
+                "key 'app.origin': expected a value of type Point, found {…} (a dictionary) (x: "))
     }
 
     @Test func prefixesKeepStoragesApartInOneDomain() throws {
@@ -140,7 +149,8 @@ private struct Point: Codable, Equatable {
         try storage.name.set("Ada")
         try storage.count.set(42)
         try storage.drafts.set(["first"])
-        let result = try ExternalTool.python("""
+        let result = try ExternalTool.python(
+            """
             import plistlib, sys
             with open(sys.argv[1], "rb") as f: p = plistlib.load(f)
             print(sorted(p.items()))

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// What `log --author --grep --since --until` take, and which versions they keep.
 @Suite struct VersionFilterTests {
@@ -28,7 +29,10 @@ import Testing
         #expect(try time("90.seconds.ago") == "2026-03-10T15:28:30Z")
     }
 
-    @Test(arguments: ["", "someday", "2026-13-01", "2026-03-01T25:00:00Z", "2.fortnights.ago", "ago", "-1.days.ago", "two.days.ago", "2026/03/01"])
+    @Test(arguments: [
+        "", "someday", "2026-13-01", "2026-03-01T25:00:00Z", "2.fortnights.ago", "ago", "-1.days.ago", "two.days.ago",
+        "2026/03/01"
+    ])
     func anythingElseIsAUsageError(text: String) {
         #expect {
             try VersionFilter.time(text, now: now)
@@ -48,16 +52,21 @@ import Testing
 
     @Test func everyCriterionGivenMustHold() throws {
         func version(_ author: String, _ message: String, _ created: String) -> BundleVersion {
-            BundleVersion(number: 1, parents: [], created: DocumentDates.parse(created)!, author: author, message: message,
-                          schema: "1.0.0", tree: ObjectDigest.of(Data()))
+            BundleVersion(
+                number: 1, parents: [], created: DocumentDates.parse(created)!, author: author, message: message,
+                schema: "1.0.0", tree: ObjectDigest.of(Data()))
         }
         let ada = version("Ada Lovelace <ada@example.org>", "Plan the beds", "2026-03-01T10:00:00Z")
         let bob = version("Bob", "Water the beds\nand the pots", "2026-03-05T10:00:00Z")
         #expect(VersionFilter().isEmpty && VersionFilter().matches(ada))
-        #expect(try VersionFilter(author: VersionFilter.pattern("lovelace")).matches(ada) == false, "case counts, as in git")
+        #expect(
+            try VersionFilter(author: VersionFilter.pattern("lovelace")).matches(ada) == false, "case counts, as in git"
+        )
         #expect(try VersionFilter(author: VersionFilter.pattern("lovelace", ignoringCase: true)).matches(ada))
         #expect(try VersionFilter(author: VersionFilter.pattern("@example\\.org>$")).matches(ada))
-        #expect(try VersionFilter(message: VersionFilter.pattern("^and the")).matches(bob) == false, "^ is the start of the message")
+        #expect(
+            try VersionFilter(message: VersionFilter.pattern("^and the")).matches(bob) == false,
+            "^ is the start of the message")
         #expect(try VersionFilter(message: VersionFilter.pattern("pots")).matches(bob))
         let since = try VersionFilter.time("2026-03-05", now: now)
         let until = try VersionFilter.time("2026-03-05", endOfDay: true, now: now)

@@ -1,13 +1,16 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// The lanes of `log --graph`, on histories made up to have every shape.
 @Suite struct VersionGraphTests {
     /// A version named `id` whose parents are `parents`: only the graph's fields matter.
     private func version(_ id: String, _ parents: String...) -> VersionSummary {
-        var summary = VersionSummary(BundleVersion(number: 1, parents: [], created: Date(timeIntervalSince1970: 0), author: "a", message: "",
-                                                   schema: "1.0.0", tree: ObjectDigest.of(Data())))
+        var summary = VersionSummary(
+            BundleVersion(
+                number: 1, parents: [], created: Date(timeIntervalSince1970: 0), author: "a", message: "",
+                schema: "1.0.0", tree: ObjectDigest.of(Data())))
         summary.id = id
         summary.parents = parents
         return summary
@@ -37,57 +40,67 @@ import Testing
 
     @Test func aMergeOpensALaneThatJoinsAtTheCommonVersion() {
         // A pull: ours (r) and theirs (w, x) since the common version b, merged as m.
-        let versions = [version("m", "r", "x"), version("x", "w"), version("w", "b"), version("r", "b"), version("b", "a"), version("a")]
-        #expect(draw(versions) == """
-            *   m
-            |\\
-            | * x
-            | * w
-            * | r
-            |/
-            * b
-            * a
+        let versions = [
+            version("m", "r", "x"), version("x", "w"), version("w", "b"), version("r", "b"), version("b", "a"),
+            version("a")
+        ]
+        #expect(
+            draw(versions) == """
+                *   m
+                |\\
+                | * x
+                | * w
+                * | r
+                |/
+                * b
+                * a
 
-            """)
+                """)
         let merge = VersionGraph(versions).rows[0]
-        #expect(merge.first == "*   " && merge.merge == "|\\  " && merge.rest == "| | " && merge.after.isEmpty, "padded alike, so text lines up")
+        #expect(
+            merge.first == "*   " && merge.merge == "|\\  " && merge.rest == "| | " && merge.after.isEmpty,
+            "padded alike, so text lines up")
     }
 
     @Test func lanesRightOfAMergeMoveOverAndJoinOneByOne() {
         // Two pulls into one copy: b's versions, then c's.
-        let versions = [version("m2", "m1", "c2"), version("c2", "c1"), version("c1", "base"), version("m1", "a1", "b2"),
-                        version("b2", "b1"), version("b1", "base"), version("a1", "base"), version("base")]
-        #expect(draw(versions) == """
-            *   m2
-            |\\
-            | * c2
-            | * c1
-            * |   m1
-            |\\ \\
-            | * | b2
-            | * | b1
-            | |/
-            * | a1
-            |/
-            * base
+        let versions = [
+            version("m2", "m1", "c2"), version("c2", "c1"), version("c1", "base"), version("m1", "a1", "b2"),
+            version("b2", "b1"), version("b1", "base"), version("a1", "base"), version("base")
+        ]
+        #expect(
+            draw(versions) == """
+                *   m2
+                |\\
+                | * c2
+                | * c1
+                * |   m1
+                |\\ \\
+                | * | b2
+                | * | b1
+                | |/
+                * | a1
+                |/
+                * base
 
-            """)
+                """)
     }
 
     @Test func aLaneJoiningFromFurtherRightCrossesTheLanesBetween() {
         // After v, lanes wait for x, y and x: the third joins the first across the second.
         let versions = [version("t", "x"), version("u", "y"), version("v", "x"), version("y", "x"), version("x")]
-        #expect(draw(versions) == """
-            * t
-            | * u
-            | | * v
-            | |/
-            |/|
-            | * y
-            |/
-            * x
+        #expect(
+            draw(versions) == """
+                * t
+                | * u
+                | | * v
+                | |/
+                |/|
+                | * y
+                |/
+                * x
 
-            """)
+                """)
         #expect(VersionGraph(versions).rows[2].after == ["| |/", "|/|"])
     }
 

@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import Foundation
 import SampleProject
 import Testing
+
+@testable import DocumentKit
 
 /// A pull between format-3 copies plans by walking both histories back from their heads,
 /// as far as they differ (`PullPlan+Walk.swift`); bundles of older formats, and what the
@@ -45,11 +46,13 @@ import Testing
             switch Int.random(in: 0..<10, using: &random) {
             case 0..<5:
                 let path = try JSONPath(parsing: "tasks[\(Int.random(in: 0..<8, using: &random))].title")
-                _ = try BundleEditor.set(.string("Step \(step)"), at: path, in: copies[one], metadata: FormatThreeFixtures.metadata)
+                _ = try BundleEditor.set(
+                    .string("Step \(step)"), at: path, in: copies[one], metadata: FormatThreeFixtures.metadata)
             case 5..<9 where one != other:
                 do {
-                    _ = try BundlePuller.pull(into: copies[one], from: copies[other], metadata: FormatThreeFixtures.metadata,
-                                              resolution: BundlePuller.Resolution(all: .theirs))
+                    _ = try BundlePuller.pull(
+                        into: copies[one], from: copies[other], metadata: FormatThreeFixtures.metadata,
+                        resolution: BundlePuller.Resolution(all: .theirs))
                 } catch let error as DocumentKitError where error.code == .invalidDocument {
                     // Copies that pruned what joins them cannot be pulled: the plans below
                     // must both refuse.
@@ -61,16 +64,24 @@ import Testing
             }
             for ours in 0..<3 {
                 for theirs in 0..<3 where ours != theirs {
-                    let (our, their) = (try DocumentBundle(contentsOf: copies[ours]), try DocumentBundle(contentsOf: copies[theirs]))
+                    let (our, their) = (
+                        try DocumentBundle(contentsOf: copies[ours]), try DocumentBundle(contentsOf: copies[theirs])
+                    )
                     let listed = Result { Decision(try PullPlan(listing: our, theirs: their, otherName: nil)) }
                     let planned = Result { Decision(try PullPlan(ours: our, theirs: their)) }
                     switch (listed, planned) {
                     case (.success(let listed), .success(let planned)):
-                        #expect(planned == listed, "seed \(seed), step \(step), copy\(theirs) into copy\(ours): walked \(planned), listed \(listed)")
+                        #expect(
+                            planned == listed,
+                            "seed \(seed), step \(step), copy\(theirs) into copy\(ours): walked \(planned), listed \(listed)"
+                        )
                     case (.failure(let listed), .failure(let planned)):
-                        #expect("\(planned)" == "\(listed)", "seed \(seed), step \(step): both refuse, with one message")
+                        #expect(
+                            "\(planned)" == "\(listed)", "seed \(seed), step \(step): both refuse, with one message")
                     default:
-                        Issue.record("seed \(seed), step \(step), copy\(theirs) into copy\(ours): listed \(listed), walked \(planned)")
+                        Issue.record(
+                            "seed \(seed), step \(step), copy\(theirs) into copy\(ours): listed \(listed), walked \(planned)"
+                        )
                     }
                     if try PullPlan.walk(ours: our, theirs: their) != nil { walked += 1 }
                 }

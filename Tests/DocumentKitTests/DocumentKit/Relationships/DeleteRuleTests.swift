@@ -1,38 +1,54 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// The delete rules on a document type of their own, each used the other way round from
 /// Project: a shelf with books on it cannot be deleted (deny), and a loan of a book goes
 /// when the book does (cascade from the target's side).
 @Suite struct DeleteRuleTests {
     struct Library: CodableDocument, Equatable {
-        static let contentType = ContentType(identifier: "org.documentkit.test.library", filenameExtensions: ["dklib"],
-                                             mimeType: "application/vnd.documentkit.test.library+zip", conformsTo: [.documentBundle])
-        struct Shelf: Codable, Equatable, Identifiable { var id: UUID; var books: [UUID] }
-        struct Book: Codable, Equatable, Identifiable { var id: UUID; var shelf: UUID? }
-        struct Loan: Codable, Equatable, Identifiable { var id: UUID; var books: [UUID] }
+        static let contentType = ContentType(
+            identifier: "org.documentkit.test.library", filenameExtensions: ["dklib"],
+            mimeType: "application/vnd.documentkit.test.library+zip", conformsTo: [.documentBundle])
+        struct Shelf: Codable, Equatable, Identifiable {
+            var id: UUID
+            var books: [UUID]
+        }
+        struct Book: Codable, Equatable, Identifiable {
+            var id: UUID
+            var shelf: UUID?
+        }
+        struct Loan: Codable, Equatable, Identifiable {
+            var id: UUID
+            var books: [UUID]
+        }
         var shelves: [Shelf] = []
         var books: [Book] = []
         var loans: [Loan] = []
 
         static var relationships: [DocumentRelationship<Self>] {
             [
-                DocumentRelationship("shelf.books", from: \.shelves, named: "shelves", via: \.books, named: "books",
-                                     to: \.books, named: "books", inverse: \.shelf, named: "shelf",
-                                     deleteRule: .deny, inverseDeleteRule: .nullify),
-                DocumentRelationship("loan.books", from: \.loans, named: "loans", via: \.books, named: "books",
-                                     to: \.books, named: "books", deleteRule: .nullify, inverseDeleteRule: .cascade),
+                DocumentRelationship(
+                    "shelf.books", from: \.shelves, named: "shelves", via: \.books, named: "books",
+                    to: \.books, named: "books", inverse: \.shelf, named: "shelf",
+                    deleteRule: .deny, inverseDeleteRule: .nullify),
+                DocumentRelationship(
+                    "loan.books", from: \.loans, named: "loans", via: \.books, named: "books",
+                    to: \.books, named: "books", deleteRule: .nullify, inverseDeleteRule: .cascade)
             ]
         }
     }
 
-    private func id(_ number: Int) -> UUID { UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", number))! }
+    private func id(_ number: Int) -> UUID {
+        UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", number))!
+    }
 
     private func library(_ directory: TemporaryDirectory) throws -> DocumentController<Library> {
-        let library = Library(shelves: [.init(id: id(1), books: [id(10), id(11)]), .init(id: id(2), books: [])],
-                              books: [.init(id: id(10), shelf: id(1)), .init(id: id(11), shelf: id(1))],
-                              loans: [.init(id: id(20), books: [id(10)]), .init(id: id(21), books: [id(11)])])
+        let library = Library(
+            shelves: [.init(id: id(1), books: [id(10), id(11)]), .init(id: id(2), books: [])],
+            books: [.init(id: id(10), shelf: id(1)), .init(id: id(11), shelf: id(1))],
+            loans: [.init(id: id(20), books: [id(10)]), .init(id: id(21), books: [id(11)])])
         let url = directory.url.appendingPathComponent("l.dklib")
         try DocumentController(newDocument: library, at: url).save(author: "test")
         return try DocumentController<Library>(contentsOf: url)
@@ -44,10 +60,12 @@ import Testing
         #expect {
             try controller.write(author: "test") { $0.shelves.remove(at: 0) }
         } throws: { error in
-            (error as! DocumentKitError).violations == [RuleViolation(
-                "shelves[id=00000000-0000-4000-8000-000000000001]",
-                "cannot be deleted while its books lists 2 of books (shelf.books denies it); delete or move them first",
-                code: "document.delete-denied")]
+            (error as! DocumentKitError).violations == [
+                RuleViolation(
+                    "shelves[id=00000000-0000-4000-8000-000000000001]",
+                    "cannot be deleted while its books lists 2 of books (shelf.books denies it); delete or move them first",
+                    code: "document.delete-denied")
+            ]
         }
         #expect(controller.document.shelves.count == 2)
         try controller.write(author: "test") { $0.shelves.remove(at: 1) }

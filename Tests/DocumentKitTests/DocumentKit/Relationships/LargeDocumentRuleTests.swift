@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import Foundation
-@testable import SampleProject
 import Testing
+
+@testable import DocumentKit
+@testable import SampleProject
 
 /// The rules hold on a large document whichever record an edit names: the first, one in
 /// the middle and the last of 3,000 tasks, each edited through docctl's path (spliced
@@ -11,8 +12,12 @@ import Testing
 @Suite struct LargeDocumentRuleTests {
     static let count = 3_000
 
-    private func id(_ number: Int) -> UUID { UUID(uuidString: String(format: "%08X-0000-4000-8000-%012X", number, number))! }
-    private func columnID(_ number: Int) -> UUID { UUID(uuidString: String(format: "C0000000-0000-4000-8000-%012X", number))! }
+    private func id(_ number: Int) -> UUID {
+        UUID(uuidString: String(format: "%08X-0000-4000-8000-%012X", number, number))!
+    }
+    private func columnID(_ number: Int) -> UUID {
+        UUID(uuidString: String(format: "C0000000-0000-4000-8000-%012X", number))!
+    }
 
     /// Tasks on three columns by their number; the task after each of the first, middle
     /// and last waits for it (the last is waited for by the one before it).
@@ -31,7 +36,8 @@ import Testing
         return url
     }
 
-    private let metadata = SaveMetadata(author: "Test", message: "Edit", created: Date(timeIntervalSince1970: 1_767_312_000), compression: .zstd)
+    private let metadata = SaveMetadata(
+        author: "Test", message: "Edit", created: Date(timeIntervalSince1970: 1_767_312_000), compression: .zstd)
 
     private func edit(_ url: URL, _ edit: DocumentEdit) throws {
         _ = try BundleEditor.apply(at: url, metadata: metadata) { _ in edit }
@@ -52,18 +58,22 @@ import Testing
     func rulesHoldWhereverTheRecordIs(position: Int) throws {
         let directory = try TemporaryDirectory()
         let url = try board(in: directory)
-        let task = id(position), waiter = position == Self.count - 1 ? Self.count - 2 : position + 1
+        let task = id(position)
+        let waiter = position == Self.count - 1 ? Self.count - 2 : position + 1
         let path = { (rest: String) in try JSONPath(parsing: "tasks[\(position)]\(rest)") }
         let before = try Data(contentsOf: url)
 
         // Denied: another task waits for it; nothing is written.
-        #expect(refusal(url, .remove(try path(""))) ==
-            "cannot be deleted while tasks[id=\(id(waiter).uuidString)].blockedBy lists it (task.blockedBy denies it)")
+        #expect(
+            refusal(url, .remove(try path("")))
+                == "cannot be deleted while tasks[id=\(id(waiter).uuidString)].blockedBy lists it (task.blockedBy denies it)"
+        )
         // A blank title, a duplicate id: refused at the record's path.
         #expect(refusal(url, .set(try path(".title"), .string(" "))) == "must not be empty")
         let other = (position + 7) % Self.count
-        #expect(refusal(url, .set(try path(".id"), .string(id(other).uuidString)))?
-            .contains("tasks[\(max(position, other))].id: \(id(other).uuidString) is used by another task") == true)
+        #expect(
+            refusal(url, .set(try path(".id"), .string(id(other).uuidString)))?
+                .contains("tasks[\(max(position, other))].id: \(id(other).uuidString) is used by another task") == true)
         #expect(try Data(contentsOf: url) == before)
 
         // A move from the task's side: the old column lets it go, the new one lists it last.
@@ -89,7 +99,8 @@ import Testing
         let directory = try TemporaryDirectory()
         let url = try board(in: directory)
         // Column 0 holds task 0, waited for by task 1 on column 1: denied.
-        #expect(refusal(url, .remove(try JSONPath(parsing: "columns[0]")))?.contains("(task.blockedBy denies it)") == true)
+        #expect(
+            refusal(url, .remove(try JSONPath(parsing: "columns[0]")))?.contains("(task.blockedBy denies it)") == true)
         // Column 1 holds tasks 1, 4, 7, …: some wait, none is waited for from another column.
         try edit(url, .remove(try JSONPath(parsing: "columns[1]")))
         let project = try project(url)
@@ -98,7 +109,11 @@ import Testing
         #expect(project.tasks.allSatisfy { $0.column != columnID(1) })
         try project.validate()
         // A task appended on a column is listed there, last.
-        try edit(url, .set(try JSONPath(parsing: "tasks[+]"), .object(["title": .string("New"), "column": .string(columnID(2).uuidString)])))
+        try edit(
+            url,
+            .set(
+                try JSONPath(parsing: "tasks[+]"),
+                .object(["title": .string("New"), "column": .string(columnID(2).uuidString)])))
         let appended = try self.project(url)
         #expect(appended.columns[1].tasks.last == appended.tasks.last!.id)
     }

@@ -1,5 +1,6 @@
-@testable import DocumentKit
 import Foundation
+
+@testable import DocumentKit
 
 /// The relationship rules as they were first written (Project schema 4.0.0, before issue 10): a direct reading of the rules,
 /// quadratic in places (a fixed point over whole collections, lists searched per
@@ -12,7 +13,10 @@ struct ReferenceRelationshipRules<Document> {
     /// (a denied delete, two sides set to disagree). The caller saves nothing then.
     func apply(before: RelationshipSnapshots, to document: inout Document) -> [RuleViolation] {
         guard !relationships.isEmpty else { return [] }
-        let old = relationships.indices.map { before.snapshots.indices.contains($0) ? before.snapshots[$0] : RelationshipSnapshot(sources: [], targets: []) }
+        let old = relationships.indices.map {
+            before.snapshots.indices.contains($0)
+                ? before.snapshots[$0] : RelationshipSnapshot(sources: [], targets: [])
+        }
         let new = relationships.map { $0.snapshot(document) }
         // Most edits (a title, a status) add, remove and move no record: nothing to apply.
         if new == old { return [] }
@@ -30,8 +34,10 @@ struct ReferenceRelationshipRules<Document> {
     private func deletions(old: [RelationshipSnapshot], new: [RelationshipSnapshot]) -> [String: Set<UUID>] {
         var deleted: [String: Set<UUID>] = [:]
         for (index, relationship) in relationships.enumerated() {
-            deleted[relationship.sourcesKey, default: []].formUnion(Set(old[index].sources.map(\.id)).subtracting(new[index].sources.map(\.id)))
-            deleted[relationship.targetsKey, default: []].formUnion(Set(old[index].targets.map(\.id)).subtracting(new[index].targets.map(\.id)))
+            deleted[relationship.sourcesKey, default: []].formUnion(
+                Set(old[index].sources.map(\.id)).subtracting(new[index].sources.map(\.id)))
+            deleted[relationship.targetsKey, default: []].formUnion(
+                Set(old[index].targets.map(\.id)).subtracting(new[index].targets.map(\.id)))
         }
         return deleted
     }
@@ -45,7 +51,10 @@ struct ReferenceRelationshipRules<Document> {
         /// Targets listed by a source that stays.
         let listedElsewhere: Set<UUID>
 
-        init(_ relationship: DocumentRelationship<Document>, goneSources: Set<UUID>, old: RelationshipSnapshot, new: RelationshipSnapshot) {
+        init(
+            _ relationship: DocumentRelationship<Document>, goneSources: Set<UUID>, old: RelationshipSnapshot,
+            new: RelationshipSnapshot
+        ) {
             self.relationship = relationship
             oldReferences = old.referencesBySource
             newInverse = new.inverseByTarget
@@ -65,7 +74,8 @@ struct ReferenceRelationshipRules<Document> {
 
     /// Follows cascading delete rules through every relationship until nothing more goes.
     private func cascade(_ deleted: [String: Set<UUID>], old: [RelationshipSnapshot], new: [RelationshipSnapshot])
-        -> (all: [String: Set<UUID>], cascaded: [String: Set<UUID>]) {
+        -> (all: [String: Set<UUID>], cascaded: [String: Set<UUID>])
+    {
         var all = deleted
         var cascaded: [String: Set<UUID>] = [:]
         func delete(_ id: UUID, from key: String) -> Bool {
@@ -79,7 +89,8 @@ struct ReferenceRelationshipRules<Document> {
             for (index, relationship) in relationships.enumerated() {
                 if relationship.deleteRule == .cascade {
                     let goneSources = all[relationship.sourcesKey] ?? []
-                    let membership = Membership(relationship, goneSources: goneSources, old: old[index], new: new[index])
+                    let membership = Membership(
+                        relationship, goneSources: goneSources, old: old[index], new: new[index])
                     for source in goneSources {
                         for target in membership.members(of: source) {
                             changed = delete(target, from: relationship.targetsKey) || changed
@@ -99,30 +110,37 @@ struct ReferenceRelationshipRules<Document> {
 
     /// The deletes a `deny` rule refuses: a source deleted with targets it still has, a
     /// target deleted while a source that stays lists it.
-    private func denials(_ deleted: [String: Set<UUID>], old: [RelationshipSnapshot], new: [RelationshipSnapshot]) -> [RuleViolation] {
+    private func denials(_ deleted: [String: Set<UUID>], old: [RelationshipSnapshot], new: [RelationshipSnapshot])
+        -> [RuleViolation]
+    {
         var violations: [RuleViolation] = []
         for (index, relationship) in relationships.enumerated() {
-            let goneSources = deleted[relationship.sourcesKey] ?? [], goneTargets = deleted[relationship.targetsKey] ?? []
+            let goneSources = deleted[relationship.sourcesKey] ?? []
+            let goneTargets = deleted[relationship.targetsKey] ?? []
             if relationship.deleteRule == .deny {
                 let membership = Membership(relationship, goneSources: goneSources, old: old[index], new: new[index])
                 for source in old[index].sources where goneSources.contains(source.id) {
                     let kept = membership.members(of: source.id).filter { !goneTargets.contains($0) }
                     guard !kept.isEmpty else { continue }
-                    violations.append(RuleViolation(
-                        "\(relationship.sourcesKey)[id=\(source.id.uuidString)]",
-                        "cannot be deleted while its \(relationship.referencesKey) lists \(kept.count) of \(relationship.targetsKey) (\(relationship.name) denies it); delete or move them first",
-                        code: "document.delete-denied"))
+                    violations.append(
+                        RuleViolation(
+                            "\(relationship.sourcesKey)[id=\(source.id.uuidString)]",
+                            "cannot be deleted while its \(relationship.referencesKey) lists \(kept.count) of \(relationship.targetsKey) (\(relationship.name) denies it); delete or move them first",
+                            code: "document.delete-denied"))
                 }
             }
             if relationship.inverseDeleteRule == .deny {
                 for target in old[index].targets where goneTargets.contains(target.id) {
-                    guard let source = new[index].sources.first(where: {
-                        !goneSources.contains($0.id) && $0.references.contains(target.id)
-                    }) else { continue }
-                    violations.append(RuleViolation(
-                        "\(relationship.targetsKey)[id=\(target.id.uuidString)]",
-                        "cannot be deleted while \(relationship.sourcesKey)[id=\(source.id.uuidString)].\(relationship.referencesKey) lists it (\(relationship.name) denies it)",
-                        code: "document.delete-denied"))
+                    guard
+                        let source = new[index].sources.first(where: {
+                            !goneSources.contains($0.id) && $0.references.contains(target.id)
+                        })
+                    else { continue }
+                    violations.append(
+                        RuleViolation(
+                            "\(relationship.targetsKey)[id=\(target.id.uuidString)]",
+                            "cannot be deleted while \(relationship.sourcesKey)[id=\(source.id.uuidString)].\(relationship.referencesKey) lists it (\(relationship.name) denies it)",
+                            code: "document.delete-denied"))
                 }
             }
         }
@@ -142,7 +160,8 @@ struct ReferenceRelationshipRules<Document> {
     private func nullify(_ deleted: [String: Set<UUID>], in document: inout Document) {
         for relationship in relationships {
             let current = relationship.snapshot(document)
-            let goneTargets = deleted[relationship.targetsKey] ?? [], goneSources = deleted[relationship.sourcesKey] ?? []
+            let goneTargets = deleted[relationship.targetsKey] ?? []
+            let goneSources = deleted[relationship.sourcesKey] ?? []
             var references: [UUID: [UUID]] = [:]
             for source in current.sources where source.references.contains(where: goneTargets.contains) {
                 references[source.id] = source.references.filter { !goneTargets.contains($0) }
@@ -158,10 +177,13 @@ struct ReferenceRelationshipRules<Document> {
 
     /// Makes each side follow the other where the change set only one; reports the
     /// targets whose two sides the change set to disagree.
-    private func keepInverse(_ relationship: DocumentRelationship<Document>, old: RelationshipSnapshot,
-                             in document: inout Document) -> [RuleViolation] {
+    private func keepInverse(
+        _ relationship: DocumentRelationship<Document>, old: RelationshipSnapshot,
+        in document: inout Document
+    ) -> [RuleViolation] {
         let current = relationship.snapshot(document)
-        let oldInverse = old.inverseByTarget, oldReferences = old.referencesBySource
+        let oldInverse = old.inverseByTarget
+        let oldReferences = old.referencesBySource
         var references = current.referencesBySource
         var inverses = current.inverseByTarget
         let known = Set(current.targets.map(\.id))
@@ -188,10 +210,11 @@ struct ReferenceRelationshipRules<Document> {
             for target in source.references where !before.contains(target) && known.contains(target) {
                 if setByTarget.contains(target) {
                     guard (inverses[target] ?? nil) != source.id else { continue }
-                    violations.append(RuleViolation(
-                        "\(relationship.sourcesKey)[\(position)].\(relationship.referencesKey)",
-                        "lists \(target.uuidString), whose \(relationship.inverseKey!) the same change set to \((inverses[target] ?? nil)?.uuidString ?? "none")",
-                        code: "document.inconsistent-relationship"))
+                    violations.append(
+                        RuleViolation(
+                            "\(relationship.sourcesKey)[\(position)].\(relationship.referencesKey)",
+                            "lists \(target.uuidString), whose \(relationship.inverseKey!) the same change set to \((inverses[target] ?? nil)?.uuidString ?? "none")",
+                            code: "document.inconsistent-relationship"))
                     continue
                 }
                 if let previous = inverses[target] ?? nil, previous != source.id, references[previous] != nil {

@@ -1,13 +1,16 @@
-@testable import DocumentKit
 import Foundation
-@testable import SampleProject
 import Testing
+
+@testable import DocumentKit
+@testable import SampleProject
 
 /// `RelationshipRules` (linear) against `ReferenceRelationshipRules` (the direct,
 /// quadratic reading it replaced) on random boards and random changes: the same document
 /// and the same broken rules, in the same order, every time.
 @Suite struct RelationshipRulesModelTests {
-    private func id(_ number: Int) -> UUID { UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", number))! }
+    private func id(_ number: Int) -> UUID {
+        UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", number))!
+    }
 
     /// A consistent board: tasks on columns (listed both ways), some waiting for others.
     private func board(_ random: inout SeededRandom) -> Project {
@@ -40,11 +43,14 @@ import Testing
                 project.columns.remove(at: Int.random(in: 0..<project.columns.count, using: &random))
             case 2:
                 var task = ProjectTask(id: id(500 + Int.random(in: 0..<50, using: &random)), title: "New")
-                if !project.columns.isEmpty, Bool.random(using: &random) { task.column = project.columns.randomElement(using: &random)!.id }
+                if !project.columns.isEmpty, Bool.random(using: &random) {
+                    task.column = project.columns.randomElement(using: &random)!.id
+                }
                 project.tasks.append(task)
             case 3 where !project.tasks.isEmpty:
                 let index = Int.random(in: 0..<project.tasks.count, using: &random)
-                project.tasks[index].column = Bool.random(using: &random) ? project.columns.randomElement(using: &random)?.id : nil
+                project.tasks[index].column =
+                    Bool.random(using: &random) ? project.columns.randomElement(using: &random)?.id : nil
             case 4 where !project.columns.isEmpty && !project.tasks.isEmpty:
                 let column = Int.random(in: 0..<project.columns.count, using: &random)
                 project.columns[column].tasks.append(project.tasks.randomElement(using: &random)!.id)
@@ -55,8 +61,10 @@ import Testing
                 let index = Int.random(in: 0..<project.tasks.count, using: &random)
                 project.tasks[index].blockedBy.append(project.tasks.randomElement(using: &random)!.id)
             case 7:
-                project.columns.append(ProjectColumn(id: id(2000 + Int.random(in: 0..<5, using: &random)), name: "New",
-                                                     tasks: project.tasks.prefix(2).map(\.id)))
+                project.columns.append(
+                    ProjectColumn(
+                        id: id(2000 + Int.random(in: 0..<5, using: &random)), name: "New",
+                        tasks: project.tasks.prefix(2).map(\.id)))
             default:
                 break
             }
@@ -64,15 +72,19 @@ import Testing
     }
 
     @Test func agreesWithTheReferenceOnRandomBoardsAndChanges() {
-        var random = SeededRandom(seed: 20261124)
-        var refused = 0, cascaded = 0
+        var random = SeededRandom(seed: 20_261_124)
+        var refused = 0
+        var cascaded = 0
         for _ in 0..<4000 {
             let before = board(&random)
             var changed = before
             change(&changed, &random)
-            var fast = changed, reference = changed
-            let fastViolations = RelationshipRules(relationships: Project.relationships).apply(before: before.relationshipSnapshots, to: &fast)
-            let referenceViolations = ReferenceRelationshipRules(relationships: Project.relationships).apply(before: before.relationshipSnapshots, to: &reference)
+            var fast = changed
+            var reference = changed
+            let fastViolations = RelationshipRules(relationships: Project.relationships).apply(
+                before: before.relationshipSnapshots, to: &fast)
+            let referenceViolations = ReferenceRelationshipRules(relationships: Project.relationships).apply(
+                before: before.relationshipSnapshots, to: &reference)
             #expect(fast == reference)
             #expect(fastViolations == referenceViolations)
             if fast != reference || fastViolations != referenceViolations { return }
@@ -100,22 +112,30 @@ import Testing
                 library.books.append(book)
             }
             library.loans = (0..<Int.random(in: 0...3, using: &random)).map { number in
-                .init(id: id(200 + number), books: library.books.isEmpty ? [] : [library.books.randomElement(using: &random)!.id])
+                .init(
+                    id: id(200 + number),
+                    books: library.books.isEmpty ? [] : [library.books.randomElement(using: &random)!.id])
             }
             let before = library
             for _ in 0..<Int.random(in: 1...3, using: &random) {
                 switch Int.random(in: 0..<4, using: &random) {
-                case 0 where !library.books.isEmpty: library.books.remove(at: Int.random(in: 0..<library.books.count, using: &random))
-                case 1 where !library.shelves.isEmpty: library.shelves.remove(at: Int.random(in: 0..<library.shelves.count, using: &random))
+                case 0 where !library.books.isEmpty:
+                    library.books.remove(at: Int.random(in: 0..<library.books.count, using: &random))
+                case 1 where !library.shelves.isEmpty:
+                    library.shelves.remove(at: Int.random(in: 0..<library.shelves.count, using: &random))
                 case 2 where !library.loans.isEmpty: library.loans.remove(at: 0)
                 case 3 where !library.books.isEmpty && !library.shelves.isEmpty:
-                    library.books[Int.random(in: 0..<library.books.count, using: &random)].shelf = library.shelves.randomElement(using: &random)!.id
+                    library.books[Int.random(in: 0..<library.books.count, using: &random)].shelf =
+                        library.shelves.randomElement(using: &random)!.id
                 default: break
                 }
             }
-            var fast = library, reference = library
-            let fastViolations = RelationshipRules(relationships: Library.relationships).apply(before: before.relationshipSnapshots, to: &fast)
-            let referenceViolations = ReferenceRelationshipRules(relationships: Library.relationships).apply(before: before.relationshipSnapshots, to: &reference)
+            var fast = library
+            var reference = library
+            let fastViolations = RelationshipRules(relationships: Library.relationships).apply(
+                before: before.relationshipSnapshots, to: &fast)
+            let referenceViolations = ReferenceRelationshipRules(relationships: Library.relationships).apply(
+                before: before.relationshipSnapshots, to: &reference)
             #expect(fast == reference)
             #expect(fastViolations == referenceViolations)
             if fast != reference || fastViolations != referenceViolations { return }

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// What a push did and how a version is signed are enums in the library, and spelled in
 /// `--json` as scripts read them: these spellings are an interface.
@@ -11,7 +12,10 @@ import Testing
 
     @Test func pushOutcomesKeepTheirSpellings() throws {
         let outcomes: [RemotePusher.Outcome] = [.upToDate, .created, .pushed, .wouldCreate, .wouldPush]
-        #expect(try outcomes.map(spelled) == [#"["up-to-date"]"#, #"["created"]"#, #"["pushed"]"#, #"["would-create"]"#, #"["would-push"]"#])
+        #expect(
+            try outcomes.map(spelled) == [
+                #"["up-to-date"]"#, #"["created"]"#, #"["pushed"]"#, #"["would-create"]"#, #"["would-push"]"#
+            ])
     }
 
     @Test func signatureStatusesKeepTheirSpellings() throws {

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// A push repairs what killed pushes left in the object before it plans (FORMAT.md §10):
 /// files in version folders the inventory does not name. It read the inventory first, so
@@ -12,7 +13,8 @@ import Testing
 @Suite struct RemoteRepairRaceTests {
     @Test func aRepairPlannedOnAnOlderInventoryLeavesAVersionCommittedSinceInPlace() throws {
         let directory = try TemporaryDirectory()
-        let url = try FormatThreeFixtures.project(at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 20, saves: 3)
+        let url = try FormatThreeFixtures.project(
+            at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 20, saves: 3)
         let root = directory.url.appendingPathComponent("remote")
         let first = try RemotePusher.push(url, to: FolderRemoteStore(root: root))
         // What a second push read when it started: the object at its first version.
@@ -29,11 +31,14 @@ import Testing
         #expect(!files.isEmpty, "the version committed since is in place")
         let clone = directory.url.appendingPathComponent("clone.dkproj")
         _ = try RemoteFetcher.clone(FolderRemoteStore(root: root), to: clone)
-        #expect(try DocumentBundle(contentsOf: clone).manifest.versions.map(\.id) == DocumentBundle(contentsOf: url).manifest.versions.map(\.id))
+        #expect(
+            try DocumentBundle(contentsOf: clone).manifest.versions.map(\.id)
+                == DocumentBundle(contentsOf: url).manifest.versions.map(\.id))
         // A repair on what is still the object's inventory repairs: a leftover goes.
         let now = try RemoteObjectSnapshot.read(remote, objectPath: first.objectPath, expectedID: first.objectID)
         try remote.write("\(first.objectPath)/v2/content/ffffffffffffffff/left-over", Data("x".utf8))
-        try RemoteObjectSnapshot.repair(remote, objectPath: first.objectPath, inventory: try #require(now.inventory), tag: now.tag)
+        try RemoteObjectSnapshot.repair(
+            remote, objectPath: first.objectPath, inventory: try #require(now.inventory), tag: now.tag)
         #expect(try remote.size("\(first.objectPath)/v2/content/ffffffffffffffff/left-over") == nil)
     }
 }

@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import DocumentKitCore
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// The pool a push, a clone and a pull run their transfers in (issue 24: transfers side by
 /// side): never more at once than asked, every item once, the first failure thrown and
@@ -58,7 +59,10 @@ import Testing
                 defer { ended.mutate { $0 += 1 } }
                 if item == 5 { throw Failure(item: 5) }
                 // A later failure, while the first is known, is not the one thrown.
-                if item > 5 { usleep(20_000); throw Failure(item: item) }
+                if item > 5 {
+                    usleep(20_000)
+                    throw Failure(item: item)
+                }
                 usleep(2_000)
             }
         }

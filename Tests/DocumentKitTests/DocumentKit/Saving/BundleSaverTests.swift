@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import Foundation
-@testable import SampleProject
 import Testing
+
+@testable import DocumentKit
+@testable import SampleProject
 
 /// The one save path (issue 25, item 4): the head check and its message are one for every
 /// kind of write, and a refused write leaves the file as it was.
@@ -20,7 +21,8 @@ import Testing
         let directory = try TemporaryDirectory()
         let (url, first, second) = try twoVersions(in: directory)
         let before = try Data(contentsOf: url)
-        let expected = "changed since it was opened: opened at version 1 (\(first.shortID)), now at version 2 (\(second.shortID)); nothing was"
+        let expected =
+            "changed since it was opened: opened at version 1 (\(first.shortID)), now at version 2 (\(second.shortID)); nothing was"
 
         let edit = #expect(throws: DocumentKitError.self) {
             try BundleEditor.apply(at: url, expectedHead: first.id, metadata: SaveMetadata(author: "test")) { _ in
@@ -32,7 +34,8 @@ import Testing
         let other = directory.url.appendingPathComponent("other.dkproj")
         try FileManager.default.copyItem(at: url, to: other)
         let pull = #expect(throws: DocumentKitError.self) {
-            try BundlePuller.pull(into: url, from: other, metadata: SaveMetadata(author: "test"), expectedHead: first.id)
+            try BundlePuller.pull(
+                into: url, from: other, metadata: SaveMetadata(author: "test"), expectedHead: first.id)
         }
         #expect(pull?.code == .conflict && pull?.message == "\(expected) pulled")
         #expect(pull?.path == url.relativePath)
@@ -43,8 +46,11 @@ import Testing
         let directory = try TemporaryDirectory()
         let (url, _, second) = try twoVersions(in: directory)
         let before = try Data(contentsOf: url)
-        let saved = try BundleSaver.save(at: url, expectedHead: second.id, metadata: SaveMetadata(author: "test")) { bundle in
-            SaveContent(root: try bundle.tree(of: bundle.headVersion), contentType: bundle.storedContentType, schema: bundle.headVersion.schema)
+        let saved = try BundleSaver.save(at: url, expectedHead: second.id, metadata: SaveMetadata(author: "test")) {
+            bundle in
+            SaveContent(
+                root: try bundle.tree(of: bundle.headVersion), contentType: bundle.storedContentType,
+                schema: bundle.headVersion.schema)
         }
         #expect(saved.version == nil && saved.previous == second)
         #expect(try Data(contentsOf: url) == before)
@@ -54,7 +60,8 @@ import Testing
         let directory = try TemporaryDirectory()
         let (url, _, _) = try twoVersions(in: directory)
         let before = try Data(contentsOf: url)
-        let content = try SaveContent(document: Fixtures.project(name: "Other"), contentType: Project.contentType, over: nil)
+        let content = try SaveContent(
+            document: Fixtures.project(name: "Other"), contentType: Project.contentType, over: nil)
         #expect(throws: DocumentKitError.self) {
             try BundleSaver.create(at: url, replace: false, content, metadata: SaveMetadata(author: "test"))
         }

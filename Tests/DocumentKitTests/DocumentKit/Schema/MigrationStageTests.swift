@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Each kind of stage on its own, on the Note schemas (NoteSchemas.swift).
 @Suite struct MigrationStageTests {
@@ -9,7 +10,9 @@ import Testing
     @Test func aLightweightStageFillsInTheNewDefaults() throws {
         let stage = NoteStages.addTags
         #expect(stage.id == "add-tags" && stage.kind == .lightweight)
-        #expect(stage.fromVersion.versionIdentifier == SchemaVersion(1, 0, 0) && stage.toVersion.versionIdentifier == SchemaVersion(2, 0, 0))
+        #expect(
+            stage.fromVersion.versionIdentifier == SchemaVersion(1, 0, 0)
+                && stage.toVersion.versionIdentifier == SchemaVersion(2, 0, 0))
         #expect(text(try stage.apply(to: Data(#"{"text": "milk"}"#.utf8))) == #"{"tags":[],"text":"milk"}"#)
     }
 
@@ -19,14 +22,17 @@ import Testing
         } throws: { error in
             let error = error as! DocumentKitError
             return error.code == .invalidDocument && error.location == "colour"
-                && error.message == "unknown field 'colour' (known fields: tags, text) (migrating schema 1.0.0 to 2.0.0, stage 'add-tags')"
+                && error.message
+                    == "unknown field 'colour' (known fields: tags, text) (migrating schema 1.0.0 to 2.0.0, stage 'add-tags')"
         }
     }
 
     @Test func aCustomStageTransformsTheOldModelIntoTheNewOne() throws {
         let stage = NoteStages.renameText
         #expect(stage.id == "rename-text" && stage.kind == .custom)
-        #expect(text(try stage.apply(to: Data(#"{"text": "milk", "tags": ["shop"]}"#.utf8))) == #"{"body":"milk","tags":["shop"]}"#)
+        #expect(
+            text(try stage.apply(to: Data(#"{"text": "milk", "tags": ["shop"]}"#.utf8)))
+                == #"{"body":"milk","tags":["shop"]}"#)
     }
 
     @Test func aCustomStageDecodesTheOldVersionStrictly() {
@@ -34,7 +40,8 @@ import Testing
             try NoteStages.renameText.apply(to: Data(#"{"body": "already new"}"#.utf8))
         } throws: { error in
             let error = error as! DocumentKitError
-            return error.location == "body" && error.message.hasPrefix("unknown field 'body'") && error.message.hasSuffix("stage 'rename-text')")
+            return error.location == "body" && error.message.hasPrefix("unknown field 'body'")
+                && error.message.hasSuffix("stage 'rename-text')")
         }
     }
 
@@ -56,30 +63,36 @@ import Testing
 
     @Test func aHookThatThrowsStopsTheStageWithItsReason() {
         struct Refusal: Error, CustomStringConvertible { var description: String { "notes must not be empty" } }
-        let refusing = MigrationStage.custom(id: "check", fromVersion: NoteV2.self, toVersion: NoteV3.self,
-                                             willMigrate: { old in if old.text.isEmpty { throw Refusal() } },
-                                             migrate: { old in NoteV3.Note(body: old.text, tags: old.tags) })
+        let refusing = MigrationStage.custom(
+            id: "check", fromVersion: NoteV2.self, toVersion: NoteV3.self,
+            willMigrate: { old in if old.text.isEmpty { throw Refusal() } },
+            migrate: { old in NoteV3.Note(body: old.text, tags: old.tags) })
         #expect {
             try refusing.apply(to: Data(#"{"text": ""}"#.utf8))
         } throws: { error in
             let error = error as! DocumentKitError
-            return error.code == .invalidDocument && error.message == "notes must not be empty (migrating schema 2.0.0 to 3.0.0, stage 'check')"
+            return error.code == .invalidDocument
+                && error.message == "notes must not be empty (migrating schema 2.0.0 to 3.0.0, stage 'check')"
         }
-        let checking = MigrationStage.custom(id: "verify", fromVersion: NoteV2.self, toVersion: NoteV3.self,
-                                             migrate: { old in NoteV3.Note(body: "", tags: old.tags) },
-                                             didMigrate: { old, new in
-                                                 if old.text != new.body { throw DocumentKitError(.invalidDocument, "the text was lost", location: "body") }
-                                             })
+        let checking = MigrationStage.custom(
+            id: "verify", fromVersion: NoteV2.self, toVersion: NoteV3.self,
+            migrate: { old in NoteV3.Note(body: "", tags: old.tags) },
+            didMigrate: { old, new in
+                if old.text != new.body {
+                    throw DocumentKitError(.invalidDocument, "the text was lost", location: "body")
+                }
+            })
         #expect {
             try checking.apply(to: Data(#"{"text": "milk"}"#.utf8))
         } throws: { error in
             let error = error as! DocumentKitError
-            return error.location == "body" && error.message == "the text was lost (migrating schema 2.0.0 to 3.0.0, stage 'verify')"
+            return error.location == "body"
+                && error.message == "the text was lost (migrating schema 2.0.0 to 3.0.0, stage 'verify')"
         }
     }
 
     @Test func deeplyNestedJSONIsRefusedBeforeAStageDecodesIt() {
-        let json = Data((#"{"text": "#) .utf8) + Data(String(repeating: "[", count: 10_000).utf8)
+        let json = Data((#"{"text": "#).utf8) + Data(String(repeating: "[", count: 10_000).utf8)
         #expect {
             try NoteStages.addTags.apply(to: json)
         } throws: { error in

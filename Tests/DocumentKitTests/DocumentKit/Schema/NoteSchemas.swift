@@ -1,5 +1,6 @@
-@testable import DocumentKit
 import Foundation
+
+@testable import DocumentKit
 
 // A small document type with three schemas, for testing stages and plans on their own:
 // 1.0.0 {text}, 2.0.0 adds tags (lightweight), 3.0.0 renames text to body (custom).
@@ -42,7 +43,8 @@ enum NoteV3: VersionedSchema {
     static let versionIdentifier = SchemaVersion(3, 0, 0)
     typealias Model = Note
     struct Note: CodableDocument, Equatable {
-        static let contentType = ContentType(identifier: "org.documentkit.test.note", mimeType: "application/vnd.documentkit.test.note+zip")
+        static let contentType = ContentType(
+            identifier: "org.documentkit.test.note", mimeType: "application/vnd.documentkit.test.note+zip")
         static var migrationPlan: (any SchemaMigrationPlan.Type)? { NotePlan.self }
         var body: String
         var tags: [String]
@@ -68,8 +70,9 @@ enum NoteV1Impostor: VersionedSchema {
 
 enum NoteStages {
     static let addTags = MigrationStage.lightweight(id: "add-tags", fromVersion: NoteV1.self, toVersion: NoteV2.self)
-    static let renameText = MigrationStage.custom(id: "rename-text", fromVersion: NoteV2.self, toVersion: NoteV3.self,
-                                                  migrate: { old in NoteV3.Note(body: old.text, tags: old.tags) })
+    static let renameText = MigrationStage.custom(
+        id: "rename-text", fromVersion: NoteV2.self, toVersion: NoteV3.self,
+        migrate: { old in NoteV3.Note(body: old.text, tags: old.tags) })
 }
 
 enum NotePlan: SchemaMigrationPlan {

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 // Plans that are wrong in one way each. A plan is a type, so each needs its own.
 private enum NoSchemas: SchemaMigrationPlan {
@@ -37,7 +38,9 @@ private enum StagesOutOfOrder: SchemaMigrationPlan {
 }
 private enum SkippingStage: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { NotePlan.schemas }
-    static var stages: [MigrationStage] { [.lightweight(id: "all-at-once", fromVersion: NoteV1.self, toVersion: NoteV3.self)] }
+    static var stages: [MigrationStage] {
+        [.lightweight(id: "all-at-once", fromVersion: NoteV1.self, toVersion: NoteV3.self)]
+    }
 }
 private enum BackwardStage: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { [NoteV1.self, NoteV2.self] }
@@ -46,7 +49,10 @@ private enum BackwardStage: SchemaMigrationPlan {
 private enum TwoStagesFromOneSchema: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { NotePlan.schemas }
     static var stages: [MigrationStage] {
-        [NoteStages.addTags, .lightweight(id: "add-tags-again", fromVersion: NoteV1.self, toVersion: NoteV2.self), NoteStages.renameText]
+        [
+            NoteStages.addTags, .lightweight(id: "add-tags-again", fromVersion: NoteV1.self, toVersion: NoteV2.self),
+            NoteStages.renameText
+        ]
     }
 }
 private enum UnlistedSchema: SchemaMigrationPlan {
@@ -55,7 +61,9 @@ private enum UnlistedSchema: SchemaMigrationPlan {
 }
 private enum Impostor: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { [NoteV1.self, NoteV2.self] }
-    static var stages: [MigrationStage] { [.lightweight(id: "add-tags", fromVersion: NoteV1Impostor.self, toVersion: NoteV2.self)] }
+    static var stages: [MigrationStage] {
+        [.lightweight(id: "add-tags", fromVersion: NoteV1Impostor.self, toVersion: NoteV2.self)]
+    }
 }
 private enum EndsBeforeTheDocument: SchemaMigrationPlan {
     static var schemas: [any VersionedSchema.Type] { [NoteV1.self, NoteV2.self] }
@@ -64,14 +72,16 @@ private enum EndsBeforeTheDocument: SchemaMigrationPlan {
 
 /// A document whose plan ends with a schema whose model is another type.
 private struct Orphan: CodableDocument {
-    static let contentType = ContentType(identifier: "org.documentkit.test.orphan", mimeType: "application/vnd.documentkit.test.orphan+zip")
+    static let contentType = ContentType(
+        identifier: "org.documentkit.test.orphan", mimeType: "application/vnd.documentkit.test.orphan+zip")
     static var migrationPlan: (any SchemaMigrationPlan.Type)? { EndsBeforeTheDocument.self }
     var text: String
 }
 
 /// A document that declares a schema version its plan does not end with.
 private struct Mismatched: CodableDocument {
-    static let contentType = ContentType(identifier: "org.documentkit.test.mismatched", mimeType: "application/vnd.documentkit.test.mismatched+zip")
+    static let contentType = ContentType(
+        identifier: "org.documentkit.test.mismatched", mimeType: "application/vnd.documentkit.test.mismatched+zip")
     static var migrationPlan: (any SchemaMigrationPlan.Type)? { NotePlan.self }
     static let schemaVersion = SchemaVersion(4, 0, 0)
     var body: String
@@ -110,12 +120,19 @@ private struct Mismatched: CodableDocument {
         Case(Gap.self, "no stage migrates from 2.0.0 to 3.0.0"),
         Case(DuplicateID.self, "two stages have the id 'add-tags'"),
         Case(EmptyID.self, "stage 2 has an empty id"),
-        Case(StagesOutOfOrder.self, "stage 'rename-text' (2.0.0 → 3.0.0) is listed before stage 'add-tags' (1.0.0 → 2.0.0); stages run in the order listed, oldest first"),
-        Case(SkippingStage.self, "stage 'all-at-once' goes from 1.0.0 to 3.0.0, past 2.0.0; a stage goes from one schema to the next"),
+        Case(
+            StagesOutOfOrder.self,
+            "stage 'rename-text' (2.0.0 → 3.0.0) is listed before stage 'add-tags' (1.0.0 → 2.0.0); stages run in the order listed, oldest first"
+        ),
+        Case(
+            SkippingStage.self,
+            "stage 'all-at-once' goes from 1.0.0 to 3.0.0, past 2.0.0; a stage goes from one schema to the next"),
         Case(BackwardStage.self, "stage 'back' goes from 2.0.0 back to 1.0.0"),
         Case(TwoStagesFromOneSchema.self, "stages 'add-tags' and 'add-tags-again' both migrate from 1.0.0"),
-        Case(UnlistedSchema.self, "stage 'rename-text' names schema 3.0.0, which the plan does not list (it lists 1.0.0, 2.0.0)"),
-        Case(Impostor.self, "stage 'add-tags' names NoteV1Impostor for schema 1.0.0, but the plan lists NoteV1"),
+        Case(
+            UnlistedSchema.self,
+            "stage 'rename-text' names schema 3.0.0, which the plan does not list (it lists 1.0.0, 2.0.0)"),
+        Case(Impostor.self, "stage 'add-tags' names NoteV1Impostor for schema 1.0.0, but the plan lists NoteV1")
     ])
     func aWrongPlanIsRefusedSayingWhy(_ wrong: Case) throws {
         let error = try #require(refusal(wrong.plan))
@@ -130,12 +147,14 @@ private struct Mismatched: CodableDocument {
         } throws: { error in
             let error = error as! DocumentKitError
             return error.code == .invalidMigrationPlan
-                && error.message == "migration plan EndsBeforeTheDocument of Orphan ends with NoteV2, whose model is Note, not Orphan"
+                && error.message
+                    == "migration plan EndsBeforeTheDocument of Orphan ends with NoteV2, whose model is Note, not Orphan"
         }
         #expect {
             try Mismatched.migration(from: "1.0.0")
         } throws: { error in
-            (error as! DocumentKitError).message == "migration plan NotePlan of Mismatched ends with schema 3.0.0, but Mismatched writes 4.0.0"
+            (error as! DocumentKitError).message
+                == "migration plan NotePlan of Mismatched ends with schema 3.0.0, but Mismatched writes 4.0.0"
         }
     }
 }

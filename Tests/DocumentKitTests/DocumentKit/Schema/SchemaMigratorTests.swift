@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Whole plans: which stages a stored schema needs, running them, and what is refused.
 @Suite struct SchemaMigratorTests {
@@ -33,14 +34,15 @@ import Testing
         } throws: { error in
             let error = error as! DocumentKitError
             return error.code == .unsupportedFormat && error.exitStatus == 65
-                && error.message == "written with Note schema 4.0.0; this build reads up to 3.0.0; upgrade \(ProcessInfo.processInfo.processName)"
+                && error.message
+                    == "written with Note schema 4.0.0; this build reads up to 3.0.0; upgrade \(ProcessInfo.processInfo.processName)"
         }
     }
 
     @Test(arguments: [
         ("1.5.0", "written with Note schema 1.5.0, which this build does not know (it knows 1.0.0, 2.0.0, 3.0.0)"),
         ("3", "written with Note schema '3', which is not a schema version (major.minor.patch)"),
-        ("", "written with Note schema '', which is not a schema version (major.minor.patch)"),
+        ("", "written with Note schema '', which is not a schema version (major.minor.patch)")
     ])
     func aSchemaThePlanDoesNotListIsRefused(schema: String, message: String) {
         #expect {
@@ -54,14 +56,19 @@ import Testing
     @Test func aDocumentTypeReadsOlderSchemasThroughItsPlan() throws {
         #expect(NoteV3.Note.schemaVersion == SchemaVersion(3, 0, 0), "the plan's last schema")
         #expect(try NoteV3.Note.decode(v1, schema: "1.0.0") == NoteV3.Note(body: "milk", tags: []))
-        #expect(try NoteV3.Note.decode(Data(#"{"body": "b", "tags": []}"#.utf8), schema: "3.0.0") == NoteV3.Note(body: "b", tags: []))
-        #expect(throws: DocumentKitError.self) { try NoteV3.Note.decode(Data(#"{"text": "milk"}"#.utf8), schema: "3.0.0") }
+        #expect(
+            try NoteV3.Note.decode(Data(#"{"body": "b", "tags": []}"#.utf8), schema: "3.0.0")
+                == NoteV3.Note(body: "b", tags: []))
+        #expect(throws: DocumentKitError.self) {
+            try NoteV3.Note.decode(Data(#"{"text": "milk"}"#.utf8), schema: "3.0.0")
+        }
         #expect(throws: DocumentKitError.self) { try NoteV3.Note.decode(v1, schema: "4.0.0") }
     }
 
     @Test func aTypeWithoutAPlanReadsOlderSchemasAsTheyAreAndRefusesNewerOnes() throws {
         struct Plain: CodableDocument, Equatable {
-            static let contentType = ContentType(identifier: "org.documentkit.test.plain", mimeType: "application/vnd.documentkit.test.plain+zip")
+            static let contentType = ContentType(
+                identifier: "org.documentkit.test.plain", mimeType: "application/vnd.documentkit.test.plain+zip")
             static let schemaVersion = SchemaVersion(1, 2, 0)
             var text: String
         }
@@ -70,7 +77,8 @@ import Testing
         #expect {
             try Plain.decode(v1, schema: "1.3.0")
         } throws: { error in
-            (error as! DocumentKitError).message.hasPrefix("written with Plain schema 1.3.0; this build reads up to 1.2.0; upgrade ")
+            (error as! DocumentKitError).message.hasPrefix(
+                "written with Plain schema 1.3.0; this build reads up to 1.2.0; upgrade ")
         }
     }
 }

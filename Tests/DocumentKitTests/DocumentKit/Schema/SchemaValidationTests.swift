@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import Foundation
-@testable import SampleProject
 import Testing
+
+@testable import DocumentKit
+@testable import SampleProject
 
 /// What `validate` says about schemas: an older head is a warning (it migrates), a newer
 /// or unknown schema an error, and an old document its stages refuse is located.
@@ -9,17 +10,25 @@ import Testing
     @Test func anOlderHeadIsAWarningNamingTheStagesAndOldVersionsAreCheckedThroughThem() throws {
         let report = try BundleValidator.validate(Fixtures.sampleDoc("legacy-v2.dkproj"), deep: true)
         #expect(report.valid)
-        #expect(report.findings == [ValidationFinding(
-            "document.schema-version", .warning,
-            "written with schema 2.0.0; this build migrates it to 4.0.0 when reading (v3-task-status, v4-board-and-drafts)",
-            version: 5, remedy: .saveInCurrentSchema)])
+        #expect(
+            report.findings == [
+                ValidationFinding(
+                    "document.schema-version", .warning,
+                    "written with schema 2.0.0; this build migrates it to 4.0.0 when reading (v3-task-status, v4-board-and-drafts)",
+                    version: 5, remedy: .saveInCurrentSchema)
+            ])
         // The library names no command; docctl says its own.
         let printed = try Run.docctl(["validate", Fixtures.sampleDoc("legacy-v2.dkproj").path])
         #expect(printed.output.contains("(v3-task-status, v4-board-and-drafts), and 'docctl migrate' saves it so\n"))
     }
 
-    @Test(arguments: [("1.5.0", "written with Project schema 1.5.0, which this build does not know (it knows 1.0.0, 2.0.0, 3.0.0, 4.0.0)"),
-                      ("3.0", "written with Project schema '3.0', which is not a schema version (major.minor.patch)")])
+    @Test(arguments: [
+        (
+            "1.5.0",
+            "written with Project schema 1.5.0, which this build does not know (it knows 1.0.0, 2.0.0, 3.0.0, 4.0.0)"
+        ),
+        ("3.0", "written with Project schema '3.0', which is not a schema version (major.minor.patch)")
+    ])
     func aSchemaThePlanDoesNotListIsAnError(schema: String, message: String) throws {
         let directory = try TemporaryDirectory()
         let url = try Fixtures.copySampleDoc("small.dkproj", to: directory)
@@ -34,11 +43,13 @@ import Testing
         let directory = try TemporaryDirectory()
         let url = try Fixtures.copySampleDoc("small.dkproj", to: directory)
         // Claims 1.0.0 but uses 3.0.0's field: the first stage refuses it, at its path.
-        try Fixtures.saveVersion(of: url, json: #"{"name": "x", "tasks": [{"title": "a", "status": "done"}]}"#, schema: "1.0.0")
+        try Fixtures.saveVersion(
+            of: url, json: #"{"name": "x", "tasks": [{"title": "a", "status": "done"}]}"#, schema: "1.0.0")
         let findings = try BundleValidator.validate(url, deep: false).findings
         #expect(findings.map(\.code) == ["document.schema-version", "document.schema"])
         #expect(findings.last?.path == "tasks[0].status")
-        #expect(findings.last?.message.hasSuffix("(migrating schema 1.0.0 to 2.0.0, stage 'v2-tags-and-summary')") == true)
+        #expect(
+            findings.last?.message.hasSuffix("(migrating schema 1.0.0 to 2.0.0, stage 'v2-tags-and-summary')") == true)
     }
 
     @Test func restoringAnOlderVersionRecordsItsSchemaAndReadsMigrated() throws {

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 @Suite struct SchemaVersionTests {
     @Test func parsesThreeNumbersAndPrintsThemBack() throws {
@@ -12,8 +13,10 @@ import Testing
         #expect(SchemaVersion("123456789.0.1")?.description == "123456789.0.1")
     }
 
-    @Test(arguments: ["", "1", "1.0", "1.0.0.0", "v1.0.0", "01.0.0", "1.00.0", "1.0.0-beta", "1.0.0+build", " 1.0.0",
-                      "1.0.0 ", "+1.0.0", "-1.0.0", "1..0", "1.0.", "a.b.c", "１.０.０", "1234567890.0.0"])
+    @Test(arguments: [
+        "", "1", "1.0", "1.0.0.0", "v1.0.0", "01.0.0", "1.00.0", "1.0.0-beta", "1.0.0+build", " 1.0.0",
+        "1.0.0 ", "+1.0.0", "-1.0.0", "1..0", "1.0.", "a.b.c", "１.０.０", "1234567890.0.0"
+    ])
     func refusesAnythingElse(text: String) {
         #expect(SchemaVersion(text) == nil, "\(text)")
     }
@@ -29,7 +32,9 @@ import Testing
         let json = try JSONEncoder().encode([SchemaVersion(1, 2, 3)])
         #expect(String(decoding: json, as: UTF8.self) == #"["1.2.3"]"#)
         #expect(try JSONDecoder().decode([SchemaVersion].self, from: json) == [SchemaVersion(1, 2, 3)])
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode([SchemaVersion].self, from: Data(#"["1.2"]"#.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode([SchemaVersion].self, from: Data(#"["1.2"]"#.utf8))
+        }
         #expect(throws: DecodingError.self) { try JSONDecoder().decode([SchemaVersion].self, from: Data("[1]".utf8)) }
     }
 }

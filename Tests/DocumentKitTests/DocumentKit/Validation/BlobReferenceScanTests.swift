@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import Foundation
 import SampleProject
 import Testing
+
+@testable import DocumentKit
 
 /// The byte scan `validate --deep` uses on old versions finds exactly the blob references,
 /// and hands over to the parser when text only looks like one.
@@ -30,7 +31,9 @@ import Testing
         let directory = try TemporaryDirectory()
         // Format 2, whose manifest the damage below edits.
         let url = directory.url.appendingPathComponent("p.dkproj")
-        _ = try BundleEditor.create(at: url, type: Project.self, json: JSONValue.parse(Data(#"{"name": "Garden"}"#.utf8)), metadata: .formatTwo())
+        _ = try BundleEditor.create(
+            at: url, type: Project.self, json: JSONValue.parse(Data(#"{"name": "Garden"}"#.utf8)),
+            metadata: .formatTwo())
         let png = try Fixtures.write(Fixtures.png, to: "t.png", in: directory.url)
         _ = try BundleEditor.attach(png, at: nil, in: url, metadata: .formatTwo())
         _ = try BundleEditor.remove(at: JSONPath(parsing: "thumbnail"), in: url, metadata: .formatTwo())
@@ -61,6 +64,8 @@ import Testing
         let damaged = directory.url.appendingPathComponent("damaged.dkproj")
         #expect(try ExternalTool.python(script, [url.path, damaged.path, treeFile.path]).status == 0)
         let report = try BundleValidator.validate(damaged, deep: true)
-        #expect(report.findings.contains { $0.code == "blob.unresolved" && $0.version == 2 && $0.path == "thumbnail" }, "\(report.findings)")
+        #expect(
+            report.findings.contains { $0.code == "blob.unresolved" && $0.version == 2 && $0.path == "thumbnail" },
+            "\(report.findings)")
     }
 }

@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import Foundation
-@testable import SampleProject
 import Testing
+
+@testable import DocumentKit
+@testable import SampleProject
 
 /// Damage is found and located: each finding names its code, and the entry, version or
 /// JSON path where it is.
@@ -35,7 +36,10 @@ import Testing
         let directory = try TemporaryDirectory()
         let url = try makeBundle(directory)
         let blob = ObjectDigest.of(Fixtures.noise(5_000))
-        try tamper(url.path, "entries['\(blob.entryName)'] = bytes([entries['\(blob.entryName)'][0] ^ 1]) + entries['\(blob.entryName)'][1:]")
+        try tamper(
+            url.path,
+            "entries['\(blob.entryName)'] = bytes([entries['\(blob.entryName)'][0] ^ 1]) + entries['\(blob.entryName)'][1:]"
+        )
         #expect(try findings(url, deep: false).isEmpty, "sizes still agree: only a deep check reads the bytes")
         let found = try findings(url)
         #expect(found.map(\.code) == ["object.digest-mismatch"])
@@ -67,7 +71,9 @@ import Testing
         try tamper(url.path, "manifest['versions'][1]['parents'] = ['f' * 64]")
         let found = try findings(url, deep: false)
         #expect(found.map(\.code).sorted() == ["version.id-mismatch", "version.parent-missing"])
-        #expect(found.first { $0.code == "version.parent-missing" }?.message == "names a parent (ffffffffffff) that is neither in the bundle nor recorded as pruned")
+        #expect(
+            found.first { $0.code == "version.parent-missing" }?.message
+                == "names a parent (ffffffffffff) that is neither in the bundle nor recorded as pruned")
     }
 
     @Test func aFormatOneHistoryIsOneLine() throws {
@@ -85,7 +91,8 @@ import Testing
         let directory = try TemporaryDirectory()
         let url = try makeBundle(directory)
         let bundle = try DocumentBundle(contentsOf: url)
-        let broken = String(decoding: try bundle.headDocumentData(), as: UTF8.self).replacingOccurrences(of: "\"title\" : \"Task 1\"", with: "\"title\" : 7")
+        let broken = String(decoding: try bundle.headDocumentData(), as: UTF8.self).replacingOccurrences(
+            of: "\"title\" : \"Task 1\"", with: "\"title\" : 7")
         try tamper(url.path, "entries['document.json'] = \(JSONValue.string(broken).jsonText(pretty: false)).encode()")
         let found = try findings(url, deep: false)
         #expect(found.contains { $0.code == "document.stale" })
@@ -101,7 +108,8 @@ import Testing
         let blob = ObjectDigest.of(Fixtures.noise(5_000))
         let document = String(decoding: try DocumentBundle(contentsOf: url).headDocumentData(), as: UTF8.self)
             .replacingOccurrences(of: blob.hex, with: String(repeating: "e", count: 64))
-        try tamper(url.path, "entries['document.json'] = \(JSONValue.string(document).jsonText(pretty: false)).encode()")
+        try tamper(
+            url.path, "entries['document.json'] = \(JSONValue.string(document).jsonText(pretty: false)).encode()")
         let found = try findings(url, deep: false)
         #expect(found.contains { $0.code == "blob.unresolved" && $0.path == "thumbnail" })
     }
@@ -123,7 +131,7 @@ import Testing
         "manifest['versions'][1]['changes']['paths'] = []",
         "manifest['versions'][1]['changes']['omitted'] = 3",
         "manifest['versions'][1]['changes']['paths'][0]['kind'] = 'removed'",
-        "manifest['versions'][0]['changes'] = manifest['versions'][1]['changes']",
+        "manifest['versions'][0]['changes'] = manifest['versions'][1]['changes']"
     ])
     func recordedChangesThatTheTreesDoNotGiveAreCaught(_ edit: String) throws {
         let directory = try TemporaryDirectory()
@@ -141,17 +149,20 @@ import Testing
     @Test func aMemberTheFormatDoesNotDefineIsCaught() throws {
         let directory = try TemporaryDirectory()
         let url = try makeBundleAddingABlob(directory)
-        try tamper(url.path, """
+        try tamper(
+            url.path,
+            """
             manifest['versions'][1]['note'] = 'approved by the board'
             manifest['versions'][1]['changes']['blobs'][0]['name'] = 'thumb.png'
             manifest['versions'][0]['signature'] = {'key': 'k', 'value': 'v', 'by': 'ada'}
             """)
         let found = try findings(url, deep: false)
         #expect(found.map(\.code) == ["version.signature-invalid", "version.unknown-member", "version.unknown-member"])
-        #expect(found.filter { $0.code == "version.unknown-member" }.map(\.message) == [
-            "its record has a member the format does not define (signature.by), which neither its id nor a signature covers",
-            "its record has members the format does not define (note, changes.blobs[0].name), which neither its id nor a signature covers",
-        ])
+        #expect(
+            found.filter { $0.code == "version.unknown-member" }.map(\.message) == [
+                "its record has a member the format does not define (signature.by), which neither its id nor a signature covers",
+                "its record has members the format does not define (note, changes.blobs[0].name), which neither its id nor a signature covers"
+            ])
         #expect(found.filter { $0.code == "version.unknown-member" }.map(\.version) == [1, 2])
     }
 
@@ -166,7 +177,9 @@ import Testing
         #expect(formats.dropLast().allSatisfy { $0 == 1 } && formats.last == 2)
         #expect(try findings(url).isEmpty)
         // A format-1 record (numbered by its place, its id right) whose parent is the format-2 head.
-        try tamper(url.path, """
+        try tamper(
+            url.path,
+            """
             head = manifest['versions'][-1]
             record = {k: head[k] for k in ['created', 'author', 'message', 'schema', 'tree', 'writer']}
             record.update(number=len(manifest['versions']) + 1, parents=[head['id']])

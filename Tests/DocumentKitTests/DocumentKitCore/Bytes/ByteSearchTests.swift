@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import DocumentKitCore
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// Where an id appears in a document's text: what a removal reads to find the records
 /// that name the removed one.

@@ -1,7 +1,8 @@
-@testable import DocumentKit
 import Foundation
 import SampleProject
 import Testing
+
+@testable import DocumentKit
 
 /// What a program chooses reaches the library as a `DocumentKitConfiguration` value, not
 /// through process-wide settings (issue 26): two configurations are in force at once in one
@@ -29,23 +30,32 @@ import Testing
         async let one: Void = early.apply {
             for save in 0..<6 {
                 _ = try await BlockingWork.run {
-                    try BundleEditor.set(.string("Alpha \(save)"), at: JSONPath(parsing: "name"), in: first, metadata: SaveMetadata(author: "a"))
+                    try BundleEditor.set(
+                        .string("Alpha \(save)"), at: JSONPath(parsing: "name"), in: first,
+                        metadata: SaveMetadata(author: "a"))
                 }
             }
         }
         async let two: Void = late.apply {
             for save in 0..<2 {
                 _ = try await BlockingWork.run {
-                    try BundleEditor.set(.string("Omega \(save)"), at: JSONPath(parsing: "name"), in: second, metadata: SaveMetadata(author: "b"))
+                    try BundleEditor.set(
+                        .string("Omega \(save)"), at: JSONPath(parsing: "name"), in: second,
+                        metadata: SaveMetadata(author: "b"))
                 }
             }
         }
         _ = try await (one, two)
-        #expect(try DocumentBundle(contentsOf: first).headVersion.created == DocumentDates.parse("2026-01-01T00:00:00Z"))
-        #expect(try DocumentBundle(contentsOf: second).headVersion.created == DocumentDates.parse("2030-06-01T12:00:00Z"))
+        #expect(
+            try DocumentBundle(contentsOf: first).headVersion.created == DocumentDates.parse("2026-01-01T00:00:00Z"))
+        #expect(
+            try DocumentBundle(contentsOf: second).headVersion.created == DocumentDates.parse("2030-06-01T12:00:00Z"))
         // Each meter counted its own saves, six and two of about the same size, and none of
         // the other's (had both counted all, they would be equal; had one, the other zero).
-        let stored = (try #require(early.workMeter).snapshot[.storedBytes] ?? 0, try #require(late.workMeter).snapshot[.storedBytes] ?? 0)
+        let stored = (
+            try #require(early.workMeter).snapshot[.storedBytes] ?? 0,
+            try #require(late.workMeter).snapshot[.storedBytes] ?? 0
+        )
         #expect(stored.1 > 0)
         #expect(stored.0 > 2 * stored.1, "\(stored)")
         // Outside both, the bootstrapped configuration of the tests is in force again.
@@ -60,7 +70,8 @@ import Testing
         let impatient = Self.configuration(now: "2026-01-01T00:00:00Z", timeout: 0.2)
         let refused = #expect(throws: DocumentKitError.self) {
             try impatient.apply {
-                try BundleEditor.set(.string("x"), at: JSONPath(parsing: "name"), in: url, metadata: SaveMetadata(author: "a"))
+                try BundleEditor.set(
+                    .string("x"), at: JSONPath(parsing: "name"), in: url, metadata: SaveMetadata(author: "a"))
             }
         }
         #expect(refused?.code == .conflict)
@@ -70,7 +81,8 @@ import Testing
         let saved = DispatchSemaphore(value: 0)
         WorkContext.current.detachThread {
             try? patient.apply {
-                _ = try BundleEditor.set(.string("Waited"), at: JSONPath(parsing: "name"), in: url, metadata: SaveMetadata(author: "a"))
+                _ = try BundleEditor.set(
+                    .string("Waited"), at: JSONPath(parsing: "name"), in: url, metadata: SaveMetadata(author: "a"))
             }
             saved.signal()
         }

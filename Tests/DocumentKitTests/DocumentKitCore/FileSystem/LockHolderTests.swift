@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// The holder of a bundle's writer lock, as `/proc/locks` names it, for the note a waiting
 /// writer prints.
@@ -29,7 +30,8 @@ import Testing
         let directory = try TemporaryDirectory()
         try Data("x".utf8).write(to: directory.url.appendingPathComponent("a"))
         try Data("y".utf8).write(to: directory.url.appendingPathComponent("b"))
-        let a = try OpenFile.forReading(directory.path("a")), b = try OpenFile.forReading(directory.path("b"))
+        let a = try OpenFile.forReading(directory.path("a"))
+        let b = try OpenFile.forReading(directory.path("b"))
         #expect(a.tryLock())
         defer { a.unlock() }
         #expect(LockHolder.of(try b.status()) == nil)

@@ -1,6 +1,7 @@
-@testable import DocumentKit
 import Foundation
 import Testing
+
+@testable import DocumentKit
 
 /// The file helpers under the stored-zip writer and reader: range copies and output with holes.
 @Suite struct POSIXFileTests {
