@@ -169,7 +169,10 @@ private struct CentralRecord {
         guard resolved.compressed == resolved.uncompressed else {
             throw ArchiveError(
                 .malformed,
-                "the stored entry's compressed size \(resolved.compressed) differs from its size \(resolved.uncompressed)"
+                """
+                the stored entry's compressed size \(resolved.compressed) differs from its size \
+                \(resolved.uncompressed)
+                """
             )
         }
         let headerSize = UInt64(

@@ -68,7 +68,10 @@ extension StoredZipReader {
         guard computed == entry.crc32 else {
             throw ArchiveError(
                 .checksumMismatch,
-                "the data's CRC-32 is 0x\(Self.hexadecimal(computed)); the archive records 0x\(Self.hexadecimal(entry.crc32))",
+                """
+                the data's CRC-32 is 0x\(Self.hexadecimal(computed)); the archive records \
+                0x\(Self.hexadecimal(entry.crc32))
+                """,
                 path: path, entry: entry.name)
         }
     }

@@ -54,7 +54,10 @@ extension StoredZipReader {
             guard flags & refused == 0, method == StoredZip.methodStored else {
                 throw ArchiveError(
                     .malformed,
-                    "the local header (flags 0x\(Self.hexadecimal(flags)), method \(method)) disagrees with the central directory"
+                    """
+                    the local header (flags 0x\(Self.hexadecimal(flags)), method \(method)) disagrees with the \
+                    central directory
+                    """
                 )
             }
             let disagreement = ArchiveError(
@@ -68,7 +71,11 @@ extension StoredZipReader {
                 guard allowingStaleName else {
                     throw ArchiveError(
                         .malformed,
-                        "the local header carries a superseded entry's name, '\(String(decoding: name, as: UTF8.self))': readers that walk local headers from the start of the file do not see the entry"
+                        """
+                        the local header carries a superseded entry's name, \
+                        '\(String(decoding: name, as: UTF8.self))': readers that walk local headers from the start \
+                        of the file do not see the entry
+                        """
                     )
                 }
             }
@@ -85,13 +92,19 @@ extension StoredZipReader {
             guard sizes.compressed == entry.size, sizes.uncompressed == entry.size else {
                 throw ArchiveError(
                     .malformed,
-                    "the local header's sizes (\(sizes.compressed), \(sizes.uncompressed)) disagree with the central directory's \(entry.size)"
+                    """
+                    the local header's sizes (\(sizes.compressed), \(sizes.uncompressed)) disagree with the \
+                    central directory's \(entry.size)
+                    """
                 )
             }
             guard crc32 == entry.crc32 else {
                 throw ArchiveError(
                     .malformed,
-                    "the local header's CRC-32 0x\(Self.hexadecimal(crc32)) disagrees with the central directory's 0x\(Self.hexadecimal(entry.crc32))"
+                    """
+                    the local header's CRC-32 0x\(Self.hexadecimal(crc32)) disagrees with the central directory's \
+                    0x\(Self.hexadecimal(entry.crc32))
+                    """
                 )
             }
         } catch let error as ArchiveError {

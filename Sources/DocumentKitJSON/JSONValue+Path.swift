@@ -253,7 +253,10 @@ extension JSONValue {
                 throw Missing(
                     path: path,
                     detail:
-                        "index \(index) is out of range (the array has \(elements.count) element\(elements.count == 1 ? "" : "s"))"
+                        """
+                        index \(index) is out of range (the array has \(elements.count) \
+                        element\(elements.count == 1 ? "" : "s"))
+                        """
                 )
             }
             return resolved

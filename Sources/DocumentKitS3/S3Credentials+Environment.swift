@@ -32,7 +32,10 @@ extension S3Credentials {
         }
         throw DocumentKitError(
             .missingInput,
-            "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or write them in \(path ?? "~/.aws/credentials")"
+            """
+            no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or write them in \
+            \(path ?? "~/.aws/credentials")
+            """
         )
     }
 

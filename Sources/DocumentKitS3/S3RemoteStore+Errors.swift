@@ -19,7 +19,11 @@ extension S3RemoteStore {
             if error.isAccessDenied {
                 return DocumentKitError(
                     .accessDenied,
-                    "the service refused the credentials (\(error.answer)) on \(asked)\(error.notes): check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or ~/.aws/credentials) and the keys' permissions on the bucket",
+                    """
+                    the service refused the credentials (\(error.answer)) on \(asked)\(error.notes): check \
+                    AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or ~/.aws/credentials) and the keys' permissions \
+                    on the bucket
+                    """,
                     path: remote)
             }
             if code == "NoSuchBucket" {

@@ -48,7 +48,10 @@ public struct SigV4Signer: Sendable {
             HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: signingKey(day: day)))
         var result = signed
         result["authorization"] =
-            "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(scope),SignedHeaders=\(names.joined(separator: ";")),Signature=\(signature)"
+            """
+            AWS4-HMAC-SHA256 \
+            Credential=\(credentials.accessKeyID)/\(scope),SignedHeaders=\(names.joined(separator: ";")),Signature=\(signature)
+            """
         return result
     }
 

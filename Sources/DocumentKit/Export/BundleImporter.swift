@@ -131,7 +131,10 @@ public enum BundleImporter {
             try checkedJSON(try documentText(regularFile(documentURL)), blobs: files.url(of:)) { absent in
                 DocumentKitError(
                     .malformedInput,
-                    "refers to blob \(absent[0].digest.prefix(12)), but \(VersionLayout.blobsFolder)/\(absent[0].digest) is missing",
+                    """
+                    refers to blob \(absent[0].digest.prefix(12)), but \
+                    \(VersionLayout.blobsFolder)/\(absent[0].digest) is missing
+                    """,
                     path: documentURL.relativePath, location: absent[0].path.description)
             }
         }

@@ -18,7 +18,10 @@ extension VersionFilter {
         if let date = ago(trimmed, now: now) { return date }
         throw DocumentKitError(
             .usage,
-            "expected a date (2026-03-01), a date-time (2026-03-01T09:30:00Z), today, yesterday or N.UNITS.ago (2.weeks.ago)"
+            """
+            expected a date (2026-03-01), a date-time (2026-03-01T09:30:00Z), today, yesterday or N.UNITS.ago \
+            (2.weeks.ago)
+            """
         )
     }
 

@@ -55,7 +55,10 @@ struct ArchivedHistory {
             guard tree == record.tree else {
                 throw DocumentKitError(
                     .malformedInput,
-                    "its files are not the tree its record names (\(record.tree.short)…): they were changed after they were archived",
+                    """
+                    its files are not the tree its record names (\(record.tree.short)…): they were changed after \
+                    they were archived
+                    """,
                     location: name)
             }
             guard seen.insert(record.id).inserted else {

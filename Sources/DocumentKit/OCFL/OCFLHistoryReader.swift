@@ -68,7 +68,10 @@ final class OCFLHistoryReader {
         guard reader.firstPlace == UInt64(places.lowerBound), reader.versionCount == places.count else {
             throw DocumentKitError(
                 .malformedInput,
-                "segment '\(name)' holds \(reader.versionCount) versions from place \(reader.firstPlace), not what its name says",
+                """
+                segment '\(name)' holds \(reader.versionCount) versions from place \(reader.firstPlace), not what \
+                its name says
+                """,
                 location: object.inventory.head)
         }
         segments.append((name, places, reader))

@@ -44,7 +44,10 @@ enum OCFLStorageRoot {
         guard layout?.extension == layoutName, config == Layout() else {
             throw DocumentKitError(
                 .cannotCreateOutput,
-                "an OCFL storage root whose layout is not \(layoutName) with tupleSize 3 and numberOfTuples 3 (\(layoutFile), \(layoutConfigPath)); DocumentKit archives only into that layout",
+                """
+                an OCFL storage root whose layout is not \(layoutName) with tupleSize 3 and numberOfTuples 3 \
+                (\(layoutFile), \(layoutConfigPath)); DocumentKit archives only into that layout
+                """,
                 path: storage.displayPath)
         }
     }
@@ -57,7 +60,10 @@ enum OCFLStorageRoot {
         let declaration = LayoutDeclaration(
             extension: layoutName,
             description:
-                "Hashed N-tuple Storage Layout: sha256 of the object id, 3 tuples of 3 hex digits, then the whole digest"
+                """
+                Hashed N-tuple Storage Layout: sha256 of the object id, 3 tuples of 3 hex digits, then the whole \
+                digest
+                """
         )
         return [
             (layoutConfigPath, try encoder.encode(Layout()) + Data("\n".utf8)),

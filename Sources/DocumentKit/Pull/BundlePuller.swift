@@ -93,7 +93,10 @@ public enum BundlePuller {
                 guard ours.contentTypeIdentifier == theirs.contentTypeIdentifier else {
                     throw DocumentKitError(
                         .invalidDocument,
-                        "holds \(ours.contentTypeIdentifier), \(other.relativePath) holds \(theirs.contentTypeIdentifier); nothing was pulled",
+                        """
+                        holds \(ours.contentTypeIdentifier), \(other.relativePath) holds \
+                        \(theirs.contentTypeIdentifier); nothing was pulled
+                        """,
                         path: url.relativePath)
                 }
                 let plan = try PullPlan(ours: ours, theirs: theirs, otherName: otherName)

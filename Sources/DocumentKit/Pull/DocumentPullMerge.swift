@@ -64,7 +64,10 @@ struct DocumentPullMerge {
             guard schemas.count == 1 else {
                 throw DocumentKitError(
                     .unsupportedFormat,
-                    "holds \(ours.contentTypeIdentifier), a type this build does not know, in schemas \(schemas.sorted().joined(separator: ", ")): only a build that can migrate them can merge them",
+                    """
+                    holds \(ours.contentTypeIdentifier), a type this build does not know, in schemas \
+                    \(schemas.sorted().joined(separator: ", ")): only a build that can migrate them can merge them
+                    """,
                     path: url.relativePath)
             }
             let texts = try sides.map { try JSONValue.parse($0.1.documentDataForParsing(of: $0.0)) }

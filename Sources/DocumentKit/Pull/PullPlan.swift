@@ -89,12 +89,19 @@ struct PullPlan {
             guard everOurs.isDisjoint(with: everTheirs) else {
                 throw DocumentKitError(
                     .invalidDocument,
-                    "and \(other) have both changed since the last version they share, which this copy has pruned (its oldest version is \(ourManifest.versions.first?.number ?? 0)), so there is nothing to merge against; nothing was pulled",
+                    """
+                    and \(other) have both changed since the last version they share, which this copy has pruned \
+                    (its oldest version is \(ourManifest.versions.first?.number ?? 0)), so there is nothing to \
+                    merge against; nothing was pulled
+                    """,
                     path: ours.url.relativePath)
             }
             throw DocumentKitError(
                 .invalidDocument,
-                "shares no version with \(other): they are two projects, not two copies of one (no common ancestor); nothing was pulled",
+                """
+                shares no version with \(other): they are two projects, not two copies of one (no common \
+                ancestor); nothing was pulled
+                """,
                 path: ours.url.relativePath)
         }
         // Each list has every version after its parents, so the last common version in
@@ -106,7 +113,10 @@ struct PullPlan {
         } else {
             throw DocumentKitError(
                 .invalidDocument,
-                "and \(other) last shared versions both copies have pruned, so there is nothing to merge against; nothing was pulled",
+                """
+                and \(other) last shared versions both copies have pruned, so there is nothing to merge against; \
+                nothing was pulled
+                """,
                 path: ours.url.relativePath)
         }
         kind = .merge

@@ -56,7 +56,10 @@ final class ResolutionPaths {
         if let contradiction {
             throw DocumentKitError(
                 .usage,
-                "'\(contradiction.first)' and '\(contradiction.second)' both name the conflict at \(contradiction.conflict) and choose different sides; nothing was written"
+                """
+                '\(contradiction.first)' and '\(contradiction.second)' both name the conflict at \
+                \(contradiction.conflict) and choose different sides; nothing was written
+                """
             )
         }
         guard let unused = requested.first(where: { !used.contains($0.text) }) else { return }

@@ -95,7 +95,10 @@ public enum OCFLArchiver {
             let name = OCFLInventory.versionName(archived.firstIndex(of: foreign)! + 1)
             throw DocumentKitError(
                 .malformedInput,
-                "its history diverged from the archived object's: the object's \(name) (bundle version \(String(foreign.prefix(12)))) is neither in the bundle nor pruned from it",
+                """
+                its history diverged from the archived object's: the object's \(name) (bundle version \
+                \(String(foreign.prefix(12)))) is neither in the bundle nor pruned from it
+                """,
                 path: bundlePath, remedy: .archiveACopyHoldingIt)
         }
         var known = Set(archived)
@@ -105,7 +108,11 @@ public enum OCFLArchiver {
                 guard isNewObject, try bundle.manifest.pruned.contains(parent) else {
                     throw DocumentKitError(
                         .malformedInput,
-                        "version \(version.number) (\(version.shortID))'s parent \(String(parent.prefix(12))) is not in the archived object: it was pruned before it was archived, so the object cannot hold its successors in order",
+                        """
+                        version \(version.number) (\(version.shortID))'s parent \(String(parent.prefix(12))) is \
+                        not in the archived object: it was pruned before it was archived, so the object cannot \
+                        hold its successors in order
+                        """,
                         path: bundlePath)
                 }
             }

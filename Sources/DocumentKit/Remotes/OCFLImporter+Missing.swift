@@ -24,7 +24,10 @@ extension OCFLImporter {
             guard inventory.id.hasPrefix("documentkit:") else {
                 throw DocumentKitError(
                     .malformedInput,
-                    "the object \(inventory.id) was not archived by DocumentKit (its id does not start with documentkit:)"
+                    """
+                    the object \(inventory.id) was not archived by DocumentKit (its id does not start with \
+                    documentkit:)
+                    """
                 )
             }
             if inventory.headLayout == .history {

@@ -71,7 +71,10 @@ public enum OCFLImporter {
             guard object.inventory.id.hasPrefix("documentkit:") else {
                 throw DocumentKitError(
                     .malformedInput,
-                    "the object \(object.inventory.id) was not archived by DocumentKit (its id does not start with documentkit:)"
+                    """
+                    the object \(object.inventory.id) was not archived by DocumentKit (its id does not start with \
+                    documentkit:)
+                    """
                 )
             }
             return object

@@ -104,7 +104,11 @@ public enum RemotePusher {
                 throw archiving
                     ? DocumentKitError(
                         .malformedInput,
-                        "its history diverged from the archived object's: the object's head \(inventory.head) (bundle version \(reader.manifest.head.prefix(12))) is neither in the bundle nor pruned from it",
+                        """
+                        its history diverged from the archived object's: the object's head \(inventory.head) \
+                        (bundle version \(reader.manifest.head.prefix(12))) is neither in the bundle nor pruned \
+                        from it
+                        """,
                         path: bundlePath,
                         remedy: .archiveACopyHoldingIt)
                     : behind(remote, inventory, versions: "versions", bundlePath: bundlePath)
@@ -210,7 +214,10 @@ public enum RemotePusher {
         guard committed else {
             throw DocumentKitError(
                 .conflict,
-                "\(remote.displayPath) changed while this push ran (another push moved its head first); nothing was pushed",
+                """
+                \(remote.displayPath) changed while this push ran (another push moved its head first); nothing was \
+                pushed
+                """,
                 path: bundlePath, remedy: .pullFirst(bundle: bundlePath, remote: remote.displayPath))
         }
         return Result(
@@ -231,7 +238,10 @@ public enum RemotePusher {
         ].compactMap { $0 }
         return DocumentKitError(
             .conflict,
-            "\(remote.displayPath) has \(versions) this bundle lacks, up to its \(inventory.head) (\(about.joined(separator: ", ")))",
+            """
+            \(remote.displayPath) has \(versions) this bundle lacks, up to its \(inventory.head) \
+            (\(about.joined(separator: ", ")))
+            """,
             path: bundlePath, remedy: .pullFirst(bundle: bundlePath, remote: remote.displayPath))
     }
 

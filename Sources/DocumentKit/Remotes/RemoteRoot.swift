@@ -61,7 +61,10 @@ enum RemoteRoot {
             let by = head.user.map { " by \($0.name)" } ?? ""
             let message = (head.message ?? "").isEmpty ? "" : ": \"\(head.message!)\""
             return
-                "\(inventory.id)\(name.map { " \"\($0)\"" } ?? "") (head \(inventory.head), \(head.created)\(by)\(message))"
+                """
+                \(inventory.id)\(name.map { " \"\($0)\"" } ?? "") (head \(inventory.head), \
+                \(head.created)\(by)\(message))
+                """
         }
     }
 

@@ -101,7 +101,11 @@ package struct BundleSaver {
         let now = bundle.headVersion
         throw DocumentKitError(
             .conflict,
-            "changed since it was opened: opened at version \(opened.map { "\($0.number) (\($0.shortID))" } ?? String(expectedHead.prefix(12))), now at version \(now.number) (\(now.shortID)); nothing was \(done)",
+            """
+            changed since it was opened: opened at version \
+            \(opened.map { "\($0.number) (\($0.shortID))" } ?? String(expectedHead.prefix(12))), now at version \
+            \(now.number) (\(now.shortID)); nothing was \(done)
+            """,
             path: url.relativePath)
     }
 }

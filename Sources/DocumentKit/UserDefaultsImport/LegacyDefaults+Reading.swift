@@ -60,7 +60,10 @@ extension LegacyDefaults {
             }
             throw DocumentKitError(
                 .malformedInput,
-                "expected a dictionary of defaults at the top level, found \(LegacyDefaultsValue(propertyList: object).found)"
+                """
+                expected a dictionary of defaults at the top level, found \
+                \(LegacyDefaultsValue(propertyList: object).found)
+                """
             )
         }
         return Domain(

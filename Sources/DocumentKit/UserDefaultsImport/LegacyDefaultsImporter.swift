@@ -106,7 +106,10 @@ public enum LegacyDefaultsImporter {
                 else {
                     throw DocumentKitError(
                         .unsupportedFormat,
-                        "holds \(context.documentType?.contentType.identifier ?? "unregistered") documents; legacy defaults are imported into \(type.contentType.identifier) documents only"
+                        """
+                        holds \(context.documentType?.contentType.identifier ?? "unregistered") documents; legacy \
+                        defaults are imported into \(type.contentType.identifier) documents only
+                        """
                     )
                 }
                 (report.draftsAdded, report.draftsAlreadyPresent) = try add(

@@ -34,7 +34,10 @@ extension ValidationPass {
         if expected != recorded {
             report(
                 "version.changes-mismatch",
-                "its recorded changes are not what its tree and its first parent's give (\(Self.summary(recorded)) recorded, \(Self.summary(expected)) found): the record was altered",
+                """
+                its recorded changes are not what its tree and its first parent's give (\(Self.summary(recorded)) \
+                recorded, \(Self.summary(expected)) found): the record was altered
+                """,
                 version: version.number)
         }
     }

@@ -121,7 +121,10 @@ extension ValidationPass {
                     old.findings[version.number, default: []].append(
                         ValidationFinding(
                             "document.unreadable", .error,
-                            "the version's document.json cannot be read: \((error as? DocumentKitError)?.message ?? "\(error)")",
+                            """
+                            the version's document.json cannot be read: \
+                            \((error as? DocumentKitError)?.message ?? "\(error)")
+                            """,
                             version: version.number))
                 }
                 continue

@@ -30,7 +30,10 @@ extension ValidationPass {
         if !unknown.isEmpty {
             report(
                 "version.unknown-member",
-                "its record has \(unknown.count == 1 ? "a member" : "members") the format does not define (\(unknown.joined(separator: ", "))), which neither its id nor a signature covers",
+                """
+                its record has \(unknown.count == 1 ? "a member" : "members") the format does not define \
+                (\(unknown.joined(separator: ", "))), which neither its id nor a signature covers
+                """,
                 version: version)
         }
     }

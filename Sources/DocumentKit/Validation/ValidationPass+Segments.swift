@@ -104,7 +104,10 @@ extension ValidationPass {
         guard listed != recorded else { return }
         report(
             "manifest.counts",
-            "manifest.json counts \(recorded.count) objects of \(recorded.bytes) bytes (\(recorded.storedBytes) stored); the history holds \(listed.count) of \(listed.bytes) (\(listed.storedBytes) stored)",
+            """
+            manifest.json counts \(recorded.count) objects of \(recorded.bytes) bytes (\(recorded.storedBytes) \
+            stored); the history holds \(listed.count) of \(listed.bytes) (\(listed.storedBytes) stored)
+            """,
             entry: BundleEntry.manifest)
     }
 }

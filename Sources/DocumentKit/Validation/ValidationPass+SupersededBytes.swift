@@ -20,12 +20,20 @@ extension ValidationPass {
             case .entry(let name, let offset):
                 report(
                     "bundle.stale-readable", .warning,
-                    "superseded bytes at byte \(offset) hold a local header named '\(name)': streaming readers, which walk local headers from the start of the file, would read it as that entry and get stale data; \(remedy)",
+                    """
+                    superseded bytes at byte \(offset) hold a local header named '\(name)': streaming readers, \
+                    which walk local headers from the start of the file, would read it as that entry and get stale \
+                    data; \(remedy)
+                    """,
                     remedy: .writeCompactCopy)
             case .directory(let offset):
                 report(
                     "bundle.stale-readable", .warning,
-                    "superseded bytes at byte \(offset) hold an old central directory: streaming readers, which walk local headers from the start of the file, would stop there and miss the entries saved after it; \(remedy)",
+                    """
+                    superseded bytes at byte \(offset) hold an old central directory: streaming readers, which \
+                    walk local headers from the start of the file, would stop there and miss the entries saved \
+                    after it; \(remedy)
+                    """,
                     remedy: .writeCompactCopy)
             }
         }

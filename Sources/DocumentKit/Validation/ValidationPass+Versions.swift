@@ -63,7 +63,10 @@ extension ValidationPass {
         if recorded != version.number {
             report(
                 "version.order",
-                "its record says version \(recorded), but it is version \(version.number) of the history (a version was added, removed or moved)",
+                """
+                its record says version \(recorded), but it is version \(version.number) of the history (a version \
+                was added, removed or moved)
+                """,
                 version: version.number)
         }
         if let previous, version.parents != [previous.id] {

@@ -59,7 +59,10 @@ package struct ValidationPass {
         if bundle.unfinishedAppendBytes > 0 {
             report(
                 "bundle.unfinished-save", .warning,
-                "a save that did not finish (it is running, or was killed) left \(bundle.unfinishedAppendBytes) bytes after the bundle's end; readers ignore them and the next save removes them"
+                """
+                a save that did not finish (it is running, or was killed) left \(bundle.unfinishedAppendBytes) \
+                bytes after the bundle's end; readers ignore them and the next save removes them
+                """
             )
         }
         // The quick check of a format-3 history checks the head first, in memory no other
@@ -130,7 +133,10 @@ package struct ValidationPass {
         where checkTree(version.tree, version: version.number, path: "") > bundle.limits.maxTreeEntries {
             report(
                 "tree.too-large",
-                "the version's tree holds more than \(bundle.limits.maxTreeEntries) files and folders (a folder named twice counts twice)",
+                """
+                the version's tree holds more than \(bundle.limits.maxTreeEntries) files and folders (a folder \
+                named twice counts twice)
+                """,
                 version: version.number)
         }
         checkHeadDocument()
@@ -410,7 +416,10 @@ package struct ValidationPass {
             let stages = migration.stages.isEmpty ? "" : " (\(migration.stages.map(\.id).joined(separator: ", ")))"
             report(
                 "document.schema-version", .warning,
-                "written with schema \(migration.from); this build migrates it to \(migration.to) when reading\(stages)",
+                """
+                written with schema \(migration.from); this build migrates it to \(migration.to) when \
+                reading\(stages)
+                """,
                 version: version.number, remedy: .saveInCurrentSchema)
         }
         return true

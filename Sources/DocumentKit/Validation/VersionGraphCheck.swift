@@ -46,7 +46,10 @@ struct VersionGraphCheck {
         if parents.count > 2 || (recordFormat == 1 && parents.count > 1) {
             report(
                 "version.parents",
-                "names \(parents.count) parents; a version has at most \(recordFormat == 1 ? "one (format-1 record)" : "two (a merge)")",
+                """
+                names \(parents.count) parents; a version has at most \
+                \(recordFormat == 1 ? "one (format-1 record)" : "two (a merge)")
+                """,
                 number)
         }
         // The first version may be held beside pruned ids: a pull lists the parents the
@@ -64,7 +67,10 @@ struct VersionGraphCheck {
         if recordFormat == 1, let parent = parents.first(where: { seen.contains($0) && !formatOneIDs.contains($0) }) {
             report(
                 "version.record-format",
-                "is a format-1 record whose parent \(parent.prefix(12)) is a format-2 record; format-1 records come only before format-2 ones",
+                """
+                is a format-1 record whose parent \(parent.prefix(12)) is a format-2 record; format-1 records come \
+                only before format-2 ones
+                """,
                 number)
         }
         if recordFormat == 1 { formatOneIDs.insert(id) }
@@ -84,14 +90,20 @@ struct VersionGraphCheck {
                         Finding(
                             code: "version.parent-order",
                             message:
-                                "names version \(number) (\(parent.prefix(12))) as its parent, which comes after it: a version must follow its parents, so parents cannot form a cycle",
+                                """
+                                names version \(number) (\(parent.prefix(12))) as its parent, which comes after \
+                                it: a version must follow its parents, so parents cannot form a cycle
+                                """,
                             version: child))
                 } else {
                     late.append(
                         Finding(
                             code: "version.parent-missing",
                             message:
-                                "names a parent (\(parent.prefix(12))) that is neither in the bundle nor recorded as pruned",
+                                """
+                                names a parent (\(parent.prefix(12))) that is neither in the bundle nor recorded \
+                                as pruned
+                                """,
                             version: child))
                 }
             }

@@ -40,7 +40,10 @@ extension DocumentTool {
             let files = "\(result.filesStored) file\(result.filesStored == 1 ? "" : "s")"
             if dryRun.dryRun {
                 return Console.print(
-                    "would archive \(target.bundle) to \(root): object \(result.objectID), \(versions), \(files) (\(Console.bytes(result.bytesStored))) to store; nothing was written"
+                    """
+                    would archive \(target.bundle) to \(root): object \(result.objectID), \(versions), \(files) \
+                    (\(Console.bytes(result.bytesStored))) to store; nothing was written
+                    """
                 )
             }
             Console.print(

@@ -8,7 +8,12 @@ extension DocumentTool {
             commandName: "attach",
             abstract: "Store a file as a blob and refer to it from the document, as one new version.",
             discussion:
-                "Without --as, a project's attachment becomes its thumbnail; any other goes where --as names a place for a blob, such as a task's attachments: --as 'tasks[0].attachments[+]'. FILE - reads standard input, with --name naming it; the blob's media type is guessed from its name unless --media-type gives it."
+                """
+                Without --as, a project's attachment becomes its thumbnail; any other goes where --as names a \
+                place for a blob, such as a task's attachments: --as 'tasks[0].attachments[+]'. FILE - reads \
+                standard input, with --name naming it; the blob's media type is guessed from its name unless \
+                --media-type gives it.
+                """
         )
 
         @OptionGroup var target: BundleArgument

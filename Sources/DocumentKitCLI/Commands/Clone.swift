@@ -46,7 +46,10 @@ extension DocumentTool {
                     return try Console.printJSON(PlannedImport(objectID: plan.objectID, versions: plan.versions))
                 }
                 return Console.print(
-                    "would clone \(remote) into \(output ?? "a bundle named after the project"): object \(plan.objectID), \(plan.versions) version\(plan.versions == 1 ? "" : "s"); nothing was written"
+                    """
+                    would clone \(remote) into \(output ?? "a bundle named after the project"): object \
+                    \(plan.objectID), \(plan.versions) version\(plan.versions == 1 ? "" : "s"); nothing was written
+                    """
                 )
             }
             let bundle: URL
@@ -70,7 +73,10 @@ extension DocumentTool {
             let written = output ?? bundle.lastPathComponent
             if options.json { return try Console.printJSON(CloneReport(result: result, retries: store.retries)) }
             Console.print(
-                "cloned \(remote) into \(written): \(result.versions) version\(result.versions == 1 ? "" : "s"), head \(result.head.prefix(12))"
+                """
+                cloned \(remote) into \(written): \(result.versions) version\(result.versions == 1 ? "" : "s"), \
+                head \(result.head.prefix(12))
+                """
             )
         }
     }

@@ -29,7 +29,10 @@ extension DocumentTool.Config {
             commandName: "get",
             abstract: "Print a setting's value, or its default.",
             discussion:
-                "Exits 1, printing nothing, when the setting has neither a value nor a default (--json prints null then)."
+                """
+                Exits 1, printing nothing, when the setting has neither a value nor a default (--json prints null \
+                then).
+                """
         )
 
         @OptionGroup var setting: SettingArgument
@@ -46,7 +49,10 @@ extension DocumentTool.Config {
             commandName: "set",
             abstract: "Set a setting.",
             discussion:
-                "A value the setting does not take (an export format \(DocumentTool.name) does not write) is refused, and nothing is changed."
+                """
+                A value the setting does not take (an export format \(DocumentTool.name) does not write) is \
+                refused, and nothing is changed.
+                """
         )
 
         @OptionGroup var setting: SettingArgument

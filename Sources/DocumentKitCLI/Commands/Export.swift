@@ -9,15 +9,29 @@ extension DocumentTool {
         static let configuration = CommandConfiguration(
             commandName: "export",
             abstract:
-                "Export a version as ordinary files: zip, tar, tar.gz, tar.zst, a folder, a BagIt bag, or the JSON alone.",
+                """
+                Export a version as ordinary files: zip, tar, tar.gz, tar.zst, a folder, a BagIt bag, or the JSON \
+                alone.
+                """,
             discussion:
-                "Blobs are named as they were attached (blobs/photo.png). A bag (--format bagit, RFC 8493) is a folder of the version's files under data/ with SHA-256 and SHA-512 manifests; with --all-versions, of every version, each distinct file once, which import restores whole, every version with its id. The output is never replaced unless --force is given; a symbolic link at the output is replaced, not written through. A file that does not match the digest its version records is refused (65), and nothing is written. -o - writes a zip, a tar or the JSON to standard output. Without --format, a name ending in .zip, .tar, .tar.gz (.tgz), .tar.zst (.tzst) or .json says the format."
+                """
+                Blobs are named as they were attached (blobs/photo.png). A bag (--format bagit, RFC 8493) is a \
+                folder of the version's files under data/ with SHA-256 and SHA-512 manifests; with --all-versions, \
+                of every version, each distinct file once, which import restores whole, every version with its id. \
+                The output is never replaced unless --force is given; a symbolic link at the output is replaced, \
+                not written through. A file that does not match the digest its version records is refused (65), \
+                and nothing is written. -o - writes a zip, a tar or the JSON to standard output. Without --format, \
+                a name ending in .zip, .tar, .tar.gz (.tgz), .tar.zst (.tzst) or .json says the format.
+                """
         )
 
         @OptionGroup var target: BundleArgument
         @Option(
             help:
-                "zip, tar, tar.gz, tar.zst, dir, json or bagit (default: the output's extension, else the bundle's export.format from '\(DocumentTool.name) state', else yours from '\(DocumentTool.name) config')."
+                """
+                zip, tar, tar.gz, tar.zst, dir, json or bagit (default: the output's extension, else the bundle's \
+                export.format from '\(DocumentTool.name) state', else yours from '\(DocumentTool.name) config').
+                """
         )
         var format: ExportFormat?
         @Option(name: .shortAndLong, help: "The file or folder to create, or - for standard output.")
@@ -61,7 +75,11 @@ extension DocumentTool {
             let done = dryRun.dryRun ? "would export" : "exported"
             let nothing = dryRun.dryRun ? "; nothing was written" : ""
             Console.print(
-                "\(done) \(allVersions ? "every version" : "version \(result.version)") of \(target.bundle) to \(output) (\(format.rawValue), \(result.files) file\(result.files == 1 ? "" : "s"), \(Console.bytes(result.bytes)))\(nothing)"
+                """
+                \(done) \(allVersions ? "every version" : "version \(result.version)") of \(target.bundle) to \
+                \(output) (\(format.rawValue), \(result.files) file\(result.files == 1 ? "" : "s"), \
+                \(Console.bytes(result.bytes)))\(nothing)
+                """
             )
         }
     }

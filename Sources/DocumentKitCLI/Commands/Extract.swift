@@ -8,7 +8,11 @@ extension DocumentTool {
             commandName: "extract",
             abstract: "Write a blob (or any value, as JSON) out to a file.",
             discussion:
-                "The output is never replaced unless --force is given; a symbolic link at the output is replaced, not written through. -o - writes to standard output. A blob that does not match its digest is refused (65), and nothing is written."
+                """
+                The output is never replaced unless --force is given; a symbolic link at the output is replaced, \
+                not written through. -o - writes to standard output. A blob that does not match its digest is \
+                refused (65), and nothing is written.
+                """
         )
 
         @OptionGroup var target: BundleArgument

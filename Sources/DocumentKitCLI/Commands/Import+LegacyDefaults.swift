@@ -13,7 +13,10 @@ struct LegacyDefaultsOptions: ParsableArguments {
     var file: String?
     @Option(
         help:
-            "With --legacy-defaults and --output: the project's name (default: the export's project_name, else the bundle's file name)."
+            """
+            With --legacy-defaults and --output: the project's name (default: the export's project_name, else the \
+            bundle's file name).
+            """
     )
     var name: String?
 
@@ -68,7 +71,10 @@ extension DocumentTool.Import {
         Console.print(Self.headline(report))
         let added = report.dryRun ? "\(report.draftsAdded) to add" : "\(report.draftsAdded) added"
         Console.print(
-            "  drafts: \(added), \(report.draftsAlreadyPresent) already there, \(report.blankDraftsSkipped) blank skipped"
+            """
+              drafts: \(added), \(report.draftsAlreadyPresent) already there, \(report.blankDraftsSkipped) blank \
+            skipped
+            """
         )
         if !report.ignoredKeys.isEmpty {
             Console.print("  ignored keys: \(report.ignoredKeys.joined(separator: ", "))")

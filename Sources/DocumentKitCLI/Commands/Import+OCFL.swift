@@ -15,13 +15,19 @@ extension DocumentTool.Import {
                 return try Console.printJSON(PlannedImport(objectID: plan.objectID, versions: plan.versions))
             }
             return Console.print(
-                "would import \(object.relativePath) into \(output): \(plan.versions) version\(plan.versions == 1 ? "" : "s") of object \(plan.objectID); nothing was written"
+                """
+                would import \(object.relativePath) into \(output): \(plan.versions) \
+                version\(plan.versions == 1 ? "" : "s") of object \(plan.objectID); nothing was written
+                """
             )
         }
         let result = try OCFLImporter.importObject(from: object, to: URL(fileURLWithPath: output), replace: force.force)
         if options.json { return try Console.printJSON(result) }
         Console.print(
-            "imported \(object.relativePath) into \(output): \(result.versions) version\(result.versions == 1 ? "" : "s") of object \(result.objectID), head \(result.head.prefix(12))"
+            """
+            imported \(object.relativePath) into \(output): \(result.versions) \
+            version\(result.versions == 1 ? "" : "s") of object \(result.objectID), head \(result.head.prefix(12))
+            """
         )
     }
 }

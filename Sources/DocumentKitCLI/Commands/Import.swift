@@ -7,7 +7,10 @@ extension DocumentTool {
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract:
-                "Make a new bundle from a folder, a zip or tar, or a JSON file holding a document; or import drafts from a UserDefaults export.",
+                """
+                Make a new bundle from a folder, a zip or tar, or a JSON file holding a document; or import drafts \
+                from a UserDefaults export.
+                """,
             usage: """
                 \(DocumentTool.name) import <source> --output <output> [--schema <schema>] [--force] [--message <message>] [--author <author>] [--json]
                 \(DocumentTool.name) import --legacy-defaults <file> (<bundle> | --output <output> [--name <name>] [--force]) [--dry-run] [--message <message>] [--author <author>] [--json]
@@ -26,7 +29,10 @@ extension DocumentTool {
 
         @Argument(
             help:
-                "The folder, archive or JSON file to read, or - for standard input; with --legacy-defaults, the bundle to add to.",
+                """
+                The folder, archive or JSON file to read, or - for standard input; with --legacy-defaults, the \
+                bundle to add to.
+                """,
             completion: .file())
         var source: String?
         @Option(name: .shortAndLong, help: "The bundle to create.")

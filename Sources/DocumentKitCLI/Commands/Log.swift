@@ -27,7 +27,10 @@ extension DocumentTool {
         var grep: String?
         @Option(
             help: ArgumentHelp(
-                "Only versions saved at or after DATE: 2026-03-01, 2026-03-01T09:30:00Z, today, yesterday or 2.weeks.ago (UTC).",
+                """
+                Only versions saved at or after DATE: 2026-03-01, 2026-03-01T09:30:00Z, today, yesterday or \
+                2.weeks.ago (UTC).
+                """,
                 valueName: "date"))
         var since: String?
         @Option(
@@ -115,7 +118,10 @@ extension DocumentTool {
 
         /// A version on one line, for --oneline: its message's first line, as git's.
         static func oneLine(_ version: VersionSummary) -> String {
-            "\(version.number)  \(version.id.prefix(12))  \(version.created)  \(version.author)  \(version.message.prefix { $0 != "\n" })"
+            """
+            \(version.number)  \(version.id.prefix(12))  \(version.created)  \(version.author)  \
+            \(version.message.prefix { $0 != "\n" })
+            """
         }
 
         /// A version as a block of text, git-log style.
@@ -135,7 +141,10 @@ extension DocumentTool {
                 if changes.isEmpty { lines.append("    (no changes)") }
             } else {
                 lines.append(
-                    "    (changes not recorded; \(DocumentTool.name) diff \(version.parents[0].prefix(12)) \(version.number) shows them)"
+                    """
+                        (changes not recorded; \(DocumentTool.name) diff \(version.parents[0].prefix(12)) \
+                    \(version.number) shows them)
+                    """
                 )
             }
             return lines.joined(separator: "\n") + "\n"

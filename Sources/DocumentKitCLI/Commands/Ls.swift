@@ -40,8 +40,11 @@ extension DocumentTool {
                 let size = String(files[index].size)
                 let type = types[index]
                 return
-                    "\(files[index].digest.prefix(12))  \(String(repeating: " ", count: sizeWidth - size.count))\(size)  "
-                    + "\(type)\(String(repeating: " ", count: typeWidth - type.count))  \(paths[index])\n"
+                    """
+                    \(files[index].digest.prefix(12))  \
+                    \(String(repeating: " ", count: sizeWidth - size.count))\(size)  
+                    """
+                        + "\(type)\(String(repeating: " ", count: typeWidth - type.count))  \(paths[index])\n"
             }
             Console.write(Data(lines.joined().utf8))
         }

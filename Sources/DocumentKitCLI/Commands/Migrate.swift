@@ -27,7 +27,10 @@ extension DocumentTool {
             }
             if let version = report.version {
                 Console.print(
-                    "migrated \(target.bundle) from schema \(report.from) to \(report.to): saved \(Console.version(version))"
+                    """
+                    migrated \(target.bundle) from schema \(report.from) to \(report.to): saved \
+                    \(Console.version(version))
+                    """
                 )
             } else {
                 Console.print(
@@ -37,7 +40,10 @@ extension DocumentTool {
             for stage in report.stages {
                 let kind = stage.kind.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)
                 Console.print(
-                    "  \(stage.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(kind)  \(stage.from) → \(stage.to)"
+                    """
+                      \(stage.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(kind)  \(stage.from) → \
+                    \(stage.to)
+                    """
                 )
             }
         }

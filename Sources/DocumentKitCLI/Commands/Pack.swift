@@ -27,11 +27,19 @@ extension DocumentTool {
             if options.json { return try Console.printJSON(result) }
             if dryRun.dryRun {
                 return Console.print(
-                    "would pack \(target.bundle) to \(output) (\(result.versions) version\(result.versions == 1 ? "" : "s"), about \(Console.bytes(result.bytes)); \(Console.bytes(result.reclaimedBytes)) left out); nothing was written"
+                    """
+                    would pack \(target.bundle) to \(output) (\(result.versions) \
+                    version\(result.versions == 1 ? "" : "s"), about \(Console.bytes(result.bytes)); \
+                    \(Console.bytes(result.reclaimedBytes)) left out); nothing was written
+                    """
                 )
             }
             Console.print(
-                "packed \(target.bundle) to \(output) (\(result.versions) version\(result.versions == 1 ? "" : "s"), \(Console.bytes(result.bytes)); \(Console.bytes(result.reclaimedBytes)) left out)"
+                """
+                packed \(target.bundle) to \(output) (\(result.versions) \
+                version\(result.versions == 1 ? "" : "s"), \(Console.bytes(result.bytes)); \
+                \(Console.bytes(result.reclaimedBytes)) left out)
+                """
             )
         }
     }

@@ -45,7 +45,11 @@ extension DocumentTool {
                 ? "no versions"
                 : "\(versions.count) version\(versions.count == 1 ? "" : "s") (\(versions.first!)–\(versions.last!))"
             Console.print(
-                "\(dryRun ? "would remove" : "removed") \(range) and \(report.removedObjects) object\(report.removedObjects == 1 ? "" : "s"), \(Console.bytes(report.freedBytes)); \(report.keptVersions) version\(report.keptVersions == 1 ? "" : "s") remain"
+                """
+                \(dryRun ? "would remove" : "removed") \(range) and \(report.removedObjects) \
+                object\(report.removedObjects == 1 ? "" : "s"), \(Console.bytes(report.freedBytes)); \
+                \(report.keptVersions) version\(report.keptVersions == 1 ? "" : "s") remain
+                """
             )
         }
     }

@@ -26,7 +26,10 @@ extension DocumentTool {
         @OptionGroup var target: BundleArgument
         @Argument(
             help:
-                "The other copy to pull from: a bundle, or a remote (a folder, or s3://BUCKET/PREFIX; default: the bundle's remote.default, which clone sets).",
+                """
+                The other copy to pull from: a bundle, or a remote (a folder, or s3://BUCKET/PREFIX; default: the \
+                bundle's remote.default, which clone sets).
+                """,
             completion: .file())
         var other = ""
         @Flag(help: "Resolve every conflict with this bundle's value.")
@@ -36,12 +39,18 @@ extension DocumentTool {
         @Option(
             name: .customLong("resolve"),
             help: ArgumentHelp(
-                "Resolve the conflicts at PATH with one side's value (repeatable); PATH as listed, or as for get: tasks[0].title, tasks[*].title, tasks[0]. One that names no conflict is an error.",
+                """
+                Resolve the conflicts at PATH with one side's value (repeatable); PATH as listed, or as for get: \
+                tasks[0].title, tasks[*].title, tasks[0]. One that names no conflict is an error.
+                """,
                 valueName: "PATH=ours|theirs"))
         var resolutions: [String] = []
         @Flag(
             help:
-                "Write the merge in $VISUAL or $EDITOR, starting from it with this bundle's value at each conflict, and each conflict's three values above it."
+                """
+                Write the merge in $VISUAL or $EDITOR, starting from it with this bundle's value at each conflict, \
+                and each conflict's three values above it.
+                """
         )
         var edit = false
         @Flag(help: "Take no version that is not signed by a trusted key (see 'verify').")
@@ -78,7 +87,10 @@ extension DocumentTool {
             if requireSigned {
                 guard let named = try TrustedSigners.named(trusted) else {
                     throw ValidationError(
-                        "--require-signed needs trusted signers: give --trusted FILE, or write \(try TrustedSigners.location().path)"
+                        """
+                        --require-signed needs trusted signers: give --trusted FILE, or write \
+                        \(try TrustedSigners.location().path)
+                        """
                     )
                 }
                 signers = named
@@ -141,7 +153,10 @@ extension DocumentTool {
             // document below holds only ours, and the choice needs theirs and the base.
             let header =
                 [
-                    "# Merging \(other) into \(target.bundle): \(outcome.conflicts.count) conflict\(outcome.conflicts.count == 1 ? "" : "s"):"
+                    """
+                    # Merging \(other) into \(target.bundle): \(outcome.conflicts.count) \
+                    conflict\(outcome.conflicts.count == 1 ? "" : "s"):
+                    """
                 ]
                 + outcome.conflicts.map {
                     "#   " + PullReport.line(for: $0).split(whereSeparator: \.isNewline).joined(separator: " ")
@@ -225,7 +240,10 @@ struct PullReport: Encodable {
                 conflicts.allSatisfy { $0.rule != nil }
                 ? "resolve with --edit" : "resolve with --ours, --theirs, --resolve PATH=ours|theirs or --edit"
             Console.printError(
-                "\(bundle): \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") with \(other); nothing was written (\(how))"
+                """
+                \(bundle): \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") with \(other); nothing \
+                was written (\(how))
+                """
             )
             throw ExitCode(1)
         }
@@ -243,25 +261,40 @@ struct PullReport: Encodable {
                 ? "\(DocumentTool.name) push \(bundle) \(other) sends them"
                 : "\(DocumentTool.name) pull \(other) \(bundle) takes them there"
             Console.print(
-                "\(bundle) is up to date with \(other) and ahead of it: \(ahead) version\(ahead == 1 ? "" : "s") \(other) lacks (head \(Console.version(head))); \(sends)"
+                """
+                \(bundle) is up to date with \(other) and ahead of it: \(ahead) version\(ahead == 1 ? "" : "s") \
+                \(other) lacks (head \(Console.version(head))); \(sends)
+                """
             )
         case "fast-forward" where dryRun == true:
             Console.print(
-                "would fast-forward \(bundle) to \(Console.version(head)): \(versions) from \(other); nothing was written"
+                """
+                would fast-forward \(bundle) to \(Console.version(head)): \(versions) from \(other); nothing was \
+                written
+                """
             )
         case "fast-forward":
             Console.print("fast-forward \(bundle) to \(Console.version(head)): \(versions) from \(other)")
         case "merged" where dryRun == true:
             Console.print(
-                "would merge \(other) into \(bundle) as \(Console.version(head)), with \(versions) from it (common ancestor \(base.map(Console.version) ?? "none")); nothing was written"
+                """
+                would merge \(other) into \(bundle) as \(Console.version(head)), with \(versions) from it (common \
+                ancestor \(base.map(Console.version) ?? "none")); nothing was written
+                """
             )
         case "merged":
             Console.print(
-                "merged \(other) into \(bundle) as \(Console.version(head)), with \(versions) from it (common ancestor \(base.map(Console.version) ?? "none"))"
+                """
+                merged \(other) into \(bundle) as \(Console.version(head)), with \(versions) from it (common \
+                ancestor \(base.map(Console.version) ?? "none"))
+                """
             )
         default:
             Console.print(
-                "\(conflicts?.count ?? 0) conflict\(conflicts?.count == 1 ? "" : "s") merging \(other) into \(bundle) (common ancestor \(base.map(Console.version) ?? "none")):"
+                """
+                \(conflicts?.count ?? 0) conflict\(conflicts?.count == 1 ? "" : "s") merging \(other) into \
+                \(bundle) (common ancestor \(base.map(Console.version) ?? "none")):
+                """
             )
             for conflict in conflicts ?? [] { Console.print("  " + Self.line(for: conflict)) }
         }
@@ -272,7 +305,10 @@ struct PullReport: Encodable {
     static func line(for conflict: JSONMerge.Conflict) -> String {
         if let rule = conflict.rule { return "\(conflict.path): breaks a rule: \(rule)" }
         return
-            "\(conflict.path): ours \(text(conflict.ours)), theirs \(text(conflict.theirs)), base \(text(conflict.base))"
+            """
+            \(conflict.path): ours \(text(conflict.ours)), theirs \(text(conflict.theirs)), base \
+            \(text(conflict.base))
+            """
     }
 
     private static func text(_ value: JSONValue?) -> String {

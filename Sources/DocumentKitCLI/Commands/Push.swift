@@ -52,17 +52,27 @@ extension DocumentTool {
             switch result.result {
             case .upToDate:
                 Console.print(
-                    "\(remote) is up to date with \(target.bundle) (\(result.totalVersions) version\(result.totalVersions == 1 ? "" : "s"), head \(result.head.prefix(12)))"
+                    """
+                    \(remote) is up to date with \(target.bundle) (\(result.totalVersions) \
+                    version\(result.totalVersions == 1 ? "" : "s"), head \(result.head.prefix(12)))
+                    """
                 )
             case .wouldCreate, .wouldPush:
                 Console.print(
-                    "would push \(target.bundle) to \(remote): \(added), \(result.filesSent) file\(result.filesSent == 1 ? "" : "s") (\(Console.bytes(result.bytesSent))) to send; nothing was written"
+                    """
+                    would push \(target.bundle) to \(remote): \(added), \(result.filesSent) \
+                    file\(result.filesSent == 1 ? "" : "s") (\(Console.bytes(result.bytesSent))) to send; nothing \
+                    was written
+                    """
                 )
             case .created, .pushed:
                 let resumed =
                     result.filesResumed == 0 ? "" : ", \(result.filesResumed) already there from an interrupted push"
                 Console.print(
-                    "pushed \(target.bundle) to \(remote): \(added), \(result.filesSent) file\(result.filesSent == 1 ? "" : "s") (\(Console.bytes(result.bytesSent))) sent\(resumed)"
+                    """
+                    pushed \(target.bundle) to \(remote): \(added), \(result.filesSent) \
+                    file\(result.filesSent == 1 ? "" : "s") (\(Console.bytes(result.bytesSent))) sent\(resumed)
+                    """
                 )
             }
         }

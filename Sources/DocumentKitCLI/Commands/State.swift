@@ -106,7 +106,10 @@ extension DocumentTool.State {
             commandName: "clear",
             abstract: "Remove the whole state; makes no version.",
             discussion:
-                "Works also when the state cannot be read (validate reports state.invalid), which is how such a bundle is mended."
+                """
+                Works also when the state cannot be read (validate reports state.invalid), which is how such a \
+                bundle is mended.
+                """
         )
 
         @OptionGroup var target: BundleArgument

@@ -7,7 +7,10 @@ extension DocumentTool {
         static let configuration = CommandConfiguration(
             commandName: "unset", abstract: "Remove an optional field or an array element, as one new version.",
             discussion:
-                "tasks[*].dueDate removes every task's due date (those that have one), in the one version; a path ending in [*] is refused: set the array to [] to empty it."
+                """
+                tasks[*].dueDate removes every task's due date (those that have one), in the one version; a path \
+                ending in [*] is refused: set the array to [] to empty it.
+                """
         )
 
         @OptionGroup var target: BundleArgument

@@ -25,7 +25,10 @@ extension DocumentTool {
                     let warnings = report.findings.count - errors
                     let summary =
                         report.valid
-                        ? "ok (\(report.versions) version\(report.versions == 1 ? "" : "s"), \(report.objects) objects\(deep ? ", every digest checked" : ""))"
+                        ? """
+                        ok (\(report.versions) version\(report.versions == 1 ? "" : "s"), \(report.objects) \
+                        objects\(deep ? ", every digest checked" : ""))
+                        """
                         : "\(errors) error\(errors == 1 ? "" : "s")"
                     let counts = report.valid ? Console.styled(summary, .green) : Console.styled(summary, .red)
                     let warned =

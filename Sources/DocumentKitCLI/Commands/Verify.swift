@@ -38,7 +38,10 @@ extension DocumentTool {
                     let who =
                         switch version.status {
                         case .signed:
-                            "signed by \(version.signer ?? (signers == nil ? "a key" : "a trusted key")) (\(version.key!))"
+                            """
+                            signed by \(version.signer ?? (signers == nil ? "a key" : "a trusted key")) \
+                            (\(version.key!))
+                            """
                         case .untrusted: "signed by an untrusted key (\(version.key!))"
                         case .invalid: "SIGNATURE INVALID"
                         case .unsigned: "unsigned"
@@ -60,7 +63,10 @@ extension DocumentTool {
                     ? " (no trusted signers: give --trusted FILE, or trust keys with '\(DocumentTool.name) key trust')"
                     : ""
                 Console.printError(
-                    "\(target.bundle): not every version is signed by a trusted key: \(counts)\(none); nothing was altered (every object, id and signature checked)"
+                    """
+                    \(target.bundle): not every version is signed by a trusted key: \(counts)\(none); nothing was \
+                    altered (every object, id and signature checked)
+                    """
                 )
                 throw ExitCode(1)
             }

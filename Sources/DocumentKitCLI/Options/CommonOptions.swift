@@ -32,7 +32,10 @@ struct EditOptions: ParsableArguments {
 
     @Option(
         help:
-            "Who: recorded in the version (default: your author.name in '\(DocumentTool.name) config', else your login name)."
+            """
+            Who: recorded in the version (default: your author.name in '\(DocumentTool.name) config', else your \
+            login name).
+            """
     )
     var author: String?
 

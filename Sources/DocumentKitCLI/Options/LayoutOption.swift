@@ -6,7 +6,10 @@ struct LayoutOption: ParsableArguments {
     @Option(
         name: .customLong("format-version"),
         help:
-            "The bundle layout to write: 3, whose history is in segments, or 2, which DocumentKit 0.3 and older read (default: your format-version in '\(DocumentTool.name) config', else 3)."
+            """
+            The bundle layout to write: 3, whose history is in segments, or 2, which DocumentKit 0.3 and older \
+            read (default: your format-version in '\(DocumentTool.name) config', else 3).
+            """
     )
     var formatVersion: Int?
 

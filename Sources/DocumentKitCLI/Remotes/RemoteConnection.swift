@@ -40,27 +40,42 @@ public struct RemoteConnection: Sendable, Equatable {
 struct RemoteOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "The S3 service's address for s3:// remotes (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, endpoint_url in ~/.aws/config, else AWS).",
+            """
+            The S3 service's address for s3:// remotes (default: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, \
+            endpoint_url in ~/.aws/config, else AWS).
+            """,
             valueName: "URL"))
     var endpoint: String?
     @Option(
         help: ArgumentHelp(
-            "Seconds an S3 request may go unanswered before it is tried again (default: the remote.timeout setting, else 60).",
+            """
+            Seconds an S3 request may go unanswered before it is tried again (default: the remote.timeout setting, \
+            else 60).
+            """,
             valueName: "SECONDS"))
     var timeout: Double?
     @Option(
         help: ArgumentHelp(
-            "How many times an S3 request that fails in passing (503, 500, a broken connection) is tried again (default: the remote.retries setting, else 8).",
+            """
+            How many times an S3 request that fails in passing (503, 500, a broken connection) is tried again \
+            (default: the remote.retries setting, else 8).
+            """,
             valueName: "N"))
     var retries: Int?
     @Option(
         help: ArgumentHelp(
-            "How many retries all of the command's S3 requests may make together, a timeout counting as two (default: the remote.retry-budget setting, else \(Self.defaultRetryBudget)).",
+            """
+            How many retries all of the command's S3 requests may make together, a timeout counting as two \
+            (default: the remote.retry-budget setting, else \(Self.defaultRetryBudget)).
+            """,
             valueName: "N"))
     var retryBudget: Int?
     @Option(
         help: ArgumentHelp(
-            "How many files are sent or fetched at once (default: the remote.jobs setting, else \(TransferQueue.defaultJobs)).",
+            """
+            How many files are sent or fetched at once (default: the remote.jobs setting, else \
+            \(TransferQueue.defaultJobs)).
+            """,
             valueName: "N"))
     var jobs: Int?
 

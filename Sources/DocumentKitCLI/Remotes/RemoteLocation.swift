@@ -53,10 +53,16 @@ enum RemoteLocation: Equatable {
         }
         if ["http", "https"].contains(scheme.lowercased()) {
             return
-                "a web address, not a remote (\(speaks)); for an S3-compatible service at that address, give s3://BUCKET/PREFIX with --endpoint \(scheme.lowercased())://\(rest.prefix { $0 != "/" })"
+                """
+                a web address, not a remote (\(speaks)); for an S3-compatible service at that address, give \
+                s3://BUCKET/PREFIX with --endpoint \(scheme.lowercased())://\(rest.prefix { $0 != "/" })
+                """
         }
         return
-            "a \(scheme): address, which this build does not speak (\(speaks)); to use a folder of that name, write ./\(text)"
+            """
+            a \(scheme): address, which this build does not speak (\(speaks)); to use a folder of that name, write \
+            ./\(text)
+            """
     }
 
     /// The remote's store. An S3 remote in a tool built without an S3 client is handed to
@@ -92,7 +98,10 @@ enum S3Helper {
         guard FileManager.default.isExecutableFile(atPath: helper) else {
             return DocumentKitError(
                 .unavailable,
-                "S3 remotes need \(DocumentTool.name)-s3, which is not beside \(DocumentTool.name) (in \(folder.path)): \(howToGet(into: folder))",
+                """
+                S3 remotes need \(DocumentTool.name)-s3, which is not beside \(DocumentTool.name) (in \
+                \(folder.path)): \(howToGet(into: folder))
+                """,
                 path: remote)
         }
         return ChildProcess.replaceProcess(with: helper, arguments: [helper] + CommandLine.arguments.dropFirst())

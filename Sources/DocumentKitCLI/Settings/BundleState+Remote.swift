@@ -18,14 +18,21 @@ extension RemoteLocation {
             guard remote.hasPrefix("s3://") || FileManager.default.isDirectory(remote) else {
                 throw DocumentKitError(
                     .usage,
-                    "its remembered remote \(remote) (remote.default) is not a folder here: name the remote, or remember another with '\(DocumentTool.name) state set \(url.relativePath) remote.default REMOTE'",
+                    """
+                    its remembered remote \(remote) (remote.default) is not a folder here: name the remote, or \
+                    remember another with '\(DocumentTool.name) state set \(url.relativePath) remote.default \
+                    REMOTE'
+                    """,
                     path: url.relativePath)
             }
             return remote
         }
         throw DocumentKitError(
             .usage,
-            "no remote given, and none remembered for it: name one, or remember one with '\(DocumentTool.name) state set \(url.relativePath) remote.default REMOTE'",
+            """
+            no remote given, and none remembered for it: name one, or remember one with '\(DocumentTool.name) \
+            state set \(url.relativePath) remote.default REMOTE'
+            """,
             path: url.relativePath)
     }
 

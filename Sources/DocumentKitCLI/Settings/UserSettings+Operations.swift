@@ -13,7 +13,10 @@ extension ExportFormat {
         guard let format = try (settings ?? .standard()).exportFormat.get() else {
             throw DocumentKitError(
                 .usage,
-                "no export format given: use --format, an output ending in .zip, .tar, .tar.gz or .tar.zst, or set one (\(DocumentTool.name) config set export.format FORMAT)"
+                """
+                no export format given: use --format, an output ending in .zip, .tar, .tar.gz or .tar.zst, or set \
+                one (\(DocumentTool.name) config set export.format FORMAT)
+                """
             )
         }
         return format

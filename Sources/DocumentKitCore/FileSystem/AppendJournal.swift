@@ -57,7 +57,10 @@ package struct AppendJournal {
         let name = name(for: bundlePath)
         let journal = AppendJournal(path: path(for: bundlePath), length: length, end: end, folder: folder)
         let text =
-            "documentkit-append 1\nlength \(length)\nend \(end.map { String($0, radix: 16).leftPadded(to: 2) }.joined())\n"
+            """
+            documentkit-append 1\nlength \(length)\nend \
+            \(end.map { String($0, radix: 16).leftPadded(to: 2) }.joined())\n
+            """
         unlinkat(folder.descriptor, name, 0)
         do {
             let fd = openat(folder.descriptor, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)

@@ -196,7 +196,10 @@ extension AtomicReplacement {
         else { return }
         throw DocumentKitError(
             .cannotCreateOutput,
-            "\(DocumentKitError.systemMessage("cannot write", errno: EACCES)) (it is read-only, mode \(String(info.st_mode & 0o777, radix: 8))); nothing was written",
+            """
+            \(DocumentKitError.systemMessage("cannot write", errno: EACCES)) (it is read-only, mode \
+            \(String(info.st_mode & 0o777, radix: 8))); nothing was written
+            """,
             path: url.relativePath)
     }
 }

@@ -43,7 +43,10 @@ extension TrustedSigners {
         else {
             throw DocumentKitError(
                 .usage,
-                "the name '\(name)' cannot be written in a trusted-signers line: give one word, without spaces, not starting with '#'"
+                """
+                the name '\(name)' cannot be written in a trusted-signers line: give one word, without spaces, not \
+                starting with '#'
+                """
             )
         }
         let status = SystemCall.status(url.path)

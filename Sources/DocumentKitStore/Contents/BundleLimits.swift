@@ -35,7 +35,10 @@ public struct BundleLimits: Sendable {
     package func documentTooLarge(_ size: UInt64) -> String {
         let mebibytes = Double(size) / Double(1 << 20)
         return
-            "the document is \(String(format: "%.1f", mebibytes)) MiB; documents larger than \(maxDocumentBytes >> 20) MiB are not parsed (FORMAT.md, Limits)"
+            """
+            the document is \(String(format: "%.1f", mebibytes)) MiB; documents larger than \
+            \(maxDocumentBytes >> 20) MiB are not parsed (FORMAT.md, Limits)
+            """
     }
 
     /// The limits every operation uses unless told otherwise.

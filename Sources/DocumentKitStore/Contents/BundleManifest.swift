@@ -86,7 +86,10 @@ public struct BundleManifest: Codable, Sendable, Equatable {
             guard formatVersion <= BundleManifest.newestReadableFormatVersion else {
                 throw DocumentKitError(
                     .unsupportedFormat,
-                    "bundle format version \(formatVersion) is newer than this DocumentKit supports (\(BundleManifest.newestReadableFormatVersion)); upgrade \(RunningProgram.name) to open it"
+                    """
+                    bundle format version \(formatVersion) is newer than this DocumentKit supports \
+                    (\(BundleManifest.newestReadableFormatVersion)); upgrade \(RunningProgram.name) to open it
+                    """
                 )
             }
         }

@@ -29,7 +29,10 @@ package enum BundleStateEntry {
         guard case .object(let members) = json else {
             throw DocumentKitError(
                 .malformedInput,
-                "expected a JSON object of bundle state, found \(json.kindName == "array" || json.kindName == "object" ? "an" : "a") \(json.kindName)",
+                """
+                expected a JSON object of bundle state, found \
+                \(json.kindName == "array" || json.kindName == "object" ? "an" : "a") \(json.kindName)
+                """,
                 location: location)
         }
         return members
@@ -44,7 +47,10 @@ package enum BundleStateEntry {
         guard data.count <= limits.maxStateBytes else {
             throw DocumentKitError(
                 .invalidDocument,
-                "the bundle state would be \(data.count) bytes, more than the limit of \(limits.maxStateBytes); nothing was written",
+                """
+                the bundle state would be \(data.count) bytes, more than the limit of \(limits.maxStateBytes); \
+                nothing was written
+                """,
                 location: "entry '\(BundleEntry.state)'")
         }
         return data

@@ -67,7 +67,10 @@ package struct TreeObject: Codable, Equatable {
             guard seen.insert(ArchiveEntryName.collisionKey(entry.name)).inserted else {
                 throw DocumentKitError(
                     .malformedInput,
-                    "tree object names '\(entry.name)' twice, or with another name differing only in case or Unicode normalization",
+                    """
+                    tree object names '\(entry.name)' twice, or with another name differing only in case or \
+                    Unicode normalization
+                    """,
                     location: "object \(digest.short)")
             }
         }

@@ -29,7 +29,10 @@ extension BundleHistory {
                     guard place == current.places.lowerBound - 1 else {
                         throw DocumentKitError(
                             .malformedInput,
-                            "invalid history segment: it holds \(current.places.upperBound - place) records, and its name \(current.places.count)",
+                            """
+                            invalid history segment: it holds \(current.places.upperBound - place) records, and \
+                            its name \(current.places.count)
+                            """,
                             location: "entry '\(current.name)'")
                     }
                     segment -= 1

@@ -29,7 +29,10 @@ package struct BundleHistory: Sendable {
             guard reader.firstPlace == UInt64(places.lowerBound), reader.versionCount == places.count else {
                 throw DocumentKitError(
                     .malformedInput,
-                    "segment '\(name)' holds \(reader.versionCount) versions from place \(reader.firstPlace), not what its name says"
+                    """
+                    segment '\(name)' holds \(reader.versionCount) versions from place \(reader.firstPlace), not \
+                    what its name says
+                    """
                 )
             }
             return (name, places, reader)
@@ -121,7 +124,11 @@ package struct BundleHistory: Sendable {
         else {
             throw DocumentKitError(
                 .malformedInput,
-                "the segments hold \(versions.count) versions and \(pruned.count) pruned ids ending at \(versions.last?.shortID ?? "none"); manifest.json says \(manifest.versions) and \(manifest.pruned), ending at \(manifest.head.prefix(12))",
+                """
+                the segments hold \(versions.count) versions and \(pruned.count) pruned ids ending at \
+                \(versions.last?.shortID ?? "none"); manifest.json says \(manifest.versions) and \
+                \(manifest.pruned), ending at \(manifest.head.prefix(12))
+                """,
                 location: "manifest.json")
         }
         var listing = BundleManifest(

@@ -90,7 +90,10 @@ package struct HistoryManifest: Codable, Equatable, Sendable {
         guard manifest.format == BundleManifest.formatName, manifest.formatVersion == formatVersion else {
             throw DocumentKitError(
                 .malformedInput,
-                "manifest.json is not a format-\(formatVersion) manifest (format '\(manifest.format)', version \(manifest.formatVersion))",
+                """
+                manifest.json is not a format-\(formatVersion) manifest (format '\(manifest.format)', version \
+                \(manifest.formatVersion))
+                """,
                 location: "manifest.json")
         }
         var next = manifest.pruned + 1
@@ -111,7 +114,10 @@ package struct HistoryManifest: Codable, Equatable, Sendable {
         guard next == manifest.pruned + manifest.versions + 1, manifest.versions >= 1 else {
             throw DocumentKitError(
                 .malformedInput,
-                "manifest.json counts \(manifest.versions) versions, and its segments hold \(next - 1 - manifest.pruned)",
+                """
+                manifest.json counts \(manifest.versions) versions, and its segments hold \
+                \(next - 1 - manifest.pruned)
+                """,
                 location: "manifest.json")
         }
         return manifest

@@ -95,7 +95,10 @@ extension DeltaInstructions {
         guard length > 0 else { throw DeltaProgramReader.failure("the \(instruction) at byte \(start) has length 0") }
         guard length <= targetSize - filled else {
             throw DeltaProgramReader.failure(
-                "the \(instruction) at byte \(start) writes \(length) bytes after \(filled); the target has \(targetSize)"
+                """
+                the \(instruction) at byte \(start) writes \(length) bytes after \(filled); the target has \
+                \(targetSize)
+                """
             )
         }
     }

@@ -53,7 +53,10 @@ package struct BundleFile {
             guard let first, first.name == BundleEntry.mimetype else {
                 throw DocumentKitError(
                     .malformedInput,
-                    "not a DocumentKit bundle: the first entry is \(first.map { "'\($0.name)'" } ?? "missing"), expected 'mimetype'"
+                    """
+                    not a DocumentKit bundle: the first entry is \(first.map { "'\($0.name)'" } ?? "missing"), \
+                    expected 'mimetype'
+                    """
                 )
             }
             guard first.size <= 256 else {

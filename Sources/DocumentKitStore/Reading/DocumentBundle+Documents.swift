@@ -90,7 +90,10 @@ extension DocumentBundle {
         guard actual == digest else {
             throw DocumentKitError(
                 .malformedInput,
-                "differs from the head version's document (version \(version.number)): its SHA-256 is \(actual.short)…, expected \(digest.short)…",
+                """
+                differs from the head version's document (version \(version.number)): its SHA-256 is \
+                \(actual.short)…, expected \(digest.short)…
+                """,
                 path: url.relativePath, location: "entry '\(BundleEntry.document)'")
         }
         return entry
@@ -123,7 +126,10 @@ extension DocumentBundle {
         guard actual == digest else {
             throw DocumentKitError(
                 .malformedInput,
-                "differs from the head version's document (version \(version)): its SHA-256 is \(actual.short)…, expected \(digest.short)…",
+                """
+                differs from the head version's document (version \(version)): its SHA-256 is \(actual.short)…, \
+                expected \(digest.short)…
+                """,
                 path: path, location: "entry '\(BundleEntry.document)'")
         }
     }

@@ -86,7 +86,10 @@ extension DocumentBundle {
         guard record.codec != .identity || record.size == record.storedSize else {
             throw DocumentKitError(
                 .malformedInput,
-                "object is stored as is, but the manifest gives it \(record.size) bytes and \(record.storedSize) stored",
+                """
+                object is stored as is, but the manifest gives it \(record.size) bytes and \(record.storedSize) \
+                stored
+                """,
                 path: url.relativePath, location: "entry '\(digest.entryName)'")
         }
         return entry
@@ -243,7 +246,10 @@ extension DocumentBundle {
         guard record.size <= limits.maxInMemoryObjectBytes else {
             throw DocumentKitError(
                 .malformedInput,
-                "object \(digest.short) is \(record.size) bytes, more than can be read into memory (\(limits.maxInMemoryObjectBytes))",
+                """
+                object \(digest.short) is \(record.size) bytes, more than can be read into memory \
+                (\(limits.maxInMemoryObjectBytes))
+                """,
                 path: url.relativePath)
         }
     }

@@ -49,7 +49,10 @@ extension DocumentBundle {
         guard matches.count <= 1 else {
             throw DocumentKitError(
                 .usage,
-                "version id prefix '\(name)' is ambiguous: it matches \(matches.map(\.shortID).joined(separator: ", "))",
+                """
+                version id prefix '\(name)' is ambiguous: it matches \
+                \(matches.map(\.shortID).joined(separator: ", "))
+                """,
                 path: url.relativePath)
         }
         guard let found = matches.first else { throw missing() }

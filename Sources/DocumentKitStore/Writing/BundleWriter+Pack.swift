@@ -42,7 +42,10 @@ extension BundleWriter {
                 guard let entry = bundle.zip.entry(named: name) else {
                     throw DocumentKitError(
                         .malformedInput,
-                        "the history stores object \(name.dropFirst(BundleEntry.objectsPrefix.count)) in an entry the bundle lacks",
+                        """
+                        the history stores object \(name.dropFirst(BundleEntry.objectsPrefix.count)) in an entry \
+                        the bundle lacks
+                        """,
                         path: bundle.url.relativePath)
                 }
                 try zip.copyEntry(entry, from: bundle.zip)

@@ -464,7 +464,10 @@ package enum BundleWriter {
     static func changedFile(_ digest: ObjectDigest) -> DocumentKitError {
         DocumentKitError(
             .invalidDocument,
-            "a file changed after it was attached or while it was being saved (object \(digest.short)); nothing was saved"
+            """
+            a file changed after it was attached or while it was being saved (object \(digest.short)); nothing was \
+            saved
+            """
         )
     }
 }

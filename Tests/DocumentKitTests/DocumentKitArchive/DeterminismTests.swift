@@ -50,7 +50,10 @@ import Testing
             let result = try ExternalTool(name: "sh").run(
                 [
                     "-c",
-                    "umask \(mask) && exec \"$0\" --testing-library swift-testing --filter writeArchivesForDeterminismCheck",
+                    """
+                    umask \(mask) && exec \"$0\" --testing-library swift-testing --filter \
+                    writeArchivesForDeterminismCheck
+                    """,
                     binary
                 ],
                 environment: environment)

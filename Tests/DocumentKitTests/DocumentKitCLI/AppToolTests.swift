@@ -98,7 +98,10 @@ import Testing
         #expect(error.description == "b.note: cannot be pulled from: damaged; nothing was pulled")
         #expect(
             error.described(byTool: "notectl")
-                == "b.note: cannot be pulled from: damaged; nothing was pulled ('notectl validate --deep' lists every problem)"
+                == """
+                b.note: cannot be pulled from: damaged; nothing was pulled ('notectl validate --deep' lists every \
+                problem)
+                """
         )
         #expect(
             DocumentKitError.outputExists("x.note").described(byTool: "notectl")

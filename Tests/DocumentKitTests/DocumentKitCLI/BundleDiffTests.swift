@@ -119,7 +119,11 @@ import Testing
         )
         #expect(
             try Run.docctl(["diff", "b.dkproj", "a.dkproj:2"], in: directory.url).output.hasPrefix(
-                "--- b.dkproj: version 2 (\(try DocumentBundle(contentsOf: directory.url.appendingPathComponent("b.dkproj")).headVersion.shortID)) 2026-01-01T00:00:00Z Dig\n+++ a.dkproj:2: version 1 ("
+                """
+                --- b.dkproj: version 2 \
+                (\(try DocumentBundle(contentsOf: directory.url.appendingPathComponent("b.dkproj")).headVersion.shortID)) \
+                2026-01-01T00:00:00Z Dig\n+++ a.dkproj:2: version 1 (
+                """
             ))
 
         let cases: [([String], Int32, String)] = [

@@ -185,7 +185,10 @@ import Testing
         let first = try Run.docctl(["push", "garden.dkproj", "remote", "--dry-run"], in: directory.url)
         #expect(
             first.output
-                == "would push garden.dkproj to remote: 8 new versions in v1, 4 files (3.4 KB) to send; nothing was written\n",
+                == """
+                would push garden.dkproj to remote: 8 new versions in v1, 4 files (3.4 KB) to send; nothing was \
+                written\n
+                """,
             "\(first.output) \(first.standardError)")
         #expect(Fixtures.listing(directory.url.appendingPathComponent("remote")) == [], "the remote stays empty")
         try Run.docctl(["push", "garden.dkproj", "remote"], in: directory.url)

@@ -193,7 +193,10 @@ import Testing
         try docctl(["config", "set", "export.format", "zip"], in: directory)
         let before = try Fixtures.digest(of: URL(fileURLWithPath: preferencesPath(directory)))
         let known =
-            "(known: author.name, author.email, export.format, compression, format-version, remote.timeout, remote.retries, remote.retry-budget, remote.jobs)"
+            """
+            (known: author.name, author.email, export.format, compression, format-version, remote.timeout, \
+            remote.retries, remote.retry-budget, remote.jobs)
+            """
         expectFailure(
             try docctl(["config", "get", "author"], in: directory), status: 64,
             containing: "error: unknown setting 'author' \(known)\n")
@@ -232,7 +235,10 @@ import Testing
         expectFailure(
             try docctl(["config", "get", "export.format"], in: directory), status: 65,
             containing:
-                "error: \(path): key 'exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir, json or bagit, found \"rar\" (a string)\n"
+                """
+                error: \(path): key 'exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir, json or bagit, \
+                found \"rar\" (a string)\n
+                """
         )
         #expect(
             try docctl(["config", "get", "compression"], in: directory).output == "zstd\n", "other settings still read")
@@ -333,7 +339,10 @@ import Testing
         expectFailure(
             try docctl(["export", "p.dkproj", "-o", "out"], in: directory), status: 64,
             containing:
-                "error: no export format given: use --format, an output ending in .zip, .tar, .tar.gz or .tar.zst, or set one (docctl config set export.format FORMAT)\n"
+                """
+                error: no export format given: use --format, an output ending in .zip, .tar, .tar.gz or .tar.zst, \
+                or set one (docctl config set export.format FORMAT)\n
+                """
         )
         try docctl(["config", "set", "export.format", "json"], in: directory)
         let export = try docctl(["export", "p.dkproj", "-o", "out.json", "--json"], in: directory)

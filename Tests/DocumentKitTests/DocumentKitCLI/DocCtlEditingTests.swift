@@ -70,11 +70,17 @@ import Testing
             ),
             (
                 ["set", "p.dkproj", "tasks[+]", #"{"title": "a", "priority": "urgent"}"#], 65,
-                "error: p.dkproj: tasks[0].priority: 'urgent' is not a priority (low, medium or high) (org.documentkit.project schema 4.0.0)"
+                """
+                error: p.dkproj: tasks[0].priority: 'urgent' is not a priority (low, medium or high) \
+                (org.documentkit.project schema 4.0.0)
+                """
             ),
             (
                 ["set", "p.dkproj", "colour", "red"], 65,
-                "error: p.dkproj: colour: unknown field 'colour' (known fields: columns, createdAt, drafts, isArchived, name, summary, tasks, thumbnail) (org.documentkit.project schema 4.0.0)"
+                """
+                error: p.dkproj: colour: unknown field 'colour' (known fields: columns, createdAt, drafts, \
+                isArchived, name, summary, tasks, thumbnail) (org.documentkit.project schema 4.0.0)
+                """
             ),
             (
                 ["set", "p.dkproj", "tasks[3].title", "x"], 65,

@@ -197,11 +197,17 @@ import Testing
         #expect(result.status == 64 && result.output.isEmpty)
         #expect(
             result.standardError
-                == "error: the value 'rar' is invalid for '--format <format>'; one of: zip, tar, tar.gz, tar.zst, dir, json, bagit (see 'docctl export --help')\n"
+                == """
+                error: the value 'rar' is invalid for '--format <format>'; one of: zip, tar, tar.gz, tar.zst, dir, \
+                json, bagit (see 'docctl export --help')\n
+                """
         )
         #expect(
             UsageErrorText.oneLine(
-                "Error: Unknown option '--jsn'\nUsage: docctl cat <bundle>\n  See 'docctl cat --help' for more information."
+                """
+                Error: Unknown option '--jsn'\nUsage: docctl cat <bundle>\n  See 'docctl cat --help' for more \
+                information.
+                """
             ) == "unknown option '--jsn'")
     }
 }

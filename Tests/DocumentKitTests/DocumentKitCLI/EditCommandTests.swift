@@ -212,7 +212,10 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.standardError
-                == "error: p.dkproj: edit aborted: the editor '\(script)' exited with status 1; nothing was saved; your text is in \(kept)\n"
+                == """
+                error: p.dkproj: edit aborted: the editor '\(script)' exited with status 1; nothing was saved; \
+                your text is in \(kept)\n
+                """
         )
         #expect(try String(contentsOfFile: kept, encoding: .utf8) == text("left-1.json", in: directory))
         #expect(try String(contentsOfFile: kept, encoding: .utf8).contains(#""name" : "Half done""#))
@@ -230,7 +233,10 @@ import Testing
             (emptied, "error: p.dkproj: edit aborted: the file was left empty; nothing was saved\n"),
             (
                 "no-such-editor-here",
-                "error: p.dkproj: edit aborted: the editor 'no-such-editor-here' could not be run (status 127: command not found; set VISUAL or EDITOR); nothing was saved\n"
+                """
+                error: p.dkproj: edit aborted: the editor 'no-such-editor-here' could not be run (status 127: \
+                command not found; set VISUAL or EDITOR); nothing was saved\n
+                """
             )
         ]
         for (script, message) in cases {
@@ -342,7 +348,10 @@ import Testing
         // The other writer saves while the editor is open.
         try editor(
             [
-                "'\(Run.docctlURL.path)' set p.dkproj isArchived true -m Other >/dev/null && sed -i 's/\"Garden\"/\"Mine\"/' \"$1\""
+                """
+                '\(Run.docctlURL.path)' set p.dkproj isArchived true -m Other >/dev/null && sed -i \
+                's/\"Garden\"/\"Mine\"/' \"$1\"
+                """
             ], in: directory)
 
         let result = try edit(["p.dkproj"], editor: directory.path("editor.sh"), in: directory)
@@ -351,7 +360,10 @@ import Testing
         #expect(result.status == 75)
         #expect(
             result.standardError
-                == "error: p.dkproj: changed since it was opened: opened at version 1 (\(opened.shortID)), now at version 2 (\(now.headVersion.shortID)); nothing was saved; your text is in \(kept)\n"
+                == """
+                error: p.dkproj: changed since it was opened: opened at version 1 (\(opened.shortID)), now at \
+                version 2 (\(now.headVersion.shortID)); nothing was saved; your text is in \(kept)\n
+                """
         )
         #expect(result.output.isEmpty)
         // The other edit is intact, and nothing of ours was written over it.

@@ -69,7 +69,11 @@ import Testing
         let result = try ExternalTool(name: "sh").run(
             [
                 "-c",
-                "umask 077 && cd \"$1\" && \"$2\" new p.dkproj --name 'Café ☕' --author ada && \"$2\" set p.dkproj 'tasks[+]' '{\"title\": \"Grind beans\"}' --author ada && cp \"$3\" thumb.png && \"$2\" attach p.dkproj thumb.png --author ada",
+                """
+                umask 077 && cd \"$1\" && \"$2\" new p.dkproj --name 'Café ☕' --author ada && \"$2\" set p.dkproj \
+                'tasks[+]' '{\"title\": \"Grind beans\"}' --author ada && cp \"$3\" thumb.png && \"$2\" attach \
+                p.dkproj thumb.png --author ada
+                """,
                 "sh", third.url.path, Run.docctlURL.path, first.path("thumb.png")
             ],
             environment: [

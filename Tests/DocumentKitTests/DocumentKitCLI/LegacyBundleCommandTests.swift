@@ -136,15 +136,24 @@ import Testing
         let cases: [(String, String)] = [
             (
                 "1.5.0",
-                "error: p.dkproj: DOCUMENTKIT_WRITE_SCHEMA is 1.5.0, which is not a schema of Project (1.0.0, 2.0.0, 3.0.0, 4.0.0)\n"
+                """
+                error: p.dkproj: DOCUMENTKIT_WRITE_SCHEMA is 1.5.0, which is not a schema of Project (1.0.0, \
+                2.0.0, 3.0.0, 4.0.0)\n
+                """
             ),
             (
                 "two",
-                "error: p.dkproj: DOCUMENTKIT_WRITE_SCHEMA is 'two', which is not a schema version (major.minor.patch)\n"
+                """
+                error: p.dkproj: DOCUMENTKIT_WRITE_SCHEMA is 'two', which is not a schema version \
+                (major.minor.patch)\n
+                """
             ),
             (
                 "1.0.0",
-                "error: p.dkproj: DOCUMENTKIT_WRITE_SCHEMA=1.0.0 cannot write over a head written with schema 4.0.0: documents are never migrated back\n"
+                """
+                error: p.dkproj: DOCUMENTKIT_WRITE_SCHEMA=1.0.0 cannot write over a head written with schema \
+                4.0.0: documents are never migrated back\n
+                """
             )
         ]
         for (value, message) in cases {
@@ -177,7 +186,10 @@ import Testing
             try Run.docctl(["set", "p.dkproj", "tasks[0].status", "done"], in: directory.url, environment: old),
             status: 65,
             containing:
-                "tasks[0].status: unknown field 'status' (known fields: attachments, dueDate, id, isComplete, notes, priority, title) (org.documentkit.project schema 1.0.0)"
+                """
+                tasks[0].status: unknown field 'status' (known fields: attachments, dueDate, id, isComplete, \
+                notes, priority, title) (org.documentkit.project schema 1.0.0)
+                """
         )
         let bundle = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("p.dkproj"))
         #expect(try bundle.manifest.versions.map(\.schema) == ["1.0.0", "1.0.0"])

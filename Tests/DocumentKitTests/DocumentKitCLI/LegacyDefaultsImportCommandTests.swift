@@ -25,7 +25,10 @@ import Testing
     private func fingerprint(_ path: String) throws -> String {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         return
-            "\(try Fixtures.digest(of: URL(fileURLWithPath: path))) \(attributes[.modificationDate]!) \(attributes[.posixPermissions]!)"
+            """
+            \(try Fixtures.digest(of: URL(fileURLWithPath: path))) \(attributes[.modificationDate]!) \
+            \(attributes[.posixPermissions]!)
+            """
     }
 
     private func head(_ directory: TemporaryDirectory, _ name: String = "p.dkproj") throws -> BundleVersion {
@@ -269,7 +272,10 @@ import Testing
             "bad.plist",
             try! PropertyListSerialization.data(
                 fromPropertyList: ["draft_posts": ["a"], "draft_post_dates": [true]], format: .xml, options: 0),
-            "error: bad.plist: draft_post_dates[0]: expected a date (or a string such as 2026-11-22T09:30:00Z), found true (a boolean)"
+            """
+            error: bad.plist: draft_post_dates[0]: expected a date (or a string such as 2026-11-22T09:30:00Z), \
+            found true (a boolean)
+            """
         ),
         (
             "bad.plist",
@@ -342,11 +348,17 @@ import Testing
         let cases: [([String], String)] = [
             (
                 ["--legacy-defaults", "a.plist"],
-                "error: missing expected argument '<bundle>' (or --output <output> for a new bundle) (see 'docctl import --help')"
+                """
+                error: missing expected argument '<bundle>' (or --output <output> for a new bundle) (see 'docctl \
+                import --help')
+                """
             ),
             (
                 ["--legacy-defaults", "a.plist", "p.dkproj", "-o", "n.dkproj"],
-                "error: --legacy-defaults takes the bundle to add to or --output for a new one, not both (see 'docctl import --help')"
+                """
+                error: --legacy-defaults takes the bundle to add to or --output for a new one, not both (see \
+                'docctl import --help')
+                """
             ),
             (
                 ["--legacy-defaults", "a.plist", "p.dkproj", "--name", "x"],
@@ -354,7 +366,10 @@ import Testing
             ),
             (
                 ["--legacy-defaults", "a.plist", "p.dkproj", "--force"],
-                "error: --force goes with --output: an existing bundle is added to, not replaced (see 'docctl import --help')"
+                """
+                error: --force goes with --output: an existing bundle is added to, not replaced (see 'docctl \
+                import --help')
+                """
             ),
             (
                 ["--legacy-defaults", "a.plist", "p.dkproj", "--schema", "1.0.0"],

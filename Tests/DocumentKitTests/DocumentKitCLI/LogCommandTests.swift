@@ -119,18 +119,27 @@ import Testing
         let directory = try TemporaryDirectory()
         try makeHistory(in: directory.url)
         let dates =
-            "expected a date (2026-03-01), a date-time (2026-03-01T09:30:00Z), today, yesterday or N.UNITS.ago (2.weeks.ago)"
+            """
+            expected a date (2026-03-01), a date-time (2026-03-01T09:30:00Z), today, yesterday or N.UNITS.ago \
+            (2.weeks.ago)
+            """
         let cases: [([String], String)] = [
             (["--since", "someday"], "the value 'someday' is invalid for '--since <date>': \(dates)"),
             (["--until", "2026-02-30T10:00"], "the value '2026-02-30T10:00' is invalid for '--until <date>': \(dates)"),
             (["--since", "2.fortnights.ago"], "the value '2.fortnights.ago' is invalid for '--since <date>': \(dates)"),
             (
                 ["--author", "(ada"],
-                "the value '(ada' is invalid for '--author <pattern>': not a regular expression (put \\ before ( [ { * + ? | ^ $ . \\ to match them as they are)"
+                """
+                the value '(ada' is invalid for '--author <pattern>': not a regular expression (put \\ before ( [ \
+                { * + ? | ^ $ . \\ to match them as they are)
+                """
             ),
             (
                 ["--grep", "[a"],
-                "the value '[a' is invalid for '--grep <pattern>': not a regular expression (put \\ before ( [ { * + ? | ^ $ . \\ to match them as they are)"
+                """
+                the value '[a' is invalid for '--grep <pattern>': not a regular expression (put \\ before ( [ { * \
+                + ? | ^ $ . \\ to match them as they are)
+                """
             ),
             (["-n", "0"], "--max-count must be at least 1"),
             (["--graph", "--json"], "--graph draws text: it cannot be used with --json"),

@@ -205,7 +205,10 @@ import Testing
             expectFailure(
                 try Run.docctl(arguments, in: directory.url), status: 65,
                 containing:
-                    "error: legacy-v1.dkproj: written with Project schema 9.0.0; this build reads up to 4.0.0; upgrade docctl"
+                    """
+                    error: legacy-v1.dkproj: written with Project schema 9.0.0; this build reads up to 4.0.0; \
+                    upgrade docctl
+                    """
             )
         }
         #expect(try Data(contentsOf: url) == before)

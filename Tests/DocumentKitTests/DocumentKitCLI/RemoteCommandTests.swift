@@ -269,7 +269,11 @@ import Testing
         #expect(
             outcomeA.status == 75
                 && outcomeA.standardError
-                    == "error: a.dkproj: \(remote.address) changed while this push ran (another push moved its head first); nothing was pushed (pull first: 'docctl pull a.dkproj \(remote.address)', then push again)\n",
+                    == """
+                    error: a.dkproj: \(remote.address) changed while this push ran (another push moved its head \
+                    first); nothing was pushed (pull first: 'docctl pull a.dkproj \(remote.address)', then push \
+                    again)\n
+                    """,
             "\(outcomeA.standardError)")
         // B's files, which A had also sent (the same first version), are still there.
         try remote.succeed(["clone", remote.address, "-o", "copy.dkproj"])
@@ -393,7 +397,10 @@ import Testing
         expectFailure(
             try remote.docctl(["push", "g.dkproj"]), status: 64,
             containing:
-                "error: g.dkproj: no remote given, and none remembered for it: name one, or remember one with 'docctl state set g.dkproj remote.default REMOTE'"
+                """
+                error: g.dkproj: no remote given, and none remembered for it: name one, or remember one with \
+                'docctl state set g.dkproj remote.default REMOTE'
+                """
         )
         // A remembered folder that is not there (the state travels with a packed bundle, from
         // another machine) is refused, not made.
@@ -401,7 +408,11 @@ import Testing
         expectFailure(
             try remote.docctl(["push", "g.dkproj"]), status: 64,
             containing:
-                "error: g.dkproj: its remembered remote \(directory.path("elsewhere")) (remote.default) is not a folder here: name the remote, or remember another with 'docctl state set g.dkproj remote.default REMOTE'"
+                """
+                error: g.dkproj: its remembered remote \(directory.path("elsewhere")) (remote.default) is not a \
+                folder here: name the remote, or remember another with 'docctl state set g.dkproj remote.default \
+                REMOTE'
+                """
         )
         #expect(!FileManager.default.fileExists(atPath: directory.path("elsewhere")))
         #expect(
@@ -410,7 +421,10 @@ import Testing
         try remote.succeed(["state", "set", "g.dkproj", "remote.default", remote.address])
         #expect(
             try remote.succeed(["push", "g.dkproj"]).output
-                == "\(remote.address) is up to date with g.dkproj (1 version, head \(try head("g.dkproj", in: directory).prefix(12)))\n"
+                == """
+                \(remote.address) is up to date with g.dkproj (1 version, head \
+                \(try head("g.dkproj", in: directory).prefix(12)))\n
+                """
         )
 
         // Bob clones in a folder of his own, without -o.
@@ -518,7 +532,10 @@ import Testing
         expectFailure(
             push, status: 69,
             containing:
-                "error: s3://backups/garden: HeadObject 0=ocfl_1.1: \(closing.endpoint) closed the connection before it answered (gave up after 1 retry); run push again to resume\n"
+                """
+                error: s3://backups/garden: HeadObject 0=ocfl_1.1: \(closing.endpoint) closed the connection \
+                before it answered (gave up after 1 retry); run push again to resume\n
+                """
         )
         let clone = try Run.docctl(
             ["clone", "s3://backups/garden", "-o", "copy.dkproj", "--endpoint", closing.endpoint, "--retries", "1"],
@@ -526,7 +543,10 @@ import Testing
         expectFailure(
             clone, status: 69,
             containing:
-                "error: s3://backups/garden: HeadObject 0=ocfl_1.1: \(closing.endpoint) closed the connection before it answered (gave up after 1 retry); run clone again\n"
+                """
+                error: s3://backups/garden: HeadObject 0=ocfl_1.1: \(closing.endpoint) closed the connection \
+                before it answered (gave up after 1 retry); run clone again\n
+                """
         )
         #expect(!clone.standardError.contains("resume"))
         #expect(try Fixtures.digest(of: directory.url.appendingPathComponent("garden.dkproj")) == before)
@@ -555,12 +575,18 @@ import Testing
         expectFailure(
             try remote.docctl(["clone", remote.address, "-o", "copy.dkproj"], environment: unset), status: 66,
             containing:
-                "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or write them in \(bob.path)/.aws/credentials"
+                """
+                no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or write them in \
+                \(bob.path)/.aws/credentials
+                """
         )
 
         try Data(
-            "[default]\naws_access_key_id = \(server.credentials.id)\naws_secret_access_key = \(server.credentials.secret)\n"
-                .utf8
+            """
+            [default]\naws_access_key_id = \(server.credentials.id)\naws_secret_access_key = \
+            \(server.credentials.secret)\n
+            """
+            .utf8
         )
         .write(to: bob.appendingPathComponent(".aws/credentials"))
         try Data("[default]\nregion = us-east-1\nendpoint_url = \(server.endpoint.absoluteString)\n".utf8).write(

@@ -192,7 +192,10 @@ import Testing
         let listed = Set(try store.list(prefix: "").keys)
         #expect(
             listed == expected,
-            "extra: \(listed.subtracting(expected).sorted()); missing: \(expected.subtracting(listed).sorted()) (\(remote.proxy.summary))"
+            """
+            extra: \(listed.subtracting(expected).sorted()); missing: \(expected.subtracting(listed).sorted()) \
+            (\(remote.proxy.summary))
+            """
         )
     }
 

@@ -140,7 +140,10 @@ import Testing
         let push = try remote.succeed(["push", "garden.dkproj", remote.address])
         #expect(
             push.output
-                == "\(remote.address) is up to date with garden.dkproj (11 versions, head \(manifest.head.prefix(12)))\n"
+                == """
+                \(remote.address) is up to date with garden.dkproj (11 versions, head \
+                \(manifest.head.prefix(12)))\n
+                """
         )
         let repaired = try Self.validate(remote, into: directory, as: "repaired")
         #expect(repaired.valid && repaired.errors.isEmpty, "\(repaired.output)")

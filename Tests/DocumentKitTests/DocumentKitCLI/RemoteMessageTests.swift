@@ -17,12 +17,18 @@ import Testing
         expectFailure(
             try docctl(["push", "garden.dkproj", "thumb.png"], in: directory), status: 73,
             containing:
-                "error: thumb.png: is a file, not a folder: a remote is a folder (made when missing) or s3://BUCKET/PREFIX\n"
+                """
+                error: thumb.png: is a file, not a folder: a remote is a folder (made when missing) or \
+                s3://BUCKET/PREFIX\n
+                """
         )
         expectFailure(
             try docctl(["push", "garden.dkproj", "thumb.png/remote"], in: directory), status: 73,
             containing:
-                "error: thumb.png/remote: is a file, not a folder (thumb.png is): a remote is a folder (made when missing) or s3://BUCKET/PREFIX\n"
+                """
+                error: thumb.png/remote: is a file, not a folder (thumb.png is): a remote is a folder (made when \
+                missing) or s3://BUCKET/PREFIX\n
+                """
         )
         expectFailure(
             try docctl(["clone", "thumb.png", "-o", "copy.dkproj"], in: directory), status: 73,
@@ -36,7 +42,10 @@ import Testing
         expectFailure(
             try docctl(["push", "garden.dkproj", "s3:/team-bucket/x"], in: directory), status: 64,
             containing:
-                "error: s3:/team-bucket/x: not an S3 address (a remote is a folder or s3://BUCKET/PREFIX); did you mean s3://team-bucket/x?\n"
+                """
+                error: s3:/team-bucket/x: not an S3 address (a remote is a folder or s3://BUCKET/PREFIX); did you \
+                mean s3://team-bucket/x?\n
+                """
         )
         expectFailure(
             try docctl(["push", "garden.dkproj", "S3://team-bucket/x"], in: directory), status: 64,
@@ -44,7 +53,11 @@ import Testing
         expectFailure(
             try docctl(["push", "garden.dkproj", "https://s3.example.com/team-bucket"], in: directory), status: 64,
             containing:
-                "error: https://s3.example.com/team-bucket: a web address, not a remote (a remote is a folder or s3://BUCKET/PREFIX); for an S3-compatible service at that address, give s3://BUCKET/PREFIX with --endpoint https://s3.example.com\n"
+                """
+                error: https://s3.example.com/team-bucket: a web address, not a remote (a remote is a folder or \
+                s3://BUCKET/PREFIX); for an S3-compatible service at that address, give s3://BUCKET/PREFIX with \
+                --endpoint https://s3.example.com\n
+                """
         )
         expectFailure(
             try docctl(["clone", "s3:/team-bucket/x", "-o", "copy.dkproj"], in: directory), status: 64,
@@ -97,7 +110,10 @@ import Testing
         expectFailure(
             behind, status: 75,
             containing:
-                "error: garden.dkproj: remote has versions this bundle lacks, up to its v2 (\"Rename the garden\", by Bea, "
+                """
+                error: garden.dkproj: remote has versions this bundle lacks, up to its v2 (\"Rename the garden\", \
+                by Bea, 
+                """
         )
         #expect(
             behind.standardError.hasSuffix(") (pull first: 'docctl pull garden.dkproj remote', then push again)\n"),
@@ -110,7 +126,10 @@ import Testing
         let head = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("other.dkproj")).headVersion
         #expect(
             ahead.output
-                == "other.dkproj is up to date with remote and ahead of it: 2 versions remote lacks (head version \(head.number) (\(head.shortID))); docctl push other.dkproj remote sends them\n"
+                == """
+                other.dkproj is up to date with remote and ahead of it: 2 versions remote lacks (head version \
+                \(head.number) (\(head.shortID))); docctl push other.dkproj remote sends them\n
+                """
         )
         let json =
             try JSONSerialization.jsonObject(
@@ -156,7 +175,10 @@ import Testing
                 expectFailure(
                     result, status: 69,
                     containing:
-                        "error: s3://team/garden: S3 remotes need docctl-s3, which is not beside docctl (in \(folder)): \(advice)\n"
+                        """
+                        error: s3://team/garden: S3 remotes need docctl-s3, which is not beside docctl (in \
+                        \(folder)): \(advice)\n
+                        """
                 )
             }
         }

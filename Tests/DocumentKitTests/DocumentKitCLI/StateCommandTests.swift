@@ -218,7 +218,10 @@ import Testing
         expectFailure(
             try docctl(["state", "get", "p.dkproj", "export.format"], in: directory), status: 65,
             containing:
-                "error: p.dkproj: key 'exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir, json or bagit, found 42 (a number)\n"
+                """
+                error: p.dkproj: key 'exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir, json or \
+                bagit, found 42 (a number)\n
+                """
         )
         expectFailure(
             try docctl(["export", "p.dkproj", "-o", "out"], in: directory), status: 65, containing: "key 'exportFormat'"

@@ -128,19 +128,31 @@ import Testing
             (["set", "p.dkproj", "columns[*].name", "x"], 65, "error: p.dkproj: no value at columns: no such field"),
             (
                 ["set", "p.dkproj", "tasks[*].status", "finished"], 65,
-                "error: p.dkproj: tasks[0].status: 'finished' is not a status (todo, inProgress or done) (org.documentkit.project schema 4.0.0)"
+                """
+                error: p.dkproj: tasks[0].status: 'finished' is not a status (todo, inProgress or done) \
+                (org.documentkit.project schema 4.0.0)
+                """
             ),
             (
                 ["unset", "p.dkproj", "tasks[*].dueDate"], 65,
-                "error: p.dkproj: no value at tasks[*].dueDate: nothing matches (tasks[0].dueDate: has no field 'dueDate')"
+                """
+                error: p.dkproj: no value at tasks[*].dueDate: nothing matches (tasks[0].dueDate: has no field \
+                'dueDate')
+                """
             ),
             (
                 ["unset", "p.dkproj", "tasks[*]"], 64,
-                "error: p.dkproj: tasks[*]: [*] at the end would remove every element; to empty the array, set tasks to []"
+                """
+                error: p.dkproj: tasks[*]: [*] at the end would remove every element; to empty the array, set \
+                tasks to []
+                """
             ),
             (
                 ["unset", "p.dkproj", "tasks[*].tags[*]"], 64,
-                "error: p.dkproj: tasks[*].tags[*]: [*] at the end would remove every element; to empty the array, set tasks[*].tags to []"
+                """
+                error: p.dkproj: tasks[*].tags[*]: [*] at the end would remove every element; to empty the array, \
+                set tasks[*].tags to []
+                """
             ),
             (
                 ["extract", "p.dkproj", "tasks[*]", "-o", "-"], 64,

@@ -57,7 +57,10 @@ import Testing
         let result = try merge(#"{"tasks": \#(base)}"#, #"{"tasks": \#(ours)}"#, #"{"tasks": \#(theirs)}"#)
         #expect(result.conflicts.isEmpty)
         let expected =
-            "[\(task("4", "theirs first")), \(task("1", "a")), \(task("3", "ours")), \(task("2", "b")), \(task("5", "theirs last"))]"
+            """
+            [\(task("4", "theirs first")), \(task("1", "a")), \(task("3", "ours")), \(task("2", "b")), \
+            \(task("5", "theirs last"))]
+            """
         #expect(result.merged == (try json(#"{"tasks": \#(expected)}"#)))
     }
 

@@ -151,12 +151,18 @@ import Testing
             ("tasks[*].tag", "no value at tasks[*].tag: nothing matches (tasks[0].tag: no such field)"),
             (
                 "odd key[*]",
-                "no value at [\"odd key\"][*]: nothing matches ([\"odd key\"][*]: [\"odd key\"] is an object, not an array)"
+                """
+                no value at [\"odd key\"][*]: nothing matches ([\"odd key\"][*]: [\"odd key\"] is an object, not \
+                an array)
+                """
             ),
             ("name[*]", "no value at name[*]: nothing matches (name[*]: name is a string, not an array)"),
             (
                 "tasks[*].title[*]",
-                "no value at tasks[*].title[*]: nothing matches (tasks[0].title[*]: tasks[0].title is a string, not an array)"
+                """
+                no value at tasks[*].title[*]: nothing matches (tasks[0].title[*]: tasks[0].title is a string, not \
+                an array)
+                """
             )
         ]
         for (text, message) in cases {

@@ -80,7 +80,10 @@ import Testing
                 && error?.retries == 2)
         #expect(
             error?.description
-                == "GetObject \(bucket)/k: HTTP 503 SlowDown: Please reduce your request rate. (request fault-proxy; gave up after 2 retries)"
+                == """
+                GetObject \(bucket)/k: HTTP 503 SlowDown: Please reduce your request rate. (request fault-proxy; \
+                gave up after 2 retries)
+                """
         )
         #expect(proxy.counts[.slowDown] == 3, "\(proxy.summary)")
     }

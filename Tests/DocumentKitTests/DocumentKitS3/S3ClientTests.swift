@@ -20,7 +20,10 @@ import Testing
             payloadHash: SigV4Signer.payloadHash(Data()), date: date)
         #expect(
             headers["authorization"]
-                == "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request,SignedHeaders=host;range;x-amz-content-sha256;x-amz-date,Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41"
+                == """
+                AWS4-HMAC-SHA256 \
+                Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request,SignedHeaders=host;range;x-amz-content-sha256;x-amz-date,Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41
+                """
         )
         #expect(headers["x-amz-date"] == "20130524T000000Z")
         #expect(!"\(S3Credentials(accessKeyID: "AKID", secretAccessKey: "SECRET"))".contains("SECRET"))

@@ -102,7 +102,10 @@ import Testing
         let segment = try #require(bundle.history?.segments.first)
         #expect(
             section.contains(
-                "\(segment.name.dropFirst("history/".count))  \(try #require(bundle.zip.entry(named: segment.name)).size) bytes"
+                """
+                \(segment.name.dropFirst("history/".count))  \
+                \(try #require(bundle.zip.entry(named: segment.name)).size) bytes
+                """
             ))
         #expect(section.contains("`\(try bundle.manifest.versions[0].id.prefix(8))…`"))
     }

@@ -284,7 +284,10 @@ import Testing
         #expect(validate.status == 1)
         #expect(
             validate.output.contains(
-                "error entry.header-mismatch: entry 'document.json': the local header carries a superseded entry's name, '.stale/xxxxxx'"
+                """
+                error entry.header-mismatch: entry 'document.json': the local header carries a superseded entry's \
+                name, '.stale/xxxxxx'
+                """
             ), "\(validate.output)")
         // Readers take the central directory's word, as they do for a reader of an older one.
         #expect(try Run.docctl(["get", "p.dkproj", "name"], in: directory.url).output == "v1\n")
@@ -312,7 +315,10 @@ import Testing
         #expect(validate.output.components(separatedBy: "bundle.stale-readable").count == 2, "\(validate.output)")
         #expect(
             validate.output.contains(
-                "warning bundle.stale-readable: superseded bytes at byte \(directoryStart) hold an old central directory"
+                """
+                warning bundle.stale-readable: superseded bytes at byte \(directoryStart) hold an old central \
+                directory
+                """
             ), "\(validate.output)")
         let stopped = try StreamingReaders.bsdtar(["-xOf", "-", "document.json"], piping: url)
         #expect(stopped.status != 0 && stopped.standardOutput.isEmpty, "loud: \(stopped.standardError)")
@@ -323,7 +329,11 @@ import Testing
         #expect(unswept.status == 0)
         #expect(
             unswept.output.contains(
-                "warning bundle.stale-readable: superseded bytes at byte \(try #require(old.entry(named: "document.json")).localHeaderOffset) hold a local header named 'document.json'"
+                """
+                warning bundle.stale-readable: superseded bytes at byte \
+                \(try #require(old.entry(named: "document.json")).localHeaderOffset) hold a local header named \
+                'document.json'
+                """
             ), "\(unswept.output)")
         #expect(unswept.output.contains("'docctl pack' writes a copy without superseded bytes"))
         #expect(

@@ -133,7 +133,10 @@ import Testing
         #expect(validate.status == 0)
         #expect(
             try validate.output
-                == "p.dkproj: ok (\(bundle.manifest.versions.count) versions, \(bundle.manifest.objects.count) objects, every digest checked)\n"
+                == """
+                p.dkproj: ok (\(bundle.manifest.versions.count) versions, \(bundle.manifest.objects.count) \
+                objects, every digest checked)\n
+                """
         )
     }
 

@@ -69,8 +69,11 @@ import Testing
         let expected = try #require(try bundle.tree(of: bundle.headVersion)[VersionLayout.documentName]?.knownDigest)
         #expect(actual != expected)
         return
-            "error: \(file): entry 'document.json': differs from the head version's document (version \(bundle.headVersion.number)): "
-            + "its SHA-256 is \(actual.short)…, expected \(expected.short)…"
+            """
+            error: \(file): entry 'document.json': differs from the head version's document (version \
+            \(bundle.headVersion.number)): 
+            """
+                + "its SHA-256 is \(actual.short)…, expected \(expected.short)…"
     }
 
     /// A document cut short, one nested 100,000 deep, an older version's document, and a
@@ -127,7 +130,10 @@ import Testing
                 ["export", file, "--format", "tar.zst", "-o", "../out/x.tar.zst"]
             ],
             line:
-                "error: \(file): entry '\(HostileBundleCases.blobEntry)': object is damaged: its SHA-256 is \(actual.short)…, expected 43707e4c5f3a…"
+                """
+                error: \(file): entry '\(HostileBundleCases.blobEntry)': object is damaged: its SHA-256 is \
+                \(actual.short)…, expected 43707e4c5f3a…
+                """
         )
         #expect(try corpus.docctl(["cat", file]).status == 0)
         #expect(try corpus.docctl(["get", file, "thumbnail.size"]).output == "25\n")
@@ -157,7 +163,10 @@ import Testing
         let corpus = try Corpus()
         let file = "head-document-nested.dkproj"
         let line =
-            "error: \(file): entry 'document.json': not valid JSON: JSON is nested more than 256 levels deep at line 1, column 257"
+            """
+            error: \(file): entry 'document.json': not valid JSON: JSON is nested more than 256 levels deep at \
+            line 1, column 257
+            """
         try corpus.expectRefused(
             [
                 ["get", file, "name"], ["extract", file, "name", "-o", "-"],

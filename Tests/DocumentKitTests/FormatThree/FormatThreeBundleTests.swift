@@ -186,7 +186,10 @@ import Testing
         #expect(report.findings.first?.version == head.number)
         #expect(
             report.findings.first?.message
-                == "its record has a member the format does not define (note), which neither its id nor a signature covers"
+                == """
+                its record has a member the format does not define (note), which neither its id nor a signature \
+                covers
+                """
         )
     }
 

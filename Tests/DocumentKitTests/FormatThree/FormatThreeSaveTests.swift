@@ -51,7 +51,10 @@ import Testing
             let count = sixteenBack[kind] ?? 0
             #expect(
                 count < base + document / 2,
-                "\(kind): \(base) for an ordinary save, \(count) for one whose base is 16 back (a \(document)-byte document)"
+                """
+                \(kind): \(base) for an ordinary save, \(count) for one whose base is 16 back (a \(document)-byte \
+                document)
+                """
             )
         }
         try #require(try Run.docctl(["validate", "--deep", "p.dkproj"], in: directory.url).status == 0)

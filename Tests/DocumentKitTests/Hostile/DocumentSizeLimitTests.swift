@@ -52,7 +52,10 @@ import Testing
             let error = error as! DocumentKitError
             return error.code == .malformedInput && error.location == "entry 'document.json'"
                 && error.message
-                    == "the document is \(String(format: "%.1f", Double(size) / 1_048_576)) MiB; documents larger than 0 MiB are not parsed (FORMAT.md, Limits)"
+                    == """
+                    the document is \(String(format: "%.1f", Double(size) / 1_048_576)) MiB; documents larger than \
+                    0 MiB are not parsed (FORMAT.md, Limits)
+                    """
         }
         let report = try BundleValidator.validate(url, limits: limits)
         #expect(report.findings.map(\.code).contains("document.too-large"))

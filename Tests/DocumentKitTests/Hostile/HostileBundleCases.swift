@@ -348,7 +348,10 @@ enum HostileBundleCases {
         HostileCase(
             "head-document-nested.dkproj", info: .ok, cat: .ok,
             get: .fails(
-                "entry 'document.json': not valid JSON: JSON is nested more than 256 levels deep at line 1, column 257"),
+                """
+                entry 'document.json': not valid JSON: JSON is nested more than 256 levels deep at line 1, column \
+                257
+                """),
             validate: .finds("document.invalid-json"), export: .ok)
     ]
 

@@ -214,7 +214,10 @@ enum HostileCorpus {
         }
         #expect(
             result.status == expected.status,
-            "\(what): exit \(result.status.map(String.init) ?? "-"), expected \(expected); stderr: \(result.standardError)",
+            """
+            \(what): exit \(result.status.map(String.init) ?? "-"), expected \(expected); stderr: \
+            \(result.standardError)
+            """,
             sourceLocation: sourceLocation)
         #expect(
             !result.standardError.contains("Fatal error") && !result.standardError.contains("Backtrac"),

@@ -81,7 +81,10 @@ import Testing
         #expect(result.status == 65)
         #expect(
             result.standardError
-                == "error: big.json: the document is 1024.0 MiB; documents larger than 64 MiB are not parsed (FORMAT.md, Limits)\n"
+                == """
+                error: big.json: the document is 1024.0 MiB; documents larger than 64 MiB are not parsed \
+                (FORMAT.md, Limits)\n
+                """
         )
         if BoundedRun.boundsMemory { #expect(result.maxResidentBytes < 128 << 20) }
     }

@@ -97,7 +97,10 @@ import Testing
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         print(
             "concurrent writers: \(writerCount) x \(edits) edits in \(String(format: "%.1f", seconds)) s, "
-                + "\(try bundle.manifest.versions.count) versions, \(writers.filter { $0.process.terminationStatus != 0 }.count) writers with failures, "
+                + """
+                \(try bundle.manifest.versions.count) versions, \
+                \(writers.filter { $0.process.terminationStatus != 0 }.count) writers with failures, 
+                """
                 + "\((readCounts.first ?? 0)) reads meanwhile, \(readCounts.last ?? -1) failed")
     }
 
@@ -137,7 +140,10 @@ import Testing
         // Other processes save meanwhile: three writers at once, three edits each.
         let others = try (0..<3).map { index in
             try shell(
-                "for i in 1 2 3; do \"$0\" set p.dkproj 'tasks[\(index)].title' \"other \(index) $i\" -m \"other \(index) $i\" >/dev/null || exit 1; done",
+                """
+                for i in 1 2 3; do \"$0\" set p.dkproj 'tasks[\(index)].title' \"other \(index) $i\" -m \"other \
+                \(index) $i\" >/dev/null || exit 1; done
+                """,
                 in: directory.url)
         }
         for other in others {

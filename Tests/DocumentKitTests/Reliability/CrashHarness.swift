@@ -396,7 +396,10 @@ final class CrashHarness {
             } else {
                 throw HarnessFailure(
                     description:
-                        "\(name) holds neither the old nor the new state (\(old.versions.count) versions before, \(state.versions.count) after)"
+                        """
+                        \(name) holds neither the old nor the new state (\(old.versions.count) versions before, \
+                        \(state.versions.count) after)
+                        """
                 )
             }
             if !killed, !isNew {

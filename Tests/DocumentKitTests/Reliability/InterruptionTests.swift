@@ -92,7 +92,10 @@ import Testing
         #expect(push.status == 128 + SIGINT, "\(push.standardError)")
         #expect(
             push.standardError
-                == "error: interrupted; remote has part of what was sent, each file whole: run the command again to finish\n"
+                == """
+                error: interrupted; remote has part of what was sent, each file whole: run the command again to \
+                finish\n
+                """
         )
         let again = try Run.succeeding(["push", "garden.dkproj", "remote"], in: directory.url)
         #expect(again.output.hasPrefix("pushed garden.dkproj to remote: "), "\(again.output)")
@@ -111,7 +114,10 @@ import Testing
                 == "interrupted after g.dkproj was written in full; nothing is half-written")
         #expect(
             InterruptionText.line(.remote("s3://team/p"))
-                == "interrupted; s3://team/p has part of what was sent, each file whole: run the command again to finish"
+                == """
+                interrupted; s3://team/p has part of what was sent, each file whole: run the command again to \
+                finish
+                """
         )
     }
 }

@@ -147,7 +147,10 @@ final class WriteScene {
         let after = try contents()
         #expect(
             after == before,
-            "changed: \(Set(after.map { "\($0.key) \($0.value)" }).symmetricDifference(before.map { "\($0.key) \($0.value)" }).sorted())",
+            """
+            changed: \
+            \(Set(after.map { "\($0.key) \($0.value)" }).symmetricDifference(before.map { "\($0.key) \($0.value)" }).sorted())
+            """,
             sourceLocation: sourceLocation)
     }
 }

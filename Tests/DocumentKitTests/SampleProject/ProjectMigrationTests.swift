@@ -90,7 +90,10 @@ import Testing
             try Project.decode(Data(#"{"name": "x", "tasks": [{"title": "a", "isComplete": true}]}"#.utf8))
         } throws: { error in
             (error as! DocumentKitError).description.hasPrefix(
-                "tasks[0].isComplete: unknown field 'isComplete' (known fields: attachments, blockedBy, column, dueDate, id, notes, priority, status, tags, title)"
+                """
+                tasks[0].isComplete: unknown field 'isComplete' (known fields: attachments, blockedBy, column, \
+                dueDate, id, notes, priority, status, tags, title)
+                """
             )
         }
         #expect {

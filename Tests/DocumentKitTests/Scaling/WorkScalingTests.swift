@@ -126,7 +126,10 @@ import Testing
                 let base = max(before[kind] ?? 0, 1_000)
                 #expect(
                     Double(count) <= Self.bound * Double(base),
-                    "\(command.name): \(kind) grew from \(before[kind] ?? 0) to \(count), \(String(format: "%.1f", Double(count) / Double(base)))x for 4x the records"
+                    """
+                    \(command.name): \(kind) grew from \(before[kind] ?? 0) to \(count), \
+                    \(String(format: "%.1f", Double(count) / Double(base)))x for 4x the records
+                    """
                 )
             }
         }
@@ -179,7 +182,10 @@ import Testing
             let base = max(before[kind] ?? 0, 1_000)
             #expect(
                 Double(count) <= bound * Double(base),
-                "\(kind) grew from \(before[kind] ?? 0) to \(count), \(String(format: "%.1f", Double(count) / Double(base)))x for 4x the versions"
+                """
+                \(kind) grew from \(before[kind] ?? 0) to \(count), \
+                \(String(format: "%.1f", Double(count) / Double(base)))x for 4x the versions
+                """
             )
         }
     }

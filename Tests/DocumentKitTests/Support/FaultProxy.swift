@@ -176,9 +176,15 @@ final class FaultProxy: @unchecked Sendable {
             ? (503, "Service Unavailable", "SlowDown", "Please reduce your request rate.")
             : (500, "Internal Server Error", "InternalError", "We encountered an internal error. Please try again.")
         let body =
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>\(code)</Code><Message>\(message)</Message><RequestId>fault-proxy</RequestId></Error>"
+            """
+            <?xml version=\"1.0\" \
+            encoding=\"UTF-8\"?>\n<Error><Code>\(code)</Code><Message>\(message)</Message><RequestId>fault-proxy</RequestId></Error>
+            """
         let headers =
-            "HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/xml\r\nContent-Length: \(body.utf8.count)\r\nx-amz-request-id: fault-proxy\r\nConnection: close\r\n\r\n"
+            """
+            HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/xml\r\nContent-Length: \
+            \(body.utf8.count)\r\nx-amz-request-id: fault-proxy\r\nConnection: close\r\n\r\n
+            """
         return Array((head ? headers : headers + body).utf8)
     }
 }

@@ -80,7 +80,10 @@ final class RadosGW: Sendable {
                 .fileReadUnknown,
                 userInfo: [
                     NSLocalizedDescriptionKey:
-                        "radosgw did not start (Tests/RadosGW/start.sh, exit \(started.status)): \(started.output)\(started.standardError)\n\(tails.joined(separator: "\n"))"
+                        """
+                    radosgw did not start (Tests/RadosGW/start.sh, exit \(started.status)): \
+                    \(started.output)\(started.standardError)\n\(tails.joined(separator: "\n"))
+                    """
                 ])
         }
         endpoint = URL(string: "http://127.0.0.1:\(rgw)")!

@@ -38,14 +38,20 @@ public enum BagImporter {
                 guard record.version.id == entry.id else {
                     throw DocumentKitError(
                         .malformedInput,
-                        "is the record of \(record.version.shortID), documentkit/versions.json says \(String(entry.id.prefix(12)))",
+                        """
+                        is the record of \(record.version.shortID), documentkit/versions.json says \
+                        \(String(entry.id.prefix(12)))
+                        """,
                         location: recordPath)
                 }
                 for payloadPath in files.values
                 where !payloadPath.hasPrefix("data/") || (try? ArchiveEntryName.validate(payloadPath)) == nil {
                     throw DocumentKitError(
                         .malformedInput,
-                        "documentkit/versions.json: version \(entry.number) names '\(payloadPath)', which is not a path under data/"
+                        """
+                        documentkit/versions.json: version \(entry.number) names '\(payloadPath)', which is not a \
+                        path under data/
+                        """
                     )
                 }
                 return ArchivedHistory.Version(

@@ -80,7 +80,10 @@ package enum BagReader {
                 for (name, digests) in manifests where digests[file] != found[name] {
                     throw DocumentKitError(
                         .malformedInput,
-                        "does not match \(name): its checksum is \(found[name]!.prefix(12))…, the manifest says \(digests[file]!.prefix(12))…",
+                        """
+                        does not match \(name): its checksum is \(found[name]!.prefix(12))…, the manifest says \
+                        \(digests[file]!.prefix(12))…
+                        """,
                         path: path(bag, file))
                 }
             }

@@ -41,7 +41,10 @@ extension CodableDocument {
         guard stored <= target else {
             throw DocumentKitError(
                 .unsupportedFormat,
-                "written with \(Self.self) schema \(stored); this build reads up to \(target); upgrade \(RunningProgram.name)"
+                """
+                written with \(Self.self) schema \(stored); this build reads up to \(target); upgrade \
+                \(RunningProgram.name)
+                """
             )
         }
         return SchemaMigration(from: stored, to: target, stages: [])

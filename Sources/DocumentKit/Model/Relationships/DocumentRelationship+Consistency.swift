@@ -36,7 +36,10 @@ extension DocumentRelationship {
                         violations.append(
                             RuleViolation(
                                 path,
-                                "\(target.uuidString) is also listed by \(sourcesKey)[\(other)]; it can belong to one only",
+                                """
+                                \(target.uuidString) is also listed by \(sourcesKey)[\(other)]; it can belong to \
+                                one only
+                                """,
                                 code: "document.inconsistent-relationship"))
                     } else {
                         listedBy[target] = position
@@ -60,7 +63,10 @@ extension DocumentRelationship {
                     violations.append(
                         RuleViolation(
                             path,
-                            "is \(source.uuidString), but \(sourcesKey)[\(sourcePosition)].\(referencesKey) does not list \(target.id.uuidString)",
+                            """
+                            is \(source.uuidString), but \(sourcesKey)[\(sourcePosition)].\(referencesKey) does \
+                            not list \(target.id.uuidString)
+                            """,
                             code: "document.inconsistent-relationship"))
                 }
             } else if let lister {

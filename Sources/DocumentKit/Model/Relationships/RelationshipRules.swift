@@ -122,7 +122,10 @@ package struct RelationshipRules<Document> {
                     violations.append(
                         RuleViolation(
                             "\(relationship.sourcesKey)[id=\(source.id.uuidString)]",
-                            "cannot be deleted while its \(relationship.referencesKey) lists \(kept.count) of \(relationship.targetsKey) (\(relationship.name) denies it); delete or move them first",
+                            """
+                            cannot be deleted while its \(relationship.referencesKey) lists \(kept.count) of \
+                            \(relationship.targetsKey) (\(relationship.name) denies it); delete or move them first
+                            """,
                             code: "document.delete-denied"))
                 }
             }
@@ -133,7 +136,11 @@ package struct RelationshipRules<Document> {
                     violations.append(
                         RuleViolation(
                             "\(relationship.targetsKey)[id=\(target.id.uuidString)]",
-                            "cannot be deleted while \(relationship.sourcesKey)[id=\(source.uuidString)].\(relationship.referencesKey) lists it (\(relationship.name) denies it)",
+                            """
+                            cannot be deleted while \
+                            \(relationship.sourcesKey)[id=\(source.uuidString)].\(relationship.referencesKey) \
+                            lists it (\(relationship.name) denies it)
+                            """,
                             code: "document.delete-denied"))
                 }
             }
@@ -206,7 +213,10 @@ package struct RelationshipRules<Document> {
                     violations.append(
                         RuleViolation(
                             "\(relationship.sourcesKey)[\(position)].\(relationship.referencesKey)",
-                            "lists \(target.uuidString), whose \(relationship.inverseKey!) the same change set to \(inverse(of: target)?.uuidString ?? "none")",
+                            """
+                            lists \(target.uuidString), whose \(relationship.inverseKey!) the same change set to \
+                            \(inverse(of: target)?.uuidString ?? "none")
+                            """,
                             code: "document.inconsistent-relationship"))
                     continue
                 }

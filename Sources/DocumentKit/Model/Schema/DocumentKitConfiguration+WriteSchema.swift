@@ -25,7 +25,10 @@ extension DocumentKitConfiguration {
         if let stored = SchemaVersion(head.schema), stored > target, stored <= type.schemaVersion {
             throw DocumentKitError(
                 .usage,
-                "\(writeSchema?.setting ?? "the write schema")=\(target) cannot write over a head written with schema \(stored): documents are never migrated back"
+                """
+                \(writeSchema?.setting ?? "the write schema")=\(target) cannot write over a head written with \
+                schema \(stored): documents are never migrated back
+                """
             )
         }
         return target

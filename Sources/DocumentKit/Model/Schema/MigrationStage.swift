@@ -91,7 +91,10 @@ public struct MigrationStage: @unchecked Sendable {
             let code: DocumentKitError.Code = (error as? DocumentKitError)?.code ?? .invalidDocument
             throw DocumentKitError(
                 code,
-                "\(message) (migrating schema \(fromVersion.versionIdentifier) to \(toVersion.versionIdentifier), stage '\(id)')",
+                """
+                \(message) (migrating schema \(fromVersion.versionIdentifier) to \(toVersion.versionIdentifier), \
+                stage '\(id)')
+                """,
                 location: (error as? DocumentKitError)?.location ?? path)
         }
     }

@@ -23,12 +23,18 @@ extension SchemaMigrator {
             let to = try position(of: stage.toVersion, in: stage)
             if to <= from {
                 throw planError(
-                    "stage '\(stage.id)' goes from \(versions[from]) \(to == from ? "to the same schema" : "back to \(versions[to])")"
+                    """
+                    stage '\(stage.id)' goes from \(versions[from]) \
+                    \(to == from ? "to the same schema" : "back to \(versions[to])")
+                    """
                 )
             }
             if to > from + 1 {
                 throw planError(
-                    "stage '\(stage.id)' goes from \(versions[from]) to \(versions[to]), past \(versions[from + 1]); a stage goes from one schema to the next"
+                    """
+                    stage '\(stage.id)' goes from \(versions[from]) to \(versions[to]), past \
+                    \(versions[from + 1]); a stage goes from one schema to the next
+                    """
                 )
             }
         }
@@ -46,7 +52,10 @@ extension SchemaMigrator {
         for (index, stage) in stages.enumerated() where stage.fromVersion.versionIdentifier != versions[index] {
             let expected = stages.first { $0.fromVersion.versionIdentifier == versions[index] }!
             throw planError(
-                "stage '\(stage.id)' (\(describe(stage))) is listed before stage '\(expected.id)' (\(describe(expected))); stages run in the order listed, oldest first"
+                """
+                stage '\(stage.id)' (\(describe(stage))) is listed before stage '\(expected.id)' \
+                (\(describe(expected))); stages run in the order listed, oldest first
+                """
             )
         }
     }

@@ -56,7 +56,10 @@ public struct SchemaMigrator {
         guard version <= target else {
             throw DocumentKitError(
                 .unsupportedFormat,
-                "written with \(documentName) schema \(version); this build reads up to \(target); upgrade \(RunningProgram.name)"
+                """
+                written with \(documentName) schema \(version); this build reads up to \(target); upgrade \
+                \(RunningProgram.name)
+                """
             )
         }
         guard let end = versions.firstIndex(of: target) else {
@@ -65,7 +68,10 @@ public struct SchemaMigrator {
         guard let start = versions.firstIndex(of: version) else {
             throw DocumentKitError(
                 .unsupportedFormat,
-                "written with \(documentName) schema \(version), which this build does not know (it knows \(knownVersions))"
+                """
+                written with \(documentName) schema \(version), which this build does not know (it knows \
+                \(knownVersions))
+                """
             )
         }
         return SchemaMigration(from: version, to: target, stages: Array(stages[start..<end]))

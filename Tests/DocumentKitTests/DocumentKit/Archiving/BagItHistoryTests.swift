@@ -73,7 +73,10 @@ import Testing
         let imported = try docctl(["import", "bag", "-o", "back.dkproj"], in: directory)
         #expect(
             try imported.output
-                == "imported bag into back.dkproj: 13 versions of project \(project), head \(original.manifest.head.prefix(12))\n"
+                == """
+                imported bag into back.dkproj: 13 versions of project \(project), head \
+                \(original.manifest.head.prefix(12))\n
+                """
         )
         let back = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("back.dkproj"))
         // Ids, parents, authors, dates, messages, schemas, trees and signatures: every record as it was.

@@ -290,7 +290,10 @@ import Testing
         expectFailure(
             result, status: 64,
             containing:
-                "error: root: is an OCFL storage root (a folder remote), not an export: 'docctl clone root -o g.dkproj' copies the project it holds"
+                """
+                error: root: is an OCFL storage root (a folder remote), not an export: 'docctl clone root -o \
+                g.dkproj' copies the project it holds
+                """
         )
         #expect(result.standardError.split(separator: "\n").count == 1)
         #expect(Fixtures.listing(directory.url) == before, "nothing written")

@@ -95,7 +95,10 @@ private struct WindowFrame: Codable, Equatable {
         )
         #expect(
             message { try storage.windowFrame.get() }
-                == "key 'windowFrame': expected a value of type WindowFrame, found {…} (an object) (y: expected a number, found a string)"
+                == """
+                key 'windowFrame': expected a value of type WindowFrame, found {…} (an object) (y: expected a \
+                number, found a string)
+                """
         )
         #expect(
             message { try storage.recentFiles.get() }

@@ -66,7 +66,10 @@ import Testing
         let head = try bundle("a.dkproj", in: directory).headVersion
         #expect(
             try merged.output
-                == "merged b.dkproj into a.dkproj as version 8 (\(head.shortID)), with 2 versions from it (common ancestor version 4 (\(a.manifest.versions[3].shortID)))\n"
+                == """
+                merged b.dkproj into a.dkproj as version 8 (\(head.shortID)), with 2 versions from it (common \
+                ancestor version 4 (\(a.manifest.versions[3].shortID)))\n
+                """
         )
         #expect(
             try head.parents == [a.manifest.head, b.manifest.head]
@@ -230,7 +233,10 @@ import Testing
                 """)
         #expect(
             text.standardError
-                == "error: a.dkproj: 2 conflicts with b.dkproj; nothing was written (resolve with --ours, --theirs, --resolve PATH=ours|theirs or --edit)\n"
+                == """
+                error: a.dkproj: 2 conflicts with b.dkproj; nothing was written (resolve with --ours, --theirs, \
+                --resolve PATH=ours|theirs or --edit)\n
+                """
         )
         let json = try Run.docctl(["pull", "a.dkproj", "b.dkproj", "--json"], in: directory.url)
         #expect(json.status == 1)
@@ -312,12 +318,18 @@ import Testing
         let cases: [([String], String)] = [
             (
                 ["--theirs", "--resolve", "tasks[2].title=ours"],
-                "error: c.dkproj: nothing to resolve at 'tasks[2].title': no conflict of the merge is there (the conflicts are at name, tasks[id=\(task)].title, tasks[id="
+                """
+                error: c.dkproj: nothing to resolve at 'tasks[2].title': no conflict of the merge is there (the \
+                conflicts are at name, tasks[id=\(task)].title, tasks[id=
+                """
             ),
             (["--resolve", "summary=ours", "--ours"], "error: c.dkproj: nothing to resolve at 'summary'"),
             (
                 ["--resolve", "tasks[0]=ours", "--resolve", "tasks[*].title=theirs", "--resolve", "name=ours"],
-                "error: c.dkproj: 'tasks[*].title' and 'tasks[0]' both name the conflict at tasks[id=\(task)].title and choose different sides; nothing was written"
+                """
+                error: c.dkproj: 'tasks[*].title' and 'tasks[0]' both name the conflict at tasks[id=\(task)].title \
+                and choose different sides; nothing was written
+                """
             )
         ]
         for (arguments, line) in cases {
@@ -380,7 +392,10 @@ import Testing
         #expect(unrelated.status == 65)
         #expect(
             unrelated.standardError
-                == "error: a.dkproj: shares no version with other.dkproj: they are two projects, not two copies of one (no common ancestor); nothing was pulled\n"
+                == """
+                error: a.dkproj: shares no version with other.dkproj: they are two projects, not two copies of one \
+                (no common ancestor); nothing was pulled\n
+                """
         )
 
         // b's new version, damaged: its segment's block holds the new task's document (a
@@ -398,7 +413,10 @@ import Testing
         // Found as b opens: its newest segment holds the head's record.
         #expect(
             damaged.standardError
-                == "error: b.dkproj: entry '\(segment.name)': invalid history segment: block 0: the data is not a zstd frame\n"
+                == """
+                error: b.dkproj: entry '\(segment.name)': invalid history segment: block 0: the data is not a zstd \
+                frame\n
+                """
         )
         #expect(try Fixtures.digest(of: directory.url.appendingPathComponent("a.dkproj")) == digest)
     }

@@ -29,7 +29,10 @@ import Testing
         }
 
         var description: String {
-            "\(kind), missing \(missing.map { $0.prefix(8) }), pruned \(prunedParents.map { $0.prefix(8) }), base \(base?.prefix(8) ?? "none"), ahead \(ahead.map(String.init) ?? "-")"
+            """
+            \(kind), missing \(missing.map { $0.prefix(8) }), pruned \(prunedParents.map { $0.prefix(8) }), base \
+            \(base?.prefix(8) ?? "none"), ahead \(ahead.map(String.init) ?? "-")
+            """
         }
     }
 
@@ -73,14 +76,20 @@ import Testing
                     case (.success(let listed), .success(let planned)):
                         #expect(
                             planned == listed,
-                            "seed \(seed), step \(step), copy\(theirs) into copy\(ours): walked \(planned), listed \(listed)"
+                            """
+                            seed \(seed), step \(step), copy\(theirs) into copy\(ours): walked \(planned), listed \
+                            \(listed)
+                            """
                         )
                     case (.failure(let listed), .failure(let planned)):
                         #expect(
                             "\(planned)" == "\(listed)", "seed \(seed), step \(step): both refuse, with one message")
                     default:
                         Issue.record(
-                            "seed \(seed), step \(step), copy\(theirs) into copy\(ours): listed \(listed), walked \(planned)"
+                            """
+                            seed \(seed), step \(step), copy\(theirs) into copy\(ours): listed \(listed), walked \
+                            \(planned)
+                            """
                         )
                     }
                     if try PullPlan.walk(ours: our, theirs: their) != nil { walked += 1 }

@@ -34,7 +34,10 @@ import Testing
         let key = try SigningKey(contentsOf: URL(fileURLWithPath: file))
         #expect(
             made.output
-                == "made a signing key in \(file) (\(key.publicKey.fingerprint)); every save now signs its version\n\(key.publicKey)\n"
+                == """
+                made a signing key in \(file) (\(key.publicKey.fingerprint)); every save now signs its \
+                version\n\(key.publicKey)\n
+                """
         )
         #expect(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int == 0o600)
         let secret = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")[1]
@@ -74,7 +77,10 @@ import Testing
         #expect(required.output == verified.output.split(separator: "\n").dropLast().map { $0 + "\n" }.joined())
         #expect(
             required.standardError
-                == "error: p.dkproj: not every version is signed by a trusted key: 3 versions, 1 signed by trusted keys; nothing was altered (every object, id and signature checked)\n"
+                == """
+                error: p.dkproj: not every version is signed by a trusted key: 3 versions, 1 signed by trusted \
+                keys; nothing was altered (every object, id and signature checked)\n
+                """
         )
         #expect(try bundle("p.dkproj", in: directory).manifest.versions.allSatisfy { $0.computeID() == $0.id })
     }
@@ -162,7 +168,11 @@ import Testing
             ["pull", "a.dkproj", "b.dkproj", "--require-signed", "--trusted", "trusted"], in: directory, status: 65)
         #expect(
             refused.standardError
-                == "error: b.dkproj: version 2 (\(eve.shortID)) is signed by \(eve.signature.flatMap { SignerKey(text: $0.key) }!.fingerprint), a key the trusted signers do not list; nothing was pulled (--require-signed takes only versions signed by a trusted key)\n"
+                == """
+                error: b.dkproj: version 2 (\(eve.shortID)) is signed by \
+                \(eve.signature.flatMap { SignerKey(text: $0.key) }!.fingerprint), a key the trusted signers do \
+                not list; nothing was pulled (--require-signed takes only versions signed by a trusted key)\n
+                """
         )
         #expect(try Fixtures.digest(of: directory.url.appendingPathComponent("a.dkproj")) == digest)
         // Ada's own versions pull; an unsigned one does not.
@@ -231,14 +241,20 @@ import Testing
         let spaced = try docctl(["key", "trust", twoSpaces, "--name", "eve"], in: directory, as: "bob", status: 65)
         #expect(
             spaced.standardError
-                == "error: '\(twoSpaces)': has a space before, after or between its words that is not one space: is not 'NAME documentkit-ed25519 KEY', one space between words (as 'docctl key show' prints it)\n"
+                == """
+                error: '\(twoSpaces)': has a space before, after or between its words that is not one space: is \
+                not 'NAME documentkit-ed25519 KEY', one space between words (as 'docctl key show' prints it)\n
+                """
         )
         let badName = try docctl(
             ["key", "trust", "ada.pub", "--name", "Ada Lovelace", "--trusted", "third"], in: directory, as: "bob",
             status: 64)
         #expect(
             badName.standardError
-                == "error: the name 'Ada Lovelace' cannot be written in a trusted-signers line: give one word, without spaces, not starting with '#'\n"
+                == """
+                error: the name 'Ada Lovelace' cannot be written in a trusted-signers line: give one word, without \
+                spaces, not starting with '#'\n
+                """
         )
         #expect(!FileManager.default.fileExists(atPath: directory.path("third")))
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "ada \(ada)\n")
@@ -311,7 +327,10 @@ import Testing
         let refused = try docctl(["set", "p.dkproj", "name", "Q"], in: directory, status: 65)
         #expect(
             refused.standardError
-                == "error: \(file): is readable or writable by others (mode 0644); a signing key must be private: chmod 600 it\n"
+                == """
+                error: \(file): is readable or writable by others (mode 0644); a signing key must be private: \
+                chmod 600 it\n
+                """
         )
         #expect(try Fixtures.digest(of: directory.url.appendingPathComponent("p.dkproj")) == digest)
     }

@@ -63,7 +63,10 @@ import Testing
             (error as! DocumentKitError).violations == [
                 RuleViolation(
                     "shelves[id=00000000-0000-4000-8000-000000000001]",
-                    "cannot be deleted while its books lists 2 of books (shelf.books denies it); delete or move them first",
+                    """
+                    cannot be deleted while its books lists 2 of books (shelf.books denies it); delete or move \
+                    them first
+                    """,
                     code: "document.delete-denied")
             ]
         }

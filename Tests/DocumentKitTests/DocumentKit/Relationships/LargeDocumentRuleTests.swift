@@ -66,7 +66,10 @@ import Testing
         // Denied: another task waits for it; nothing is written.
         #expect(
             refusal(url, .remove(try path("")))
-                == "cannot be deleted while tasks[id=\(id(waiter).uuidString)].blockedBy lists it (task.blockedBy denies it)"
+                == """
+                cannot be deleted while tasks[id=\(id(waiter).uuidString)].blockedBy lists it (task.blockedBy \
+                denies it)
+                """
         )
         // A blank title, a duplicate id: refused at the record's path.
         #expect(refusal(url, .set(try path(".title"), .string(" "))) == "must not be empty")

@@ -125,7 +125,10 @@ struct ReferenceRelationshipRules<Document> {
                     violations.append(
                         RuleViolation(
                             "\(relationship.sourcesKey)[id=\(source.id.uuidString)]",
-                            "cannot be deleted while its \(relationship.referencesKey) lists \(kept.count) of \(relationship.targetsKey) (\(relationship.name) denies it); delete or move them first",
+                            """
+                            cannot be deleted while its \(relationship.referencesKey) lists \(kept.count) of \
+                            \(relationship.targetsKey) (\(relationship.name) denies it); delete or move them first
+                            """,
                             code: "document.delete-denied"))
                 }
             }
@@ -139,7 +142,11 @@ struct ReferenceRelationshipRules<Document> {
                     violations.append(
                         RuleViolation(
                             "\(relationship.targetsKey)[id=\(target.id.uuidString)]",
-                            "cannot be deleted while \(relationship.sourcesKey)[id=\(source.id.uuidString)].\(relationship.referencesKey) lists it (\(relationship.name) denies it)",
+                            """
+                            cannot be deleted while \
+                            \(relationship.sourcesKey)[id=\(source.id.uuidString)].\(relationship.referencesKey) \
+                            lists it (\(relationship.name) denies it)
+                            """,
                             code: "document.delete-denied"))
                 }
             }
@@ -213,7 +220,10 @@ struct ReferenceRelationshipRules<Document> {
                     violations.append(
                         RuleViolation(
                             "\(relationship.sourcesKey)[\(position)].\(relationship.referencesKey)",
-                            "lists \(target.uuidString), whose \(relationship.inverseKey!) the same change set to \((inverses[target] ?? nil)?.uuidString ?? "none")",
+                            """
+                            lists \(target.uuidString), whose \(relationship.inverseKey!) the same change set to \
+                            \((inverses[target] ?? nil)?.uuidString ?? "none")
+                            """,
                             code: "document.inconsistent-relationship"))
                     continue
                 }

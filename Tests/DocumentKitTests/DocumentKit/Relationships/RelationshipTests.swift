@@ -117,7 +117,10 @@ import Testing
     private let task1WaitsForTask2 = [
         RuleViolation(
             "tasks[id=00000000-0000-4000-8000-000000000002]",
-            "cannot be deleted while tasks[id=00000000-0000-4000-8000-000000000001].blockedBy lists it (task.blockedBy denies it)",
+            """
+            cannot be deleted while tasks[id=00000000-0000-4000-8000-000000000001].blockedBy lists it \
+            (task.blockedBy denies it)
+            """,
             code: "document.delete-denied")
     ]
 
@@ -171,8 +174,14 @@ import Testing
         }
         #expect(
             findings.map { "\($0.code) \($0.path ?? "") \($0.message)" } == [
-                "document.dangling-reference columns[0].tasks[0] 00000000-0000-4000-8000-000000000007 is not the id of any of tasks",
-                "document.dangling-reference tasks[0].column 00000000-0000-4000-8000-000000000005 is not the id of any of columns"
+                """
+                document.dangling-reference columns[0].tasks[0] 00000000-0000-4000-8000-000000000007 is not the id \
+                of any of tasks
+                """,
+                """
+                document.dangling-reference tasks[0].column 00000000-0000-4000-8000-000000000005 is not the id of \
+                any of columns
+                """
             ])
         let validate = try Run.docctl(["validate", "board.dkproj"], in: directory.url)
         #expect(validate.status == 1)
@@ -199,7 +208,10 @@ import Testing
         #expect(denied.status == 65)
         #expect(
             denied.standardError
-                == "error: board.dkproj: tasks[id=\(design)]: cannot be deleted while tasks[id=\(publish)].blockedBy lists it (task.blockedBy denies it)\n"
+                == """
+                error: board.dkproj: tasks[id=\(design)]: cannot be deleted while tasks[id=\(publish)].blockedBy \
+                lists it (task.blockedBy denies it)\n
+                """
         )
         #expect(try Data(contentsOf: url) == before)
 

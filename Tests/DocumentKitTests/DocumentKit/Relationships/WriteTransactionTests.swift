@@ -84,7 +84,11 @@ import Testing
                 ])
             #expect(
                 error.description
-                    == "\(controller.url.relativePath): 3 rules are broken: tasks[1].title: must not be empty; tasks[3].id: 00000000-0000-4000-8000-000000000000 is used by another task; thumbnail: refers to blob abababababab, which is not in the bundle"
+                    == """
+                    \(controller.url.relativePath): 3 rules are broken: tasks[1].title: must not be empty; \
+                    tasks[3].id: 00000000-0000-4000-8000-000000000000 is used by another task; thumbnail: refers \
+                    to blob abababababab, which is not in the bundle
+                    """
             )
         }
         #expect(controller.document == document)
@@ -149,7 +153,10 @@ import Testing
         #expect(broken.status == 65)
         #expect(
             broken.standardError
-                == "error: p.dkproj: 3 rules are broken: tasks[0].title: must not be empty; tasks[2].tags[0]: must not be empty; tasks[2].id: \(twin) is used by another task\n"
+                == """
+                error: p.dkproj: 3 rules are broken: tasks[0].title: must not be empty; tasks[2].tags[0]: must not \
+                be empty; tasks[2].id: \(twin) is used by another task\n
+                """
         )
         let blob = String(repeating: "ef", count: 32)
         let missing = try Run.docctl(

@@ -22,7 +22,10 @@ import Testing
         let (url, first, second) = try twoVersions(in: directory)
         let before = try Data(contentsOf: url)
         let expected =
-            "changed since it was opened: opened at version 1 (\(first.shortID)), now at version 2 (\(second.shortID)); nothing was"
+            """
+            changed since it was opened: opened at version 1 (\(first.shortID)), now at version 2 \
+            (\(second.shortID)); nothing was
+            """
 
         let edit = #expect(throws: DocumentKitError.self) {
             try BundleEditor.apply(at: url, expectedHead: first.id, metadata: SaveMetadata(author: "test")) { _ in

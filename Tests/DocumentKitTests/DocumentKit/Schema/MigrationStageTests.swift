@@ -23,7 +23,10 @@ import Testing
             let error = error as! DocumentKitError
             return error.code == .invalidDocument && error.location == "colour"
                 && error.message
-                    == "unknown field 'colour' (known fields: tags, text) (migrating schema 1.0.0 to 2.0.0, stage 'add-tags')"
+                    == """
+                    unknown field 'colour' (known fields: tags, text) (migrating schema 1.0.0 to 2.0.0, stage \
+                    'add-tags')
+                    """
         }
     }
 

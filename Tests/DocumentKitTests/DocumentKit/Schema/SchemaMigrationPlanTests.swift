@@ -122,7 +122,10 @@ private struct Mismatched: CodableDocument {
         Case(EmptyID.self, "stage 2 has an empty id"),
         Case(
             StagesOutOfOrder.self,
-            "stage 'rename-text' (2.0.0 → 3.0.0) is listed before stage 'add-tags' (1.0.0 → 2.0.0); stages run in the order listed, oldest first"
+            """
+            stage 'rename-text' (2.0.0 → 3.0.0) is listed before stage 'add-tags' (1.0.0 → 2.0.0); stages run in \
+            the order listed, oldest first
+            """
         ),
         Case(
             SkippingStage.self,
@@ -148,7 +151,10 @@ private struct Mismatched: CodableDocument {
             let error = error as! DocumentKitError
             return error.code == .invalidMigrationPlan
                 && error.message
-                    == "migration plan EndsBeforeTheDocument of Orphan ends with NoteV2, whose model is Note, not Orphan"
+                    == """
+                    migration plan EndsBeforeTheDocument of Orphan ends with NoteV2, whose model is Note, not \
+                    Orphan
+                    """
         }
         #expect {
             try Mismatched.migration(from: "1.0.0")

@@ -35,7 +35,10 @@ import Testing
             let error = error as! DocumentKitError
             return error.code == .unsupportedFormat && error.exitStatus == 65
                 && error.message
-                    == "written with Note schema 4.0.0; this build reads up to 3.0.0; upgrade \(ProcessInfo.processInfo.processName)"
+                    == """
+                    written with Note schema 4.0.0; this build reads up to 3.0.0; upgrade \
+                    \(ProcessInfo.processInfo.processName)
+                    """
         }
     }
 

@@ -14,7 +14,10 @@ import Testing
             report.findings == [
                 ValidationFinding(
                     "document.schema-version", .warning,
-                    "written with schema 2.0.0; this build migrates it to 4.0.0 when reading (v3-task-status, v4-board-and-drafts)",
+                    """
+                    written with schema 2.0.0; this build migrates it to 4.0.0 when reading (v3-task-status, \
+                    v4-board-and-drafts)
+                    """,
                     version: 5, remedy: .saveInCurrentSchema)
             ])
         // The library names no command; docctl says its own.

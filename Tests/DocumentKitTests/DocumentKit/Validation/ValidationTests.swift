@@ -38,7 +38,10 @@ import Testing
         let blob = ObjectDigest.of(Fixtures.noise(5_000))
         try tamper(
             url.path,
-            "entries['\(blob.entryName)'] = bytes([entries['\(blob.entryName)'][0] ^ 1]) + entries['\(blob.entryName)'][1:]"
+            """
+            entries['\(blob.entryName)'] = bytes([entries['\(blob.entryName)'][0] ^ 1]) + \
+            entries['\(blob.entryName)'][1:]
+            """
         )
         #expect(try findings(url, deep: false).isEmpty, "sizes still agree: only a deep check reads the bytes")
         let found = try findings(url)
@@ -160,8 +163,14 @@ import Testing
         #expect(found.map(\.code) == ["version.signature-invalid", "version.unknown-member", "version.unknown-member"])
         #expect(
             found.filter { $0.code == "version.unknown-member" }.map(\.message) == [
-                "its record has a member the format does not define (signature.by), which neither its id nor a signature covers",
-                "its record has members the format does not define (note, changes.blobs[0].name), which neither its id nor a signature covers"
+                """
+                its record has a member the format does not define (signature.by), which neither its id nor a \
+                signature covers
+                """,
+                """
+                its record has members the format does not define (note, changes.blobs[0].name), which neither its \
+                id nor a signature covers
+                """
             ])
         #expect(found.filter { $0.code == "version.unknown-member" }.map(\.version) == [1, 2])
     }
