@@ -2,7 +2,7 @@ import DocumentKit
 import DocumentKitCLI
 
 // An app's own command-line tool: its document type, and docctl's commands over it.
-// The tests run it (Tests/DocumentKitTests/CLI/AppToolTests.swift) beside docctl, which
+// The tests run it (Tests/DocumentKitTests/DocumentKitCLI/AppToolTests.swift) beside docctl, which
 // does not know this type and edits its bundles as schema-less JSON.
 
 /// A note: a name, a text and an optional picture, with one rule of its own.

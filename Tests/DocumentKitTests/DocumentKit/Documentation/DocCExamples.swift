@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// Not formatted: the articles' Swift blocks are checked against this file as written.
 import DocumentKit
 import Foundation
 
@@ -9,9 +11,8 @@ import Foundation
 /// Recipe before it had a migration plan: GettingStarted.md, Blobs.md, DocumentKit.md.
 enum GettingStartedV1 {
     struct Recipe: CodableDocument {
-        static let contentType = ContentType(
-            identifier: "com.example.recipe", filenameExtensions: ["recipe"],
-            mimeType: "application/vnd.example.recipe+zip", conformsTo: [.documentBundle])
+        static let contentType = ContentType(identifier: "com.example.recipe", filenameExtensions: ["recipe"],
+                                             mimeType: "application/vnd.example.recipe+zip", conformsTo: [.documentBundle])
         var title: String
         var ingredients: [String] = []
         var photo: BlobReference?
@@ -28,8 +29,7 @@ enum GettingStartedV1 {
     }
 
     /// GettingStarted.md: "Save versions" and "Read the history".
-    static func saveAndRead(folder: URL, photoURL: URL) throws -> (url: URL, log: [String], first: Recipe, photo: Data?)
-    {
+    static func saveAndRead(folder: URL, photoURL: URL) throws -> (url: URL, log: [String], first: Recipe, photo: Data?) {
         let url = folder.appendingPathComponent("pancakes.recipe")
         var recipe = Recipe(title: "Pancakes")
         recipe.photo = try BlobReference(contentsOf: photoURL, mediaType: "image/jpeg")
@@ -47,9 +47,7 @@ enum GettingStartedV1 {
     }
 
     /// Blobs.md: making, reading and saving blobs, with progress.
-    static func blobs(folder: URL, photoURL: URL) throws -> (
-        card: BlobReference, bytes: Data?, count: Int, bar: ProgressBar
-    ) {
+    static func blobs(folder: URL, photoURL: URL) throws -> (card: BlobReference, bytes: Data?, count: Int, bar: ProgressBar) {
         let exportURL = folder.appendingPathComponent("exported.jpg")
         var recipe = Recipe(title: "Pancakes")
         recipe.photo = try BlobReference(contentsOf: photoURL, mediaType: "image/jpeg")
@@ -100,20 +98,14 @@ enum GettingStartedV2 {
     enum RecipeMigrationPlan: SchemaMigrationPlan {
         static var schemas: [any VersionedSchema.Type] { [RecipeSchemaV1.self, RecipeSchemaV2.self] }
         static var stages: [MigrationStage] {
-            [
-                .custom(
-                    id: "v2-servings", fromVersion: RecipeSchemaV1.self, toVersion: RecipeSchemaV2.self,
-                    migrate: { old in
-                        Recipe(title: old.title, ingredients: old.ingredients, servings: 2, photo: old.photo)
-                    })
-            ]
+            [.custom(id: "v2-servings", fromVersion: RecipeSchemaV1.self, toVersion: RecipeSchemaV2.self,
+                     migrate: { old in Recipe(title: old.title, ingredients: old.ingredients, servings: 2, photo: old.photo) })]
         }
     }
 
     struct Recipe: CodableDocument {
-        static let contentType = ContentType(
-            identifier: "com.example.recipe", filenameExtensions: ["recipe"],
-            mimeType: "application/vnd.example.recipe+zip", conformsTo: [.documentBundle])
+        static let contentType = ContentType(identifier: "com.example.recipe", filenameExtensions: ["recipe"],
+                                             mimeType: "application/vnd.example.recipe+zip", conformsTo: [.documentBundle])
         static var migrationPlan: (any SchemaMigrationPlan.Type)? { RecipeMigrationPlan.self }
         var title: String
         var ingredients: [String] = []
@@ -126,9 +118,7 @@ enum GettingStartedV2 {
     }
 
     /// Opens the bundle GettingStartedV1 saved, migrates and saves it, then merges a copy.
-    static func migrateAndMerge(url: URL, folder: URL) throws -> (
-        opened: DocumentController<Recipe>, outcome: BundlePuller.Outcome
-    ) {
+    static func migrateAndMerge(url: URL, folder: URL) throws -> (opened: DocumentController<Recipe>, outcome: BundlePuller.Outcome) {
         let opened = try DocumentController<Recipe>(contentsOf: url)
         opened.document.servings = 4
         try opened.save(message: "Serves four", author: "Ada")
@@ -200,27 +190,20 @@ enum GettingStartedV3 {
     }
 
     enum RecipeMigrationPlan: SchemaMigrationPlan {
-        static var schemas: [any VersionedSchema.Type] {
-            [RecipeSchemaV1.self, RecipeSchemaV2.self, RecipeSchemaV3.self]
-        }
+        static var schemas: [any VersionedSchema.Type] { [RecipeSchemaV1.self, RecipeSchemaV2.self, RecipeSchemaV3.self] }
         static var stages: [MigrationStage] {
             [
-                .custom(
-                    id: "v2-servings", fromVersion: RecipeSchemaV1.self, toVersion: RecipeSchemaV2.self,
-                    migrate: { old in
-                        RecipeSchemaV2.Recipe(
-                            title: old.title, ingredients: old.ingredients, servings: 2, photo: old.photo)
-                    }),
-                .lightweight(id: "v3-tags", fromVersion: RecipeSchemaV2.self, toVersion: RecipeSchemaV3.self)
+                .custom(id: "v2-servings", fromVersion: RecipeSchemaV1.self, toVersion: RecipeSchemaV2.self,
+                        migrate: { old in RecipeSchemaV2.Recipe(title: old.title, ingredients: old.ingredients, servings: 2, photo: old.photo) }),
+                .lightweight(id: "v3-tags", fromVersion: RecipeSchemaV2.self, toVersion: RecipeSchemaV3.self),
             ]
         }
     }
 
     /// The current type: 2.0.0's fields and optional tags.
     struct Recipe: CodableDocument {
-        static let contentType = ContentType(
-            identifier: "com.example.recipe", filenameExtensions: ["recipe"],
-            mimeType: "application/vnd.example.recipe+zip", conformsTo: [.documentBundle])
+        static let contentType = ContentType(identifier: "com.example.recipe", filenameExtensions: ["recipe"],
+                                             mimeType: "application/vnd.example.recipe+zip", conformsTo: [.documentBundle])
         static var migrationPlan: (any SchemaMigrationPlan.Type)? { RecipeMigrationPlan.self }
         var title: String
         var ingredients: [String] = []
@@ -234,10 +217,7 @@ enum GettingStartedV3 {
         var configuration = DocumentKitConfiguration()
         configuration.documentTypes = [Recipe.self]
         let (plan, report) = try configuration.apply {
-            (
-                try BundleMigrator.migrate(url, dryRun: true, author: "Ada"),
-                try BundleMigrator.migrate(url, author: "Ada")
-            )
+            (try BundleMigrator.migrate(url, dryRun: true, author: "Ada"), try BundleMigrator.migrate(url, author: "Ada"))
         }
         return (plan, report)
     }
@@ -246,27 +226,20 @@ enum GettingStartedV3 {
 /// The board of TransactionsAndRelationships.md.
 enum Transactions {
     struct Board: CodableDocument {
-        static let contentType = ContentType(
-            identifier: "com.example.board", filenameExtensions: ["board"],
-            mimeType: "application/vnd.example.board+zip", conformsTo: [.documentBundle])
+        static let contentType = ContentType(identifier: "com.example.board", filenameExtensions: ["board"],
+                                             mimeType: "application/vnd.example.board+zip", conformsTo: [.documentBundle])
         var name: String
         var columns: [Column] = []
         var cards: [Card] = []
 
         static var recordCollections: [RecordCollection<Board>] {
-            [
-                RecordCollection("columns", \.columns, recordName: "column"),
-                RecordCollection("cards", \.cards, recordName: "card")
-            ]
+            [RecordCollection("columns", \.columns, recordName: "column"), RecordCollection("cards", \.cards, recordName: "card")]
         }
 
         static var relationships: [DocumentRelationship<Board>] {
-            [
-                DocumentRelationship(
-                    "column.cards", from: \.columns, named: "columns", via: \.cards, named: "cards",
-                    to: \.cards, named: "cards", inverse: \.column, named: "column",
-                    deleteRule: .cascade, inverseDeleteRule: .nullify)
-            ]
+            [DocumentRelationship("column.cards", from: \.columns, named: "columns", via: \.cards, named: "cards",
+                                  to: \.cards, named: "cards", inverse: \.column, named: "column",
+                                  deleteRule: .cascade, inverseDeleteRule: .nullify)]
         }
     }
 
@@ -347,9 +320,7 @@ enum KeyValueStorageGuide {
         return (preferences, units)
     }
 
-    static func state(controller: DocumentController<Transactions.Board>, card: Transactions.Card, url: URL) throws
-        -> UUID?
-    {
+    static func state(controller: DocumentController<Transactions.Board>, card: Transactions.Card, url: URL) throws -> UUID? {
         try controller.state.selectedCard.set(card.id)
         let selected = try BundleState(bundle: url).selectedCard.get()
         return selected
