@@ -17,11 +17,3 @@ package enum ArchiveWriteFormat: String, CaseIterable, Sendable {
     /// The usual file name extension, without the leading dot (the raw value).
     package var fileExtension: String { rawValue }
 }
-
-/// How ``ArchiveWriter`` stores one zip entry's data; tar formats ignore it.
-package enum EntryCompression: Sendable {
-    /// Stored as is (compression method 0): for data that is compressed already.
-    case store
-    /// Deflated (compression method 8).
-    case deflate
-}

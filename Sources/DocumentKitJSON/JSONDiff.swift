@@ -1,25 +1,5 @@
 import DocumentKitCore
 
-/// A JSON value as the diff sees it. Two kinds exist: a `JSONValue` tree, and a range
-/// of checked JSON text that is read only where the diff looks (`JSONTextDiff.swift`).
-/// Both go through the one algorithm below, so they report the same changes.
-package protocol JSONDiffOperand {
-    /// What reading the value can throw: `Never` for a tree.
-    associatedtype Failure: Error
-
-    /// Whether `self` and `other` are certainly equal. `false` promises nothing: the diff
-    /// then looks inside, and finds no change if the values are equal after all.
-    func isCertainlyEqual(to other: Self) -> Bool
-    /// The members, if this is an object other than a blob reference (`{"$blob": …}`).
-    func members() throws(Failure) -> [String: Self]?
-    /// The elements, if this is an array.
-    func elements() throws(Failure) -> [Self]?
-    /// The `id` member's string, if this is an object whose `id` is a string.
-    func identity() throws(Failure) -> String?
-    /// The whole value.
-    func value() throws(Failure) -> JSONValue
-}
-
 /// The differences between two JSON values, in document order: object members by sorted
 /// name; arrays whose elements are all objects with distinct string `id`s matched by
 /// id (changes and removals in the old order, then additions in the new order, then
@@ -171,26 +151,5 @@ package enum JSONDiff {
             identities.ids.append(id)
         }
         return identities
-    }
-}
-
-/// The changes a diff finds, the first `limit` of them kept and the rest only counted: a
-/// version's summary lists 50, and a change to a list of 5,000 ids need not build the
-/// paths and values of the 4,950 it leaves out.
-package struct JSONChangeList {
-    package let limit: Int
-    /// The changes kept, in document order.
-    package private(set) var listed: [JSONChange] = []
-    /// How many changes there were.
-    package private(set) var count = 0
-
-    package init(limit: Int) { self.limit = limit }
-
-    /// Counts a change, and keeps it (making it only then) while fewer than `limit` are kept.
-    package mutating func append<Failure: Error>(
-        throwing: Failure.Type, _ change: @autoclosure () throws(Failure) -> JSONChange
-    ) throws(Failure) {
-        count += 1
-        if listed.count < limit { listed.append(try change()) }
     }
 }

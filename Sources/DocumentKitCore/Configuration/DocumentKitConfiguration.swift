@@ -50,13 +50,6 @@ public struct DocumentKitConfiguration: Sendable {
     public init() {}
 }
 
-/// A document type a configuration can hold: every `CodableDocument` is one. It exists
-/// because the configuration is known to the layers below the one that defines documents.
-public protocol RegisteredDocumentType: SendableMetatype {
-    /// The identifier of the content type of the type's bundles.
-    static var registeredContentTypeIdentifier: String { get }
-}
-
 extension DocumentKitConfiguration {
     /// An older schema for edits to write, as the program was told it: `version` as given,
     /// and `setting`, the name of what gave it, for messages.

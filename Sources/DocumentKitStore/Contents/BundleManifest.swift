@@ -149,33 +149,3 @@ public struct BundleManifest: Codable, Sendable, Equatable {
         try container.encode(Dictionary(uniqueKeysWithValues: objects.map { ($0.key.hex, $0.value) }), forKey: .objects)
     }
 }
-
-/// How one object is stored: its size, the codec applied before storing, the stored size.
-public struct ObjectRecord: Codable, Sendable, Equatable {
-    /// The object's size in bytes, uncompressed (the bytes its digest is of).
-    public var size: UInt64
-    /// How the stored bytes encode the object.
-    public var codec: ObjectCodec
-    /// The size of the zip entry's data.
-    public var storedSize: UInt64
-    /// For the `delta` codec: the object the delta program rebuilds this one from.
-    public var base: ObjectDigest?
-
-    public init(size: UInt64, codec: ObjectCodec, storedSize: UInt64, base: ObjectDigest? = nil) {
-        self.size = size
-        self.codec = codec
-        self.storedSize = storedSize
-        self.base = base
-    }
-}
-
-/// The encodings an object's stored bytes may have.
-public enum ObjectCodec: String, Codable, Sendable {
-    /// The stored bytes are the object.
-    case identity
-    /// The stored bytes are one zstd frame (RFC 8878) that decodes to the object.
-    case zstd
-    /// The stored bytes are one zstd frame that decodes to a delta program (FORMAT.md
-    /// §4.1), which rebuilds the object from the object named by the record's `base`.
-    case delta
-}

@@ -161,11 +161,3 @@ public struct BundleVersion: Codable, Sendable, Equatable {
         try container.encodeIfPresent(signature, forKey: .signature)
     }
 }
-
-/// Facts about this build of DocumentKit.
-public enum DocumentKitInfo {
-    /// The library's version.
-    public static let version = "0.3.0"
-    /// What a version's `writer` field records.
-    public static let writer = "DocumentKit \(version)"
-}

@@ -135,6 +135,33 @@ import Testing
         #expect(knobs == [], "\(knobs)")
     }
 
+    @Test func eachPublicOrPackageTypeLivesInAFileNamedAfterIt() throws {
+        // A file's name says what it declares (issue 26): `Type.swift`, or `Type+Concern.swift`
+        // for an extension; a type others use is never found in a file named after another.
+        let declaration = try NSRegularExpression(
+            pattern: #"^((?:(?:public|package|internal|private|fileprivate|final|indirect|@\w+(?:\([^)]*\))?)\s+)*)(?:struct|class|enum|protocol|actor)\s+(\w+)"#,
+            options: .anchorsMatchLines)
+        var misplaced: [String] = []
+        var checked = 0
+        let targets = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter { $0 != "CArchive" }
+        for target in targets {
+            for file in try Self.files(of: target) {
+                let name = (file.path as NSString).lastPathComponent.dropLast(".swift".count)
+                let base = String(name.prefix { $0 != "+" })
+                let range = NSRange(file.code.startIndex..., in: file.code)
+                for match in declaration.matches(in: file.code, range: range) {
+                    let modifiers = String(file.code[Range(match.range(at: 1), in: file.code)!])
+                    guard modifiers.contains("public") || modifiers.contains("package") else { continue }
+                    checked += 1
+                    let type = String(file.code[Range(match.range(at: 2), in: file.code)!])
+                    if type != base { misplaced.append("\(file.path): \(type)") }
+                }
+            }
+        }
+        #expect(misplaced == [], "\(misplaced)")
+        #expect(checked > 150, "the pattern finds the declarations: \(checked)")
+    }
+
     @Test func everySaveOfAnExistingBundleGoesThroughTheSaver() throws {
         // One place takes the lock, checks the head and writes a version (issue 25): the
         // writer's request is made in SaveContent and written in BundleSaver. New files

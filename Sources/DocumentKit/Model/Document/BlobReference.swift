@@ -177,13 +177,6 @@ public struct BlobReference: Codable, Hashable, CustomStringConvertible, @unchec
     public func hash(into hasher: inout Hasher) { hasher.combine(digest) }
 }
 
-/// Gathers the blob references met while encoding a document, with their JSON paths.
-///
-/// Unchecked: one collector serves one encode, on one thread, like the encoder itself.
-package final class BlobCollector: @unchecked Sendable {
-    package var blobs: [(reference: BlobReference, path: String)] = []
-}
-
 extension CodingUserInfoKey {
     package static let documentKitBlobCollector = CodingUserInfoKey(rawValue: "org.documentkit.blobCollector")!
     package static let documentKitContext = CodingUserInfoKey(rawValue: "org.documentkit.decodingContext")!

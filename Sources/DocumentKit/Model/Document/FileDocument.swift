@@ -25,32 +25,3 @@ extension FileDocument {
     public static var writableContentTypes: [ContentType] { readableContentTypes }
     public static var schemaVersion: SchemaVersion { SchemaVersion(1, 0, 0) }
 }
-
-/// What a document is read from.
-public struct ReadConfiguration {
-    /// The content type of the bundle being read.
-    public let contentType: ContentType
-    /// The root of the version's file tree; file contents load when asked for.
-    public let file: FileWrapper
-    /// The version being read, or `nil` for a tree that does not come from a bundle.
-    public let version: BundleVersion?
-
-    public init(contentType: ContentType, file: FileWrapper, version: BundleVersion? = nil) {
-        self.contentType = contentType
-        self.file = file
-        self.version = version
-    }
-}
-
-/// What a document is written for.
-public struct WriteConfiguration {
-    /// The content type to write.
-    public let contentType: ContentType
-    /// The tree as last saved, or `nil` for a new document.
-    public let existingFile: FileWrapper?
-
-    public init(contentType: ContentType, existingFile: FileWrapper?) {
-        self.contentType = contentType
-        self.existingFile = existingFile
-    }
-}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// The forms a version can be exported to.
+public enum ExportFormat: String, CaseIterable, Codable, Sendable {
+    /// A zip of the version's files (`document.json`, `blobs/…`).
+    case zip
+    /// A POSIX pax tar of the files.
+    case tar
+    /// The tar, gzip-compressed.
+    case tarGzip = "tar.gz"
+    /// The tar, zstd-compressed.
+    case tarZstd = "tar.zst"
+    /// The files in a new folder.
+    case dir
+    /// The document JSON alone.
+    case json
+    /// A BagIt bag (RFC 8493), a folder: the files under `data/`, with checksum manifests.
+    case bagit
+}

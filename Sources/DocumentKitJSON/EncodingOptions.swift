@@ -1,0 +1,7 @@
+import DocumentKitCore
+import Foundation
+
+package struct EncodingOptions {
+    package let pretty: Bool
+    package let userInfo: [CodingUserInfoKey: any Sendable]
+}

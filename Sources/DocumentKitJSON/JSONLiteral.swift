@@ -1,0 +1,7 @@
+import DocumentKitCore
+import Foundation
+
+/// `true`, `false` or `null`.
+package enum JSONLiteral {
+    case `true`, `false`, null
+}
