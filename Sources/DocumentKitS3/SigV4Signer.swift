@@ -50,7 +50,9 @@ public struct SigV4Signer: Sendable {
         result["authorization"] =
             """
             AWS4-HMAC-SHA256 \
-            Credential=\(credentials.accessKeyID)/\(scope),SignedHeaders=\(names.joined(separator: ";")),Signature=\(signature)
+            Credential=\(credentials.accessKeyID)/\(scope),\
+            SignedHeaders=\(names.joined(separator: ";")),\
+            Signature=\(signature)
             """
         return result
     }

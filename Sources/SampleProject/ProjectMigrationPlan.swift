@@ -5,9 +5,9 @@ import Foundation
 ///
 /// | stage | kind | from → to | what |
 /// |---|---|---|---|
-/// | `v2-tags-and-summary` | lightweight | 1.0.0 → 2.0.0 | adds the project's `summary` (`""`) and tasks' `tags` (`[]`) |
-/// | `v3-task-status` | custom | 2.0.0 → 3.0.0 | a task's `isComplete` becomes `status`: `true` → `done`, `false` → `todo` |
-/// | `v4-board-and-drafts` | lightweight | 3.0.0 → 4.0.0 | adds the project's `columns` and `drafts` (`[]`) and tasks' `column` (none) and `blockedBy` (`[]`) |
+/// | `v2-tags-and-summary` | lightweight | 1.0.0 → 2.0.0 | adds `summary` (`""`), tasks' `tags` (`[]`) |
+/// | `v3-task-status` | custom | 2.0.0 → 3.0.0 | `isComplete` becomes `status`: `true` → `done`, else `todo` |
+/// | `v4-board-and-drafts` | lightweight | 3.0.0 → 4.0.0 | adds `columns`, `drafts`, tasks' `column`, `blockedBy` |
 ///
 /// Shipped stages never change; a new schema adds a stage at the end.
 public enum ProjectMigrationPlan: SchemaMigrationPlan {

@@ -9,9 +9,10 @@ import SampleProject
 //
 // adds one-title saves to BUNDLE (a project of TASKS tasks, 25,000 unless given, as
 // bench/make_corpus.py or make_project.py makes it and docctl import imports it) until it
-// holds VERSIONS versions, each save renaming one task spread over the document, dated SOURCE_DATE_EPOCH-style from 2026-01-01, exactly
-// as the script's docctl loop did; each save's seconds go to the TSV file TIMES. The
-// bundle keeps its format (a format-3 bundle stays format 3).
+// holds VERSIONS versions, each save renaming one task spread over the document, dated
+// SOURCE_DATE_EPOCH-style from 2026-01-01, exactly as the script's docctl loop did; each
+// save's seconds go to the TSV file TIMES. The bundle keeps its format (a format-3 bundle
+// stays format 3).
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("error: \(message)\n".utf8))

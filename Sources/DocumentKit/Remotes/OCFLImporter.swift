@@ -30,7 +30,8 @@ public enum OCFLImporter {
 
     /// What importing the object at `path` of `storage` into `output` would make, found by
     /// reading its inventory (checked against its sidecar) and, for the history layout,
-    /// its `manifest.json`: the object's id and its bundle versions. Refuses an existing `output` unless `replace`, as the import does.
+    /// its `manifest.json`: the object's id and its bundle versions. Refuses an existing
+    /// `output` unless `replace`, as the import does.
     public static func plannedImport(
         at path: String, in storage: any OCFLRootReading, to output: URL,
         replace: Bool = false

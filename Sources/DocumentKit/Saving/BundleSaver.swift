@@ -80,7 +80,8 @@ package struct BundleSaver {
     }
 
     /// Prunes a format-3 history through place `lastDropped`, keeping the objects
-    /// `reachable` names, from its segments' items (``BundleWriter/writePruned(_:throughPlace:reachable:compression:to:)``).
+    /// `reachable` names, from its segments' items
+    /// (``BundleWriter/writePruned(_:throughPlace:reachable:compression:to:)``).
     package func rewritePruned(
         throughPlace lastDropped: Int, reachable: Set<ObjectDigest>,
         compression: ObjectCompression

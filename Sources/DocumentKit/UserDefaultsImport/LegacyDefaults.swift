@@ -11,7 +11,7 @@ import Foundation
 /// | key | type | becomes |
 /// |---|---|---|
 /// | `draft_posts` | array of strings | one draft each, in order; blank strings are skipped and counted |
-/// | `draft_post_dates` | array of dates (or date strings), one per element of `draft_posts` | each draft's `createdAt`; without it, the time of the import |
+/// | `draft_post_dates` | dates (or date strings), one per draft | each draft's `createdAt`; else the import's time |
 /// | `project_name` | string | the name of a project the import creates, unless the caller names it |
 ///
 /// Every other key is listed in `unknownKeys` and otherwise left alone. A known key whose

@@ -16,8 +16,9 @@ import Foundation
 /// (`metadata.created`, which honours `SOURCE_DATE_EPOCH`).
 ///
 /// ```swift
-/// let report = try LegacyDefaultsImporter.importDefaults(from: exportURL, into: bundleURL,
-///                                                        type: Project.self, metadata: SaveMetadata(author: "ada", message: "Import drafts"))
+/// let report = try LegacyDefaultsImporter.importDefaults(
+///     from: exportURL, into: bundleURL, type: Project.self,
+///     metadata: SaveMetadata(author: "ada", message: "Import drafts"))
 /// print(report.draftsAdded, report.draftsAlreadyPresent, report.ignoredKeys)
 /// ```
 public enum LegacyDefaultsImporter {

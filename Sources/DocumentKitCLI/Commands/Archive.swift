@@ -13,7 +13,8 @@ extension DocumentTool {
                 id is documentkit: and the id of its first version; each archive adds one OCFL \
                 version, holding the bundle's history as the bundle stores it (its head's document \
                 aside). Archiving again adds only the versions the object lacks and never changes \
-                an OCFL version once written; versions pruned from the bundle stay in the earlier ones. A bundle whose history \
+                an OCFL version once written; versions pruned from the bundle stay in the earlier \
+                ones. A bundle whose history \
                 diverged from the object's is refused. An archive is a push to a folder (see \
                 'push'): the root is valid OCFL at every instant, and an archive that was \
                 interrupted is completed by the next. 'import OBJECT -o BUNDLE' rebuilds the \

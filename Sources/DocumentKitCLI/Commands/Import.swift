@@ -12,8 +12,10 @@ extension DocumentTool {
                 from a UserDefaults export.
                 """,
             usage: """
-                \(DocumentTool.name) import <source> --output <output> [--schema <schema>] [--force] [--message <message>] [--author <author>] [--json]
-                \(DocumentTool.name) import --legacy-defaults <file> (<bundle> | --output <output> [--name <name>] [--force]) [--dry-run] [--message <message>] [--author <author>] [--json]
+                \(DocumentTool.name) import <source> --output <output> [--schema <schema>] [--force] \
+                [--message <message>] [--author <author>] [--json]
+                \(DocumentTool.name) import --legacy-defaults <file> (<bundle> | --output <output> [--name <name>] \
+                [--force]) [--dry-run] [--message <message>] [--author <author>] [--json]
                 """,
             discussion: """
                 The source needs document.json (and blobs/ holding its blobs), as export writes \
@@ -21,7 +23,8 @@ extension DocumentTool {
                 one differs, is missing or is extra), then its data/ is imported; a bag of every version \
                 (export --all-versions) is imported whole, every version with its id, as an OCFL \
                 object is. A document of an older schema (an export of an old version, say) is migrated \
-                when --schema names it. A document larger than 64 MiB is refused before it is read. SOURCE - reads a zip, a tar \
+                when --schema names it. A document larger than 64 MiB is refused before it is read. \
+                SOURCE - reads a zip, a tar \
                 (plain or compressed) or a JSON document from standard input.
 
                 \(LegacyDefaultsOptions.discussion)

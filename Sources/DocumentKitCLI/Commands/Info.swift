@@ -46,17 +46,23 @@ extension DocumentTool {
 
         /// A bundle's summary as lines of text, the first naming it.
         static func describe(_ info: BundleSummary) -> String {
-            """
-            bundle:    \(info.path)
-            type:      \(info.contentType) (\(info.mimeType)), format \(info.formatVersion)
-            head:      \(Console.version(info.head)), \(info.head.created) by \(info.head.author): \(info.head.message)
-            schema:    \(info.head.schema)
-            versions:  \(info.versionCount)
-            objects:   \(info.objectCount), \(Console.bytes(info.objectBytes)) (\(Console.bytes(info.storedBytes)) stored)
-            document:  \(Console.bytes(info.documentBytes)), \(info.blobCount) blob\(info.blobCount == 1 ? "" : "s")
-            state:     \(info.stateKeys.map { "\($0) key\($0 == 1 ? "" : "s")" } ?? "unreadable (see \(DocumentTool.name) validate)")
-            file:      \(Console.bytes(info.fileBytes))\(info.reclaimableBytes > 0 ? ", \(Console.bytes(info.reclaimableBytes)) reclaimable" : "")
-            """
+            let stateLine =
+                info.stateKeys.map { "\($0) key\($0 == 1 ? "" : "s")" }
+                ?? "unreadable (see \(DocumentTool.name) validate)"
+            let reclaimable = info.reclaimableBytes > 0 ? ", \(Console.bytes(info.reclaimableBytes)) reclaimable" : ""
+            return """
+                bundle:    \(info.path)
+                type:      \(info.contentType) (\(info.mimeType)), format \(info.formatVersion)
+                head:      \(Console.version(info.head)), \(info.head.created) by \(info.head.author): \
+                \(info.head.message)
+                schema:    \(info.head.schema)
+                versions:  \(info.versionCount)
+                objects:   \(info.objectCount), \(Console.bytes(info.objectBytes)) \
+                (\(Console.bytes(info.storedBytes)) stored)
+                document:  \(Console.bytes(info.documentBytes)), \(info.blobCount) blob\(info.blobCount == 1 ? "" : "s")
+                state:     \(stateLine)
+                file:      \(Console.bytes(info.fileBytes))\(reclaimable)
+                """
         }
     }
 }

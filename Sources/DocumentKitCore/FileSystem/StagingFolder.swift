@@ -73,8 +73,8 @@ package final class StagingFolder {
             let fd = openat(parent.descriptor, outputName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
             let old = fd >= 0 ? OpenFile(adopting: fd, path: output.path) : nil
             _ = old?.tryLock()
-            let aside =
-                "\(TemporarySibling.prefix(of: outputName))old-\(AtomicReplacement.randomSuffix())\(TemporarySibling.suffix)"
+            let prefix = TemporarySibling.prefix(of: outputName)
+            let aside = "\(prefix)old-\(AtomicReplacement.randomSuffix())\(TemporarySibling.suffix)"
             guard renameat(parent.descriptor, outputName, parent.descriptor, aside) == 0 else {
                 throw DocumentKitError.system("cannot replace it", path: reportedPath, errno: errno)
             }

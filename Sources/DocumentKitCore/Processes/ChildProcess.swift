@@ -7,8 +7,9 @@ import Foundation
 #endif
 
 /// Another program run in the foreground, as `system(3)` runs one: it shares this
-/// process's terminal (standard input, output and error), and this process waits for it. DocumentKit's layers start no program themselves; a tool starts
-/// one it chose (docctl: the user's editor).
+/// process's terminal (standard input, output and error), and this process waits for it.
+/// DocumentKit's layers start no program themselves; a tool starts one it chose (docctl:
+/// the user's editor).
 package enum ChildProcess {
     package typealias Termination = ProcessTermination
 

@@ -92,7 +92,8 @@ public struct SigningKey: Sendable {
             throw DocumentKitError(
                 .malformedInput,
                 String(
-                    format: "is in a folder others may write to (mode %04o): chmod 700 it", folderInfo.st_mode & 0o7777),
+                    format: "is in a folder others may write to (mode %04o): chmod 700 it",
+                    folderInfo.st_mode & 0o7777),
                 path: url.relativePath)
         }
         let lines = String(decoding: try file.readPrefix(512), as: UTF8.self).split(separator: "\n")

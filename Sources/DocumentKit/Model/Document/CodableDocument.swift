@@ -5,8 +5,9 @@ import Foundation
 ///
 /// ```swift
 /// struct Note: CodableDocument {
-///     static let contentType = ContentType(identifier: "com.example.note", filenameExtensions: ["note"],
-///                                          mimeType: "application/vnd.example.note+zip", conformsTo: [.documentBundle])
+///     static let contentType = ContentType(
+///         identifier: "com.example.note", filenameExtensions: ["note"],
+///         mimeType: "application/vnd.example.note+zip", conformsTo: [.documentBundle])
 ///     var text: String
 /// }
 /// ```
