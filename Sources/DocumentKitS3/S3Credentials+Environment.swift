@@ -20,7 +20,7 @@ extension S3Credentials {
         let path =
             environment["AWS_SHARED_CREDENTIALS_FILE"].flatMap { $0.isEmpty ? nil : $0 }
             ?? home.map { ($0 as NSString).appendingPathComponent(".aws/credentials") }
-        if let path, let text = try? String(contentsOfFile: path, encoding: .utf8) {
+        if let path, let text = FileTree.text(of: path) {
             let values = AWSConfigFile.section(profile, in: text)
             if let id = values["aws_access_key_id"], let secret = values["aws_secret_access_key"] {
                 return S3Credentials(
@@ -71,7 +71,7 @@ enum AWSConfigFile {
         let path =
             environment["AWS_CONFIG_FILE"].flatMap { $0.isEmpty ? nil : $0 }
             ?? home.map { ($0 as NSString).appendingPathComponent(".aws/config") }
-        guard let path, let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        guard let path, let text = FileTree.text(of: path) else { return nil }
         return section(profile == "default" ? "default" : "profile \(profile)", in: text)[key]
     }
 

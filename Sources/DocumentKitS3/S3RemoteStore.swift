@@ -141,7 +141,7 @@ public final class S3RemoteStore: RemoteStore, @unchecked Sendable {
     }
 
     public func download(_ path: String, to url: URL) throws {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil),
+        guard FileTree.createEmptyFile(url.path),
             let output = FileHandle(forWritingAtPath: url.path)
         else {
             throw DocumentKitError(.cannotCreateOutput, "cannot create the file", path: url.path)

@@ -31,7 +31,7 @@ let times = URL(fileURLWithPath: arguments[arguments.startIndex + 3])
 var configuration = DocumentKitConfiguration()
 configuration.documentTypes = [Project.self]
 DocumentKitConfiguration.bootstrap(configuration)
-guard FileManager.default.createFile(atPath: times.path, contents: nil),
+guard FileTree.createEmptyFile(times.path),
     let log = FileHandle(forWritingAtPath: times.path)
 else {
     fail("cannot write \(times.path)")

@@ -146,7 +146,7 @@ public enum BundleImporter {
     /// first in name order, should two hold the same bytes); links are not followed.
     private static func hashedFiles(in folder: URL) -> [String: URL] {
         var found: [String: URL] = [:]
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let names = (try? FileTree.names(in: folder.path)) ?? []
         for name in names.sorted() where ObjectDigest(hex: name) == nil {
             let url = folder.appendingPathComponent(name)
             guard let file = try? regularFile(url) else { continue }

@@ -30,6 +30,6 @@ public struct BundleVersionName: Equatable, Sendable {
     }
 
     private static func exists(_ path: String) -> Bool {
-        !path.isEmpty && FileManager.default.fileExists(atPath: path)
+        !path.isEmpty && FileTree.exists(path)
     }
 }

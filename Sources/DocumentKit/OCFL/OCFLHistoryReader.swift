@@ -106,7 +106,7 @@ final class OCFLHistoryReader {
         guard scratch != nil else {
             return try object.content(digest(of: logicalPath), for: logicalPath, in: object.inventory.head)
         }
-        return try Data(contentsOf: fetch(logicalPath), options: .alwaysMapped)
+        return try FileTree.mappedData(of: fetch(logicalPath))
     }
 
     private func digest(of logicalPath: String) throws -> String {

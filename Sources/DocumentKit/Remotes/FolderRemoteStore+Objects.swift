@@ -31,7 +31,7 @@ extension FolderRemoteStore {
             try linkFiles(of: objectPath, into: shadow)
         }
         // A version that brings no new file has no staged folder.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: url(staging).path)) ?? []
+        for name in (try? FileTree.names(in: url(staging).path)) ?? []
         where OCFLInventory.versionNumber(name) != nil {
             try linkFiles(of: "\(staging)/\(name)", into: "\(shadow)/\(name)")
         }
@@ -83,7 +83,7 @@ extension FolderRemoteStore {
         }
         try makeParent(of: top)
         do {
-            try FileManager.default.moveItem(at: url("\(tree)/\(top)"), to: url(top))
+            try FileTree.move(url("\(tree)/\(top)"), to: url(top))
         } catch {
             throw DocumentKitError(.cannotCreateOutput, "cannot move the new object into place", path: reported(top))
         }
@@ -95,12 +95,12 @@ extension FolderRemoteStore {
     private func addVersionsOneByOne(from shadow: String, to objectPath: String, files: [(path: String, data: Data)])
         throws
     {
-        for name in try FileManager.default.contentsOfDirectory(atPath: url(shadow).path).compactMap(
+        for name in try FileTree.names(in: url(shadow).path).compactMap(
             OCFLInventory.versionNumber
         ).sorted().map(OCFLInventory.versionName)
         where SystemCall.linkStatus(url("\(objectPath)/\(name)").path) == nil {
             do {
-                try FileManager.default.moveItem(at: url("\(shadow)/\(name)"), to: url("\(objectPath)/\(name)"))
+                try FileTree.move(url("\(shadow)/\(name)"), to: url("\(objectPath)/\(name)"))
             } catch {
                 throw DocumentKitError(
                     .cannotCreateOutput, "cannot move the new version into place",
@@ -115,17 +115,14 @@ extension FolderRemoteStore {
     /// Gives every file below `source` a second name at the same place below `destination`.
     private func linkFiles(of source: String, into destination: String) throws {
         let base = url(source).standardizedFileURL.path
-        guard let walk = FileManager.default.enumerator(atPath: base) else { return }
+        guard FileTree.isFolder(base) else { return }
         try makeFolder(destination)
-        for case let relative as String in walk {
+        try FileTree.walk(below: base) { relative in
             let name = (relative as NSString).lastPathComponent
             let from = "\(base)/\(relative)"
-            guard let info = SystemCall.linkStatus(from) else { continue }
+            guard let info = SystemCall.linkStatus(from) else { return true }
             // Temporaries of writes (killed or under way) and locks are not the object's.
-            guard !name.hasPrefix("."), !name.hasSuffix(".lock") else {
-                if (info.st_mode & S_IFMT) == S_IFDIR { walk.skipDescendants() }
-                continue
-            }
+            guard !name.hasPrefix("."), !name.hasSuffix(".lock") else { return false }
             if (info.st_mode & S_IFMT) == S_IFDIR {
                 try makeFolder("\(destination)/\(relative)")
             } else if (info.st_mode & S_IFMT) == S_IFREG {
@@ -136,12 +133,13 @@ extension FolderRemoteStore {
                         path: reported(source))
                 }
             }
+            return true
         }
     }
 
     private func makeFolder(_ key: String) throws {
         do {
-            try FileManager.default.createDirectory(at: url(key), withIntermediateDirectories: true)
+            try FileTree.makeFolders(url(key))
         } catch {
             throw DocumentKitError(.cannotCreateOutput, "cannot create the folder", path: reported(key))
         }
@@ -150,7 +148,7 @@ extension FolderRemoteStore {
     public func removeFolder(_ key: String) throws {
         if SystemCall.linkStatus(url(key).path) != nil {
             do {
-                try FileManager.default.removeItem(at: url(key))
+                try FileTree.remove(url(key))
             } catch {
                 throw DocumentKitError(.ioError, "cannot remove the folder", path: reported(key))
             }
@@ -167,9 +165,9 @@ extension FolderRemoteStore {
     /// and the folders left empty (OCFL forbids empty folders in a version's content).
     public func tidy(_ prefix: String) throws {
         let base = url(prefix).standardizedFileURL.path
-        guard let walk = FileManager.default.enumerator(atPath: base) else { return }
+        guard FileTree.isFolder(base) else { return }
         var folders: [String] = [base]
-        for case let relative as String in walk {
+        for relative in FileTree.paths(below: base) {
             let path = "\(base)/\(relative)"
             let name = (relative as NSString).lastPathComponent
             if let info = SystemCall.linkStatus(path), (info.st_mode & S_IFMT) == S_IFDIR {
@@ -182,8 +180,8 @@ extension FolderRemoteStore {
         }
         // Deepest first, so that a folder emptied by removing its folders goes too.
         for folder in folders.sorted(by: { $0.count > $1.count }) where folder != base {
-            if (try? FileManager.default.contentsOfDirectory(atPath: folder))?.isEmpty == true {
-                try? FileManager.default.removeItem(atPath: folder)
+            if (try? FileTree.names(in: folder))?.isEmpty == true {
+                _ = SystemCall.removeEmptyFolder(folder)
             }
         }
     }

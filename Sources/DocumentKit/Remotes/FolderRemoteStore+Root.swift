@@ -21,8 +21,7 @@ extension FolderRemoteStore {
     private func createRootInOneStep(_ files: [(path: String, data: Data)]) throws -> Bool {
         let target = root.standardizedFileURL
         guard ![".", "..", "/", ""].contains(target.lastPathComponent) else { return false }
-        try FileManager.default.createDirectory(
-            at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileTree.makeFolders(target.deletingLastPathComponent())
         let staging = try StagingFolder(beside: target)
         let store = FolderRemoteStore(root: staging.url)
         for (path, data) in files {
@@ -36,7 +35,7 @@ extension FolderRemoteStore {
     /// Creates the root's folder, naming the root when it cannot be.
     private func makeRootFolder() throws {
         do {
-            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            try FileTree.makeFolders(root)
         } catch {
             throw DocumentKitError.system("cannot create the folder", path: displayPath, error: error)
         }

@@ -35,24 +35,16 @@ public struct FolderRemoteStore: RemoteStore {
     public func list(prefix: String) throws -> [String: UInt64] {
         try refuseFileAsRoot()
         let folder = prefix.contains("/") ? String(prefix[..<prefix.lastIndex(of: "/")!]) : ""
-        guard
-            let enumerator = FileManager.default.enumerator(
-                at: url(folder), includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey])
-        else {
-            return [:]
-        }
         var files: [String: UInt64] = [:]
         let rootPath = root.standardizedFileURL.path
-        for case let file as URL in enumerator {
-            let values = try? file.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey])
-            guard values?.isRegularFile == true else { continue }
+        for (file, size) in FileTree.regularFiles(below: url(folder)) {
             let path = file.standardizedFileURL.path
             guard path.hasPrefix(rootPath + "/") else { continue }
             let key = String(path.dropFirst(rootPath.count + 1))
             // Temporary files of writes under way, and locks, are not the remote's files.
             let name = file.lastPathComponent
             guard key.hasPrefix(prefix), !name.hasPrefix("."), !name.hasSuffix(".lock") else { continue }
-            files[key] = UInt64(values?.fileSize ?? 0)
+            files[key] = size
         }
         return files
     }
@@ -121,7 +113,7 @@ public struct FolderRemoteStore: RemoteStore {
     func makeParent(of key: String) throws {
         let parent = url(key).deletingLastPathComponent()
         do {
-            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+            try FileTree.makeFolders(parent)
         } catch {
             // Uploads side by side make the same folders: one made by another is no failure.
             if let info = SystemCall.status(parent.path), (info.st_mode & S_IFMT) == S_IFDIR { return }

@@ -93,7 +93,7 @@ public enum LegacyDefaultsImporter {
     ) throws -> Report {
         let defaults = try LegacyDefaults(contentsOf: source)
         // Said here, with the way out, rather than as the lock's "cannot open".
-        guard FileManager.default.fileExists(atPath: bundle.path) else {
+        guard FileTree.exists(bundle.path) else {
             throw DocumentKitError(.missingInput, "no such bundle", path: bundle.relativePath, remedy: .createBundle)
         }
         var report = Report(

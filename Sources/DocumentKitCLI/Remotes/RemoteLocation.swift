@@ -32,7 +32,7 @@ enum RemoteLocation: Equatable {
     /// Whether `text` names a remote rather than a bundle: an `s3://` address, or a folder
     /// (a bundle is a file), or what looks like an address (refused when opened).
     static func isRemote(_ text: String) -> Bool {
-        text.hasPrefix("s3://") || FileManager.default.isDirectory(text) || mistypedAddress(text) != nil
+        text.hasPrefix("s3://") || FileTree.isFolder(text) || mistypedAddress(text) != nil
     }
 
     /// Why `text`, which looks like an address (`scheme:/...`) but is not one this build
@@ -40,7 +40,7 @@ enum RemoteLocation: Equatable {
     /// probably meant; `nil` for anything else, and for a folder that exists.
     static func mistypedAddress(_ text: String) -> String? {
         guard let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix(":/"),
-            !FileManager.default.isDirectory(text)
+            !FileTree.isFolder(text)
         else { return nil }
         let scheme = text[..<colon]
         guard let first = scheme.first, first.isLetter,
@@ -95,7 +95,7 @@ enum S3Helper {
             Bundle.main.executableURL?.resolvingSymlinksInPath() ?? URL(fileURLWithPath: CommandLine.arguments[0])
         let folder = executable.deletingLastPathComponent()
         let helper = folder.appendingPathComponent("\(DocumentTool.name)-s3").path
-        guard FileManager.default.isExecutableFile(atPath: helper) else {
+        guard FileTree.isExecutable(helper) else {
             return DocumentKitError(
                 .unavailable,
                 """
@@ -123,16 +123,9 @@ enum S3Helper {
         let root = NSString.path(withComponents: Array(parts[..<build]))
         let release = parts.last?.hasSuffix("release") == true
         let script = "scripts/build-\(DocumentTool.name).sh"
-        if release, FileManager.default.isExecutableFile(atPath: "\(root)/\(script)") {
+        if release, FileTree.isExecutable("\(root)/\(script)") {
             return "build it with '\(script) --s3' in \(root)"
         }
         return "build it with 'swift build\(release ? " -c release" : "") --product \(helper)' in \(root)"
-    }
-}
-
-extension FileManager {
-    func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 }

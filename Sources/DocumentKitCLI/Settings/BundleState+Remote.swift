@@ -15,7 +15,7 @@ extension RemoteLocation {
         if let remote = try BundleState(bundle: url).defaultRemote.get() {
             // The state travels with the bundle (pack keeps it): a folder remembered on
             // another machine is refused rather than made here, as a named one would be.
-            guard remote.hasPrefix("s3://") || FileManager.default.isDirectory(remote) else {
+            guard remote.hasPrefix("s3://") || FileTree.isFolder(remote) else {
                 throw DocumentKitError(
                     .usage,
                     """

@@ -116,11 +116,19 @@ import Testing
         // Processes folders, which retry on EINTR and name the file in their errors.
         let calls =
             #"(?<![\w.]|func )(open|openat|close|pread|pwrite|fsync|fdatasync|ftruncate|rename|renameat|unlink|unlinkat|flock|fcntl|mmap|munmap|madvise|lseek|fstat|stat|lstat|mkdir|rmdir|symlink|readlink|chmod|fchmod|fchown|getpwuid|usleep|access|realpath|copy_file_range|opendir|readdir|posix_spawn|waitpid|dup2|pipe)\("#
-        let outside = Self.libraryTargets.filter { $0 != "DocumentKitCore" } + ["DocumentKitCLI", "docctl", "notectl"]
+        let outside =
+            Self.libraryTargets.filter { $0 != "DocumentKitCore" } + ["DocumentKitCLI", "docctl", "notectl", "dkbench"]
         let found = try Self.matches(calls, in: outside)
         #expect(found == [], "\(found)")
         #expect(
             try Self.matches(calls, in: ["DocumentKitCore"]).count > 10, "the pattern finds the calls where they are")
+        // Foundation's file system calls too: FileManager, and reading a file whole by its
+        // path or URL (Core's FileTree and OpenFile make them).
+        let foundation = #"\bFileManager\b|contentsOfFile:|\bString\(contentsOf|\bData\(contentsOf"#
+        let foundationCalls = try Self.matches(foundation, in: outside)
+        #expect(foundationCalls == [], "\(foundationCalls)")
+        #expect(
+            try Self.matches(foundation, in: ["DocumentKitCore"]).count > 5, "the pattern finds them where they are")
     }
 
     @Test func configurationIsAValueAndNoTargetHasUncheckedGlobals() throws {

@@ -23,7 +23,7 @@ package enum BagReader {
         let data = source.appendingPathComponent("data")
         if SystemCall.linkStatus(data.appendingPathComponent(VersionLayout.documentName).path) != nil { return data }
         let versions = data.appendingPathComponent("versions")
-        let newest = ((try? FileManager.default.contentsOfDirectory(atPath: versions.path)) ?? [])
+        let newest = ((try? FileTree.names(in: versions.path)) ?? [])
             .compactMap { name in name.split(separator: "-").first.flatMap { Int($0) }.map { ($0, name) } }
             .max { $0.0 < $1.0 }
         guard let newest else {
@@ -161,7 +161,7 @@ package enum BagReader {
                 throw DocumentKitError(
                     .malformedInput, "is not a folder (links are not followed)", path: path(bag, folder))
             }
-            for name in try FileManager.default.contentsOfDirectory(atPath: url.path) {
+            for name in try FileTree.names(in: url.path) {
                 let child = "\(folder)/\(name)"
                 guard let status = SystemCall.linkStatus(bag.appendingPathComponent(child).path) else { continue }
                 switch status.st_mode & S_IFMT {
