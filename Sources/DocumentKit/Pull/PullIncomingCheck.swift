@@ -8,7 +8,7 @@ import Foundation
 enum PullIncomingCheck {
     /// Refuses (`malformedInput`, naming the other copy) the first version or object of
     /// `versions` and `objects` that does not check.
-    static func verify(_ versions: [BundleVersion], objects: [ObjectDigest], of theirs: DocumentBundle) throws {
+    static func check(_ versions: [BundleVersion], objects: [ObjectDigest], of theirs: DocumentBundle) throws {
         for version in versions {
             guard version.computeID() == version.id else {
                 throw refusal(

@@ -49,11 +49,11 @@ public enum BundleVerifier {
 
     /// How `version` is signed, and by whom.
     package static func status(of version: BundleVersion, trusted: TrustedSigners?) -> (
-        status: SignatureStatus, name: String?, key: SignerKey?
+        status: SignatureStatus, name: String?, key: VerifyingKey?
     ) {
         guard let signature = version.signature else { return (.unsigned, nil, nil) }
         guard let key = signature.signer(ofVersion: version.id) else {
-            return (.invalid, nil, SignerKey(text: signature.key))
+            return (.invalid, nil, VerifyingKey(text: signature.key))
         }
         guard let trusted else { return (.signed, nil, key) }
         guard trusted.trusts(key) else { return (.untrusted, nil, key) }

@@ -50,7 +50,7 @@ struct TrustReport: Encodable {
     /// Whether the line was added (false: the key was trusted already).
     var added: Bool
 
-    init(_ addition: TrustedSigners.Addition, name: String, key: SignerKey, file: String) {
+    init(_ addition: TrustedSigners.Addition, name: String, key: VerifyingKey, file: String) {
         self.file = file
         fingerprint = key.fingerprint
         switch addition {

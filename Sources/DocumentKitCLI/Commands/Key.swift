@@ -65,7 +65,7 @@ struct KeyReport: Encodable {
     var fingerprint: String
     var file: String
 
-    init(_ key: SignerKey, file: String) {
+    init(_ key: VerifyingKey, file: String) {
         publicKey = key.description
         fingerprint = key.fingerprint
         self.file = file

@@ -20,7 +20,7 @@ public struct SigningKey: Sendable {
     public static func generate() -> SigningKey { SigningKey(key: Curve25519.Signing.PrivateKey()) }
 
     /// The key others verify this key's signatures with.
-    public var publicKey: SignerKey { SignerKey(key.publicKey) }
+    public var publicKey: VerifyingKey { VerifyingKey(key.publicKey) }
 
     /// The signature of the version whose id is `id`.
     public func signature(ofVersion id: String) throws -> Data {

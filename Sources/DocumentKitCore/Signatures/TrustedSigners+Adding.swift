@@ -14,8 +14,8 @@ extension TrustedSigners {
     /// as `docctl key show` prints it, or a trusted-signers line, either as the argument
     /// itself (it starts with `documentkit-ed25519 `) or in the file it names, one line with
     /// or without its final line feed.
-    public static func signer(fromArgument argument: String) throws -> (key: SignerKey, name: String?) {
-        let isLine = argument.hasPrefix(SignerKey.kind + " ")
+    public static func signer(fromArgument argument: String) throws -> (key: VerifyingKey, name: String?) {
+        let isLine = argument.hasPrefix(VerifyingKey.kind + " ")
         let text =
             isLine
             ? argument
@@ -35,11 +35,12 @@ extension TrustedSigners {
     /// is replaced whole, atomically, keeping its mode; a file with a line that is not a
     /// signer's is refused, naming the line, and nothing is written. A key already trusted
     /// is not added twice. With `dryRun`, everything is checked and nothing written.
-    public static func trust(_ key: SignerKey, name: String, inFileAt url: URL, dryRun: Bool = false) throws -> Addition
+    public static func trust(_ key: VerifyingKey, name: String, inFileAt url: URL, dryRun: Bool = false) throws
+        -> Addition
     {
         guard !name.isEmpty, !name.hasPrefix("#"),
             !name.contains(where: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }),
-            name != SignerKey.kind
+            name != VerifyingKey.kind
         else {
             throw DocumentKitError(
                 .usage,

@@ -17,7 +17,7 @@ import Foundation
 /// as some other spelling of a key, so that every reader of the file trusts the same keys.
 public struct TrustedSigners: Sendable {
     /// Every key trusted, with its name when the file gives one.
-    private var names: [SignerKey: String?] = [:]
+    private var names: [VerifyingKey: String?] = [:]
 
     /// No signers.
     public init() {}
@@ -41,7 +41,7 @@ public struct TrustedSigners: Sendable {
     /// alone; what ``init(text:path:)`` reads and `docctl key trust` checks before it adds
     /// a line. Throws `malformedInput` naming `path` and `location`.
     public static func signer(in line: String, path: String, location: String?) throws -> (
-        key: SignerKey, name: String?
+        key: VerifyingKey, name: String?
     ) {
         let problem: String? =
             if line.contains("\r") {
@@ -54,8 +54,8 @@ public struct TrustedSigners: Sendable {
                 nil
             }
         let words = line.split(separator: " ", omittingEmptySubsequences: false)
-        if problem == nil, words.count == 2, let key = SignerKey(text: line) { return (key, nil) }
-        if problem == nil, words.count == 3, let key = SignerKey(text: words[1...].joined(separator: " ")) {
+        if problem == nil, words.count == 2, let key = VerifyingKey(text: line) { return (key, nil) }
+        if problem == nil, words.count == 3, let key = VerifyingKey(text: words[1...].joined(separator: " ")) {
             return (key, String(words[0]))
         }
         throw DocumentKitError(
@@ -66,15 +66,15 @@ public struct TrustedSigners: Sendable {
 
     /// Trusts `key` too, under `name`, unless it is already trusted (its own line's name
     /// is kept).
-    public mutating func add(_ key: SignerKey, name: String) {
+    public mutating func add(_ key: VerifyingKey, name: String) {
         if names[key] == nil { names[key] = .some(name) }
     }
 
     /// Whether `key` is trusted.
-    public func trusts(_ key: SignerKey) -> Bool { names[key] != nil }
+    public func trusts(_ key: VerifyingKey) -> Bool { names[key] != nil }
 
     /// The name the file gives `key`; `nil` when it is not trusted or has no name.
-    public func name(of key: SignerKey) -> String? { names[key] ?? nil }
+    public func name(of key: VerifyingKey) -> String? { names[key] ?? nil }
 
     /// How many signers the file lists.
     public var count: Int { names.count }

@@ -29,11 +29,11 @@ public struct VersionSignature: Codable, Sendable, Equatable {
     /// The signer's key, when this signature holds for version `id`: its key is a key, its
     /// value a signature, and the signature that key's of `id`. `nil` otherwise.
     ///
-    /// Both texts have one spelling (``SignerKey/init(text:)``; the value in standard
+    /// Both texts have one spelling (``VerifyingKey/init(text:)``; the value in standard
     /// base64 with padding, as written): a record whose key or value decodes to the right
     /// bytes but is spelled otherwise was altered, and its signature does not hold.
-    public func signer(ofVersion id: VersionID) -> SignerKey? {
-        guard let signer = SignerKey(text: key), let signature = Data(base64Encoded: value), signature.count == 64,
+    public func signer(ofVersion id: VersionID) -> VerifyingKey? {
+        guard let signer = VerifyingKey(text: key), let signature = Data(base64Encoded: value), signature.count == 64,
             signature.base64EncodedString() == value, signer.isValidSignature(signature, ofVersion: id)
         else { return nil }
         return signer

@@ -26,7 +26,7 @@ public enum BagImporter {
         -> OCFLImporter.Result
     {
         try AtomicReplacement.refuseExisting(output, replace: replace)
-        try BagReader.verify(bag)
+        try BagReader.validate(bag)
         let (contents, pruned) = try DocumentKitError.located(at: bag.relativePath) {
             let archived = try versionEntries(bag).map { entry -> ArchivedHistory.Version in
                 guard let files = entry.files, let recordPath = entry.record else {

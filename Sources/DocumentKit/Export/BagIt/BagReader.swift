@@ -19,7 +19,7 @@ package enum BagReader {
                 .usage, "is a bag of every version of a project, which BagImporter.importHistory restores whole",
                 path: source.relativePath)
         }
-        try verify(source)
+        try validate(source)
         let data = source.appendingPathComponent("data")
         if SystemCall.linkStatus(data.appendingPathComponent(VersionLayout.documentName).path) != nil { return data }
         let versions = data.appendingPathComponent("versions")
@@ -35,7 +35,7 @@ package enum BagReader {
     }
 
     /// Throws `malformedInput`, naming the file, unless the bag at `bag` is complete and valid.
-    package static func verify(_ bag: URL) throws {
+    package static func validate(_ bag: URL) throws {
         let text = try tagText(bag, "bagit.txt")
         guard text.hasPrefix("BagIt-Version:") else {
             throw DocumentKitError(

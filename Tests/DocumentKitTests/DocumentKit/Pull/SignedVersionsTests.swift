@@ -170,7 +170,7 @@ import Testing
             refused.standardError
                 == """
                 error: b.dkproj: version 2 (\(eve.shortID)) is signed by \
-                \(eve.signature.flatMap { SignerKey(text: $0.key) }!.fingerprint), a key the trusted signers do \
+                \(eve.signature.flatMap { VerifyingKey(text: $0.key) }!.fingerprint), a key the trusted signers do \
                 not list; nothing was pulled (--require-signed takes only versions signed by a trusted key)\n
                 """
         )
@@ -196,7 +196,7 @@ import Testing
         try docctl(["new", "p.dkproj", "--name", "Signed"], in: directory)
         try docctl(["set", "p.dkproj", "name", "Still signed"], in: directory)
         let line = try docctl(["key", "show"], in: directory).output
-        let ada = try #require(SignerKey(text: String(line.dropLast())))
+        let ada = try #require(VerifyingKey(text: String(line.dropLast())))
         let ids = try bundle("p.dkproj", in: directory).manifest.versions.map(\.shortID)
         // Ada's own key, with no trusted signers at all.
         let own = try docctl(["verify", "p.dkproj", "--require-signed"], in: directory)

@@ -69,7 +69,7 @@ import Testing
         let ada = SigningKey.generate().publicKey
         let bob = SigningKey.generate().publicKey
         let cy = SigningKey.generate().publicKey
-        #expect(SignerKey(text: ada.description) == ada)
+        #expect(VerifyingKey(text: ada.description) == ada)
         #expect(ada.fingerprint.hasPrefix("SHA256:") && ada.fingerprint.count == 23)
         // A line may be the key alone, as `key show` prints it: trusted, without a name.
         let trusted = try TrustedSigners(
@@ -108,10 +108,10 @@ import Testing
         let other = base64.replacingCharacters(
             in: last...last, with: String(digits[digits.firstIndex(of: base64[last])! + 1]))
         #expect(Data(base64Encoded: other) == key.rawRepresentation)
-        #expect(SignerKey(text: "documentkit-ed25519 \(other)") == nil)
+        #expect(VerifyingKey(text: "documentkit-ed25519 \(other)") == nil)
         #expect(
-            SignerKey(text: "documentkit-ed25519  \(base64)") == nil && SignerKey(text: "\(key) ") == nil
-                && SignerKey(text: " \(key)") == nil)
+            VerifyingKey(text: "documentkit-ed25519  \(base64)") == nil && VerifyingKey(text: "\(key) ") == nil
+                && VerifyingKey(text: " \(key)") == nil)
         let text = line.replacingOccurrences(of: "KEY", with: key.description).replacingOccurrences(
             of: "BASE64", with: base64
         )
@@ -155,7 +155,7 @@ import Testing
         #expect(
             try String(contentsOf: url, encoding: .utf8) == "ada \(ada)\n# no final line feed\nbob@example.org \(bob)\n"
         )
-        for name in ["", "two words", "#hash", "tab\there", SignerKey.kind] {
+        for name in ["", "two words", "#hash", "tab\there", VerifyingKey.kind] {
             let error = #expect(throws: DocumentKitError.self) {
                 try TrustedSigners.trust(SigningKey.generate().publicKey, name: name, inFileAt: url)
             }

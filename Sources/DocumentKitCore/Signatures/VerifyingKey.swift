@@ -3,7 +3,7 @@ import Foundation
 
 /// The public half of a ``SigningKey``: what verifies its signatures, written as one line
 /// of text, `documentkit-ed25519 BASE64`, to give to others.
-public struct SignerKey: Hashable, Sendable, CustomStringConvertible {
+public struct VerifyingKey: Hashable, Sendable, CustomStringConvertible {
     /// The key's 32 bytes (RFC 8032).
     public let rawRepresentation: Data
 
