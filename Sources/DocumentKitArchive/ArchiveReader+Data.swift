@@ -1,4 +1,3 @@
-import CArchive
 import DocumentKitCore
 import Foundation
 
@@ -14,33 +13,44 @@ extension ArchiveReader {
     ///   (libarchive reports it as a warning after the last block, which counts as damage);
     ///   `.truncated` or `.malformed` for other damage; or what `body` throws.
     package func readData(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        guard let archive, var entry = current, !entry.finished else { return }
+        switch archive {
+        case .none: return
+        case .some(let archive): try readData(from: archive, body)
+        }
+    }
+
+    /// ``readData(_:)`` through `archive`, the reader's handle.
+    private func readData(
+        from archive: borrowing LibArchiveReader, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        guard var entry = current, !entry.finished else { return }
         defer { current = entry }
         if let size = entry.declaredSize, size > limits.maxEntryBytes {
             throw limitError(
                 "the entry declares \(size) bytes; the limit is \(limits.maxEntryBytes)", entry: entry.name)
         }
         while true {
-            var block: UnsafeRawPointer?
-            var size = 0
-            var offset: Int64 = 0
-            // The locale is set around libarchive only; `body` runs in the caller's.
-            let code = LibArchive.withUTF8Locale { archive_read_data_block(archive, &block, &size, &offset) }
-            if code == ARCHIVE_EOF {
+            let next: LibArchiveReader.Block?
+            do throws(ArchiveError) {
+                // The locale is set around libarchive only; `body` runs in the caller's.
+                next = try LibArchive.withUTF8Locale { () throws(ArchiveError) in
+                    try archive.readDataBlock(entry: entry.name)
+                }
+            } catch {
+                entry.finished = true
+                throw error
+            }
+            guard let block = next else {
                 entry.finished = true
                 return
             }
-            guard code == ARCHIVE_OK else {
-                entry.finished = true
-                throw LibArchive.error(archive, kind: .malformed, path: path, entry: entry.name)
-            }
             // A block that starts past what was read leaves a hole (a sparse entry).
-            if offset > 0, UInt64(offset) > entry.bytesRead {
-                try deliverZeros(UInt64(offset) - entry.bytesRead, to: &entry, body)
+            if block.offset > 0, UInt64(block.offset) > entry.bytesRead {
+                try deliverZeros(UInt64(block.offset) - entry.bytesRead, to: &entry, body)
             }
-            guard let block, size > 0 else { continue }
-            try count(UInt64(size), in: &entry)
-            try body(UnsafeRawBufferPointer(start: block, count: size))
+            guard let start = block.start, block.count > 0 else { continue }
+            try count(UInt64(block.count), in: &entry)
+            try body(UnsafeRawBufferPointer(start: start, count: block.count))
             reportFileBytes(archive)
         }
     }
@@ -70,8 +80,8 @@ extension ArchiveReader {
     /// Counts `size` more bytes of `entry`, throwing before any limit is passed.
     /// Counts, for progress, the bytes of the archive file libarchive has read: what an
     /// import knows the total of (its file's size) even when the data is compressed.
-    private func reportFileBytes(_ archive: OpaquePointer) {
-        let position = min(UInt64(clamping: archive_filter_bytes(archive, -1)), fileSize)
+    private func reportFileBytes(_ archive: borrowing LibArchiveReader) {
+        let position = min(UInt64(clamping: archive.archiveBytesRead), fileSize)
         guard position > fileBytesReported else { return }
         ProgressMeter.advance(.read, by: Int(position - fileBytesReported))
         fileBytesReported = position

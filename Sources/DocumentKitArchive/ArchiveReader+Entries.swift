@@ -1,4 +1,3 @@
-import CArchive
 import DocumentKitCore
 import Foundation
 
@@ -14,30 +13,32 @@ extension ArchiveReader {
     ///   only looked like an empty tar (a disk image starting with zeros); `.truncated` or
     ///   `.malformed` for damage.
     package func nextEntry() throws(ArchiveError) -> ArchiveEntryInfo? {
-        guard let archive else { return nil }
-        return try LibArchive.withUTF8Locale { () throws(ArchiveError) -> ArchiveEntryInfo? in
+        switch archive {
+        case .none: return nil
+        case .some(let archive): return try nextEntry(of: archive)
+        }
+    }
+
+    /// ``nextEntry()`` through `archive`, the reader's handle.
+    private func nextEntry(of archive: borrowing LibArchiveReader) throws(ArchiveError) -> ArchiveEntryInfo? {
+        try LibArchive.withUTF8Locale { () throws(ArchiveError) -> ArchiveEntryInfo? in
             while true {
                 current = nil
-                var entry: OpaquePointer?
                 // libarchive reads errno after a name it cannot convert, to tell running out
                 // of memory (fatal) from a name that is not UTF-8 (a warning): an ENOMEM left
                 // by an earlier call on this thread made a zip's non-UTF-8 name end the
                 // reading with "Can't allocate memory for Pathname" (once, in CI).
                 errno = 0
-                let code = archive_read_next_header(archive, &entry)
-                if code == ARCHIVE_EOF {
+                guard let header = try archive.nextHeader() else {
                     if entryCount == 0 { try checkEmptyArchive() }
                     return nil
-                }
-                guard code == ARCHIVE_OK || code == ARCHIVE_WARN, let entry else {
-                    throw LibArchive.error(archive, kind: .malformed, path: path)
                 }
                 entryCount += 1
                 guard entryCount <= limits.maxEntries else {
                     throw ArchiveError(
                         .limitExceeded, "the archive has more than \(limits.maxEntries) entries", path: path)
                 }
-                guard let info = try describe(entry, in: archive, warning: code == ARCHIVE_WARN) else { continue }
+                guard let info = try describe(header.entry, in: archive, warning: header.warning) else { continue }
                 guard collisionKeys.insert(ArchiveEntryName.collisionKey(info.name)).inserted else {
                     throw ArchiveError(
                         .duplicateEntry,
@@ -52,21 +53,21 @@ extension ArchiveReader {
 
     /// The description of `entry`, or `nil` for the archive's root directory (`./`).
     private func describe(
-        _ entry: OpaquePointer, in archive: OpaquePointer, warning: Bool
+        _ entry: borrowing LibArchiveEntry, in archive: borrowing LibArchiveReader, warning: Bool
     ) throws(ArchiveError) -> ArchiveEntryInfo? {
-        let rawName = try rawString(archive_entry_pathname(entry), archive_entry_pathname_utf8(entry), what: "name")
-        let fileType = archive_entry_filetype(entry)
-        let isDirectory = fileType == CARCHIVE_AE_IFDIR
+        let rawName = try rawString(entry.pathname, entry.pathnameUTF8, what: "name")
+        let fileType = entry.fileType
+        let isDirectory = fileType == .directory
         guard let name = try normalize(rawName, isDirectory: isDirectory) else { return nil }
         if warning {
             // The name converted fine, so the warning is about another field (a malformed
             // pax attribute, an owner name): the header is damaged.
-            throw LibArchive.error(archive, kind: .malformed, path: path, entry: name)
+            throw archive.error(kind: .malformed, entry: name)
         }
-        var info = ArchiveEntryInfo(name: name, kind: .other, mode: UInt32(archive_entry_perm(entry)) & 0o7777)
-        if archive_entry_size_is_set(entry) != 0 { info.size = UInt64(clamping: max(archive_entry_size(entry), 0)) }
-        if archive_entry_mtime_is_set(entry) != 0 { info.modificationTime = Int64(archive_entry_mtime(entry)) }
-        if let link = archive_entry_hardlink(entry) {
+        var info = ArchiveEntryInfo(name: name, kind: .other, mode: entry.permissions & 0o7777)
+        if let size = entry.size { info.size = UInt64(clamping: max(size, 0)) }
+        if let modificationTime = entry.modificationTime { info.modificationTime = modificationTime }
+        if let link = entry.hardlink {
             info.kind = .hardLink
             let target = try rawString(link, nil, what: "hard link target", entry: name)
             do {
@@ -76,14 +77,13 @@ extension ArchiveReader {
                     .unsafeEntry, "the hard link target '\(target)' is unsafe: \(error.message)", path: path,
                     entry: name)
             }
-        } else if fileType == CARCHIVE_AE_IFREG {
+        } else if fileType == .regular {
             info.kind = .regular
         } else if isDirectory {
             info.kind = .directory
-        } else if fileType == CARCHIVE_AE_IFLNK {
+        } else if fileType == .symbolicLink {
             info.kind = .symbolicLink
-            let target = try rawString(
-                archive_entry_symlink(entry), archive_entry_symlink_utf8(entry), what: "link target", entry: name)
+            let target = try rawString(entry.symlink, entry.symlinkUTF8, what: "link target", entry: name)
             do {
                 info.symlinkTarget = try ArchiveEntryName.decodeUTF8(Array(target.utf8))
             } catch {

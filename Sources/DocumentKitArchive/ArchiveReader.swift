@@ -1,4 +1,3 @@
-import CArchive
 import DocumentKitCore
 
 #if canImport(Glibc)
@@ -36,7 +35,7 @@ package final class ArchiveReader {
     package let fileSize: UInt64
     /// The libarchive handle; `nil` for a zip without entries, which libarchive's seekable
     /// zip reader does not recognize.
-    package let archive: OpaquePointer?
+    let archive: LibArchiveReader?
     /// Entries returned so far.
     package var entryCount = 0
     /// Bytes of entry data produced so far, all entries together.
@@ -74,49 +73,38 @@ package final class ArchiveReader {
         }
     }
 
-    deinit {
-        if let archive { archive_read_free(archive) }
-    }
-
     /// The format libarchive identified, for example "ZIP 2.0 (deflation)" or "POSIX pax
     /// interchange format"; empty before the first entry is read.
     package var formatName: String {
-        guard let archive else { return "ZIP (empty)" }
-        return archive_format_name(archive).map { String(cString: $0) } ?? ""
+        switch archive {
+        case .none: return "ZIP (empty)"
+        case .some(let archive): return archive.formatName ?? ""
+        }
     }
 
     /// A read handle for `path` with only the accepted formats and filters registered, or
-    /// `nil` for an empty zip.
-    private static func open(_ path: String, fileSize: UInt64) throws(ArchiveError) -> OpaquePointer? {
-        guard let archive = archive_read_new() else {
+    /// `nil` for an empty zip. The handle is freed on the way out when not returned.
+    private static func open(_ path: String, fileSize: UInt64) throws(ArchiveError) -> LibArchiveReader? {
+        guard let archive = LibArchiveReader(path: path) else {
             throw ArchiveError(.io, "libarchive could not allocate a reader", path: path)
         }
+        // A warning from a `support` call means "will run an external program": refuse it.
+        try archive.supportFormat(.zipSeekable)
+        try archive.supportFormat(.tar)
+        try archive.supportFilter(.uncompressed)
+        try archive.supportFilter(.gzip)
+        try archive.supportFilter(.zstd)
+        try archive.supportFilter(.xz)
         do throws(ArchiveError) {
-            // A warning from a `support` call means "will run an external program": refuse it.
-            try LibArchive.check(
-                archive_read_support_format_zip_seekable(archive), archive, kind: .unsupported, path: path)
-            try LibArchive.check(archive_read_support_format_tar(archive), archive, kind: .unsupported, path: path)
-            try LibArchive.check(archive_read_support_filter_none(archive), archive, kind: .unsupported, path: path)
-            try LibArchive.check(archive_read_support_filter_gzip(archive), archive, kind: .unsupported, path: path)
-            try LibArchive.check(archive_read_support_filter_zstd(archive), archive, kind: .unsupported, path: path)
-            try LibArchive.check(archive_read_support_filter_xz(archive), archive, kind: .unsupported, path: path)
-            let code = archive_read_open_filename(archive, path, 1 << 20)
-            if code != ARCHIVE_OK {
-                var error = LibArchive.error(archive, kind: .malformed, path: path)
-                if error.kind == .malformed, error.message.contains("Unrecognized archive format") {
-                    if isEmptyZip(path, fileSize: fileSize) {
-                        archive_read_free(archive)
-                        return nil
-                    }
-                    error = ArchiveError(.notAnArchive, "not a zip or tar archive", path: path)
-                }
-                throw error
-            }
-            return archive
+            try archive.open(file: path, blockSize: 1 << 20)
         } catch {
-            archive_read_free(archive)
+            if error.kind == .malformed, error.message.contains("Unrecognized archive format") {
+                if isEmptyZip(path, fileSize: fileSize) { return nil }
+                throw ArchiveError(.notAnArchive, "not a zip or tar archive", path: path)
+            }
             throw error
         }
+        return archive
     }
 
     /// Whether `path` is a zip with no entries: an end of central directory record alone.

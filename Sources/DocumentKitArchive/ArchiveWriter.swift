@@ -1,4 +1,3 @@
-import CArchive
 import DocumentKitCore
 import Foundation
 
@@ -23,7 +22,7 @@ package final class ArchiveWriter {
     package let path: String
     /// The format being written.
     package let format: ArchiveWriteFormat
-    package let archive: OpaquePointer
+    private let archive: LibArchiveWriter
     private let checks: ArchiveWriterChecks
 
     /// Starts an archive at the current position of `fileDescriptor`
@@ -42,8 +41,8 @@ package final class ArchiveWriter {
     deinit {
         // An unfinished archive must not be completed by archive_write_free (which would
         // write to a descriptor the caller may have closed and reused): mark it failed.
-        if checks.state != .finished { archive_write_fail(archive) }
-        archive_write_free(archive)
+        // The handle is freed with `archive`, after this.
+        if checks.state != .finished { archive.fail() }
     }
 
     /// Adds a regular file of exactly `size` bytes, which `body` writes through
@@ -64,25 +63,26 @@ package final class ArchiveWriter {
         try checks.failing {
             try LibArchive.withUTF8Locale { () throws(ArchiveError) in
                 try writeHeader(
-                    name: name, type: CARCHIVE_AE_IFREG, size: size, mode: mode,
+                    name: name, type: .regular, size: size, mode: mode,
                     modificationTime: modificationTime, compression: compression)
             }
             // The caller's code runs in its own locale; each sink write sets ours.
-            let archive = self.archive
-            let path = self.path
             var sink = ArchiveEntrySink(declaredSize: size, path: path, entry: name, computesCRC: false) {
-                bytes throws(ArchiveError) in
-                let written = LibArchive.withUTF8Locale { archive_write_data(archive, bytes.baseAddress, bytes.count) }
+                [self] bytes throws(ArchiveError) in
+                let written = LibArchive.withUTF8Locale { archive.writeData(bytes) }
                 guard written == bytes.count else {
-                    if written < 0 { throw Self.writeError(archive, path: path, entry: name) }
+                    if written < 0 { throw withSystemReason(archive.error(kind: .io, entry: name)) }
                     throw ArchiveError(
                         .io, "libarchive accepted \(written) of \(bytes.count) bytes", path: path, entry: name)
                 }
             }
             try body(&sink)
             try sink.finish()
-            let code = LibArchive.withUTF8Locale { archive_write_finish_entry(archive) }
-            guard code == ARCHIVE_OK else { throw Self.writeError(archive, path: path, entry: name) }
+            do throws(ArchiveError) {
+                try LibArchive.withUTF8Locale { () throws(ArchiveError) in try archive.finishEntry(entry: name) }
+            } catch {
+                throw withSystemReason(error)
+            }
         }
     }
 
@@ -103,9 +103,9 @@ package final class ArchiveWriter {
         do {
             try LibArchive.withUTF8Locale { () throws(ArchiveError) in
                 try writeHeader(
-                    name: name + "/", type: CARCHIVE_AE_IFDIR, size: 0, mode: mode,
+                    name: name + "/", type: .directory, size: 0, mode: mode,
                     modificationTime: modificationTime, compression: .store)
-                try LibArchive.check(archive_write_finish_entry(archive), archive, kind: .io, path: path, entry: name)
+                try archive.finishEntry(entry: name)
             }
         } catch {
             checks.markFailed()
@@ -117,21 +117,22 @@ package final class ArchiveWriter {
     /// directory) and flushes it to the descriptor. Call once.
     package func finish() throws(ArchiveError) {
         try checks.checkOpen()
-        let code = LibArchive.withUTF8Locale { archive_write_close(archive) }
-        guard code == ARCHIVE_OK else {
+        do throws(ArchiveError) {
+            try LibArchive.withUTF8Locale { () throws(ArchiveError) in try archive.close() }
+        } catch {
             checks.markFailed()
-            throw Self.writeError(archive, path: path)
+            throw withSystemReason(error)
         }
         checks.markFinished()
     }
 
     // MARK: - Helpers
 
-    /// libarchive's error for a failed write, with the system's reason added: libarchive
-    /// says only "Write error", and a full disk should say so.
-    private static func writeError(_ archive: OpaquePointer, path: String, entry: String? = nil) -> ArchiveError {
-        var error = LibArchive.error(archive, kind: .io, path: path, entry: entry)
-        let number = archive_errno(archive)
+    /// `error`, libarchive's error for a failed write, with the system's reason added:
+    /// libarchive says only "Write error", and a full disk should say so.
+    private func withSystemReason(_ error: ArchiveError) -> ArchiveError {
+        var error = error
+        let number = archive.errorNumber
         if error.kind == .io, number > 0 {
             let reason = DocumentKitError.systemReason(errno: number)
             if !error.message.contains(reason) { error.message += ": \(reason)" }
@@ -139,70 +140,60 @@ package final class ArchiveWriter {
         return error
     }
 
+    /// A write handle for `format`, started on `fd`; freed on the way out when not returned.
     private static func open(_ fd: Int32, path: String, format: ArchiveWriteFormat) throws(ArchiveError)
-        -> OpaquePointer
+        -> LibArchiveWriter
     {
-        guard let archive = archive_write_new() else {
+        guard let archive = LibArchiveWriter(path: path) else {
             throw ArchiveError(.io, "libarchive could not allocate a writer", path: path)
         }
-        do throws(ArchiveError) {
-            func check(_ code: Int32) throws(ArchiveError) {
-                try LibArchive.check(code, archive, kind: .unsupported, path: path)
-            }
-            switch format {
-            case .zip:
-                try check(archive_write_set_format_zip(archive))
-                try check(archive_write_set_format_option(archive, "zip", "hdrcharset", "UTF-8"))
-            case .tar, .tarGzip, .tarZstd, .tarXz:
-                try check(archive_write_set_format_pax_restricted(archive))
-            }
-            switch format {
-            case .zip, .tar: break
-            case .tarGzip:
-                try check(archive_write_add_filter_gzip(archive))
-                // The gzip header would otherwise hold the time of writing.
-                try check(archive_write_set_options(archive, "gzip:!timestamp"))
-            case .tarZstd: try check(archive_write_add_filter_zstd(archive))
-            case .tarXz: try check(archive_write_add_filter_xz(archive))
-            }
-            // Without this, output is padded to a 10,240-byte block.
-            try check(archive_write_set_bytes_in_last_block(archive, 1))
-            try LibArchive.check(archive_write_open_fd(archive, fd), archive, kind: .io, path: path)
-            return archive
-        } catch {
-            archive_write_free(archive)
-            throw error
+        switch format {
+        case .zip:
+            try archive.setFormat(.zip)
+            try archive.setFormatOption(module: "zip", option: "hdrcharset", value: "UTF-8")
+        case .tar, .tarGzip, .tarZstd, .tarXz:
+            try archive.setFormat(.paxRestricted)
         }
+        switch format {
+        case .zip, .tar: break
+        case .tarGzip:
+            try archive.addFilter(.gzip)
+            // The gzip header would otherwise hold the time of writing.
+            try archive.setOptions("gzip:!timestamp")
+        case .tarZstd: try archive.addFilter(.zstd)
+        case .tarXz: try archive.addFilter(.xz)
+        }
+        // Without this, output is padded to a 10,240-byte block.
+        try archive.setBytesInLastBlock(1)
+        try archive.open(fileDescriptor: fd)
+        return archive
     }
 
     private func writeHeader(
-        name: String, type: UInt32, size: UInt64, mode: UInt32, modificationTime: Int64?, compression: EntryCompression
+        name: String, type: LibArchiveEntry.FileType, size: UInt64, mode: UInt32, modificationTime: Int64?,
+        compression: EntryCompression
     ) throws(ArchiveError) {
         if format == .zip {
             // Per entry: `archive_write_set_format_option` is refused once the archive is open.
-            let deflate = type == CARCHIVE_AE_IFREG && compression == .deflate
-            try LibArchive.check(
-                deflate
-                    ? archive_write_zip_set_compression_deflate(archive)
-                    : archive_write_zip_set_compression_store(archive),
-                archive, kind: .unsupported, path: path, entry: name)
+            let deflate = type == .regular && compression == .deflate
+            try archive.setZipCompression(deflate ? .deflate : .store, entry: name)
         }
-        guard let entry = archive_entry_new() else {
+        guard let entry = LibArchiveEntry() else {
             throw ArchiveError(.io, "libarchive could not allocate an entry", path: path, entry: name)
         }
-        defer { archive_entry_free(entry) }
-        archive_entry_set_pathname_utf8(entry, name)
-        archive_entry_set_filetype(entry, type)
-        archive_entry_set_perm(entry, mode_t(mode & 0o7777))
-        archive_entry_set_size(entry, Int64(clamping: size))
-        archive_entry_set_uid(entry, 0)
-        archive_entry_set_gid(entry, 0)
+        // The entry is freed on the way out.
+        entry.setPathnameUTF8(name)
+        entry.setFileType(type)
+        entry.setPermissions(mode & 0o7777)
+        entry.setSize(Int64(clamping: size))
+        entry.setUID(0)
+        entry.setGID(0)
         if let modificationTime {
-            archive_entry_set_mtime(entry, time_t(modificationTime), 0)
+            entry.setModificationTime(modificationTime)
         } else if format != .zip {
-            archive_entry_set_mtime(entry, 0, 0)
+            entry.setModificationTime(0)
         }
-        try LibArchive.check(archive_write_header(archive, entry), archive, kind: .io, path: path, entry: name)
+        try archive.writeHeader(entry, entry: name)
     }
 
     private func begin(_ name: String) throws(ArchiveError) {

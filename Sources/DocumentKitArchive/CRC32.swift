@@ -1,4 +1,3 @@
-import CArchive
 import DocumentKitCore
 import Foundation
 
@@ -28,7 +27,7 @@ package struct CRC32: Sendable {
         // zlib takes a 32-bit length.
         while remaining > 0 {
             let count = min(remaining, Int(UInt32.max))
-            value = UInt32(truncatingIfNeeded: crc32(UInt(value), base, UInt32(count)))
+            value = Zlib.crc32(continuing: value, base, count: UInt32(count))
             base += count
             remaining -= count
         }

@@ -1,4 +1,3 @@
-import CArchive
 import DocumentKitCore
 import Foundation
 
@@ -22,35 +21,30 @@ package enum ZstdCodec {
     /// `data` as one zstd frame, at compression `level` (1...19; 3 is zstd's default).
     package static func compress(_ data: Data, level: Int = 3) throws(ArchiveError) -> Data {
         try LibArchive.withUTF8Locale { () throws(ArchiveError) -> Data in
-            guard let archive = archive_write_new() else {
+            // Made before the handle, so it outlives it: a handle freed while open (after an
+            // error) completes the frame into it.
+            let output = LibArchiveWriter.Output()
+            output.data.reserveCapacity(data.count / 3 + 64)
+            // The handle, and the entry below, are freed on the way out.
+            guard let archive = LibArchiveWriter() else {
                 throw ArchiveError(.io, "libarchive could not allocate a writer")
             }
-            defer { archive_write_free(archive) }
-            let output = OutputCollector()
-            output.data.reserveCapacity(data.count / 3 + 64)
-            func check(_ code: Int32) throws(ArchiveError) {
-                try LibArchive.check(code, archive, kind: .unsupported)
-            }
-            try check(archive_write_set_format_raw(archive))
-            try check(archive_write_add_filter_zstd(archive))
-            try check(archive_write_set_filter_option(archive, "zstd", "compression-level", String(level)))
-            try check(archive_write_set_bytes_in_last_block(archive, 1))
-            try check(
-                archive_write_open2(
-                    archive, Unmanaged.passUnretained(output).toOpaque(), nil,
-                    { OutputCollector.write($0, $1, $2, $3) }, nil, nil))
-            guard let entry = archive_entry_new() else {
+            try archive.setFormat(.raw)
+            try archive.addFilter(.zstd)
+            try archive.setFilterOption(module: "zstd", option: "compression-level", value: String(level))
+            try archive.setBytesInLastBlock(1)
+            try archive.open(collectingInto: output)
+            guard let entry = LibArchiveEntry() else {
                 throw ArchiveError(.io, "libarchive could not allocate an entry")
             }
-            defer { archive_entry_free(entry) }
-            archive_entry_set_filetype(entry, CARCHIVE_AE_IFREG)
-            archive_entry_set_size(entry, Int64(data.count))
-            try LibArchive.check(archive_write_header(archive, entry), archive, kind: .io)
+            entry.setFileType(.regular)
+            entry.setSize(Int64(data.count))
+            try archive.writeHeader(entry)
             let written = data.withUnsafeBytes { bytes in
-                bytes.isEmpty ? 0 : archive_write_data(archive, bytes.baseAddress, bytes.count)
+                bytes.isEmpty ? 0 : archive.writeData(bytes)
             }
-            guard written == data.count else { throw LibArchive.error(archive, kind: .io) }
-            try LibArchive.check(archive_write_close(archive), archive, kind: .io)
+            guard written == data.count else { throw archive.error(kind: .io) }
+            try archive.close()
             return withExtendedLifetime(output) { output.data }
         }
     }
@@ -116,15 +110,14 @@ package enum ZstdCodec {
         }
         try data.withUnsafeBytes { input in
             try LibArchive.withUTF8Locale { () throws -> Void in
+                // The handle is freed on the way out.
                 guard let archive = try reader(of: input, expectedSize: expectedSize, exact: true) else { return }
-                defer { archive_read_free(archive) }
                 let block = UnsafeMutableRawBufferPointer.allocate(
                     byteCount: max(1, min(blockSize, expectedSize + 1)), alignment: 16)
                 defer { block.deallocate() }
                 var filled = 0
                 while true {
-                    let count = archive_read_data(archive, block.baseAddress, block.count)
-                    if count < 0 { throw LibArchive.error(archive, kind: .malformed) }
+                    let count = try archive.readData(into: block)
                     if count == 0 { break }
                     filled += count
                     guard filled <= expectedSize else {
@@ -144,51 +137,39 @@ package enum ZstdCodec {
     /// A reader of `input`, a zstd frame, past its one header; `nil` for the empty frame
     /// (when `expectedSize` allows it), which libarchive's raw format refuses to open.
     private static func reader(of input: UnsafeRawBufferPointer, expectedSize: Int, exact: Bool) throws(ArchiveError)
-        -> OpaquePointer?
+        -> LibArchiveReader?
     {
         let notZstd = ArchiveError(.malformed, "the data is not a zstd frame")
-        guard let base = input.baseAddress, !input.isEmpty else { throw notZstd }
-        guard let archive = archive_read_new() else {
+        guard !input.isEmpty else { throw notZstd }
+        // The handle is freed on the way out when not returned.
+        guard let archive = LibArchiveReader() else {
             throw ArchiveError(.io, "libarchive could not allocate a reader")
         }
-        do throws(ArchiveError) {
-            try LibArchive.check(archive_read_support_format_raw(archive), archive, kind: .unsupported)
-            try LibArchive.check(archive_read_support_filter_zstd(archive), archive, kind: .unsupported)
-            let opened = archive_read_open_memory(archive, base, input.count)
-            // The raw format accepts any bytes, so check that the zstd filter recognized them.
-            guard archive_filter_code(archive, 0) == ARCHIVE_FILTER_ZSTD else { throw notZstd }
-            if opened != ARCHIVE_OK {
-                if expectedSize == 0 || !exact,
-                    String(cString: archive_error_string(archive)).contains("Unrecognized archive format")
-                {
-                    archive_read_free(archive)
-                    return nil
-                }
-                throw LibArchive.error(archive, kind: .malformed)
-            }
-            var entry: OpaquePointer?
-            try LibArchive.check(archive_read_next_header(archive, &entry), archive, kind: .malformed)
-            return archive
-        } catch {
-            archive_read_free(archive)
+        try archive.supportFormat(.raw)
+        try archive.supportFilter(.zstd)
+        let opened = Result { () throws(ArchiveError) in try archive.open(memory: input) }
+        // The raw format accepts any bytes, so check that the zstd filter recognized them.
+        guard archive.filter(at: 0) == .zstd else { throw notZstd }
+        if case .failure(let error) = opened {
+            if expectedSize == 0 || !exact, error.message.contains("Unrecognized archive format") { return nil }
             throw error
         }
+        guard let header = try archive.nextHeader(), !header.warning else { throw archive.error(kind: .malformed) }
+        return archive
     }
 
     private static func decode(_ input: UnsafeRawBufferPointer, expectedSize: Int, exact: Bool) throws(ArchiveError)
         -> Data
     {
+        // The handle is freed on the way out.
         guard let archive = try reader(of: input, expectedSize: expectedSize, exact: exact) else { return Data() }
-        defer { archive_read_free(archive) }
         if !exact { return try readAll(archive, limit: expectedSize) }
         var output = Data(count: expectedSize)
         let filled = try output.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
             Result { () throws(ArchiveError) -> Int in
                 var filled = 0
                 while filled < expectedSize {
-                    let count = archive_read_data(
-                        archive, buffer.baseAddress.unsafelyUnwrapped + filled, expectedSize - filled)
-                    if count < 0 { throw LibArchive.error(archive, kind: .malformed) }
+                    let count = try archive.readData(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
                     if count == 0 { break }
                     filled += count
                 }
@@ -199,8 +180,9 @@ package enum ZstdCodec {
             throw ArchiveError(.malformed, "the frame decodes to \(filled) bytes; \(expectedSize) were expected")
         }
         var extra: UInt8 = 0
-        let more = archive_read_data(archive, &extra, 1)
-        if more < 0 { throw LibArchive.error(archive, kind: .malformed) }
+        let more = try withUnsafeMutableBytes(of: &extra) { byte throws(ArchiveError) in
+            try archive.readData(into: byte)
+        }
         guard more == 0 else {
             throw ArchiveError(.limitExceeded, "the frame decodes to more than the expected \(expectedSize) bytes")
         }
@@ -211,32 +193,18 @@ package enum ZstdCodec {
 extension ZstdCodec {
     /// Reads the rest of a decoding archive's data, refusing more than `limit` bytes; the
     /// buffer grows with what arrives, so a small frame costs a small buffer.
-    fileprivate static func readAll(_ archive: OpaquePointer, limit: Int) throws(ArchiveError) -> Data {
+    fileprivate static func readAll(_ archive: borrowing LibArchiveReader, limit: Int) throws(ArchiveError) -> Data {
         var output = Data()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { archive_read_data(archive, $0.baseAddress, $0.count) }
-            if count < 0 { throw LibArchive.error(archive, kind: .malformed) }
+            let count = try chunk.withUnsafeMutableBytes { bytes in
+                Result { () throws(ArchiveError) in try archive.readData(into: bytes) }
+            }.get()
             if count == 0 { return output }
             guard output.count + count <= limit else {
                 throw ArchiveError(.limitExceeded, "the frame decodes to more than the expected \(limit) bytes")
             }
             output.append(contentsOf: chunk[0..<count])
         }
-    }
-}
-
-/// Collects what libarchive writes, for ``ZstdCodec/compress(_:level:)``.
-private final class OutputCollector {
-    var data = Data()
-
-    /// An `archive_write_callback`: appends the bytes to the collector passed as client data.
-    static func write(
-        _ archive: OpaquePointer?, _ client: UnsafeMutableRawPointer?, _ buffer: UnsafeRawPointer?, _ length: Int
-    ) -> Int {
-        guard let client, let buffer else { return 0 }
-        let collector = Unmanaged<OutputCollector>.fromOpaque(client).takeUnretainedValue()
-        collector.data.append(buffer.assumingMemoryBound(to: UInt8.self), count: length)
-        return length
     }
 }

@@ -95,6 +95,27 @@ import Testing
         #expect(try Self.matches(#"^\s*import\s+CArchive\b"#, in: ["DocumentKitArchive"]).count > 3)
     }
 
+    @Test func libarchiveIsCalledInItsWrapperAlone() throws {
+        // Within the archive layer, libarchive is called through its wrapper alone (issue
+        // 26): LibArchive/, a file per concern, the way swift-system wraps system calls.
+        let wrapper = "DocumentKitArchive/LibArchive/"
+        let calls = try Self.matches(#"\barchive_[a-z_]+\("#, in: ["DocumentKitArchive"])
+        let imports = try Self.matches(#"^\s*(@\w+\s+)?import\s+CArchive\b"#, in: ["DocumentKitArchive"])
+        let callsOutside = calls.filter { !$0.hasPrefix(wrapper) }
+        let importsOutside = imports.filter { !$0.hasPrefix(wrapper) }
+        #expect(callsOutside == [], "\(callsOutside)")
+        #expect(importsOutside == [], "\(importsOutside)")
+        // The patterns find the calls and imports where they are.
+        let callers = Set(calls.map { $0.components(separatedBy: ":")[0] })
+        #expect(
+            callers.isSuperset(of: [
+                "\(wrapper)LibArchive.swift", "\(wrapper)LibArchiveReader.swift", "\(wrapper)LibArchiveWriter.swift",
+                "\(wrapper)LibArchiveEntry.swift"
+            ]), "\(callers)")
+        #expect(calls.count > 50, "\(calls.count) calls")
+        #expect(imports.count > 3, "\(imports)")
+    }
+
     @Test func theLibraryReadsNoEnvironmentAndStartsNoProgram() throws {
         // The environment is the program's to read (docctl: DocumentKitCLI); an editor is
         // the program's to start.

@@ -10,8 +10,14 @@ import DocumentKitCore
 /// What every libarchive call sequence needs: a UTF-8 character locale on the calling
 /// thread, and one way to turn `ARCHIVE_*` status codes into ``ArchiveError``s.
 ///
-/// Only the files that wrap libarchive (``ArchiveReader``, ``ArchiveWriter``,
-/// ``ZstdCodec``) call `archive_*` functions, and they report failures through ``check(_:_:kind:path:entry:)``.
+/// This folder (`LibArchive/`) is the target's wrapper of libarchive, the way swift-system
+/// wraps system calls: ``LibArchiveReader``, ``LibArchiveWriter`` and ``LibArchiveEntry``
+/// own libarchive's handles and make its calls, a method for each, and ``Zlib`` holds the
+/// CRC-32 of the zlib libarchive links. No other file of the target imports CArchive or
+/// calls an `archive_*` function (`SourceRulesTests` checks). The wrappers report failures
+/// through ``check(_:_:kind:path:entry:)`` and ``error(_:kind:path:entry:)``; their callers
+/// (``ArchiveReader``, ``ArchiveWriter``, ``ZstdCodec``) choose the calls and their order,
+/// and set the locale around whole sequences with ``withUTF8Locale(_:)``.
 package enum LibArchive {
     /// Runs `body` with the calling thread's `LC_CTYPE` set to UTF-8, then restores it.
     ///
@@ -20,9 +26,9 @@ package enum LibArchive {
     /// writer drops the UTF-8 flag. `uselocale(3)` changes only this thread, so other
     /// threads and the process locale are untouched. Wrap whole call sequences: code here
     /// is synchronous, so a sequence never changes threads midway.
-    package static func withUTF8Locale<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure)
-        -> Value
-    {
+    package static func withUTF8Locale<Value: ~Copyable, Failure: Error>(
+        _ body: () throws(Failure) -> Value
+    ) throws(Failure) -> Value {
         guard let locale = utf8Locale else { return try body() }
         let previous = uselocale(locale)
         defer { uselocale(previous) }
@@ -43,7 +49,7 @@ package enum LibArchive {
 
     /// Throws unless `code` is `ARCHIVE_OK`. Warnings are failures too: every warning
     /// libarchive gives on the paths used here means damage or a name it could not convert.
-    package static func check(
+    static func check(
         _ code: Int32, _ archive: OpaquePointer, kind: ArchiveError.Kind = .malformed,
         path: String? = nil, entry: String? = nil
     ) throws(ArchiveError) {
@@ -56,7 +62,7 @@ package enum LibArchive {
     ///
     /// `kind` is used unless the error is clearly something else: a failed system call
     /// (`.io`), a file that ends early (`.truncated`), or a bad checksum (`.checksumMismatch`).
-    package static func error(
+    static func error(
         _ archive: OpaquePointer, kind: ArchiveError.Kind, path: String? = nil, entry: String? = nil
     ) -> ArchiveError {
         let message = archive_error_string(archive).map { String(cString: $0) } ?? "libarchive reported an error"
