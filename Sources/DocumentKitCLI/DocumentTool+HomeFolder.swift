@@ -7,7 +7,6 @@ extension DocumentTool {
     /// acts as bob in every respect), else the home folder of the user database.
     /// `nil` when neither names one.
     public static func homeFolder(environment: [String: String]) -> String? {
-        if let home = environment["HOME"], !home.isEmpty { return home }
-        return SystemCall.user().home
+        ToolSetup.homeFolder(environment: environment)
     }
 }

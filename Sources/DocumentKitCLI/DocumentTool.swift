@@ -16,16 +16,8 @@ import Foundation
 /// work on the registered `types`, with their schemas, migrations and rules. `new` and
 /// `import` create a bundle of the first type.
 public struct DocumentTool: ParsableCommand {
-    /// What the tool was started with: its name, its document types and how it opens
-    /// `s3://` remotes (``run(name:types:s3:)``); set once, before any command runs.
-    private static let setup = Protected<(name: String, types: [any CodableDocument.Type], s3: S3RemoteOpener?)>(
-        ("docctl", [], nil))
-
     /// The name the tool is run as, in its help and messages.
-    static var name: String { setup.value.name }
-    /// How `s3://` remotes are opened; `nil` in a tool without an S3 client, which hands
-    /// such commands to its S3 helper.
-    static var s3Opener: S3RemoteOpener? { setup.value.s3 }
+    static var name: String { ToolSetup.name }
 
     // Every command names itself (`commandName`), although ArgumentParser would derive the
     // same name from its type: deriving it looks up how each command type describes itself,
@@ -58,7 +50,7 @@ public struct DocumentTool: ParsableCommand {
     /// the status of the outcome. `s3` opens `s3://` remotes; without it, commands on one
     /// are handed to the helper program `NAME-s3` beside the tool, built with it.
     public static func run(name: String, types: [any CodableDocument.Type], s3: S3RemoteOpener? = nil) -> Never {
-        setup.value = (name, types, s3)
+        ToolSetup.start(name: name, types: types, s3: s3)
         if s3 != nil {
             // With the HTTP client's threads, large transient buffers (upload parts, request
             // chunks) must go back to the system when freed. Only here: for a tool without
@@ -89,7 +81,7 @@ public struct DocumentTool: ParsableCommand {
         Interruption.install { _, written in Console.printError(InterruptionText.line(written)) }
         let environment = ProcessInfo.processInfo.environment
         applyEnvironment(environment)
-        configuration(from: environment, types: setup.value.types).apply(parseAndRun)
+        configuration(from: environment, types: ToolSetup.types).apply(parseAndRun)
     }
 
     /// Parses the process's arguments and runs the command, under the tool's configuration.

@@ -33,7 +33,7 @@ struct EditOptions: ParsableArguments {
     @Option(
         help:
             """
-            Who: recorded in the version (default: your author.name in '\(DocumentTool.name) config', else your \
+            Who: recorded in the version (default: your author.name in '\(ToolSetup.name) config', else your \
             login name).
             """
     )

@@ -8,7 +8,7 @@ struct LayoutOption: ParsableArguments {
         help:
             """
             The bundle layout to write: 3, whose history is in segments, or 2, which DocumentKit 0.3 and older \
-            read (default: your format-version in '\(DocumentTool.name) config', else 3).
+            read (default: your format-version in '\(ToolSetup.name) config', else 3).
             """
     )
     var formatVersion: Int?

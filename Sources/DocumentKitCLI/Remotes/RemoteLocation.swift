@@ -2,13 +2,6 @@ import ArgumentParser
 import DocumentKit
 import Foundation
 
-/// Opens a remote on S3-compatible storage: the bucket, the key prefix, and how to reach
-/// it (the endpoint given with `--endpoint`, `nil` when the program's configuration
-/// decides; the request timeout and retries). A tool that links an S3 client passes one
-/// to ``DocumentTool/run(name:types:s3:)``.
-public typealias S3RemoteOpener =
-    @Sendable (_ bucket: String, _ prefix: String, _ connection: RemoteConnection) throws -> any RemoteStore
-
 /// Where a remote is, as the user named it: `s3://bucket/prefix`, or a folder.
 enum RemoteLocation: Equatable {
     case folder(String)
@@ -77,7 +70,7 @@ enum RemoteLocation: Equatable {
         case .folder(let path):
             return FolderRemoteStore(root: URL(fileURLWithPath: path))
         case .s3(let bucket, let prefix):
-            if let opener = DocumentTool.s3Opener { return try opener(bucket, prefix, connection) }
+            if let opener = ToolSetup.s3Opener { return try opener(bucket, prefix, connection) }
             throw S3Helper.handOver(remote: "s3://\(bucket)" + (prefix.isEmpty ? "" : "/\(prefix)"))
         }
     }
@@ -94,12 +87,12 @@ enum S3Helper {
         let executable =
             Bundle.main.executableURL?.resolvingSymlinksInPath() ?? URL(fileURLWithPath: CommandLine.arguments[0])
         let folder = executable.deletingLastPathComponent()
-        let helper = folder.appendingPathComponent("\(DocumentTool.name)-s3").path
+        let helper = folder.appendingPathComponent("\(ToolSetup.name)-s3").path
         guard FileTree.isExecutable(helper) else {
             return DocumentKitError(
                 .unavailable,
                 """
-                S3 remotes need \(DocumentTool.name)-s3, which is not beside \(DocumentTool.name) (in \
+                S3 remotes need \(ToolSetup.name)-s3, which is not beside \(ToolSetup.name) (in \
                 \(folder.path)): \(howToGet(into: folder))
                 """,
                 path: remote)
@@ -113,16 +106,16 @@ enum S3Helper {
     /// HTTP stack: the same build, for the helper; docctl's release is built by its script,
     /// with its flags. An installed tool lacks an installed helper.
     static func howToGet(into folder: URL) -> String {
-        let helper = "\(DocumentTool.name)-s3"
+        let helper = "\(ToolSetup.name)-s3"
         let parts = folder.standardizedFileURL.pathComponents
         guard let build = parts.lastIndex(of: ".build"), build > 0 else {
-            return DocumentTool.name == "docctl"
+            return ToolSetup.name == "docctl"
                 ? "install it beside docctl (DocumentKit's scripts/install.sh installs both)"
-                : "install it beside \(DocumentTool.name)"
+                : "install it beside \(ToolSetup.name)"
         }
         let root = NSString.path(withComponents: Array(parts[..<build]))
         let release = parts.last?.hasSuffix("release") == true
-        let script = "scripts/build-\(DocumentTool.name).sh"
+        let script = "scripts/build-\(ToolSetup.name).sh"
         if release, FileTree.isExecutable("\(root)/\(script)") {
             return "build it with '\(script) --s3' in \(root)"
         }

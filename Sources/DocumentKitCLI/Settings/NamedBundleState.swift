@@ -23,7 +23,7 @@ public enum NamedBundleState {
         .uuid("task.last-opened", summary: "the id of the task last open in this bundle") { $0.lastOpenedTask },
         .text(
             "remote.default", summary: "the remote push and pull use when given none; clone sets it",
-            normalized: RemoteLocation.rememberedForm
+            normalized: RememberedRemote.form
         ) { $0.defaultRemote }
     ]
 

@@ -16,7 +16,7 @@ extension PreferencesFile {
         let configHome: String
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             configHome = xdg
-        } else if let home = DocumentTool.homeFolder(environment: environment) {
+        } else if let home = ToolSetup.homeFolder(environment: environment) {
             configHome = (home as NSString).appendingPathComponent(".config")
         } else {
             throw DocumentKitError(

@@ -15,7 +15,7 @@ extension ExportFormat {
                 .usage,
                 """
                 no export format given: use --format, an output ending in .zip, .tar, .tar.gz or .tar.zst, or set \
-                one (\(DocumentTool.name) config set export.format FORMAT)
+                one (\(ToolSetup.name) config set export.format FORMAT)
                 """
             )
         }

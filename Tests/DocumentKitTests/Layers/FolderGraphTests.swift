@@ -73,7 +73,7 @@ import Testing
         return nil
     }
 
-    @Test(arguments: SourceRulesTests.libraryTargets)
+    @Test(arguments: SourceRulesTests.libraryTargets + ["DocumentKitCLI"])
     func theFoldersOfEachLibraryTargetPointOneWay(target: String) throws {
         let graph = try Self.graph(of: target)
         #expect(Self.cycle(in: graph) == nil, "\(target): \(Self.cycle(in: graph)?.joined(separator: "; ") ?? "")")

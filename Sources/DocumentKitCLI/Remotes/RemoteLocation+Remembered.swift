@@ -20,7 +20,7 @@ extension RemoteLocation {
                     .usage,
                     """
                     its remembered remote \(remote) (remote.default) is not a folder here: name the remote, or \
-                    remember another with '\(DocumentTool.name) state set \(url.relativePath) remote.default \
+                    remember another with '\(ToolSetup.name) state set \(url.relativePath) remote.default \
                     REMOTE'
                     """,
                     path: url.relativePath)
@@ -30,21 +30,15 @@ extension RemoteLocation {
         throw DocumentKitError(
             .usage,
             """
-            no remote given, and none remembered for it: name one, or remember one with '\(DocumentTool.name) \
+            no remote given, and none remembered for it: name one, or remember one with '\(ToolSetup.name) \
             state set \(url.relativePath) remote.default REMOTE'
             """,
             path: url.relativePath)
     }
 
-    /// Makes the bundle at `url` remember the remote `text` (``rememberedForm(_:)``).
+    /// Makes the bundle at `url` remember the remote `text` (``RememberedRemote/form(_:)``).
     static func remember(_ text: String, for url: URL) throws {
-        try BundleState(bundle: url).defaultRemote.set(rememberedForm(text))
+        try BundleState(bundle: url).defaultRemote.set(RememberedRemote.form(text))
     }
 
-    /// How a remote is remembered, by `clone` and by `state set`: as written for `s3://`, as
-    /// an absolute path for a folder (relative to the working folder when given), so that it
-    /// names the same folder from anywhere.
-    @Sendable static func rememberedForm(_ text: String) -> String {
-        text.hasPrefix("s3://") ? text : URL(fileURLWithPath: text).standardizedFileURL.path
-    }
 }

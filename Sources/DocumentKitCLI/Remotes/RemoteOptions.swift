@@ -2,40 +2,6 @@ import ArgumentParser
 import DocumentKit
 import Foundation
 
-/// How a command reaches a remote: for S3-compatible storage the endpoint, how long one
-/// request may go unanswered, how many times a request that fails in passing (a 503, a
-/// connection cut) is tried again, and how many retries all of them may make together;
-/// for any remote, how many files go at once. Each is taken from the command's option,
-/// else the user's setting (`remote.timeout`, `remote.retries`, `remote.retry-budget`,
-/// `remote.jobs` in `docctl config`), else the default (`nil`).
-///
-/// A tool's S3 helper, run with the same arguments, reads the same options and settings.
-public struct RemoteConnection: Sendable, Equatable {
-    /// The S3 service's address (`--endpoint`); `nil`: the AWS configuration's.
-    public var endpoint: String?
-    /// Seconds one request may go without an answer, or a body without a byte.
-    public var timeout: Double?
-    /// How many times one request is tried again.
-    public var retries: Int?
-    /// How many retries all of a command's requests may make together.
-    public var retryBudget: Int?
-    /// How many files a push sends, or a clone or pull fetches, at once (`TransferQueue`).
-    public var jobs: Int?
-
-    public init(
-        endpoint: String? = nil, timeout: Double? = nil, retries: Int? = nil, retryBudget: Int? = nil, jobs: Int? = nil
-    ) {
-        self.endpoint = endpoint
-        self.timeout = timeout
-        self.retries = retries
-        self.retryBudget = retryBudget
-        self.jobs = jobs
-    }
-
-    /// How many files go at once: ``jobs``, else DocumentKit's default.
-    var transfers: Int { jobs ?? TransferQueue.defaultJobs }
-}
-
 /// `--endpoint`, `--timeout`, `--retries`, `--retry-budget` and `--jobs`, for commands that reach a remote.
 struct RemoteOptions: ParsableArguments {
     @Option(
@@ -66,7 +32,7 @@ struct RemoteOptions: ParsableArguments {
         help: ArgumentHelp(
             """
             How many retries all of the command's S3 requests may make together, a timeout counting as two \
-            (default: the remote.retry-budget setting, else \(Self.defaultRetryBudget)).
+            (default: the remote.retry-budget setting, else \(RemoteConnection.defaultRetryBudget)).
             """,
             valueName: "N"))
     var retryBudget: Int?
@@ -83,7 +49,6 @@ struct RemoteOptions: ParsableArguments {
     static let maximumJobs = 64
     /// The S3 client's own default (`S3RetryBudget.defaultRetries`, which this target does
     /// not link): the same number, for the help and the setting.
-    static let defaultRetryBudget = 100
 
     func validate() throws {
         if let timeout, !(timeout > 0 && timeout <= 86_400) {
@@ -111,21 +76,4 @@ struct RemoteOptions: ParsableArguments {
             retryBudget: retryBudget ?? (try? settings?.remoteRetryBudget.get()),
             jobs: jobs ?? (try? settings?.remoteJobs.get()))
     }
-}
-
-extension UserSettings {
-    /// Seconds an S3 request may go unanswered (60 unless set): `remote.timeout` in
-    /// `docctl config`. The default is the S3 client's own (`S3RetryPolicy`).
-    public var remoteTimeout: KeyValueContainer<Double> { storage.makeContainer(default: 60) }
-    /// How many times an S3 request is tried again (8 unless set): `remote.retries` in
-    /// `docctl config`.
-    public var remoteRetries: KeyValueContainer<Int> { storage.makeContainer(default: 8) }
-    /// How many retries all of a command's S3 requests may make together (100 unless
-    /// set): `remote.retry-budget` in `docctl config`.
-    public var remoteRetryBudget: KeyValueContainer<Int> {
-        storage.makeContainer(default: RemoteOptions.defaultRetryBudget)
-    }
-    /// How many files a push sends, or a clone or pull fetches, at once
-    /// (`TransferQueue.defaultJobs` unless set): `remote.jobs` in `docctl config`.
-    public var remoteJobs: KeyValueContainer<Int> { storage.makeContainer(default: TransferQueue.defaultJobs) }
 }
