@@ -2,10 +2,10 @@ import DocumentKit
 import Foundation
 
 extension DocumentTool {
-    /// Makes docctl's edits write an older schema (`BundleEditor.writeSchema`), e.g.
+    /// Makes docctl's edits write an older schema (`DocumentKitConfiguration.writeSchema`), e.g.
     /// `DOCUMENTKIT_WRITE_SCHEMA=1.0.0`, to make sample and test bundles of old schemas.
     public static let writeSchemaVariable = "DOCUMENTKIT_WRITE_SCHEMA"
-    /// How many seconds a save waits for another writer's lock (`DocumentBundle.lockTimeout`).
+    /// How many seconds a save waits for another writer's lock (`DocumentKitConfiguration.lockTimeout`).
     public static let lockTimeoutVariable = "DOCUMENTKIT_LOCK_TIMEOUT"
     /// A file to write the counts of `WorkMeter` to, when the process exits.
     public static let workMeterVariable = "DOCUMENTKIT_WORK_METER"
