@@ -12,9 +12,9 @@ import Foundation
 /// than this build knows is refused (`unsupportedFormat`) and the bundle is not written.
 ///
 /// A bundle whose type is not configured (`DocumentKitConfiguration.documentTypes`) is
-/// edited as schema-less JSON, checked by the format's rules alone: the document stays a JSON object, every blob it
-/// refers to must be in the bundle (or attached by the edit), and the version keeps the
-/// head's content type and schema.
+/// edited as schema-less JSON, checked by the format's rules alone: the document stays a
+/// JSON object, every blob it refers to must be in the bundle (or attached by the edit),
+/// and the version keeps the head's content type and schema.
 public enum BundleEditor {
     /// What an edit did.
     public struct Outcome: Sendable {
