@@ -36,14 +36,14 @@ def clear(*names):
 reads = {
     "cat big": (lambda: ["cat", f"{work}/big.dkproj"], None),
     "cat small": (lambda: ["cat", f"{work}/small.dkproj"], None),
-    "cat long-1000": (lambda: ["cat", f"{history}/long-1000.dkproj"], None),
-    "cat one": (lambda: ["cat", f"{history}/one.dkproj"], None),
+    "cat long-1000": (lambda: ["cat", f"{history}/long-1000-f3.dkproj"], None),
+    "cat one": (lambda: ["cat", f"{history}/one-f3.dkproj"], None),
     "get big": (lambda: ["get", f"{work}/big.dkproj", "tasks[24999].title"], None),
-    "set long-1000": (lambda: ["set", fresh(f"{history}/long-1000.dkproj", "e.dkproj"), "tasks[7].title", "X"], None),
-    "set one": (lambda: ["set", fresh(f"{history}/one.dkproj", "o.dkproj"), "tasks[7].title", "X"], None),
+    "set long-1000": (lambda: ["set", fresh(f"{history}/long-1000-f3.dkproj", "e.dkproj"), "tasks[7].title", "X"], None),
+    "set one": (lambda: ["set", fresh(f"{history}/one-f3.dkproj", "o.dkproj"), "tasks[7].title", "X"], None),
     "import small": (lambda: ["import", f"{work}/small-source", "-o", f"{scratch}/i.dkproj", "--force"], None),
     "validate --deep small": (lambda: ["validate", "--deep", f"{work}/small.dkproj"], None),
-    "cat long --version 1": (lambda: ["cat", f"{history}/long-1000.dkproj", "--version", "1"], None),
+    "cat long --version 1": (lambda: ["cat", f"{history}/long-1000-f3.dkproj", "--version", "1"], None),
 }
 heavy = {
     "extract": (lambda: ["extract", f"{work}/big.dkproj", "thumbnail", "-o", f"{scratch}/thumb.bin", "--force"], lambda: clear("thumb.bin")),
