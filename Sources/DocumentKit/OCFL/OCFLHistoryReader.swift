@@ -153,15 +153,21 @@ final class OCFLHistoryReader {
         if let tree = placedTrees[digest] { return try checked(tree, digest) }
         while true {
             for segment in segments {
-                let found = try BundleHistory.inSegment(segment.name) { try segment.reader.objects(digest) }
-                if let item = found.first(where: { $0.digest == digest }) { return try checked(decode(item), digest) }
+                let found = try BundleHistory.inSegment(segment.name) { try segment.reader.object(digest) }
+                if let item = found { return try checked(decode(item), digest) }
             }
-            guard try fetchOlderSegment() else {
-                throw DocumentKitError(
-                    .malformedInput, "object \(digest.short) is in none of the history's segments",
-                    location: object.inventory.head)
-            }
+            guard try fetchOlderSegment() else { break }
         }
+        // A root tree stored by place in an earlier version's segment, which a later version
+        // names again (a restore: FORMAT.md §12.3 stores a tree the history holds once).
+        // No index finds it: only walking the segments' versions does, as a bundle does.
+        for index in segments.indices {
+            _ = try versions(inSegment: index)
+            if let tree = placedTrees[digest] { return try checked(tree, digest) }
+        }
+        throw DocumentKitError(
+            .malformedInput, "object \(digest.short) is in none of the history's segments",
+            location: object.inventory.head)
     }
 
     private func decode(_ item: HistorySegment.ObjectItem) throws -> Data {

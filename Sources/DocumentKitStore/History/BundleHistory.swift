@@ -72,7 +72,7 @@ package struct BundleHistory: Sendable {
     /// segment's index has it (it may be a version's root tree, found through its version).
     package func object(_ digest: ObjectDigest) throws -> HistorySegment.ObjectItem? {
         for segment in segments.reversed() {
-            let found = try Self.inSegment(segment.name) { try segment.reader.objects(digest).first }
+            let found = try Self.inSegment(segment.name) { try segment.reader.object(digest) }
             if let found { return found }
         }
         return nil
@@ -103,8 +103,11 @@ package struct BundleHistory: Sendable {
         var versions: [BundleVersion] = []
         var pruned: [VersionID] = []
         var objects: [ObjectDigest: ObjectRecord] = [:]
+        // The segment each listed record came from: of several copies of an object, the
+        // newest segment's is listed, and in it the copy `Reader.object(_:)` reads.
+        var listedFrom: [ObjectDigest: Int] = [:]
         versions.reserveCapacity(manifest.versions)
-        for segment in segments {
+        for (index, segment) in segments.enumerated() {
             try Self.inSegment(segment.name) {
                 for item in try segment.reader.items(identified: false) {
                     switch item {
@@ -114,7 +117,11 @@ package struct BundleHistory: Sendable {
                     case .pruned(let id):
                         pruned.append(id)
                     case .object(let object):
-                        objects[object.digest] = object.record
+                        let keptHere = listedFrom[object.digest] == index
+                        if !keptHere || (objects[object.digest]?.codec == .delta && object.record.codec != .delta) {
+                            objects[object.digest] = object.record
+                            listedFrom[object.digest] = index
+                        }
                         if object.foundByPlace { placed(object) }
                     }
                 }

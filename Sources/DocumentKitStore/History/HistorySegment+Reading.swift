@@ -158,6 +158,16 @@ extension HistorySegment {
             return found
         }
 
+        /// The copy of object `digest` readers take, when the segment stores it more than
+        /// once (a restore stores a document the history holds as a delta again, whole:
+        /// FORMAT.md §12.3): the first copy stored whole, else the first.
+        /// ``BundleHistory``'s listing keeps the same one, so that a record listed and the
+        /// item read always agree.
+        package func object(_ digest: ObjectDigest) throws -> ObjectItem? {
+            let copies = try objects(digest)
+            return copies.first { $0.record.codec != .delta } ?? copies.first
+        }
+
         /// The versions block `number` holds, in order, each with the object item before it:
         /// for reading versions one after another, a block decoded and walked once.
         package func versions(inBlock number: Int) throws -> [(id: VersionID, record: Data, before: ObjectItem?)] {

@@ -125,7 +125,8 @@ extension DocumentBundle {
                 if case .item(let bytes) = stored.location { return bytes }
                 preconditionFailure("an object is in an entry or an item")
             }
-            guard let base else { preconditionFailure("a delta object is decoded with its base") }
+            // Without its base (a caller that took the record of another copy), through its chain.
+            guard let base else { return try objectData(digest) }
             return try DocumentKitError.located(at: url.relativePath) {
                 try ObjectDelta.apply(bytes, to: base, expectedSize: Int(record.size))
             }
@@ -139,7 +140,7 @@ extension DocumentBundle {
                 return try ZstdCodec.decompress(
                     stored, expectedSize: Int(record.size), limits: Self.objectDecodingLimits)
             case .delta:
-                guard let base else { preconditionFailure("a delta object is decoded with its base") }
+                guard let base else { return try objectData(digest) }
                 let program = try ZstdCodec.decompress(stored, maxSize: Int(record.size) + ObjectDelta.maxOverhead)
                 return try ObjectDelta.apply(program, to: base, expectedSize: Int(record.size))
             }
