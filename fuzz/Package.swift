@@ -4,6 +4,10 @@
 // One executable per target, whose main.swift hands libFuzzer the function it fuzzes.
 import PackageDescription
 
+let fuzzTargetDependencies: [Target.Dependency] = [
+    "FuzzerDriver", "FuzzSupport", .product(name: "DocumentKit", package: "DocumentKit"),
+]
+
 let package = Package(
     name: "DocumentKitFuzz",
     dependencies: [
@@ -13,8 +17,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "FuzzerDriver"),
-        .executableTarget(name: "BundleFuzzer", dependencies: ["FuzzerDriver", .product(name: "DocumentKit", package: "DocumentKit")]),
-        .executableTarget(name: "JSONPathFuzzer", dependencies: ["FuzzerDriver", .product(name: "DocumentKit", package: "DocumentKit")]),
-        .executableTarget(name: "JSONParseFuzzer", dependencies: ["FuzzerDriver", .product(name: "DocumentKit", package: "DocumentKit")]),
+        // What every target checks of a refusal: that it is the documented error type.
+        .target(name: "FuzzSupport", dependencies: [.product(name: "DocumentKit", package: "DocumentKit")]),
+        .executableTarget(name: "BundleFuzzer", dependencies: fuzzTargetDependencies),
+        .executableTarget(name: "JSONPathFuzzer", dependencies: fuzzTargetDependencies),
+        .executableTarget(name: "JSONParseFuzzer", dependencies: fuzzTargetDependencies),
     ]
 )

@@ -38,9 +38,7 @@ func readArchive(at path: String, limits: ArchiveLimits = .default) throws -> [(
         return path
     }
 
-    static let utf8Environment = [
-        "LC_ALL": "C.UTF-8", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    ]
+    static let utf8Environment = TestEnvironment.clean(adding: ["LC_ALL": "C.UTF-8"])
 
     @Test(arguments: ArchiveWriteFormat.allCases)
     func roundTripsThroughArchiveReader(format: ArchiveWriteFormat) throws {
@@ -78,9 +76,10 @@ func readArchive(at path: String, limits: ArchiveLimits = .default) throws -> [(
     func unzipTestsTheZip() throws {
         let directory = try TemporaryDirectory()
         let path = try Self.writeFixture(.zip, in: directory)
-        let test = try ExternalTool.unzip.run(["-t", path])
+        let test = try ExternalTool.unzip.run(["-t", path], environment: Self.utf8Environment)
         #expect(test.status == 0, "\(test.output)\(test.standardError)")
-        let print = try ExternalTool.unzip.run(["-p", path, "Übersicht/日本語.txt"])
+        // A name argument in UTF-8 matches only in a UTF-8 locale.
+        let print = try ExternalTool.unzip.run(["-p", path, "Übersicht/日本語.txt"], environment: Self.utf8Environment)
         #expect(print.standardOutput == Self.text)
     }
 

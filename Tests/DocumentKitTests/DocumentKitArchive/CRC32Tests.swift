@@ -23,7 +23,7 @@ import Testing
 
     @Test(.enabled(if: ExternalTool.python3.isAvailable, "python3 is not installed"))
     func matchesZlibOnRandomDataOfOddLengths() throws {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededRandom(seed: 0xD0C5)
         for length in [1, 3, 15, 17, 31, 255, 4097, 65_537, 1_000_003] {
             let data = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
             let result = try ExternalTool.python3.run(

@@ -43,7 +43,7 @@ import Testing
         for (index, (timeZone, mask, locale)) in settings.enumerated() {
             let output = directory.path("run\(index)")
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: false)
-            var environment = ProcessInfo.processInfo.environment
+            var environment = TestEnvironment.clean
             environment["TZ"] = timeZone
             environment["LC_ALL"] = locale
             environment["DOCUMENTKIT_DETERMINISM_OUTPUT"] = output

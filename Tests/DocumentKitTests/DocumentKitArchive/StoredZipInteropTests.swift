@@ -26,11 +26,13 @@ import Testing
     func unzipTestsAndPrintsEntries(forcesZip64: Bool) throws {
         let directory = try TemporaryDirectory()
         let path = try Self.writeFixture(in: directory, forcesZip64: forcesZip64)
-        let test = try ExternalTool.unzip.run(["-t", path])
+        // Names in UTF-8 match only in a UTF-8 locale.
+        let utf8 = TestEnvironment.clean(adding: ["LC_ALL": "C.UTF-8"])
+        let test = try ExternalTool.unzip.run(["-t", path], environment: utf8)
         #expect(test.status == 0, "\(test.output)\(test.standardError)")
         #expect(test.output.contains("No errors detected"))
         for (name, data) in Self.fixture {
-            let print = try ExternalTool.unzip.run(["-p", path, name])
+            let print = try ExternalTool.unzip.run(["-p", path, name], environment: utf8)
             #expect(print.status == 0, "\(name): \(print.standardError)")
             #expect(print.standardOutput == data, "\(name)")
         }
@@ -40,7 +42,7 @@ import Testing
     func bsdtarListsAndExtractsEntries(forcesZip64: Bool) throws {
         let directory = try TemporaryDirectory()
         let path = try Self.writeFixture(in: directory, forcesZip64: forcesZip64)
-        let utf8 = ["LC_ALL": "C.UTF-8", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"]
+        let utf8 = TestEnvironment.clean(adding: ["LC_ALL": "C.UTF-8"])
         let list = try ExternalTool.bsdtar.run(["-tf", path], environment: utf8)
         #expect(list.status == 0, "\(list.standardError)")
         #expect(list.output.split(separator: "\n").map(String.init) == Self.fixture.map(\.name))

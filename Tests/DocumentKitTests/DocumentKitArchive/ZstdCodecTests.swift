@@ -9,7 +9,7 @@ import Testing
 
     @Test(arguments: [0, 1, 100, 65_536, 1_000_003])
     func roundTrips(size: Int) throws {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededRandom(seed: 0xD0C5)
         let random = Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) })
         for data in [random, Self.json.prefix(size)] {
             let frame = try ZstdCodec.compress(data)

@@ -285,12 +285,12 @@ import Testing
                 "-c", "for i in $(seq 1 50); do \"$0\" config set \(key) \"\(word) $i\" || exit 1; done",
                 Run.docctlURL.path
             ]
-            process.environment = ["XDG_CONFIG_HOME": directory.path("config"), "PATH": "/usr/bin:/bin"]
+            process.environment = TestEnvironment.clean(adding: ["XDG_CONFIG_HOME": directory.path("config")])
             try process.run()
             return process
         }
         for writer in writers {
-            writer.waitUntilExit()
+            writer.waitUntilExit(deadline: "50 docctl config set")
             #expect(writer.terminationStatus == 0)
         }
         let values = try PreferencesFile(url: URL(fileURLWithPath: preferencesPath(directory))).storedValues()

@@ -322,7 +322,7 @@ import Testing
         let fallback = try edit(
             ["p.dkproj"], editor: " ", in: directory,
             environment: [
-                "VISUAL": "", "PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+                "VISUAL": "", "PATH": bin.path + ":" + TestEnvironment.clean["PATH"]!
             ])
         #expect(fallback.status == 0, "\(fallback.standardError)")
         #expect(try bundle(directory).read(Project.self).name == "Visual")

@@ -46,6 +46,23 @@ import Testing
         lines.filter { $0.contains("[E") || $0.contains("[LAYOUT]") }
     }
 
+    /// What a push does after its compare-and-swap and a kill there leaves undone: on a
+    /// folder, removing its staging folder (which holds the files it sent); on S3, writing
+    /// the object's inventory sidecar. Empty when nothing is left.
+    static func untidied(_ remote: Remote, object: String) throws -> [String] {
+        let store = try remote.store()
+        var left: [String] = []
+        if remote.server == nil {
+            let staging = URL(fileURLWithPath: remote.address).appendingPathComponent("extensions/documentkit-push")
+            left += Fixtures.listing(staging).filter { !$0.hasSuffix(".lock") }
+        }
+        let inventory = try #require(try store.read("\(object)/inventory.json"))
+        if try store.read("\(object)/inventory.json.sha512")?.data != OCFLInventory.sidecar(for: inventory.data) {
+            left.append("\(object)/inventory.json.sha512, stale")
+        }
+        return left
+    }
+
     /// A temporary folder holding garden.dkproj, pushed to a new remote of `kind`.
     static func gardenPushed(to kind: RemoteCommandTests.Kind) throws -> (TemporaryDirectory, Remote) {
         let directory = try TemporaryDirectory()
@@ -64,8 +81,11 @@ import Testing
         throws
     {
         let (directory, remote) = try Self.gardenPushed(to: kind)
+        let manifest = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("garden.dkproj")).manifest
+        let object = OCFLStorageRoot.objectPath(for: OCFLArchiver.objectID(of: manifest))
 
         var killed = 0
+        var killedAfterExchange = 0
         for writes in 0..<40 {
             // Two new versions each round: a push of two versions, as a user's after a day's work.
             try remote.succeed(["set", "garden.dkproj", "name", "Round \(writes)"])
@@ -83,18 +103,24 @@ import Testing
                 #expect(
                     afterKill.valid && afterKill.errors.isEmpty, "killed after \(writes) writes: \(afterKill.output)")
             }
-            // Killed after its head moved, the push has nothing left to send but repairs.
+            // Killed after its head moved (its compare-and-swap), the push has nothing left
+            // to send: what it had left undone, this push does.
+            let untidied = try Self.untidied(remote, object: object)
             let again = try remote.succeed(["push", "garden.dkproj", remote.address])
-            #expect(
-                again.output.hasPrefix("pushed garden.dkproj to \(remote.address): ")
-                    || again.output.contains(" is up to date with garden.dkproj"),
-                "\(again.output)")
+            if again.output.contains(" is up to date with garden.dkproj") {
+                killedAfterExchange += 1
+                #expect(!untidied.isEmpty, "killed after its exchange, with nothing left undone?")
+                #expect(try Self.untidied(remote, object: object).isEmpty, "repaired: \(untidied)")
+            } else {
+                #expect(again.output.hasPrefix("pushed garden.dkproj to \(remote.address): "), "\(again.output)")
+            }
             let repaired = try Self.validate(remote, into: directory, as: "repaired-\(writes)")
             #expect(
                 repaired.valid && repaired.errors.isEmpty,
                 "pushed again after a kill after \(writes) writes: \(repaired.output)")
         }
         #expect(killed >= 5, "the push was killed at each of its writes")
+        #expect(killedAfterExchange == 1, "one kill came after the exchange, before the tidying that follows it")
         let head = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("garden.dkproj")).manifest
         #expect(
             try remote.succeed(["push", "garden.dkproj", remote.address]).output.contains(

@@ -323,7 +323,7 @@ import Testing
             return process
         }
         for writer in writers {
-            writer.waitUntilExit()
+            writer.waitUntilExit(deadline: "20 docctl state set")
             #expect(writer.terminationStatus == 0)
         }
         let bundle = try DocumentBundle(contentsOf: url)

@@ -80,23 +80,27 @@ import Testing
     func aWriterWaitingForTheLockSaysWhoHoldsIt() throws {
         let directory = try TemporaryDirectory()
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        // The holder keeps the lock until docctl has said it waits (on its error output,
+        // kept in a file meanwhile); docctl starts only once the lock is held.
         let result = try PipeTests.shell(
             """
-            flock garden.dkproj sleep 2 & holder=$!
-            sleep 0.4
-            $D set garden.dkproj name Waited
+            flock garden.dkproj sh -c 'until [ -s said ]; do sleep 0.05; done' & holder=$!
+            while flock -n garden.dkproj true; do sleep 0.05; done
+            $D set garden.dkproj name Waited 2>said; status=$?
             wait $holder
+            cat said >&2; rm said
+            exit $status
             """, in: directory)
         #expect(result.status == 0, "\(result.standardError)")
         let pattern =
-            #/^waiting for garden\.dkproj: locked by process \d+ \(flock garden\.dkproj sleep 2\) since \d\d:\d\d:\d\d\n$/#
+            #/^waiting for garden\.dkproj: locked by process \d+ \(flock garden\.dkproj sh -c until .+\) since \d\d:\d\d:\d\d\n$/#
         #expect(result.standardError.wholeMatch(of: pattern) != nil, "\(result.standardError)")
         #expect(result.output.hasPrefix("saved version 9 ("))
-        // Quiet waits in silence.
+        // Quiet waits in silence (held for 1.5 s from before it starts).
         let quiet = try PipeTests.shell(
             """
             flock garden.dkproj sleep 1.5 & holder=$!
-            sleep 0.3
+            while flock -n garden.dkproj true; do sleep 0.05; done
             $D set garden.dkproj name Again --quiet
             wait $holder
             """, in: directory)

@@ -211,7 +211,7 @@ import Testing
                 name == "v0" || (name.hasPrefix("v") && Int(name.dropFirst()).map { 1...25 ~= $0 } == true), "\(name)")
             seen.insert(name)
         }
-        writer.waitUntilExit()
+        writer.waitUntilExit(deadline: "25 docctl set")
         #expect(writer.terminationStatus == 0)
         #expect(seen.count > 1, "the reads overlapped the writes")
         #expect(

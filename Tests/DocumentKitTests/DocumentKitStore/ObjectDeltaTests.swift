@@ -255,7 +255,10 @@ import Testing
         for position in program.indices {
             var damaged = program
             damaged[position] ^= UInt8.random(in: 1...255, using: &random)
-            if let rebuilt = try? ObjectDelta.apply(damaged, to: base, expectedSize: target.count) {
+            let rebuilt = refusing(DocumentKitError.self, "byte \(position) changed") {
+                try ObjectDelta.apply(damaged, to: base, expectedSize: target.count)
+            }
+            if let rebuilt {
                 #expect(rebuilt.count == target.count)
             }
         }

@@ -54,10 +54,10 @@ import Testing
             done
             echo "$reads $failures"
             """, stop, logs.path("reader.txt"), in: directory.url, capturing: true)
-        for writer in writers { writer.process.waitUntilExit() }
+        for writer in writers { writer.process.waitUntilExit(deadline: "a writer's loop of docctl set") }
         let elapsed = clock.now - started
         _ = FileManager.default.createFile(atPath: stop, contents: nil)
-        reader.process.waitUntilExit()
+        reader.process.waitUntilExit(deadline: "the reader's loop of docctl get")
         let readCounts = String(decoding: reader.output!.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             .split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
 
@@ -109,10 +109,14 @@ import Testing
         let url = directory.url.appendingPathComponent("p.dkproj")
         try Run.docctl(["new", "p.dkproj", "--name", "start"], in: directory.url)
         // Another writer holds the lock: `set` waits for it, however long, and then saves.
+        // It says so after a second of waiting; the lock is released only once it has.
         var lock: BundleLock? = try BundleLock.acquire(url)
         let waiting = try DocctlProcess(["set", "p.dkproj", "name", "after the wait"], in: directory.url)
-        usleep(1_500_000)
+        #expect(
+            waiting.waitForStandardError(containing: "waiting for p.dkproj: "),
+            "it says it waits: \(waiting.standardErrorSoFar)")
         #expect(waiting.isRunning, "still waiting for the lock")
+        #expect(try DocumentBundle(contentsOf: url).read(Project.self).name == "start", "nothing saved while it waits")
         withExtendedLifetime(lock) {}
         lock = nil
         let outcome = waiting.wait()
@@ -147,7 +151,7 @@ import Testing
                 in: directory.url)
         }
         for other in others {
-            other.process.waitUntilExit()
+            other.process.waitUntilExit(deadline: "another writer's loop of docctl set")
             #expect(other.process.terminationStatus == 0)
         }
         let theirs = try Data(contentsOf: url)

@@ -63,3 +63,50 @@ extension JSONValue {
         return 0
     }
 }
+
+/// What uninterrupted runs make, for comparison with what killed ones leave.
+extension CrashHarness {
+    /// Runs `arguments` to completion in a folder of its own, on copies of the files
+    /// `names` (those that exist); returns the folder.
+    private func completeRun(_ arguments: [String], copying names: [String]) throws -> URL {
+        let folder = references.url.appendingPathComponent("complete-run")
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        for name in names where FileManager.default.fileExists(atPath: url(name).path) {
+            try FileManager.default.copyItem(at: url(name), to: folder.appendingPathComponent(name))
+        }
+        let result = try Run.docctl(arguments, in: folder)
+        guard result.status == 0 else {
+            throw HarnessFailure(description: "\(arguments.joined(separator: " ")) on copies: \(result.standardError)")
+        }
+        return folder
+    }
+
+    /// The state of the bundle `name` after an uninterrupted run of `arguments`.
+    func completeRun(_ arguments: [String], copying names: [String], reading name: String) throws -> BundleState {
+        try BundleState(completeRun(arguments, copying: names).appendingPathComponent(name))
+    }
+
+    /// The versions the root `root` holds after an uninterrupted run of `arguments`.
+    func completeRun(_ arguments: [String], copying names: [String], archived root: String) throws -> [VersionID] {
+        try archivedVersions(at: completeRun(arguments, copying: names).appendingPathComponent(root)) ?? []
+    }
+
+    /// The bundle versions the OCFL root `root` holds, as a clone of it has them; `nil` when
+    /// there is no root yet (no OCFL declaration: a first archive killed before the root
+    /// appeared).
+    func archivedVersions(_ root: String) throws -> [VersionID]? {
+        try archivedVersions(at: url(root))
+    }
+
+    private func archivedVersions(at root: URL) throws -> [VersionID]? {
+        guard Fixtures.listing(root).contains(where: { $0.hasPrefix("0=ocfl_") }) else { return nil }
+        let clone = references.url.appendingPathComponent("clone.dkproj")
+        try? FileManager.default.removeItem(at: clone)
+        let result = try Run.docctl(["clone", root.path, "-o", clone.path], in: references.url)
+        guard result.status == 0 else {
+            throw HarnessFailure(description: "clone of \(root.lastPathComponent): \(result.standardError)")
+        }
+        return try DocumentBundle(contentsOf: clone).manifest.versions.map(\.id)
+    }
+}

@@ -91,6 +91,7 @@ extension CrashHarness {
                 })
         case .packLarge:
             let output = outputs[operation]!
+            let source = try BundleState(url("large.dkproj"))
             let exists = (try? FileManager.default.attributesOfItem(atPath: url(output).path)) != nil
             // Half the time over the copy an earlier trial made (--force), half the time to a new one.
             let replacing = exists && Bool.random(using: &random)
@@ -98,9 +99,70 @@ extension CrashHarness {
             return Plan(
                 operation: operation,
                 arguments: ["pack", "large.dkproj", "-o", output] + (replacing ? ["--force"] : []),
-                expectation: .copy(
-                    output, source: "large.dkproj", expected: try BundleState(url("large.dkproj")),
-                    previous: replacing ? try BundleState(url(output)) : nil))
+                expectation: .newBundle(
+                    output, expected: source, previous: replacing ? try BundleState(url(output)) : nil,
+                    inputIntact: { [url] in try BundleState(url("large.dkproj")) == source }))
+        case .editSmall:
+            // `docctl edit` with an editor that renames the project.
+            let old = try BundleState(url("small.dkproj"))
+            let value = "edited \(UInt32.random(in: 0...UInt32.max, using: &random))"
+            var expected = try old.json
+            try expected.setValue(.string(value), at: JSONPath(parsing: "name"))
+            return Plan(
+                operation: operation, arguments: ["edit", "small.dkproj"],
+                expectation: .bundle(
+                    "small.dkproj", old: old, isNew: Self.oneMoreVersion(after: old, document: expected)),
+                environment: [
+                    "EDITOR": references.path("editor.sh"), "EDIT_NAME": value,
+                    "TMPDIR": references.path("edit-tmp")
+                ])
+        case .pullSmall:
+            // Another copy with one more version; half the time the bundle has one of its
+            // own too, and the pull merges. What it makes is what it makes of copies.
+            let incoming = url("incoming.dkproj")
+            try? FileManager.default.removeItem(at: incoming)
+            try FileManager.default.copyItem(at: url("small.dkproj"), to: incoming)
+            let tasks = try BundleState(incoming).json.value(at: JSONPath(parsing: "tasks")).arrayCount
+            let theirs = "theirs \(UInt32.random(in: 0...UInt32.max, using: &random))"
+            _ = try BundleEditor.set(
+                .string(theirs), at: JSONPath(parsing: tasks > 0 ? "tasks[0].title" : "name"), in: incoming,
+                metadata: metadata)
+            if Bool.random(using: &random) {
+                _ = try BundleEditor.set(
+                    .string("ours \(theirs)"), at: JSONPath(parsing: "summary"), in: url("small.dkproj"),
+                    metadata: metadata)
+            }
+            let old = try BundleState(url("small.dkproj"))
+            let expected = try completeRun(
+                ["pull", "small.dkproj", "incoming.dkproj"], copying: ["small.dkproj", "incoming.dkproj"],
+                reading: "small.dkproj")
+            return Plan(
+                operation: operation, arguments: ["pull", "small.dkproj", "incoming.dkproj"],
+                expectation: .bundle("small.dkproj", old: old) { $0 == expected })
+        case .importZip:
+            let output = outputs[operation]!
+            let exists = (try? FileManager.default.attributesOfItem(atPath: url(output).path)) != nil
+            // Half the time over the bundle an earlier trial made (--force), half the time to a new one.
+            let replacing = exists && Bool.random(using: &random)
+            if exists, !replacing { try FileManager.default.removeItem(at: url(output)) }
+            let digest = importDigest
+            return Plan(
+                operation: operation,
+                arguments: ["import", "import.zip", "-o", output] + (replacing ? ["--force"] : []),
+                expectation: .newBundle(
+                    output, expected: imported, previous: replacing ? try BundleState(url(output)) : nil,
+                    inputIntact: { [url] in try Fixtures.digest(of: url("import.zip")) == digest }))
+        case .archiveLarge:
+            // An OCFL copy of the large bundle's history, in the root `root`.
+            let root = outputs[operation]!
+            let old = try archivedVersions(root)
+            let new = try completeRun(
+                ["archive", "large.dkproj", root], copying: ["large.dkproj", root], archived: root)
+            return Plan(
+                operation: operation, arguments: ["archive", "large.dkproj", root],
+                expectation: .archive(
+                    root, source: "large.dkproj", sourceState: try BundleState(url("large.dkproj")), old: old,
+                    new: new))
         case .exportZip, .exportTarZstd, .exportDir:
             let output = outputs[operation]!
             let exists = (try? FileManager.default.attributesOfItem(atPath: url(output).path)) != nil

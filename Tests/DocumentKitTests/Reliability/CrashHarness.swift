@@ -7,15 +7,21 @@ import Testing
 /// Kills docctl (SIGKILL) at random moments while it saves, and checks after every kill
 /// that nothing was lost and nothing was damaged.
 ///
-/// Each trial picks an operation on one of four files: small and large bundles (the large
+/// Each trial picks an operation on one of five files: small and large bundles (the large
 /// one has a 16 MB blob and a history of dozens of versions), a legacy 1.0.0 bundle to
-/// migrate, and a bundle to export. It starts docctl, kills it after a random delay (now
+/// migrate, a bundle to export, and an export to import. The operations: `set`, `unset`,
+/// `attach`, `prune`, `migrate`, `restore`, `edit` (with a script as the editor), `pull`
+/// (of a copy with one more version, half the time a merge), `export`, `pack`, `import`
+/// and `archive` (into an OCFL root). It starts docctl, kills it after a random delay (now
 /// and then at once, now and then never), and then checks:
 ///
 /// - the bundle passes `docctl validate --deep`;
 /// - its versions and head document are exactly those before the trial, or exactly what
 ///   the operation makes of them (each operation says which: the edit applied, versions
-///   dropped by a prune, the migrated bundle, the restored document);
+///   dropped by a prune, the migrated bundle, the restored document; for a pull, what the
+///   same pull makes of copies);
+/// - an archive's root passes ocfl-validate.py and holds the versions it held or those
+///   a complete archive leaves (as a clone of it lists them);
 /// - an export's input is byte-identical, and its output is absent or complete (identical
 ///   to a reference export), never a damaged file under the final name;
 /// - only temporary files of our own naming are left (`.NAME.dk-append`,
@@ -44,6 +50,10 @@ final class CrashHarness {
         case exportTarZstd = "export tar.zst"
         case exportDir = "export dir"
         case packLarge = "pack large"
+        case editSmall = "edit small"
+        case pullSmall = "pull small"
+        case importZip = "import zip"
+        case archiveLarge = "archive large"
 
         /// How often it is picked, relative to the others: the long writes, where kills land
         /// mid-save most often, more than the short ones.
@@ -51,8 +61,8 @@ final class CrashHarness {
             switch self {
             case .setLarge, .attachLarge, .pruneLarge: 12
             case .setSmall, .migrateLegacy, .exportDir: 9
-            case .exportZip, .exportTarZstd, .pruneSmall, .packLarge: 7
-            case .unsetLarge, .restoreSmall, .restoreLarge: 5
+            case .exportZip, .exportTarZstd, .pruneSmall, .packLarge, .pullSmall, .importZip: 7
+            case .unsetLarge, .restoreSmall, .restoreLarge, .editSmall, .archiveLarge: 5
             }
         }
     }
@@ -107,19 +117,28 @@ final class CrashHarness {
     enum Expectation {
         case bundle(String, old: BundleState, isNew: (BundleState) throws -> Bool)
         case export(String, reference: URL, replacing: Bool)
-        /// A copy of the bundle `source` written to a new file (`pack`): the source as it was,
-        /// and the copy absent (or `previous`, the one it replaces) or whole.
-        case copy(String, source: String, expected: BundleState, previous: BundleState?)
+        /// A new bundle made from an input (`pack` from a bundle, `import` from an export):
+        /// the input as it was, and the new bundle absent (or `previous`, the one it
+        /// replaces) or whole.
+        case newBundle(String, expected: BundleState, previous: BundleState?, inputIntact: () throws -> Bool)
+        /// An OCFL storage root written from a bundle (`archive`): the bundle as it was, and
+        /// the root valid, holding the versions it held (`old`, `nil` for no root yet) or
+        /// those a complete run leaves.
+        case archive(String, source: String, sourceState: BundleState, old: [VersionID]?, new: [VersionID])
     }
 
     struct Plan {
         var operation: Operation
         var arguments: [String]
         var expectation: Expectation
+        /// Variables docctl runs with besides ``Run/environment`` (the editor of `edit`).
+        var environment: [String: String] = [:]
         /// The file whose temporaries this run may leave: the bundle, or the export's output.
         var target: String {
             switch expectation {
-            case .bundle(let name, _, _), .export(let name, _, _), .copy(let name, _, _, _): name
+            case .bundle(let name, _, _), .export(let name, _, _), .newBundle(let name, _, _, _),
+                .archive(let name, _, _, _, _):
+                name
             }
         }
     }
@@ -137,11 +156,15 @@ final class CrashHarness {
     private var sourceDigest = ""
     let bundles = ["small.dkproj", "large.dkproj", "legacy.dkproj"]
     let outputs: [Operation: String] = [
-        .exportZip: "out.zip", .exportTarZstd: "out.tar.zst", .exportDir: "outdir", .packLarge: "packed.dkproj"
+        .exportZip: "out.zip", .exportTarZstd: "out.tar.zst", .exportDir: "outdir", .packLarge: "packed.dkproj",
+        .importZip: "imported.dkproj", .archiveLarge: "root"
     ]
+    /// What a complete import of `import.zip` (an export of the large bundle) makes.
+    var imported: BundleState!
+    var importDigest = ""
     /// How the setup saves: in the layout the harness tests the small and large bundles in
     /// (docctl keeps a bundle in the layout it has).
-    private let metadata: SaveMetadata
+    let metadata: SaveMetadata
 
     /// The number of trials the environment asks for, else `default`.
     static func trials(default value: Int) -> Int {
@@ -204,13 +227,31 @@ final class CrashHarness {
         try FileManager.default.copyItem(at: Fixtures.sampleDoc("legacy-v1.dkproj"), to: legacy)
         try expectSuccess(Run.docctl(["migrate", legacy.path], in: references.url), "reference migration")
         migrated = try BundleState(legacy)
-        for (operation, output) in outputs where operation != .packLarge {
+        // The editor of `edit`: it renames the project to $EDIT_NAME.
+        try Fixtures.write(
+            Data(
+                #"""
+                #!/bin/sh
+                sed -i "s/^  \"name\" : \"[^\"]*\"/  \"name\" : \"$EDIT_NAME\"/" "$1"
+                """#.utf8), to: "editor.sh", in: references.url)
+        chmod(references.path("editor.sh"), 0o755)
+        try FileManager.default.createDirectory(
+            at: references.url.appendingPathComponent("edit-tmp"), withIntermediateDirectories: false)
+        for (operation, output) in outputs where ![.packLarge, .importZip, .archiveLarge].contains(operation) {
             try expectSuccess(
                 Run.docctl(
                     ["export", url("source.dkproj").path, "--format", format(operation), "-o", output],
                     in: references.url),
                 "reference \(operation.rawValue)")
         }
+        // The import's input, and what importing it makes.
+        try FileManager.default.copyItem(
+            at: references.url.appendingPathComponent("out.zip"), to: url("import.zip"))
+        importDigest = try Fixtures.digest(of: url("import.zip"))
+        try expectSuccess(
+            Run.docctl(["import", url("import.zip").path, "-o", "imported.dkproj"], in: references.url),
+            "reference import")
+        imported = try BundleState(references.url.appendingPathComponent("imported.dkproj"))
     }
 
     /// Runs every operation once to completion: each must succeed and pass its checks, and
@@ -311,7 +352,7 @@ final class CrashHarness {
         let before = leftovers()
         let clock = ContinuousClock()
         let started = clock.now
-        let process = try DocctlProcess(plan.arguments, in: directory.url)
+        let process = try DocctlProcess(plan.arguments, in: directory.url, environment: plan.environment)
         var killed = false
         switch moment {
         case .never:
@@ -424,9 +465,30 @@ final class CrashHarness {
             }
             if !killed, !exists { throw HarnessFailure(description: "\(output) is missing after a complete export") }
             isNew = exists && !replacing
-        case .copy(let output, let source, let expected, let previous):
-            guard try BundleState(url(source)) == expected else {
-                throw HarnessFailure(description: "\(source), the copy's source, changed")
+        case .archive(let root, let source, let sourceState, let old, let new):
+            guard try BundleState(url(source)) == sourceState else {
+                throw HarnessFailure(description: "\(source), the archive's source, changed")
+            }
+            if OCFLArchiveTests.validatorAvailable, let held = try archivedVersions(root), !held.isEmpty {
+                let verdict = try RemoteInterruptionTests.validateRoot(url(root).path)
+                guard verdict.valid, verdict.errors.isEmpty else {
+                    throw HarnessFailure(description: "ocfl-validate \(root): \(verdict.output)")
+                }
+            }
+            let held = try archivedVersions(root)
+            if held == new {
+                isNew = held != old
+            } else if killed, held == old {
+                isNew = false
+            } else {
+                throw HarnessFailure(
+                    description:
+                        "\(root) holds \(held?.count ?? 0) versions: neither the \(old?.count ?? 0) before nor \(new.count)"
+                )
+            }
+        case .newBundle(let output, let expected, let previous, let inputIntact):
+            guard try inputIntact() else {
+                throw HarnessFailure(description: "the input of \(output) changed")
             }
             let exists = (try? FileManager.default.attributesOfItem(atPath: url(output).path)) != nil
             if !killed, !exists { throw HarnessFailure(description: "\(output) is missing after a complete copy") }
@@ -438,7 +500,7 @@ final class CrashHarness {
                 }
                 let state = try BundleState(url(output))
                 guard state == expected || (killed && state == previous) else {
-                    throw HarnessFailure(description: "\(output) holds neither the copy nor the file it replaces")
+                    throw HarnessFailure(description: "\(output) holds neither the new bundle nor the one it replaces")
                 }
                 isNew = state == expected && previous != expected
             } else {
@@ -483,10 +545,19 @@ final class CrashHarness {
         }
         for (operation, output) in outputs {
             let arguments =
-                operation == .packLarge
-                ? ["pack", "large.dkproj", "-o", output, "--force"]
-                : ["export", "source.dkproj", "--format", format(operation), "-o", output, "--force"]
+                switch operation {
+                case .packLarge: ["pack", "large.dkproj", "-o", output, "--force"]
+                case .importZip: ["import", "import.zip", "-o", output, "--force"]
+                case .archiveLarge: ["archive", "large.dkproj", output]
+                default: ["export", "source.dkproj", "--format", format(operation), "-o", output, "--force"]
+                }
             try expectSuccess(try Run.docctl(arguments, in: directory.url), "final \(operation.rawValue)")
+        }
+        if OCFLArchiveTests.validatorAvailable {
+            let verdict = try RemoteInterruptionTests.validateRoot(url("root").path)
+            guard verdict.valid, verdict.errors.isEmpty else {
+                throw HarnessFailure(description: "ocfl-validate root after the final archive: \(verdict.output)")
+            }
         }
         let left = leftovers()
         guard left.isEmpty else {

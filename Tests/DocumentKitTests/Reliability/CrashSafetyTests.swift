@@ -3,10 +3,11 @@ import Testing
 
 @testable import DocumentKit
 
-/// A save, attach, prune, migration, restore, export or pack killed at any moment loses
-/// nothing: the bundle validates and holds the old or the new state, an export's or a
-/// pack's output is complete or absent (or the file it replaces), and what the killed run
-/// left is removed by the next run that succeeds.
+/// A save, attach, prune, migration, restore, `edit`, `pull`, export, pack, import or
+/// archive killed at any moment loses nothing: the bundle validates and holds the old or
+/// the new state, an export's, a pack's or an import's output is complete or absent (or
+/// the file it replaces), an archive's OCFL root is valid and holds the versions it held
+/// or all of them, and what the killed run left is removed by the next run that succeeds.
 ///
 /// The suite runs a short ``CrashHarness`` (30 trials, about a minute); `scripts/crash-harness.sh
 /// --trials 400` runs the long one (`DOCUMENTKIT_CRASH_TRIALS`, `DOCUMENTKIT_CRASH_SEED`).

@@ -90,10 +90,13 @@ import Testing
         #expect(Project.contentType.conforms(to: .documentBundle))
         #expect(Project.contentType.conforms(to: .zip))
         #expect(!Project.contentType.conforms(to: .json))
-        #expect(DocumentKitConfiguration.current.contentTypes.type(filenameExtension: "DKPROJ") == Project.contentType)
+        // A program registers its types in its configuration (docctl registers Project).
+        var configuration = DocumentKitConfiguration()
+        #expect(configuration.contentTypes.type(filenameExtension: "dkproj") == nil)
+        configuration.documentTypes = [Project.self]
+        #expect(configuration.contentTypes.type(filenameExtension: "DKPROJ") == Project.contentType)
         #expect(
-            DocumentKitConfiguration.current.contentTypes.type(mimeType: "application/vnd.documentkit.project+zip")
-                == Project.contentType)
+            configuration.contentTypes.type(mimeType: "application/vnd.documentkit.project+zip") == Project.contentType)
     }
 
     @Test func deeplyNestedJSONIsRefusedBeforeParsing() {

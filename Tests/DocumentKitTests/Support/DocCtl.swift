@@ -44,14 +44,12 @@ enum Run {
     }
 
     /// The environment docctl runs in under test, also for tests that start it themselves
-    /// (through a shell, or as a `Process` to kill).
-    static var environment: [String: String] {
-        ProcessInfo.processInfo.environment.merging(
-            [
-                "SOURCE_DATE_EPOCH": "1767225600", "TZ": "UTC", "LC_ALL": "C.UTF-8", "NO_COLOR": "1",
-                "XDG_CONFIG_HOME": noConfigurationHome
-            ]) { $1 }
-    }
+    /// (through a shell, or as a `Process` to kill): the clean one (``TestEnvironment``),
+    /// with a fixed clock, time zone and locale, no colour and no user settings.
+    static let environment = TestEnvironment.clean(adding: [
+        "SOURCE_DATE_EPOCH": "1767225600", "TZ": "UTC", "LC_ALL": "C.UTF-8", "NO_COLOR": "1",
+        "XDG_CONFIG_HOME": noConfigurationHome
+    ])
 }
 
 extension Run {

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A docctl run as a child process that a test can stop, continue or kill at any moment,
 /// unlike `Run.docctl`, which waits for it.
@@ -16,7 +17,11 @@ final class DocctlProcess {
     }
 
     private let process = Process()
-    private let errorPipe = Pipe()
+    /// Its error output goes to a file, which a test can read while it runs.
+    private let scratch: TemporaryDirectory
+    private var errorPath: String { scratch.path("stderr") }
+    private let watchdog: ProcessDeadline.Watchdog
+    private let command: String
 
     /// Starts docctl with `arguments` in `directory`, in `Run.environment` plus `environment`,
     /// reading `standardInput` (by default nothing).
@@ -35,8 +40,30 @@ final class DocctlProcess {
         }
         process.standardInput = standardInput
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = errorPipe
+        scratch = try TemporaryDirectory("docctl-process")
+        _ = FileManager.default.createFile(atPath: scratch.path("stderr"), contents: nil)
+        process.standardError = try FileHandle(forWritingTo: scratch.url.appendingPathComponent("stderr"))
+        command = (["docctl"] + arguments).joined(separator: " ")
         try process.run()
+        watchdog = ProcessDeadline.watch(process)
+    }
+
+    /// What it has written to its error output so far.
+    var standardErrorSoFar: String {
+        String(decoding: FileManager.default.contents(atPath: errorPath) ?? Data(), as: UTF8.self)
+    }
+
+    /// Waits until its error output contains `text`; returns `false` when it ended first,
+    /// or after ``ProcessDeadline/seconds``.
+    func waitForStandardError(containing text: String) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(ProcessDeadline.seconds)
+        while clock.now < deadline {
+            if standardErrorSoFar.contains(text) { return true }
+            guard process.isRunning else { return standardErrorSoFar.contains(text) }
+            usleep(2_000)
+        }
+        return false
     }
 
     /// The process id.
@@ -66,14 +93,14 @@ final class DocctlProcess {
         }
     }
 
-    /// Waits for it to end. Its error output is small (one line), so reading it after the
-    /// end cannot block the process on a full pipe.
-    func wait() -> Outcome {
+    /// Waits for it to end; kills it, and records a failure, when it has run for longer
+    /// than ``ProcessDeadline/seconds``.
+    func wait(sourceLocation: SourceLocation = #_sourceLocation) -> Outcome {
         process.waitUntilExit()
-        let error = errorPipe.fileHandleForReading.readDataToEndOfFile()
+        if watchdog.cancel() { ProcessDeadline.recordKill(of: command, sourceLocation: sourceLocation) }
         return Outcome(
             status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
-            standardError: String(decoding: error, as: UTF8.self))
+            standardError: standardErrorSoFar)
     }
 
     /// Runs docctl and, as soon as a name `matching` appears in `folder` (polled every

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A command-line tool that interoperability tests run as a real process: `unzip`,
 /// `bsdtar`, `python3`, `zstd`, `zip`.
@@ -56,17 +57,20 @@ struct ExternalTool: Sendable {
         }
     }
 
-    /// Runs the tool with `arguments` and waits for it.
+    /// Runs the tool with `arguments` and waits for it, in `environment` (by default
+    /// ``TestEnvironment/clean``); kills it, and records a failure, when it runs past
+    /// ``ProcessDeadline/seconds``.
     @discardableResult
-    func run(_ arguments: [String], environment: [String: String]? = nil, input: Data? = nil, in directory: URL? = nil)
-        throws -> Result
-    {
+    func run(
+        _ arguments: [String], environment: [String: String] = TestEnvironment.clean, input: Data? = nil,
+        in directory: URL? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Result {
         _ = Self.brokenPipesAreErrors
         guard let executablePath else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: name]) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executablePath)
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        process.environment = environment
         if let directory { process.currentDirectoryURL = directory }
         let stdout = Pipe()
         let stderr = Pipe()
@@ -75,6 +79,7 @@ struct ExternalTool: Sendable {
         process.standardError = stderr
         process.standardInput = stdin
         try Self.start(process)
+        let watchdog = ProcessDeadline.watch(process)
         // Read both pipes while the process runs, or a chatty tool blocks on a full pipe.
         let group = DispatchGroup()
         nonisolated(unsafe) var errorData = Data()
@@ -88,6 +93,9 @@ struct ExternalTool: Sendable {
         let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
+        if watchdog.cancel() {
+            ProcessDeadline.recordKill(of: ([name] + arguments).joined(separator: " "), sourceLocation: sourceLocation)
+        }
         return Result(
             status: process.terminationStatus, standardOutput: outputData,
             standardError: String(decoding: errorData, as: UTF8.self))

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// What the tests may do to the file system beyond creating files: mount a small tmpfs,
 /// make a folder immutable, give a file away. CI runs as root, where all of these work;

@@ -52,12 +52,12 @@ final class RadosGW: Sendable {
         // OSD's range of 100 from one of 100 bases below the kernel's ephemeral range.
         let ports = try Loopback.freePorts(3)
         let (rgw, monV1, monV2) = (ports[0], ports[1], ports[2])
-        let environment = ProcessInfo.processInfo.environment.merging([
+        let environment = TestEnvironment.clean(adding: [
             "RGW_PORT": "\(rgw)", "MON_PORT_V1": "\(monV1)", "MON_PORT_V2": "\(monV2)",
             "OSD_PORT_MIN": "\(20_000 + Int(getpid()) % 100 * 100)",
             "MEMSTORE_BYTES": "\(2 << 30)", "S3_ACCESS_KEY": Self.credentials.id,
             "S3_SECRET_KEY": Self.credentials.secret
-        ]) { $1 }
+        ])
         // Its output to a file, not to pipes: the daemons it starts would hold them open, and
         // reading them to their end would never end (start.sh also closes what it inherits).
         let started = try ExternalTool(name: "sh", path: "/bin/sh")

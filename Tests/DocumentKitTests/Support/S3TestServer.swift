@@ -89,7 +89,7 @@ final class S3TestServer {
     @discardableResult
     func boto3(_ arguments: [String]) throws -> String {
         let result = try Self.boto3.run(
-            [Self.boto3Script] + arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            [Self.boto3Script] + arguments, environment: TestEnvironment.clean(adding: environment)
         )
         guard result.status == 0 else {
             throw Self.failure("s3.py \(arguments.joined(separator: " ")): \(result.standardError)", service: service)
@@ -115,11 +115,8 @@ final class S3TestServer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.program)
         process.arguments = ["-H", "127.0.0.1", "-p", "\(port)"]
-        if checkingCredentials {
-            process.environment = ProcessInfo.processInfo.environment.merging(["INITIAL_NO_AUTH_ACTION_COUNT": "3"]) {
-                $1
-            }
-        }
+        process.environment = TestEnvironment.clean(
+            adding: checkingCredentials ? ["INITIAL_NO_AUTH_ACTION_COUNT": "3"] : [:])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -1,5 +1,6 @@
 import DocumentKit
 import Foundation
+import FuzzSupport
 import FuzzerDriver
 
 // libFuzzer target: bytes as a bundle file, opened the ways docctl opens one. Any input
@@ -25,19 +26,20 @@ func testOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         fatalError("cannot write the fuzz input to \(inputURL.path): \(error)")
     }
     // `docctl validate --deep`: every check, every object, every version.
-    _ = try? BundleValidator.validate(inputURL, deep: true)
+    _ = refusing("validate --deep") { try BundleValidator.validate(inputURL, deep: true) }
     // `docctl cat`: the head document by the fast path that skips most of the manifest.
-    if let head = try? DocumentBundle.headDocument(of: inputURL) {
-        _ = try? JSONValue.parse(head)
+    if let head = refusing("headDocument", { try DocumentBundle.headDocument(of: inputURL) }) {
+        _ = refusing("parse of the head") { try JSONValue.parse(head) }
     }
     // `docctl log`: every version's summary.
-    _ = try? BundleSummary.log(of: inputURL)
+    _ = refusing("log") { try BundleSummary.log(of: inputURL) }
     // A full open: the head read as its type, then every version by its name.
-    if let bundle = try? DocumentBundle(contentsOf: inputURL) {
-        _ = try? bundle.read(Project.self)
+    if let bundle = refusing("open", { try DocumentBundle(contentsOf: inputURL) }) {
+        _ = refusing("read as Project") { try bundle.read(Project.self) }
         for version in bundle.manifest.versions.prefix(64) {
-            guard let named = try? bundle.version(named: String(version.number)) else { continue }
-            _ = try? bundle.documentData(of: named)
+            guard let named = refusing("version \(version.number)", { try bundle.version(named: String(version.number)) })
+            else { continue }
+            _ = refusing("document of version \(version.number)") { try bundle.documentData(of: named) }
         }
     }
     unlink(inputURL.path)

@@ -1,5 +1,6 @@
 import DocumentKit
 import Foundation
+import FuzzSupport
 import FuzzerDriver
 
 // libFuzzer target: bytes as JSON text, as every document and manifest is read. Text
@@ -20,7 +21,7 @@ func normalized(_ value: JSONValue) -> JSONValue {
 /// One input; libFuzzer calls it for every input it tries.
 func testOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = Data(UnsafeBufferPointer(start: start, count: count))
-    guard let value = try? JSONValue.parse(bytes) else { return 0 }
+    guard let value = refusing("parse", { try JSONValue.parse(bytes) }) else { return 0 }
     let expected = normalized(value)
     for pretty in [false, true] {
         let text = value.jsonText(pretty: pretty)

@@ -1,5 +1,6 @@
 import DocumentKit
 import Foundation
+import FuzzSupport
 import FuzzerDriver
 
 // libFuzzer target: text as a JSON path, as `docctl get`, `set` and `unset` take it. A
@@ -24,7 +25,7 @@ private let sample: JSONValue = {
 func testOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     // The CLI gets paths as arguments, which are valid UTF-8 or repaired into it.
     let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
-    guard let path = try? JSONPath(parsing: text) else { return 0 }
+    guard let path = refusing("JSONPath(parsing:)", { try JSONPath(parsing: text) }) else { return 0 }
 
     let printed = path.description
     guard let reparsed = try? JSONPath(parsing: printed) else {
@@ -34,11 +35,11 @@ func testOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         fatalError("\(String(reflecting: text)) parses as \(path.components), but its description \(String(reflecting: printed)) parses as \(reparsed.components)")
     }
 
-    let found = try? sample.value(at: path)
+    let found = refusing("get \(printed)") { try sample.value(at: path) }
     var edited = sample
     let marker = JSONValue.string("fuzz")
     let selectsByPosition = path.components.allSatisfy { if case .key = $0 { true } else if case .index = $0 { true } else { false } }
-    if (try? edited.setValue(marker, at: path)) != nil, selectsByPosition {
+    if refusing("set \(printed)", { try edited.setValue(marker, at: path) }) != nil, selectsByPosition {
         // What was set is what a get now finds (unless the path appends, or matches
         // elements by a field that the set may have just changed).
         guard let after = try? edited.value(at: path), after == marker else {
@@ -46,7 +47,7 @@ func testOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         }
     }
     var removed = sample
-    if (try? removed.removeValue(at: path)) != nil, found == nil {
+    if refusing("remove \(printed)", { try removed.removeValue(at: path) }) != nil, found == nil {
         fatalError("remove \(printed) succeeded where get found nothing")
     }
     return 0

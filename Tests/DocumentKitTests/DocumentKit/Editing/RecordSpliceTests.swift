@@ -169,16 +169,25 @@ import Testing
         let directory = try TemporaryDirectory()
         let original = try board(in: directory)
         var random = SeededRandom(seed: 10)
-        let fields: [(String, () -> JSONValue)] = [
-            ("title", { .string(["A", "B", "", "Ünïcode ✓", "tab\there"].randomElement()!) }),
-            ("status", { .string(["todo", "inProgress", "done", "nope"].randomElement()!) }),
-            ("priority", { .string(["low", "medium", "high"].randomElement()!) }),
-            ("notes", { .string(["", "more notes", "\u{1}"].randomElement()!) }),
+        let fields: [(String, (inout SeededRandom) -> JSONValue)] = [
+            ("title", { .string(["A", "B", "", "Ünïcode ✓", "tab\there"].randomElement(using: &$0)!) }),
+            ("status", { .string(["todo", "inProgress", "done", "nope"].randomElement(using: &$0)!) }),
+            ("priority", { .string(["low", "medium", "high"].randomElement(using: &$0)!) }),
+            ("notes", { .string(["", "more notes", "\u{1}"].randomElement(using: &$0)!) }),
             (
                 "dueDate",
-                { [.string("2026-02-03"), .string("2026-02-03T04:05:06Z"), .null, .integer(5)].randomElement()! }
+                {
+                    [.string("2026-02-03"), .string("2026-02-03T04:05:06Z"), .null, .integer(5)].randomElement(
+                        using: &$0)!
+                }
             ),
-            ("tags", { [.array([]), .array([.string("a"), .string("b")]), .array([.string(" ")])].randomElement()! })
+            (
+                "tags",
+                {
+                    [.array([]), .array([.string("a"), .string("b")]), .array([.string(" ")])].randomElement(
+                        using: &$0)!
+                }
+            )
         ]
         var spliced = 0
         for round in 0..<100 {
@@ -200,7 +209,7 @@ import Testing
                     .set(
                         try JSONPath(parsing: "tasks[\(task)].blockedBy[+]"),
                         .string(id(Int.random(in: 0..<45, using: &random))))
-                default: Bool.random(using: &random) ? .set(path, makeValue()) : .remove(path)
+                default: Bool.random(using: &random) ? .set(path, makeValue(&random)) : .remove(path)
                 }
             let a = directory.url.appendingPathComponent("a\(round).dkproj")
             let b = directory.url.appendingPathComponent("b\(round).dkproj")
