@@ -8,7 +8,7 @@ import Foundation
 /// (libarchive would silently truncate or pad instead), optionally computing the CRC-32
 /// on the way. It cannot be copied, so no write can slip past the count.
 package struct ArchiveEntrySink: ~Copyable {
-    private let destination: (UnsafeRawBufferPointer) throws(ArchiveError) -> Void
+    private let destination: (UnsafeRawBufferPointer) throws -> Void
     private let declaredSize: UInt64
     private let path: String
     private let entry: String
@@ -19,7 +19,7 @@ package struct ArchiveEntrySink: ~Copyable {
     /// A sink passing bytes to `destination`; `computesCRC` when the writer needs the CRC-32.
     package init(
         declaredSize: UInt64, path: String, entry: String, computesCRC: Bool,
-        destination: @escaping (UnsafeRawBufferPointer) throws(ArchiveError) -> Void
+        destination: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) {
         self.destination = destination
         self.declaredSize = declaredSize
@@ -31,7 +31,7 @@ package struct ArchiveEntrySink: ~Copyable {
     /// Appends `bytes` to the entry.
     ///
     /// - Throws: `.limitExceeded` if the entry would grow past its declared size; `.io`.
-    package mutating func write(_ bytes: UnsafeRawBufferPointer) throws(ArchiveError) {
+    package mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard UInt64(bytes.count) <= declaredSize - bytesWritten else {
             throw ArchiveError(
                 .limitExceeded, "more than the declared \(declaredSize) bytes were written", path: path, entry: entry)
@@ -44,14 +44,14 @@ package struct ArchiveEntrySink: ~Copyable {
     }
 
     /// Appends `bytes` (a `Data`, an `[UInt8]`...) to the entry.
-    package mutating func write(_ bytes: some ContiguousBytes) throws(ArchiveError) {
+    package mutating func write(_ bytes: some ContiguousBytes) throws {
         // `withUnsafeBytes` rethrows untyped errors: carry the typed one out in a `Result`.
-        try bytes.withUnsafeBytes { raw in Result { () throws(ArchiveError) in try write(raw) } }.get()
+        try bytes.withUnsafeBytes { raw in Result { () throws in try write(raw) } }.get()
     }
 
     /// Checks that exactly the declared size was written; returns the CRC-32 if computed.
     @discardableResult
-    package func finish() throws(ArchiveError) -> UInt32? {
+    package func finish() throws -> UInt32? {
         guard bytesWritten == declaredSize else {
             throw ArchiveError(
                 .truncated, "\(bytesWritten) bytes were written; the entry declared \(declaredSize)",

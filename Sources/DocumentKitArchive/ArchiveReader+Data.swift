@@ -31,9 +31,9 @@ extension ArchiveReader {
         }
         while true {
             let next: LibArchiveReader.Block?
-            do throws(ArchiveError) {
+            do {
                 // The locale is set around libarchive only; `body` runs in the caller's.
-                next = try LibArchive.withUTF8Locale { () throws(ArchiveError) in
+                next = try LibArchive.withUTF8Locale { () throws in
                     try archive.readDataBlock(entry: entry.name)
                 }
             } catch {
@@ -87,7 +87,7 @@ extension ArchiveReader {
         fileBytesReported = position
     }
 
-    private func count(_ size: UInt64, in entry: inout CurrentEntry) throws(ArchiveError) {
+    private func count(_ size: UInt64, in entry: inout CurrentEntry) throws {
         let entryBytes = entry.bytesRead + size
         guard entryBytes <= limits.maxEntryBytes else {
             throw limitError("the entry holds more than \(limits.maxEntryBytes) bytes", entry: entry.name)

@@ -1,5 +1,11 @@
 import DocumentKitCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension ArchiveReader {
     /// Refuses a file that libarchive read as an empty tar but that holds data.
     ///
@@ -8,9 +14,9 @@ extension ArchiveReader {
     /// with no entries. A real empty tar is zeros throughout; an empty zip starts with its
     /// end record's signature. So: find the first non-zero byte of the (decompressed)
     /// stream; past the first block, this is not an archive.
-    package func checkEmptyArchive() throws(ArchiveError) {
+    package func checkEmptyArchive() throws {
         guard let raw = LibArchiveReader(path: path) else {
-            throw ArchiveError(.io, "libarchive could not allocate a reader", path: path)
+            throw SystemError("libarchive could not allocate a reader", errno: ENOMEM, path: path)
         }
         let notAnArchive = ArchiveError(.notAnArchive, "not a zip or tar archive", path: path)
         // Failures are ignored: the reader registered these filters, and refused any failure, before.
@@ -18,7 +24,7 @@ extension ArchiveReader {
         try? raw.supportFilter(.gzip)
         try? raw.supportFilter(.zstd)
         try? raw.supportFilter(.xz)
-        do throws(ArchiveError) {
+        do {
             try raw.open(file: path, blockSize: 1 << 20)
         } catch {
             // Only an empty file gets here (the raw format accepts anything else): no archive.

@@ -12,7 +12,7 @@ extension ArchiveReader {
     ///   `.limitExceeded` past ``ArchiveLimits/maxEntries``; `.notAnArchive` when the file
     ///   only looked like an empty tar (a disk image starting with zeros); `.truncated` or
     ///   `.malformed` for damage.
-    package func nextEntry() throws(ArchiveError) -> ArchiveEntryInfo? {
+    package func nextEntry() throws -> ArchiveEntryInfo? {
         switch archive {
         case .none: return nil
         case .some(let archive): return try nextEntry(of: archive)
@@ -20,8 +20,8 @@ extension ArchiveReader {
     }
 
     /// ``nextEntry()`` through `archive`, the reader's handle.
-    private func nextEntry(of archive: borrowing LibArchiveReader) throws(ArchiveError) -> ArchiveEntryInfo? {
-        try LibArchive.withUTF8Locale { () throws(ArchiveError) -> ArchiveEntryInfo? in
+    private func nextEntry(of archive: borrowing LibArchiveReader) throws -> ArchiveEntryInfo? {
+        try LibArchive.withUTF8Locale { () throws -> ArchiveEntryInfo? in
             while true {
                 current = nil
                 // libarchive reads errno after a name it cannot convert, to tell running out
@@ -54,7 +54,7 @@ extension ArchiveReader {
     /// The description of `entry`, or `nil` for the archive's root directory (`./`).
     private func describe(
         _ entry: borrowing LibArchiveEntry, in archive: borrowing LibArchiveReader, warning: Bool
-    ) throws(ArchiveError) -> ArchiveEntryInfo? {
+    ) throws -> ArchiveEntryInfo? {
         let rawName = try rawString(entry.pathname, entry.pathnameUTF8, what: "name")
         let fileType = entry.fileType
         let isDirectory = fileType == .directory
@@ -87,7 +87,7 @@ extension ArchiveReader {
             do {
                 info.symlinkTarget = try ArchiveEntryName.decodeUTF8(Array(target.utf8))
             } catch {
-                throw error.adding(path: path, entry: name)
+                throw error.addingArchiveContext(path: path, entry: name)
             }
         }
         return info
@@ -97,7 +97,7 @@ extension ArchiveReader {
     /// or not UTF-8 (the locale is UTF-8, so a failed conversion means invalid input).
     private func rawString(
         _ localized: UnsafePointer<CChar>?, _ utf8: UnsafePointer<CChar>?, what: String, entry: String? = nil
-    ) throws(ArchiveError) -> String {
+    ) throws -> String {
         guard let pointer = localized ?? utf8 else {
             throw ArchiveError(
                 .unsafeEntry, "the entry's \(what) is missing or not valid UTF-8", path: path, entry: entry)

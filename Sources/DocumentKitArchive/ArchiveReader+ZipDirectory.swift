@@ -16,8 +16,7 @@ extension ArchiveReader {
     ///
     /// Files whose end records are not a zip's (tar, compressed tar) are left to libarchive,
     /// as are directories this scan cannot follow: it only refuses, never accepts.
-    package static func checkZipDirectory(_ path: String, fileSize: UInt64, limits: ArchiveLimits) throws(ArchiveError)
-    {
+    package static func checkZipDirectory(_ path: String, fileSize: UInt64, limits: ArchiveLimits) throws {
         guard let fd = try? POSIXFile.open(path, flags: O_RDONLY) else { return }
         defer { POSIXFile.close(fd) }
         guard let end = try? StoredZipEndRecord.locate(in: fd, fileSize: fileSize, path: path) else { return }
@@ -62,7 +61,7 @@ private struct BufferedRange {
     }
 
     /// The next `count` bytes, or `nil` when the range ends first.
-    mutating func bytes(_ count: Int) throws(ArchiveError) -> ArraySlice<UInt8>? {
+    mutating func bytes(_ count: Int) throws -> ArraySlice<UInt8>? {
         guard UInt64(count) <= range.upperBound - position else { return nil }
         if position + UInt64(count) > bufferStart + UInt64(buffer.count) {
             let length = Int(min(max(UInt64(count), 1 << 20), range.upperBound - position))

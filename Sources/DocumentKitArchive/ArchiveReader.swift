@@ -59,7 +59,7 @@ package final class ArchiveReader {
     ///
     /// - Throws: `.notAnArchive` ("not a zip or tar archive") for anything else, `.io` if the
     ///   file cannot be opened, `.truncated` or `.malformed` if it is damaged.
-    package init(path: String, limits: ArchiveLimits = .default) throws(ArchiveError) {
+    package init(path: String, limits: ArchiveLimits = .default) throws {
         guard let status = SystemCall.status(path) else { throw POSIXFile.error("cannot open", path: path) }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             throw ArchiveError(.notAnArchive, "not a regular file", path: path)
@@ -68,7 +68,7 @@ package final class ArchiveReader {
         self.limits = limits
         self.fileSize = UInt64(clamping: status.st_size)
         try Self.checkZipDirectory(path, fileSize: fileSize, limits: limits)
-        self.archive = try LibArchive.withUTF8Locale { () throws(ArchiveError) in
+        self.archive = try LibArchive.withUTF8Locale { () throws in
             try Self.open(path, fileSize: UInt64(clamping: status.st_size))
         }
     }
@@ -84,9 +84,9 @@ package final class ArchiveReader {
 
     /// A read handle for `path` with only the accepted formats and filters registered, or
     /// `nil` for an empty zip. The handle is freed on the way out when not returned.
-    private static func open(_ path: String, fileSize: UInt64) throws(ArchiveError) -> LibArchiveReader? {
+    private static func open(_ path: String, fileSize: UInt64) throws -> LibArchiveReader? {
         guard let archive = LibArchiveReader(path: path) else {
-            throw ArchiveError(.io, "libarchive could not allocate a reader", path: path)
+            throw SystemError("libarchive could not allocate a reader", errno: ENOMEM, path: path)
         }
         // A warning from a `support` call means "will run an external program": refuse it.
         try archive.supportFormat(.zipSeekable)
@@ -95,9 +95,9 @@ package final class ArchiveReader {
         try archive.supportFilter(.gzip)
         try archive.supportFilter(.zstd)
         try archive.supportFilter(.xz)
-        do throws(ArchiveError) {
+        do {
             try archive.open(file: path, blockSize: 1 << 20)
-        } catch {
+        } catch let error as ArchiveError {
             if error.kind == .malformed, error.message.contains("Unrecognized archive format") {
                 if isEmptyZip(path, fileSize: fileSize) { return nil }
                 throw ArchiveError(.notAnArchive, "not a zip or tar archive", path: path)

@@ -29,11 +29,11 @@ package final class ArchiveWriter {
     /// (`archive_write_open_fd`), which stays open and owned by the caller.
     ///
     /// - Parameter path: the file's path, used only in error messages.
-    package init(fileDescriptor: Int32, path: String, format: ArchiveWriteFormat) throws(ArchiveError) {
+    package init(fileDescriptor: Int32, path: String, format: ArchiveWriteFormat) throws {
         self.path = path
         self.format = format
         self.checks = ArchiveWriterChecks(path: path)
-        self.archive = try LibArchive.withUTF8Locale { () throws(ArchiveError) in
+        self.archive = try LibArchive.withUTF8Locale { () throws in
             try Self.open(fileDescriptor, path: path, format: format)
         }
     }
@@ -61,28 +61,23 @@ package final class ArchiveWriter {
     ) throws {
         try begin(name)
         try checks.failing {
-            try LibArchive.withUTF8Locale { () throws(ArchiveError) in
+            try LibArchive.withUTF8Locale { () throws in
                 try writeHeader(
                     name: name, type: .regular, size: size, mode: mode,
                     modificationTime: modificationTime, compression: compression)
             }
             // The caller's code runs in its own locale; each sink write sets ours.
             var sink = ArchiveEntrySink(declaredSize: size, path: path, entry: name, computesCRC: false) {
-                [self] bytes throws(ArchiveError) in
+                [self] bytes throws in
                 let written = LibArchive.withUTF8Locale { archive.writeData(bytes) }
                 guard written == bytes.count else {
-                    if written < 0 { throw withSystemReason(archive.error(kind: .io, entry: name)) }
-                    throw ArchiveError(
-                        .io, "libarchive accepted \(written) of \(bytes.count) bytes", path: path, entry: name)
+                    if written < 0 { throw archive.error(kind: nil, entry: name) }
+                    throw SystemError("libarchive accepted \(written) of \(bytes.count) bytes", errno: EIO, path: path)
                 }
             }
             try body(&sink)
             try sink.finish()
-            do throws(ArchiveError) {
-                try LibArchive.withUTF8Locale { () throws(ArchiveError) in try archive.finishEntry(entry: name) }
-            } catch {
-                throw withSystemReason(error)
-            }
+            try LibArchive.withUTF8Locale { () throws in try archive.finishEntry(entry: name) }
         }
     }
 
@@ -98,10 +93,10 @@ package final class ArchiveWriter {
     }
 
     /// Adds a directory entry; `name` is given without a trailing `/`.
-    package func addDirectory(name: String, mode: UInt32 = 0o755, modificationTime: Int64? = nil) throws(ArchiveError) {
+    package func addDirectory(name: String, mode: UInt32 = 0o755, modificationTime: Int64? = nil) throws {
         try begin(name)
         do {
-            try LibArchive.withUTF8Locale { () throws(ArchiveError) in
+            try LibArchive.withUTF8Locale { () throws in
                 try writeHeader(
                     name: name + "/", type: .directory, size: 0, mode: mode,
                     modificationTime: modificationTime, compression: .store)
@@ -115,37 +110,25 @@ package final class ArchiveWriter {
 
     /// Completes the archive (`archive_write_close`: for zip, this writes the central
     /// directory) and flushes it to the descriptor. Call once.
-    package func finish() throws(ArchiveError) {
+    package func finish() throws {
         try checks.checkOpen()
-        do throws(ArchiveError) {
-            try LibArchive.withUTF8Locale { () throws(ArchiveError) in try archive.close() }
+        do {
+            try LibArchive.withUTF8Locale { () throws in try archive.close() }
         } catch {
             checks.markFailed()
-            throw withSystemReason(error)
+            throw error
         }
         checks.markFinished()
     }
 
     // MARK: - Helpers
 
-    /// `error`, libarchive's error for a failed write, with the system's reason added:
-    /// libarchive says only "Write error", and a full disk should say so.
-    private func withSystemReason(_ error: ArchiveError) -> ArchiveError {
-        var error = error
-        let number = archive.errorNumber
-        if error.kind == .io, number > 0 {
-            let reason = DocumentKitError.systemReason(errno: number)
-            if !error.message.contains(reason) { error.message += ": \(reason)" }
-        }
-        return error
-    }
-
     /// A write handle for `format`, started on `fd`; freed on the way out when not returned.
-    private static func open(_ fd: Int32, path: String, format: ArchiveWriteFormat) throws(ArchiveError)
+    private static func open(_ fd: Int32, path: String, format: ArchiveWriteFormat) throws
         -> LibArchiveWriter
     {
         guard let archive = LibArchiveWriter(path: path) else {
-            throw ArchiveError(.io, "libarchive could not allocate a writer", path: path)
+            throw SystemError("libarchive could not allocate a writer", errno: ENOMEM, path: path)
         }
         switch format {
         case .zip:
@@ -172,14 +155,14 @@ package final class ArchiveWriter {
     private func writeHeader(
         name: String, type: LibArchiveEntry.FileType, size: UInt64, mode: UInt32, modificationTime: Int64?,
         compression: EntryCompression
-    ) throws(ArchiveError) {
+    ) throws {
         if format == .zip {
             // Per entry: `archive_write_set_format_option` is refused once the archive is open.
             let deflate = type == .regular && compression == .deflate
             try archive.setZipCompression(deflate ? .deflate : .store, entry: name)
         }
         guard let entry = LibArchiveEntry() else {
-            throw ArchiveError(.io, "libarchive could not allocate an entry", path: path, entry: name)
+            throw SystemError("libarchive could not allocate an entry", errno: ENOMEM, path: path)
         }
         // The entry is freed on the way out.
         entry.setPathnameUTF8(name)
@@ -196,7 +179,7 @@ package final class ArchiveWriter {
         try archive.writeHeader(entry, entry: name)
     }
 
-    private func begin(_ name: String) throws(ArchiveError) {
+    private func begin(_ name: String) throws {
         guard LibArchive.hasUTF8Locale || name.utf8.allSatisfy({ $0 < 0x80 }) else {
             // Without a UTF-8 locale, libarchive 3.6.2's pax writer crashes on such names.
             throw ArchiveError(.unsupported, "non-ASCII names need a UTF-8 locale (C.UTF-8)", path: path, entry: name)

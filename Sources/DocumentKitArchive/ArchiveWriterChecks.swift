@@ -18,21 +18,21 @@ package final class ArchiveWriterChecks {
     }
 
     /// Throws unless the writer can still take entries.
-    package func checkOpen() throws(ArchiveError) {
+    package func checkOpen() throws {
         switch state {
         case .open: return
-        case .finished: throw ArchiveError(.io, "the archive is already finished", path: path)
-        case .failed: throw ArchiveError(.io, "an earlier error left the archive incomplete", path: path)
+        case .finished: throw ArchiveError(.closed, "the archive is already finished", path: path)
+        case .failed: throw ArchiveError(.closed, "an earlier error left the archive incomplete", path: path)
         }
     }
 
     /// Checks that the writer is open and `name` is safe and not taken, and takes it.
-    package func admit(_ name: String) throws(ArchiveError) {
+    package func admit(_ name: String) throws {
         try checkOpen()
         do {
             try ArchiveEntryName.validate(name)
         } catch {
-            throw error.adding(path: path)
+            throw error.addingArchiveContext(path: path)
         }
         guard collisionKeys.insert(ArchiveEntryName.collisionKey(name)).inserted else {
             throw ArchiveError(

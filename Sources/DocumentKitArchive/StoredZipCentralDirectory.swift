@@ -10,7 +10,7 @@ package enum StoredZipCentralDirectory {
     /// Reads the central directory `end` locates and returns its entries.
     package static func read(
         from fd: Int32, end: StoredZipEndRecord, fileSize: UInt64, limits: ArchiveLimits, path: String
-    ) throws(ArchiveError) -> [StoredZipEntry] {
+    ) throws -> [StoredZipEntry] {
         guard end.entryCount <= UInt64(max(limits.maxEntries, 0)) else {
             throw ArchiveError(
                 .limitExceeded, "the archive has \(end.entryCount) entries; the limit is \(limits.maxEntries)",
@@ -49,7 +49,7 @@ package enum StoredZipCentralDirectory {
                 entry = try record.entry(
                     index: index, centralDirectoryOffset: end.centralDirectoryOffset, fileSize: fileSize)
             } catch {
-                throw error.adding(path: path, entry: record.displayName)
+                throw error.addingArchiveContext(path: path, entry: record.displayName)
             }
             guard entry.size <= limits.maxEntryBytes else {
                 throw ArchiveError(
@@ -80,7 +80,7 @@ package enum StoredZipCentralDirectory {
 
     /// Refuses entries whose bytes overlap: each entry's data must end before the next
     /// local header begins, so that no byte belongs to two entries.
-    private static func checkNoOverlap(_ entries: [StoredZipEntry], path: String) throws(ArchiveError) {
+    private static func checkNoOverlap(_ entries: [StoredZipEntry], path: String) throws {
         let ordered = entries.sorted { $0.localHeaderOffset < $1.localHeaderOffset }
         for (first, second) in zip(ordered, ordered.dropFirst()) where first.dataEnd > second.localHeaderOffset {
             throw ArchiveError(

@@ -11,8 +11,7 @@ package struct StoredZipEndRecord {
     ///
     /// The central directory must end exactly where the end records begin: nothing may
     /// hide between them.
-    package static func locate(in fd: Int32, fileSize: UInt64, path: String) throws(ArchiveError) -> StoredZipEndRecord
-    {
+    package static func locate(in fd: Int32, fileSize: UInt64, path: String) throws -> StoredZipEndRecord {
         let endSize = UInt64(StoredZip.endRecordSize)
         // The end record is the last 22 bytes plus a comment of at most 65,535 bytes.
         let tailLength = Int(min(fileSize, endSize + 0xFFFF))
@@ -92,7 +91,7 @@ package struct StoredZipEndRecord {
     /// The zip64 end record, if a zip64 locator sits right before the end record.
     private static func zip64EndRecord(
         in fd: Int32, endOffset: UInt64, path: String
-    ) throws(ArchiveError) -> (
+    ) throws -> (
         record: StoredZipEndRecord, this: UInt64, directory: UInt64, entriesHere: UInt64, offset: UInt64
     )? {
         let locatorSize = UInt64(StoredZip.zip64LocatorSize)

@@ -21,7 +21,7 @@ package struct StoredZipLocalHeader: Equatable {
     /// Reads the local header at `offset` of `fd`. `nil` when there is none: no signature,
     /// a header or data that would pass `limit`, or a data descriptor (the size is then
     /// not in the header).
-    package static func read(from fd: Int32, at offset: UInt64, limit: UInt64, path: String) throws(ArchiveError)
+    package static func read(from fd: Int32, at offset: UInt64, limit: UInt64, path: String) throws
         -> StoredZipLocalHeader?
     {
         let fixed = UInt64(StoredZip.localHeaderSize)

@@ -41,7 +41,7 @@ struct CentralRecord {
     var displayName: String { String(decoding: name, as: UTF8.self) }
 
     /// Checks the record and derives the entry, or throws an error without path or entry.
-    func entry(index: Int, centralDirectoryOffset: UInt64, fileSize: UInt64) throws(ArchiveError) -> StoredZipEntry {
+    func entry(index: Int, centralDirectoryOffset: UInt64, fileSize: UInt64) throws -> StoredZipEntry {
         if flags & StoredZip.encryptionFlags != 0 {
             throw ArchiveError(.unsupported, "the entry is encrypted; bundle entries must not be")
         }
@@ -105,7 +105,7 @@ struct CentralRecord {
     /// which holds only those fields, in this order.
     private func resolveZip64(
         _ values: inout (uncompressed: UInt64, compressed: UInt64, offset: UInt64, disk: UInt64)
-    ) throws(ArchiveError) {
+    ) throws {
         let saturated = UInt64(StoredZip.saturated32)
         let needed = (
             uncompressed: values.uncompressed == saturated, compressed: values.compressed == saturated,

@@ -7,7 +7,7 @@ extension StoredZipReader {
     /// - Parameter verifyCRC: compare the bytes' CRC-32 with the central directory's
     ///   (`.checksumMismatch` if they differ). Turn off only when a stronger digest is
     ///   checked anyway.
-    package func readData(_ entry: StoredZipEntry, verifyCRC: Bool = true) throws(ArchiveError) -> Data {
+    package func readData(_ entry: StoredZipEntry, verifyCRC: Bool = true) throws -> Data {
         try verifyLocalHeader(entry)
         WorkMeter.count(.readBytes, Int(clamping: entry.size))
         guard let count = Int(exactly: entry.size) else {
@@ -16,10 +16,10 @@ extension StoredZipReader {
         }
         var data = LargeBuffer.zeroed(count: count)
         let read = try data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
-            Result { () throws(ArchiveError) in
+            Result { () throws in
                 try POSIXFile.read(fileDescriptor, into: buffer, at: entry.dataOffset, path: path)
             }
-        }.mapError { $0.adding(entry: entry.name) }.get()
+        }.mapError { $0.addingArchiveContext(entry: entry.name) }.get()
         guard read == count else { throw truncated(entry, at: entry.dataOffset + UInt64(read)) }
         if verifyCRC { try checkCRC(CRC32.checksum(data), of: entry) }
         ProgressMeter.advance(.read, by: count)
@@ -52,7 +52,7 @@ extension StoredZipReader {
             do {
                 read = try POSIXFile.read(fileDescriptor, into: chunk, at: offset, path: path)
             } catch {
-                throw error.adding(entry: entry.name)
+                throw error.addingArchiveContext(entry: entry.name)
             }
             guard read == chunk.count else { throw truncated(entry, at: offset + UInt64(read)) }
             let bytes = UnsafeRawBufferPointer(chunk)
@@ -64,7 +64,7 @@ extension StoredZipReader {
         if verifyCRC { try checkCRC(crc.value, of: entry) }
     }
 
-    private func checkCRC(_ computed: UInt32, of entry: StoredZipEntry) throws(ArchiveError) {
+    private func checkCRC(_ computed: UInt32, of entry: StoredZipEntry) throws {
         guard computed == entry.crc32 else {
             throw ArchiveError(
                 .checksumMismatch,
@@ -86,16 +86,16 @@ extension StoredZipReader {
     /// `length` bytes of `entry`'s data from `offset` (fewer at its end), without
     /// checking its CRC-32: for entries whose parts carry checks of their own (a history
     /// segment's index and frames), read a part at a time.
-    package func readRange(of entry: StoredZipEntry, offset: UInt64, length: Int) throws(ArchiveError) -> Data {
+    package func readRange(of entry: StoredZipEntry, offset: UInt64, length: Int) throws -> Data {
         guard offset <= entry.size else { throw truncated(entry, at: entry.dataOffset + offset) }
         let count = Int(min(UInt64(max(length, 0)), entry.size - offset))
         WorkMeter.count(.readBytes, count)
         var data = Data(count: count)
         let read = try data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
-            Result { () throws(ArchiveError) in
+            Result { () throws in
                 try POSIXFile.read(fileDescriptor, into: buffer, at: entry.dataOffset + offset, path: path)
             }
-        }.mapError { $0.adding(entry: entry.name) }.get()
+        }.mapError { $0.addingArchiveContext(entry: entry.name) }.get()
         guard read == count else { throw truncated(entry, at: entry.dataOffset + offset + UInt64(read)) }
         return data
     }

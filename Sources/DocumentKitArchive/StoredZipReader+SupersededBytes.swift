@@ -11,7 +11,7 @@ extension StoredZipReader {
     /// to header as such a reader would, and stops in a stretch at the first bytes that are
     /// no local header (such a reader fails there). One or two reads per superseded entry:
     /// for validation, not for every open.
-    package func staleRecords() throws(ArchiveError) -> [StoredZipStaleRecord] {
+    package func staleRecords() throws -> [StoredZipStaleRecord] {
         var found: [StoredZipStaleRecord] = []
         for gap in unusedStretches() {
             var offset = gap.lowerBound

@@ -14,22 +14,22 @@ extension StoredZipReader {
     ///   does not move, and the layers above check it against its digest. The validator
     ///   turns this off: an entry the central directory lists must carry its own name.
     /// - Throws: `.malformed` on any disagreement, `.truncated` if the header is cut short.
-    package func verifyLocalHeader(_ entry: StoredZipEntry, allowingStaleName: Bool = true) throws(ArchiveError) {
+    package func verifyLocalHeader(_ entry: StoredZipEntry, allowingStaleName: Bool = true) throws {
         do {
             try checkLocalHeader(entry, allowingStaleName: allowingStaleName)
         } catch {
-            throw error.adding(path: path, entry: entry.name)
+            throw error.addingArchiveContext(path: path, entry: entry.name)
         }
     }
 
     /// Throws unless `entry` is one of this reader's entries, unchanged.
-    package func checkOwnership(_ entry: StoredZipEntry) throws(ArchiveError) {
+    package func checkOwnership(_ entry: StoredZipEntry) throws {
         guard entries.indices.contains(entry.index), entries[entry.index] == entry else {
             throw ArchiveError(.malformed, "the entry does not belong to this archive", path: path, entry: entry.name)
         }
     }
 
-    private func checkLocalHeader(_ entry: StoredZipEntry, allowingStaleName: Bool) throws(ArchiveError) {
+    private func checkLocalHeader(_ entry: StoredZipEntry, allowingStaleName: Bool) throws {
         try checkOwnership(entry)
         // Bounded: a fixed header, a name of at most 4,096 bytes and a 20-byte zip64 extra.
         let headerSize = Int(entry.dataOffset - entry.localHeaderOffset)

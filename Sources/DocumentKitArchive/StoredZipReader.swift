@@ -37,7 +37,7 @@ package final class StoredZipReader: Sendable {
     package let fileDescriptor: Int32
 
     /// The status of the open file (`fstat(2)`): which file it is, and how long.
-    package func fileStatus() throws(ArchiveError) -> stat {
+    package func fileStatus() throws -> stat {
         try POSIXFile.status(fileDescriptor, path: path)
     }
     /// Offset of the central directory: entries' data must end before it.
@@ -52,7 +52,7 @@ package final class StoredZipReader: Sendable {
     /// - Parameter length: read the file as if it ended here: the zip an interrupted
     ///   append left in front of its partial tail (see ``AppendJournal``).
     /// - Throws: ``ArchiveError``; see the type's description for the kinds.
-    package init(path: String, limits: ArchiveLimits = .default, length: UInt64? = nil) throws(ArchiveError) {
+    package init(path: String, limits: ArchiveLimits = .default, length: UInt64? = nil) throws {
         let fd = try POSIXFile.open(path, flags: O_RDONLY)
         do {
             let actualSize = try POSIXFile.regularFileSize(fd, path: path)

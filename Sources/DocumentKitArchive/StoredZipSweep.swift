@@ -45,7 +45,7 @@ package enum StoredZipSweep {
     /// reads the end records just before them and the first bytes of the directory they
     /// name, and reads that directory only when it is not covered yet.
     package static func unfinishedRegion(before reader: StoredZipReader, in fd: Int32, path: String)
-        throws(ArchiveError) -> StoredZipSupersededRegion?
+        throws -> StoredZipSupersededRegion?
     {
         guard let start = appendStart(of: reader) else { return nil }
         // Not an end record there (a zip another tool wrote with gaps): nothing of ours to finish.
@@ -71,7 +71,7 @@ package enum StoredZipSweep {
 
     /// Whether `directory` is covered by the `.stale/directory` entry, its data reaching
     /// exactly to the region's end.
-    package static func isCovered(_ directory: Range<UInt64>, in fd: Int32, path: String) throws(ArchiveError) -> Bool {
+    package static func isCovered(_ directory: Range<UInt64>, in fd: Int32, path: String) throws -> Bool {
         guard
             let header = try StoredZipLocalHeader.read(
                 from: fd, at: directory.lowerBound, limit: directory.upperBound, path: path)
@@ -81,7 +81,7 @@ package enum StoredZipSweep {
 
     /// Writes `entry`'s stale name over its name in its local header, when the header is
     /// there and carries that name; returns whether it did.
-    private static func markStale(_ entry: StoredZipEntry, in fd: Int32, path: String) throws(ArchiveError) -> Bool {
+    private static func markStale(_ entry: StoredZipEntry, in fd: Int32, path: String) throws -> Bool {
         let name = Array(entry.name.utf8)
         guard let stale = StoredZip.staleName(length: name.count) else { return false }
         let header = try POSIXFile.read(
@@ -96,7 +96,7 @@ package enum StoredZipSweep {
 
     /// Writes the `.stale/directory` header over the first bytes of `directory`, with the
     /// CRC-32 of the rest, which becomes its data unchanged. Returns whether it did.
-    private static func cover(_ directory: Range<UInt64>, in fd: Int32, path: String) throws(ArchiveError) -> Bool {
+    private static func cover(_ directory: Range<UInt64>, in fd: Int32, path: String) throws -> Bool {
         let regionSize = directory.upperBound - directory.lowerBound
         guard let dataSize = StoredZip.supersededDirectoryDataSize(regionSize: regionSize) else { return false }
         var crc = CRC32()
@@ -123,9 +123,9 @@ package enum StoredZipSweep {
         return true
     }
 
-    private static func write(_ bytes: [UInt8], at offset: UInt64, to fd: Int32, path: String) throws(ArchiveError) {
+    private static func write(_ bytes: [UInt8], at offset: UInt64, to fd: Int32, path: String) throws {
         try bytes.withUnsafeBytes { buffer in
-            Result { () throws(ArchiveError) in try POSIXFile.write(fd, buffer, at: offset, path: path) }
+            Result { () throws in try POSIXFile.write(fd, buffer, at: offset, path: path) }
         }.get()
     }
 

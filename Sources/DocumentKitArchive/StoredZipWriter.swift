@@ -70,7 +70,8 @@ package final class StoredZipWriter {
         let nameBytes = Array(entry.name.utf8)
         try checks.failing {
             guard entry.dataEnd <= output.offset else {
-                throw ArchiveError(.io, "a kept entry lies past where the append starts", path: path, entry: entry.name)
+                throw ArchiveError(
+                    .malformed, "a kept entry lies past where the append starts", path: path, entry: entry.name)
             }
             // The local header holds a zip64 extra field exactly when its sizes were too
             // large for it or the writer forced zip64; the central directory must agree.
@@ -109,7 +110,7 @@ package final class StoredZipWriter {
                     versionNeeded: versionNeeded(size: size, offset: headerOffset)))
             let output = self.output
             var sink = ArchiveEntrySink(declaredSize: size, path: path, entry: name, computesCRC: true) {
-                bytes throws(ArchiveError) in
+                bytes throws in
                 try output.append(bytes)
             }
             try body(&sink)
@@ -146,11 +147,17 @@ package final class StoredZipWriter {
                     name: nameBytes, size: entry.size, crc32: entry.crc32,
                     zip64Sizes: forcesZip64 || StoredZip.needsZip64(entry.size),
                     versionNeeded: versionNeeded(size: entry.size, offset: headerOffset)))
-            do throws(ArchiveError) {
-                try output.appendCopy(
+            let copied: UInt64
+            do {
+                copied = try output.appendCopy(
                     from: reader.fileDescriptor, at: entry.dataOffset, sourcePath: reader.path, count: entry.size)
             } catch {
-                throw error.adding(entry: entry.name)
+                throw error.addingArchiveContext(entry: entry.name)
+            }
+            guard copied == entry.size else {
+                throw ArchiveError(
+                    .truncated, "file ends at byte \(entry.dataOffset + copied), inside the entry's data",
+                    path: reader.path, entry: entry.name)
             }
             addCentralHeader(name: nameBytes, size: entry.size, crc32: entry.crc32, headerOffset: headerOffset)
         }

@@ -19,15 +19,15 @@ import Foundation
 /// ```
 package enum ZstdCodec {
     /// `data` as one zstd frame, at compression `level` (1...19; 3 is zstd's default).
-    package static func compress(_ data: Data, level: Int = 3) throws(ArchiveError) -> Data {
-        try LibArchive.withUTF8Locale { () throws(ArchiveError) -> Data in
+    package static func compress(_ data: Data, level: Int = 3) throws -> Data {
+        try LibArchive.withUTF8Locale { () throws -> Data in
             // Made before the handle, so it outlives it: a handle freed while open (after an
             // error) completes the frame into it.
             let output = LibArchiveWriter.Output()
             output.data.reserveCapacity(data.count / 3 + 64)
             // The handle, and the entry below, are freed on the way out.
             guard let archive = LibArchiveWriter() else {
-                throw ArchiveError(.io, "libarchive could not allocate a writer")
+                throw SystemError("libarchive could not allocate a writer", errno: ENOMEM)
             }
             try archive.setFormat(.raw)
             try archive.addFilter(.zstd)
@@ -35,7 +35,7 @@ package enum ZstdCodec {
             try archive.setBytesInLastBlock(1)
             try archive.open(collectingInto: output)
             guard let entry = LibArchiveEntry() else {
-                throw ArchiveError(.io, "libarchive could not allocate an entry")
+                throw SystemError("libarchive could not allocate an entry", errno: ENOMEM)
             }
             entry.setFileType(.regular)
             entry.setSize(Int64(data.count))
@@ -43,7 +43,7 @@ package enum ZstdCodec {
             let written = data.withUnsafeBytes { bytes in
                 bytes.isEmpty ? 0 : archive.writeData(bytes)
             }
-            guard written == data.count else { throw archive.error(kind: .io) }
+            guard written == data.count else { throw archive.error(kind: nil) }
             try archive.close()
             return withExtendedLifetime(output) { output.data }
         }
@@ -60,7 +60,7 @@ package enum ZstdCodec {
     ///   is damaged, or decodes to fewer bytes.
     package static func decompress(
         _ data: Data, expectedSize: Int, limits: ArchiveLimits = .default
-    ) throws(ArchiveError) -> Data {
+    ) throws -> Data {
         guard expectedSize >= 0 else {
             throw ArchiveError(.malformed, "a negative size (\(expectedSize)) was expected")
         }
@@ -78,16 +78,16 @@ package enum ZstdCodec {
     ///
     /// - Throws: `.limitExceeded` if the frame decodes to more than `maxSize` bytes;
     ///   `.malformed` if `data` is not a zstd frame or is damaged.
-    package static func decompress(_ data: Data, maxSize: Int) throws(ArchiveError) -> Data {
+    package static func decompress(_ data: Data, maxSize: Int) throws -> Data {
         guard maxSize >= 0 else { throw ArchiveError(.malformed, "a negative size (\(maxSize)) was expected") }
         return try decode(data, capacity: maxSize, exact: false)
     }
 
-    private static func decode(_ data: Data, capacity: Int, exact: Bool) throws(ArchiveError) -> Data {
+    private static func decode(_ data: Data, capacity: Int, exact: Bool) throws -> Data {
         // libarchive reads the input in place: keep it pinned for the whole decode.
         try data.withUnsafeBytes { input in
-            Result { () throws(ArchiveError) in
-                try LibArchive.withUTF8Locale { () throws(ArchiveError) in
+            Result { () throws in
+                try LibArchive.withUTF8Locale { () throws in
                     try decode(input, expectedSize: capacity, exact: exact)
                 }
             }
@@ -136,29 +136,33 @@ package enum ZstdCodec {
 
     /// A reader of `input`, a zstd frame, past its one header; `nil` for the empty frame
     /// (when `expectedSize` allows it), which libarchive's raw format refuses to open.
-    private static func reader(of input: UnsafeRawBufferPointer, expectedSize: Int, exact: Bool) throws(ArchiveError)
+    private static func reader(of input: UnsafeRawBufferPointer, expectedSize: Int, exact: Bool) throws
         -> LibArchiveReader?
     {
         let notZstd = ArchiveError(.malformed, "the data is not a zstd frame")
         guard !input.isEmpty else { throw notZstd }
         // The handle is freed on the way out when not returned.
         guard let archive = LibArchiveReader() else {
-            throw ArchiveError(.io, "libarchive could not allocate a reader")
+            throw SystemError("libarchive could not allocate a reader", errno: ENOMEM)
         }
         try archive.supportFormat(.raw)
         try archive.supportFilter(.zstd)
-        let opened = Result { () throws(ArchiveError) in try archive.open(memory: input) }
+        let opened = Result { () throws in try archive.open(memory: input) }
         // The raw format accepts any bytes, so check that the zstd filter recognized them.
         guard archive.filter(at: 0) == .zstd else { throw notZstd }
         if case .failure(let error) = opened {
-            if expectedSize == 0 || !exact, error.message.contains("Unrecognized archive format") { return nil }
+            if expectedSize == 0 || !exact,
+                (error as? ArchiveError)?.message.contains("Unrecognized archive format") == true
+            {
+                return nil
+            }
             throw error
         }
         guard let header = try archive.nextHeader(), !header.warning else { throw archive.error(kind: .malformed) }
         return archive
     }
 
-    private static func decode(_ input: UnsafeRawBufferPointer, expectedSize: Int, exact: Bool) throws(ArchiveError)
+    private static func decode(_ input: UnsafeRawBufferPointer, expectedSize: Int, exact: Bool) throws
         -> Data
     {
         // The handle is freed on the way out.
@@ -166,7 +170,7 @@ package enum ZstdCodec {
         if !exact { return try readAll(archive, limit: expectedSize) }
         var output = Data(count: expectedSize)
         let filled = try output.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
-            Result { () throws(ArchiveError) -> Int in
+            Result { () throws -> Int in
                 var filled = 0
                 while filled < expectedSize {
                     let count = try archive.readData(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
@@ -180,7 +184,7 @@ package enum ZstdCodec {
             throw ArchiveError(.malformed, "the frame decodes to \(filled) bytes; \(expectedSize) were expected")
         }
         var extra: UInt8 = 0
-        let more = try withUnsafeMutableBytes(of: &extra) { byte throws(ArchiveError) in
+        let more = try withUnsafeMutableBytes(of: &extra) { byte throws in
             try archive.readData(into: byte)
         }
         guard more == 0 else {
@@ -193,12 +197,12 @@ package enum ZstdCodec {
 extension ZstdCodec {
     /// Reads the rest of a decoding archive's data, refusing more than `limit` bytes; the
     /// buffer grows with what arrives, so a small frame costs a small buffer.
-    fileprivate static func readAll(_ archive: borrowing LibArchiveReader, limit: Int) throws(ArchiveError) -> Data {
+    fileprivate static func readAll(_ archive: borrowing LibArchiveReader, limit: Int) throws -> Data {
         var output = Data()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = try chunk.withUnsafeMutableBytes { bytes in
-                Result { () throws(ArchiveError) in try archive.readData(into: bytes) }
+                Result { () throws in try archive.readData(into: bytes) }
             }.get()
             if count == 0 { return output }
             guard output.count + count <= limit else {

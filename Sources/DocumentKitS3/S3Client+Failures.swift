@@ -27,7 +27,7 @@ extension S3Client {
         let text = "\(error)"
         if let range = text.range(of: "(errno: "), let number = Int32(text[range.upperBound...].prefix { $0.isNumber })
         {
-            let reason = DocumentKitError.systemReason(errno: number)
+            let reason = SystemError.reason(errno: number)
             return [ECONNRESET, EPIPE].contains(number)
                 ? ("the connection to \(endpoint) broke: \(reason)", true)
                 : ("cannot reach \(endpoint): \(reason)", false)

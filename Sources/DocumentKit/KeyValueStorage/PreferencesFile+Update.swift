@@ -72,7 +72,7 @@ extension PreferencesFile {
         guard SystemCall.makeFolder(folder.path, mode: 0o700) || errno == EEXIST else {
             throw DocumentKitError(
                 .cannotCreateOutput,
-                DocumentKitError.systemMessage("cannot create the preferences folder", errno: errno), path: folder.path)
+                SystemError.message("cannot create the preferences folder", errno: errno), path: folder.path)
         }
     }
 

@@ -51,7 +51,7 @@ extension FolderRemoteStore {
                 guard errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP else {
                     throw DocumentKitError(
                         .ioError,
-                        DocumentKitError.systemMessage("cannot replace the object with its new version", errno: errno),
+                        SystemError.message("cannot replace the object with its new version", errno: errno),
                         path: reported(objectPath))
                 }
                 try addVersionsOneByOne(from: shadow, to: objectPath, files: files)
@@ -129,7 +129,7 @@ extension FolderRemoteStore {
                 guard SystemCall.link(from, to: url("\(destination)/\(relative)").path) else {
                     throw DocumentKitError(
                         .ioError,
-                        DocumentKitError.systemMessage("cannot link \(relative) into the new object", errno: errno),
+                        SystemError.message("cannot link \(relative) into the new object", errno: errno),
                         path: reported(source))
                 }
             }

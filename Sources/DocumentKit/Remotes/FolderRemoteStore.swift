@@ -82,7 +82,7 @@ public struct FolderRemoteStore: RemoteStore {
     public func delete(_ key: String) throws {
         guard SystemCall.removeFile(url(key).path) else {
             throw DocumentKitError(
-                .ioError, DocumentKitError.systemMessage("cannot remove it", errno: errno), path: reported(key))
+                .ioError, SystemError.message("cannot remove it", errno: errno), path: reported(key))
         }
     }
 
@@ -137,7 +137,7 @@ public struct FolderRemoteStore: RemoteStore {
             }
             guard errno == EEXIST || SystemCall.linkStatus(path) != nil else {
                 throw DocumentKitError(
-                    .ioError, DocumentKitError.systemMessage("cannot create the lock \(key).lock", errno: errno),
+                    .ioError, SystemError.message("cannot create the lock \(key).lock", errno: errno),
                     path: displayPath)
             }
             if removeLockOfEndedProcess(path) { continue }

@@ -52,7 +52,7 @@ struct SegmentFacts: Sendable {
             self.items = items
         } catch {
             items = []
-            failure = (error as? DocumentKitError)?.message ?? "\(error)"
+            failure = error.failureMessage
         }
     }
 

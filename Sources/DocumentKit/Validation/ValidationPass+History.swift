@@ -123,7 +123,7 @@ extension ValidationPass {
                             "document.unreadable", .error,
                             """
                             the version's document.json cannot be read: \
-                            \((error as? DocumentKitError)?.message ?? "\(error)")
+                            \(error.failureMessage)
                             """,
                             version: version.number))
                 }
@@ -189,7 +189,7 @@ extension ValidationPass {
             }
         } catch {
             report(
-                "document.invalid-json", (error as? DocumentKitError)?.message ?? "\(error)", version: version.number)
+                "document.invalid-json", error.failureMessage, version: version.number)
         }
     }
 }

@@ -9,7 +9,7 @@ extension ValidationPass {
         do {
             _ = try bundle.storedState()
         } catch {
-            report("state.invalid", (error as? DocumentKitError)?.message ?? "\(error)", entry: BundleEntry.state)
+            report("state.invalid", error.failureMessage, entry: BundleEntry.state)
         }
     }
 }

@@ -12,7 +12,7 @@ extension ValidationPass {
         do {
             records = try bundle.zip.staleRecords()
         } catch {
-            return report("container.invalid", error.message)
+            return report("container.invalid", error.failureMessage)
         }
         let remedy = "the save in place after the one that left it hides it"
         for record in records {

@@ -84,7 +84,7 @@ package struct ValidationPass {
             do {
                 manifest = try bundle.manifest
             } catch {
-                report("history.damaged", (error as? DocumentKitError)?.message ?? "\(error)")
+                report("history.damaged", error.failureMessage)
                 return
             }
             if bundle.history == nil { counted = (manifest.versions.count, manifest.objects.count) }
@@ -185,7 +185,7 @@ package struct ValidationPass {
             do {
                 try bundle.zip.verifyLocalHeader(entry, allowingStaleName: false)
             } catch {
-                report("entry.header-mismatch", error.message, entry: entry.name)
+                report("entry.header-mismatch", error.failureMessage, entry: entry.name)
             }
             if fixed.contains(entry.name) { continue }
             if let history = bundle.history, entry.name.hasPrefix(BundleEntry.historyPrefix) {
@@ -289,7 +289,7 @@ package struct ValidationPass {
             tree = try TreeObject.decode(try bundle.objectData(digest), digest: digest)
         } catch {
             report(
-                "tree.invalid", (error as? DocumentKitError)?.message ?? "\(error)", entry: digest.entryName,
+                "tree.invalid", error.failureMessage, entry: digest.entryName,
                 version: version, path: path.isEmpty ? nil : path)
             return 0
         }
@@ -330,7 +330,7 @@ package struct ValidationPass {
             data = try bundle.headDocumentData()
         } catch {
             report(
-                "document.unreadable", (error as? DocumentKitError)?.message ?? "\(error)", entry: BundleEntry.document,
+                "document.unreadable", error.failureMessage, entry: BundleEntry.document,
                 version: head.number)
             return
         }
@@ -358,7 +358,7 @@ package struct ValidationPass {
             references = try JSONValue.parse(data).blobReferences()
         } catch {
             report(
-                "document.invalid-json", (error as? DocumentKitError)?.message ?? "\(error)",
+                "document.invalid-json", error.failureMessage,
                 entry: BundleEntry.document, version: version.number)
             return
         }

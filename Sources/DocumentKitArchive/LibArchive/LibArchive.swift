@@ -49,29 +49,37 @@ package enum LibArchive {
 
     /// Throws unless `code` is `ARCHIVE_OK`. Warnings are failures too: every warning
     /// libarchive gives on the paths used here means damage or a name it could not convert.
+    ///
+    /// `kind` is what a failure means unless it is clearly something else (``error(_:kind:path:entry:)``);
+    /// `nil` for a write, whose failures are the system's.
     static func check(
-        _ code: Int32, _ archive: OpaquePointer, kind: ArchiveError.Kind = .malformed,
+        _ code: Int32, _ archive: OpaquePointer, kind: ArchiveError.Kind? = .malformed,
         path: String? = nil, entry: String? = nil
-    ) throws(ArchiveError) {
+    ) throws {
         guard code != ARCHIVE_OK else { return }
         throw error(archive, kind: kind, path: path, entry: entry)
     }
 
-    /// The archive's current error as an ``ArchiveError``, its message copied out of
-    /// libarchive (so the handle may be freed afterwards).
-    ///
-    /// `kind` is used unless the error is clearly something else: a failed system call
-    /// (`.io`), a file that ends early (`.truncated`), or a bad checksum (`.checksumMismatch`).
+    /// The archive's current error, its message copied out of libarchive (so the handle
+    /// may be freed afterwards): an ``ArchiveError`` of `kind`, unless it is clearly
+    /// something else: a file that ends early (`.truncated`), a bad checksum
+    /// (`.checksumMismatch`), or a failed system call, a ``SystemError`` with its errno
+    /// (always, when `kind` is `nil`: a write's failure; `EIO` when libarchive gives none).
     static func error(
-        _ archive: OpaquePointer, kind: ArchiveError.Kind, path: String? = nil, entry: String? = nil
-    ) -> ArchiveError {
+        _ archive: OpaquePointer, kind: ArchiveError.Kind?, path: String? = nil, entry: String? = nil
+    ) -> any Error {
         let message = archive_error_string(archive).map { String(cString: $0) } ?? "libarchive reported an error"
-        return ArchiveError(
-            classify(message, errno: archive_errno(archive), default: kind), message, path: path, entry: entry)
+        let code = archive_errno(archive)
+        guard let kind, let classified = classify(message, errno: code, default: kind) else {
+            // libarchive says what it was doing ("Write error"); the system's reason follows.
+            return SystemError(message, errno: code > 0 ? code : EIO, path: path)
+        }
+        return ArchiveError(classified, message, path: path, entry: entry)
     }
 
+    /// The kind of archive error `message` and `code` say, or `nil` for a failed system call.
     private static func classify(_ message: String, errno code: Int32, default kind: ArchiveError.Kind)
-        -> ArchiveError.Kind
+        -> ArchiveError.Kind?
     {
         let lowercased = message.lowercased()
         // Headers that contradict each other ("Inconsistent CRC32 values") are malformed
@@ -86,7 +94,7 @@ package enum LibArchive {
         if lowercased.contains("crc") || lowercased.contains("checksum") { return .checksumMismatch }
         // libarchive reports format problems as EILSEQ (ARCHIVE_ERRNO_FILE_FORMAT), misuse as
         // EINVAL and its own trouble as -1; any other positive errno came from the system.
-        if code > 0, code != EILSEQ, code != EINVAL { return .io }
+        if code > 0, code != EILSEQ, code != EINVAL { return nil }
         return kind
     }
 }

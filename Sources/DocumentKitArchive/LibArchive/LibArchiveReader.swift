@@ -71,7 +71,7 @@ struct LibArchiveReader: ~Copyable {
 
     /// Registers `format`. Throws `.unsupported` on a warning too: from a `support` call, a
     /// warning means "will run an external program".
-    func supportFormat(_ format: Format) throws(ArchiveError) {
+    func supportFormat(_ format: Format) throws {
         let code =
             switch format {
             case .zipSeekable: archive_read_support_format_zip_seekable(archive)
@@ -82,7 +82,7 @@ struct LibArchiveReader: ~Copyable {
     }
 
     /// Registers `filter`; throws `.unsupported` as ``supportFormat(_:)`` does.
-    func supportFilter(_ filter: Filter) throws(ArchiveError) {
+    func supportFilter(_ filter: Filter) throws {
         let code =
             switch filter {
             case .uncompressed: archive_read_support_filter_none(archive)
@@ -98,13 +98,13 @@ struct LibArchiveReader: ~Copyable {
     ///
     /// - Throws: `.malformed` ("Unrecognized archive format" when no registered format
     ///   matches), or the kind ``LibArchive`` tells from the message.
-    func open(file path: String, blockSize: Int) throws(ArchiveError) {
+    func open(file path: String, blockSize: Int) throws {
         try check(archive_read_open_filename(archive, path, blockSize), kind: .malformed)
     }
 
     /// Opens `bytes` (`archive_read_open_memory`), which libarchive reads in place: they must
     /// stay valid as long as the handle reads. Throws as ``open(file:blockSize:)`` does.
-    func open(memory bytes: UnsafeRawBufferPointer) throws(ArchiveError) {
+    func open(memory bytes: UnsafeRawBufferPointer) throws {
         try check(archive_read_open_memory(archive, bytes.baseAddress, bytes.count), kind: .malformed)
     }
 
@@ -136,7 +136,7 @@ struct LibArchiveReader: ~Copyable {
     /// previous entry that was not read; `nil` after the last entry (`ARCHIVE_EOF`).
     ///
     /// - Throws: `.malformed`, or the kind ``LibArchive`` tells from the message.
-    func nextHeader() throws(ArchiveError) -> Header? {
+    func nextHeader() throws -> Header? {
         var entry: OpaquePointer?
         let code = archive_read_next_header(archive, &entry)
         if code == ARCHIVE_EOF { return nil }
@@ -150,7 +150,7 @@ struct LibArchiveReader: ~Copyable {
     /// - Throws: `.malformed` (with `entry`, the entry's name), or the kind ``LibArchive``
     ///   tells from the message: `.checksumMismatch` for a CRC that libarchive reports, as
     ///   a warning, after the last block.
-    func readDataBlock(entry: String? = nil) throws(ArchiveError) -> Block? {
+    func readDataBlock(entry: String? = nil) throws -> Block? {
         var start: UnsafeRawPointer?
         var count = 0
         var offset: Int64 = 0
@@ -164,18 +164,18 @@ struct LibArchiveReader: ~Copyable {
     /// returns how many, 0 after the last.
     ///
     /// - Throws: `.malformed`, or the kind ``LibArchive`` tells from the message.
-    func readData(into buffer: UnsafeMutableRawBufferPointer) throws(ArchiveError) -> Int {
+    func readData(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let count = archive_read_data(archive, buffer.baseAddress, buffer.count)
         if count < 0 { throw error(kind: .malformed) }
         return count
     }
 
     /// The handle's current error, as ``LibArchive/error(_:kind:path:entry:)`` makes it.
-    func error(kind: ArchiveError.Kind, entry: String? = nil) -> ArchiveError {
+    func error(kind: ArchiveError.Kind?, entry: String? = nil) -> any Error {
         LibArchive.error(archive, kind: kind, path: path, entry: entry)
     }
 
-    private func check(_ code: Int32, kind: ArchiveError.Kind, entry: String? = nil) throws(ArchiveError) {
+    private func check(_ code: Int32, kind: ArchiveError.Kind?, entry: String? = nil) throws {
         try LibArchive.check(code, archive, kind: kind, path: path, entry: entry)
     }
 }

@@ -77,7 +77,7 @@ struct LibArchiveWriter: ~Copyable {
     // MARK: - Setting up, before opening; each throws `.unsupported`
 
     /// Sets the format.
-    func setFormat(_ format: Format) throws(ArchiveError) {
+    func setFormat(_ format: Format) throws {
         let code =
             switch format {
             case .zip: archive_write_set_format_zip(archive)
@@ -88,12 +88,12 @@ struct LibArchiveWriter: ~Copyable {
     }
 
     /// Sets an option of the format (`archive_write_set_format_option`), after setting it.
-    func setFormatOption(module: String, option: String, value: String) throws(ArchiveError) {
+    func setFormatOption(module: String, option: String, value: String) throws {
         try check(archive_write_set_format_option(archive, module, option, value), kind: .unsupported)
     }
 
     /// Adds a filter.
-    func addFilter(_ filter: Filter) throws(ArchiveError) {
+    func addFilter(_ filter: Filter) throws {
         let code =
             switch filter {
             case .gzip: archive_write_add_filter_gzip(archive)
@@ -104,18 +104,18 @@ struct LibArchiveWriter: ~Copyable {
     }
 
     /// Sets an option of a filter (`archive_write_set_filter_option`), after adding it.
-    func setFilterOption(module: String, option: String, value: String) throws(ArchiveError) {
+    func setFilterOption(module: String, option: String, value: String) throws {
         try check(archive_write_set_filter_option(archive, module, option, value), kind: .unsupported)
     }
 
     /// Sets options in libarchive's text form, `module:option=value,...`
     /// (`archive_write_set_options`), after the format and filters they are for.
-    func setOptions(_ options: String) throws(ArchiveError) {
+    func setOptions(_ options: String) throws {
         try check(archive_write_set_options(archive, options), kind: .unsupported)
     }
 
     /// Pads the last block to a multiple of `bytes` (`archive_write_set_bytes_in_last_block`).
-    func setBytesInLastBlock(_ bytes: Int32) throws(ArchiveError) {
+    func setBytesInLastBlock(_ bytes: Int32) throws {
         try check(archive_write_set_bytes_in_last_block(archive, bytes), kind: .unsupported)
     }
 
@@ -123,14 +123,14 @@ struct LibArchiveWriter: ~Copyable {
 
     /// Starts the archive at the current position of `fd` (`archive_write_open_fd`), which
     /// stays open and the caller's. Throws `.io`.
-    func open(fileDescriptor fd: Int32) throws(ArchiveError) {
-        try check(archive_write_open_fd(archive, fd), kind: .io)
+    func open(fileDescriptor fd: Int32) throws {
+        try check(archive_write_open_fd(archive, fd), kind: nil)
     }
 
     /// Starts the archive in memory, in `output` (`archive_write_open2`), which the caller
     /// keeps alive as long as the handle: the handle holds it unretained. Throws
     /// `.unsupported`.
-    func open(collectingInto output: Output) throws(ArchiveError) {
+    func open(collectingInto output: Output) throws {
         try check(
             archive_write_open2(
                 archive, Unmanaged.passUnretained(output).toOpaque(), nil, { Output.write($0, $1, $2, $3) }, nil, nil),
@@ -142,7 +142,7 @@ struct LibArchiveWriter: ~Copyable {
     /// Sets how the next zip entries are compressed; per entry, since
     /// `archive_write_set_format_option` is refused once the archive is open. Throws
     /// `.unsupported`.
-    func setZipCompression(_ compression: ZipCompression, entry: String? = nil) throws(ArchiveError) {
+    func setZipCompression(_ compression: ZipCompression, entry: String? = nil) throws {
         let code =
             switch compression {
             case .deflate: archive_write_zip_set_compression_deflate(archive)
@@ -153,8 +153,8 @@ struct LibArchiveWriter: ~Copyable {
 
     /// Writes the header of the next entry (`archive_write_header`). Throws `.io`, with
     /// `name`, the entry's name.
-    func writeHeader(_ header: borrowing LibArchiveEntry, entry name: String? = nil) throws(ArchiveError) {
-        try check(archive_write_header(archive, header.pointer), kind: .io, entry: name)
+    func writeHeader(_ header: borrowing LibArchiveEntry, entry name: String? = nil) throws {
+        try check(archive_write_header(archive, header.pointer), kind: nil, entry: name)
     }
 
     /// Writes `bytes` of the current entry's data (`archive_write_data`); returns how many
@@ -164,14 +164,14 @@ struct LibArchiveWriter: ~Copyable {
     }
 
     /// Completes the current entry (`archive_write_finish_entry`). Throws `.io`.
-    func finishEntry(entry: String? = nil) throws(ArchiveError) {
-        try check(archive_write_finish_entry(archive), kind: .io, entry: entry)
+    func finishEntry(entry: String? = nil) throws {
+        try check(archive_write_finish_entry(archive), kind: nil, entry: entry)
     }
 
     /// Completes the archive and flushes it (`archive_write_close`: for zip, this writes
     /// the central directory). Throws `.io`.
-    func close() throws(ArchiveError) {
-        try check(archive_write_close(archive), kind: .io)
+    func close() throws {
+        try check(archive_write_close(archive), kind: nil)
     }
 
     /// Marks the archive failed (`archive_write_fail`), so that freeing the handle does not
@@ -183,17 +183,11 @@ struct LibArchiveWriter: ~Copyable {
     // MARK: - Errors
 
     /// The handle's current error, as ``LibArchive/error(_:kind:path:entry:)`` makes it.
-    func error(kind: ArchiveError.Kind, entry: String? = nil) -> ArchiveError {
+    func error(kind: ArchiveError.Kind?, entry: String? = nil) -> any Error {
         LibArchive.error(archive, kind: kind, path: path, entry: entry)
     }
 
-    /// The error number of the handle's current error (`archive_errno`): the system's when a
-    /// system call failed, or libarchive's own (`EILSEQ` for a format problem, -1).
-    var errorNumber: Int32 {
-        archive_errno(archive)
-    }
-
-    private func check(_ code: Int32, kind: ArchiveError.Kind, entry: String? = nil) throws(ArchiveError) {
+    private func check(_ code: Int32, kind: ArchiveError.Kind?, entry: String? = nil) throws {
         try LibArchive.check(code, archive, kind: kind, path: path, entry: entry)
     }
 }

@@ -1,5 +1,6 @@
-/// An error raised while reading or writing an archive: a zip bundle, a foreign zip or tar
-/// file, or a zstd-compressed object.
+/// What is wrong with an archive: a zip bundle, a foreign zip or tar file, or a
+/// zstd-compressed object, read or being written. A system call that fails meanwhile
+/// throws ``SystemError`` instead: the archive may be fine, the disk full.
 ///
 /// The error names what went wrong (``kind``, a stable value to switch on), says it in words
 /// (``message``), and locates it: the archive file (``path``) and the entry inside it
@@ -37,8 +38,9 @@ public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible 
         case limitExceeded
         /// Thrown when an entry's bytes do not match its recorded CRC-32.
         case checksumMismatch
-        /// Thrown when the operating system refuses an operation (open, read, write, seek).
-        case io
+        /// Thrown by a writer asked for more after it finished the archive, or after an
+        /// earlier failure left the archive incomplete.
+        case closed
     }
 
     /// What went wrong.

@@ -3,13 +3,14 @@ import Foundation
 /// The error every DocumentKit operation throws: what went wrong, where, and which
 /// command-line exit status (sysexits) that corresponds to.
 ///
-/// It is the one error an app catches. The archive layer's own API throws ``ArchiveError``,
-/// whose kinds say what is wrong with a zip or tar file; every operation above that layer
-/// converts it to this type (`init(_:)`: `io` is `ioError`, every other kind
-/// `malformedInput`), and both say a failed system call the same way
-/// (`systemMessage(_:errno:)`). So does DocumentKitS3: its client's `S3Error` (what an
-/// S3 service answered) becomes this type in its remote store, before any operation of
-/// the library sees it.
+/// It is the one error an app catches. Below it are two of the lower layers' own: Core's
+/// file calls throw ``SystemError`` (a failed system call and its errno), and the archive
+/// layer adds ``ArchiveError``, whose kinds say what is wrong with a zip or tar file.
+/// Every operation above those layers converts both to this type (`init(_:)`: a system
+/// error is coded by its errno, as ``system(_:path:errno:)`` codes one; an archive error
+/// is `malformedInput`). So does DocumentKitS3: its client's `S3Error` (what an S3
+/// service answered) becomes this type in its remote store, before any operation of the
+/// library sees it.
 ///
 /// ```swift
 /// do { _ = try DocumentBundle(contentsOf: url) }
@@ -104,15 +105,20 @@ public struct DocumentKitError: Error, Sendable, Equatable, CustomStringConverti
 }
 
 extension DocumentKitError {
-    /// Wraps an archive-level failure, keeping its path and entry.
+    /// Wraps an archive-level failure, keeping its path and entry: the archive is malformed.
     package init(_ error: ArchiveError) {
-        let code: Code = error.kind == .io ? .ioError : .malformedInput
-        self.init(code, error.message, path: error.path, location: error.entry.map { "entry '\($0)'" })
+        self.init(.malformedInput, error.message, path: error.path, location: error.entry.map { "entry '\($0)'" })
+    }
+
+    /// Wraps a failed system call, coded by its errno as ``system(_:path:errno:)`` codes it.
+    package init(_ error: SystemError) {
+        self = Self.system(error.operation, path: error.path ?? "", errno: error.number)
+        if error.path == nil { path = nil }
     }
 
     /// Turns `errno` from a failed system call on `path` into an error with the right code.
     package static func system(_ operation: String, path: String, errno number: Int32) -> DocumentKitError {
-        let message = systemMessage(operation, errno: number)
+        let message = SystemError.message(operation, errno: number)
         switch number {
         case ENOENT, ENOTDIR:
             return DocumentKitError(.missingInput, message, path: path)
@@ -158,20 +164,9 @@ extension DocumentKitError {
         }
     }
 
-    /// `cannot open: No such file or directory`: how every failed system call is said,
-    /// by this type and by the archive layer's ``ArchiveError`` alike.
-    package static func systemMessage(_ operation: String, errno number: Int32) -> String {
-        "\(operation): \(systemReason(errno: number))"
-    }
-
-    /// The system's words for `errno` `number`: `No space left on device`.
-    package static func systemReason(errno number: Int32) -> String {
-        String(cString: strerror(number))
-    }
-
     /// Runs `body`, turning any error it throws into a `DocumentKitError` located at `path`.
     ///
-    /// An archive error gets `path` even when it names a file already: archive readers
+    /// An archive or system error gets `path` even when it names a file already: readers
     /// name the file as they opened it (absolute, or with links resolved), and messages
     /// name it as the user did.
     package static func located<T>(at path: String, _ body: () throws -> T) throws -> T {
@@ -180,6 +175,11 @@ extension DocumentKitError {
         } catch let error as DocumentKitError {
             throw error.at(path: path)
         } catch let error as ArchiveError {
+            var converted = DocumentKitError(error)
+            converted.path = path
+            throw converted
+        } catch let error as SystemError {
+            // A system call names the file it was given; the message names it as the user did.
             var converted = DocumentKitError(error)
             converted.path = path
             throw converted

@@ -162,15 +162,16 @@ package struct AppendJournal {
 
     private static func tail(of fd: Int32, before length: UInt64, path: String) throws -> [UInt8] {
         let count = Int(min(length, UInt64(recordedEndBytes)))
-        do {
-            let bytes = try POSIXFile.read(fd, count: count, at: length - UInt64(count), path: path)
-            guard bytes.count == count else {
-                throw DocumentKitError(.ioError, "the file is shorter than its append journal says", path: path)
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = try DocumentKitError.located(at: path) {
+            try bytes.withUnsafeMutableBytes {
+                try POSIXFile.read(fd, into: $0, at: length - UInt64(count), path: path)
             }
-            return bytes
-        } catch let error as ArchiveError {
-            throw DocumentKitError(error)
         }
+        guard read == count else {
+            throw DocumentKitError(.ioError, "the file is shorter than its append journal says", path: path)
+        }
+        return bytes
     }
 
     private static func hexBytes(_ text: Substring) -> [UInt8]? {

@@ -197,7 +197,7 @@ extension AtomicReplacement {
         throw DocumentKitError(
             .cannotCreateOutput,
             """
-            \(DocumentKitError.systemMessage("cannot write", errno: EACCES)) (it is read-only, mode \
+            \(SystemError.message("cannot write", errno: EACCES)) (it is read-only, mode \
             \(String(info.st_mode & 0o777, radix: 8))); nothing was written
             """,
             path: url.relativePath)

@@ -45,7 +45,7 @@ package final class FileOutputBuffer {
     package var offset: UInt64 { flushedOffset + UInt64(buffered) }
 
     /// Appends `bytes`.
-    package func append(_ bytes: UnsafeRawBufferPointer) throws(ArchiveError) {
+    package func append(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
         if bytes.count > buffer.count - buffered {
             try flush()
             if bytes.count >= buffer.count {
@@ -60,20 +60,20 @@ package final class FileOutputBuffer {
     }
 
     /// Appends `bytes`.
-    package func append(_ bytes: [UInt8]) throws(ArchiveError) {
+    package func append(_ bytes: [UInt8]) throws(SystemError) {
         // `withUnsafeBytes` rethrows untyped errors: carry the typed one out in a `Result`.
-        try bytes.withUnsafeBytes { raw in Result { () throws(ArchiveError) in try append(raw) } }.get()
+        try bytes.withUnsafeBytes { raw in Result { () throws(SystemError) in try append(raw) } }.get()
     }
 
     /// Replaces bytes already appended, starting at `offset`.
-    package func overwrite(_ bytes: [UInt8], at offset: UInt64) throws(ArchiveError) {
+    package func overwrite(_ bytes: [UInt8], at offset: UInt64) throws(SystemError) {
         precondition(offset + UInt64(bytes.count) <= self.offset, "overwrite past the end of the output")
         if offset < flushedOffset {
             // The header is already on disk (the entry's data filled the buffer after it):
             // make the buffer's contents durable in order, then patch in place.
             try flush()
             try bytes.withUnsafeBytes { raw in
-                Result { () throws(ArchiveError) in try POSIXFile.write(fileDescriptor, raw, at: offset, path: path) }
+                Result { () throws(SystemError) in try POSIXFile.write(fileDescriptor, raw, at: offset, path: path) }
             }.get()
         } else {
             let start = Int(offset - flushedOffset)
@@ -81,19 +81,21 @@ package final class FileOutputBuffer {
         }
     }
 
-    /// Appends `count` bytes copied from `source` at `sourceOffset`, file to file.
+    /// Appends `count` bytes copied from `source` at `sourceOffset`, file to file; returns
+    /// the number copied, fewer only when the source ends first.
     package func appendCopy(
         from source: Int32, at sourceOffset: UInt64, sourcePath: String, count: UInt64
-    ) throws(ArchiveError) {
+    ) throws(SystemError) -> UInt64 {
         try flush()
-        try POSIXFile.copy(
+        let copied = try POSIXFile.copy(
             from: source, at: sourceOffset, sourcePath: sourcePath,
             to: fileDescriptor, at: flushedOffset, destinationPath: path, count: count)
-        flushedOffset += count
+        flushedOffset += copied
+        return copied
     }
 
     /// Writes out everything buffered.
-    package func flush() throws(ArchiveError) {
+    package func flush() throws(SystemError) {
         guard buffered > 0 else { return }
         try writeOut(UnsafeRawBufferPointer(rebasing: buffer[0..<buffered]))
         buffered = 0
@@ -102,7 +104,7 @@ package final class FileOutputBuffer {
     /// Writes `bytes` at the end of the file, or skips them if they are all zeros and may
     /// be left as a hole. The bytes after the hole (at the least, the end records) give the
     /// file its full length.
-    private func writeOut(_ bytes: UnsafeRawBufferPointer) throws(ArchiveError) {
+    private func writeOut(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
         if !(leavesHoles && Self.isZero(bytes)) {
             try POSIXFile.write(fileDescriptor, bytes, at: flushedOffset, path: path)
         }

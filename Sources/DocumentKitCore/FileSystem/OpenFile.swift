@@ -113,7 +113,7 @@ package final class OpenFile {
     package func readPrefix(_ count: Int) throws -> Data {
         var data = Data(count: count)
         let read = try data.withUnsafeMutableBytes { buffer in
-            Result { () throws(ArchiveError) in try POSIXFile.read(descriptor, into: buffer, at: 0, path: name) }
+            Result { () throws(SystemError) in try POSIXFile.read(descriptor, into: buffer, at: 0, path: name) }
         }.mapError(DocumentKitError.init).get()
         return data.prefix(read)
     }

@@ -11,12 +11,14 @@ extension POSIXFile {
     /// Uses `copy_file_range(2)` where the kernel offers it, so that unchanged bundle
     /// entries move without passing through user space (and share extents on file systems
     /// that reflink), and falls back to a `pread`/`pwrite` loop when the kernel or the file
-    /// system refuses. Throws `.truncated` if the source ends first.
+    /// system refuses. Returns the number of bytes copied: fewer than `count` only when
+    /// the source ends first, which the caller judges (an archive reader calls it truncated).
+    @discardableResult
     package static func copy(
         from source: Int32, at sourceOffset: UInt64, sourcePath: String,
         to destination: Int32, at destinationOffset: UInt64, destinationPath: String,
         count: UInt64
-    ) throws(ArchiveError) {
+    ) throws(SystemError) -> UInt64 {
         var copied: UInt64 = 0
         if let copyFileRange = CopyFileRange.function {
             while copied < count {
@@ -29,9 +31,7 @@ extension POSIXFile {
                     copied += UInt64(result)
                     ProgressMeter.advance(.written, by: result)
                 } else if result == 0 {
-                    throw ArchiveError(
-                        .truncated, "file ends at byte \(sourceOffset + copied) while copying \(count) bytes",
-                        path: sourcePath)
+                    return copied
                 } else if errno == EINTR {
                     continue
                 } else if CopyFileRange.fallbackErrors.contains(errno) {
@@ -41,19 +41,22 @@ extension POSIXFile {
                 }
             }
         }
-        guard copied < count else { return }
-        try copyByReading(
-            from: source, at: sourceOffset + copied, sourcePath: sourcePath,
-            to: destination, at: destinationOffset + copied, destinationPath: destinationPath,
-            count: count - copied)
+        guard copied < count else { return copied }
+        return try copied
+            + copyByReading(
+                from: source, at: sourceOffset + copied, sourcePath: sourcePath,
+                to: destination, at: destinationOffset + copied, destinationPath: destinationPath,
+                count: count - copied)
     }
 
-    /// The portable path: a 1 MiB buffer between `pread` and `pwrite`.
+    /// The portable path: a 1 MiB buffer between `pread` and `pwrite`. Returns the number
+    /// of bytes copied, as ``copy(from:at:sourcePath:to:at:destinationPath:count:)`` does.
+    @discardableResult
     package static func copyByReading(
         from source: Int32, at sourceOffset: UInt64, sourcePath: String,
         to destination: Int32, at destinationOffset: UInt64, destinationPath: String,
         count: UInt64
-    ) throws(ArchiveError) {
+    ) throws(SystemError) -> UInt64 {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(min(count, 1 << 20)), alignment: 16)
         defer { buffer.deallocate() }
         var copied: UInt64 = 0
@@ -61,16 +64,14 @@ extension POSIXFile {
             let chunk = UnsafeMutableRawBufferPointer(
                 rebasing: buffer[0..<Int(min(count - copied, UInt64(buffer.count)))])
             let read = try read(source, into: chunk, at: sourceOffset + copied, path: sourcePath)
-            guard read == chunk.count else {
-                throw ArchiveError(
-                    .truncated,
-                    "file ends at byte \(sourceOffset + copied + UInt64(read)) while copying \(count) bytes",
-                    path: sourcePath)
-            }
-            try write(destination, UnsafeRawBufferPointer(chunk), at: destinationOffset + copied, path: destinationPath)
+            try write(
+                destination, UnsafeRawBufferPointer(rebasing: chunk[0..<read]), at: destinationOffset + copied,
+                path: destinationPath)
             copied += UInt64(read)
             ProgressMeter.advance(.written, by: read)
+            if read < chunk.count { break }
         }
+        return copied
     }
 }
 

@@ -4,14 +4,14 @@
     import Darwin
 #endif
 
-/// The POSIX file calls the archive code makes, retried on `EINTR`, looping over short
-/// transfers, and throwing ``ArchiveError`` of kind `.io` with the `errno` text and the path.
+/// The POSIX file calls the store and archive code make, retried on `EINTR`, looping over
+/// short transfers, and throwing ``SystemError`` with the `errno` and the path.
 ///
 /// Everything takes an explicit offset (`pread`/`pwrite`): readers can be shared, and a
 /// writer can patch a header it wrote earlier without moving a file position.
 package enum POSIXFile {
     /// Opens `path` with `open(2)`, always adding `O_CLOEXEC`.
-    package static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) throws(ArchiveError) -> Int32 {
+    package static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) throws(SystemError) -> Int32 {
         while true {
             let fd = path.withCString { systemOpen($0, flags | O_CLOEXEC, mode) }
             if fd >= 0 { return fd }
@@ -20,30 +20,17 @@ package enum POSIXFile {
     }
 
     /// The status of the file open as `fd` (`fstat(2)`).
-    package static func status(_ fd: Int32, path: String) throws(ArchiveError) -> stat {
+    package static func status(_ fd: Int32, path: String) throws(SystemError) -> stat {
         var status = stat()
         guard SystemCall.retrying({ fstat(fd, &status) }) == 0 else { throw error("cannot stat", path: path) }
         return status
-    }
-
-    /// The size of the regular file open as `fd`, from `fstat(2)`.
-    ///
-    /// Throws `.notAnArchive` for a directory, device or pipe: archives are regular files,
-    /// and offsets into anything else mean nothing.
-    package static func regularFileSize(_ fd: Int32, path: String) throws(ArchiveError) -> UInt64 {
-        var status = stat()
-        guard fstat(fd, &status) == 0 else { throw error("cannot stat", path: path) }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
-            throw ArchiveError(.notAnArchive, "not a regular file", path: path)
-        }
-        return UInt64(clamping: status.st_size)
     }
 
     /// Reads into `buffer` from `offset` until it is full or the file ends; returns the
     /// number of bytes read, which is short only at the end of the file.
     package static func read(
         _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64, path: String
-    ) throws(ArchiveError) -> Int {
+    ) throws(SystemError) -> Int {
         var done = 0
         while done < buffer.count {
             guard let position = filePosition(offset, plus: done) else { return done }
@@ -59,28 +46,14 @@ package enum POSIXFile {
         return done
     }
 
-    /// Reads exactly `count` bytes from `offset`; throws `.truncated` if the file ends first.
-    package static func read(_ fd: Int32, count: Int, at offset: UInt64, path: String) throws(ArchiveError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        let done = try bytes.withUnsafeMutableBytes { buffer in
-            Result { () throws(ArchiveError) in try read(fd, into: buffer, at: offset, path: path) }
-        }.get()
-        guard done == count else {
-            throw ArchiveError(
-                .truncated, "file ends at byte \(offset + UInt64(done)); expected \(count) bytes at \(offset)",
-                path: path)
-        }
-        return bytes
-    }
-
     /// Writes all of `bytes` at `offset`.
     package static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: UInt64, path: String)
-        throws(ArchiveError)
+        throws(SystemError)
     {
         var done = 0
         while done < bytes.count {
             guard let position = filePosition(offset, plus: done) else {
-                throw ArchiveError(.io, "offset \(offset) is too large", path: path)
+                throw SystemError("cannot write at offset \(offset)", errno: EFBIG, path: path)
             }
             let count = pwrite(fd, bytes.baseAddress.unsafelyUnwrapped + done, bytes.count - done, position)
             if count > 0 {
@@ -88,7 +61,8 @@ package enum POSIXFile {
             } else if count < 0, errno != EINTR {
                 throw error("cannot write", path: path)
             } else if count == 0 {
-                throw ArchiveError(.io, "cannot write: the device accepts no more bytes", path: path)
+                // A write that takes nothing: the device accepts no more bytes.
+                throw SystemError("cannot write", errno: ENOSPC, path: path)
             }
         }
     }
@@ -104,9 +78,9 @@ package enum POSIXFile {
         _ = systemClose(fd)
     }
 
-    /// An `.io` error naming the failed operation and the current `errno`.
-    package static func error(_ operation: String, path: String, code: Int32 = errno) -> ArchiveError {
-        ArchiveError(.io, DocumentKitError.systemMessage(operation, errno: code), path: path)
+    /// The error of `operation`, failed now: the current `errno`.
+    package static func error(_ operation: String, path: String, code: Int32 = errno) -> SystemError {
+        SystemError(operation, errno: code, path: path)
     }
 }
 

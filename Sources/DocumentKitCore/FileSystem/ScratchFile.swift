@@ -45,10 +45,8 @@ package struct ScratchFile {
         let fd = SystemCall.open(url.path, O_WRONLY | O_TRUNC | O_NOFOLLOW)
         guard fd >= 0 else { throw DocumentKitError.system("cannot write", path: url.path, errno: errno) }
         defer { close(fd) }
-        do {
+        try DocumentKitError.located(at: url.path) {
             try contents.withUnsafeBytes { try POSIXFile.write(fd, $0, at: 0, path: url.path) }
-        } catch let error as ArchiveError {
-            throw DocumentKitError(error)
         }
     }
 

@@ -50,7 +50,7 @@ package enum ChildProcess {
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         execv(path, argv)
-        return DocumentKitError(.unavailable, DocumentKitError.systemMessage("cannot run it", errno: errno), path: path)
+        return DocumentKitError(.unavailable, SystemError.message("cannot run it", errno: errno), path: path)
     }
 
     /// Starts `arguments[0]` with `arguments` and `environment`.
@@ -76,7 +76,7 @@ package enum ChildProcess {
         let result = posix_spawn(&process, arguments[0], nil, &attributes, argv, envp)
         guard result == 0 else {
             throw DocumentKitError(
-                .ioError, DocumentKitError.systemMessage("cannot start \(description)", errno: result),
+                .ioError, SystemError.message("cannot start \(description)", errno: result),
                 path: arguments[0])
         }
         return process

@@ -154,8 +154,8 @@ extension DocumentBundle {
                 return try body()
             } catch let error as DocumentKitError {
                 throw DocumentKitError(error.code, error.message, location: "entry '\(entry.name)'")
-            } catch let error as ArchiveError {
-                throw error.adding(entry: entry.name)
+            } catch {
+                throw error.addingArchiveContext(entry: entry.name)
             }
         }
     }
@@ -264,6 +264,8 @@ extension DocumentBundle {
                 // The consumer's own failure (writing an export, say) names its file:
                 // made a DocumentKitError here, it keeps that name, not this bundle's.
                 throw DocumentKitError(error)
+            } catch let error as SystemError {
+                throw DocumentKitError(error)
             }
         }
         if record.codec == .zstd { try refuseOversized(digest, record) }
@@ -274,8 +276,8 @@ extension DocumentBundle {
             do {
                 try ZstdCodec.decompress(
                     stored, expectedSize: Int(record.size), limits: Self.objectDecodingLimits, into: pass)
-            } catch let error as ArchiveError {
-                throw error.adding(entry: entry.name)
+            } catch {
+                throw error.addingArchiveContext(entry: entry.name)
             }
         }
         try checkDigest(hasher.finalize(), is: digest)

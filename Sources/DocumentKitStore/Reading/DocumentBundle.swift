@@ -159,6 +159,11 @@ public final class DocumentBundle: ObjectSource, Sendable {
             if error.kind == .notAnArchive { converted.message = "not a DocumentKit bundle: \(error.message)" }
             return converted
         }
+        if let error = error as? SystemError {
+            var converted = DocumentKitError(error)
+            converted.path = path
+            return converted
+        }
         return error
     }
 }

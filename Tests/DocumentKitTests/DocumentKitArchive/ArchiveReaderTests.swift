@@ -36,7 +36,7 @@ import Testing
             #expect(error?.path == path)
             if name != "empty" { #expect(error?.message == "not a zip or tar archive", "\(name)") }
         }
-        expectArchiveError(.io) { _ = try ArchiveReader(path: directory.path("missing")) }
+        expectSystemError(ENOENT) { _ = try ArchiveReader(path: directory.path("missing")) }
         expectArchiveError(.notAnArchive) { _ = try ArchiveReader(path: directory.url.path) }
     }
 

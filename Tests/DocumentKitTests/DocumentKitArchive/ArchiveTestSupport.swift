@@ -39,3 +39,20 @@ func expectArchiveError(
     }
     return nil
 }
+
+/// Expects `body` to throw a ``SystemError`` with errno `number`; returns it for further checks.
+@discardableResult
+func expectSystemError(
+    _ number: Int32, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void
+) -> SystemError? {
+    do {
+        try body()
+        Issue.record("expected a SystemError (errno \(number)), but nothing was thrown", sourceLocation: sourceLocation)
+    } catch let error as SystemError {
+        #expect(error.number == number, "\(error)", sourceLocation: sourceLocation)
+        return error
+    } catch {
+        Issue.record("expected a SystemError (errno \(number)), got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
+}

@@ -127,7 +127,7 @@ func readArchive(at path: String, limits: ArchiveLimits = .default) throws -> [(
             expectArchiveError(.limitExceeded) {
                 try writer.addFile(name: "a", size: 2) { sink in try sink.write(Data("abc".utf8)) }
             }
-            expectArchiveError(.io) { try writer.finish() }
+            expectArchiveError(.closed) { try writer.finish() }
 
             let fd2 = open(directory.path("b.\(format)"), O_RDWR | O_CREAT | O_EXCL, 0o644)
             defer { close(fd2) }

@@ -58,7 +58,7 @@ import Testing
             try writer.addEntry(name: "a", size: 2) { sink in try sink.write(Data("abc".utf8)) }
         }
         // After a failure the archive is incomplete, so the writer refuses to go on.
-        expectArchiveError(.io) { try writer.addEntry(name: "b", data: Data()) }
+        expectArchiveError(.closed) { try writer.addEntry(name: "b", data: Data()) }
 
         let fd2 = open(directory.path("y.zip"), O_RDWR | O_CREAT | O_EXCL, 0o644)
         defer { close(fd2) }
@@ -78,6 +78,6 @@ import Testing
         expectArchiveError(.duplicateEntry) { try writer.addEntry(name: "READE\u{301}.TXT", data: Data()) }
         try writer.addEntry(name: "other", data: Data())
         try writer.finish()
-        expectArchiveError(.io) { try writer.finish() }
+        expectArchiveError(.closed) { try writer.finish() }
     }
 }

@@ -73,7 +73,7 @@ import Testing
         // The frames carry no content checksum (libarchive 3.6.2 cannot ask for one), so a
         // flipped literal byte may decode without error: the bytes then differ, which the
         // bundle's SHA-256 digests catch. Structural damage is refused.
-        let result = Result { () throws(ArchiveError) in
+        let result = Result { () throws in
             try ZstdCodec.decompress(damaged, expectedSize: Self.json.count)
         }
         if case .success(let decoded) = result { #expect(decoded != Self.json) }

@@ -152,6 +152,29 @@ import Testing
             try Self.matches(foundation, in: ["DocumentKitCore"]).count > 5, "the pattern finds them where they are")
     }
 
+    @Test func aFailedSystemCallIsASystemErrorAndAnArchiveErrorMeansAMalformedArchive() throws {
+        // One error for one failure (issue 26, item 4): Core's file calls throw SystemError
+        // (the errno, the operation, the file); ArchiveError is the archive layer's word for
+        // bytes that are not a valid archive, and Core never uses it.
+        let core = try Self.files(of: "DocumentKitCore").filter { !$0.path.hasPrefix("DocumentKitCore/Errors/") }
+        let archiveErrorsInCore = core.filter { $0.code.contains("ArchiveError") }.map(\.path)
+        #expect(archiveErrorsInCore == [], "\(archiveErrorsInCore)")
+        #expect(
+            try Self.matches(#"SystemError\("#, in: ["DocumentKitCore"]).count > 3,
+            "the pattern finds Core's system errors where they are")
+        // No archive error stands for a failed system call: every one that does not say
+        // what is wrong with the archive's bytes is one of these kinds.
+        let kinds = try Self.matches(#"ArchiveError\(\s*\.(\w+)"#, in: Self.libraryTargets).compactMap { line in
+            line.firstMatch(of: #/ArchiveError\(\s*\.(\w+)/#).map { String($0.1) }
+        }
+        let archiveKinds: Set<String> = [
+            "notAnArchive", "truncated", "malformed", "unsupported", "unsafeEntry", "duplicateEntry", "limitExceeded",
+            "checksumMismatch", "closed"
+        ]
+        #expect(Set(kinds).isSubset(of: archiveKinds), "\(Set(kinds).subtracting(archiveKinds))")
+        #expect(kinds.count > 20, "the pattern finds the archive errors where they are")
+    }
+
     @Test func configurationIsAValueAndNoTargetHasUncheckedGlobals() throws {
         // What the program chooses reaches the library in a DocumentKitConfiguration (issue
         // 26): no target keeps a setting in a global the compiler cannot check.

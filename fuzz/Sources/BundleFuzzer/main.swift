@@ -37,7 +37,8 @@ func testOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     if let bundle = refusing("open", { try DocumentBundle(contentsOf: inputURL) }) {
         _ = refusing("read as Project") { try bundle.read(Project.self) }
         for version in bundle.manifest.versions.prefix(64) {
-            guard let named = refusing("version \(version.number)", { try bundle.version(named: String(version.number)) })
+            guard
+                let named = refusing("version \(version.number)", { try bundle.version(named: String(version.number)) })
             else { continue }
             _ = refusing("document of version \(version.number)") { try bundle.documentData(of: named) }
         }

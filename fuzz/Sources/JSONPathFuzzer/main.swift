@@ -11,13 +11,13 @@ import FuzzerDriver
 /// arrays, elements with ids (string and number), and keys that need quoting.
 private let sample: JSONValue = {
     let text = #"""
-    {"name": "Garden", "count": 3, "done": false, "nothing": null,
-     "tasks": [{"id": "A1", "title": "Buy seeds", "tags": ["x", "y"]},
-               {"id": 7, "title": "Dig", "tags": []},
-               {"title": "No id"}],
-     "odd key": {"x.y": 1, "[0]": 2, "": 3, "$": 4},
-     "matrix": [[1, 2], [3, [4, 5]]]}
-    """#
+        {"name": "Garden", "count": 3, "done": false, "nothing": null,
+         "tasks": [{"id": "A1", "title": "Buy seeds", "tags": ["x", "y"]},
+                   {"id": 7, "title": "Dig", "tags": []},
+                   {"title": "No id"}],
+         "odd key": {"x.y": 1, "[0]": 2, "": 3, "$": 4},
+         "matrix": [[1, 2], [3, [4, 5]]]}
+        """#
     return try! JSONValue.parse(Data(text.utf8))
 }()
 
@@ -29,16 +29,22 @@ func testOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 
     let printed = path.description
     guard let reparsed = try? JSONPath(parsing: printed) else {
-        fatalError("\(String(reflecting: text)) parses as \(path.components), whose description \(String(reflecting: printed)) does not parse")
+        fatalError(
+            "\(String(reflecting: text)) parses as \(path.components), whose description \(String(reflecting: printed)) does not parse"
+        )
     }
     guard reparsed == path else {
-        fatalError("\(String(reflecting: text)) parses as \(path.components), but its description \(String(reflecting: printed)) parses as \(reparsed.components)")
+        fatalError(
+            "\(String(reflecting: text)) parses as \(path.components), but its description \(String(reflecting: printed)) parses as \(reparsed.components)"
+        )
     }
 
     let found = refusing("get \(printed)") { try sample.value(at: path) }
     var edited = sample
     let marker = JSONValue.string("fuzz")
-    let selectsByPosition = path.components.allSatisfy { if case .key = $0 { true } else if case .index = $0 { true } else { false } }
+    let selectsByPosition = path.components.allSatisfy {
+        if case .key = $0 { true } else if case .index = $0 { true } else { false }
+    }
     if refusing("set \(printed)", { try edited.setValue(marker, at: path) }) != nil, selectsByPosition {
         // What was set is what a get now finds (unless the path appends, or matches
         // elements by a field that the set may have just changed).
