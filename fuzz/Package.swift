@@ -19,7 +19,9 @@ let package = Package(
         .target(name: "FuzzerDriver"),
         // What every target checks of a refusal: that it is the documented error type.
         .target(name: "FuzzSupport", dependencies: [.product(name: "DocumentKit", package: "DocumentKit")]),
-        .executableTarget(name: "BundleFuzzer", dependencies: fuzzTargetDependencies),
+        .executableTarget(
+            name: "BundleFuzzer",
+            dependencies: fuzzTargetDependencies + [.product(name: "SampleProject", package: "DocumentKit")]),
         .executableTarget(name: "JSONPathFuzzer", dependencies: fuzzTargetDependencies),
         .executableTarget(name: "JSONParseFuzzer", dependencies: fuzzTargetDependencies),
     ]

@@ -20,7 +20,12 @@ extension BundleVersion {
             throw HistorySegment.failure("a version record is not a JSON object without an id")
         }
         members["id"] = .string("")
-        self = try JSONValueDecoder().decode(BundleVersion.self, from: .object(members))
+        do {
+            self = try JSONValueDecoder().decode(BundleVersion.self, from: .object(members))
+        } catch let error as DecodingError {
+            // A damaged record is damaged input, said as such (found by fuzz/, target bundle).
+            throw HistorySegment.failure("a version record is invalid: \(DecodingErrorDescription.describe(error))")
+        }
         self.number = number
         id = computeID()
     }

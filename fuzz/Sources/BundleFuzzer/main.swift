@@ -2,6 +2,7 @@ import DocumentKit
 import Foundation
 import FuzzSupport
 import FuzzerDriver
+import SampleProject
 
 // libFuzzer target: bytes as a bundle file, opened the ways docctl opens one. Any input
 // must end in a result or a thrown error: a crash, a hang past `-timeout` or memory past
@@ -36,7 +37,7 @@ func testOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     // A full open: the head read as its type, then every version by its name.
     if let bundle = refusing("open", { try DocumentBundle(contentsOf: inputURL) }) {
         _ = refusing("read as Project") { try bundle.read(Project.self) }
-        for version in bundle.manifest.versions.prefix(64) {
+        for version in (refusing("the history") { try bundle.manifest.versions } ?? []).prefix(64) {
             guard
                 let named = refusing("version \(version.number)", { try bundle.version(named: String(version.number)) })
             else { continue }
