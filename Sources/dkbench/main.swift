@@ -46,7 +46,7 @@ do {
             author: "bench", message: "Save \(save)",
             created: Date(timeIntervalSince1970: TimeInterval(1_767_225_600 + save)))
         let began = Date()
-        _ = try BundleEditor.set(
+        _ = try BundleEdits.set(
             .string("Renamed in save \(save)"), at: try JSONPath(parsing: "tasks[id=\(id)].title"), in: bundle,
             metadata: metadata)
         log.write(Data(String(format: "%d\t%.4f\n", save, Date().timeIntervalSince(began)).utf8))

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One change to a document's JSON at a path, as `docctl set`, `unset`, `attach` and
-/// `edit` make it: what `BundleEditor` applies, by splicing the records it changes into
+/// `edit` make it: what `BundleEdits` applies, by splicing the records it changes into
 /// the head's text when it can, else to the whole document.
 public enum DocumentEdit: Sendable, Equatable {
     /// Puts `value` at the path (creating missing members; `[+]` appends).

@@ -125,7 +125,7 @@ package struct RecordSplice<Document: CodableDocument> {
     }
 }
 
-extension BundleEditor {
+extension BundleEdits {
     /// What `edit` saves, made by splicing (`RecordSplice`), or `nil` when the edit must
     /// be applied to the whole document: the head written with an older schema (it needs
     /// migrating), an older schema being written, or an edit splicing cannot vouch for.

@@ -60,7 +60,7 @@ public enum BundleImporter {
         return try withExtendedLifetime(staging) {
             // What the schema refuses is in the source; errors of writing name the output.
             try DocumentKitError.located(at: source.relativePath) {
-                try BundleEditor.createBundle(
+                try BundleEdits.createBundle(
                     type, text: consume text, pending: pending, metadata: metadata, url: output, replace: replace)!
             }
         }

@@ -68,7 +68,7 @@ public enum BundleMigrator {
                     stages: migration.stages.map(Report.Stage.init), saved: false, version: nil,
                     previous: VersionSummary(head))
                 guard !dryRun, migration.from != migration.to else { return report }
-                let json = try BundleEditor.headDocumentJSON(of: bundle, as: type, now: created)
+                let json = try BundleEdits.headDocumentJSON(of: bundle, as: type, now: created)
                 let metadata = SaveMetadata(
                     author: author, message: message ?? "Migrate from schema \(migration.from) to \(migration.to)",
                     created: created, compression: compression)

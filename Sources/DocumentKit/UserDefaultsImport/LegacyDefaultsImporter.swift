@@ -101,7 +101,7 @@ public enum LegacyDefaultsImporter {
             dryRun: dryRun, saved: false, draftsAdded: 0, draftsAlreadyPresent: 0,
             blankDraftsSkipped: defaults.blankDrafts, ignoredKeys: ignoredKeys(of: defaults, namedProject: false))
         do {
-            let outcome = try BundleEditor.edit(at: bundle, metadata: metadata) { json, context in
+            let outcome = try BundleEdits.edit(at: bundle, metadata: metadata) { json, context in
                 guard let documentType = context.documentType,
                     documentType.contentType.identifier == type.contentType.identifier
                 else {
@@ -153,7 +153,7 @@ public enum LegacyDefaultsImporter {
         if !defaults.drafts.isEmpty {
             json["drafts"] = .array(defaults.drafts.map { draftJSON($0, createdAt: metadata.created) })
         }
-        let version = try BundleEditor.create(
+        let version = try BundleEdits.create(
             at: bundle, type: type, json: .object(json), metadata: metadata, replace: replace)
         report.saved = true
         report.version = VersionSummary(version)

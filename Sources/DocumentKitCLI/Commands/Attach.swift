@@ -32,18 +32,18 @@ extension DocumentTool {
 
         func run() throws {
             let jsonPath = try path.map(JSONPath.init(parsing:))
-            let outcome: BundleEditor.Outcome
+            let outcome: BundleEdits.Outcome
             if file == "-" {
                 guard let name else {
                     throw DocumentKitError(.usage, "attach - reads standard input: name it with --name")
                 }
                 let input = try SpooledInput(reading: STDIN_FILENO, named: name, beside: target.url)
-                outcome = try BundleEditor.attach(
+                outcome = try BundleEdits.attach(
                     input, at: jsonPath, name: name, mediaType: mediaType, in: target.url,
                     metadata: edit.metadata(defaultMessage: "Attach \(name)"))
             } else {
                 let name = name ?? URL(fileURLWithPath: file).lastPathComponent
-                outcome = try BundleEditor.attach(
+                outcome = try BundleEdits.attach(
                     URL(fileURLWithPath: file), at: jsonPath, name: name, mediaType: mediaType, in: target.url,
                     metadata: edit.metadata(defaultMessage: "Attach \(name)"))
             }

@@ -16,7 +16,7 @@ extension DocumentTool {
 
         func run() throws {
             let projectName = name ?? target.url.deletingPathExtension().lastPathComponent
-            let version = try BundleEditor.create(
+            let version = try BundleEdits.create(
                 at: target.url, type: try DocumentTool.newDocumentType(), json: .object(["name": .string(projectName)]),
                 metadata: layout.applied(to: edit.metadata(defaultMessage: "Create \(projectName)")),
                 replace: force.force)

@@ -16,7 +16,7 @@ extension DocumentTool {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let outcome = try BundleEditor.restore(
+            let outcome = try BundleEdits.restore(
                 version, in: target.url, metadata: edit.metadata(defaultMessage: "Restore version \(version)"))
             try EditReport(outcome, dryRun: edit.dryRun).print(json: output.json, bundle: target.bundle)
         }

@@ -31,7 +31,7 @@ extension DocumentTool {
                 value == "-"
                 ? try JSONValue.read(fromFileDescriptor: STDIN_FILENO, asString: string)
                 : string ? JSONValue.string(value) : JSONValue.parseArgument(value)
-            let outcome = try BundleEditor.set(
+            let outcome = try BundleEdits.set(
                 newValue, at: jsonPath, in: target.url, metadata: edit.metadata(defaultMessage: "Set \(jsonPath)"))
             try EditReport(outcome, dryRun: edit.dryRun).print(json: output.json, bundle: target.bundle)
         }

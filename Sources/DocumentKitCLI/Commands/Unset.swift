@@ -21,7 +21,7 @@ extension DocumentTool {
 
         func run() throws {
             let jsonPath = try JSONPath(parsing: path)
-            let outcome = try BundleEditor.remove(
+            let outcome = try BundleEdits.remove(
                 at: jsonPath, in: target.url, metadata: edit.metadata(defaultMessage: "Remove \(jsonPath)"))
             try EditReport(outcome, dryRun: edit.dryRun).print(json: output.json, bundle: target.bundle)
         }

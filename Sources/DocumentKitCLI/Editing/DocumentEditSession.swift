@@ -66,16 +66,16 @@ public struct DocumentEditSession {
     /// unfixed, `conflict` when the bundle changed meanwhile, and any error of reading the
     /// bundle or saving (a bundle this build cannot edit and a path not in the document
     /// are refused before the editor opens).
-    public func run() throws -> BundleEditor.Outcome {
+    public func run() throws -> BundleEdits.Outcome {
         try DocumentKitError.located(at: url.relativePath) { try runLocated() }
     }
 
-    private func runLocated() throws -> BundleEditor.Outcome {
+    private func runLocated() throws -> BundleEdits.Outcome {
         let (base, original) = try readHead()
         let loop = EditorLoop(
             editor: editor, temporaryDirectory: temporaryDirectory,
             scratchPrefix: EditorLoop.scratchPrefix("edit", for: url), subject: subject)
-        return try loop.run(original: original, unchanged: { BundleEditor.Outcome(version: nil, previous: base) }) {
+        return try loop.run(original: original, unchanged: { BundleEdits.Outcome(version: nil, previous: base) }) {
             value in
             try save(value, basedOn: base)
         }
@@ -89,7 +89,7 @@ public struct DocumentEditSession {
         let bundle = try DocumentBundle(contentsOf: url)
         let text =
             try DocumentKitConfiguration.current.documentType(for: bundle.contentTypeIdentifier).map { type in
-                try BundleEditor.headDocumentJSON(of: bundle, as: type, now: DocumentDates.now())
+                try BundleEdits.headDocumentJSON(of: bundle, as: type, now: DocumentDates.now())
             } ?? bundle.documentDataForParsing(of: bundle.headVersion)
         let value = try JSONValue.parse(text).value(at: path)
         return (bundle.headVersion, value)
@@ -98,13 +98,13 @@ public struct DocumentEditSession {
     /// Saves `value` at `path` as one version, if the head is still `base`. The document
     /// type's schema and rules refuse a value with `invalidDocument`, and only they do:
     /// that is a `Refusal`, to show the user; anything else concerns the bundle.
-    private func save(_ value: JSONValue, basedOn base: BundleVersion) throws -> BundleEditor.Outcome {
+    private func save(_ value: JSONValue, basedOn base: BundleVersion) throws -> BundleEdits.Outcome {
         do {
             var metadata = SaveMetadata(
                 author: author ?? Authorship.defaultAuthor(), message: message, compression: .defaultForSaves(),
                 signingKey: try SigningKey.forSaves())
             metadata.formatVersion = BundleLayoutSetting.forSaves()
-            return try BundleEditor.apply(at: url, expectedHead: base.id, metadata: metadata) { _ in
+            return try BundleEdits.apply(at: url, expectedHead: base.id, metadata: metadata) { _ in
                 .set(path, value)
             }
         } catch let error as DocumentKitError where error.code == .invalidDocument {

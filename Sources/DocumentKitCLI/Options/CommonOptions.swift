@@ -62,7 +62,7 @@ struct EditReport: Codable {
     /// `true` for a dry run (`saved` is then `false`, and `version` what it would have saved).
     var dryRun: Bool?
 
-    init(_ outcome: BundleEditor.Outcome, dryRun: Bool = false) {
+    init(_ outcome: BundleEdits.Outcome, dryRun: Bool = false) {
         saved = outcome.version != nil && !dryRun
         version = outcome.version.map(VersionSummary.init)
         previous = VersionSummary(outcome.previous)

@@ -11,7 +11,7 @@ import Foundation
 /// var configuration = DocumentKitConfiguration()
 /// configuration.documentTypes = [Project.self]
 /// configuration.fixedNow = Date(timeIntervalSince1970: 1_767_225_600)
-/// try configuration.apply { try BundleEditor.set(.string("Renamed"), at: path, in: url) }
+/// try configuration.apply { try BundleEdits.set(.string("Renamed"), at: path, in: url) }
 /// ```
 ///
 /// Two configurations can be in force at once in one process, each in its own task or
@@ -58,7 +58,7 @@ extension DocumentKitConfiguration {
     /// (`SampleDocs/regenerate.sh`, through docctl's `DOCUMENTKIT_WRITE_SCHEMA`): edits then
     /// check and encode the document with that version's model and record that version, as
     /// a build of that time did. An edit of a head newer than it is refused, since nothing
-    /// migrates a document back. Only the edits of `BundleEditor` (every docctl command that
+    /// migrates a document back. Only the edits of `BundleEdits` (every docctl command that
     /// saves) honour it; `DocumentController` always writes the current schema. An empty
     /// version writes the current schema.
     public struct WriteSchema: Sendable, Equatable {

@@ -13,7 +13,7 @@ import Foundation
 ///
 /// ```swift
 /// try WorkProgress.reporting(to: { print($0.phase, $0.fractionCompleted ?? 0) }) {
-///     try BundleEditor.attach(...)
+///     try BundleEdits.attach(...)
 /// }
 /// ```
 public struct WorkProgress: Sendable, Equatable {

@@ -13,12 +13,12 @@ import Testing
         let url = directory.url.appendingPathComponent("h.dkproj")
         var metadata = SaveMetadata(author: "test", created: Date(timeIntervalSince1970: 1_767_225_600))
         metadata.formatVersion = 2
-        _ = try BundleEditor.create(
+        _ = try BundleEdits.create(
             at: url, type: Project.self, json: GeneratedProject.document(taskCount: 2_000, seed: 7), metadata: metadata)
         var texts = [try DocumentBundle(contentsOf: url).headDocumentData()]
         for save in 1...saves {
             let path = try JSONPath(parsing: "tasks[id=\(GeneratedProject.id(save * 37 % 2_000))].title")
-            _ = try BundleEditor.set(.string("Renamed in save \(save)"), at: path, in: url, metadata: metadata)
+            _ = try BundleEdits.set(.string("Renamed in save \(save)"), at: path, in: url, metadata: metadata)
             texts.append(try DocumentBundle(contentsOf: url).headDocumentData())
         }
         return (url, texts)
@@ -56,7 +56,7 @@ import Testing
         #expect(first.utf8.count > Int(BundleWriter.compressionLimit) && first.utf8.count < 32 << 20)
         var metadata = SaveMetadata(author: "test")
         metadata.formatVersion = 2
-        _ = try BundleEditor.create(
+        _ = try BundleEdits.create(
             at: url, type: Project.self, json: GeneratedProject.document(taskCount: 1, seed: 1), metadata: metadata)
         let v1 = try Fixtures.saveVersion(of: url, json: first, schema: "4.0.0")
         let second = first.replacingOccurrences(of: "\"line 9000: ", with: "\"changed 9000: ")

@@ -129,10 +129,10 @@ import Testing
         let directory = try TemporaryDirectory()
         let url = directory.url.appendingPathComponent("p.dkproj")
         let metadata = SaveMetadata.formatTwo()
-        _ = try BundleEditor.create(
+        _ = try BundleEdits.create(
             at: url, type: Project.self, json: JSONValue.parse(Data(#"{"name": "P"}"#.utf8)), metadata: metadata)
         for index in 1...4 {
-            _ = try BundleEditor.set(.string("P\(index)"), at: JSONPath(parsing: "name"), in: url, metadata: metadata)
+            _ = try BundleEdits.set(.string("P\(index)"), at: JSONPath(parsing: "name"), in: url, metadata: metadata)
         }
         try Run.docctl(["prune", "p.dkproj", "--keep", "2"], in: directory.url)
         let bundle = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("p.dkproj"))

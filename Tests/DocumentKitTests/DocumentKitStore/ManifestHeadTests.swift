@@ -14,16 +14,16 @@ import Testing
         let url = directory.url.appendingPathComponent("p.dkproj")
         // Format 2, whose manifest lists the records the scan looks through.
         let metadata = { (message: String) in SaveMetadata.formatTwo(message: message) }
-        _ = try BundleEditor.create(
+        _ = try BundleEdits.create(
             at: url, type: Project.self, json: JSONValue.parse(Data(#"{"name": "P"}"#.utf8)),
             metadata: metadata(#"{"head": "0000", "versions": [}"#))
-        _ = try BundleEditor.set(
+        _ = try BundleEdits.set(
             .string(#"Q "}]\"#), at: JSONPath(parsing: "name"), in: url,
             metadata: metadata(#"a \"quoted\" ] }, {"id": "x"} \\"#))
         try Data("hello, blob\n".utf8).write(to: directory.url.appendingPathComponent("b.png"))
-        _ = try BundleEditor.attach(
+        _ = try BundleEdits.attach(
             directory.url.appendingPathComponent("b.png"), at: nil, in: url, metadata: metadata("id: \"tree\""))
-        _ = try BundleEditor.set(
+        _ = try BundleEdits.set(
             .string("[[[{{{"), at: JSONPath(parsing: "summary"), in: url, metadata: metadata("last"))
         return (try DocumentBundle(contentsOf: url), try BundleFile(url: url, limits: .default).manifestData)
     }

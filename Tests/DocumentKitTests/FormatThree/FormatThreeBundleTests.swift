@@ -102,7 +102,7 @@ import Testing
         #expect(old.formatVersion == 2)
         let versions = try old.manifest.versions
         let documents = try versions.map { try old.documentData(of: $0) }
-        _ = try BundleEditor.set(
+        _ = try BundleEdits.set(
             .string("Upgraded"), at: try JSONPath(parsing: "name"), in: url, metadata: FormatThreeFixtures.metadata)
 
         let new = try DocumentBundle(contentsOf: url)

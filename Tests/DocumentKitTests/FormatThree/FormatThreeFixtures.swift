@@ -19,7 +19,7 @@ enum FormatThreeFixtures {
     /// after the first version.
     @discardableResult
     static func project(at url: URL, taskCount: Int = 50, saves: Int) throws -> URL {
-        _ = try BundleEditor.create(
+        _ = try BundleEdits.create(
             at: url, type: Project.self, json: GeneratedProject.document(taskCount: taskCount, seed: 3),
             metadata: metadata)
         try addSaves(saves, to: url, taskCount: taskCount)
@@ -30,7 +30,7 @@ enum FormatThreeFixtures {
     static func addSaves(_ saves: Int, to url: URL, taskCount: Int = 50, from first: Int = 1) throws {
         for save in first..<(first + saves) {
             let path = try JSONPath(parsing: "tasks[\(save % taskCount)].title")
-            _ = try BundleEditor.set(.string("Renamed in save \(save)"), at: path, in: url, metadata: metadata)
+            _ = try BundleEdits.set(.string("Renamed in save \(save)"), at: path, in: url, metadata: metadata)
         }
     }
 

@@ -60,7 +60,7 @@ import Testing
         let url = try FormatThreeFixtures.project(
             at: directory.url.appendingPathComponent("p.dkproj"), taskCount: 60, saves: 3)
         let image = try Fixtures.write(Fixtures.noise(200_000), to: "t.bin", in: directory.url)
-        _ = try BundleEditor.attach(
+        _ = try BundleEdits.attach(
             image, at: JSONPath(parsing: "thumbnail"), mediaType: "application/octet-stream", in: url,
             metadata: SaveMetadata(author: "t"))
         try FormatThreeFixtures.addSaves(25, to: url, taskCount: 60, from: 100)
@@ -174,9 +174,9 @@ import Testing
         try FileManager.default.copyItem(at: theirs, to: ours)
         // Ours upgrades with a save; theirs gets a version of its own.
         var metadata = FormatThreeFixtures.metadata
-        _ = try BundleEditor.set(.string("Ours"), at: try JSONPath(parsing: "name"), in: ours, metadata: metadata)
+        _ = try BundleEdits.set(.string("Ours"), at: try JSONPath(parsing: "name"), in: ours, metadata: metadata)
         metadata.formatVersion = 2
-        _ = try BundleEditor.set(
+        _ = try BundleEdits.set(
             .string("Theirs"), at: try JSONPath(parsing: "summary"), in: theirs, metadata: metadata)
         #expect(try DocumentBundle(contentsOf: ours).formatVersion == 3)
         #expect(try DocumentBundle(contentsOf: theirs).formatVersion == 2)

@@ -72,7 +72,7 @@ import Testing
         let url = directory.url.appendingPathComponent("p.dkproj")
         var metadata = SaveMetadata(author: "t")
         metadata.formatVersion = 3
-        _ = try BundleEditor.create(
+        _ = try BundleEdits.create(
             at: url, type: Project.self, json: GeneratedProject.document(taskCount: 4, seed: 1), metadata: metadata)
         for file in ["a.bin", "b.bin", "a.bin"] {
             try #require(

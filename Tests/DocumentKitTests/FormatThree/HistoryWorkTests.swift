@@ -31,7 +31,7 @@ import Testing
             try FileManager.default.copyItem(at: url, to: behind)
             try FormatThreeFixtures.addSaves(1, to: ahead, from: 7)
             if name == "merge" {
-                _ = try BundleEditor.set(
+                _ = try BundleEdits.set(
                     .string(edit), at: try JSONPath(parsing: "name"), in: behind, metadata: FormatThreeFixtures.metadata
                 )
             }

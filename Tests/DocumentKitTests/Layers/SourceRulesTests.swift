@@ -182,7 +182,7 @@ import Testing
         let unchecked = try Self.matches(#"nonisolated\(unsafe\)"#, in: all)
         #expect(unchecked == [], "\(unchecked)")
         let knobs = try Self.matches(
-            #"\b(DocumentDates\.fixedNow|DocumentBundle\.lockTimeout|BundleEditor\.writeSchema|DocumentTypeRegistry|ContentTypeRegistry\.shared)\b"#,
+            #"\b(DocumentDates\.fixedNow|DocumentBundle\.lockTimeout|BundleEdits\.writeSchema|DocumentTypeRegistry|ContentTypeRegistry\.shared)\b"#,
             in: all)
         #expect(knobs == [], "\(knobs)")
     }

@@ -124,11 +124,11 @@ extension CrashHarness {
             try FileManager.default.copyItem(at: url("small.dkproj"), to: incoming)
             let tasks = try BundleState(incoming).json.value(at: JSONPath(parsing: "tasks")).arrayCount
             let theirs = "theirs \(UInt32.random(in: 0...UInt32.max, using: &random))"
-            _ = try BundleEditor.set(
+            _ = try BundleEdits.set(
                 .string(theirs), at: JSONPath(parsing: tasks > 0 ? "tasks[0].title" : "name"), in: incoming,
                 metadata: metadata)
             if Bool.random(using: &random) {
-                _ = try BundleEditor.set(
+                _ = try BundleEdits.set(
                     .string("ours \(theirs)"), at: JSONPath(parsing: "summary"), in: url("small.dkproj"),
                     metadata: metadata)
             }

@@ -206,15 +206,15 @@ final class CrashHarness {
             try Fixtures.write(data, to: name, in: directory.url)
             attachmentDigests[name] = ObjectDigest.of(data).hex
         }
-        _ = try BundleEditor.create(
+        _ = try BundleEdits.create(
             at: url("small.dkproj"), type: Project.self, json: GeneratedProject.document(taskCount: 4, seed: 1),
             metadata: metadata)
         let large = url("large.dkproj")
-        _ = try BundleEditor.create(
+        _ = try BundleEdits.create(
             at: large, type: Project.self, json: GeneratedProject.document(taskCount: 200, seed: 2), metadata: metadata)
-        _ = try BundleEditor.attach(url("big.bin"), at: JSONPath(parsing: "thumbnail"), in: large, metadata: metadata)
+        _ = try BundleEdits.attach(url("big.bin"), at: JSONPath(parsing: "thumbnail"), in: large, metadata: metadata)
         for index in 1...30 {
-            _ = try BundleEditor.set(
+            _ = try BundleEdits.set(
                 .string("setup \(index)"), at: JSONPath(parsing: "tasks[\(index)].title"), in: large, metadata: metadata
             )
         }

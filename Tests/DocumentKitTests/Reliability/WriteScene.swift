@@ -91,12 +91,12 @@ final class WriteScene {
         let blobFile = try Fixtures.write(Fixtures.noise(2_000_000, seed: 5), to: "cover.bin", in: directory.url)
         let blob = work.appendingPathComponent("blob.dkproj")
         // 50 tasks: a saved document is several pages, so an append needs more than the slack of the file's last page.
-        _ = try BundleEditor.create(
+        _ = try BundleEdits.create(
             at: blob, type: Project.self, json: GeneratedProject.document(taskCount: 50, seed: 3), metadata: metadata)
-        _ = try BundleEditor.attach(blobFile, at: JSONPath(parsing: "thumbnail"), in: blob, metadata: metadata)
-        _ = try BundleEditor.set(.string("second"), at: JSONPath(parsing: "name"), in: blob, metadata: metadata)
+        _ = try BundleEdits.attach(blobFile, at: JSONPath(parsing: "thumbnail"), in: blob, metadata: metadata)
+        _ = try BundleEdits.set(.string("second"), at: JSONPath(parsing: "name"), in: blob, metadata: metadata)
         try FileManager.default.removeItem(at: blobFile)
-        _ = try BundleEditor.create(
+        _ = try BundleEdits.create(
             at: work.appendingPathComponent("fresh.dkproj"), type: Project.self,
             json: GeneratedProject.document(taskCount: 2, seed: 4), metadata: metadata)
         try Fixtures.write(Fixtures.noise(1_000_000, seed: 6), to: "more.bin", in: directory.url)

@@ -155,11 +155,11 @@ import Testing
         let directory = try TemporaryDirectory("history-\(saves)")
         let url = directory.url.appendingPathComponent("h.dkproj")
         let metadata = SaveMetadata(author: "test", created: Date(timeIntervalSince1970: 1_767_225_600))
-        _ = try BundleEditor.create(
+        _ = try BundleEdits.create(
             at: url, type: Project.self, json: GeneratedProject.document(taskCount: 50, seed: 3), metadata: metadata)
         for save in 1...saves {
             let path = try JSONPath(parsing: "tasks[\(save % 50)].title")
-            _ = try BundleEditor.set(.string("Renamed in save \(save)"), at: path, in: url, metadata: metadata)
+            _ = try BundleEdits.set(.string("Renamed in save \(save)"), at: path, in: url, metadata: metadata)
         }
         let meter = directory.url.appendingPathComponent("meter.json").path
         let result = try Run.docctl(

@@ -173,7 +173,7 @@ import Testing
         #expect(inode(url) != inodeBefore, "prune rewrites the bundle")
         try expectStateKept("prune")
 
-        _ = try BundleEditor.restore("2", in: url, metadata: SaveMetadata(author: "ada", message: "back"))
+        _ = try BundleEdits.restore("2", in: url, metadata: SaveMetadata(author: "ada", message: "back"))
         try expectStateKept("restore")
         #expect(try DocumentBundle(contentsOf: url).manifest.versions.map(\.number) == [2, 3, 4])
         #expect(try BundleValidator.validate(url, deep: true).findings.isEmpty)

@@ -74,7 +74,7 @@ import Testing
         try Fixtures.noise(Self.blobSize).write(to: file)
         let seen = try phases(
             reports {
-                _ = try BundleEditor.attach(
+                _ = try BundleEdits.attach(
                     file, at: JSONPath(parsing: "thumbnail"), mediaType: "application/octet-stream", in: url,
                     metadata: metadata(formatVersion))
             })
@@ -100,7 +100,7 @@ import Testing
                 try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? NSNumber)
             let seen = try phases(
                 reports {
-                    _ = try BundleEditor.set(
+                    _ = try BundleEdits.set(
                         .string(summary), at: JSONPath(parsing: "summary"), in: url, metadata: metadata(formatVersion))
                 })
             let after = try #require(
@@ -120,10 +120,10 @@ import Testing
         let url = try newBundle(in: directory)
         let file = directory.url.appendingPathComponent("big.bin")
         try Fixtures.noise(Self.blobSize).write(to: file)
-        _ = try BundleEditor.attach(
+        _ = try BundleEdits.attach(
             file, at: JSONPath(parsing: "thumbnail"), mediaType: "application/octet-stream", in: url, metadata: metadata
         )
-        _ = try BundleEditor.set(.string("Renamed"), at: JSONPath(parsing: "name"), in: url, metadata: metadata)
+        _ = try BundleEdits.set(.string("Renamed"), at: JSONPath(parsing: "name"), in: url, metadata: metadata)
 
         let archive = directory.url.appendingPathComponent("p.tar.gz")
         let export = try phases(

@@ -128,7 +128,7 @@ import Testing
         let metadata = SaveMetadata(
             author: "Test", message: "Edit", created: Date(timeIntervalSince1970: 1_767_312_000), compression: .zstd)
         do {
-            let outcome = try BundleEditor.apply(at: url, metadata: metadata, splicing: splicing) { _ in edit }
+            let outcome = try BundleEdits.apply(at: url, metadata: metadata, splicing: splicing) { _ in edit }
             return "saved \(outcome.version?.id ?? "nothing"), \(ObjectDigest.of(try Data(contentsOf: url)).hex)"
         } catch {
             // The two copies have different names; the rest of the message must agree.

@@ -38,7 +38,7 @@ import Testing
         let before = try OCFLArchiveTests().hashes(objectFolder).filter { $0.key.hasPrefix("v") }
         let behind = directory.url.appendingPathComponent("behind.dkproj")
         try FileManager.default.copyItem(at: clone, to: behind)
-        _ = try BundleEditor.set(
+        _ = try BundleEdits.set(
             .string("Planted"), at: try JSONPath(parsing: "summary"), in: clone, metadata: FormatThreeFixtures.metadata)
         let pushed = try RemotePusher.push(clone, to: FolderRemoteStore(root: remote))
         #expect(

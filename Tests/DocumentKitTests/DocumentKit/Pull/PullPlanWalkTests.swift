@@ -49,7 +49,7 @@ import Testing
             switch Int.random(in: 0..<10, using: &random) {
             case 0..<5:
                 let path = try JSONPath(parsing: "tasks[\(Int.random(in: 0..<8, using: &random))].title")
-                _ = try BundleEditor.set(
+                _ = try BundleEdits.set(
                     .string("Step \(step)"), at: path, in: copies[one], metadata: FormatThreeFixtures.metadata)
             case 5..<9 where one != other:
                 do {

@@ -28,7 +28,7 @@ import Testing
             """
 
         let edit = #expect(throws: DocumentKitError.self) {
-            try BundleEditor.apply(at: url, expectedHead: first.id, metadata: SaveMetadata(author: "test")) { _ in
+            try BundleEdits.apply(at: url, expectedHead: first.id, metadata: SaveMetadata(author: "test")) { _ in
                 .set(try JSONPath(parsing: "name"), .string("Orchard"))
             }
         }

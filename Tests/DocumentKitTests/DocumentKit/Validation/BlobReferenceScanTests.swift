@@ -31,12 +31,12 @@ import Testing
         let directory = try TemporaryDirectory()
         // Format 2, whose manifest the damage below edits.
         let url = directory.url.appendingPathComponent("p.dkproj")
-        _ = try BundleEditor.create(
+        _ = try BundleEdits.create(
             at: url, type: Project.self, json: JSONValue.parse(Data(#"{"name": "Garden"}"#.utf8)),
             metadata: .formatTwo())
         let png = try Fixtures.write(Fixtures.png, to: "t.png", in: directory.url)
-        _ = try BundleEditor.attach(png, at: nil, in: url, metadata: .formatTwo())
-        _ = try BundleEditor.remove(at: JSONPath(parsing: "thumbnail"), in: url, metadata: .formatTwo())
+        _ = try BundleEdits.attach(png, at: nil, in: url, metadata: .formatTwo())
+        _ = try BundleEdits.remove(at: JSONPath(parsing: "thumbnail"), in: url, metadata: .formatTwo())
         // Version 2's tree loses its blobs folder: its document's reference dangles.
         let bundle = try DocumentBundle(contentsOf: url)
         let second = try bundle.manifest.versions[1]

@@ -30,7 +30,7 @@ import Testing
         async let one: Void = early.apply {
             for save in 0..<6 {
                 _ = try await BlockingWork.run {
-                    try BundleEditor.set(
+                    try BundleEdits.set(
                         .string("Alpha \(save)"), at: JSONPath(parsing: "name"), in: first,
                         metadata: SaveMetadata(author: "a"))
                 }
@@ -39,7 +39,7 @@ import Testing
         async let two: Void = late.apply {
             for save in 0..<2 {
                 _ = try await BlockingWork.run {
-                    try BundleEditor.set(
+                    try BundleEdits.set(
                         .string("Omega \(save)"), at: JSONPath(parsing: "name"), in: second,
                         metadata: SaveMetadata(author: "b"))
                 }
@@ -70,7 +70,7 @@ import Testing
         let impatient = Self.configuration(now: "2026-01-01T00:00:00Z", timeout: 0.2)
         let refused = #expect(throws: DocumentKitError.self) {
             try impatient.apply {
-                try BundleEditor.set(
+                try BundleEdits.set(
                     .string("x"), at: JSONPath(parsing: "name"), in: url, metadata: SaveMetadata(author: "a"))
             }
         }
@@ -81,7 +81,7 @@ import Testing
         let saved = DispatchSemaphore(value: 0)
         WorkContext.current.detachThread {
             try? patient.apply {
-                _ = try BundleEditor.set(
+                _ = try BundleEdits.set(
                     .string("Waited"), at: JSONPath(parsing: "name"), in: url, metadata: SaveMetadata(author: "a"))
             }
             saved.signal()

@@ -40,7 +40,7 @@ import Testing
         author: "Test", message: "Edit", created: Date(timeIntervalSince1970: 1_767_312_000), compression: .zstd)
 
     private func edit(_ url: URL, _ edit: DocumentEdit) throws {
-        _ = try BundleEditor.apply(at: url, metadata: metadata) { _ in edit }
+        _ = try BundleEdits.apply(at: url, metadata: metadata) { _ in edit }
     }
 
     private func refusal(_ url: URL, _ edit: DocumentEdit) -> String? {

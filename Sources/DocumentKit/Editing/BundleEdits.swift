@@ -15,7 +15,7 @@ import Foundation
 /// edited as schema-less JSON, checked by the format's rules alone: the document stays a
 /// JSON object, every blob it refers to must be in the bundle (or attached by the edit),
 /// and the version keeps the head's content type and schema.
-public enum BundleEditor {
+public enum BundleEdits {
     /// What an edit did.
     public struct Outcome: Sendable {
         /// The version the edit saved, or `nil` when it changed nothing.
