@@ -26,6 +26,9 @@ final class OCFLHistoryReader {
     private let fetched = Protected<[String: URL]>([:])
     /// Root trees stored by place, which no index finds, by digest.
     private var placedTrees: [ObjectDigest: Data] = [:]
+    /// How many segments, newest first, ``data(_:)`` has walked for trees stored by place:
+    /// each is walked once, however many such trees are asked for.
+    private var segmentsWalkedForTrees = 0
 
     /// Reads the head version's `manifest.json` and `mimetype` of `object`, checked.
     init(_ object: OCFLObject, scratch: URL?, local: DocumentBundle? = nil) throws {
@@ -161,8 +164,9 @@ final class OCFLHistoryReader {
         // A root tree stored by place in an earlier version's segment, which a later version
         // names again (a restore: FORMAT.md §12.3 stores a tree the history holds once).
         // No index finds it: only walking the segments' versions does, as a bundle does.
-        for index in segments.indices {
-            _ = try versions(inSegment: index)
+        while segmentsWalkedForTrees < segments.count {
+            _ = try versions(inSegment: segmentsWalkedForTrees)
+            segmentsWalkedForTrees += 1
             if let tree = placedTrees[digest] { return try checked(tree, digest) }
         }
         throw DocumentKitError(

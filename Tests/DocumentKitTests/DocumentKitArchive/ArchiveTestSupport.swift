@@ -28,16 +28,7 @@ func writeBytes(_ data: Data, to path: String) throws {
 func expectArchiveError(
     _ kind: ArchiveError.Kind, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void
 ) -> ArchiveError? {
-    do {
-        try body()
-        Issue.record("expected an ArchiveError of kind \(kind), but nothing was thrown", sourceLocation: sourceLocation)
-    } catch let error as ArchiveError {
-        #expect(error.kind == kind, "\(error)", sourceLocation: sourceLocation)
-        return error
-    } catch {
-        Issue.record("expected an ArchiveError of kind \(kind), got \(error)", sourceLocation: sourceLocation)
-    }
-    return nil
+    expectError(ArchiveError.self, "of kind \(kind)", sourceLocation: sourceLocation, body) { $0.kind == kind }
 }
 
 /// Expects `body` to throw a ``SystemError`` with errno `number`; returns it for further checks.
@@ -45,14 +36,22 @@ func expectArchiveError(
 func expectSystemError(
     _ number: Int32, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void
 ) -> SystemError? {
+    expectError(SystemError.self, "(errno \(number))", sourceLocation: sourceLocation, body) { $0.number == number }
+}
+
+/// Expects `body` to throw an error of `type` that `matches`; returns it.
+private func expectError<Expected: Error>(
+    _ type: Expected.Type, _ wanted: String, sourceLocation: SourceLocation, _ body: () throws -> Void,
+    matches: (Expected) -> Bool
+) -> Expected? {
     do {
         try body()
-        Issue.record("expected a SystemError (errno \(number)), but nothing was thrown", sourceLocation: sourceLocation)
-    } catch let error as SystemError {
-        #expect(error.number == number, "\(error)", sourceLocation: sourceLocation)
+        Issue.record("expected \(type) \(wanted), but nothing was thrown", sourceLocation: sourceLocation)
+    } catch let error as Expected {
+        #expect(matches(error), "expected \(type) \(wanted): \(error)", sourceLocation: sourceLocation)
         return error
     } catch {
-        Issue.record("expected a SystemError (errno \(number)), got \(error)", sourceLocation: sourceLocation)
+        Issue.record("expected \(type) \(wanted), got \(error)", sourceLocation: sourceLocation)
     }
     return nil
 }
