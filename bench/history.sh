@@ -22,14 +22,14 @@ long="$dir/long-$versions$suffix.dkproj"
 one="$dir/one$suffix.dkproj"
 
 if [[ ! -f "$long" ]]; then
-    rm -rf "$dir/source" "$dir/saves$suffix.tsv" "$long.partial"
+    rm -rf "$dir/source" "$dir/saves-$versions$suffix.tsv" "$long.partial"
     python3 bench/make_corpus.py "$dir/source" --big-mib 0 --blobs 0 --tasks 25000
     "$docctl" import "$dir/source" -o "$long.partial" --author bench --format-version "$format" >/dev/null
     echo "making $versions versions (one-title saves, in one dkbench process)..." >&2
     swift build -c release --static-swift-stdlib --product dkbench 2>&1 | tail -1 >&2
     # Each save renames one task, spread over the whole document; the saves are those a
     # docctl set makes, without a process each.
-    "$(swift build -c release --static-swift-stdlib --show-bin-path)/dkbench" history "$long.partial" "$versions" "$dir/saves$suffix.tsv"
+    "$(swift build -c release --static-swift-stdlib --show-bin-path)/dkbench" history "$long.partial" "$versions" "$dir/saves-$versions$suffix.tsv"
     mv "$long.partial" "$long"
 fi
 # The same head content as a single version: export the head, import it.
@@ -39,9 +39,14 @@ rm -rf "$dir/head" "$one"
 cmp <("$docctl" cat "$long") <("$docctl" cat "$one")
 # Copies one version ahead of each bundle, for a pull of one new version (a fast-forward).
 task='tasks[id=00000007-0000-4000-8000-000000000007].title'
+# The first lands where 16 divides the place (at 10,000 and 100,000 versions), whose
+# document is a delta against the one 16 places back (FORMAT.md §12.3); the second, a
+# copy one more version ahead, one of the 15 in 16 against the head's document.
 for name in one long; do
     cp "${!name}" "$dir/ahead-$name$suffix.dkproj"
     "$docctl" set "$dir/ahead-$name$suffix.dkproj" "$task" "Pulled" >/dev/null
+    cp "$dir/ahead-$name$suffix.dkproj" "$dir/next-$name$suffix.dkproj"
+    "$docctl" set "$dir/next-$name$suffix.dkproj" "$task" "Pulled again" >/dev/null
 done
 # The quick check: --deep checks every version's document, minutes a thousand versions of
 # this 7.5 MB document (issue 25 owns making it linear in the bytes it reads).
@@ -69,8 +74,19 @@ commands = [
       before=f"cp {one} {d}/b1.dkproj && sync {d}/b1.dkproj"),
     c("pull one new version", f"pull {versions} versions", f"{docctl} pull {d}/bN.dkproj {d}/ahead-long{suffix}.dkproj",
       before=f"cp {long} {d}/bN.dkproj && sync {d}/bN.dkproj"),
+    c("read the history's head", "log -n 10 1 version", f"{docctl} log {one} -n 10"),
+    c("read the history's head", f"log -n 10 {versions} versions", f"{docctl} log {long} -n 10"),
+    c("read the history's head", "info 1 version", f"{docctl} info {one}"),
+    c("read the history's head", f"info {versions} versions", f"{docctl} info {long}"),
+    c("read the history's head", "show head 1 version", f"{docctl} show {one} head"),
+    c("read the history's head", f"show head {versions} versions", f"{docctl} show {long} head"),
+    c("check", "validate 1 version", f"{docctl} validate {one}"),
+    c("check", f"validate {versions} versions", f"{docctl} validate {long}"),
+    c("pull the next version", "pull next 1 version", f"{docctl} pull {d}/c1.dkproj {d}/next-one{suffix}.dkproj",
+      before=f"cp {d}/ahead-one{suffix}.dkproj {d}/c1.dkproj && sync {d}/c1.dkproj"),
+    c("pull the next version", f"pull next {versions} versions", f"{docctl} pull {d}/cN.dkproj {d}/next-long{suffix}.dkproj",
+      before=f"cp {d}/ahead-long{suffix}.dkproj {d}/cN.dkproj && sync {d}/cN.dkproj"),
     c("history commands", "log", f"{docctl} log {long}"),
-    c("history commands", "log -n 10", f"{docctl} log {long} -n 10"),
     c("history commands", "diff head~1 head", f"{docctl} diff {long} head~1 head || test $? = 1"),
     c("history commands", "diff 1 head", f"{docctl} diff {long} 1 head || test $? = 1"),
     c("history commands", "cat --version 1", f"{docctl} cat {long} --version 1"),
@@ -82,6 +98,10 @@ ratios = [
     {"of": f"cat {versions} versions", "to": "cat 1 version", "target": "within 1.2x", "max": 1.2},
     {"of": f"get {versions} versions", "to": "get 1 version", "target": "within 1.2x", "max": 1.2},
     {"of": f"pull {versions} versions", "to": "pull 1 version", "target": "within 1.2x", "max": 1.2},
+    {"of": f"pull next {versions} versions", "to": "pull next 1 version", "target": "within 1.2x", "max": 1.2},
+    {"of": f"log -n 10 {versions} versions", "to": "log -n 10 1 version", "target": "within 1.1x", "max": 1.1},
+    {"of": f"info {versions} versions", "to": "info 1 version", "target": "within 1.1x", "max": 1.1},
+    {"of": f"show head {versions} versions", "to": "show head 1 version", "target": "within 1.1x", "max": 1.1},
 ]
 json.dump({"commands": commands, "ratios": ratios}, open(out, "w"), indent=1)
 PY
@@ -90,7 +110,7 @@ echo "measuring ($runs runs each)..." >&2
     echo "Run: \`FORMAT=$format bench/history.sh $runs $versions\` on $(nproc) cores, $(date -u +%Y-%m-%d), $(uname -r); warm cache; medians of $runs runs."
     echo
     python3 bench/measure.py "$out/history-spec$suffix.json" "$runs"
-    python3 - "$dir" "$long" "$versions" "$one" "$dir/saves$suffix.tsv" <<'PY'
+    python3 - "$dir" "$long" "$versions" "$one" "$dir/saves-$versions$suffix.tsv" "$docctl" <<'PY'
 import os, statistics, subprocess, sys
 d, long, versions = sys.argv[1], sys.argv[2], int(sys.argv[3])
 one = os.path.getsize(sys.argv[4])
@@ -104,6 +124,17 @@ print(f"| one version | {one:,} |\n| {versions} versions | {size:,} |\n| changed
 print(f"| limit: 3 x one version + changed | {limit:,} |")
 print()
 print(f"{versions} versions / one version: {size / one:.2f}x; against the limit: {size / limit:.2f} ({'met' if size < limit else '**missed**'}).")
+# A full log streams: the time to its first line, medians of 7.
+import time
+firsts = []
+for _ in range(7):
+    start = time.perf_counter()
+    log = subprocess.Popen([sys.argv[6], "log", long], stdout=subprocess.PIPE)
+    log.stdout.readline()
+    firsts.append(time.perf_counter() - start)
+    log.kill(); log.wait()
+print(f"A full `log` printed its first line after {statistics.median(firsts) * 1000:.1f} ms (target 50 ms).")
+print()
 saves = [float(line.split()[1]) for line in open(sys.argv[5])]
 if len(saves) >= 40:
     first, last = statistics.median(saves[:20]), statistics.median(saves[-20:])

@@ -111,7 +111,7 @@ public enum BundlePuller {
                 let objects = try DocumentKitError.located(at: other.relativePath) {
                     try plan.objectsToCopy(from: theirs, into: ours)
                 }
-                try PullIncomingCheck.check(plan.missing, objects: objects, of: theirs)
+                try PullIncomingCheck.check(plan.missing, objects: objects, of: theirs, into: ours)
                 let incoming = BundleWriter.Incoming(
                     source: theirs, versions: plan.missing, objects: objects, pruned: plan.prunedParents)
                 outcome.added = plan.missing

@@ -8,7 +8,13 @@ import Foundation
 enum PullIncomingCheck {
     /// Refuses (`malformedInput`, naming the other copy) the first version or object of
     /// `versions` and `objects` that does not check.
-    static func check(_ versions: [BundleVersion], objects: [ObjectDigest], of theirs: DocumentBundle) throws {
+    ///
+    /// A delta brought in whose base is the document of this copy's head (the new
+    /// document of a pull that fast-forwards, 15 times in 16: FORMAT.md §12.3) is decoded
+    /// from `ours`' `document.json`, not from its chain in the other copy.
+    static func check(
+        _ versions: [BundleVersion], objects: [ObjectDigest], of theirs: DocumentBundle, into ours: DocumentBundle
+    ) throws {
         for version in versions {
             guard version.computeID() == version.id else {
                 throw refusal(
@@ -23,14 +29,22 @@ enum PullIncomingCheck {
                 )
             }
         }
+        let ourDocument = try ours.documentDigest(of: ours.headVersion)
+        var held: HeldObject?
         for digest in objects {
             guard let record = try theirs.objectRecord(digest) else {
                 throw refusal(of: theirs, "a version it brings names object \(digest.short), which neither copy holds")
             }
+            // Read outside the refusal below: damage here is this copy's, not the other's.
+            if record.codec == .delta, record.base == ourDocument, held == nil { held = try ours.heldHeadDocument() }
             var size: UInt64 = 0
             do {
-                // Throws at the end when the bytes are not the digest's.
-                try theirs.streamObject(digest) { size += UInt64($0.count) }
+                if record.codec == .delta, let held, record.base == held.digest {
+                    size = UInt64(try theirs.objectData(digest, reaching: held).count)
+                } else {
+                    // Throws at the end when the bytes are not the digest's.
+                    try theirs.streamObject(digest) { size += UInt64($0.count) }
+                }
             } catch let error as DocumentKitError {
                 throw refusal(of: theirs, "object \(digest.short): \(error.message)")
             } catch let error as ArchiveError {

@@ -41,20 +41,30 @@ package struct DeltaInstructions {
     }
 
     /// One program doing what `chain` does in turn: each program's base is what the one
-    /// before it builds, the first one's is the base of the result. Folded pairwise, so
-    /// that a chain of k one-change programs folds in k log k steps, not k².
+    /// before it builds, the first one's is the base of the result.
+    ///
+    /// A fold costs what the two programs hold, and its result holds about as much as both,
+    /// so the order matters: the neighbours holding the fewest pieces together are folded
+    /// first, as an optimal merge would. A chain of k one-change programs folds in
+    /// k log k steps, not k²; a format-3 chain (FORMAT.md §12.3), whose first links span
+    /// thousands of saves and whose last span one, folds its small links together before
+    /// copying the large ones, instead of copying them once per level of a pairwise fold.
     package static func folded(_ chain: [DeltaInstructions]) -> DeltaInstructions {
         precondition(!chain.isEmpty, "a chain has a program")
-        var level = chain
-        while level.count > 1 {
-            var next: [DeltaInstructions] = []
-            next.reserveCapacity((level.count + 1) / 2)
-            for index in stride(from: 0, to: level.count, by: 2) {
-                next.append(index + 1 < level.count ? level[index + 1].applied(after: level[index]) : level[index])
+        var programs = chain
+        while programs.count > 1 {
+            var cheapest = 0
+            for index in 1..<(programs.count - 1)
+            where
+                programs[index].pieces.count + programs[index + 1].pieces.count
+                < programs[cheapest].pieces.count + programs[cheapest + 1].pieces.count
+            {
+                cheapest = index
             }
-            level = next
+            programs[cheapest] = programs[cheapest + 1].applied(after: programs[cheapest])
+            programs.remove(at: cheapest + 1)
         }
-        return level[0]
+        return programs[0]
     }
 
     /// The program that builds this program's target from `earlier`'s base: this one run
@@ -64,7 +74,8 @@ package struct DeltaInstructions {
         var folded = DeltaInstructions(baseSize: earlier.baseSize, targetSize: targetSize)
         folded.literals = earlier.literals + literals
         let shift = earlier.literals.count
-        folded.pieces.reserveCapacity(pieces.count)
+        // Each piece of either program ends at most one piece of the result.
+        folded.pieces.reserveCapacity(pieces.count + earlier.pieces.count)
         for piece in pieces {
             guard piece.fromBase else {
                 folded.append(

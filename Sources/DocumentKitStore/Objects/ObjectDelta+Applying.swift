@@ -73,7 +73,7 @@ extension DeltaInstructions {
             case .add:
                 let length = try reader.varint(naming: "an ADD length")
                 try Self.checkLength(length, of: "ADD", at: start, filled: filled, targetSize: targetSize)
-                let literal = try reader.readRange(length, for: "the ADD at byte \(start)")
+                let literal = try reader.readRange(length, forTheADDAt: start)
                 append(Piece(start: filled, length: length, offset: literals.count, fromBase: false))
                 literals.append(contentsOf: UnsafeRawBufferPointer(rebasing: reader.bytes[literal]))
                 filled += length
@@ -129,10 +129,13 @@ private struct DeltaProgramReader {
         return bytes[position]
     }
 
-    /// Where the next `count` bytes are in the program; skips them.
-    mutating func readRange(_ count: Int, for instruction: String) throws -> Range<Int> {
+    /// Where the next `count` bytes, the literal of the ADD at byte `start`, are in the
+    /// program; skips them. (The message is made only on failure: a program holds tens of
+    /// thousands of ADDs.)
+    mutating func readRange(_ count: Int, forTheADDAt start: Int) throws -> Range<Int> {
         guard count <= remaining else {
-            throw Self.failure("\(instruction) needs \(count) literal bytes; the program has \(remaining) left")
+            throw Self.failure(
+                "the ADD at byte \(start) needs \(count) literal bytes; the program has \(remaining) left")
         }
         defer { position += count }
         return position..<position + count

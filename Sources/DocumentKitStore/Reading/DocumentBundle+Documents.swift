@@ -140,6 +140,12 @@ extension DocumentBundle {
         version.id == headVersion.id ? "entry '\(BundleEntry.document)'" : "document.json of version \(version.number)"
     }
 
+    /// The head's document, read from `document.json` and checked against its digest.
+    package func heldHeadDocument() throws -> HeldObject {
+        let version = headVersion
+        return HeldObject(digest: try documentDigest(of: version), data: try documentData(of: version))
+    }
+
     /// The digest of `version`'s `document.json`, from its root tree object.
     package func documentDigest(of version: BundleVersion) throws -> ObjectDigest {
         try documentEntry(of: version).digest

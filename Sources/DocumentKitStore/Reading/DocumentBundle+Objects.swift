@@ -88,10 +88,24 @@ extension DocumentBundle {
     /// is run on the whole object, so the bytes are copied once however long the chain.
     /// Only the result is hashed; `validateObject(_:base:)` checks each link.
     public func objectData(_ digest: ObjectDigest) throws -> Data {
+        try objectData(digest, reaching: nil)
+    }
+
+    /// An object's bytes, as ``objectData(_:)`` gives them, from a chain that stops at
+    /// `held` when it reaches it: an object whose bytes the caller holds, checked against
+    /// its digest. A pull checks the other copy's new document, a delta against the
+    /// document this copy's head holds whole, from those bytes, not from the 25 links or so
+    /// that lead there from the object stored whole (FORMAT.md §12.3).
+    package func objectData(_ digest: ObjectDigest, reaching held: HeldObject?) throws -> Data {
         var chain = [digest]
         var seen: Set<ObjectDigest> = [digest]
         var record = try storedObject(digest).record
+        var root: Data?
         while record.codec == .delta {
+            if let held, record.base == held.digest {
+                root = held.data
+                break
+            }
             guard let base = record.base else {
                 throw DocumentKitError(
                     .malformedInput, "object \(chain.last!.short) is a delta without a base", path: url.relativePath)
@@ -104,7 +118,7 @@ extension DocumentBundle {
             chain.append(base)
             record = try storedObject(base).record
         }
-        let whole = try decodeObject(chain.removeLast(), base: nil)
+        let whole = try root ?? decodeObject(chain.removeLast(), base: nil)
         var data = whole
         if !chain.isEmpty {
             let program = DeltaInstructions.folded(try chain.reversed().map(deltaInstructions))

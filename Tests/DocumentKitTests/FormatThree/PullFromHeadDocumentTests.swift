@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+@testable import DocumentKit
+
+/// Issue 25: a fast-forward pull checks the other copy's new document, a delta against the
+/// document this copy's head holds whole (15 places in 16: FORMAT.md §12.3), from this
+/// copy's `document.json`, not from the chain of deltas that leads there in the other
+/// copy, so that the pull of one version costs the same at 100,000 versions as at ten.
+@Suite struct PullFromHeadDocumentTests {
+    @Test func theNewDocumentIsCheckedFromThisCopysHeadNotFromItsChain() throws {
+        let directory = try TemporaryDirectory()
+        // 2,000 tasks: the first document is an object of its own (64 KiB or more), which
+        // can be damaged alone. Places 1 to 3 here, and 4 in theirs, a delta against 3.
+        let (ours, theirs) = try FormatThreeFixtures.twoCopies(
+            in: directory, taskCount: 2_000, saves: 2, ahead: 1, from: 7)
+        let theirBundle = try DocumentBundle(contentsOf: theirs)
+        let first = try theirBundle.documentDigest(of: theirBundle.manifest.versions[0])
+        let new = try theirBundle.documentDigest(of: theirBundle.headVersion)
+        let record = try #require(try theirBundle.objectRecord(new))
+        let ourHead = try DocumentBundle(contentsOf: ours).heldHeadDocument()
+        #expect(record.codec == .delta && record.base == ourHead.digest, "theirs' new document is a delta on ours")
+
+        // The root of the chain, damaged in theirs: reading through it fails.
+        let entry = try #require(theirBundle.zip.entry(named: first.entryName), "the first document is an entry")
+        var bytes = try Data(contentsOf: theirs)
+        bytes[Int(entry.dataOffset + entry.size / 2)] ^= 0x5A
+        try bytes.write(to: theirs)
+        let damaged = try DocumentBundle(contentsOf: theirs)
+        #expect(throws: (any Error).self) { try damaged.objectData(new) }
+        let expected = try damaged.documentData(of: damaged.headVersion)
+        #expect(try damaged.objectData(new, reaching: ourHead) == expected)
+
+        // The pull never reads the chain: damage in an object both copies hold is not its
+        // to find (validate --deep finds it).
+        let outcome = try BundlePuller.pull(into: ours, from: theirs, metadata: FormatThreeFixtures.metadata)
+        #expect(outcome.kind == .fastForward)
+        let pulled = try DocumentBundle(contentsOf: ours)
+        #expect(pulled.headVersion.id == damaged.headVersion.id)
+        #expect(try pulled.documentData(of: pulled.headVersion) == expected)
+    }
+
+    /// A delta whose base is this copy's head document is still checked: damage in the new
+    /// object itself is refused, and nothing is written.
+    @Test func aDamagedNewDeltaIsStillRefused() throws {
+        let directory = try TemporaryDirectory()
+        let (ours, theirs) = try FormatThreeFixtures.twoCopies(
+            in: directory, taskCount: 2_000, saves: 2, ahead: 1, from: 7)
+        let before = try Data(contentsOf: ours)
+        try FormatThreeFixtures.rewriteNewestSegment(of: theirs) { items in
+            items.map { item in
+                guard case .object(var object) = item, case .delta(let base, let program) = object.storage else {
+                    return item
+                }
+                // The last ADD's last byte: the program still runs, to other bytes.
+                var damaged = program
+                damaged[damaged.count - 1] ^= 0x01
+                object.storage = .delta(base: base, program: damaged)
+                return .object(object)
+            }
+        }
+        #expect(throws: DocumentKitError.self) {
+            try BundlePuller.pull(into: ours, from: theirs, metadata: FormatThreeFixtures.metadata)
+        }
+        #expect(try Data(contentsOf: ours) == before)
+    }
+}
