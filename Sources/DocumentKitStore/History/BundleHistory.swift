@@ -86,7 +86,9 @@ package struct BundleHistory: Sendable {
         guard wanted > 0 else { return ids }
         for segment in segments {
             for block in 0..<segment.reader.blockCount {
-                for item in try Self.inSegment(segment.name, { try segment.reader.items(inBlock: block) }) {
+                for item in try Self.inSegment(
+                    segment.name, { try segment.reader.items(inBlock: block, keepingTheBlock: false) })
+                {
                     guard case .pruned(let id) = item else { continue }
                     ids.append(id)
                     if ids.count == wanted { return ids }

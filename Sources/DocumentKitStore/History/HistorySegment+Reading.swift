@@ -181,9 +181,13 @@ extension HistorySegment {
             return versions
         }
 
-        /// The items block `number` holds, in order.
-        package func items(inBlock number: Int, identified: Bool = true) throws -> [Item] {
-            try items(in: try decodedBlock(number), identified: identified)
+        /// The items block `number` holds, in order. A walk that reads every block once
+        /// passes `keepingTheBlock: false`: kept, each segment's last eight blocks stayed
+        /// in memory after the walk had moved on (13 MB at 100,000 versions).
+        package func items(inBlock number: Int, identified: Bool = true, keepingTheBlock: Bool = true) throws
+            -> [Item]
+        {
+            try items(in: try decodedBlock(number, keeping: keepingTheBlock), identified: identified)
         }
 
         /// Every item, in order: what listing and merging read. Records are identified
@@ -234,11 +238,12 @@ extension HistorySegment {
             return (item, before)
         }
 
-        private func decodedBlock(_ number: Int) throws -> Data {
+        private func decodedBlock(_ number: Int, keeping: Bool = true) throws -> Data {
             if let recent = recentBlocks.value.last(where: { $0.number == number }) { return recent.data }
             let block = try self.block(number)
             do {
                 let data = try ZstdCodec.decompress(try read(block.offset, block.stored), expectedSize: block.size)
+                guard keeping else { return data }
                 recentBlocks.mutate { blocks in
                     blocks.removeAll { $0.number == number }
                     blocks.append((number, data))

@@ -38,7 +38,9 @@ extension BundleWriter {
         var place = history.manifest.pruned
         for segment in history.segments {
             for block in 0..<segment.reader.blockCount {
-                for item in try BundleHistory.inSegment(segment.name, { try segment.reader.items(inBlock: block) }) {
+                for item in try BundleHistory.inSegment(
+                    segment.name, { try segment.reader.items(inBlock: block, keepingTheBlock: false) })
+                {
                     switch item {
                     case .pruned:
                         try kept.builder?.append(item)
@@ -129,6 +131,14 @@ extension BundleWriter {
             var object = object
             // Its version's record is gone: it is found by its digest now.
             object.foundByPlace = false
+            // Its bytes are a slice of the decoded block they came in: copied, so that the
+            // block goes (carrying a document's chain of 60 deltas held 60 blocks, 13 MB).
+            switch object.storage {
+            case .identity(let data): object.storage = .identity(data.withUnsafeBytes { Data($0) })
+            case .delta(let base, let program):
+                object.storage = .delta(base: base, program: program.withUnsafeBytes { Data($0) })
+            case .entry: break
+            }
             carried.append(object)
         }
 
