@@ -5,7 +5,7 @@ import PackageDescription
 //   DocumentKitCore     errors, digests, the clock, every system call
 //   DocumentKitArchive  zip records and libarchive (the only importer of CArchive)
 //   DocumentKitJSON     the JSON grammar, canonical text, paths and diffs
-//   DocumentKitStore    the bundle store: container, journal, manifest, objects, trees, deltas
+//   DocumentKitBundle   the bundle format: container, manifest, history segments, objects, trees, deltas
 //   DocumentKit         documents, schemas, relationships, transactions, storage; re-exports the above
 //   DocumentKitS3       an S3 client (SigV4 over async-http-client) for remotes on object storage
 //   SampleProject       the sample document type, a Project with tasks and a thumbnail
@@ -46,11 +46,11 @@ let package = Package(
         ),
         .target(name: "DocumentKitArchive", dependencies: ["DocumentKitCore", "CArchive"]),
         .target(name: "DocumentKitJSON", dependencies: ["DocumentKitCore"]),
-        .target(name: "DocumentKitStore", dependencies: ["DocumentKitCore", "DocumentKitArchive", "DocumentKitJSON"]),
+        .target(name: "DocumentKitBundle", dependencies: ["DocumentKitCore", "DocumentKitArchive", "DocumentKitJSON"]),
         .target(
             name: "DocumentKit",
             dependencies: [
-                "DocumentKitCore", "DocumentKitArchive", "DocumentKitJSON", "DocumentKitStore",
+                "DocumentKitCore", "DocumentKitArchive", "DocumentKitJSON", "DocumentKitBundle",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

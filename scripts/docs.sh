@@ -29,7 +29,7 @@ graphs=.build/documentation/symbol-graphs
 rm -rf "$graphs" && mkdir -p "$graphs"
 swift-symbolgraph-extract -module-name DocumentKit -target "$triple" -minimum-access-level public \
     -I "$bin/Modules" -Xcc "-fmodule-map-file=Sources/CArchive/module.modulemap" \
-    -experimental-allowed-reexported-modules=DocumentKitCore,DocumentKitArchive,DocumentKitJSON,DocumentKitStore \
+    -experimental-allowed-reexported-modules=DocumentKitCore,DocumentKitArchive,DocumentKitJSON,DocumentKitBundle \
     -output-dir "$graphs"
 # The plugin makes the extensions of other modules' types (Swift's, Foundation's) itself.
 find "$graphs" -name 'DocumentKit@*.symbols.json' -delete

@@ -1,5 +1,5 @@
 import Crypto
-import DocumentKitStore
+import DocumentKitBundle
 import Foundation
 
 /// A bundle file read through a tap that takes its SHA-512 (OCFL's digest) as its bytes go

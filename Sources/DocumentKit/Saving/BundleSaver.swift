@@ -1,6 +1,6 @@
 import DocumentKitArchive
+import DocumentKitBundle
 import DocumentKitCore
-import DocumentKitStore
 import Foundation
 
 /// The one path every write of an existing bundle takes, and every new version: it takes

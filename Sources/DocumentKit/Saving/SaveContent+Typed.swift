@@ -1,6 +1,6 @@
+import DocumentKitBundle
 import DocumentKitCore
 import DocumentKitJSON
-import DocumentKitStore
 import Foundation
 
 extension SaveContent {

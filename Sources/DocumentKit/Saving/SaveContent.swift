@@ -1,5 +1,5 @@
+import DocumentKitBundle
 import DocumentKitJSON
-import DocumentKitStore
 import Foundation
 
 /// What a new version holds, ready for ``BundleSaver`` to write: its file tree, the

@@ -1,5 +1,5 @@
+import DocumentKitBundle
 import DocumentKitCore
-import DocumentKitStore
 
 /// The quick check of a format-3 history's delta objects, as its items are read: each
 /// names a base, and its chain of bases reaches an object stored whole, with no loop

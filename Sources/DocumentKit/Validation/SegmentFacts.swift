@@ -1,5 +1,5 @@
+import DocumentKitBundle
 import DocumentKitJSON
-import DocumentKitStore
 import Foundation
 
 /// What `validate` needs of one history segment, read and checked on its own, so that a

@@ -1,5 +1,5 @@
+import DocumentKitBundle
 import DocumentKitJSON
-import DocumentKitStore
 import Foundation
 
 extension ValidationPass {

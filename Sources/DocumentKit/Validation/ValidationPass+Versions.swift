@@ -1,4 +1,4 @@
-import DocumentKitStore
+import DocumentKitBundle
 import Foundation
 
 extension ValidationPass {

@@ -1,4 +1,4 @@
-import DocumentKitStore
+import DocumentKitBundle
 import Foundation
 
 /// The checks of a history's version graph (FORMAT.md §5), made one version at a time,

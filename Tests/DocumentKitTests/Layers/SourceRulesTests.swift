@@ -8,7 +8,7 @@ import Testing
     static let sources = Fixtures.repository.appendingPathComponent("Sources")
     /// The library's targets: what an app links.
     static let libraryTargets = [
-        "DocumentKitCore", "DocumentKitArchive", "DocumentKitJSON", "DocumentKitStore", "DocumentKit", "DocumentKitS3",
+        "DocumentKitCore", "DocumentKitArchive", "DocumentKitJSON", "DocumentKitBundle", "DocumentKit", "DocumentKitS3",
         "SampleProject"
     ]
 
@@ -39,10 +39,10 @@ import Testing
         let targets = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).sorted()
         #expect(
             targets == [
-                "CArchive", "DocumentKit", "DocumentKitArchive", "DocumentKitCLI", "DocumentKitCore", "DocumentKitJSON",
-                "DocumentKitS3", "DocumentKitStore", "SampleProject", "dkbench", "docctl", "docctl-s3", "notectl"
+                "CArchive", "DocumentKit", "DocumentKitArchive", "DocumentKitBundle", "DocumentKitCLI", "DocumentKitCore",
+                "DocumentKitJSON", "DocumentKitS3", "SampleProject", "dkbench", "docctl", "docctl-s3", "notectl"
             ])
-        #expect(try Self.files(of: "DocumentKitStore").count > 20, "the sources are where the tests look")
+        #expect(try Self.files(of: "DocumentKitBundle").count > 20, "the sources are where the tests look")
     }
 
     /// What each target may import (DESIGN.md, "Layers"), beside the system's modules. The
@@ -53,8 +53,8 @@ import Testing
         "DocumentKitCore": ["Crypto", "Synchronization"],
         "DocumentKitArchive": ["DocumentKitCore", "CArchive"],
         "DocumentKitJSON": ["DocumentKitCore"],
-        "DocumentKitStore": ["DocumentKitCore", "DocumentKitArchive", "DocumentKitJSON"],
-        "DocumentKit": ["DocumentKitCore", "DocumentKitArchive", "DocumentKitJSON", "DocumentKitStore", "Crypto"],
+        "DocumentKitBundle": ["DocumentKitCore", "DocumentKitArchive", "DocumentKitJSON"],
+        "DocumentKit": ["DocumentKitCore", "DocumentKitArchive", "DocumentKitJSON", "DocumentKitBundle", "Crypto"],
         "SampleProject": ["DocumentKit"],
         "DocumentKitS3": ["DocumentKit", "DocumentKitCore", "AsyncHTTPClient", "NIOCore", "NIOHTTP1", "Crypto"],
         "DocumentKitCLI": ["DocumentKit", "ArgumentParser"],
@@ -81,7 +81,7 @@ import Testing
             }
         }
         #expect(
-            seen.isSuperset(of: ["DocumentKitStore", "CArchive", "ArgumentParser"]),
+            seen.isSuperset(of: ["DocumentKitBundle", "CArchive", "ArgumentParser"]),
             "the pattern finds the imports: \(seen)")
         let targets = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter { $0 != "CArchive" }
         #expect(Set(targets) == Set(Self.allowedImports.keys), "every target has its row")
@@ -240,7 +240,7 @@ import Testing
         // writer's request is made in SaveContent and written in BundleSaver. New files
         // (import, pack, the format-3 copy a push of an older bundle is made from) are
         // written whole, with no lock and no head to check.
-        let targets = Self.libraryTargets.filter { $0 != "DocumentKitStore" }
+        let targets = Self.libraryTargets.filter { $0 != "DocumentKitBundle" }
         let requests = try Self.matches(#"BundleWriter\.Request\("#, in: targets)
         #expect(
             requests.map { $0.components(separatedBy: ":")[0] } == ["DocumentKit/Saving/SaveContent.swift"],
