@@ -343,8 +343,8 @@ import Testing
             try docctl(["export", "p.dkproj", "-o", "out"], in: directory), status: 64,
             containing:
                 """
-                error: no export format given: use --format, an output ending in .zip, .tar, .tar.gz or .tar.zst, \
-                or set one (docctl config set export.format FORMAT)\n
+                error: no export format given: use --format, an output ending in .zip, .tar, .tar.gz, .tar.zst or \
+                .html (a site), or set one (docctl config set export.format FORMAT)\n
                 """
         )
         try docctl(["config", "set", "export.format", "json"], in: directory)

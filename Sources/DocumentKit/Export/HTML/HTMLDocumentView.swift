@@ -99,9 +99,10 @@ struct HTMLDocumentView {
         html.element(.nav, .class("pager"), .attribute("aria-label", "Pages of \(heading)")) { html in
             html.element(
                 .span,
-                text:
-                    "Items \(range.lowerBound + 1)–\(range.upperBound) of \(list.itemIDs.count), page \(page + 1) of \(list.pageCount)"
-            )
+                text: """
+                    Items \(range.lowerBound + 1)–\(range.upperBound) of \(list.itemIDs.count), page \(page + 1) of \
+                    \(list.pageCount)
+                    """)
             if page > 0 {
                 html.link(
                     to: HTMLLink(path: list.path(ofPage: page - 1)), .attribute("rel", "prev"), text: "← Previous")

@@ -68,9 +68,10 @@ struct HTMLHistoryPages {
             if report.valid {
                 html.element(
                     .p,
-                    text:
-                        "Verified when exported: \(counts). Every object, id and signature was checked; nothing was altered."
-                )
+                    text: """
+                        Verified when exported: \(counts). Every object, id and signature was checked; nothing was \
+                        altered.
+                        """)
             } else {
                 html.element(.p) { html in
                     html.element(.strong, .class("altered"), text: "Altered.")

@@ -39,7 +39,9 @@ enum HTMLStyle {
           background: var(--surface);
         }
         header.site .home { font-weight: 700; color: var(--text); text-decoration: none; }
-        header.site nav ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: 0; padding: 0; list-style: none; }
+        header.site nav ul {
+          display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: 0; padding: 0; list-style: none;
+        }
         header.site nav a[aria-current] { color: var(--text); font-weight: 600; text-decoration: none; }
         main { max-width: 72rem; margin: 0 auto; padding: 1rem; }
         footer.site {
@@ -68,7 +70,9 @@ enum HTMLStyle {
         .column { background: var(--surface); border: 1px solid var(--line); border-radius: .5rem; padding: .5rem; }
         .column h3 { display: flex; justify-content: space-between; gap: .5rem; }
         .column ol { list-style: none; margin: 0; padding: 0; display: grid; gap: .4rem; }
-        .card { background: var(--background); border: 1px solid var(--line); border-radius: .375rem; padding: .35rem .5rem; }
+        .card {
+          background: var(--background); border: 1px solid var(--line); border-radius: .375rem; padding: .35rem .5rem;
+        }
         .card .badge { margin-top: .2rem; }
         ol.items { list-style: none; margin: 0; padding: 0; display: grid; gap: .6rem; }
         ol.items > li { border: 1px solid var(--line); border-radius: .5rem; padding: .6rem .75rem; }
@@ -88,7 +92,9 @@ enum HTMLStyle {
         .blob.file { display: inline-block; margin: .15rem 0; }
         .pager { display: flex; flex-wrap: wrap; gap: .25rem .75rem; align-items: baseline; margin: .75rem 0; }
         .pager ol { display: flex; flex-wrap: wrap; gap: .25rem; list-style: none; margin: 0; padding: 0; }
-        .pager a, .pager [aria-current] { display: inline-block; min-width: 2rem; padding: .1rem .4rem; text-align: center; }
+        .pager a, .pager [aria-current] {
+          display: inline-block; min-width: 2rem; padding: .1rem .4rem; text-align: center;
+        }
         .pager [aria-current] { font-weight: 700; border: 1px solid var(--line); border-radius: .25rem; }
         .filter { margin: .5rem 0; }
         .filter input { width: min(100%, 24rem); padding: .35rem .5rem; font: inherit; color: inherit;
@@ -103,7 +109,9 @@ enum HTMLStyle {
         ol.timeline .line { display: flex; gap: .75rem; height: 1.75rem; line-height: 1.75rem; overflow: hidden; }
         ol.timeline .badge { line-height: 1.25rem; }
         ol.timeline .message { margin: 0; white-space: nowrap; }
-        ol.timeline .line > :not(.graph) { min-width: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+        ol.timeline .line > :not(.graph) {
+          min-width: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis;
+        }
         .graph { flex: none; color: var(--lane); white-space: pre; font-size: 1.5rem; height: 1.75rem;
           line-height: 1.75rem; font-family: "DejaVu Sans Mono", ui-monospace, Menlo, monospace; }
         .graph strong { color: var(--accent); }
