@@ -39,8 +39,6 @@ struct HTMLDocumentView {
             } catch {
                 note = "This build cannot read the document as \(contentType) (\(error)); its data is shown."
             }
-        } else if json != nil {
-            note = nil
         }
         if page.parts.isEmpty, let json {
             HTMLJSONTree.render(json, into: page)

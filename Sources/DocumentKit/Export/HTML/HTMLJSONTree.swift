@@ -96,13 +96,17 @@ enum HTMLJSONTree {
     private static func container(
         _ key: String?, summary: String, depth: Int, into html: inout HTMLMarkup, content: (inout HTMLMarkup) -> Void
     ) {
-        let attributes: [HTMLAttribute] = depth < unfoldedDepth ? [.class("tree"), .open] : [.class("tree")]
-        html.element(.details, attributes[0], attributes.count > 1 ? attributes[1] : .class("tree")) { html in
+        func body(_ html: inout HTMLMarkup) {
             html.element(.summary) { html in
                 label(key, into: &html)
                 html.element(.small, text: summary)
             }
             html.element(.ul, .class("tree"), content: content)
+        }
+        if depth < unfoldedDepth {
+            html.element(.details, .class("tree"), .open, content: body)
+        } else {
+            html.element(.details, .class("tree"), content: body)
         }
     }
 

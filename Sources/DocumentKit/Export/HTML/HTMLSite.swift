@@ -94,8 +94,9 @@ package enum HTMLSite {
         let history = HTMLHistoryPages(
             pageSize: pageSize, versions: versions, report: try verification.result(), documentPages: documentPages)
         pages += history.timelinePages()
+        let byID = Dictionary(try bundle.manifest.versions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (index, summary) in versions.enumerated() {
-            let version = try bundle.version(named: summary.id)
+            guard let version = byID[summary.id] else { continue }
             pages.append(
                 history.versionPage(
                     try VersionDetail(version, in: bundle), newer: index > 0 ? versions[index - 1].number : nil,
