@@ -88,6 +88,28 @@ import Testing
         #expect(try SiteLinks.unresolved(in: site) == [])
     }
 
+    /// docctl edits a note as schema-less JSON, so a blob's recorded name can be anything:
+    /// the site names the file by the readable-name rule, and shows the name as text.
+    @Test func aNameFromTheBundleNeverLeavesTheSite() throws {
+        let directory = try TemporaryDirectory()
+        try Fixtures.png.write(to: directory.url.appendingPathComponent("p.png"))
+        for arguments in [["new", "n.note", "--name", "N"], ["attach", "n.note", "p.png"]] {
+            #expect(try Run.notectl(arguments, in: directory.url).status == 0)
+        }
+        try Run.succeeding(["set", "n.note", "picture.name", #""../../evil.png""#], in: directory.url)
+        let site = directory.url.appendingPathComponent("site/inner")
+        try FileManager.default.createDirectory(
+            at: site.deletingLastPathComponent(), withIntermediateDirectories: false)
+        try Run.succeeding(["export", "n.note", "--format", "html", "-o", site.path], in: directory.url)
+        let digest = ObjectDigest.of(Fixtures.png).hex
+        #expect(SiteLinks.files(in: site).filter { $0.hasPrefix("blobs/") } == ["blobs/\(digest)"])
+        #expect(Fixtures.listing(site.deletingLastPathComponent()) == ["inner"])
+        #expect(!FileManager.default.fileExists(atPath: directory.path("evil.png")))
+        let index = try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(index.contains(#"<img src="blobs/\#(digest)" alt="../../evil.png""#))
+        #expect(try SiteLinks.unresolved(in: site) == [])
+    }
+
     @Test func theEscapingFunctionLeavesNoMarkup() {
         #expect(
             HTMLText.escape(#"<a href="x">'&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
