@@ -70,7 +70,7 @@ public enum BundleExporter {
         ) {
             if format == .html {
                 (result.files, result.bytes) =
-                    output.lastPathComponent.lowercased().hasSuffix(".zip")
+                    entryPage(of: .html, at: output) == nil
                     ? try writeArchive(
                         site, format: .html, modificationTime: Int64(selected.created.timeIntervalSince1970),
                         to: output, replace: replace)
@@ -80,6 +80,14 @@ public enum BundleExporter {
             try write(files, of: selected, in: bundle, format: format, to: output, replace: replace, into: &result)
         }
         return result
+    }
+
+    /// Where a person opens what an export of `format` to `output` writes: the site's
+    /// `index.html` for an HTML export to a folder; `nil` for any other export, an HTML
+    /// export to a name ending in `.zip` (a zip of the site) among them.
+    public static func entryPage(of format: ExportFormat, at output: URL) -> URL? {
+        guard format == .html, !output.lastPathComponent.lowercased().hasSuffix(".zip") else { return nil }
+        return output.appendingPathComponent("index.html")
     }
 
     private static func write(

@@ -96,9 +96,10 @@ extension DocumentTool {
                 accessCopy: withHTML, trusted: try signers(for: format))
             if options.json { return try Console.printJSON(result) }
             let done = dryRun.dryRun ? "would export" : "exported"
-            let isFolderSite = format == .html && !output.lowercased().hasSuffix(".zip")
-            let nothing =
-                dryRun.dryRun ? "; nothing was written" : isFolderSite ? "; open \(output)/index.html" : ""
+            let open = BundleExporter.entryPage(of: format, at: URL(fileURLWithPath: output)).map {
+                "; open \($0.relativePath)"
+            }
+            let nothing = dryRun.dryRun ? "; nothing was written" : open ?? ""
             Console.print(
                 """
                 \(done) \(allVersions ? "every version" : "version \(result.version)") of \(target.bundle) to \

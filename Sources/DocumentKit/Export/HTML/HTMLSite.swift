@@ -18,7 +18,7 @@ import Foundation
 /// file names come from the export alone, blobs' from ``ExportedBlobNames``, so no name in
 /// a bundle reaches outside the site's folder.
 package enum HTMLSite {
-    /// Items of a list on a page: a page of tasks stays around 400 KB.
+    /// Items of a list on a page: a page of the bench project's tasks is about 200 KB.
     package static let pageSize = 500
 
     /// The site's files, folders before their contents, sorted by path: the document of
@@ -34,17 +34,15 @@ package enum HTMLSite {
         let shown: [BundleVersion] =
             allVersions
             ? [selected] + (try bundle.manifest.versions).reversed().filter { $0.id != selected.id } : [selected]
-        // Each version's document, read once; blobs named as the newest version shown names them.
-        var documents: [(version: BundleVersion, data: Data)] = []
+        // Blobs named as the newest version shown names them: a version's document is read
+        // here only when it holds a blob no newer one does, as a bag of every version does.
         var blobNodes: [String: FileWrapper] = [:]
         var recorded: [String: [String]] = [:]
         for version in shown {
-            let data = try bundle.documentData(of: version)
-            documents.append((version, data))
             let stored = ExportedFile.list(try bundle.tree(of: version))
             let digests = ExportedBlobNames.blobDigests(in: stored).filter { blobNodes[$0] == nil }
             guard !digests.isEmpty else { continue }
-            let names = ExportedBlobNames.recordedNames(in: data)
+            let names = ExportedBlobNames.recordedNames(in: try bundle.documentData(of: version))
             for digest in digests {
                 blobNodes[digest] = stored.first { $0.path == "\(VersionLayout.blobsFolder)/\(digest)" }?.node
                 recorded[digest] = names[digest] ?? []
@@ -57,13 +55,15 @@ package enum HTMLSite {
         let fallbackTitle = bundle.url.deletingPathExtension().lastPathComponent
         let headNumber = bundle.headVersion.number
         var documentPages: [Int: String] = [:]
-        for (version, _) in documents {
+        for version in shown {
             documentPages[version.number] =
                 version.id == selected.id ? "index.html" : "versions/\(version.number)/document.html"
         }
         var pages: [HTMLSitePage] = []
         var siteName = fallbackTitle
-        for (version, data) in documents {
+        // One version's document at a time: read, rendered, let go.
+        for version in shown {
+            let data = try bundle.documentData(of: version)
             let isSelected = version.id == selected.id
             let folder = isSelected ? "" : "versions/\(version.number)/"
             let view = HTMLDocumentView(
