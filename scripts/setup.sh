@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing DocumentKit needs on Debian or Ubuntu, only when it
 # is missing: libarchive's headers, the peer tools the interoperability tests run (Ceph's
-# radosgw among them), and the Python judges (ocfl-py, bagit, moto's S3 server, boto3) in
+# radosgw and headless Chromium among them), and the Python judges (ocfl-py, bagit, moto's S3 server, boto3) in
 # virtual environments under .tools/. With --demo, only what building docctl needs.
 # Usage: scripts/setup.sh [--demo]   (as root, or with sudo available)
 set -euo pipefail
@@ -30,6 +30,8 @@ if ! $demo; then
     command -v radosgw >/dev/null || missing+=(radosgw)
     command -v ceph >/dev/null || missing+=(ceph-common)
     command -v curl >/dev/null || missing+=(curl)
+    # The browser the HTML export is checked in (HTMLBrowserTests: --headless --dump-dom, --screenshot).
+    command -v chromium >/dev/null || missing+=(chromium)
 fi
 
 if ((${#missing[@]})); then

@@ -12,14 +12,16 @@ extension DocumentBundle {
 }
 
 extension BundleExporter {
-    /// Exports a version of the bundle at `url` (every version, in a bag, with
-    /// `allVersions`), as `export(_:version:format:to:replace:allVersions:)` does.
+    /// Exports a version of the bundle at `url` (every version, in a bag or a site, with
+    /// `allVersions`), as `export(_:version:format:to:replace:allVersions:dryRun:accessCopy:trusted:)` does.
     public static func export(
         _ url: URL, version: String? = nil, format: ExportFormat, to output: URL,
-        replace: Bool, allVersions: Bool = false
+        replace: Bool, allVersions: Bool = false, accessCopy: Bool = false, trusted: TrustedSigners? = nil
     ) async throws -> Result {
         try await BlockingWork.run {
-            try export(url, version: version, format: format, to: output, replace: replace, allVersions: allVersions)
+            try export(
+                url, version: version, format: format, to: output, replace: replace, allVersions: allVersions,
+                accessCopy: accessCopy, trusted: trusted)
         }
     }
 }

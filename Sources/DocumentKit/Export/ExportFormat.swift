@@ -16,4 +16,8 @@ public enum ExportFormat: String, CaseIterable, Codable, Sendable {
     case json
     /// A BagIt bag (RFC 8493), a folder: the files under `data/`, with checksum manifests.
     case bagit
+    /// An access copy: a static site showing the document, its files and its history,
+    /// which any browser opens from a folder (or from the zip it is written as when the
+    /// output's name ends in `.zip`) without the software, a server or a network.
+    case html
 }

@@ -18,7 +18,12 @@ public struct VersionDetail: Codable, Equatable, Sendable {
     /// The version named `name` (default: the head) of the bundle at `url`.
     public init(of url: URL, version name: String? = nil) throws {
         let bundle = try DocumentBundle(contentsOf: url)
-        let version = try name.map(bundle.version(named:)) ?? bundle.headVersion
+        try self.init(try name.map(bundle.version(named:)) ?? bundle.headVersion, in: bundle)
+    }
+
+    /// `version` of the open `bundle`: what an export showing every version's changes asks
+    /// for each, without opening the bundle again.
+    package init(_ version: BundleVersion, in bundle: DocumentBundle) throws {
         let parent = try bundle.firstParent(of: version)
         self.version = VersionSummary(version)
         self.parent = parent.map(VersionSummary.init)

@@ -122,20 +122,25 @@ extension Console {
     }
 
     /// The settings for a command's help: `  export.format  what exports write …`, one
-    /// a setting, with the choices on a line of their own; a summary too long for 80
-    /// columns goes on below its start, in its column (the help would wrap it at the margin).
+    /// a setting, with the choices on a line of their own; a summary or choices too long
+    /// for 80 columns go on below their start, in their column (the help would wrap them
+    /// at the margin).
     static func describe<Settings>(_ settings: [NamedSetting<Settings>]) -> String {
         let width = (settings.map(\.name.count).max() ?? 0) + 4
         let indent = String(repeating: " ", count: width)
         return settings.map { setting in
-            var lines = [""]
-            for word in setting.summary.split(separator: " ") {
-                if !lines[lines.count - 1].isEmpty, width + lines[lines.count - 1].count + 1 + word.count > 79 {
-                    lines.append("")
+            var lines: [String] = []
+            func wrap(_ text: String) {
+                lines.append("")
+                for word in text.split(separator: " ") {
+                    if !lines[lines.count - 1].isEmpty, width + lines[lines.count - 1].count + 1 + word.count > 79 {
+                        lines.append("")
+                    }
+                    lines[lines.count - 1] += (lines[lines.count - 1].isEmpty ? "" : " ") + word
                 }
-                lines[lines.count - 1] += (lines[lines.count - 1].isEmpty ? "" : " ") + word
             }
-            if let choices = setting.choices { lines.append("one of: " + choices.joined(separator: ", ")) }
+            wrap(setting.summary)
+            if let choices = setting.choices { wrap("one of: " + choices.joined(separator: ", ")) }
             let name = "  " + setting.name.padding(toLength: width - 2, withPad: " ", startingAt: 0)
             return name + lines.joined(separator: "\n" + indent)
         }.joined(separator: "\n")

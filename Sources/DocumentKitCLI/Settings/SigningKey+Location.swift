@@ -29,11 +29,12 @@ extension TrustedSigners {
     }
 
     /// The signers in `path`, else in the default file when it exists, and the user's own
-    /// key (`signing.key`), trusted as "you" unless a line names it: what the user signed
-    /// is theirs. `nil` when there is neither a file nor a key.
-    static func named(_ path: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws
-        -> TrustedSigners?
-    {
+    /// key (`signing.key`), trusted as `ownKeyName` ("you") unless a line names it: what the
+    /// user signed is theirs. `nil` when there is neither a file nor a key.
+    static func named(
+        _ path: String?, ownKeyName: String = ownName,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> TrustedSigners? {
         var signers: TrustedSigners?
         if let path {
             signers = try TrustedSigners(contentsOf: URL(fileURLWithPath: path))
@@ -42,11 +43,14 @@ extension TrustedSigners {
         }
         if let own = try SigningKey.forSaves(environment: environment) {
             signers = signers ?? TrustedSigners()
-            signers?.add(own.publicKey, name: ownName)
+            signers?.add(own.publicKey, name: ownKeyName)
         }
         return signers
     }
 
     /// The name the user's own key is shown by when no line names it.
     static let ownName = "you"
+    /// The name the user's own key is shown by in what others read (an HTML export's
+    /// history), where "you" would name the reader.
+    static let exporterName = "the exporting user's key"
 }

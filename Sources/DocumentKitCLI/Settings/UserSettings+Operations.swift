@@ -14,8 +14,8 @@ extension ExportFormat {
             throw DocumentKitError(
                 .usage,
                 """
-                no export format given: use --format, an output ending in .zip, .tar, .tar.gz or .tar.zst, or set \
-                one (\(ToolSetup.name) config set export.format FORMAT)
+                no export format given: use --format, an output ending in .zip, .tar, .tar.gz, .tar.zst or .html \
+                (a site), or set one (\(ToolSetup.name) config set export.format FORMAT)
                 """
             )
         }

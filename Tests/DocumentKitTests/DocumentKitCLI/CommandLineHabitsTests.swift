@@ -255,7 +255,9 @@ import Testing
             try Run.docctl(
                 ["config", "set", "export.format", "rar", "--dry-run"], in: directory.url, environment: environment),
             status: 64,
-            containing: "error: export.format: 'rar' is not one of zip, tar, tar.gz, tar.zst, dir, json or bagit\n")
+            containing:
+                "error: export.format: 'rar' is not one of zip, tar, tar.gz, tar.zst, dir, json, "
+                + "bagit or html\n")
         #expect(Fixtures.listing(home) == [], "no settings, no key")
         #expect(
             try Fixtures.digest(of: directory.url.appendingPathComponent("garden.dkproj")) == before, "no state written"

@@ -159,7 +159,8 @@ import Testing
                   author.name          your name, as the author of the versions you save
                   author.email         your email, saved with your name as 'Name <email>'
                   export.format        the format 'docctl export' writes when given no --format
-                                       one of: zip, tar, tar.gz, tar.zst, dir, json, bagit
+                                       one of: zip, tar, tar.gz, tar.zst, dir, json, bagit,
+                                       html
                   compression          how saves store new objects: zstd where it pays, or none
                                        one of: zstd, none
                   format-version       the layout saves write: 3, or 2 (DocumentKit 0.3 reads)
@@ -208,7 +209,9 @@ import Testing
         )
         expectFailure(
             try docctl(["config", "set", "export.format", "rar"], in: directory), status: 64,
-            containing: "error: export.format: 'rar' is not one of zip, tar, tar.gz, tar.zst, dir, json or bagit\n")
+            containing:
+                "error: export.format: 'rar' is not one of zip, tar, tar.gz, tar.zst, dir, json, "
+                + "bagit or html\n")
         expectFailure(
             try docctl(["config", "set", "compression", "gzip"], in: directory), status: 64,
             containing: "error: compression: 'gzip' is not one of zstd or none\n")
@@ -236,7 +239,7 @@ import Testing
             try docctl(["config", "get", "export.format"], in: directory), status: 65,
             containing:
                 """
-                error: \(path): key 'exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir, json or bagit, \
+                error: \(path): key 'exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir, json, bagit or html, \
                 found \"rar\" (a string)\n
                 """
         )
@@ -340,8 +343,8 @@ import Testing
             try docctl(["export", "p.dkproj", "-o", "out"], in: directory), status: 64,
             containing:
                 """
-                error: no export format given: use --format, an output ending in .zip, .tar, .tar.gz or .tar.zst, \
-                or set one (docctl config set export.format FORMAT)\n
+                error: no export format given: use --format, an output ending in .zip, .tar, .tar.gz, .tar.zst or \
+                .html (a site), or set one (docctl config set export.format FORMAT)\n
                 """
         )
         try docctl(["config", "set", "export.format", "json"], in: directory)

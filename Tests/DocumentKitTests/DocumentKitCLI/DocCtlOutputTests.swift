@@ -199,7 +199,7 @@ import Testing
             result.standardError
                 == """
                 error: the value 'rar' is invalid for '--format <format>'; one of: zip, tar, tar.gz, tar.zst, dir, \
-                json, bagit (see 'docctl export --help')\n
+                json, bagit, html (see 'docctl export --help')\n
                 """
         )
         #expect(

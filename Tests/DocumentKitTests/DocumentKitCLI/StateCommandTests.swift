@@ -187,10 +187,14 @@ import Testing
         let before = try Fixtures.digest(of: url)
         expectFailure(
             try docctl(["state", "set", "p.dkproj", "export.format", "rar"], in: directory), status: 64,
-            containing: "error: export.format: 'rar' is not one of zip, tar, tar.gz, tar.zst, dir, json or bagit\n")
+            containing:
+                "error: export.format: 'rar' is not one of zip, tar, tar.gz, tar.zst, dir, json, "
+                + "bagit or html\n")
         expectFailure(
             try docctl(["state", "set", "p.dkproj", "exportFormat", "rar"], in: directory), status: 64,
-            containing: "error: export.format: 'rar' is not one of zip, tar, tar.gz, tar.zst, dir, json or bagit\n")
+            containing:
+                "error: export.format: 'rar' is not one of zip, tar, tar.gz, tar.zst, dir, json, "
+                + "bagit or html\n")
         expectFailure(
             try docctl(["state", "set", "p.dkproj", "task.last-opened", "tomorrow"], in: directory), status: 64,
             containing:
@@ -219,8 +223,8 @@ import Testing
             try docctl(["state", "get", "p.dkproj", "export.format"], in: directory), status: 65,
             containing:
                 """
-                error: p.dkproj: key 'exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir, json or \
-                bagit, found 42 (a number)\n
+                error: p.dkproj: key 'exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir, json, \
+                bagit or html, found 42 (a number)\n
                 """
         )
         expectFailure(
@@ -350,7 +354,7 @@ import Testing
                 state:
 
                   export.format     the format 'docctl export' writes when given no --format
-                                    one of: zip, tar, tar.gz, tar.zst, dir, json, bagit
+                                    one of: zip, tar, tar.gz, tar.zst, dir, json, bagit, html
                   task.last-opened  the id of the task last open in this bundle
                   remote.default    the remote push and pull use when given none; clone sets it
 

@@ -8,14 +8,24 @@ import Foundation
 /// every version's record, for a bag of every version). The bag is written as a folder
 /// export is, in a staging folder that appears in one rename (``ExportedFolder``).
 package enum BagWriter {
+    /// Where a bag keeps its access copy (`export --format bagit --with-html`).
+    package static let accessFolder = "data/access"
+
     /// Writes a bag of `versions` (oldest first; one version, or every version when
-    /// `allVersions`) of `bundle` to the folder `output`. Returns the payload's file count
+    /// `allVersions`) of `bundle` to the folder `output`, with `accessCopy` (an HTML site's
+    /// files, ``HTMLSite``) under `data/access/` when given. Returns the payload's file count
     /// and bytes.
     package static func write(
         _ versions: [BundleVersion], allVersions: Bool, of bundle: DocumentBundle, to output: URL,
-        replace: Bool
+        replace: Bool, accessCopy: [ExportedFile]? = nil
     ) throws -> (files: Int, bytes: UInt64) {
-        let (payload, records) = try contents(versions, allVersions: allVersions, of: bundle)
+        var (payload, records) = try contents(versions, allVersions: allVersions, of: bundle)
+        if let accessCopy {
+            // After the version's files, which hold no `access` folder: a tree's top level
+            // is `document.json` and `blobs/` (a bag of every version: `blobs/`, `versions/`).
+            payload.append(ExportedFile(path: accessFolder, node: nil))
+            payload += accessCopy.map { ExportedFile(path: "\(accessFolder)/\($0.path)", node: $0.node) }
+        }
         let newest = versions.last!
         let document = payload.first {
             $0.path == records.last!.files?[VersionLayout.documentName]
@@ -29,7 +39,8 @@ package enum BagWriter {
                 let info = BagInfo(
                     agent: DocumentKitInfo.writer, date: DocumentDates.now(), contentType: bundle.contentTypeIdentifier,
                     projectName: projectName(document: document, bundle: bundle.url), newest: newest,
-                    versionCount: versions.count, payloadBytes: hashes.bytes, payloadFiles: hashes.count)
+                    versionCount: versions.count, payloadBytes: hashes.bytes, payloadFiles: hashes.count,
+                    accessCopy: accessCopy == nil ? nil : "\(accessFolder)/index.html")
                 return try tagFiles(payload: hashes, info: info, versions: records, of: bundle)
             }
             return (hashes.count, hashes.bytes)
@@ -188,20 +199,23 @@ struct BagInfo {
     var versionCount: Int
     var payloadBytes: UInt64
     var payloadFiles: Int
+    /// The access copy's first page, when the bag has one.
+    var accessCopy: String?
 
     var text: String {
-        let fields: [(String, String)] = [
-            ("Bag-Software-Agent", agent),
-            ("Bagging-Date", String(Self.timestamp(date).prefix(10))),
-            ("DocumentKit-Content-Type", contentType),
-            ("DocumentKit-Project-Name", projectName),
-            ("DocumentKit-Version", "\(newest.number)"),
-            ("DocumentKit-Version-Id", newest.id),
-            ("DocumentKit-Version-Author", newest.author),
-            ("DocumentKit-Version-Date", Self.timestamp(newest.created)),
-            ("DocumentKit-Versions", "\(versionCount)"),
-            ("Payload-Oxum", "\(payloadBytes).\(payloadFiles)")
-        ]
+        let fields: [(String, String)] =
+            [
+                ("Bag-Software-Agent", agent),
+                ("Bagging-Date", String(Self.timestamp(date).prefix(10))),
+                ("DocumentKit-Content-Type", contentType),
+                ("DocumentKit-Project-Name", projectName),
+                ("DocumentKit-Version", "\(newest.number)"),
+                ("DocumentKit-Version-Id", newest.id),
+                ("DocumentKit-Version-Author", newest.author),
+                ("DocumentKit-Version-Date", Self.timestamp(newest.created)),
+                ("DocumentKit-Versions", "\(versionCount)"),
+                ("Payload-Oxum", "\(payloadBytes).\(payloadFiles)")
+            ] + (accessCopy.map { [("DocumentKit-Access-Copy", $0)] } ?? [])
         return fields.map { "\($0.0): \(Self.oneLine($0.1))\n" }.joined()
     }
 

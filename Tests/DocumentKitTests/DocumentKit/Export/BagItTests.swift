@@ -174,15 +174,74 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.path("t.dkproj")))
     }
 
+    @Test(.enabled(if: bagit.isAvailable, "bagit.py is not installed: run scripts/setup.sh"))
+    func withHTMLABagHoldsTheAccessCopyItsManifestsListAndImportLeavesOut() throws {
+        let directory = try TemporaryDirectory()
+        let garden = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        for (name, extra) in [("bag", [String]()), ("all", ["--all-versions"])] {
+            let bag = directory.path(name)
+            let export = try Run.docctl(["export", garden.path, "--format", "bagit", "--with-html", "-o", bag] + extra)
+            #expect(export.status == 0, "\(export.standardError)")
+            let validation = try Self.validate(bag)
+            #expect(validation.status == 0, "\(validation.standardError)")
+            let manifest = try String(contentsOfFile: bag + "/manifest-sha256.txt", encoding: .utf8)
+            let site = SiteLinks.files(in: URL(fileURLWithPath: bag + "/data/access"))
+            #expect(
+                site.contains("index.html") && site.contains("history.html") && site.contains("blobs/thumbnail.png"))
+            for file in site { #expect(manifest.contains("  data/access/\(file)\n"), "\(file)") }
+            #expect(try SiteLinks.unresolved(in: URL(fileURLWithPath: bag + "/data/access")) == [])
+            #expect(
+                try String(contentsOfFile: bag + "/bag-info.txt", encoding: .utf8).contains(
+                    "\nDocumentKit-Access-Copy: data/access/index.html\n"))
+            #expect(
+                SiteLinks.files(in: URL(fileURLWithPath: bag + "/data/access/versions")).contains("1/document.html")
+                    == (name == "all"))
+            // The access copy is for people: an import takes the document and blobs alone.
+            let back = directory.path("\(name).dkproj")
+            let imported = try Run.docctl(["import", bag, "-o", back])
+            #expect(imported.status == 0, "\(imported.standardError)")
+            #expect(try Run.docctl(["cat", back]).output == Run.docctl(["cat", garden.path]).output)
+            #expect(
+                try DocumentBundle(contentsOf: URL(fileURLWithPath: back)).manifest.versions.count
+                    == (name == "all" ? 8 : 1))
+        }
+        // Without --with-html, no access copy.
+        let plain = directory.path("plain")
+        #expect(try Run.docctl(["export", garden.path, "--format", "bagit", "-o", plain]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: plain + "/data/access"))
+        expectFailure(
+            try Run.docctl(["export", garden.path, "--format", "zip", "--with-html", "-o", directory.path("x.zip")]),
+            status: 64, containing: "--with-html goes with --format bagit")
+    }
+
+    @Test func anArchiveRecordsNoAccessCopy() throws {
+        let directory = try TemporaryDirectory()
+        let garden = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        let root = directory.url.appendingPathComponent("root")
+        let archive = try Run.docctl(["archive", garden.path, root.path])
+        #expect(archive.status == 0, "\(archive.standardError)")
+        let files = SiteLinks.files(in: root)
+        #expect(!files.isEmpty)
+        #expect(files.filter { $0.hasSuffix(".html") || $0.contains("/access/") }.isEmpty, "\(files)")
+    }
+
     @Test func manifestPathsArePercentEncoded() throws {
         #expect(BagPathCoding.encode("data/a%b\r\nc") == "data/a%25b%0D%0Ac")
         #expect(BagPathCoding.decode("data/a%25b%0D%0Ac") == "data/a%b\r\nc")
         #expect(BagPathCoding.decode("data/%250A") == "data/%0A")
     }
 
-    @Test func exportHelpListsBagit() throws {
+    @Test func exportHelpListsBagitAndHTML() throws {
         let help = try Run.docctl(["export", "--help"], environment: ["COLUMNS": "80"]).output
-        #expect(help.contains("--format <format>       zip, tar, tar.gz, tar.zst, dir, json or bagit\n"))
-        #expect(help.contains("--all-versions          Every version, in a bag (--format bagit).\n"))
+        #expect(help.contains("--format <format>       zip, tar, tar.gz, tar.zst, dir, json, bagit or html\n"))
+        #expect(
+            help.contains(
+                """
+                  --all-versions          Every version: in a bag (--format bagit), or each
+                                          version's document in a site (html).
+                  --with-html             With --format bagit: add the HTML site, an access
+                                          copy, under data/access/.
+
+                """))
     }
 }

@@ -91,7 +91,7 @@ private struct WindowFrame: Codable, Equatable {
         }
         #expect(
             message { try storage.exportFormat.get() }
-                == #"key 'exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir, json or bagit, found "rar" (a string)"#
+                == #"key 'exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir, json, bagit or html, found "rar" (a string)"#
         )
         #expect(
             message { try storage.windowFrame.get() }

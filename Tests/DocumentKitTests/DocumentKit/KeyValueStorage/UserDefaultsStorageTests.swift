@@ -120,7 +120,7 @@ private struct Point: Codable, Equatable {
             message { try storage.enabled.get() } == "key 'app.enabled': expected true or false, found 1 (a number)")
         #expect(
             message { try storage.exportFormat.get() }
-                == #"key 'app.exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir, json or bagit, found "rar" (a string)"#
+                == #"key 'app.exportFormat': expected one of zip, tar, tar.gz, tar.zst, dir, json, bagit or html, found "rar" (a string)"#
         )
         #expect(
             message { try storage.origin.get() }.hasPrefix(
