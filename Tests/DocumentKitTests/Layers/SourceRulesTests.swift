@@ -39,8 +39,9 @@ import Testing
         let targets = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).sorted()
         #expect(
             targets == [
-                "CArchive", "DocumentKit", "DocumentKitArchive", "DocumentKitBundle", "DocumentKitCLI", "DocumentKitCore",
-                "DocumentKitJSON", "DocumentKitS3", "SampleProject", "dkbench", "docctl", "docctl-s3", "notectl"
+                "CArchive", "DocumentKit", "DocumentKitArchive", "DocumentKitBundle", "DocumentKitCLI",
+                "DocumentKitCore", "DocumentKitJSON", "DocumentKitS3", "SampleProject", "dkbench", "docctl",
+                "docctl-s3", "notectl"
             ])
         #expect(try Self.files(of: "DocumentKitBundle").count > 20, "the sources are where the tests look")
     }
