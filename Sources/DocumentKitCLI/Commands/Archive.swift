@@ -43,7 +43,7 @@ extension DocumentTool {
                 return Console.print(
                     """
                     would archive \(target.bundle) to \(root): object \(result.objectID), \(versions), \(files) \
-                    (\(Console.bytes(result.bytesStored))) to store; nothing was written
+                    (\(ByteCount.readable(result.bytesStored))) to store; nothing was written
                     """
                 )
             }

@@ -104,7 +104,7 @@ extension DocumentTool {
                 """
                 \(done) \(allVersions ? "every version" : "version \(result.version)") of \(target.bundle) to \
                 \(output) (\(format.rawValue), \(result.files) file\(result.files == 1 ? "" : "s"), \
-                \(Console.bytes(result.bytes)))\(nothing)
+                \(ByteCount.readable(result.bytes)))\(nothing)
                 """
             )
         }

@@ -49,7 +49,8 @@ extension DocumentTool {
             let stateLine =
                 info.stateKeys.map { "\($0) key\($0 == 1 ? "" : "s")" }
                 ?? "unreadable (see \(DocumentTool.name) validate)"
-            let reclaimable = info.reclaimableBytes > 0 ? ", \(Console.bytes(info.reclaimableBytes)) reclaimable" : ""
+            let reclaimable =
+                info.reclaimableBytes > 0 ? ", \(ByteCount.readable(info.reclaimableBytes)) reclaimable" : ""
             return """
                 bundle:    \(info.path)
                 type:      \(info.contentType) (\(info.mimeType)), format \(info.formatVersion)
@@ -57,11 +58,11 @@ extension DocumentTool {
                 \(info.head.message)
                 schema:    \(info.head.schema)
                 versions:  \(info.versionCount)
-                objects:   \(info.objectCount), \(Console.bytes(info.objectBytes)) \
-                (\(Console.bytes(info.storedBytes)) stored)
-                document:  \(Console.bytes(info.documentBytes)), \(info.blobCount) blob\(info.blobCount == 1 ? "" : "s")
+                objects:   \(info.objectCount), \(ByteCount.readable(info.objectBytes)) \
+                (\(ByteCount.readable(info.storedBytes)) stored)
+                document:  \(ByteCount.readable(info.documentBytes)), \(info.blobCount) blob\(info.blobCount == 1 ? "" : "s")
                 state:     \(stateLine)
-                file:      \(Console.bytes(info.fileBytes))\(reclaimable)
+                file:      \(ByteCount.readable(info.fileBytes))\(reclaimable)
                 """
         }
     }

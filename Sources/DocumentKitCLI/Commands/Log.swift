@@ -133,7 +133,7 @@ extension DocumentTool {
                 let symbols: [JSONChange.Kind: String] = [.changed: "~", .added: "+", .removed: "-", .reordered: "*"]
                 lines += changes.paths.map { "    \(symbols[$0.kind]!) \($0.path)" }
                 lines += changes.blobs.map {
-                    "    \($0.kind == .added ? "+" : "-") blob \($0.digest.prefix(12)) (\(Console.bytes($0.size)))"
+                    "    \($0.kind == .added ? "+" : "-") blob \($0.digest.prefix(12)) (\(ByteCount.readable($0.size)))"
                 }
                 if changes.omitted > 0 {
                     lines.append("    … and \(changes.omitted) more (\(DocumentTool.name) diff shows all)")

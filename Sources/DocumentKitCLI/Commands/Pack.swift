@@ -29,16 +29,16 @@ extension DocumentTool {
                 return Console.print(
                     """
                     would pack \(target.bundle) to \(output) (\(result.versions) \
-                    version\(result.versions == 1 ? "" : "s"), about \(Console.bytes(result.bytes)); \
-                    \(Console.bytes(result.reclaimedBytes)) left out); nothing was written
+                    version\(result.versions == 1 ? "" : "s"), about \(ByteCount.readable(result.bytes)); \
+                    \(ByteCount.readable(result.reclaimedBytes)) left out); nothing was written
                     """
                 )
             }
             Console.print(
                 """
                 packed \(target.bundle) to \(output) (\(result.versions) \
-                version\(result.versions == 1 ? "" : "s"), \(Console.bytes(result.bytes)); \
-                \(Console.bytes(result.reclaimedBytes)) left out)
+                version\(result.versions == 1 ? "" : "s"), \(ByteCount.readable(result.bytes)); \
+                \(ByteCount.readable(result.reclaimedBytes)) left out)
                 """
             )
         }

@@ -47,7 +47,7 @@ extension DocumentTool {
             Console.print(
                 """
                 \(dryRun ? "would remove" : "removed") \(range) and \(report.removedObjects) \
-                object\(report.removedObjects == 1 ? "" : "s"), \(Console.bytes(report.freedBytes)); \
+                object\(report.removedObjects == 1 ? "" : "s"), \(ByteCount.readable(report.freedBytes)); \
                 \(report.keptVersions) version\(report.keptVersions == 1 ? "" : "s") remain
                 """
             )

@@ -61,7 +61,7 @@ extension DocumentTool {
                 Console.print(
                     """
                     would push \(target.bundle) to \(remote): \(added), \(result.filesSent) \
-                    file\(result.filesSent == 1 ? "" : "s") (\(Console.bytes(result.bytesSent))) to send; nothing \
+                    file\(result.filesSent == 1 ? "" : "s") (\(ByteCount.readable(result.bytesSent))) to send; nothing \
                     was written
                     """
                 )
@@ -71,7 +71,7 @@ extension DocumentTool {
                 Console.print(
                     """
                     pushed \(target.bundle) to \(remote): \(added), \(result.filesSent) \
-                    file\(result.filesSent == 1 ? "" : "s") (\(Console.bytes(result.bytesSent))) sent\(resumed)
+                    file\(result.filesSent == 1 ? "" : "s") (\(ByteCount.readable(result.bytesSent))) sent\(resumed)
                     """
                 )
             }

@@ -18,7 +18,7 @@ enum ChangeLines {
         }
         for blob in blobs {
             lines.append(
-                "\(blob.kind == .added ? "+" : "-") blob \(blob.digest.prefix(12)) (\(Console.bytes(blob.size)))")
+                "\(blob.kind == .added ? "+" : "-") blob \(blob.digest.prefix(12)) (\(ByteCount.readable(blob.size)))")
         }
         return lines
     }

@@ -83,19 +83,6 @@ enum Console {
         return 80
     }
 
-    /// A byte count for people: `1.4 MB`.
-    static func bytes(_ count: UInt64) -> String {
-        if count < 1000 { return "\(count) B" }
-        let units = ["KB", "MB", "GB", "TB"]
-        var value = Double(count) / 1000
-        var unit = 0
-        while value >= 1000, unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        return String(format: "%.1f %@", value, units[unit])
-    }
-
     /// `version 3 (abcdef123456)`.
     static func version(_ version: VersionSummary) -> String {
         "version \(version.number) (\(version.id.prefix(12)))"

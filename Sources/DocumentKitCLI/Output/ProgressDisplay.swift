@@ -85,8 +85,8 @@ final class ProgressDisplay: @unchecked Sendable {
         if let total = progress.totalBytes, total > 0 {
             let fraction = min(1, Double(done) / Double(total))
             tail.append(String(format: "%3d%%", Int(fraction * 100)))
-            tail.append("\(Console.bytes(done)) of \(Console.bytes(total))")
-            if let rate { tail.append("\(Console.bytes(UInt64(rate)))/s") }
+            tail.append("\(ByteCount.readable(done)) of \(ByteCount.readable(total))")
+            if let rate { tail.append("\(ByteCount.readable(UInt64(rate)))/s") }
             if let rate, rate > 0, done < total { tail.append("\(Self.duration(Double(total - done) / rate)) left") }
             // The bar keeps one width for the whole run, from the widest tail it can have
             // ("100%  999.9 MB of 999.9 MB  999.9 MB/s  9 min 59 s left" but rarer ones), so
@@ -99,8 +99,8 @@ final class ProgressDisplay: @unchecked Sendable {
                 )
             }
         } else {
-            tail.append(Console.bytes(done))
-            if let rate { tail.append("\(Console.bytes(UInt64(rate)))/s") }
+            tail.append(ByteCount.readable(done))
+            if let rate { tail.append("\(ByteCount.readable(UInt64(rate)))/s") }
         }
         let text = (parts + tail).joined(separator: "  ")
         return String(text.prefix(max(0, width - 1)))

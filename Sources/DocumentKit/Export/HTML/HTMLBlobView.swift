@@ -47,7 +47,7 @@ enum HTMLBlobView {
 
     static func write(_ blob: Blob, into html: inout HTMLMarkup) {
         let link = html.context.blobPaths[blob.digest].map { HTMLLink(path: $0) }
-        let details = "\(blob.mediaType.isEmpty ? "no media type" : blob.mediaType) · \(HTMLText.bytes(blob.size))"
+        let details = "\(blob.mediaType.isEmpty ? "no media type" : blob.mediaType) · \(ByteCount.readable(blob.size))"
         if blob.isImage, let link {
             html.element(.figure, .class("blob image")) { html in
                 html.element(.a, .link(link)) { html in

@@ -281,7 +281,7 @@ struct HTMLHistoryPages {
                     html.element(.li, .class("kind-\(blob.kind.rawValue)")) { html in
                         html.text(blob.kind == .added ? "Added " : "Removed ")
                         html.element(.code, .class("digest"), text: String(blob.digest.prefix(12)))
-                        html.text(" (\(HTMLText.bytes(blob.size)))")
+                        html.text(" (\(ByteCount.readable(blob.size)))")
                     }
                 }
             }
