@@ -40,15 +40,17 @@ enum Chromium {
         return Page(dom: result.output, console: consoleLines(result.standardError))
     }
 
-    /// Loads `file` in a window of `width` × `height` and writes what it shows to `png`;
-    /// returns the console's messages.
+    /// Loads `file` in a window of `width` × `height` (with `darkScheme`, as a system in
+    /// dark mode shows it) and writes what it shows to `png`; returns the console's messages.
     static func screenshot(
-        _ file: URL, to png: URL, width: Int = 1200, height: Int = 900, in directory: TemporaryDirectory
+        _ file: URL, to png: URL, width: Int = 1200, height: Int = 900, darkScheme: Bool = false,
+        in directory: TemporaryDirectory
     )
         throws -> [String]
     {
         let result = try run(
-            ["--screenshot=\(png.path)", "--window-size=\(width),\(height)", "--hide-scrollbars", file.absoluteString],
+            ["--screenshot=\(png.path)", "--window-size=\(width),\(height)", "--hide-scrollbars"]
+                + (darkScheme ? ["--force-dark-mode"] : []) + [file.absoluteString],
             in: directory)
         #expect(result.status == 0, "chromium: \(result.standardError.suffix(2000))")
         return consoleLines(result.standardError)

@@ -59,5 +59,42 @@ import Testing
         // Far from blank: text, badges, a board and a picture make many colours and pixels.
         #expect(numbers["colours"] as? Int ?? 0 >= 50, "\(numbers)")
         #expect(numbers["nonBackground"] as? Int ?? 0 >= width * height / 50, "\(numbers)")
+        #expect(Self.luminance(numbers["background"]) > 0.8, "a light page by default: \(numbers)")
+    }
+
+    /// On a phone's 320 px, with the system's dark scheme (`prefers-color-scheme`), the
+    /// page lays itself out for the width and turns dark; in print, it has a style of its own.
+    @Test func theSiteReadsAtThreeHundredTwentyPixelsInTheDarkScheme() throws {
+        try Chromium.requireForThisTest()
+        let directory = try TemporaryDirectory()
+        let board = try HTMLExportTests.hostileBoard(in: directory)
+        let site = directory.url.appendingPathComponent("site")
+        try Run.succeeding(["export", board.path, "--format", "html", "-o", site.path], in: directory.url)
+        let index = try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(index.contains(#"<meta name="viewport" content="width=device-width"#))
+        let style = try String(contentsOf: site.appendingPathComponent("style.css"), encoding: .utf8)
+        #expect(style.contains("@media print") && style.contains("prefers-color-scheme: dark"))
+
+        let png = directory.url.appendingPathComponent("narrow-dark.png")
+        let console = try Chromium.screenshot(
+            site.appendingPathComponent("index.html"), to: png, width: 320, height: 900, darkScheme: true,
+            in: directory)
+        #expect(console == [], "the console: \(console)")
+        let stats = try ExternalTool.python3.run([
+            Fixtures.repository.appendingPathComponent("Tests/Chromium/png_stats.py").path, png.path
+        ])
+        let numbers = try JSONSerialization.jsonObject(with: stats.standardOutput) as? [String: Any] ?? [:]
+        #expect(numbers["width"] as? Int == 320, "\(numbers)")
+        #expect(Self.luminance(numbers["background"]) < 0.2, "a dark page: \(numbers)")
+        // The content is there at that width: a narrow column of text and cards.
+        #expect(numbers["colours"] as? Int ?? 0 >= 50, "\(numbers)")
+        #expect(numbers["nonBackground"] as? Int ?? 0 >= 320 * 900 / 20, "\(numbers)")
+    }
+
+    /// The relative luminance of a colour written `rrggbb` (0 black, 1 white); -1 when it is not one.
+    static func luminance(_ hex: Any?) -> Double {
+        guard let hex = hex as? String, hex.count >= 6, let value = Int(hex.prefix(6), radix: 16) else { return -1 }
+        let (red, green, blue) = (Double(value >> 16 & 0xFF), Double(value >> 8 & 0xFF), Double(value & 0xFF))
+        return (0.2126 * red + 0.7152 * green + 0.0722 * blue) / 255
     }
 }
