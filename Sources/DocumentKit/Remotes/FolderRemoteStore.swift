@@ -122,19 +122,39 @@ public struct FolderRemoteStore: RemoteStore {
         }
     }
 
+    /// Creates the lock at `path` with its text (this process and machine) already in it:
+    /// written to a file of its own, then linked to `path`, which fails when a lock is there
+    /// (`link(2)` is as atomic as `O_EXCL`). A lock created empty and filled after left,
+    /// when its push was killed between the two, a lock naming nothing, which every later
+    /// push waited out as a live writer's (the crash harness found one). Registered, so
+    /// that an interrupted push removes its lock (``Interruption``). Whether it took it;
+    /// `errno` says why not.
+    private func createLockWhole(_ path: String) -> Bool {
+        let text = Data("\(ProcessInfo.processInfo.processIdentifier) \(ProcessInfo.processInfo.hostName)\n".utf8)
+        let taking = "\(path).taking-\(UUID().uuidString.lowercased())"
+        do {
+            let file = try TemporaryRegistry.creating(taking) { try OpenFile.creatingExclusively(taking, mode: 0o644) }
+            try file?.write(text)
+        } catch {
+            let reason = errno
+            TemporaryRegistry.removing(taking)
+            errno = reason
+            return false
+        }
+        let linked = TemporaryRegistry.creating(path) { SystemCall.link(taking, to: path) ? true : nil } ?? false
+        let reason = errno
+        TemporaryRegistry.removing(taking)
+        errno = reason
+        return linked
+    }
+
     /// Creates the lock file, waiting up to `lockTimeout` for a writer that holds it (a
     /// lock whose writer on this machine has ended is removed at once).
     func takeLock(_ path: String, for key: String) throws -> String {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(lockTimeout))
         while true {
-            // Registered, so that an interrupted push removes its lock (``Interruption``).
-            if let file = try? TemporaryRegistry.creating(path, { try OpenFile.creatingExclusively(path, mode: 0o644) })
-            {
-                try? file.write(
-                    Data("\(ProcessInfo.processInfo.processIdentifier) \(ProcessInfo.processInfo.hostName)\n".utf8))
-                return path
-            }
+            if createLockWhole(path) { return path }
             guard errno == EEXIST || SystemCall.linkStatus(path) != nil else {
                 throw DocumentKitError(
                     .ioError, SystemError.message("cannot create the lock \(key).lock", errno: errno),

@@ -49,6 +49,7 @@ extension DocumentTool {
             let stateLine =
                 info.stateKeys.map { "\($0) key\($0 == 1 ? "" : "s")" }
                 ?? "unreadable (see \(DocumentTool.name) validate)"
+            let blobs = "\(info.blobCount) blob\(info.blobCount == 1 ? "" : "s")"
             let reclaimable =
                 info.reclaimableBytes > 0 ? ", \(ByteCount.readable(info.reclaimableBytes)) reclaimable" : ""
             return """
@@ -60,7 +61,7 @@ extension DocumentTool {
                 versions:  \(info.versionCount)
                 objects:   \(info.objectCount), \(ByteCount.readable(info.objectBytes)) \
                 (\(ByteCount.readable(info.storedBytes)) stored)
-                document:  \(ByteCount.readable(info.documentBytes)), \(info.blobCount) blob\(info.blobCount == 1 ? "" : "s")
+                document:  \(ByteCount.readable(info.documentBytes)), \(blobs)
                 state:     \(stateLine)
                 file:      \(ByteCount.readable(info.fileBytes))\(reclaimable)
                 """
