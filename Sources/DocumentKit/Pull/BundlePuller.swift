@@ -111,9 +111,10 @@ public enum BundlePuller {
                 let objects = try DocumentKitError.located(at: other.relativePath) {
                     try plan.objectsToCopy(from: theirs, into: ours)
                 }
-                try PullIncomingCheck.check(plan.missing, objects: objects, of: theirs, into: ours)
-                let incoming = BundleWriter.Incoming(
+                let theirHead = try PullIncomingCheck.check(plan.missing, objects: objects, of: theirs, into: ours)
+                var incoming = BundleWriter.Incoming(
                     source: theirs, versions: plan.missing, objects: objects, pruned: plan.prunedParents)
+                incoming.headDocument = theirHead
                 outcome.added = plan.missing
                 if plan.kind == .fastForward {
                     if !metadata.dryRun {

@@ -91,6 +91,24 @@ extension DocumentBundle {
         try objectData(digest, reaching: nil)
     }
 
+    /// An object's bytes, as ``objectData(_:)`` gives them, for a delta whose base is the
+    /// document `forward` (programs, oldest first) leads from to `held`: its program moved
+    /// onto `held`'s bytes and run there (``DeltaInstructions/rebased(onto:)``), so that its
+    /// base, which only its chain rebuilds from the object stored whole, is not rebuilt. A
+    /// pull checks the other copy's new document at a 16th place, a delta against the
+    /// document 16 places back (FORMAT.md §12.3), so. `nil` when the program takes bytes
+    /// of its base that `held` no longer holds.
+    package func objectData(
+        _ digest: ObjectDigest, rebasedOnto held: HeldObject, through forward: [DeltaInstructions]
+    ) throws -> Data? {
+        guard !forward.isEmpty,
+            let program = try deltaInstructions(digest).rebased(onto: DeltaInstructions.folded(forward))
+        else { return nil }
+        let data = try DocumentKitError.located(at: url.relativePath) { try program.apply(to: held.data) }
+        try checkDigest(of: data, is: digest)
+        return data
+    }
+
     /// An object's bytes, as ``objectData(_:)`` gives them, from a chain that stops at
     /// `held` when it reaches it: an object whose bytes the caller holds, checked against
     /// its digest. A pull checks the other copy's new document, a delta against the

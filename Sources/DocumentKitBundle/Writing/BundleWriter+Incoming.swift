@@ -17,6 +17,9 @@ extension BundleWriter {
         package var objects: [ObjectDigest]
         /// Parents of those versions that neither copy holds (the other copy pruned them).
         package var pruned: [VersionID]
+        /// The other copy's head document, checked against its digest, when the caller
+        /// decoded it already (a pull's check of what it brings in).
+        package var headDocument: HeldObject?
 
         package init(source: DocumentBundle, versions: [BundleVersion], objects: [ObjectDigest], pruned: [VersionID]) {
             self.source = source
@@ -37,6 +40,16 @@ extension BundleWriter {
             for digest in self.objects { objects[digest] = sourceObjects[digest] }
             BundleManifest.number(&versions, after: pruned.count)
             return (versions, pruned, objects)
+        }
+
+        /// The document of the other copy's head: as the caller checked it, else read from
+        /// its `document.json` and checked.
+        package func headDocumentData() throws -> Data {
+            let head = source.headVersion
+            if let headDocument, headDocument.digest == (try source.documentDigest(of: head)) {
+                return headDocument.data
+            }
+            return try source.documentData(of: head)
         }
 
         /// The objects to write, each copied from the other copy.
@@ -68,7 +81,7 @@ extension BundleWriter {
         var sizes = Dictionary(uniqueKeysWithValues: incoming.objects.map { ($0, sourceObjects[$0]?.storedSize ?? 0) })
         // The head's document is stored whole (FORMAT.md §4): a copy the base held as a
         // delta (an old document of its own) is stored again.
-        let document = try incoming.source.documentData(of: head)
+        let document = try incoming.headDocumentData()
         let digest = ObjectDigest.of(document)
         if newObjects[digest] == nil, listed.objects[digest]?.codec == .delta {
             newObjects[digest] = .data(document)
@@ -99,7 +112,7 @@ extension BundleWriter {
         request.inPlace = inPlace
         request.incoming = incoming
         let save = HistorySave(
-            request: request, version: nil, head: head.id, document: try incoming.source.documentData(of: head),
+            request: request, version: nil, head: head.id, document: try incoming.headDocumentData(),
             incoming: try incomingHistory(incoming), incomingVersions: incoming.versions.count,
             chainOrigin: base.history!.manifest.chainOrigin)
         try writeHistory(save)

@@ -64,4 +64,64 @@ import Testing
         }
         #expect(try Data(contentsOf: ours) == before)
     }
+
+    /// At a 16th place the new document is a delta against the document 16 places back
+    /// (here the first, stored whole): it is checked from this copy's head document, its
+    /// program moved onto it through the 15 links between, so the pull reads neither the
+    /// old document nor the other copy's chain.
+    @Test func aSixteenthPlaceIsCheckedFromThisCopysHeadThroughTheLinksBetween() throws {
+        let directory = try TemporaryDirectory()
+        // Places 1 to 16 here; place 17 in theirs, 16 places after the first.
+        let (ours, theirs) = try FormatThreeFixtures.twoCopies(
+            in: directory, taskCount: 2_000, saves: 15, ahead: 1, from: 20)
+        let theirBundle = try DocumentBundle(contentsOf: theirs)
+        let first = try theirBundle.documentDigest(of: theirBundle.manifest.versions[0])
+        let new = try theirBundle.documentDigest(of: theirBundle.headVersion)
+        let record = try #require(try theirBundle.objectRecord(new))
+        let ourHead = try DocumentBundle(contentsOf: ours).heldHeadDocument()
+        #expect(record.codec == .delta && record.base == first && first != ourHead.digest)
+
+        let entry = try #require(theirBundle.zip.entry(named: first.entryName), "the first document is an entry")
+        var bytes = try Data(contentsOf: theirs)
+        bytes[Int(entry.dataOffset + entry.size / 2)] ^= 0x5A
+        try bytes.write(to: theirs)
+        let damaged = try DocumentBundle(contentsOf: theirs)
+        #expect(throws: (any Error).self) { try damaged.objectData(new) }
+        let expected = try damaged.documentData(of: damaged.headVersion)
+
+        let outcome = try BundlePuller.pull(into: ours, from: theirs, metadata: FormatThreeFixtures.metadata)
+        #expect(outcome.kind == .fastForward)
+        let pulled = try DocumentBundle(contentsOf: ours)
+        #expect(pulled.headVersion.id == damaged.headVersion.id)
+        #expect(try pulled.documentData(of: pulled.headVersion) == expected)
+        #expect(try pulled.objectData(new) == expected, "the delta, as copied, rebuilds from this copy's chain")
+    }
+
+    /// The 16th place's delta, damaged, is refused through that path too, and nothing is
+    /// written.
+    @Test func aDamagedSixteenthPlaceDeltaIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let (ours, theirs) = try FormatThreeFixtures.twoCopies(
+            in: directory, taskCount: 2_000, saves: 15, ahead: 1, from: 20)
+        let before = try Data(contentsOf: ours)
+        var damagedOne = false
+        try FormatThreeFixtures.rewriteNewestSegment(of: theirs) { items in
+            items.map { item in
+                guard case .object(var object) = item, case .delta(let base, let program) = object.storage else {
+                    return item
+                }
+                damagedOne = true
+                var damaged = program
+                damaged[damaged.count - 1] ^= 0x01
+                object.storage = .delta(base: base, program: damaged)
+                return .object(object)
+            }
+        }
+        #expect(damagedOne)
+        let error = try #require(throws: DocumentKitError.self) {
+            try BundlePuller.pull(into: ours, from: theirs, metadata: FormatThreeFixtures.metadata)
+        }
+        #expect(error.code == .malformedInput && error.message.contains("nothing was pulled"))
+        #expect(try Data(contentsOf: ours) == before)
+    }
 }
