@@ -115,31 +115,37 @@ extension DocumentBundle {
     /// document this copy's head holds whole, from those bytes, not from the 25 links or so
     /// that lead there from the object stored whole (FORMAT.md §12.3).
     package func objectData(_ digest: ObjectDigest, reaching held: HeldObject?) throws -> Data {
-        var chain = [digest]
+        // Each link is looked up once (its item's block decoded once), its program read
+        // from what the walk found: a chain of 60 links reads 60 items, not 180.
+        var links: [(digest: ObjectDigest, stored: StoredObject, baseSize: UInt64)] = []
         var seen: Set<ObjectDigest> = [digest]
-        var record = try storedObject(digest).record
+        var current = (digest: digest, stored: try storedObject(digest))
         var root: Data?
-        while record.codec == .delta {
+        while current.stored.record.codec == .delta {
+            let record = current.stored.record
             if let held, record.base == held.digest {
                 root = held.data
+                links.append((current.digest, current.stored, UInt64(held.data.count)))
                 break
             }
             guard let base = record.base else {
                 throw DocumentKitError(
-                    .malformedInput, "object \(chain.last!.short) is a delta without a base", path: url.relativePath)
+                    .malformedInput, "object \(current.digest.short) is a delta without a base", path: url.relativePath)
             }
             guard seen.insert(base).inserted else {
                 throw DocumentKitError(
                     .malformedInput, "object \(digest.short)'s delta chain loops back to \(base.short)",
                     path: url.relativePath)
             }
-            chain.append(base)
-            record = try storedObject(base).record
+            let baseStored = try storedObject(base)
+            links.append((current.digest, current.stored, baseStored.record.size))
+            current = (base, baseStored)
         }
-        let whole = try root ?? decodeObject(chain.removeLast(), base: nil)
+        let whole = try root ?? decodeObject(current.digest, base: nil)
         var data = whole
-        if !chain.isEmpty {
-            let program = DeltaInstructions.folded(try chain.reversed().map(deltaInstructions))
+        if !links.isEmpty {
+            let program = DeltaInstructions.folded(
+                try links.reversed().map { try deltaInstructions($0.digest, stored: $0.stored, baseSize: $0.baseSize) })
             data = try DocumentKitError.located(at: url.relativePath) { try program.apply(to: whole) }
         }
         try checkDigest(of: data, is: digest)
@@ -196,13 +202,20 @@ extension DocumentBundle {
     /// size and its base's.
     private func deltaInstructions(_ digest: ObjectDigest) throws -> DeltaInstructions {
         let stored = try storedObject(digest)
-        let record = stored.record
-        try refuseOversized(digest, record)
-        guard let base = record.base else {
+        guard let base = stored.record.base else {
             throw DocumentKitError(
                 .malformedInput, "object \(digest.short) is a delta without a base", path: url.relativePath)
         }
-        let baseSize = try storedObject(base).record.size
+        return try deltaInstructions(digest, stored: stored, baseSize: try storedObject(base).record.size)
+    }
+
+    /// The program of the delta object `digest`, stored as `stored`, whose base is
+    /// `baseSize` bytes, read and checked against both sizes.
+    private func deltaInstructions(_ digest: ObjectDigest, stored: StoredObject, baseSize: UInt64) throws
+        -> DeltaInstructions
+    {
+        let record = stored.record
+        try refuseOversized(digest, record)
         guard case .entry(let entry) = stored.location else {
             guard case .item(let program) = stored.location else {
                 preconditionFailure("an object is in an entry or an item")
