@@ -7,6 +7,8 @@ set -euo pipefail
 if [[ "${1:-}" == "--help" || $# -ne 1 ]]; then sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 corpus="$1"
 if [[ ! -f "$corpus/source/document.json" ]]; then
-    rm -rf "$corpus"
+    # Only the source: the other scripts' bundles beside it (history/, html/) took minutes
+    # to an hour to make.
+    rm -rf "$corpus/source"
     python3 "$(dirname "$0")/make_corpus.py" "$corpus/source"
 fi

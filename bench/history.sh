@@ -61,6 +61,12 @@ def c(group, name, cmd, before=None):
     if before: item["before"] = before
     return item
 task = "tasks[id=00000007-0000-4000-8000-000000000007].title"
+# The version whose document has the longest delta chain (FORMAT.md §12.3): counting from
+# the first place (n = place - 1), 15 links per base-16 digit of n, so the n below the
+# history's length with the largest sum of hexadecimal digits (4095 = 0xFFF: 45 links).
+def links(n):
+    return sum(int(digit, 16) for digit in f"{n:x}")
+longest = 1 + max(range(int(versions)), key=lambda n: (links(n), n))
 commands = [
     c("save a one-field edit", "set 1 version", f"{docctl} set {d}/e1.dkproj '{task}' Edited",
       before=f"cp {one} {d}/e1.dkproj && sync {d}/e1.dkproj"),
@@ -90,6 +96,7 @@ commands = [
     c("history commands", "diff head~1 head", f"{docctl} diff {long} head~1 head || test $? = 1"),
     c("history commands", "diff 1 head", f"{docctl} diff {long} 1 head || test $? = 1"),
     c("history commands", "cat --version 1", f"{docctl} cat {long} --version 1"),
+    c("history commands", f"cat --version {longest}", f"{docctl} cat {long} --version {longest}"),
     c("history commands", "restore 1", f"{docctl} restore {d}/r.dkproj 1", before=f"cp {long} {d}/r.dkproj"),
     c("history commands", "prune --keep 100", f"{docctl} prune {d}/p.dkproj --keep 100", before=f"cp {long} {d}/p.dkproj"),
 ]
@@ -102,6 +109,7 @@ ratios = [
     {"of": f"log -n 10 {versions} versions", "to": "log -n 10 1 version", "target": "within 1.1x", "max": 1.1},
     {"of": f"info {versions} versions", "to": "info 1 version", "target": "within 1.1x", "max": 1.1},
     {"of": f"show head {versions} versions", "to": "show head 1 version", "target": "within 1.1x", "max": 1.1},
+    {"of": f"cat --version {longest}", "to": f"cat {versions} versions", "target": "within 3x", "max": 3},
 ]
 json.dump({"commands": commands, "ratios": ratios}, open(out, "w"), indent=1)
 PY
