@@ -1,7 +1,7 @@
 import Foundation
 
 /// What reading an OCFL object needs of where it is stored: a local folder
-/// (``FolderArchiveStore``) or a remote (``RemoteStore``, which every writer of a root
+/// (``FolderOCFLRoot``) or a remote (``RemoteStore``, which every writer of a root
 /// goes through: a push, or an archive, which is a push to a folder).
 public protocol OCFLRootReading: Sendable {
     /// A description of the root for messages: its path or address as the user gave it.

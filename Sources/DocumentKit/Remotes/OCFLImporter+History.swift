@@ -96,13 +96,13 @@ extension OCFLImporter {
         }
         let manifest = reader.manifest
         let versions = try taken.map { version in
-            ArchivedHistory.Version(
+            ExportedHistory.Version(
                 record: OCFLVersionRecord(
                     contentType: manifest.contentType, mimeType: reader.mimeType, version: version),
                 location: "\(object.inventory.head) (version \(version.shortID))",
                 files: try reader.files(of: version).map { ($0.path, $0.digest.hex) })
         }
-        var (contents, _) = try ArchivedHistory.contents(
+        var (contents, _) = try ExportedHistory.contents(
             versions, reported: object.storage.reported(object.path),
             rootID: rootID(of: object.inventory), base: local
         ) { key, _, _ in

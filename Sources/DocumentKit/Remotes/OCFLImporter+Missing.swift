@@ -46,7 +46,7 @@ extension OCFLImporter {
             let sha256 = inventory.sha256ByDigest()
             let fetched = try prefetch(
                 taken, of: object, sha256: sha256, scratch: scratch.url, reusing: local, jobs: jobs)
-            var (contents, _) = try ArchivedHistory.contents(
+            var (contents, _) = try ExportedHistory.contents(
                 taken, reported: storage.reported(path), rootID: rootID(of: inventory), base: local
             ) { digest, logicalPath, name in
                 try content(
@@ -63,18 +63,18 @@ extension OCFLImporter {
         try withExtendedLifetime(scratch) { try BundleWriter.writeContents(contents, to: output, replace: false) }
     }
 
-    /// The object's inventory, checked, and each of its versions as ``ArchivedHistory``
+    /// The object's inventory, checked, and each of its versions as ``ExportedHistory``
     /// takes them: the record of a version `local` holds is `local`'s (the object's has
     /// the same SHA-512), any other is fetched and checked.
     private static func objectVersions(
         _ inventory: OCFLInventory, at path: String, in storage: any OCFLRootReading,
         of local: DocumentBundle
-    ) throws -> [ArchivedHistory.Version] {
+    ) throws -> [ExportedHistory.Version] {
         let localRecords = try RemoteObjectSnapshot.recordDigests(of: local)
         let localVersions = Dictionary(
             try local.manifest.versions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let object = OCFLObject(storage: storage, path: path, inventory: inventory, records: [])
-        let versions = try inventory.versionNames.map { name -> ArchivedHistory.Version in
+        let versions = try inventory.versionNames.map { name -> ExportedHistory.Version in
             let state = inventory.versions[name]!.state
             let recordDigest = state.first { $0.value.contains(OCFLVersionRecord.path) }?.key
             let record: OCFLVersionRecord
@@ -87,7 +87,7 @@ extension OCFLImporter {
             let files = state.sorted { $0.key < $1.key }.flatMap { digest, paths in
                 paths.filter { $0 != OCFLVersionRecord.path }.map { (path: $0, key: digest) }
             }
-            return ArchivedHistory.Version(record: record, location: name, files: files)
+            return ExportedHistory.Version(record: record, location: name, files: files)
         }
         return versions
     }

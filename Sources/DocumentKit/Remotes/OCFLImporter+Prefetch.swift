@@ -7,7 +7,7 @@ extension OCFLImporter {
     /// fetching them one by one. Those `local` holds (by SHA-256) are not fetched. With
     /// `jobs` of 1, nothing: each file is fetched as the import comes to it, as before.
     static func prefetch(
-        _ versions: [ArchivedHistory.Version], of object: OCFLObject, sha256: [String: String], scratch: URL,
+        _ versions: [ExportedHistory.Version], of object: OCFLObject, sha256: [String: String], scratch: URL,
         reusing local: DocumentBundle?, jobs: Int
     ) throws -> [String: URL] {
         guard jobs > 1 else { return [:] }

@@ -20,12 +20,12 @@ public enum OCFLImporter {
     /// Whether `url` is an OCFL object folder (it holds `0=ocfl_object_1.1`).
     public static func isObject(_ url: URL) -> Bool {
         // A local folder: a file that cannot be read is no object's declaration.
-        (try? OCFLObject.isObject(FolderArchiveStore(root: url), at: "")) ?? false
+        (try? OCFLObject.isObject(FolderOCFLRoot(root: url), at: "")) ?? false
     }
 
     /// Imports the OCFL object folder at `objectURL` into a new bundle at `output`.
     public static func importObject(from objectURL: URL, to output: URL, replace: Bool = false) throws -> Result {
-        try importObject(at: "", in: FolderArchiveStore(root: objectURL), to: output, replace: replace)
+        try importObject(at: "", in: FolderOCFLRoot(root: objectURL), to: output, replace: replace)
     }
 
     /// What importing the object at `path` of `storage` into `output` would make, found by
@@ -135,10 +135,10 @@ public enum OCFLImporter {
             let files = state.flatMap { digest, paths in
                 paths.filter { $0 != OCFLVersionRecord.path }.map { (path: $0, key: digest) }
             }
-            return ArchivedHistory.Version(record: object.records[index], location: name, files: files)
+            return ExportedHistory.Version(record: object.records[index], location: name, files: files)
         }
         let fetched = try prefetch(archived, of: object, sha256: sha256, scratch: scratch, reusing: local, jobs: jobs)
-        let (contents, pruned) = try ArchivedHistory.contents(
+        let (contents, pruned) = try ExportedHistory.contents(
             archived, reported: object.storage.reported(object.path),
             rootID: rootID(of: object.inventory)
         ) { digest, logicalPath, name in

@@ -60,7 +60,7 @@ public enum RemotePusher {
     /// A remote that holds other projects but not this one is refused (`usage`), naming
     /// them, unless `newProject`: a clone of it then needs the project's object id.
     ///
-    /// `archiving` (``OCFLArchiver``): a remote holding versions the bundle lacks is a
+    /// `archiving` (``OCFLDeposit``): a remote holding versions the bundle lacks is a
     /// history that diverged (`malformedInput`, naming the first), not a push to pull before.
     ///
     /// Up to `jobs` files are uploaded at once (``TransferQueue``); with 1, one after another.
@@ -125,7 +125,7 @@ public enum RemotePusher {
                     remote, inventory, versions: lacking.count == 1 ? "a version" : "\(lacking.count) versions",
                     bundlePath: bundlePath)
             }
-            let plan = try OCFLArchiver.versionsToAdd(
+            let plan = try OCFLDeposit.versionsToAdd(
                 bundle, archived: remoteIDs, isNewObject: state.inventory == nil, bundlePath: bundlePath)
             planned =
                 plan.isEmpty

@@ -10,14 +10,14 @@ extension RemoteRoot {
     }
 
     /// The object of the bundle's project on `remote`. First where the bundle's object id
-    /// (``OCFLArchiver/objectID(of:)``) puts it; when nothing is there, any object of the
+    /// (``OCFLDeposit/objectID(of:)``) puts it; when nothing is there, any object of the
     /// root that holds one of the bundle's versions, or whose id names one of them or one
     /// the bundle pruned: a copy cloned from a pruned object by an earlier release, which
     /// did not keep the project's first version in `pruned`, derives another id than the
     /// copy that pushed it, and finds the object so (FORMAT.md §10, "The object"). Only
     /// when no object holds the project is it a new object at the bundle's own id.
     static func projectObject(of bundle: DocumentBundle, in remote: any RemoteStore) throws -> ProjectObject {
-        let id = try OCFLArchiver.objectID(of: bundle)
+        let id = try OCFLDeposit.objectID(of: bundle)
         let path = OCFLStorageRoot.objectPath(for: id)
         // A copy that pruned nothing derives the id every release derived: only a pruned
         // one may find its project under another.

@@ -29,7 +29,7 @@ extension DocumentTool {
 
         func run() throws {
             let store = CountedRemoteStore.counting(FolderRemoteStore(root: URL(fileURLWithPath: root)))
-            let result = try OCFLArchiver.archive(target.url, into: store, dryRun: dryRun.dryRun)
+            let result = try OCFLDeposit.deposit(target.url, into: store, dryRun: dryRun.dryRun)
             if options.json {
                 return try Console.printJSON(ArchiveReport(bundle: target.bundle, root: root, result: result))
             }
@@ -56,14 +56,14 @@ extension DocumentTool {
     struct ArchiveReport: Codable {
         var bundle: String
         var root: String
-        var result: OCFLArchiver.Result
+        var result: OCFLDeposit.Result
 
         private enum CodingKeys: String, CodingKey {
             case bundle, root, objectID, objectPath, createdObject, newVersions, newVersionIDs, totalVersions,
                 filesStored, bytesStored
         }
 
-        init(bundle: String, root: String, result: OCFLArchiver.Result) {
+        init(bundle: String, root: String, result: OCFLDeposit.Result) {
             self.bundle = bundle
             self.root = root
             self.result = result
@@ -73,7 +73,7 @@ extension DocumentTool {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             bundle = try container.decode(String.self, forKey: .bundle)
             root = try container.decode(String.self, forKey: .root)
-            result = try OCFLArchiver.Result(from: decoder)
+            result = try OCFLDeposit.Result(from: decoder)
         }
 
         func encode(to encoder: any Encoder) throws {

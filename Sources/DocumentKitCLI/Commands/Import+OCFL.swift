@@ -10,7 +10,7 @@ extension DocumentTool.Import {
         }
         if edit.dryRun {
             let plan = try OCFLImporter.plannedImport(
-                at: "", in: FolderArchiveStore(root: object), to: URL(fileURLWithPath: output), replace: force.force)
+                at: "", in: FolderOCFLRoot(root: object), to: URL(fileURLWithPath: output), replace: force.force)
             if options.json {
                 return try Console.printJSON(PlannedImport(objectID: plan.objectID, versions: plan.versions))
             }

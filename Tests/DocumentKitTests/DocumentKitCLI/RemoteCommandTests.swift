@@ -119,7 +119,7 @@ import Testing
 
     private func objectPath(of bundle: String, in directory: TemporaryDirectory) throws -> String {
         OCFLStorageRoot.objectPath(
-            for: OCFLArchiver.objectID(
+            for: OCFLDeposit.objectID(
                 of: try DocumentBundle(contentsOf: directory.url.appendingPathComponent(bundle)).manifest))
     }
 
@@ -165,9 +165,9 @@ import Testing
         try remote.succeed(["validate", "--deep", "copy.dkproj"])
         // A folder remote is an OCFL storage root that ocfl-py finds valid.
         if kind == .folder {
-            try #require(OCFLArchiveTests.validatorAvailable, OCFLArchiveTests.skipReason)
+            try #require(OCFLDepositTests.validatorAvailable, OCFLDepositTests.skipReason)
             let script = Fixtures.repository.appendingPathComponent("Tests/OCFLValidator/ocfl_validate_0004.py").path
-            let validated = try OCFLArchiveTests.python.run([script, remote.address])
+            let validated = try OCFLDepositTests.python.run([script, remote.address])
             #expect(
                 validated.status == 0
                     && validated.output.split(separator: "\n").last?.contains("is VALID (1 of 1 objects valid)")

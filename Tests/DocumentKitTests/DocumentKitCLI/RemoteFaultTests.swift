@@ -181,7 +181,7 @@ import Testing
     private func expectBucketHoldsOnlyTheRoot(of bundleName: String, in remote: Remote) throws {
         let store = remote.store()
         let objectPath = OCFLStorageRoot.objectPath(
-            for: OCFLArchiver.objectID(of: try bundle(bundleName, in: remote.directory).manifest))
+            for: OCFLDeposit.objectID(of: try bundle(bundleName, in: remote.directory).manifest))
         let inventory = try JSONDecoder().decode(
             OCFLInventory.self, from: store.readFile("\(objectPath)/inventory.json"))
         var expected = Set(try OCFLStorageRoot.declarationFiles().map(\.path))

@@ -11,7 +11,7 @@ import Testing
 @Suite struct RemoteInteropTests {
     typealias Remote = RemoteCommandTests.Remote
 
-    static let enabled = S3TestServer.isAvailable && OCFLArchiveTests.validatorAvailable
+    static let enabled = S3TestServer.isAvailable && OCFLDepositTests.validatorAvailable
     static let skipReason: Comment = "needs moto_server, boto3 and ocfl-py: run scripts/setup.sh"
 
     /// A test's folder and a remote on `service`, and in the folder garden.dkproj with one
@@ -48,7 +48,7 @@ import Testing
         #expect(validated.valid && validated.errors.isEmpty, "\(validated.output)")
         // Byte for byte the storage root docctl writes of the same bundle to a folder.
         try remote.succeed(["push", "garden.dkproj", directory.path("folder")])
-        let archive = OCFLArchiveTests()
+        let archive = OCFLDepositTests()
         #expect(
             try archive.hashes(directory.url.appendingPathComponent("download"))
                 == archive.hashes(directory.url.appendingPathComponent("folder")))

@@ -31,7 +31,7 @@ import Testing
     /// ocfl-py on the storage root in the folder `root`, as ``validate(_:into:as:)`` judges it.
     static func validateRoot(_ root: String) throws -> (errors: [String], valid: Bool, output: String) {
         let script = Fixtures.repository.appendingPathComponent("Tests/OCFLValidator/ocfl_validate_0004.py").path
-        let result = try OCFLArchiveTests.python.run([script, root])
+        let result = try OCFLDepositTests.python.run([script, root])
         let lines = result.output.split(separator: "\n").map(String.init)
         return (
             problems(in: lines), result.status == 0 && lines.last?.contains("is VALID (1 of 1 objects valid)") == true,
@@ -72,7 +72,7 @@ import Testing
         return (directory, remote)
     }
 
-    static let enabled = RemoteCommandTests.enabled && OCFLArchiveTests.validatorAvailable
+    static let enabled = RemoteCommandTests.enabled && OCFLDepositTests.validatorAvailable
 
     @Test(
         .enabled(if: enabled, "needs moto_server and ocfl-py: run scripts/setup.sh"),
@@ -82,7 +82,7 @@ import Testing
     {
         let (directory, remote) = try Self.gardenPushed(to: kind)
         let manifest = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("garden.dkproj")).manifest
-        let object = OCFLStorageRoot.objectPath(for: OCFLArchiver.objectID(of: manifest))
+        let object = OCFLStorageRoot.objectPath(for: OCFLDeposit.objectID(of: manifest))
 
         var killed = 0
         var killedAfterExchange = 0
@@ -142,7 +142,7 @@ import Testing
         }
         let store = try remote.store()
         let manifest = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("garden.dkproj")).manifest
-        let object = OCFLStorageRoot.objectPath(for: OCFLArchiver.objectID(of: manifest))
+        let object = OCFLStorageRoot.objectPath(for: OCFLDeposit.objectID(of: manifest))
         // What killed pushes leave: the object's sidecar missing; a copy of the inventory in a
         // version folder (as pushes of the release before kept the head's); a loser's file
         // in a version folder.

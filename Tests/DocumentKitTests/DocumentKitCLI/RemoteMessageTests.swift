@@ -78,7 +78,7 @@ import Testing
         expectFailure(
             refused, status: 64,
             containing:
-                "error: remote: holds another project, not other.dkproj's: \(OCFLArchiver.objectID(of: garden)) \"")
+                "error: remote: holds another project, not other.dkproj's: \(OCFLDeposit.objectID(of: garden)) \"")
         #expect(
             refused.standardError.contains("(head v1, ")
                 && refused.standardError.hasSuffix(
@@ -90,9 +90,9 @@ import Testing
         expectFailure(clone, status: 64, containing: "error: remote: holds 2 projects: ")
         #expect(clone.standardError.hasSuffix(" (name one with --object ID)\n"), "\(clone.standardError)")
         #expect(
-            clone.standardError.contains("\(OCFLArchiver.objectID(of: other)) \"Shed\" (head v1, "),
+            clone.standardError.contains("\(OCFLDeposit.objectID(of: other)) \"Shed\" (head v1, "),
             "\(clone.standardError)")
-        #expect(clone.standardError.contains("\(OCFLArchiver.objectID(of: garden)) \""), "\(clone.standardError)")
+        #expect(clone.standardError.contains("\(OCFLDeposit.objectID(of: garden)) \""), "\(clone.standardError)")
     }
 
     @Test func pullAndPushSayWhichCopyIsAheadAndWhatToTypeNext() throws {

@@ -35,7 +35,7 @@ import Testing
         try remote.succeed(["clone", remote.address, "-o", "c.dkproj"])
         let cloned = try manifest("c.dkproj", in: directory)
         // The clone knows the project's first version, which neither copy holds.
-        #expect(OCFLArchiver.objectID(of: cloned) == OCFLArchiver.objectID(of: original))
+        #expect(OCFLDeposit.objectID(of: cloned) == OCFLDeposit.objectID(of: original))
         #expect(
             cloned.pruned.first == original.pruned.first && cloned.versions.map(\.id) == original.versions.map(\.id))
         #expect(
@@ -60,19 +60,19 @@ import Testing
         let result = try JSONDecoder().decode(RemotePusher.Result.self, from: pushed.standardOutput)
         #expect(
             result.result == .pushed && result.newVersions == ["v4"]
-                && result.objectID == OCFLArchiver.objectID(of: original))
+                && result.objectID == OCFLDeposit.objectID(of: original))
         #expect(try remote.succeed(["pull", "b.dkproj", remote.address]).output.hasPrefix("fast-forward b.dkproj to "))
         let head = try manifest("c.dkproj", in: directory).head
         #expect(try manifest("b.dkproj", in: directory).head == head)
         // One project on the remote, with every version pushed: three, four, five, six.
         let store = try remote.store()
         #expect(
-            try RemoteRoot.objectPaths(store) == [OCFLStorageRoot.objectPath(for: OCFLArchiver.objectID(of: original))])
+            try RemoteRoot.objectPaths(store) == [OCFLStorageRoot.objectPath(for: OCFLDeposit.objectID(of: original))])
         try remote.succeed(["clone", remote.address, "-o", "d.dkproj"])
         let whole = try manifest("d.dkproj", in: directory)
         #expect(
             whole.versions.count == 4 && whole.head == head
-                && OCFLArchiver.objectID(of: whole) == OCFLArchiver.objectID(of: original))
+                && OCFLDeposit.objectID(of: whole) == OCFLDeposit.objectID(of: original))
     }
 
     /// A copy that lists only the parent it lacks as pruned (as clones of earlier releases
@@ -89,7 +89,7 @@ import Testing
         let old = try manifest("old.dkproj", in: directory)
         let original = try manifest("b.dkproj", in: directory)
         try #require(
-            OCFLArchiver.objectID(of: old) != OCFLArchiver.objectID(of: original),
+            OCFLDeposit.objectID(of: old) != OCFLDeposit.objectID(of: original),
             "the copy derives another id: \(old.pruned)")
 
         try remote.succeed(["push", "b.dkproj", remote.address])
@@ -101,7 +101,7 @@ import Testing
         let pushed = try JSONDecoder().decode(
             RemotePusher.Result.self,
             from: remote.succeed(["push", "old.dkproj", remote.address, "--json"]).standardOutput)
-        #expect(pushed.result == .pushed && pushed.objectID == OCFLArchiver.objectID(of: original))
+        #expect(pushed.result == .pushed && pushed.objectID == OCFLDeposit.objectID(of: original))
         #expect(try RemoteRoot.objectPaths(remote.store()).count == 1)
 
         // The other way round: a remote whose object the old copy named.
@@ -109,7 +109,7 @@ import Testing
         let secondStore = FolderRemoteStore(root: URL(fileURLWithPath: second))
         try remote.succeed(["push", "old.dkproj", second])
         #expect(
-            try RemoteRoot.objectPaths(secondStore) == [OCFLStorageRoot.objectPath(for: OCFLArchiver.objectID(of: old))]
+            try RemoteRoot.objectPaths(secondStore) == [OCFLStorageRoot.objectPath(for: OCFLDeposit.objectID(of: old))]
         )
         #expect(try remote.succeed(["pull", "b.dkproj", second]).output.hasPrefix("fast-forward b.dkproj to "))
         try remote.succeed(["set", "b.dkproj", "name", "six"])

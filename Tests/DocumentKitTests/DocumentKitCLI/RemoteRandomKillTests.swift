@@ -18,7 +18,7 @@ import Testing
         let names = Fixtures.listing(root)
         guard !names.isEmpty else { return (true, "no root yet") }
         let script = Fixtures.repository.appendingPathComponent("Tests/OCFLValidator/ocfl_validate_0004.py").path
-        let result = try OCFLArchiveTests.python.run([script, root.path])
+        let result = try OCFLDepositTests.python.run([script, root.path])
         let lines = result.output.split(separator: "\n").map(String.init)
         let errors = RemoteInterruptionTests.problems(in: lines)
         return (
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test(
-        .enabled(if: OCFLArchiveTests.validatorAvailable, OCFLArchiveTests.skipReason), arguments: ["archive", "push"])
+        .enabled(if: OCFLDepositTests.validatorAvailable, OCFLDepositTests.skipReason), arguments: ["archive", "push"])
     func killedAtSeededRandomMomentsTheFolderRootStaysValid(_ command: String) throws {
         let directory = try TemporaryDirectory()
         try garden(in: directory)
@@ -97,7 +97,7 @@ import Testing
         #expect(Fixtures.listing(directory.url).filter { $0.hasPrefix(".") } == [], "no temporary left beside the root")
     }
 
-    @Test(.enabled(if: OCFLArchiveTests.validatorAvailable, OCFLArchiveTests.skipReason))
+    @Test(.enabled(if: OCFLDepositTests.validatorAvailable, OCFLDepositTests.skipReason))
     func anArchiveKilledAfterAnyOfItsWritesLeavesAValidRootThatTheNextArchiveCompletes() throws {
         let directory = try TemporaryDirectory()
         try garden(in: directory)
@@ -137,7 +137,7 @@ import Testing
         try ended.run()
         ended.waitUntilExit()
         let manifest = try DocumentBundle(contentsOf: directory.url.appendingPathComponent("garden.dkproj")).manifest
-        let objectFolder = (OCFLStorageRoot.objectPath(for: OCFLArchiver.objectID(of: manifest)) as NSString)
+        let objectFolder = (OCFLStorageRoot.objectPath(for: OCFLDeposit.objectID(of: manifest)) as NSString)
             .lastPathComponent
         let lock = directory.url.appendingPathComponent("root/\(FolderRemoteStore.pushFolder)/\(objectFolder).lock")
         try FileManager.default.createDirectory(at: lock.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -469,7 +469,7 @@ final class CrashHarness {
             guard try BundleState(url(source)) == sourceState else {
                 throw HarnessFailure(description: "\(source), the archive's source, changed")
             }
-            if OCFLArchiveTests.validatorAvailable, let held = try archivedVersions(root), !held.isEmpty {
+            if OCFLDepositTests.validatorAvailable, let held = try archivedVersions(root), !held.isEmpty {
                 let verdict = try RemoteInterruptionTests.validateRoot(url(root).path)
                 guard verdict.valid, verdict.errors.isEmpty else {
                     throw HarnessFailure(description: "ocfl-validate \(root): \(verdict.output)")
@@ -553,7 +553,7 @@ final class CrashHarness {
                 }
             try expectSuccess(try Run.docctl(arguments, in: directory.url), "final \(operation.rawValue)")
         }
-        if OCFLArchiveTests.validatorAvailable {
+        if OCFLDepositTests.validatorAvailable {
             let verdict = try RemoteInterruptionTests.validateRoot(url("root").path)
             guard verdict.valid, verdict.errors.isEmpty else {
                 throw HarnessFailure(description: "ocfl-validate root after the final archive: \(verdict.output)")

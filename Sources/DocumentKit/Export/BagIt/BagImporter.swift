@@ -28,7 +28,7 @@ public enum BagImporter {
         try AtomicReplacement.refuseExisting(output, replace: replace)
         try BagReader.validate(bag)
         let (contents, pruned) = try DocumentKitError.located(at: bag.relativePath) {
-            let archived = try versionEntries(bag).map { entry -> ArchivedHistory.Version in
+            let archived = try versionEntries(bag).map { entry -> ExportedHistory.Version in
                 guard let files = entry.files, let recordPath = entry.record else {
                     throw DocumentKitError(
                         .malformedInput,
@@ -54,18 +54,18 @@ public enum BagImporter {
                         """
                     )
                 }
-                return ArchivedHistory.Version(
+                return ExportedHistory.Version(
                     record: record, location: entry.path,
                     files: files.sorted { $0.key < $1.key }.map { (path: $0.key, key: $0.value) })
             }
             // Every payload file was checked against the manifests, links refused.
-            return try ArchivedHistory.contents(archived, reported: bag.relativePath) { payloadPath, _, _ in
+            return try ExportedHistory.contents(archived, reported: bag.relativePath) { payloadPath, _, _ in
                 try FileWrapper(regularFileWithContentsOf: bag.appendingPathComponent(payloadPath))
             }
         }
         let manifest = contents.manifest
         let result = OCFLImporter.Result(
-            objectID: OCFLArchiver.objectID(of: manifest), versions: manifest.versions.count, head: manifest.head,
+            objectID: OCFLDeposit.objectID(of: manifest), versions: manifest.versions.count, head: manifest.head,
             pruned: pruned)
         if !dryRun { try BundleWriter.writeContents(contents, to: output, replace: replace) }
         return result

@@ -65,7 +65,7 @@ import Testing
                 == original.manifest.versions.map { "\($0.number)-\($0.shortID).json" }.sorted())
 
         let planned = try docctl(["import", "bag", "-o", "back.dkproj", "--dry-run"], in: directory)
-        let project = OCFLArchiver.objectID(of: try original.manifest)
+        let project = OCFLDeposit.objectID(of: try original.manifest)
         #expect(
             planned.output
                 == "would import bag into back.dkproj: 13 versions of project \(project); nothing was written\n")

@@ -35,7 +35,7 @@ import Testing
                 $0.hasSuffix("/0=ocfl_object_1.1")
             })
         let objectFolder = remote.appendingPathComponent(String(object.dropLast("/0=ocfl_object_1.1".count)))
-        let before = try OCFLArchiveTests().hashes(objectFolder).filter { $0.key.hasPrefix("v") }
+        let before = try OCFLDepositTests().hashes(objectFolder).filter { $0.key.hasPrefix("v") }
         let behind = directory.url.appendingPathComponent("behind.dkproj")
         try FileManager.default.copyItem(at: clone, to: behind)
         _ = try BundleEdits.set(
@@ -45,7 +45,7 @@ import Testing
             pushed.result == .pushed && pushed.newVersions == ["v10"] && pushed.totalVersions == 10
                 && pushed.newVersionIDs.count == 1)
         // The old versions as they were, inventories and all; the new one of the history layout.
-        let after = try OCFLArchiveTests().hashes(objectFolder)
+        let after = try OCFLDepositTests().hashes(objectFolder)
         #expect(before.allSatisfy { after[$0.key] == $0.value })
         let inventory = try JSONDecoder().decode(
             OCFLInventory.self, from: Data(contentsOf: objectFolder.appendingPathComponent("inventory.json")))
@@ -64,7 +64,7 @@ import Testing
         #expect(
             try DocumentBundle(contentsOf: again).manifest.versions.map(\.id)
                 == DocumentBundle(contentsOf: clone).manifest.versions.map(\.id))
-        if OCFLArchiveTests.validatorAvailable {
+        if OCFLDepositTests.validatorAvailable {
             let root = try RemoteInterruptionTests.validateRoot(remote.path)
             #expect(root.valid && root.errors.isEmpty, "\(root.output)")
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// An OCFL object or storage root in a local folder, read: what `docctl import OBJECT`
 /// reads. (Roots are written through ``FolderRemoteStore``, as remotes are.)
-public struct FolderArchiveStore: OCFLRootReading {
+public struct FolderOCFLRoot: OCFLRootReading {
     /// The storage root's folder.
     public let root: URL
 

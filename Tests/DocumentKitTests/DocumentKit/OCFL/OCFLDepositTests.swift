@@ -5,7 +5,7 @@ import Testing
 
 /// `docctl archive` and `docctl import OBJECT`: a bundle's history as an OCFL 1.1 object,
 /// judged by ocfl-py's validator, and rebuilt with every version id.
-@Suite struct OCFLArchiveTests {
+@Suite struct OCFLDepositTests {
     /// ocfl-py, as `scripts/setup.sh` installs it.
     static let tools = Fixtures.repository.appendingPathComponent(".tools/ocfl/bin")
     static let validatorAvailable = FileManager.default.isExecutableFile(
@@ -26,7 +26,7 @@ import Testing
     private func objectFolder(_ root: String, of bundle: String, in directory: TemporaryDirectory) throws -> URL {
         let manifest = try DocumentBundle(contentsOf: directory.url.appendingPathComponent(bundle)).manifest
         return directory.url.appendingPathComponent(root).appendingPathComponent(
-            OCFLStorageRoot.objectPath(for: OCFLArchiver.objectID(of: manifest)))
+            OCFLStorageRoot.objectPath(for: OCFLDeposit.objectID(of: manifest)))
     }
 
     /// ocfl-py on the object folder: the warning codes it printed, and whether it said VALID.
@@ -121,7 +121,7 @@ import Testing
         try docctl(["attach", "p.dkproj", "photo.png", "-m", "Photo", "--author", ada], in: directory)
         try docctl(["set", "p.dkproj", "tasks[0].title", "Dig deep", "--author", ada], in: directory)
         let again = try docctl(["archive", "p.dkproj", "root", "--json"], in: directory)
-        let report = try JSONDecoder().decode(OCFLArchiver.Result.self, from: Data(again.output.utf8))
+        let report = try JSONDecoder().decode(OCFLDeposit.Result.self, from: Data(again.output.utf8))
         #expect(report.newVersions == ["v2"] && report.totalVersions == 4 && !report.createdObject)
         #expect(report.newVersionIDs == Array(try ids("p.dkproj", in: directory).suffix(2)))
         #expect(report.filesStored == 3, "a segment with both versions, the manifest, and the photo stored alone")
@@ -194,7 +194,7 @@ import Testing
 
         try docctl(["set", "p.dkproj", "name", "Garden two", "--author", ada], in: directory)
         let again = try docctl(["archive", "p.dkproj", "root", "--json"], in: directory)
-        let report = try JSONDecoder().decode(OCFLArchiver.Result.self, from: Data(again.output.utf8))
+        let report = try JSONDecoder().decode(OCFLDeposit.Result.self, from: Data(again.output.utf8))
         #expect(report.filesStored == 2, "the segment and the manifest; the photo is the object's")
         let after = try JSONDecoder().decode(
             OCFLInventory.self, from: Data(contentsOf: object.appendingPathComponent("inventory.json")))

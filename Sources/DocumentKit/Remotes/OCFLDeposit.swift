@@ -1,18 +1,20 @@
 import Foundation
 
-/// Writes a bundle's whole history into an OCFL 1.1 storage root in a folder (FORMAT.md
-/// §10): one object per project, one OCFL version per archive, holding the bundle's
-/// history as its entries hold it, each file stored once.
+/// Deposits a bundle's whole history into an OCFL 1.1 storage root in a folder (FORMAT.md
+/// §10; `docctl archive`): one object per project, one OCFL version per deposit, holding
+/// the bundle's history as its entries hold it, each file stored once. ("Archive" in the
+/// library means zip and tar, the containers DocumentKitArchive reads and writes; the
+/// command keeps the word its users know.)
 ///
-/// An archive is a push to a folder root (``RemotePusher``, FORMAT.md §11): one writer,
+/// A deposit is a push to a folder root (``RemotePusher``, FORMAT.md §11): one writer,
 /// one crash story. The root appears whole, in one rename; each archive's new versions
 /// are built outside the object and the object is replaced by its new self in one
 /// exchange, so the root is valid OCFL at every instant, and an archive killed at any
 /// moment is completed by the next. Archiving again adds only the versions the object
 /// lacks, and never changes a version folder's content once written; versions pruned from
 /// the bundle stay in the object's earlier versions. A root may hold several projects.
-public enum OCFLArchiver {
-    /// What an archive did.
+public enum OCFLDeposit {
+    /// What a deposit did.
     public struct Result: Codable, Sendable, Equatable {
         /// The OCFL object's id.
         public var objectID: String
@@ -36,17 +38,17 @@ public enum OCFLArchiver {
     /// is removed by the next.
     static let legacyStagingFolder = "extensions/documentkit-staging"
 
-    /// Archives the bundle at `bundleURL` into the storage root at `root` (created when
+    /// Deposits the bundle at `bundleURL` into the storage root at `root` (created when
     /// missing or empty). With `dryRun`, the root is only read: the result says what the
     /// archive would add.
-    public static func archive(_ bundleURL: URL, to root: URL, dryRun: Bool = false) throws -> Result {
-        try archive(bundleURL, into: FolderRemoteStore(root: root), dryRun: dryRun)
+    public static func deposit(_ bundleURL: URL, to root: URL, dryRun: Bool = false) throws -> Result {
+        try deposit(bundleURL, into: FolderRemoteStore(root: root), dryRun: dryRun)
     }
 
-    /// Archives the bundle at `bundleURL` into the storage root `root`, a folder's store
+    /// Deposits the bundle at `bundleURL` into the storage root `root`, a folder's store
     /// (or one that wraps it): a push that may add a project beside others, and that
     /// refuses a bundle whose history diverged from its object's (`malformedInput`).
-    public static func archive(_ bundleURL: URL, into root: any RemoteStore, dryRun: Bool = false) throws -> Result {
+    public static func deposit(_ bundleURL: URL, into root: any RemoteStore, dryRun: Bool = false) throws -> Result {
         if !dryRun, try root.size(OCFLStorageRoot.declaration) != nil {
             try root.removeFolder(legacyStagingFolder)
         }

@@ -3,10 +3,10 @@ import Foundation
 /// A bundle's history rebuilt from versions kept outside a bundle (an OCFL object, FORMAT.md
 /// §10; a bag of every version, §7): each version's record as the bundle held it, and its
 /// files. Every version's tree must be the one its record names, so the new bundle's version
-/// ids, parents, authors, dates, messages, signatures, documents and blobs are the archived
+/// ids, parents, authors, dates, messages, signatures, documents and blobs are the exported
 /// bundle's, and a copy made this way exchanges with the original.
-struct ArchivedHistory {
-    /// One archived version: its record, where a message names it (`v3`, a bag's folder),
+struct ExportedHistory {
+    /// One exported version: its record, where a message names it (`v3`, a bag's folder),
     /// and each of its files by logical path, with the key of its bytes (equal keys are
     /// the same bytes, read once).
     struct Version {
@@ -20,7 +20,7 @@ struct ArchivedHistory {
     ///
     /// `rootID` is the project's first version when the versions may not hold it (an
     /// object's id names it): listed first in `pruned` when they do not, so that the new
-    /// bundle's object id (``OCFLArchiver/objectID(of:)``) is the object's. With `base`,
+    /// bundle's object id (``OCFLDeposit/objectID(of:)``) is the object's. With `base`,
     /// the contents leave out the objects `base` holds (a pull's copy of only what is new).
     static func contents(
         _ archived: [Version], reported: String, rootID: VersionID? = nil, base: DocumentBundle? = nil,
