@@ -15,17 +15,13 @@ import Testing
         let (ours, theirs) = try FormatThreeFixtures.twoCopies(
             in: directory, taskCount: 2_000, saves: 2, ahead: 1, from: 7)
         let theirBundle = try DocumentBundle(contentsOf: theirs)
-        let first = try theirBundle.documentDigest(of: theirBundle.manifest.versions[0])
         let new = try theirBundle.documentDigest(of: theirBundle.headVersion)
         let record = try #require(try theirBundle.objectRecord(new))
         let ourHead = try DocumentBundle(contentsOf: ours).heldHeadDocument()
         #expect(record.codec == .delta && record.base == ourHead.digest, "theirs' new document is a delta on ours")
 
         // The root of the chain, damaged in theirs: reading through it fails.
-        let entry = try #require(theirBundle.zip.entry(named: first.entryName), "the first document is an entry")
-        var bytes = try Data(contentsOf: theirs)
-        bytes[Int(entry.dataOffset + entry.size / 2)] ^= 0x5A
-        try bytes.write(to: theirs)
+        try Self.damageFirstDocument(of: theirs)
         let damaged = try DocumentBundle(contentsOf: theirs)
         #expect(throws: (any Error).self) { try damaged.objectData(new) }
         let expected = try damaged.documentData(of: damaged.headVersion)
@@ -47,18 +43,7 @@ import Testing
         let (ours, theirs) = try FormatThreeFixtures.twoCopies(
             in: directory, taskCount: 2_000, saves: 2, ahead: 1, from: 7)
         let before = try Data(contentsOf: ours)
-        try FormatThreeFixtures.rewriteNewestSegment(of: theirs) { items in
-            items.map { item in
-                guard case .object(var object) = item, case .delta(let base, let program) = object.storage else {
-                    return item
-                }
-                // The last ADD's last byte: the program still runs, to other bytes.
-                var damaged = program
-                damaged[damaged.count - 1] ^= 0x01
-                object.storage = .delta(base: base, program: damaged)
-                return .object(object)
-            }
-        }
+        #expect(try Self.damageNewDeltas(of: theirs) > 0)
         #expect(throws: DocumentKitError.self) {
             try BundlePuller.pull(into: ours, from: theirs, metadata: FormatThreeFixtures.metadata)
         }
@@ -81,10 +66,7 @@ import Testing
         let ourHead = try DocumentBundle(contentsOf: ours).heldHeadDocument()
         #expect(record.codec == .delta && record.base == first && first != ourHead.digest)
 
-        let entry = try #require(theirBundle.zip.entry(named: first.entryName), "the first document is an entry")
-        var bytes = try Data(contentsOf: theirs)
-        bytes[Int(entry.dataOffset + entry.size / 2)] ^= 0x5A
-        try bytes.write(to: theirs)
+        try Self.damageFirstDocument(of: theirs)
         let damaged = try DocumentBundle(contentsOf: theirs)
         #expect(throws: (any Error).self) { try damaged.objectData(new) }
         let expected = try damaged.documentData(of: damaged.headVersion)
@@ -104,24 +86,42 @@ import Testing
         let (ours, theirs) = try FormatThreeFixtures.twoCopies(
             in: directory, taskCount: 2_000, saves: 15, ahead: 1, from: 20)
         let before = try Data(contentsOf: ours)
-        var damagedOne = false
-        try FormatThreeFixtures.rewriteNewestSegment(of: theirs) { items in
+        #expect(try Self.damageNewDeltas(of: theirs) > 0)
+        let error = try #require(throws: DocumentKitError.self) {
+            try BundlePuller.pull(into: ours, from: theirs, metadata: FormatThreeFixtures.metadata)
+        }
+        #expect(error.code == .malformedInput && error.message.contains("nothing was pulled"))
+        #expect(try Data(contentsOf: ours) == before)
+    }
+
+    /// Flips a byte in the middle of the first version's document, an entry of its own in
+    /// the bundle at `url`: reading through it fails.
+    private static func damageFirstDocument(of url: URL) throws {
+        let bundle = try DocumentBundle(contentsOf: url)
+        let first = try bundle.documentDigest(of: bundle.manifest.versions[0])
+        let entry = try #require(bundle.zip.entry(named: first.entryName), "the first document is an entry")
+        var bytes = try Data(contentsOf: url)
+        bytes[Int(entry.dataOffset + entry.size / 2)] ^= 0x5A
+        try bytes.write(to: url)
+    }
+
+    /// Flips the last byte (the last ADD's last) of each delta program in the newest
+    /// segment of the bundle at `url`: the programs still run, to other bytes. Returns how
+    /// many it damaged.
+    private static func damageNewDeltas(of url: URL) throws -> Int {
+        var damagedCount = 0
+        try FormatThreeFixtures.rewriteNewestSegment(of: url) { items in
             items.map { item in
                 guard case .object(var object) = item, case .delta(let base, let program) = object.storage else {
                     return item
                 }
-                damagedOne = true
+                damagedCount += 1
                 var damaged = program
                 damaged[damaged.count - 1] ^= 0x01
                 object.storage = .delta(base: base, program: damaged)
                 return .object(object)
             }
         }
-        #expect(damagedOne)
-        let error = try #require(throws: DocumentKitError.self) {
-            try BundlePuller.pull(into: ours, from: theirs, metadata: FormatThreeFixtures.metadata)
-        }
-        #expect(error.code == .malformedInput && error.message.contains("nothing was pulled"))
-        #expect(try Data(contentsOf: ours) == before)
+        return damagedCount
     }
 }
