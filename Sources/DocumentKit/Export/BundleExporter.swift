@@ -87,7 +87,7 @@ public enum BundleExporter {
     /// export to a name ending in `.zip` (a zip of the site) among them.
     public static func entryPage(of format: ExportFormat, at output: URL) -> URL? {
         guard format == .html, !output.lastPathComponent.lowercased().hasSuffix(".zip") else { return nil }
-        return output.appendingPathComponent("index.html")
+        return output.appendingPathComponent(HTMLSite.entryPage)
     }
 
     private static func write(

@@ -19,10 +19,11 @@ enum OCFLHistoryPlan {
         var versionsHeld: Int
     }
 
-    /// The bundle's whole history as the version after those of `inventory`.
+    /// The bundle's whole history as the version after those of `inventory`, with
+    /// `accessCopy` (files under `access/`) beside it when one was asked for.
     static func wholeHistory(
         of bundle: DocumentBundle, after inventory: OCFLInventory, adding versionIDs: [VersionID],
-        contentFolder: String, digests: inout OCFLDigestIndex
+        accessCopy: [(path: String, file: FileWrapper)], contentFolder: String, digests: inout OCFLDigestIndex
     ) throws -> Planned {
         guard let history = bundle.history else { preconditionFailure("a push lays out a format-3 history") }
         let location = bundle.url.relativePath
@@ -41,7 +42,7 @@ enum OCFLHistoryPlan {
             files.append((name, FileWrapper(entry: entry, in: bundle.zip)))
         }
         let plan = try OCFLVersionPlan.next(
-            after: inventory, files: files, describing: bundle.headVersion, contentFolder: contentFolder,
+            after: inventory, files: files + accessCopy, describing: bundle.headVersion, contentFolder: contentFolder,
             location: location, digests: &digests)
         return Planned(versionIDs: versionIDs, plan: plan, versionsHeld: history.manifest.versions)
     }
@@ -52,9 +53,13 @@ enum OCFLHistoryPlan {
     /// Refused: an object whose head the bundle neither holds nor pruned (`conflict`:
     /// pull first), and a version whose parent the bundle pruned and the object lacks
     /// (`malformedInput`).
+    ///
+    /// The version names again every file of the object's head but its access copy: a
+    /// version holds one only when asked (`accessCopy`, files under `access/`), so that no
+    /// version shows a site of a head older than its own.
     static func increment(
         of bundle: DocumentBundle, onto remote: OCFLHistoryReader, size: (String) throws -> UInt64?,
-        contentFolder: String, digests: inout OCFLDigestIndex
+        accessCopy: [(path: String, file: FileWrapper)], contentFolder: String, digests: inout OCFLDigestIndex
     ) throws -> Planned? {
         guard let history = bundle.history else { preconditionFailure("a push lays out a format-3 history") }
         let location = bundle.url.relativePath
@@ -94,7 +99,7 @@ enum OCFLHistoryPlan {
                 HistoryAppend.Segment(name: $0.0.name, size: $0.1, reader: $0.0.reader)
             },
             identify: BundleVersion.id(ofSegmentRecord:))
-        var kept = headFiles
+        var kept = headFiles.filter { !OCFLLayout.isAccessCopy($0.key) }
         for name in append.merged + [BundleEntry.manifest] { kept[name] = nil }
         var files: [(path: String, file: FileWrapper)] = [
             (append.written.name, FileWrapper(regularFileWithContents: append.written.data)),
@@ -104,8 +109,27 @@ enum OCFLHistoryPlan {
             files.append((name, file))
         }
         let plan = try OCFLVersionPlan.next(
-            after: object.inventory, files: files, kept: kept, describing: bundle.headVersion,
+            after: object.inventory, files: files + accessCopy, kept: kept, describing: bundle.headVersion,
             contentFolder: contentFolder, location: location, digests: &digests)
         return Planned(versionIDs: batch.versions.map(\.id), plan: plan, versionsHeld: append.manifest.versions)
+    }
+
+    /// A version holding the object's history as its head does, and `accessCopy`, for an
+    /// archive asked for an access copy of a head the object holds already: `nil` when its
+    /// head version holds one (made with it, so of the same head).
+    static func accessCopy(
+        _ accessCopy: [(path: String, file: FileWrapper)], of bundle: DocumentBundle, onto remote: OCFLHistoryReader,
+        contentFolder: String, digests: inout OCFLDigestIndex
+    ) throws -> Planned? {
+        let headFiles = remote.object.inventory.headFiles
+        guard !accessCopy.isEmpty, remote.manifest.head == bundle.headVersion.id,
+            !headFiles.keys.contains(where: OCFLLayout.isAccessCopy)
+        else { return nil }
+        var described = bundle.headVersion
+        described.message = "Access copy of version \(bundle.headVersion.number) (\(bundle.headVersion.shortID))"
+        let plan = try OCFLVersionPlan.next(
+            after: remote.object.inventory, files: accessCopy, kept: headFiles, describing: described,
+            contentFolder: contentFolder, location: bundle.url.relativePath, digests: &digests)
+        return Planned(versionIDs: [], plan: plan, versionsHeld: remote.manifest.versions)
     }
 }

@@ -21,6 +21,15 @@ enum OCFLLayout: Equatable {
     /// The logical paths of the history layout.
     static let manifestPath = BundleEntry.manifest
     static let mimetypePath = BundleEntry.mimetype
+    /// Where a version asked for one (`docctl archive --with-html`) holds the access copy of
+    /// the head it brings: the HTML site, beside the history and no part of it.
+    static let accessFolder = "access"
+
+    /// Whether `path` is a file of an access copy, which no reader of the history reads and
+    /// no later version names unless it was asked for one of its own.
+    static func isAccessCopy(_ path: String) -> Bool {
+        path.hasPrefix(accessFolder + "/")
+    }
 }
 
 extension OCFLInventory {

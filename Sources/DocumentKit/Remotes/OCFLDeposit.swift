@@ -32,6 +32,23 @@ public enum OCFLDeposit {
         public var filesStored: Int
         /// Their bytes.
         public var bytesStored: UInt64
+        /// The access copy's entry page in the version added (`access/index.html`), when
+        /// one was asked for and added; `nil` otherwise.
+        public var accessCopy: String?
+    }
+
+    /// An access copy to deposit with the history (`docctl archive --with-html`): the HTML
+    /// site of the head being archived (``BundleExporter``'s `html` format), under
+    /// `access/` in the OCFL version, so that someone without DocumentKit can look at the
+    /// project the object holds.
+    public struct AccessCopy: Sendable {
+        /// Whose signatures the site names by their signers (as `docctl verify`'s).
+        public var trusted: TrustedSigners?
+
+        /// An access copy whose history pages name the signers in `trusted`.
+        public init(trusted: TrustedSigners?) {
+            self.trusted = trusted
+        }
     }
 
     /// Where archives of earlier releases built their versions; one a killed archive left
@@ -41,23 +58,43 @@ public enum OCFLDeposit {
     /// Deposits the bundle at `bundleURL` into the storage root at `root` (created when
     /// missing or empty). With `dryRun`, the root is only read: the result says what the
     /// archive would add.
-    public static func deposit(_ bundleURL: URL, to root: URL, dryRun: Bool = false) throws -> Result {
-        try deposit(bundleURL, into: FolderRemoteStore(root: root), dryRun: dryRun)
+    public static func deposit(
+        _ bundleURL: URL, to root: URL, dryRun: Bool = false, accessCopy: AccessCopy? = nil
+    ) throws -> Result {
+        try deposit(bundleURL, into: FolderRemoteStore(root: root), dryRun: dryRun, accessCopy: accessCopy)
     }
 
     /// Deposits the bundle at `bundleURL` into the storage root `root`, a folder's store
     /// (or one that wraps it): a push that may add a project beside others, and that
     /// refuses a bundle whose history diverged from its object's (`malformedInput`).
-    public static func deposit(_ bundleURL: URL, into root: any RemoteStore, dryRun: Bool = false) throws -> Result {
+    ///
+    /// With `accessCopy`, the version added holds the head's HTML site under `access/`
+    /// besides the history; when the object holds the head already, a version is added for
+    /// the access copy alone, unless its head version has one (FORMAT.md §10, "Access
+    /// copies"). Without, a version holds none: an access copy shows the head it came with.
+    public static func deposit(
+        _ bundleURL: URL, into root: any RemoteStore, dryRun: Bool = false, accessCopy: AccessCopy? = nil
+    ) throws -> Result {
         if !dryRun, try root.size(OCFLStorageRoot.declaration) != nil {
             try root.removeFolder(legacyStagingFolder)
         }
-        let pushed = try RemotePusher.push(bundleURL, to: root, newProject: true, dryRun: dryRun, archiving: true)
+        let pushed = try RemotePusher.push(
+            bundleURL, to: root, newProject: true, dryRun: dryRun, archiving: true, jobs: TransferQueue.defaultJobs
+        ) { bundle in
+            guard let accessCopy else { return [] }
+            let site = try HTMLSite.files(
+                of: bundle, selected: bundle.headVersion, allVersions: false, trusted: accessCopy.trusted)
+            return site.compactMap { file in
+                file.node.map { ("\(OCFLLayout.accessFolder)/\(file.path)", $0) }
+            }
+        }
+        let added = accessCopy != nil && !pushed.newVersions.isEmpty
         return Result(
             objectID: pushed.objectID, objectPath: pushed.objectPath,
             createdObject: pushed.result == .created || pushed.result == .wouldCreate,
             newVersions: pushed.newVersions, newVersionIDs: pushed.newVersionIDs, totalVersions: pushed.totalVersions,
-            filesStored: pushed.filesSent, bytesStored: pushed.bytesSent)
+            filesStored: pushed.filesSent, bytesStored: pushed.bytesSent,
+            accessCopy: added ? "\(OCFLLayout.accessFolder)/\(HTMLSite.entryPage)" : nil)
     }
 
     /// `documentkit:` and the id of the project's first version: the root of its version

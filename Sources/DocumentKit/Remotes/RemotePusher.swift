@@ -68,7 +68,21 @@ public enum RemotePusher {
         _ bundleURL: URL, to remote: any RemoteStore, newProject: Bool = false, dryRun: Bool = false,
         archiving: Bool = false, jobs: Int = TransferQueue.defaultJobs
     ) throws -> Result {
+        try push(
+            bundleURL, to: remote, newProject: newProject, dryRun: dryRun, archiving: archiving, jobs: jobs,
+            accessCopy: { _ in [] })
+    }
+
+    /// ``push(_:to:newProject:dryRun:archiving:jobs:)``, whose version also holds the files
+    /// `accessCopy` makes of the bundle (an archive's access copy, under `access/`): with
+    /// the versions it adds, or alone in a version of its own when the object holds the
+    /// bundle's head already without one.
+    static func push(
+        _ bundleURL: URL, to remote: any RemoteStore, newProject: Bool, dryRun: Bool, archiving: Bool, jobs: Int,
+        accessCopy makeAccessCopy: (DocumentBundle) throws -> [(path: String, file: FileWrapper)]
+    ) throws -> Result {
         let bundle = try DocumentBundle(contentsOf: bundleURL)
+        let accessCopy = try makeAccessCopy(bundle)
         let bundlePath = bundleURL.relativePath
         try RemoteRoot.prepare(remote, checkingOnly: dryRun)
         let project = try RemoteRoot.projectObject(of: bundle, in: remote)
@@ -97,8 +111,10 @@ public enum RemotePusher {
             do {
                 planned = try ProgressMeter.phase(.hashing, counting: .read, totalBytes: nil) {
                     try OCFLHistoryPlan.increment(
-                        of: source, onto: reader, size: { try remote.size($0) }, contentFolder: contentFolder,
-                        digests: &digests)
+                        of: source, onto: reader, size: { try remote.size($0) }, accessCopy: accessCopy,
+                        contentFolder: contentFolder, digests: &digests)
+                        ?? OCFLHistoryPlan.accessCopy(
+                            accessCopy, of: source, onto: reader, contentFolder: contentFolder, digests: &digests)
                 }
             } catch let error as DocumentKitError where error.code == .conflict {
                 throw archiving
@@ -133,7 +149,7 @@ public enum RemotePusher {
                 : try ProgressMeter.phase(.hashing, counting: .read, totalBytes: nil) {
                     try OCFLHistoryPlan.wholeHistory(
                         of: source, after: state.inventory ?? OCFLInventory(id: objectID), adding: plan.map(\.id),
-                        contentFolder: contentFolder, digests: &digests)
+                        accessCopy: accessCopy, contentFolder: contentFolder, digests: &digests)
                 }
         }
         guard let planned else {
@@ -152,8 +168,12 @@ public enum RemotePusher {
         var inventory = planned.plan.inventory
         let plan = planned.versionIDs
 
-        // A folder stages the new versions outside the object; S3 writes them into it.
-        let staging = remote.pushStagingFolder(for: stagingKey(objectPath, newest: bundle.headVersion.id))
+        // A folder stages the new versions outside the object; S3 writes them into it. A
+        // version of an access copy alone brings no bundle version: its key names it, so
+        // that it never meets what the push that brought its head left.
+        let key = stagingKey(objectPath, newest: bundle.headVersion.id)
+        let staging = remote.pushStagingFolder(
+            for: plan.isEmpty ? "\(key)-\(OCFLLayout.accessFolder)-\(planned.plan.name)" : key)
         let uploadRoot = staging ?? objectPath
         var sent = (files: 0, bytes: UInt64(0), resumed: 0)
         let (uploads, resumed) = try contentToSend(plans, under: uploadRoot, to: remote)

@@ -18,18 +18,36 @@ extension DocumentTool {
                 diverged from the object's is refused. An archive is a push to a folder (see \
                 'push'): the root is valid OCFL at every instant, and an archive that was \
                 interrupted is completed by the next. 'import OBJECT -o BUNDLE' rebuilds the \
-                bundle. See FORMAT.md, sections 10 and 11.
+                bundle. With --with-html the version added also holds an access copy, the head's \
+                HTML site (as 'export --format html' writes it), under access/; a bundle archived \
+                already gets a version for its access copy alone. Without it, a version holds no \
+                access copy. See FORMAT.md, sections 10 and 11.
                 """)
 
         @OptionGroup var target: BundleArgument
         @Argument(help: "The OCFL storage root.", completion: .directory)
         var root: String
+        @Flag(help: "Add the head's HTML site, an access copy, under access/ in the version.")
+        var withHTML = false
+        @Option(
+            help: ArgumentHelp(
+                "With --with-html: the trusted signers who name each version's signer (default: yours).",
+                valueName: "FILE"), completion: .file())
+        var trusted: String?
         @OptionGroup var dryRun: DryRunOption
         @OptionGroup var options: OutputOptions
 
         func run() throws {
+            if trusted != nil, !withHTML {
+                throw DocumentKitError(.usage, "--trusted names signers in an access copy: it goes with --with-html")
+            }
+            let accessCopy =
+                withHTML
+                ? OCFLDeposit.AccessCopy(
+                    trusted: try TrustedSigners.named(trusted, ownKeyName: TrustedSigners.exporterName)) : nil
             let store = CountedRemoteStore.counting(FolderRemoteStore(root: URL(fileURLWithPath: root)))
-            let result = try OCFLDeposit.deposit(target.url, into: store, dryRun: dryRun.dryRun)
+            let result = try OCFLDeposit.deposit(
+                target.url, into: store, dryRun: dryRun.dryRun, accessCopy: accessCopy)
             if options.json {
                 return try Console.printJSON(ArchiveReport(bundle: target.bundle, root: root, result: result))
             }
@@ -39,16 +57,18 @@ extension DocumentTool {
                 ? "no new versions (it has \(result.totalVersions))"
                 : "\(count) new version\(count == 1 ? "" : "s") in \(result.newVersions.first ?? "")"
             let files = "\(result.filesStored) file\(result.filesStored == 1 ? "" : "s")"
+            let access = result.accessCopy.map { "; an access copy, \($0)" } ?? ""
             if dryRun.dryRun {
                 return Console.print(
                     """
                     would archive \(target.bundle) to \(root): object \(result.objectID), \(versions), \(files) \
-                    (\(ByteCount.readable(result.bytesStored))) to store; nothing was written
+                    (\(ByteCount.readable(result.bytesStored))) to store\(access); nothing was written
                     """
                 )
             }
             Console.print(
-                "archived \(target.bundle) to \(root): object \(result.objectID), \(versions), \(files) stored")
+                "archived \(target.bundle) to \(root): object \(result.objectID), \(versions), \(files) stored\(access)"
+            )
         }
     }
 
@@ -60,7 +80,7 @@ extension DocumentTool {
 
         private enum CodingKeys: String, CodingKey {
             case bundle, root, objectID, objectPath, createdObject, newVersions, newVersionIDs, totalVersions,
-                filesStored, bytesStored
+                filesStored, bytesStored, accessCopy
         }
 
         init(bundle: String, root: String, result: OCFLDeposit.Result) {

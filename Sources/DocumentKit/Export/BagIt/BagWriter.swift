@@ -40,7 +40,7 @@ package enum BagWriter {
                     agent: DocumentKitInfo.writer, date: DocumentDates.now(), contentType: bundle.contentTypeIdentifier,
                     projectName: projectName(document: document, bundle: bundle.url), newest: newest,
                     versionCount: versions.count, payloadBytes: hashes.bytes, payloadFiles: hashes.count,
-                    accessCopy: accessCopy == nil ? nil : "\(accessFolder)/index.html")
+                    accessCopy: accessCopy == nil ? nil : "\(accessFolder)/\(HTMLSite.entryPage)")
                 return try tagFiles(payload: hashes, info: info, versions: records, of: bundle)
             }
             return (hashes.count, hashes.bytes)

@@ -20,6 +20,8 @@ import Foundation
 package enum HTMLSite {
     /// Items of a list on a page: a page of the bench project's tasks is about 200 KB.
     package static let pageSize = 500
+    /// The page a site opens on: the exported version's document.
+    package static let entryPage = "index.html"
 
     /// The site's files, folders before their contents, sorted by path: the document of
     /// `selected` (and with `allVersions` of every version), the history, the blobs.
@@ -57,7 +59,7 @@ package enum HTMLSite {
         var documentPages: [Int: String] = [:]
         for version in shown {
             documentPages[version.number] =
-                version.id == selected.id ? "index.html" : "versions/\(version.number)/document.html"
+                version.id == selected.id ? entryPage : "versions/\(version.number)/document.html"
         }
         var pages: [HTMLSitePage] = []
         var siteName = fallbackTitle
@@ -68,7 +70,7 @@ package enum HTMLSite {
             let folder = isSelected ? "" : "versions/\(version.number)/"
             let view = HTMLDocumentView(
                 context: HTMLPageContext(base: isSelected ? "" : "../../", blobPaths: blobPaths),
-                pageSize: pageSize, folder: folder, mainPage: isSelected ? "index.html" : "document.html",
+                pageSize: pageSize, folder: folder, mainPage: isSelected ? entryPage : "document.html",
                 fallbackTitle: fallbackTitle,
                 versionLine: { html in
                     html.element(.p, .class("muted")) { html in

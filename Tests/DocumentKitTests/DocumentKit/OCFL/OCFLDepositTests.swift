@@ -23,14 +23,14 @@ import Testing
         return result
     }
 
-    private func objectFolder(_ root: String, of bundle: String, in directory: TemporaryDirectory) throws -> URL {
+    static func objectFolder(_ root: String, of bundle: String, in directory: TemporaryDirectory) throws -> URL {
         let manifest = try DocumentBundle(contentsOf: directory.url.appendingPathComponent(bundle)).manifest
         return directory.url.appendingPathComponent(root).appendingPathComponent(
             OCFLStorageRoot.objectPath(for: OCFLDeposit.objectID(of: manifest)))
     }
 
     /// ocfl-py on the object folder: the warning codes it printed, and whether it said VALID.
-    private func validateObject(_ object: URL) throws -> (warnings: Set<String>, errors: [String], valid: Bool) {
+    static func validateObject(_ object: URL) throws -> (warnings: Set<String>, errors: [String], valid: Bool) {
         let result = try Self.python.run([Self.tools.appendingPathComponent("ocfl-validate.py").path, object.path])
         let lines = (result.output + result.standardError).split(separator: "\n").map(String.init)
         let codes = lines.compactMap { line in
@@ -42,7 +42,7 @@ import Testing
     }
 
     /// ocfl-py on the storage root, with layout 0004 registered (ocfl_validate_0004.py says why).
-    private func validateRoot(_ root: URL) throws -> (errors: [String], valid: Bool) {
+    static func validateRoot(_ root: URL) throws -> (errors: [String], valid: Bool) {
         let script = Fixtures.repository.appendingPathComponent("Tests/OCFLValidator/ocfl_validate_0004.py").path
         let result = try Self.python.run([script, root.path])
         let lines = result.output.split(separator: "\n").map(String.init)
@@ -88,7 +88,7 @@ import Testing
             Fixtures.listing(directory.url.appendingPathComponent("root")) == [
                 "0=ocfl_1.1", "7f9", "extensions", "ocfl_layout.json"
             ])
-        let object = try objectFolder("root", of: "garden.dkproj", in: directory)
+        let object = try Self.objectFolder("root", of: "garden.dkproj", in: directory)
         // One OCFL version, holding the bundle's history: mimetype, manifest.json, its
         // segment and the thumbnail stored alone.
         #expect(Fixtures.listing(object) == ["0=ocfl_object_1.1", "inventory.json", "inventory.json.sha512", "v1"])
@@ -101,9 +101,9 @@ import Testing
             ])
         // Its authors have no e-mail address, which OCFL's user block SHOULD have (W008), and
         // its version keeps no copy of the inventory (W010): the object's is its one copy.
-        let report = try validateObject(object)
+        let report = try Self.validateObject(object)
         #expect(report.valid && report.errors == [] && report.warnings == ["W008", "W010"], "\(report)")
-        let root = try validateRoot(directory.url.appendingPathComponent("root"))
+        let root = try Self.validateRoot(directory.url.appendingPathComponent("root"))
         #expect(root.valid && root.errors == [], "\(root)")
     }
 
@@ -114,7 +114,7 @@ import Testing
         try docctl(["new", "p.dkproj", "--name", "Garden", "--author", ada], in: directory)
         try docctl(["set", "p.dkproj", "tasks[+]", #"{"title": "Dig"}"#, "--author", ada], in: directory)
         try docctl(["archive", "p.dkproj", "root"], in: directory)
-        let object = try objectFolder("root", of: "p.dkproj", in: directory)
+        let object = try Self.objectFolder("root", of: "p.dkproj", in: directory)
         let before = try hashes(object).filter { $0.key.hasPrefix("v1/") }
 
         try Fixtures.write(Fixtures.noise(3_000), to: "photo.png", in: directory.url)
@@ -137,9 +137,9 @@ import Testing
                 "0004-hashed-n-tuple-storage-layout"
             ])
         // No version keeps its own inventory (W010): the object's is its one copy.
-        let validation = try validateObject(object)
+        let validation = try Self.validateObject(object)
         #expect(validation.valid && validation.warnings == ["W010"] && validation.errors.isEmpty, "\(validation)")
-        #expect(try validateRoot(directory.url.appendingPathComponent("root")).valid)
+        #expect(try Self.validateRoot(directory.url.appendingPathComponent("root")).valid)
     }
 
     @Test(.enabled(if: validatorAvailable, skipReason))
@@ -148,19 +148,20 @@ import Testing
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
         let original = try ids("garden.dkproj", in: directory)
         try docctl(["archive", "garden.dkproj", "root"], in: directory)
-        let object = try objectFolder("root", of: "garden.dkproj", in: directory)
+        let object = try Self.objectFolder("root", of: "garden.dkproj", in: directory)
         let before = try hashes(object).filter { $0.key.hasPrefix("v1/content/") }
         try docctl(["prune", "garden.dkproj", "--keep", "2"], in: directory)
         try docctl(["set", "garden.dkproj", "summary", "After the prune"], in: directory)
         let result = try docctl(["archive", "garden.dkproj", "root"], in: directory)
         #expect(result.output.contains(", 1 new version in v2, "))
         #expect(
-            try objectFolder("root", of: "garden.dkproj", in: directory) == object, "the object id survives the prune")
+            try Self.objectFolder("root", of: "garden.dkproj", in: directory) == object,
+            "the object id survives the prune")
         let after = try hashes(object)
         #expect(before.allSatisfy { after[$0.key] == $0.value })
-        let report = try validateObject(object)
+        let report = try Self.validateObject(object)
         #expect(report.valid && report.errors == [] && report.warnings == ["W008", "W010"], "\(report)")
-        #expect(try validateRoot(directory.url.appendingPathComponent("root")).valid)
+        #expect(try Self.validateRoot(directory.url.appendingPathComponent("root")).valid)
 
         try docctl(["import", object.path, "-o", "whole.dkproj"], in: directory)
         #expect(try ids("whole.dkproj", in: directory) == original + [try ids("garden.dkproj", in: directory).last!])
@@ -179,7 +180,7 @@ import Testing
         try Fixtures.write(Fixtures.noise(3_000, seed: 11), to: "photo.png", in: directory.url)
         try docctl(["attach", "p.dkproj", "photo.png", "-m", "Photo", "--author", ada], in: directory)
         try docctl(["archive", "p.dkproj", "root"], in: directory)
-        let object = try objectFolder("root", of: "p.dkproj", in: directory)
+        let object = try Self.objectFolder("root", of: "p.dkproj", in: directory)
         // As another tool writes it: no fixity block, in the root's inventory and in v1's.
         var inventory = try JSONDecoder().decode(
             OCFLInventory.self, from: Data(contentsOf: object.appendingPathComponent("inventory.json")))
@@ -203,7 +204,7 @@ import Testing
             !after.manifest.keys.contains { $0.count != 128 }, "every digest a SHA-512: \(after.manifest.keys.sorted())"
         )
         #expect(after.versions["v2"]?.state[photo.key] == after.versions["v1"]?.state[photo.key])
-        let validation = try validateObject(object)
+        let validation = try Self.validateObject(object)
         #expect(validation.valid && validation.warnings == ["W010"] && validation.errors.isEmpty, "\(validation)")
         try docctl(["import", object.path, "-o", "copy.dkproj"], in: directory)
         #expect(try documents("copy.dkproj", in: directory) == documents("p.dkproj", in: directory))
@@ -224,7 +225,7 @@ import Testing
         #expect(merge.parents.count == 2)
 
         try docctl(["archive", "a.dkproj", "root"], in: directory)
-        let object = try objectFolder("root", of: "a.dkproj", in: directory)
+        let object = try Self.objectFolder("root", of: "a.dkproj", in: directory)
         let imported = try docctl(["import", object.path, "-o", "copy.dkproj", "--json"], in: directory)
         let report = try JSONDecoder().decode(OCFLImporter.Result.self, from: Data(imported.output.utf8))
         #expect(report.versions == 5 && report.head == merge.id && report.pruned == 0)
@@ -247,7 +248,7 @@ import Testing
             at: Fixtures.sampleDoc("format-1/garden.dkproj"), to: directory.url.appendingPathComponent("old.dkproj"))
         try docctl(["archive", "old.dkproj", "root"], in: directory)
         try docctl(
-            ["import", try objectFolder("root", of: "old.dkproj", in: directory).path, "-o", "copy.dkproj"],
+            ["import", try Self.objectFolder("root", of: "old.dkproj", in: directory).path, "-o", "copy.dkproj"],
             in: directory)
         let (copy, original) = try (
             DocumentBundle(contentsOf: directory.url.appendingPathComponent("copy.dkproj")),
@@ -263,7 +264,7 @@ import Testing
         let directory = try TemporaryDirectory()
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
         try docctl(["archive", "garden.dkproj", "root"], in: directory)
-        let object = try objectFolder("root", of: "garden.dkproj", in: directory)
+        let object = try Self.objectFolder("root", of: "garden.dkproj", in: directory)
         // An archive is a push: its new files are below a folder named after its head's id.
         let folder = try #require(
             try FileManager.default.contentsOfDirectory(atPath: object.appendingPathComponent("v1/content").path).first)
@@ -324,7 +325,7 @@ import Testing
         try docctl(["set", "a.dkproj", "name", "Garden A"], in: directory)
         try docctl(["set", "b.dkproj", "name", "Garden B"], in: directory)
         try docctl(["archive", "a.dkproj", "root"], in: directory)
-        let object = try objectFolder("root", of: "a.dkproj", in: directory)
+        let object = try Self.objectFolder("root", of: "a.dkproj", in: directory)
         let before = try hashes(object)
         let result = try Run.docctl(["archive", "b.dkproj", "root"], in: directory.url)
         expectFailure(
