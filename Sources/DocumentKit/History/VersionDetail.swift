@@ -22,11 +22,16 @@ public struct VersionDetail: Codable, Equatable, Sendable {
     }
 
     /// `version` of the open `bundle`: what an export showing every version's changes asks
-    /// for each, without opening the bundle again.
-    package init(_ version: BundleVersion, in bundle: DocumentBundle) throws {
+    /// for each, without opening the bundle again. `document` reads a version's document,
+    /// for a caller that holds one (see ``VersionDiff``).
+    package init(
+        _ version: BundleVersion, in bundle: DocumentBundle,
+        document: (DocumentBundle, BundleVersion) throws -> Data = { try $0.documentDataForParsing(of: $1) }
+    ) throws {
         let parent = try bundle.firstParent(of: version)
         self.version = VersionSummary(version)
         self.parent = parent.map(VersionSummary.init)
-        (changes, blobs) = try VersionDiff.changes(from: parent.map { (bundle, $0) }, to: (bundle, version))
+        (changes, blobs) = try VersionDiff.changes(
+            from: parent.map { (bundle, $0) }, to: (bundle, version), document: document)
     }
 }

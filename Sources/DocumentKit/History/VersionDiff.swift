@@ -52,23 +52,25 @@ public struct VersionDiff: Codable, Equatable, Sendable {
 
     /// The changes from `old` (nothing: an empty document without blobs, when `nil`) to
     /// `new`, each a version of its bundle.
+    ///
+    /// `document` reads a version's document (by default as
+    /// ``DocumentBundle/documentDataForParsing(of:)`` does), for a caller that holds one.
     package static func changes(
         from old: (bundle: DocumentBundle, version: BundleVersion)?,
-        to new: (bundle: DocumentBundle, version: BundleVersion)
+        to new: (bundle: DocumentBundle, version: BundleVersion),
+        document: (DocumentBundle, BundleVersion) throws -> Data = { try $0.documentDataForParsing(of: $1) }
     ) throws -> ([JSONChange], [BlobChange]) {
         let oldTree = try old.map { try $0.bundle.tree(of: $0.version) }
         let newTree = try new.bundle.tree(of: new.version)
         guard let old, let oldTree else {
-            let changes = try JSONValue.changes(
-                from: Data("{}".utf8), to: new.bundle.documentDataForParsing(of: new.version))
+            let changes = try JSONValue.changes(from: Data("{}".utf8), to: document(new.bundle, new.version))
             return (changes, BlobChange.changes(from: FileWrapper(directoryWithFileWrappers: [:]), to: newTree))
         }
         // Equal trees are equal content, whichever bundle holds them (trees are named by digest).
         if old.version.tree == new.version.tree { return ([], []) }
         // Compared as text: only what differs is parsed, not two trees of the documents.
         let changes = try JSONValue.changes(
-            from: old.bundle.documentDataForParsing(of: old.version),
-            to: new.bundle.documentDataForParsing(of: new.version))
+            from: document(old.bundle, old.version), to: document(new.bundle, new.version))
         return (changes, BlobChange.changes(from: oldTree, to: newTree))
     }
 }

@@ -140,6 +140,7 @@ package struct DeltaInstructions {
                 .malformedInput,
                 "invalid delta program: the program is for a base of \(baseSize) bytes; the base has \(base.count)")
         }
+        WorkMeter.count(.rebuiltBytes, targetSize)
         var output = Data(count: targetSize)
         output.withUnsafeMutableBytes { output in
             base.withUnsafeBytes { base in

@@ -63,6 +63,18 @@ extension DocumentBundle {
         try documentData(of: version, digest: checkParsableSize(of: version))
     }
 
+    /// ``documentDataForParsing(of:)``, whose delta chain stops at `held` when it reaches
+    /// it (``objectData(_:reaching:)``): a walk through the versions oldest first, holding
+    /// the last document it read, decodes each next one from it, one link, where each
+    /// alone would be decoded through its whole chain. The version's document itself when
+    /// `held` is it.
+    package func documentDataForParsing(of version: BundleVersion, reaching held: HeldObject?) throws -> Data {
+        let digest = try checkParsableSize(of: version)
+        if let held, held.digest == digest { return held.data }
+        guard version.id != headVersion.id, let held else { return try documentData(of: version, digest: digest) }
+        return try objectData(digest, reaching: held)
+    }
+
     /// The head's document JSON for parsing, as `documentDataForParsing(of:)` reads it, with
     /// its check against the head's digest running on another thread: the caller may scan
     /// the bytes meanwhile (an edit splicing a 40 MB document checks its text in the same

@@ -27,6 +27,8 @@ public final class WorkMeter: Sendable {
         case diffSteps = "diff-steps"
         /// Bytes a delta encoder indexed and matched.
         case deltaBytes = "delta-bytes"
+        /// Bytes of objects rebuilt by running a delta program on its base.
+        case rebuiltBytes = "rebuilt-bytes"
         /// Bytes hashed with SHA-256.
         case hashedBytes = "hashed-bytes"
         /// Bytes written to or copied into a zip.
@@ -82,6 +84,7 @@ public final class WorkMeter: Sendable {
         case .encoderSteps: 8
         case .settingsReads: 9
         case .fetchedBytes: 10
+        case .rebuiltBytes: 11
         }
     }
 }

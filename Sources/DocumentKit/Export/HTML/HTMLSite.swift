@@ -97,11 +97,23 @@ package enum HTMLSite {
             pageSize: pageSize, versions: versions, report: try verification.result(), documentPages: documentPages)
         pages += history.timelinePages()
         let byID = Dictionary(try bundle.manifest.versions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        for (index, summary) in versions.enumerated() {
-            guard let version = byID[summary.id] else { continue }
+        // Oldest first, holding the last document read: each next one is decoded from it,
+        // one link of its chain (15 places in 16), not through the whole chain twice.
+        var held: HeldObject?
+        for index in versions.indices.reversed() {
+            guard let version = byID[versions[index].id] else { continue }
+            var read: HeldObject?
+            let detail = try VersionDetail(version, in: bundle) { bundle, wanted in
+                let data = try bundle.documentDataForParsing(of: wanted, reaching: held)
+                if wanted.id == version.id {
+                    read = HeldObject(digest: try bundle.documentDigest(of: wanted), data: data)
+                }
+                return data
+            }
+            held = read ?? held
             pages.append(
                 history.versionPage(
-                    try VersionDetail(version, in: bundle), newer: index > 0 ? versions[index - 1].number : nil,
+                    detail, newer: index > 0 ? versions[index - 1].number : nil,
                     older: index + 1 < versions.count ? versions[index + 1].number : nil))
         }
 
