@@ -37,18 +37,15 @@ public enum OCFLDeposit {
         public var accessCopy: String?
     }
 
-    /// An access copy to deposit with the history (`docctl archive --with-html`): the HTML
-    /// site of the head being archived (``BundleExporter``'s `html` format), under
-    /// `access/` in the OCFL version, so that someone without DocumentKit can look at the
-    /// project the object holds.
+    /// An access copy to deposit with the history, under `access/` in the OCFL version, so
+    /// that someone without DocumentKit can look at the project the object holds:
+    /// ``htmlSite(trusted:)`` (`docctl archive --with-html`) is the HTML site of the head.
     public struct AccessCopy: Sendable {
-        /// Whose signatures the site names by their signers (as `docctl verify`'s).
-        public var trusted: TrustedSigners?
-
-        /// An access copy whose history pages name the signers in `trusted`.
-        public init(trusted: TrustedSigners?) {
-            self.trusted = trusted
-        }
+        /// The copy's files, made of the bundle being archived: paths relative to `access/`;
+        /// folders (`nil` files) are left out.
+        var files: @Sendable (DocumentBundle) throws -> [ExportedFile]
+        /// The page a reader opens first, relative to `access/`.
+        var entryPage: String
     }
 
     /// Where archives of earlier releases built their versions; one a killed archive left
@@ -81,10 +78,7 @@ public enum OCFLDeposit {
         let pushed = try RemotePusher.push(
             bundleURL, to: root, newProject: true, dryRun: dryRun, archiving: true, jobs: TransferQueue.defaultJobs
         ) { bundle in
-            guard let accessCopy else { return [] }
-            let site = try HTMLSite.files(
-                of: bundle, selected: bundle.headVersion, allVersions: false, trusted: accessCopy.trusted)
-            return site.compactMap { file in
+            try (accessCopy?.files(bundle) ?? []).compactMap { file in
                 file.node.map { ("\(OCFLLayout.accessFolder)/\(file.path)", $0) }
             }
         }
@@ -94,7 +88,7 @@ public enum OCFLDeposit {
             createdObject: pushed.result == .created || pushed.result == .wouldCreate,
             newVersions: pushed.newVersions, newVersionIDs: pushed.newVersionIDs, totalVersions: pushed.totalVersions,
             filesStored: pushed.filesSent, bytesStored: pushed.bytesSent,
-            accessCopy: added ? "\(OCFLLayout.accessFolder)/\(HTMLSite.entryPage)" : nil)
+            accessCopy: added ? accessCopy.map { "\(OCFLLayout.accessFolder)/\($0.entryPage)" } : nil)
     }
 
     /// `documentkit:` and the id of the project's first version: the root of its version

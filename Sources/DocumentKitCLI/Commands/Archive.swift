@@ -43,7 +43,7 @@ extension DocumentTool {
             }
             let accessCopy =
                 withHTML
-                ? OCFLDeposit.AccessCopy(
+                ? OCFLDeposit.AccessCopy.htmlSite(
                     trusted: try TrustedSigners.named(trusted, ownKeyName: TrustedSigners.exporterName)) : nil
             let store = CountedRemoteStore.counting(FolderRemoteStore(root: URL(fileURLWithPath: root)))
             let result = try OCFLDeposit.deposit(
