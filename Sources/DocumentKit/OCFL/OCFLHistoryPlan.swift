@@ -23,7 +23,8 @@ enum OCFLHistoryPlan {
     /// `accessCopy` (files under `access/`) beside it when one was asked for.
     static func wholeHistory(
         of bundle: DocumentBundle, after inventory: OCFLInventory, adding versionIDs: [VersionID],
-        accessCopy: [(path: String, file: FileWrapper)], contentFolder: String, digests: inout OCFLDigestIndex
+        accessCopy: () throws -> [(path: String, file: FileWrapper)], contentFolder: String,
+        digests: inout OCFLDigestIndex
     ) throws -> Planned {
         guard let history = bundle.history else { preconditionFailure("a push lays out a format-3 history") }
         let location = bundle.url.relativePath
@@ -42,7 +43,7 @@ enum OCFLHistoryPlan {
             files.append((name, FileWrapper(entry: entry, in: bundle.zip)))
         }
         let plan = try OCFLVersionPlan.next(
-            after: inventory, files: files + accessCopy, describing: bundle.headVersion, contentFolder: contentFolder,
+            after: inventory, files: files + accessCopy(), describing: bundle.headVersion, contentFolder: contentFolder,
             location: location, digests: &digests)
         return Planned(versionIDs: versionIDs, plan: plan, versionsHeld: history.manifest.versions)
     }
@@ -59,7 +60,8 @@ enum OCFLHistoryPlan {
     /// version shows a site of a head older than its own.
     static func increment(
         of bundle: DocumentBundle, onto remote: OCFLHistoryReader, size: (String) throws -> UInt64?,
-        accessCopy: [(path: String, file: FileWrapper)], contentFolder: String, digests: inout OCFLDigestIndex
+        accessCopy: () throws -> [(path: String, file: FileWrapper)], contentFolder: String,
+        digests: inout OCFLDigestIndex
     ) throws -> Planned? {
         guard let history = bundle.history else { preconditionFailure("a push lays out a format-3 history") }
         let location = bundle.url.relativePath
@@ -109,7 +111,7 @@ enum OCFLHistoryPlan {
             files.append((name, file))
         }
         let plan = try OCFLVersionPlan.next(
-            after: object.inventory, files: files + accessCopy, kept: kept, describing: bundle.headVersion,
+            after: object.inventory, files: files + accessCopy(), kept: kept, describing: bundle.headVersion,
             contentFolder: contentFolder, location: location, digests: &digests)
         return Planned(versionIDs: batch.versions.map(\.id), plan: plan, versionsHeld: append.manifest.versions)
     }
@@ -118,13 +120,14 @@ enum OCFLHistoryPlan {
     /// archive asked for an access copy of a head the object holds already: `nil` when its
     /// head version holds one (made with it, so of the same head).
     static func accessCopy(
-        _ accessCopy: [(path: String, file: FileWrapper)], of bundle: DocumentBundle, onto remote: OCFLHistoryReader,
-        contentFolder: String, digests: inout OCFLDigestIndex
+        _ accessCopy: () throws -> [(path: String, file: FileWrapper)], of bundle: DocumentBundle,
+        onto remote: OCFLHistoryReader, contentFolder: String, digests: inout OCFLDigestIndex
     ) throws -> Planned? {
         let headFiles = remote.object.inventory.headFiles
-        guard !accessCopy.isEmpty, remote.manifest.head == bundle.headVersion.id,
-            !headFiles.keys.contains(where: OCFLLayout.isAccessCopy)
+        guard remote.manifest.head == bundle.headVersion.id, !headFiles.keys.contains(where: OCFLLayout.isAccessCopy)
         else { return nil }
+        let accessCopy = try accessCopy()
+        guard !accessCopy.isEmpty else { return nil }
         var described = bundle.headVersion
         described.message = "Access copy of version \(bundle.headVersion.number) (\(bundle.headVersion.shortID))"
         let plan = try OCFLVersionPlan.next(

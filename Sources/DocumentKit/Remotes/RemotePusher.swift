@@ -82,7 +82,15 @@ public enum RemotePusher {
         accessCopy makeAccessCopy: (DocumentBundle) throws -> [(path: String, file: FileWrapper)]
     ) throws -> Result {
         let bundle = try DocumentBundle(contentsOf: bundleURL)
-        let accessCopy = try makeAccessCopy(bundle)
+        // Made only when a version takes it: an archive that finds the object up to date
+        // renders no site.
+        var madeAccessCopy: [(path: String, file: FileWrapper)]?
+        func accessCopy() throws -> [(path: String, file: FileWrapper)] {
+            if let madeAccessCopy { return madeAccessCopy }
+            let made = try makeAccessCopy(bundle)
+            madeAccessCopy = made
+            return made
+        }
         let bundlePath = bundleURL.relativePath
         try RemoteRoot.prepare(remote, checkingOnly: dryRun)
         let project = try RemoteRoot.projectObject(of: bundle, in: remote)

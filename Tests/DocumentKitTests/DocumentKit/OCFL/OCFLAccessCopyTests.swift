@@ -9,15 +9,6 @@ import Testing
 @Suite struct OCFLAccessCopyTests {
     private let objectID = "documentkit:67dcbc383a73b7cd82a0bf7de73c37a8ad4e85d426b94bd23033f86d81365c63"
 
-    @discardableResult
-    private func docctl(
-        _ arguments: [String], in directory: TemporaryDirectory, sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> ExternalTool.Result {
-        let result = try Run.docctl(arguments, in: directory.url)
-        #expect(result.status == 0, "\(arguments): \(result.standardError)", sourceLocation: sourceLocation)
-        return result
-    }
-
     private func inventory(of object: URL) throws -> OCFLInventory {
         try JSONDecoder().decode(
             OCFLInventory.self, from: Data(contentsOf: object.appendingPathComponent("inventory.json")))
@@ -42,7 +33,7 @@ import Testing
     func theVersionHoldsTheSiteAnExportWritesAndStaysValid() throws {
         let directory = try TemporaryDirectory()
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
-        let archived = try docctl(["archive", "garden.dkproj", "root", "--with-html"], in: directory)
+        let archived = try Run.succeeding(["archive", "garden.dkproj", "root", "--with-html"], in: directory.url)
         #expect(
             archived.output
                 == """
@@ -51,7 +42,7 @@ import Testing
 
                 """)
         // The access copy is the site `export --format html` writes of the head, file for file.
-        try docctl(["export", "garden.dkproj", "--format", "html", "-o", "site"], in: directory)
+        try Run.succeeding(["export", "garden.dkproj", "--format", "html", "-o", "site"], in: directory.url)
         let site = try OCFLDepositTests().hashes(directory.url.appendingPathComponent("site"))
         let object = try OCFLDepositTests.objectFolder("root", of: "garden.dkproj", in: directory)
         let access = try accessCopy("v1", of: object)
@@ -71,15 +62,15 @@ import Testing
         #expect(try OCFLDepositTests.validateRoot(directory.url.appendingPathComponent("root")).valid)
 
         // Readers of the history leave the access copy out: the bundle comes back whole.
-        try docctl(["import", object.path, "-o", "imported.dkproj"], in: directory)
-        try docctl(["clone", "root", "-o", "cloned.dkproj"], in: directory)
-        let original = try docctl(["log", "garden.dkproj", "--json"], in: directory).output
+        try Run.succeeding(["import", object.path, "-o", "imported.dkproj"], in: directory.url)
+        try Run.succeeding(["clone", "root", "-o", "cloned.dkproj"], in: directory.url)
+        let original = try Run.succeeding(["log", "garden.dkproj", "--json"], in: directory.url).output
         for copy in ["imported.dkproj", "cloned.dkproj"] {
-            #expect(try docctl(["log", copy, "--json"], in: directory).output == original)
+            #expect(try Run.succeeding(["log", copy, "--json"], in: directory.url).output == original)
             #expect(
-                try docctl(["cat", copy], in: directory).output
-                    == (try docctl(["cat", "garden.dkproj"], in: directory).output))
-            try docctl(["validate", copy], in: directory)
+                try Run.succeeding(["cat", copy], in: directory.url).output
+                    == (try Run.succeeding(["cat", "garden.dkproj"], in: directory.url).output))
+            try Run.succeeding(["validate", copy], in: directory.url)
         }
     }
 
@@ -87,20 +78,20 @@ import Testing
     func aVersionHoldsAnAccessCopyOnlyWhenAskedAndOneAloneWhenTheHeadIsArchived() throws {
         let directory = try TemporaryDirectory()
         _ = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
-        try docctl(["archive", "garden.dkproj", "root", "--with-html"], in: directory)
+        try Run.succeeding(["archive", "garden.dkproj", "root", "--with-html"], in: directory.url)
         let object = try OCFLDepositTests.objectFolder("root", of: "garden.dkproj", in: directory)
         let first = try accessCopy("v1", of: object)
 
         // Archived without asking: the new version names no access copy, v1 keeps its own.
-        try docctl(["set", "garden.dkproj", "name", "Kitchen garden"], in: directory)
-        let plain = try docctl(["archive", "garden.dkproj", "root"], in: directory)
+        try Run.succeeding(["set", "garden.dkproj", "name", "Kitchen garden"], in: directory.url)
+        let plain = try Run.succeeding(["archive", "garden.dkproj", "root"], in: directory.url)
         #expect(
             plain.output == "archived garden.dkproj to root: object \(objectID), 1 new version in v2, 2 files stored\n")
         #expect(try accessCopy("v2", of: object).isEmpty)
         #expect(try accessCopy("v1", of: object) == first)
 
         // Asked again with nothing new: a version of the access copy alone, the history as v2's.
-        let alone = try docctl(["archive", "garden.dkproj", "root", "--with-html", "--json"], in: directory)
+        let alone = try Run.succeeding(["archive", "garden.dkproj", "root", "--with-html", "--json"], in: directory.url)
         let result = try JSONDecoder().decode(OCFLDeposit.Result.self, from: Data(alone.output.utf8))
         #expect(result.newVersions == ["v3"] && result.newVersionIDs == [] && result.totalVersions == 9)
         #expect(result.accessCopy == "access/index.html" && !result.createdObject)
@@ -115,14 +106,14 @@ import Testing
         #expect(second["style.css"] == first["style.css"])
 
         // The head version holds one already: nothing to add.
-        let again = try docctl(["archive", "garden.dkproj", "root", "--with-html"], in: directory)
+        let again = try Run.succeeding(["archive", "garden.dkproj", "root", "--with-html"], in: directory.url)
         #expect(again.output.hasSuffix(", no new versions (it has 9), 0 files stored\n"))
         let report = try OCFLDepositTests.validateObject(object)
         #expect(report.valid && report.errors == [], "\(report)")
 
         // The next archive's version again names only the history.
-        try docctl(["set", "garden.dkproj", "name", "Garden"], in: directory)
-        try docctl(["archive", "garden.dkproj", "root"], in: directory)
+        try Run.succeeding(["set", "garden.dkproj", "name", "Garden"], in: directory.url)
+        try Run.succeeding(["archive", "garden.dkproj", "root"], in: directory.url)
         #expect(try accessCopy("v4", of: object).isEmpty)
     }
 
