@@ -32,4 +32,26 @@ extension POSIXFile {
         }
         return bytes
     }
+
+    /// The CRC-32 of the bytes of `range`, read a block at a time; throws `.truncated` if
+    /// the file ends first.
+    package static func crc32(of range: Range<UInt64>, in fd: Int32, path: String) throws -> UInt32 {
+        var crc = CRC32()
+        let block = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: Int(min(UInt64(1 << 20), max(range.upperBound - range.lowerBound, 1))), alignment: 16)
+        defer { block.deallocate() }
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let chunk = UnsafeMutableRawBufferPointer(
+                rebasing: block[0..<Int(min(UInt64(block.count), range.upperBound - offset))])
+            let read = try read(fd, into: chunk, at: offset, path: path)
+            guard read == chunk.count else {
+                throw ArchiveError(
+                    .truncated, "the file ends at byte \(offset + UInt64(read)), inside superseded bytes", path: path)
+            }
+            crc.update(UnsafeRawBufferPointer(chunk))
+            offset += UInt64(read)
+        }
+        return crc.value
+    }
 }

@@ -30,30 +30,37 @@ extension StoredZip {
         name.starts(with: staleFolder)
     }
 
-    /// The local header of the entry covering a superseded central directory and end
-    /// records that start at `offset` and are `regionSize` bytes long: the header takes
-    /// their first bytes, and the rest, unchanged, is its data (`crc32` is theirs). The
-    /// header has the zip64 extra field when the data is 4 GiB or more.
+    /// The name of the entry that keeps room after `document.json` for a later save's
+    /// larger document, or covers the stretch a killed save was writing a document into
+    /// (FORMAT.md §1, "Room"): zeros, or bytes no entry refers to.
+    package static let roomName: [UInt8] = Array(".stale/room".utf8)
+
+    /// The local header of a stored entry called `name` that covers a stretch starting at
+    /// `offset` and `regionSize` bytes long: the header takes its first bytes, and the
+    /// rest, unchanged, is its data (`crc32` is theirs). The header has the zip64 extra
+    /// field when the data is 4 GiB or more. With ``supersededDirectoryName`` it covers a
+    /// superseded central directory and end records; with ``roomName``, room.
     ///
-    /// `nil` when the region is too short to hold the header, which no central directory
+    /// `nil` when the stretch is too short to hold the header, which no central directory
     /// of a bundle is (one record and the end record are 76 bytes; the header is 46).
-    package static func supersededDirectoryHeader(
-        regionSize: UInt64, at offset: UInt64,
-        crc32: UInt32
+    package static func coveringHeader(
+        name: [UInt8], regionSize: UInt64, at offset: UInt64, crc32: UInt32
     ) -> [UInt8]? {
-        guard let size = supersededDirectoryDataSize(regionSize: regionSize) else { return nil }
+        guard let size = coveredDataSize(nameLength: name.count, regionSize: regionSize) else { return nil }
         let zip64 = needsZip64(size)
         return localHeader(
-            name: supersededDirectoryName, size: size, crc32: crc32, zip64Sizes: zip64,
+            name: name, size: size, crc32: crc32, zip64Sizes: zip64,
             versionNeeded: zip64 || needsZip64(offset) ? versionNeededZip64 : versionNeededStored)
     }
 
-    /// The data size of the entry covering a superseded region of `regionSize` bytes: what
-    /// its local header leaves of it. `nil` when the header does not fit.
-    package static func supersededDirectoryDataSize(regionSize: UInt64) -> UInt64? {
-        let plain = UInt64(localHeaderSize + supersededDirectoryName.count)
+    /// The data size of an entry with a name of `nameLength` bytes covering a stretch of
+    /// `regionSize` bytes: what its local header leaves of it. `nil` when the header does
+    /// not fit.
+    package static func coveredDataSize(nameLength: Int, regionSize: UInt64) -> UInt64? {
+        let plain = UInt64(localHeaderSize + nameLength)
         guard regionSize >= plain else { return nil }
         guard needsZip64(regionSize - plain) else { return regionSize - plain }
+        guard regionSize - plain >= UInt64(localZip64ExtraSize) else { return nil }
         return regionSize - plain - UInt64(localZip64ExtraSize)
     }
 }

@@ -54,6 +54,9 @@ package final class StoredZipReader: Sendable {
     /// - Throws: ``ArchiveError``; see the type's description for the kinds.
     package init(path: String, limits: ArchiveLimits = .default, length: UInt64? = nil) throws {
         let fd = try POSIXFile.open(path, flags: O_RDONLY)
+        // Before reading the directory: a save that finds no reader's mark below the
+        // newest directory may reuse bytes older directories refer to (`ReaderMark`).
+        ReaderMark.holdOpening(fd)
         do {
             let actualSize = try POSIXFile.regularFileSize(fd, path: path)
             let fileSize = min(actualSize, length ?? actualSize)
@@ -67,6 +70,7 @@ package final class StoredZipReader: Sendable {
             self.entries = entries
             self.fileDescriptor = fd
             self.centralDirectoryOffset = end.centralDirectoryOffset
+            ReaderMark.hold(fd, directoryAt: end.centralDirectoryOffset)
             self.length = fileSize
             self.indexByName = indexByName
         } catch {

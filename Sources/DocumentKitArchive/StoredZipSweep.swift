@@ -97,29 +97,25 @@ package enum StoredZipSweep {
     /// Writes the `.stale/directory` header over the first bytes of `directory`, with the
     /// CRC-32 of the rest, which becomes its data unchanged. Returns whether it did.
     private static func cover(_ directory: Range<UInt64>, in fd: Int32, path: String) throws -> Bool {
-        let regionSize = directory.upperBound - directory.lowerBound
-        guard let dataSize = StoredZip.supersededDirectoryDataSize(regionSize: regionSize) else { return false }
-        var crc = CRC32()
-        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(min(dataSize, 1 << 20)) + 1, alignment: 16)
-        defer { block.deallocate() }
-        var offset = directory.upperBound - dataSize
-        while offset < directory.upperBound {
-            let chunk = UnsafeMutableRawBufferPointer(
-                rebasing: block[0..<Int(min(UInt64(block.count), directory.upperBound - offset))])
-            let read = try POSIXFile.read(fd, into: chunk, at: offset, path: path)
-            guard read == chunk.count else {
-                throw ArchiveError(
-                    .truncated, "the file ends at byte \(offset + UInt64(read)), inside a superseded central directory",
-                    path: path)
-            }
-            crc.update(UnsafeRawBufferPointer(chunk))
-            offset += UInt64(read)
+        try cover(directory, named: StoredZip.supersededDirectoryName, in: fd, path: path)
+    }
+
+    /// Writes a local header called `name` over the first bytes of `region`, with the
+    /// CRC-32 of the rest, which becomes its data unchanged. Returns whether it did: not
+    /// when the region is too short for the header.
+    package static func cover(_ region: Range<UInt64>, named name: [UInt8], in fd: Int32, path: String) throws
+        -> Bool
+    {
+        let regionSize = region.upperBound - region.lowerBound
+        guard let dataSize = StoredZip.coveredDataSize(nameLength: name.count, regionSize: regionSize) else {
+            return false
         }
+        let crc32 = try POSIXFile.crc32(of: region.upperBound - dataSize..<region.upperBound, in: fd, path: path)
         guard
-            let header = StoredZip.supersededDirectoryHeader(
-                regionSize: regionSize, at: directory.lowerBound, crc32: crc.value)
+            let header = StoredZip.coveringHeader(
+                name: name, regionSize: regionSize, at: region.lowerBound, crc32: crc32)
         else { return false }
-        try write(header, at: directory.lowerBound, to: fd, path: path)
+        try write(header, at: region.lowerBound, to: fd, path: path)
         return true
     }
 
@@ -138,29 +134,28 @@ package enum StoredZipSweep {
         for entry in reader.entries { startByEnd[entry.dataEnd] = entry.localHeaderOffset }
         var position = reader.centralDirectoryOffset
         // Every header is at least 30 bytes, so each step goes strictly back.
-        while position > 0, let start = startByEnd[position] { position = start }
+        while position > 0 {
+            if let start = startByEnd[position] {
+                position = start
+            } else if let start = roomStart(endingAt: position, in: reader) {
+                // Room the save appended after its document (FORMAT.md §1, "Room").
+                position = start
+            } else {
+                break
+            }
+        }
         return position > 0 ? position : nil
     }
-}
 
-/// The byte ranges of a zip's entries, from local header to data end, sorted, to ask
-/// whether a range touches any of them.
-private struct LiveRanges {
-    private let ranges: [Range<UInt64>]
-
-    init(_ entries: [StoredZipEntry]) {
-        ranges = entries.map { $0.localHeaderOffset..<$0.dataEnd }.sorted { $0.lowerBound < $1.lowerBound }
-    }
-
-    /// Whether `range` shares a byte with an entry. Entries do not overlap each other
-    /// (the reader checks it), so only the last one starting before `range` ends can.
-    func overlaps(_ range: Range<UInt64>) -> Bool {
-        var low = 0
-        var high = ranges.count
-        while low < high {
-            let middle = (low + high) / 2
-            if ranges[middle].lowerBound < range.upperBound { low = middle + 1 } else { high = middle }
-        }
-        return low > 0 && ranges[low - 1].overlaps(range)
+    /// Where the room entry ending at `end` starts, when one follows an entry directly:
+    /// the only bytes between a save's appended entries that are none of them.
+    private static func roomStart(endingAt end: UInt64, in reader: StoredZipReader) -> UInt64? {
+        guard
+            let before = reader.entries.filter({ $0.dataEnd < end }).max(by: { $0.dataEnd < $1.dataEnd }),
+            let header = try? StoredZipLocalHeader.read(
+                from: reader.fileDescriptor, at: before.dataEnd, limit: end, path: reader.path),
+            header.name == StoredZip.roomName, header.end == end
+        else { return nil }
+        return header.offset
     }
 }

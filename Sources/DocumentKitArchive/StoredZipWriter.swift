@@ -23,15 +23,24 @@ import Foundation
 package final class StoredZipWriter {
     /// The file's path, for error messages.
     package let path: String
-    private let output: FileOutputBuffer
+    let output: FileOutputBuffer
     /// Writes zip64 fields and end records even where the values would fit in 32 bits;
     /// legal zip, used by tests to exercise zip64 without writing 4 GiB.
     package let forcesZip64: Bool
     private var centralHeaders: [[UInt8]] = []
-    private let checks: ArchiveWriterChecks
+    let checks: ArchiveWriterChecks
     /// The local header offsets of the entries listed with ``keepEntry(_:)``: after an
     /// append, every other entry of the old zip is superseded.
     package private(set) var keptOffsets: Set<UInt64> = []
+    /// Entries to write into slots before the end records (``addEntry(name:data:inSlot:)``).
+    var slotWrites: [SlotWrite] = []
+
+    /// An entry written into a slot of the file rather than appended.
+    struct SlotWrite {
+        var slot: Range<UInt64>
+        var header: [UInt8]
+        var data: Data
+    }
 
     /// Writes at the start of `fileDescriptor`, a freshly created, empty regular file opened
     /// for writing (`O_RDWR`), with `pwrite`; never closes it.
@@ -175,12 +184,16 @@ package final class StoredZipWriter {
             let centralDirectoryOffset = output.offset
             for header in centralHeaders { try output.append(header) }
             let centralDirectorySize = output.offset - centralDirectoryOffset
+            let endRecords = StoredZip.endRecords(
+                entryCount: centralHeaders.count, centralDirectoryOffset: centralDirectoryOffset,
+                centralDirectorySize: centralDirectorySize, forceZip64: forcesZip64)
             try output.flush()
+            if !slotWrites.isEmpty {
+                try reserveEnd(endRecords.count)
+                try writeSlots()
+            }
             try beforeEndRecords()
-            try output.append(
-                StoredZip.endRecords(
-                    entryCount: centralHeaders.count, centralDirectoryOffset: centralDirectoryOffset,
-                    centralDirectorySize: centralDirectorySize, forceZip64: forcesZip64))
+            try output.append(endRecords)
             try output.flush()
             checks.markFinished()
         }
@@ -188,12 +201,12 @@ package final class StoredZipWriter {
 
     // MARK: - Helpers
 
-    private func versionNeeded(size: UInt64, offset: UInt64) -> UInt16 {
+    func versionNeeded(size: UInt64, offset: UInt64) -> UInt16 {
         forcesZip64 || StoredZip.needsZip64(size) || StoredZip.needsZip64(offset)
             ? StoredZip.versionNeededZip64 : StoredZip.versionNeededStored
     }
 
-    private func addCentralHeader(name: [UInt8], size: UInt64, crc32: UInt32, headerOffset: UInt64) {
+    func addCentralHeader(name: [UInt8], size: UInt64, crc32: UInt32, headerOffset: UInt64) {
         centralHeaders.append(
             StoredZip.centralHeader(
                 name: name, size: size, crc32: crc32, localHeaderOffset: headerOffset,

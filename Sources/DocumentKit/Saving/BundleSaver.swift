@@ -26,9 +26,12 @@ package struct BundleSaver {
         AtomicReplacement.removeLeftovers(of: url)
         let resolved = AtomicReplacement.resolvingSymbolicLinks(url).path
         // Cut only where readers would read: at a journal whose cut is a complete zip.
-        try AppendJournal.recover(bundlePath: resolved) { length in
-            (try? StoredZipReader(path: resolved, length: length)) != nil
-        }
+        try AppendJournal.recover(
+            bundlePath: resolved,
+            isCompleteZip: { length in (try? StoredZipReader(path: resolved, length: length)) != nil },
+            reclaim: { fd, stretch, length in
+                try StoredZipSlot.reclaim(stretch, of: try StoredZipReader(path: resolved, length: length), in: fd)
+            })
         let saver = BundleSaver(url: url, bundle: try DocumentBundle(contentsOf: url))
         try saver.checkHead(is: expectedHead, done: done)
         return try body(saver)

@@ -24,6 +24,17 @@ package struct HistoryManifest: Codable, Equatable, Sendable {
     /// §3): 1 in a bundle made in format 3, the first version saved after an upgrade in
     /// one made before. Writers need it to keep chains short; readers follow any chain.
     package var chainOrigin: Int
+    /// Where the document this manifest's save superseded was, with the room after it: the
+    /// first byte and the byte after the last (FORMAT.md §12.1). The next save may write its
+    /// document there once it checked the bytes hold superseded entries alone; readers
+    /// need it not. Absent from a bundle written whole.
+    package var freeSlot: [UInt64]?
+
+    /// ``freeSlot`` as a range, when it is one.
+    package var freeSlotRange: Range<UInt64>? {
+        guard let freeSlot, freeSlot.count == 2, freeSlot[0] < freeSlot[1] else { return nil }
+        return freeSlot[0]..<freeSlot[1]
+    }
 
     /// How many objects a history stores, and their bytes.
     package struct ObjectCounts: Codable, Equatable, Sendable {

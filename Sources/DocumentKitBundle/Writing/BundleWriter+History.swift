@@ -168,7 +168,11 @@ extension BundleWriter {
             let zip = StoredZipWriter(fileDescriptor: output.file.descriptor, path: request.destination.relativePath)
             try DocumentKitError.located(at: request.destination.relativePath) {
                 try zip.addEntry(name: BundleEntry.mimetype, data: Data(request.mimeType.utf8))
-                try writeHistoryEntries(save, carried: carried, to: zip, appending: false)
+                // A save that rewrites leaves room after the document, so that the one after
+                // next finds a slot its document fits (FORMAT.md §12.4).
+                try writeHistoryEntries(
+                    save, carried: carried, to: zip, appending: false, placement: nil,
+                    roomAfterDocument: request.inPlace && request.base != nil)
                 try zip.finish()
             }
             if request.replace {
@@ -196,11 +200,13 @@ extension BundleWriter {
     private static func wouldAppendHistory(_ save: HistorySave, to base: DocumentBundle) -> Bool {
         let request = save.request
         guard request.inPlace, base.history != nil, base.mimeType == request.mimeType,
-            let superseded = supersededByHistorySave(in: base)
+            let superseded = supersededByHistorySave(in: base),
+            let placement = DocumentPlacement(for: save.document, in: base)
         else { return false }
         return AtomicReplacement.resolvingSymbolicLinks(request.destination).path
             == AtomicReplacement.resolvingSymbolicLinks(base.url).path
-            && (base.zip.unreferencedBytes + superseded) * reclaimableFraction <= base.zip.length
+            && staysCompact(
+                base, superseding: superseded + placement.appendedRoom, reclaiming: placement.reclaimedBytes)
     }
 
     /// Appends the save to its format-3 base in place (see `append(to:destination:superseding:_:)`);
@@ -208,10 +214,15 @@ extension BundleWriter {
     private static func appendHistory(_ save: HistorySave, carried: CarriedHistory, to base: DocumentBundle) throws
         -> Bool
     {
-        guard let superseded = supersededByHistorySave(in: base) else { return false }
-        return try append(to: base, destination: save.request.destination, superseding: superseded) { zip in
+        guard let superseded = supersededByHistorySave(in: base),
+            let placement = DocumentPlacement(for: save.document, in: base)
+        else { return false }
+        return try append(
+            to: base, destination: save.request.destination, superseding: superseded + placement.appendedRoom,
+            reclaiming: placement.reclaimedBytes, reusing: placement.slot
+        ) { zip in
             try zip.keepEntry(base.zip.entries[0])
-            try writeHistoryEntries(save, carried: carried, to: zip, appending: true)
+            try writeHistoryEntries(save, carried: carried, to: zip, appending: true, placement: placement)
         }
     }
 
@@ -263,12 +274,23 @@ extension BundleWriter {
     /// Writes everything after `mimetype` (FORMAT.md §12.1): `document.json`, the
     /// objects stored alone (the base's kept or copied, the save's written), the segments
     /// (the base's that stay, and the new one), `manifest.json` and the base's `state.json`.
+    /// An append places `document.json` as `placement` says; a rewrite leaves room after
+    /// it when `roomAfterDocument`.
     private static func writeHistoryEntries(
-        _ save: HistorySave, carried: CarriedHistory, to zip: StoredZipWriter, appending: Bool
+        _ save: HistorySave, carried: CarriedHistory, to zip: StoredZipWriter, appending: Bool,
+        placement: DocumentPlacement?, roomAfterDocument: Bool = false
     ) throws {
         let request = save.request
         let base = request.base
-        try zip.addEntry(name: BundleEntry.document, data: save.document)
+        if let slot = placement?.slot {
+            try zip.addEntry(name: BundleEntry.document, data: save.document, inSlot: slot)
+        } else {
+            try zip.addEntry(name: BundleEntry.document, data: save.document)
+            let room =
+                placement?.appendedRoom
+                ?? (roomAfterDocument ? StoredZipSlot.room(forEntryOfSize: UInt64(save.document.count)) : 0)
+            if room > 0 { try zip.addRoom(size: room) }
+        }
         var items = carried.items
         var entries: [String: () throws -> Void] = [:]
         for entry in carried.entries {
@@ -315,6 +337,7 @@ extension BundleWriter {
         var start = previous
         start.contentType = request.contentType
         start.chainOrigin = save.chainOrigin
+        start.freeSlot = placement.map { [$0.superseded.lowerBound, $0.superseded.upperBound] }
         let added = try HistoryAppend(
             items, versionCount: carried.versionCount + save.incomingVersions + (save.version == nil ? 0 : 1),
             head: save.head, to: start, segments: segments,

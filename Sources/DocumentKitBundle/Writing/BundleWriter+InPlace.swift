@@ -32,7 +32,18 @@ extension BundleWriter {
         }
         return AtomicReplacement.resolvingSymbolicLinks(destination).path
             == AtomicReplacement.resolvingSymbolicLinks(base.url).path
-            && (base.zip.unreferencedBytes + superseded) * reclaimableFraction <= base.zip.length
+            && staysCompact(base, superseding: superseded)
+    }
+
+    /// Whether appending to `base` keeps at most a third of its file superseded: the
+    /// bytes no entry refers to now, and the `superseded` bytes of entries the append
+    /// leaves, less `reclaimed`, which are not waste (a slot the append writes into, and
+    /// the slot of the document it supersedes, which the next save writes into).
+    static func staysCompact(_ base: DocumentBundle, superseding superseded: UInt64, reclaiming reclaimed: UInt64 = 0)
+        -> Bool
+    {
+        let unused = base.zip.unreferencedBytes + superseded
+        return (unused > reclaimed ? unused - reclaimed : 0) * reclaimableFraction <= base.zip.length
     }
 
     package static func appendInPlace(_ contents: Contents, to base: DocumentBundle, destination: URL) throws -> Bool {
@@ -51,17 +62,22 @@ extension BundleWriter {
     /// entries that stay (`keepEntry`) and adding new ones, in directory order.
     ///
     /// Returns `false`, having written nothing, when `superseded` (the bytes of `base`
-    /// the append leaves unused) would take the file's superseded bytes past a third, or
+    /// the append leaves unused) less `reclaimed` would take the file's superseded bytes
+    /// past a third (``staysCompact(_:superseding:reclaiming:)``), or
     /// the file cannot be opened for writing or is not the one `base` read; and, having
     /// cut off what it wrote, when an entry it supersedes has a name too short to be
     /// renamed into `.stale/` (only an entry outside the format can).
+    ///
+    /// `slot`, when given, is a stretch of `base`'s file that `write` writes an entry
+    /// into (``StoredZipSlot``): the journal names it, and undoing the append, here or
+    /// after a kill, covers it with a room entry again.
     package static func append(
-        to base: DocumentBundle, destination: URL, superseding superseded: UInt64,
-        _ write: (StoredZipWriter) throws -> Void
+        to base: DocumentBundle, destination: URL, superseding superseded: UInt64, reclaiming reclaimed: UInt64 = 0,
+        reusing slot: Range<UInt64>? = nil, _ write: (StoredZipWriter) throws -> Void
     ) throws -> Bool {
         let path = AtomicReplacement.resolvingSymbolicLinks(base.url).path
         guard AtomicReplacement.resolvingSymbolicLinks(destination).path == path,
-            (base.zip.unreferencedBytes + superseded) * reclaimableFraction <= base.zip.length
+            staysCompact(base, superseding: superseded, reclaiming: reclaimed)
         else { return false }
         // Errors name the bundle as the caller did, not the resolved path.
         let reported = destination.relativePath
@@ -74,7 +90,20 @@ extension BundleWriter {
         let start = base.zip.length
         let fd = file.descriptor
         finishLastSweep(before: base, in: file, path: reported)
-        let journal = try AppendJournal.begin(bundlePath: path, fd: fd, length: start, reportedPath: reported)
+        let journal = try AppendJournal.begin(
+            bundlePath: path, fd: fd, length: start, reusing: slot, reportedPath: reported)
+        // Cuts off what the append wrote and covers the slot it wrote into; the journal
+        // stays when that fails, for the next writer to finish (`AppendJournal.recover`).
+        func undo() {
+            guard file.truncate(to: start) else { return }
+            if let slot {
+                do {
+                    try StoredZipSlot.reclaim(slot, of: base.zip, in: fd)
+                    try file.synchronize()
+                } catch { return }
+            }
+            try? journal.finish()
+        }
         var supersededEntries: [StoredZipEntry] = []
         let appended: Bool
         do {
@@ -93,12 +122,12 @@ extension BundleWriter {
             }
         } catch {
             // Before `start`, only bytes no entry refers to were written (the last save's
-            // sweep): cutting the tail restores the old zip.
-            if file.truncate(to: start) { try? journal.finish() }
+            // sweep, the slot): cutting the tail restores the old zip.
+            undo()
             throw error
         }
         guard appended else {
-            if file.truncate(to: start) { try? journal.finish() }
+            undo()
             return false
         }
         try DocumentKitError.located(at: reported) { try journal.finish() }

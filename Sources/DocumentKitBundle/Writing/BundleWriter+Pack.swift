@@ -28,6 +28,7 @@ extension BundleWriter {
         let runs = HistoryPolicy.packRuns(sizes: entries.map(\.size))
         let alone = try DocumentKitError.located(at: bundle.url.relativePath) { try history.aloneObjectEntryNames() }
         var manifest = history.manifest
+        manifest.freeSlot = nil  // a bundle written whole has no superseded bytes
         manifest.history = runs.map {
             HistoryManifest.segmentName(
                 first: segments[$0.lowerBound].places.lowerBound, last: segments[$0.upperBound].places.upperBound)

@@ -63,6 +63,7 @@ extension BundleWriter {
         let document = try bundle.checkedHeadDocumentEntry()
 
         var manifest = history.manifest
+        manifest.freeSlot = nil  // a bundle written whole has no superseded bytes
         let origin = manifest.chainOrigin
         manifest.chainOrigin = origin >= firstKept && origin <= history.lastPlace ? origin : history.lastPlace
         manifest.pruned = lastDropped

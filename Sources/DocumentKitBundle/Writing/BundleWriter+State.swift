@@ -20,7 +20,10 @@ extension BundleWriter {
         let kept = base.zip.entries.filter { $0.name != BundleEntry.state }
         var superseded = base.zip.length - base.zip.centralDirectoryOffset
         if let old = base.zip.entry(named: BundleEntry.state) { superseded += old.dataEnd - old.localHeaderOffset }
-        let appended = try append(to: base, destination: destination, superseding: superseded) { zip in
+        // The free slot (FORMAT.md §12.4) stays free for the next save: not waste.
+        let free = UInt64((DocumentPlacement.freeSlot(of: base) ?? 0..<0).count)
+        let appended = try append(to: base, destination: destination, superseding: superseded, reclaiming: free) {
+            zip in
             for entry in kept { try zip.keepEntry(entry) }
             if let state { try zip.addEntry(name: BundleEntry.state, data: state) }
         }

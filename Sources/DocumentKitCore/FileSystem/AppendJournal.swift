@@ -18,6 +18,20 @@ import Foundation
 /// `end` is the hex of the bytes just before `length` (up to 98: the end records), so a
 /// journal that outlived its bundle (replaced by another file) is recognised as stale and
 /// never used to cut a file it does not describe. See DESIGN.md, "Saving in place".
+///
+/// An append that also writes `document.json` into the slot of a document superseded
+/// before (bytes before `length` that no entry of the old zip refers to; FORMAT.md §1,
+/// "Room") says so in a fourth line, and its first line says `2`:
+///
+/// ```
+/// documentkit-append 2
+/// length 677870860
+/// end 504b0506…
+/// reuse 8123 7170211
+/// ```
+///
+/// Undoing such an append also covers that stretch with one room entry again, so that a
+/// reader walking local headers does not meet the document that was never saved.
 package struct AppendJournal {
     /// The journal file.
     package let path: String
@@ -25,6 +39,8 @@ package struct AppendJournal {
     package let length: UInt64
     /// The bundle's bytes just before `length`.
     package let end: [UInt8]
+    /// The stretch before `length` the append writes over, if any: a document's slot.
+    package let reuse: Range<UInt64>?
     /// The bundle's folder, when this journal was written by this process: it is removed
     /// through the folder's descriptor, so it goes even if the folder was renamed meanwhile
     /// (a journal left beside a completed append would hide the append from readers).
@@ -48,19 +64,22 @@ package struct AppendJournal {
     /// `length` bytes long), and flushes the folder so the journal is on disk before the
     /// first appended byte can be. Errors name `reportedPath`, the bundle as the caller
     /// named it.
-    package static func begin(bundlePath: String, fd: Int32, length: UInt64, reportedPath: String? = nil) throws
-        -> AppendJournal
-    {
+    package static func begin(
+        bundlePath: String, fd: Int32, length: UInt64, reusing reuse: Range<UInt64>? = nil,
+        reportedPath: String? = nil
+    ) throws -> AppendJournal {
         let reported = reportedPath ?? bundlePath
         let end = try tail(of: fd, before: length, path: reported)
         let folder = try AtomicReplacement.openFolder(of: URL(fileURLWithPath: bundlePath), reportedPath: reported)
         let name = name(for: bundlePath)
-        let journal = AppendJournal(path: path(for: bundlePath), length: length, end: end, folder: folder)
-        let text =
+        let journal = AppendJournal(
+            path: path(for: bundlePath), length: length, end: end, reuse: reuse, folder: folder)
+        var text =
             """
-            documentkit-append 1\nlength \(length)\nend \
+            documentkit-append \(reuse == nil ? 1 : 2)\nlength \(length)\nend \
             \(end.map { String($0, radix: 16).leftPadded(to: 2) }.joined())\n
             """
+        if let reuse { text += "reuse \(reuse.lowerBound) \(reuse.upperBound)\n" }
         unlinkat(folder.descriptor, name, 0)
         do {
             let fd = openat(folder.descriptor, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -102,12 +121,20 @@ package struct AppendJournal {
         let path = path(for: bundlePath)
         guard let data = FileManager.default.contents(atPath: path), data.count < 1024 else { return nil }
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-        guard lines.count == 3, lines[0] == "documentkit-append 1",
+        guard lines.count == 3 || lines.count == 4, lines[0] == "documentkit-append \(lines.count - 2)",
             lines[1].hasPrefix("length "), let length = UInt64(lines[1].dropFirst(7)),
             lines[2].hasPrefix("end "), let end = hexBytes(lines[2].dropFirst(4)),
             UInt64(end.count) == min(length, UInt64(recordedEndBytes)), endsInEndRecord(end)
         else { return nil }
-        return AppendJournal(path: path, length: length, end: end, folder: nil)
+        var reuse: Range<UInt64>?
+        if lines.count == 4 {
+            let bounds = lines[3].split(separator: " ")
+            guard bounds.count == 3, bounds[0] == "reuse", let start = UInt64(bounds[1]), let stop = UInt64(bounds[2]),
+                start < stop, stop <= length
+            else { return nil }
+            reuse = start..<stop
+        }
+        return AppendJournal(path: path, length: length, end: end, reuse: reuse, folder: nil)
     }
 
     /// Whether `fd`'s bytes before `length` are the ones the journal recorded.
@@ -123,7 +150,12 @@ package struct AppendJournal {
     /// A stale journal (the file no longer has the bytes it recorded) is removed, and so is
     /// one whose cut would not be a complete zip (`isCompleteZip`, given the length, says),
     /// which no append wrote: readers ignore it, and cutting there would destroy the file.
-    package static func recover(bundlePath: String, isCompleteZip: (UInt64) -> Bool) throws {
+    /// The stretch an append reused (`reuse`) is handed to `reclaim` with the file's
+    /// descriptor, once the tail is cut, to be covered again; the journal goes only after.
+    package static func recover(
+        bundlePath: String, isCompleteZip: (UInt64) -> Bool,
+        reclaim: (_ fd: Int32, _ stretch: Range<UInt64>, _ length: UInt64) throws -> Void
+    ) throws {
         guard let journal = existing(for: bundlePath) else {
             // Unreadable (cut short by the kill before its flush): the append it announced
             // had not started, since appends start only after the journal is durable.
@@ -140,10 +172,18 @@ package struct AppendJournal {
             throw DocumentKitError.system("cannot stat", path: bundlePath, errno: errno)
         }
         let size = UInt64(info.st_size)
-        if size > journal.length, journal.describes(fd, path: bundlePath), isCompleteZip(journal.length) {
-            guard ftruncate(fd, off_t(journal.length)) == 0, fsync(fd) == 0 else {
-                throw DocumentKitError.system(
-                    "cannot remove the tail of an interrupted save", path: bundlePath, errno: errno)
+        if size >= journal.length, journal.describes(fd, path: bundlePath), isCompleteZip(journal.length) {
+            if size > journal.length {
+                guard ftruncate(fd, off_t(journal.length)) == 0, fsync(fd) == 0 else {
+                    throw DocumentKitError.system(
+                        "cannot remove the tail of an interrupted save", path: bundlePath, errno: errno)
+                }
+            }
+            if let reuse = journal.reuse {
+                try reclaim(fd, reuse, journal.length)
+                guard fsync(fd) == 0 else {
+                    throw DocumentKitError.system("cannot flush the repair of", path: bundlePath, errno: errno)
+                }
             }
         }
         try journal.finish()

@@ -163,10 +163,12 @@ import Testing
         #expect(StoredZip.staleName(length: 7) == nil)
         #expect(StoredZip.isStale(Array(".stale/directory".utf8)) && !StoredZip.isStale(Array("document.json".utf8)))
         // A region of 4 GiB or more is covered by a header with the zip64 extra field.
-        #expect(StoredZip.supersededDirectoryDataSize(regionSize: 68) == 22)
-        #expect(StoredZip.supersededDirectoryDataSize(regionSize: 45) == nil)
+        #expect(StoredZip.coveredDataSize(nameLength: 16, regionSize: 68) == 22)
+        #expect(StoredZip.coveredDataSize(nameLength: 16, regionSize: 45) == nil)
         let huge: UInt64 = 5 << 30
-        #expect(StoredZip.supersededDirectoryDataSize(regionSize: huge) == huge - 66)
-        #expect(StoredZip.supersededDirectoryHeader(regionSize: huge, at: 0, crc32: 0)?.count == 66)
+        #expect(StoredZip.coveredDataSize(nameLength: 16, regionSize: huge) == huge - 66)
+        #expect(
+            StoredZip.coveringHeader(name: StoredZip.supersededDirectoryName, regionSize: huge, at: 0, crc32: 0)?.count
+                == 66)
     }
 }

@@ -74,6 +74,13 @@ extension CrashHarness {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
         for name in names where FileManager.default.fileExists(atPath: url(name).path) {
             try FileManager.default.copyItem(at: url(name), to: folder.appendingPathComponent(name))
+            // With the journal an earlier trial's killed save left: without it, the copy
+            // would end in that save's tail, which no reader can use.
+            let journal = AppendJournal.path(for: url(name).path)
+            if FileManager.default.fileExists(atPath: journal) {
+                try FileManager.default.copyItem(
+                    atPath: journal, toPath: AppendJournal.path(for: folder.appendingPathComponent(name).path))
+            }
         }
         let result = try Run.docctl(arguments, in: folder)
         guard result.status == 0 else {

@@ -64,8 +64,9 @@ enum SweptAppend {
     /// Checks that `after` is `before` with a save appended in place and swept: the bytes of
     /// every entry the new central directory keeps are where they were, unchanged; the only
     /// changed bytes before the old end are the names of the superseded entries' local
-    /// headers, now in `.stale/`, and the first bytes of the old central directory, now the
-    /// local header of `.stale/directory`.
+    /// headers, now in `.stale/`, the first bytes of the old central directory, now the
+    /// local header of `.stale/directory`, and the free slot the old manifest named, when
+    /// the new `document.json` was written into it.
     static func expectSwept(
         before: Data, after url: URL, in directory: TemporaryDirectory,
         sourceLocation: SourceLocation = #_sourceLocation
@@ -92,6 +93,16 @@ enum SweptAppend {
         #expect(
             after[changed[0]].starts(with: [0x50, 0x4B, 0x03, 0x04]), "the old directory is covered",
             sourceLocation: sourceLocation)
+        if let document = new.entry(named: BundleEntry.document), document.localHeaderOffset < old.length,
+            document.localHeaderOffset != old.entry(named: BundleEntry.document)?.localHeaderOffset
+        {
+            // Written into the free slot the old manifest named (FORMAT.md §12.4).
+            let manifest = try HistoryManifest.decode(try old.readData(try #require(old.entry(named: "manifest.json"))))
+            let slot = try #require(manifest.freeSlotRange, sourceLocation: sourceLocation)
+            #expect(document.localHeaderOffset == slot.lowerBound, sourceLocation: sourceLocation)
+            #expect(document.dataEnd <= slot.upperBound, sourceLocation: sourceLocation)
+            changed.append(Int(slot.lowerBound)..<Int(slot.upperBound))
+        }
         var position = 0
         for range in changed.sorted(by: { $0.lowerBound < $1.lowerBound }) {
             #expect(
