@@ -51,10 +51,7 @@ extension StoredZipWriter {
     /// Allocates `count` bytes at the end of the output, where the end records go, so that
     /// writing them cannot fail for want of space once the slots are written.
     func reserveEnd(_ count: Int) throws {
-        let result = posix_fallocate(output.fileDescriptor, off_t(output.offset), off_t(count))
-        guard result == 0 else {
-            throw SystemError("cannot allocate room for the end records", errno: result, path: path)
-        }
+        try POSIXFile.allocate(output.fileDescriptor, at: output.offset, count: count, path: path)
     }
 
     /// Appends a room entry of `size` bytes in all (header and zeros) where the append is:

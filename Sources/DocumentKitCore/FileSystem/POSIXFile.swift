@@ -67,6 +67,18 @@ package enum POSIXFile {
         }
     }
 
+    /// Allocates the file's blocks for the `count` bytes from `offset` (`posix_fallocate`),
+    /// extending the file when they pass its end: writing them afterwards cannot fail for
+    /// want of space, nor pass a file-size limit that the allocation passed.
+    package static func allocate(_ fd: Int32, at offset: UInt64, count: Int, path: String) throws(SystemError) {
+        guard let start = filePosition(offset, plus: 0) else {
+            throw SystemError("cannot allocate at offset \(offset)", errno: EFBIG, path: path)
+        }
+        var result: Int32
+        repeat { result = posix_fallocate(fd, start, off_t(count)) } while result == EINTR
+        guard result == 0 else { throw SystemError("cannot allocate space in", errno: result, path: path) }
+    }
+
     /// `offset + delta` as an `off_t`, or `nil` when it does not fit.
     package static func filePosition(_ offset: UInt64, plus delta: Int) -> off_t? {
         let (sum, overflow) = offset.addingReportingOverflow(UInt64(delta))

@@ -137,7 +137,7 @@ import Testing
         // Every call by path or descriptor goes through DocumentKitCore's FileSystem and
         // Processes folders, which retry on EINTR and name the file in their errors.
         let calls =
-            #"(?<![\w.]|func )(open|openat|close|pread|pwrite|fsync|fdatasync|ftruncate|rename|renameat|unlink|unlinkat|flock|fcntl|mmap|munmap|madvise|lseek|fstat|stat|lstat|mkdir|rmdir|symlink|readlink|chmod|fchmod|fchown|getpwuid|usleep|access|realpath|copy_file_range|opendir|readdir|posix_spawn|waitpid|dup2|pipe)\("#
+            #"(?<![\w.]|func )(open|openat|close|pread|pwrite|fsync|fdatasync|ftruncate|rename|renameat|unlink|unlinkat|flock|fcntl|mmap|munmap|madvise|lseek|fstat|stat|lstat|mkdir|rmdir|symlink|readlink|chmod|fchmod|fchown|getpwuid|usleep|access|realpath|copy_file_range|posix_fallocate|opendir|readdir|posix_spawn|waitpid|dup2|pipe)\("#
         let outside =
             Self.libraryTargets.filter { $0 != "DocumentKitCore" } + ["DocumentKitCLI", "docctl", "notectl", "dkbench"]
         let found = try Self.matches(calls, in: outside)
