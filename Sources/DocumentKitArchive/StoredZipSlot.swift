@@ -10,9 +10,16 @@ import DocumentKitCore
 /// difference.
 package enum StoredZipSlot {
     /// The room a save appending `document.json` leaves after it, for later documents a
-    /// little larger: a thirty-second of its size, and at least 16 KiB.
+    /// little larger: a thirty-second of its size, and at least 4 KiB.
     package static func room(forEntryOfSize size: UInt64) -> UInt64 {
-        max(16 << 10, size / 32)
+        max(4 << 10, size / 32)
+    }
+
+    /// The room a save rewriting a bundle leaves after `document.json`: as an append's,
+    /// for a document of 64 KiB or more, whose rewrite would cost; none for a smaller one,
+    /// so that a small bundle stays as small as a bundle written whole.
+    package static func roomAfterRewrite(forEntryOfSize size: UInt64) -> UInt64 {
+        size >= 64 << 10 ? room(forEntryOfSize: size) : 0
     }
 
     /// The slot `entry` of `reader` takes: its header and data, and the room entry that

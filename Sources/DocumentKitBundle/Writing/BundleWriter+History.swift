@@ -288,7 +288,7 @@ extension BundleWriter {
             try zip.addEntry(name: BundleEntry.document, data: save.document)
             let room =
                 placement?.appendedRoom
-                ?? (roomAfterDocument ? StoredZipSlot.room(forEntryOfSize: UInt64(save.document.count)) : 0)
+                ?? (roomAfterDocument ? StoredZipSlot.roomAfterRewrite(forEntryOfSize: UInt64(save.document.count)) : 0)
             if room > 0 { try zip.addRoom(size: room) }
         }
         var items = carried.items

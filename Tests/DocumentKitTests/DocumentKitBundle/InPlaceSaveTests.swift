@@ -270,8 +270,8 @@ import Testing
 
         try Run.docctl(["set", "p.dkproj", "name", "v1"], in: directory.url)
         let bundle = try DocumentBundle(contentsOf: url)
-        // Rewritten, with room after the document alone (FORMAT.md §12.4).
-        #expect(bundle.reclaimableBytes == StoredZipSlot.room(forEntryOfSize: 0), "rewritten")
+        // Rewritten: a document this small gets no room (FORMAT.md §12.4).
+        #expect(bundle.reclaimableBytes == 0, "rewritten")
         #expect(bundle.zip.entry(named: "notes") == nil)
         #expect(try bundle.read(Project.self).name == "v1")
         #expect(Fixtures.listing(directory.url) == ["big.bin", "p.dkproj"])
