@@ -23,9 +23,15 @@ import Testing
         try FileManager.default.copyItem(at: url, to: directory.url.appendingPathComponent("pruned.dkproj"))
         let prune = try WorkScalingTests.meteredRun(["prune", "pruned.dkproj", "--keep", "5"], in: directory)
 
-        for (command, work) in [("validate", validate), ("pack", pack), ("prune", prune)] {
+        // Pack and prune read the head's document twice (its digest checked, then copied) and
+        // the segments' object tables before copying the segments. A bundle saved in place
+        // used to hide that under the superseded documents it held, until a save wrote its
+        // document into an old one's slot.
+        for (command, work, again) in [
+            ("validate", validate, 0), ("pack", pack, document + slack), ("prune", prune, document + slack)
+        ] {
             #expect(
-                work["read-bytes", default: .max] <= size + slack,
+                work["read-bytes", default: .max] <= size + again + slack,
                 "\(command) read \(work["read-bytes"] ?? 0) bytes of a bundle of \(size)")
         }
         for (command, work) in [("pack", pack), ("prune", prune)] {

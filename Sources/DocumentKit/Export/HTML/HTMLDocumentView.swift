@@ -20,26 +20,24 @@ struct HTMLDocumentView {
     func pages(document data: Data, version: BundleVersion, contentType: String) -> (
         pages: [HTMLSitePage], title: String
     ) {
-        let json = try? JSONValue.parse(data)
         let page = HTMLDocumentPage(
             title: fallbackTitle, pageSize: pageSize, context: context, folder: folder, fileName: mainPage)
         var note: String?
         if let type = DocumentKitConfiguration.current.documentType(for: contentType) {
             do {
+                // Rendered and let go before the JSON tree is parsed: a large document's
+                // typed value and its tree are never held at once (the export's peak).
                 let document = try type.decode(
                     data, schema: version.schema,
                     context: DocumentDecodingContext(now: version.created, seed: version.id))
-                if let renderable = document as? any HTMLRenderable {
-                    try renderable.renderHTML(into: page)
-                } else if let json {
-                    HTMLJSONTree.render(json, into: page)
-                }
+                if let renderable = document as? any HTMLRenderable { try renderable.renderHTML(into: page) }
             } catch let error as DocumentKitError {
                 note = "This build cannot read the document as \(contentType) (\(error.message)); its data is shown."
             } catch {
                 note = "This build cannot read the document as \(contentType) (\(error)); its data is shown."
             }
         }
+        let json = try? JSONValue.parse(data)
         if page.parts.isEmpty, let json {
             HTMLJSONTree.render(json, into: page)
         } else if json == nil, page.parts.isEmpty {
