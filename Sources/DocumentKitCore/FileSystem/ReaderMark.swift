@@ -52,26 +52,28 @@ package enum ReaderMark {
     /// count. `true` when the question cannot be asked: then nothing may be assumed.
     package static func olderReadersHold(before offset: UInt64, asking fd: Int32) -> Bool {
         guard offset > 0, offset < UInt64(origin) else { return true }
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = off_t(origin)
-        lock.l_len = off_t(offset)
-        lock.l_pid = 0
+        var lock = request(F_WRLCK, from: origin, count: Int64(offset))
         guard fcntl(fd, getLock, &lock) == 0 else { return true }
         return lock.l_type != Int16(F_UNLCK)
     }
 
     private static func set(_ fd: Int32, type: Int32, from start: Int64, count: Int64) -> Bool {
+        var lock = request(type, from: start, count: count)
+        while true {
+            if fcntl(fd, setLock, &lock) == 0 { return true }
+            if errno != EINTR { return false }
+        }
+    }
+
+    /// A lock request of `type` on `count` bytes from `start` (0: to the end of all
+    /// offsets); `l_pid` is 0, as open-file-description locks require.
+    private static func request(_ type: Int32, from start: Int64, count: Int64) -> flock {
         var lock = flock()
         lock.l_type = Int16(type)
         lock.l_whence = Int16(SEEK_SET)
         lock.l_start = off_t(start)
         lock.l_len = off_t(count)
         lock.l_pid = 0
-        while true {
-            if fcntl(fd, setLock, &lock) == 0 { return true }
-            if errno != EINTR { return false }
-        }
+        return lock
     }
 }
