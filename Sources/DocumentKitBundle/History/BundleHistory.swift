@@ -71,11 +71,31 @@ package struct BundleHistory: Sendable {
     /// The object `digest` as a segment holds it, newest segment first; `nil` when no
     /// segment's index has it (it may be a version's root tree, found through its version).
     package func object(_ digest: ObjectDigest) throws -> HistorySegment.ObjectItem? {
-        for segment in segments.reversed() {
-            let found = try Self.inSegment(segment.name) { try segment.reader.object(digest) }
-            if let found { return found }
+        try object(digest, searchingFrom: segments.count - 1)?.item
+    }
+
+    /// The object `digest` as a segment holds it, and that segment's index: segment `start`
+    /// searched first, then the older ones newest first, then the newer ones. A delta's
+    /// base was stored when the delta was or before, so a chain walked from its newest
+    /// link, each base searched from its delta's segment, searches the segments the chain
+    /// passes through, not every newer one again at each of its 60 links.
+    package func object(_ digest: ObjectDigest, searchingFrom start: Int) throws
+        -> (item: HistorySegment.ObjectItem, segment: Int)?
+    {
+        guard !segments.isEmpty else { return nil }
+        let start = min(max(start, 0), segments.count - 1)
+        for index in Array((0...start).reversed()) + Array((start + 1)..<segments.count) {
+            let segment = segments[index]
+            if let found = try Self.inSegment(segment.name, { try segment.reader.object(digest) }) {
+                return (found, index)
+            }
         }
         return nil
+    }
+
+    /// The index of the segment holding the version at `place`.
+    package func segmentIndex(holding place: Int) -> Int? {
+        segments.firstIndex { $0.places.contains(place) }
     }
 
     /// The pruned ids, in order: read from the blocks that hold them (a prune writes them

@@ -76,6 +76,7 @@ extension HistorySegment {
 
         /// Index row `number` (block rows first, then version rows, then object rows).
         private func row(_ number: Int) throws -> (UInt64, UInt32, UInt32) {
+            WorkMeter.count(.indexRows)
             let bytes = try read(indexOffset + UInt64(number * HistorySegment.rowSize), HistorySegment.rowSize)
             guard bytes.count == HistorySegment.rowSize else { throw HistorySegment.failure("its index is cut short") }
             var cursor = LittleEndianCursor(bytes)
@@ -296,7 +297,7 @@ extension HistorySegment {
                 return .version(id: try identify?(record) ?? "", record: record)
             case .pruned:
                 lastObject = nil
-                return .pruned(try payload.hex())
+                return .pruned(try payload.readDigest().hex)
             case .object:
                 let object = try payload.object()
                 lastObject = object
@@ -343,14 +344,15 @@ extension HistorySegment {
             }
         }
 
-        mutating func hex() throws -> String {
-            guard bytes.count - position >= 64,
-                let text = String(
-                    bytes: bytes[(bytes.startIndex + position)..<(bytes.startIndex + position + 64)], encoding: .ascii),
-                ObjectDigest(hex: text) != nil
+        mutating func readDigest() throws -> ObjectDigest {
+            let start = position
+            guard bytes.count - start >= 64,
+                let digest = bytes.withUnsafeBytes({
+                    ObjectDigest(hexBytes: UnsafeRawBufferPointer(rebasing: $0[start..<(start + 64)]))
+                })
             else { throw HistorySegment.failure("a digest is not 64 lowercase hex digits") }
             position += 64
-            return text
+            return digest
         }
 
         mutating func rest() -> Data {
@@ -366,7 +368,7 @@ extension HistorySegment {
                     digest: ObjectDigest.of(data), size: UInt64(data.count), storage: .identity(data),
                     foundByPlace: true)
             }
-            let digest = ObjectDigest(hex: try hex())!
+            let digest = try readDigest()
             guard position < bytes.count, let code = StorageCode(rawValue: byte()) else {
                 throw HistorySegment.failure("object \(digest.short) has an unknown storage")
             }
@@ -379,14 +381,14 @@ extension HistorySegment {
                 }
                 return ObjectItem(digest: digest, size: size, storage: .identity(data))
             case .delta:
-                let base = ObjectDigest(hex: try hex())!
+                let base = try readDigest()
                 return ObjectItem(digest: digest, size: size, storage: .delta(base: base, program: rest()))
             case .entry:
                 guard position < bytes.count, let stored = StorageCode(rawValue: byte()), stored != .entry else {
                     throw HistorySegment.failure("object \(digest.short) is stored alone with an unknown codec")
                 }
                 let storedSize = UInt64(try varint())
-                let base = stored == .delta ? ObjectDigest(hex: try hex())! : nil
+                let base = stored == .delta ? try readDigest() : nil
                 let codec: ObjectCodec = stored == .zstd ? .zstd : stored == .delta ? .delta : .identity
                 return ObjectItem(
                     digest: digest, size: size, storage: .entry(codec: codec, storedSize: storedSize, base: base))

@@ -93,12 +93,14 @@ package enum HistorySegment {
     }
 
     /// What a record says for a tree that is the item before it.
-    static let treeBefore = Data(#""tree":"^""#.utf8)
+    static let treeBefore = Array(#""tree":"^""#.utf8)
 
     /// `record` with its `"tree":"…"` member (compact JSON) naming `tree` written as
     /// `"tree":"^"`; `nil` when it names another tree.
     static func abbreviatingTree(in record: Data, as tree: ObjectDigest) -> [UInt8]? {
-        guard let range = record.range(of: Data(#""tree":"\#(tree.hex)""#.utf8)) else { return nil }
+        guard let range = ByteSearch.firstRange(of: Array(#""tree":"\#(tree.hex)""#.utf8), in: record) else {
+            return nil
+        }
         var bytes = record
         bytes.replaceSubrange(range, with: treeBefore)
         return Array(bytes)
@@ -107,7 +109,7 @@ package enum HistorySegment {
     /// `record` as it was given, with `"tree":"^"` naming `tree` again; as it is when it
     /// has no `^`.
     static func expandingTree(in record: Data, as tree: ObjectDigest?) throws -> Data {
-        guard let range = record.range(of: treeBefore) else { return record }
+        guard let range = ByteSearch.firstRange(of: treeBefore, in: record) else { return record }
         guard let tree else { throw failure("a record names the tree before it, and no object is before it") }
         var bytes = record
         bytes.replaceSubrange(range, with: Data(#""tree":"\#(tree.hex)""#.utf8))

@@ -50,7 +50,9 @@ extension DocumentBundle {
 
     /// The document JSON of `version`, whose tree records `digest` for it.
     private func documentData(of version: BundleVersion, digest: ObjectDigest) throws -> Data {
-        guard version.id == headVersion.id else { return try objectData(digest) }
+        guard version.id == headVersion.id else {
+            return try objectData(digest, reaching: nil, storedBy: version.number)
+        }
         let data = try readHeadDocument()
         try Self.checkHeadDocument(data, is: digest, version: version.number, path: url.relativePath)
         return data
@@ -72,7 +74,7 @@ extension DocumentBundle {
         let digest = try checkParsableSize(of: version)
         if let held, held.digest == digest { return held.data }
         guard version.id != headVersion.id, let held else { return try documentData(of: version, digest: digest) }
-        return try objectData(digest, reaching: held)
+        return try objectData(digest, reaching: held, storedBy: version.number)
     }
 
     /// The head's document JSON for parsing, as `documentDataForParsing(of:)` reads it, with

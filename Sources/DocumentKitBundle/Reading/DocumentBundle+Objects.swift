@@ -19,12 +19,31 @@ extension DocumentBundle {
     /// A format-3 bundle's item for `digest`: a root tree met while reading its version,
     /// or what a segment's index finds.
     private func historyObject(_ digest: ObjectDigest) throws -> HistorySegment.ObjectItem? {
-        if let placed = placedObjects.value[digest] { return placed }
-        return try DocumentKitError.located(at: url.relativePath) { try history!.object(digest) }
+        try historyObject(digest, searchingFrom: nil)?.item
+    }
+
+    /// ``historyObject(_:)``, the segments searched from `start` (newest first when `nil`),
+    /// with the index of the segment that holds the item (`nil` for a root tree).
+    private func historyObject(_ digest: ObjectDigest, searchingFrom start: Int?) throws
+        -> (item: HistorySegment.ObjectItem, segment: Int?)?
+    {
+        if let placed = placedObjects.value[digest] { return (placed, nil) }
+        return try DocumentKitError.located(at: url.relativePath) {
+            let history = history!
+            return try history.object(digest, searchingFrom: start ?? history.segments.count - 1).map {
+                ($0.item, $0.segment)
+            }
+        }
     }
 
     /// Where object `digest` is stored, and its record, checked to agree.
     package func storedObject(_ digest: ObjectDigest) throws -> StoredObject {
+        try storedObject(digest, searchingFrom: nil)
+    }
+
+    /// ``storedObject(_:)``, a format-3 history's segments searched from `start`
+    /// (``BundleHistory/object(_:searchingFrom:)``): a delta's base from its delta's segment.
+    private func storedObject(_ digest: ObjectDigest, searchingFrom start: Int?) throws -> StoredObject {
         guard history != nil else {
             guard let record = decodedManifest.objects[digest] else {
                 throw DocumentKitError(
@@ -32,22 +51,24 @@ extension DocumentBundle {
             }
             return StoredObject(record: record, location: .entry(try objectEntry(digest, record)))
         }
-        var item = try historyObject(digest)
-        if item == nil {
+        var found = try historyObject(digest, searchingFrom: start)
+        if found == nil {
             // A root tree stored by place, of a version not read yet: listing the history
             // meets every one.
             _ = try manifest
-            item = placedObjects.value[digest]
+            found = placedObjects.value[digest].map { ($0, nil) }
         }
-        guard let item else {
+        guard let (item, segment) = found else {
             throw DocumentKitError(
                 .malformedInput, "object \(digest.short) is in none of the history's segments", path: url.relativePath)
         }
+        let location: StoredObject.Location
         switch item.storage {
-        case .identity(let data): return StoredObject(record: item.record, location: .item(data))
-        case .delta(_, let program): return StoredObject(record: item.record, location: .item(program))
-        case .entry: return StoredObject(record: item.record, location: .entry(try objectEntry(digest, item.record)))
+        case .identity(let data): location = .item(data)
+        case .delta(_, let program): location = .item(program)
+        case .entry: location = .entry(try objectEntry(digest, item.record))
         }
+        return StoredObject(record: item.record, location: location, segment: segment)
     }
 
     /// The entry `objects/…` of an object stored alone, checked against its record.
@@ -114,12 +135,19 @@ extension DocumentBundle {
     /// its digest. A pull checks the other copy's new document, a delta against the
     /// document this copy's head holds whole, from those bytes, not from the 25 links or so
     /// that lead there from the object stored whole (FORMAT.md §12.3).
-    package func objectData(_ digest: ObjectDigest, reaching held: HeldObject?) throws -> Data {
+    ///
+    /// `place` is that of a version whose save stored the object, or a later one: in a
+    /// format-3 history, the segment holding it is searched first (a version's document
+    /// is stored by its save, or was before).
+    package func objectData(_ digest: ObjectDigest, reaching held: HeldObject?, storedBy place: Int? = nil) throws
+        -> Data
+    {
+        let start = place.flatMap { history?.segmentIndex(holding: $0) }
         // Each link is looked up once (its item's block decoded once), its program read
         // from what the walk found: a chain of 60 links reads 60 items, not 180.
         var links: [(digest: ObjectDigest, stored: StoredObject, baseSize: UInt64)] = []
         var seen: Set<ObjectDigest> = [digest]
-        var current = (digest: digest, stored: try storedObject(digest))
+        var current = (digest: digest, stored: try storedObject(digest, searchingFrom: start))
         var root: Data?
         while current.stored.record.codec == .delta {
             let record = current.stored.record
@@ -137,17 +165,23 @@ extension DocumentBundle {
                     .malformedInput, "object \(digest.short)'s delta chain loops back to \(base.short)",
                     path: url.relativePath)
             }
-            let baseStored = try storedObject(base)
+            let baseStored = try storedObject(base, searchingFrom: current.stored.segment)
             links.append((current.digest, current.stored, baseStored.record.size))
             current = (base, baseStored)
         }
-        let whole = try root ?? decodeObject(current.digest, base: nil)
-        var data = whole
-        if !links.isEmpty {
-            let program = DeltaInstructions.folded(
-                try links.reversed().map { try deltaInstructions($0.digest, stored: $0.stored, baseSize: $0.baseSize) })
-            data = try DocumentKitError.located(at: url.relativePath) { try program.apply(to: whole) }
+        guard !links.isEmpty else {
+            let data = try root ?? decodeObject(current.digest, base: nil)
+            try checkDigest(of: data, is: digest)
+            return data
         }
+        // The document stored whole is read on another thread while the chain's programs
+        // are read and folded: at 60 links from it, each takes about a third of the time.
+        let chainRoot = current.digest
+        let reading = root == nil ? BackgroundWork { try self.decodeObject(chainRoot, base: nil) } : nil
+        let program = DeltaInstructions.folded(
+            try links.reversed().map { try deltaInstructions($0.digest, stored: $0.stored, baseSize: $0.baseSize) })
+        let whole = try root ?? reading!.result()
+        let data = try DocumentKitError.located(at: url.relativePath) { try program.apply(to: whole) }
         try checkDigest(of: data, is: digest)
         return data
     }

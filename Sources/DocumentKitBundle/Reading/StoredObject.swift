@@ -15,6 +15,9 @@ package struct StoredObject {
 
     package var record: ObjectRecord
     package var location: Location
+    /// The index of the history segment whose item holds the object, when one does: where
+    /// the search for its base starts (``BundleHistory/object(_:searchingFrom:)``).
+    package var segment: Int? = nil
 
     /// The entry holding the object, if one does.
     package var entry: StoredZipEntry? {

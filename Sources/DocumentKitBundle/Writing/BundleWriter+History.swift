@@ -159,11 +159,15 @@ extension BundleWriter {
         let request = save.request
         if request.replace { try AtomicReplacement.refuseReadOnly(request.destination) }
         let carried = try carriedHistory(of: request.base)
-        let appending = request.base.map { wouldAppendHistory(save, to: $0) } ?? false
+        let placement = request.base.flatMap { appendPlacement(save, to: $0) }
         try ProgressMeter.phase(
-            .writing, counting: .written, totalBytes: bytesToWrite(save, carried: carried, appending: appending)
+            .writing, counting: .written, totalBytes: bytesToWrite(save, carried: carried, appending: placement != nil)
         ) {
-            if appending, let base = request.base, try appendHistory(save, carried: carried, to: base) { return }
+            if let placement, let base = request.base,
+                try appendHistory(save, carried: carried, to: base, placement: placement)
+            {
+                return
+            }
             let output = try AtomicReplacement(destination: request.destination)
             let zip = StoredZipWriter(fileDescriptor: output.file.descriptor, path: request.destination.relativePath)
             try DocumentKitError.located(at: request.destination.relativePath) {
@@ -194,29 +198,28 @@ extension BundleWriter {
             + [document, manifest].reduce(0) { $0 + $1.dataEnd - $1.localHeaderOffset }
     }
 
-    /// Whether the save may append to its base in place, as far as can be told without
-    /// opening the file (`append` checks again): a format-3 base, of the same MIME type,
-    /// at the destination, which the append would not leave more than a third superseded.
-    private static func wouldAppendHistory(_ save: HistorySave, to base: DocumentBundle) -> Bool {
+    /// Where the save's document goes when it may append to its base in place, as far as
+    /// can be told without opening the file (`append` checks again): a format-3 base, of
+    /// the same MIME type, at the destination, which the append would not leave more than
+    /// a third superseded. `nil` when the save rewrites the bundle.
+    private static func appendPlacement(_ save: HistorySave, to base: DocumentBundle) -> DocumentPlacement? {
         let request = save.request
         guard request.inPlace, base.history != nil, base.mimeType == request.mimeType,
             let superseded = supersededByHistorySave(in: base),
-            let placement = DocumentPlacement(for: save.document, in: base)
-        else { return false }
-        return AtomicReplacement.resolvingSymbolicLinks(request.destination).path
-            == AtomicReplacement.resolvingSymbolicLinks(base.url).path
-            && staysCompact(
-                base, superseding: superseded + placement.appendedRoom, reclaiming: placement.reclaimedBytes)
+            let placement = DocumentPlacement(for: save.document, in: base),
+            AtomicReplacement.resolvingSymbolicLinks(request.destination).path
+                == AtomicReplacement.resolvingSymbolicLinks(base.url).path,
+            staysCompact(base, superseding: superseded + placement.appendedRoom, reclaiming: placement.reclaimedBytes)
+        else { return nil }
+        return placement
     }
 
     /// Appends the save to its format-3 base in place (see `append(to:destination:superseding:_:)`);
     /// `false` when the base should be rewritten instead.
-    private static func appendHistory(_ save: HistorySave, carried: CarriedHistory, to base: DocumentBundle) throws
-        -> Bool
-    {
-        guard let superseded = supersededByHistorySave(in: base),
-            let placement = DocumentPlacement(for: save.document, in: base)
-        else { return false }
+    private static func appendHistory(
+        _ save: HistorySave, carried: CarriedHistory, to base: DocumentBundle, placement: DocumentPlacement
+    ) throws -> Bool {
+        guard let superseded = supersededByHistorySave(in: base) else { return false }
         return try append(
             to: base, destination: save.request.destination, superseding: superseded + placement.appendedRoom,
             reclaiming: placement.reclaimedBytes, reusing: placement.slot

@@ -39,6 +39,9 @@ public final class WorkMeter: Sendable {
         case settingsReads = "settings-reads"
         /// Bytes of files taken from an OCFL object: a remote's, downloaded or read in place.
         case fetchedBytes = "fetched-bytes"
+        /// Rows of history segments' indexes read (16 bytes each): a lookup by place or by
+        /// digest reads a few rows of each segment it searches.
+        case indexRows = "index-rows"
     }
 
     private let counts = Mutex([Int](repeating: 0, count: Kind.allCases.count))
@@ -85,6 +88,7 @@ public final class WorkMeter: Sendable {
         case .settingsReads: 9
         case .fetchedBytes: 10
         case .rebuiltBytes: 11
+        case .indexRows: 12
         }
     }
 }
