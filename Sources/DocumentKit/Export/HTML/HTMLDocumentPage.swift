@@ -22,6 +22,13 @@ public final class HTMLDocumentPage {
         case list(HTMLPagedList, heading: String, pages: [String])
     }
 
+    /// The parts written, taken out of the page: a caller that turns them into pages lets
+    /// each go as it does, so that a long list's text is not held twice.
+    package func takeParts() -> [Part] {
+        defer { parts = [] }
+        return parts
+    }
+
     package init(title: String, pageSize: Int, context: HTMLPageContext, folder: String, fileName: String) {
         self.title = title
         self.pageSize = pageSize

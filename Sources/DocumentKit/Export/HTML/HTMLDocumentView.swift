@@ -23,10 +23,16 @@ struct HTMLDocumentView {
         let page = HTMLDocumentPage(
             title: fallbackTitle, pageSize: pageSize, context: context, folder: folder, fileName: mainPage)
         var note: String?
-        if let type = DocumentKitConfiguration.current.documentType(for: contentType) {
+        // The files page's blobs are collected from the JSON tree first, and the tree let go
+        // before the typed value is decoded and rendered: a large document's tree is never
+        // held beside its typed value or its rendered pages (the export's peak).
+        var json = try? JSONValue.parse(data)
+        let isJSON = json != nil
+        let blobs = json.map(Self.referredBlobs) ?? []
+        let type = DocumentKitConfiguration.current.documentType(for: contentType)
+        if type != nil { json = nil }
+        if let type {
             do {
-                // Rendered and let go before the JSON tree is parsed: a large document's
-                // typed value and its tree are never held at once (the export's peak).
                 let document = try type.decode(
                     data, schema: version.schema,
                     context: DocumentDecodingContext(now: version.created, seed: version.id))
@@ -37,17 +43,20 @@ struct HTMLDocumentView {
                 note = "This build cannot read the document as \(contentType) (\(error)); its data is shown."
             }
         }
-        let json = try? JSONValue.parse(data)
-        if page.parts.isEmpty, let json {
+        if page.parts.isEmpty, isJSON, let json = json ?? (try? JSONValue.parse(data)) {
+            // A type that does not render itself, or a document its type cannot read.
             HTMLJSONTree.render(json, into: page)
-        } else if json == nil, page.parts.isEmpty {
+        } else if !isJSON, page.parts.isEmpty {
             note = "The document is not JSON this export can read; the bundle holds it as it was saved."
         }
+        json = nil
         var result: [HTMLSitePage] = []
         var body = HTMLMarkup(context: context)
         versionLine(&body)
         if let note { body.element(.p, .class("note"), text: note) }
-        for part in page.parts {
+        // Last part first off the end, each let go once it is in the pages.
+        var parts = Array(page.takeParts().reversed())
+        while let part = parts.popLast() {
             switch part {
             case .markup(let markup):
                 body.appendTrusted(markup)
@@ -69,7 +78,7 @@ struct HTMLDocumentView {
             HTMLSitePage(
                 path: folder + mainPage, title: page.title, section: folder.isEmpty ? .document : .other,
                 body: body.html), at: 0)
-        result.append(filesPage(json: json, title: page.title))
+        result.append(filesPage(blobs: blobs, title: page.title))
         return (result, page.title)
     }
 
@@ -120,22 +129,25 @@ struct HTMLDocumentView {
         }
     }
 
-    /// The page of every blob the document refers to, each once, with where it is referred to.
-    private func filesPage(json: JSONValue?, title: String) -> HTMLSitePage {
+    /// Every blob `json` refers to, each once, with the paths that refer to it.
+    private static func referredBlobs(by json: JSONValue) -> [(blob: HTMLBlobView.Blob, paths: [String])] {
         var blobs: [(blob: HTMLBlobView.Blob, paths: [String])] = []
         var index: [String: Int] = [:]
-        if let json {
-            Self.collectBlobs(
-                json, path: "",
-                into: { blob, path in
-                    if let found = index[blob.digest] {
-                        blobs[found].paths.append(path)
-                    } else {
-                        index[blob.digest] = blobs.count
-                        blobs.append((blob, [path]))
-                    }
-                })
-        }
+        collectBlobs(
+            json, path: "",
+            into: { blob, path in
+                if let found = index[blob.digest] {
+                    blobs[found].paths.append(path)
+                } else {
+                    index[blob.digest] = blobs.count
+                    blobs.append((blob, [path]))
+                }
+            })
+        return blobs
+    }
+
+    /// The page of every blob the document refers to, each once, with where it is referred to.
+    private func filesPage(blobs: [(blob: HTMLBlobView.Blob, paths: [String])], title: String) -> HTMLSitePage {
         var html = HTMLMarkup(context: context)
         versionLine(&html)
         if blobs.isEmpty {

@@ -127,8 +127,14 @@ package enum HTMLSite {
                 \(DocumentDates.format(DocumentDates.now()).prefix(10)) by \(DocumentKitInfo.writer). The bundle \
                 itself is the record; this site only shows it.
                 """)
-        var files: [ExportedFile] = pages.map {
-            ExportedFile(path: $0.path, node: FileWrapper(regularFileWithContents: Data(frame.html($0).utf8)))
+        // Each page's body let go as its framed file is made: a long list's pages are not
+        // held twice.
+        var files: [ExportedFile] = []
+        files.reserveCapacity(pages.count + 2)
+        pages.reverse()
+        while let page = pages.popLast() {
+            files.append(
+                ExportedFile(path: page.path, node: FileWrapper(regularFileWithContents: Data(frame.html(page).utf8))))
         }
         files.append(
             ExportedFile(
