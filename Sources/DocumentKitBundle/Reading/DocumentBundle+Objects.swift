@@ -174,17 +174,23 @@ extension DocumentBundle {
             try checkDigest(of: data, is: digest)
             return data
         }
-        // The document stored whole is read on another thread while the chain's programs
-        // are read and folded: at 60 links from it, each takes about a third of the time.
+        // A large document stored whole is read on another thread while the chain's programs
+        // are read and folded: at 60 links from it, each takes about a third of the time. A
+        // small one is read here, after, rather than start a thread for it.
         let chainRoot = current.digest
-        let reading = root == nil ? BackgroundWork { try self.decodeObject(chainRoot, base: nil) } : nil
+        let reading =
+            root == nil && current.stored.record.size >= Self.rootReadApart
+            ? BackgroundWork { try self.decodeObject(chainRoot, base: nil) } : nil
         let program = DeltaInstructions.folded(
             try links.reversed().map { try deltaInstructions($0.digest, stored: $0.stored, baseSize: $0.baseSize) })
-        let whole = try root ?? reading!.result()
+        let whole = try root ?? reading?.result() ?? decodeObject(chainRoot, base: nil)
         let data = try DocumentKitError.located(at: url.relativePath) { try program.apply(to: whole) }
         try checkDigest(of: data, is: digest)
         return data
     }
+
+    /// The size from which a delta chain's root is read on a thread of its own.
+    private static let rootReadApart: UInt64 = 1 << 20
 
     /// Decodes one object from its stored bytes, given its base's bytes if it is a delta;
     /// the result is not checked against the digest.

@@ -30,7 +30,8 @@ struct HTMLDocumentView {
         let isJSON = json != nil
         let blobs = json.map(Self.referredBlobs) ?? []
         let type = DocumentKitConfiguration.current.documentType(for: contentType)
-        if type != nil { json = nil }
+        // Kept for a type that shows its JSON anyway, so it is not parsed twice.
+        if type is any HTMLRenderable.Type { json = nil }
         if let type {
             do {
                 let document = try type.decode(
