@@ -53,13 +53,12 @@ package final class AtomicReplacement {
         if !finished { unlinkat(folder.descriptor, temporaryName, 0) }
     }
 
-    /// Gives the new file `mode` (and, when allowed, the owner of the file it replaces),
-    /// flushes it, renames it over the destination and flushes the directory. With
+    /// Flushes the new file, gives it `mode` (and, when allowed, the owner of the file it
+    /// replaces), renames it over the destination and flushes the directory. With
     /// `flushing` false it only renames: for a writer of many files that flushes them all
     /// at once (``SystemCall/synchronizeFileSystem(of:)``) before anything names them.
     package func commit(mode: mode_t, owner: (uid: uid_t, gid: gid_t)? = nil, flushing: Bool = true) throws {
-        try setAttributes(mode: mode, owner: owner)
-        if flushing { try file.synchronize() }
+        try flushThenSetAttributes(mode: mode, owner: owner, flushing: flushing)
         guard renameat(folder.descriptor, temporaryName, folder.descriptor, destination.lastPathComponent) == 0 else {
             throw TemporarySibling.creationError("cannot replace it", path: reportedPath, errno: errno)
         }
@@ -72,8 +71,7 @@ package final class AtomicReplacement {
     /// Like `commit`, but fails if the destination exists instead of replacing it:
     /// `link(2)` creates the name only if it is free, atomically.
     package func commitWithoutReplacing(mode: mode_t) throws {
-        try setAttributes(mode: mode, owner: nil)
-        try file.synchronize()
+        try flushThenSetAttributes(mode: mode, owner: nil, flushing: true)
         guard linkat(folder.descriptor, temporaryName, folder.descriptor, destination.lastPathComponent, 0) == 0 else {
             let number = errno
             if number == EEXIST {
@@ -86,6 +84,15 @@ package final class AtomicReplacement {
         Interruption.noteWritten(reportedPath)
         file.unlock()
         try synchronizeFolder()
+    }
+
+    /// Flushes the file's bytes, then gives it its mode and owner, then flushes that
+    /// change: the file stays private while its bytes go to the disk, which for a large
+    /// bundle is most of the commit, and takes its final mode just before its name.
+    private func flushThenSetAttributes(mode: mode_t, owner: (uid: uid_t, gid: gid_t)?, flushing: Bool) throws {
+        if flushing { try file.synchronize() }
+        try setAttributes(mode: mode, owner: owner)
+        if flushing { try file.synchronize() }
     }
 
     /// The owner first, then the mode: changing a file's owner clears its set-user-ID and
