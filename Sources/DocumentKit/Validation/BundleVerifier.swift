@@ -34,17 +34,24 @@ public enum BundleVerifier {
         }
     }
 
-    /// Verifies the bundle at `url`, naming signers from `trusted` when given.
-    public static func verify(_ url: URL, trusted: TrustedSigners? = nil) throws -> Report {
-        let validation = try BundleValidator.validate(url, deep: true)
+    /// Verifies the bundle at `url`, naming signers from `trusted` when given. With `deep`
+    /// false, the bundle is checked as `validate` checks it (every record, id, signature and
+    /// segment, and the head's document) rather than rebuilding every version's document.
+    public static func verify(_ url: URL, trusted: TrustedSigners? = nil, deep: Bool = true) throws -> Report {
+        let validation = try BundleValidator.validate(url, deep: deep)
         let bundle = try DocumentBundle(contentsOf: url)
-        let versions = try bundle.manifest.versions.map { version in
+        // Read a block at a time, never listing the history: a long history's listing holds
+        // every object's record besides its versions.
+        var versions: [Report.Signature] = []
+        try bundle.forEachVersionNewestFirst { version in
             let status = Self.status(of: version, trusted: trusted)
-            return Report.Signature(
-                number: version.number, id: version.id, status: status.status, signer: status.name,
-                key: status.key?.fingerprint)
+            versions.append(
+                Report.Signature(
+                    number: version.number, id: version.id, status: status.status, signer: status.name,
+                    key: status.key?.fingerprint))
+            return true
         }
-        return Report(file: url.relativePath, versions: versions, findings: validation.findings)
+        return Report(file: url.relativePath, versions: versions.reversed(), findings: validation.findings)
     }
 
     /// How `version` is signed, and by whom.

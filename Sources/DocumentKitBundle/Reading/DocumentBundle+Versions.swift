@@ -79,8 +79,6 @@ extension DocumentBundle {
         return (decodedManifest.versions.first?.number ?? 1)...(decodedManifest.versions.last?.number ?? 0)
     }
 
-    /// The version's first parent, when the bundle holds it: in a format-3 bundle looked
-    /// for at the place before the version's first, then in the whole history.
     /// Passes every version to `body`, newest first (each before its parents), until it
     /// returns `false`: a format-3 history read a row and a block at a time, as far as
     /// `body` goes, without keeping what it read; an older bundle's from its manifest.
@@ -94,6 +92,8 @@ extension DocumentBundle {
         }
     }
 
+    /// The version's first parent, when the bundle holds it: in a format-3 bundle looked
+    /// for at the place before the version's first, then in the whole history.
     package func firstParent(of version: BundleVersion) throws -> BundleVersion? {
         guard let parent = version.parents.first else { return nil }
         if let before = try self.version(atPlace: version.number - 1), before.id == parent { return before }

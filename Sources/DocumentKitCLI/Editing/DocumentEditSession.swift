@@ -57,8 +57,7 @@ public struct DocumentEditSession {
 
     /// `$TMPDIR`, else `/tmp`.
     public static var defaultTemporaryDirectory: URL {
-        let variable = ProcessInfo.processInfo.environment["TMPDIR"] ?? ""
-        return URL(fileURLWithPath: variable.isEmpty ? "/tmp" : variable, isDirectory: true)
+        URL(fileURLWithPath: SpoolFile.temporaryFolder, isDirectory: true)
     }
 
     /// Runs the edit to its end (see the type's description). Returns what was saved; throws

@@ -1,9 +1,5 @@
 import Foundation
 
-/// The frame of every page of an HTML export: the head (character set, viewport, a
-/// content security policy that lets the page load only files of its own site and run
-/// only the site's script), the site's header and navigation, the main content, and a
-/// footer saying what the site is a copy of.
 /// A page of the site before its frame: its path from the site's root, title, place in
 /// the navigation, and the markup of its content.
 struct HTMLSitePage {
@@ -13,6 +9,10 @@ struct HTMLSitePage {
     var body: String
 }
 
+/// The frame of every page of an HTML export: the head (character set, viewport, a
+/// content security policy that lets the page load only files of its own site and run
+/// only the site's script), the site's header and navigation, the main content, and a
+/// footer saying what the site is a copy of.
 struct HTMLPageFrame {
     /// The sections the navigation names.
     enum Section {

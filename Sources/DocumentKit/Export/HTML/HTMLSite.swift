@@ -24,16 +24,23 @@ package enum HTMLSite {
     package static let entryPage = "index.html"
 
     /// The site's files, folders before their contents, sorted by path: the document of
-    /// `selected` (and with `allVersions` of every version), the history, the blobs.
+    /// `selected` (and with `allVersions` of every version), the history, the blobs. The
+    /// pages of the newest versions show the values each changed, as far as
+    /// `comparedDocumentBytes` of documents go (see ``comparedDocumentBytes``).
     package static func files(
-        of bundle: DocumentBundle, selected: BundleVersion, allVersions: Bool, trusted: TrustedSigners?
+        of bundle: DocumentBundle, selected: BundleVersion, allVersions: Bool, trusted: TrustedSigners?,
+        comparedDocumentBytes: Int = comparedDocumentBytes
     ) throws -> [ExportedFile] {
         let versions = try BundleSummary.log(of: bundle.url)
-        // What verify finds (every object checked, every document decoded) comes first, not
-        // on a second core beside the pages: both hold a document's tree at their peak, and
-        // side by side the export of the 25,000-task bench project peaked at 97.8 MiB, one
-        // after the other at 78.0 MiB, in the same time (BENCHMARKS.md).
-        let verification = try BundleVerifier.verify(bundle.url, trusted: trusted)
+        // What verify finds comes first, not on a second core beside the pages: both hold a
+        // document's tree at their peak, and side by side the export of the 25,000-task
+        // bench project peaked at 97.8 MiB, one after the other at 78.0 MiB, in the same
+        // time (BENCHMARKS.md). Every version's document is rebuilt and checked (`verify`)
+        // only when the site shows every one: otherwise the export reads one document, and
+        // checks every record, signature and segment as `validate` does, so that it costs
+        // what it shows however long the history (a deep check of 26,447 versions of the
+        // bench project rebuilds 200 GB of documents).
+        let verification = try BundleVerifier.verify(bundle.url, trusted: trusted, deep: allVersions)
         let shown: [BundleVersion] =
             allVersions
             ? [selected] + (try bundle.manifest.versions).reversed().filter { $0.id != selected.id } : [selected]
@@ -62,9 +69,17 @@ package enum HTMLSite {
             documentPages[version.number] =
                 version.id == selected.id ? entryPage : "versions/\(version.number)/document.html"
         }
-        var pages: [HTMLSitePage] = []
-        var siteName = fallbackTitle
-        // One version's document at a time: read, rendered, let go.
+        let footer = """
+            An access copy of \(bundleName) (\(bundle.contentTypeIdentifier)): version \(selected.number) of \
+            \(versions.count)\(allVersions ? " with every version's document" : ""), exported \
+            \(DocumentDates.format(DocumentDates.now()).prefix(10)) by \(DocumentKitInfo.writer). The bundle \
+            itself is the record; this site only shows it.
+            """
+        // Each page goes to disk framed as it is made, and is read back as it is written
+        // out: a page of every version of a long history is not held in memory.
+        let pages = try HTMLSpooledPages(fallbackSiteName: fallbackTitle, footer: footer)
+        // One version's document at a time: read, rendered, let go. The selected version
+        // comes first, and names the site.
         for version in shown {
             let data = try bundle.documentData(of: version)
             let isSelected = version.id == selected.id
@@ -90,52 +105,18 @@ package enum HTMLSite {
                     }
                 })
             let rendered = view.pages(document: data, version: version, contentType: bundle.contentTypeIdentifier)
-            if isSelected { siteName = rendered.title }
-            pages += rendered.pages
+            if isSelected { pages.siteName = rendered.title }
+            for page in rendered.pages { try pages.add(page) }
             MemoryPressure.releaseFreedMemory()
         }
         let history = HTMLHistoryPages(
-            pageSize: pageSize, versions: versions, report: verification, documentPages: documentPages)
-        pages += history.timelinePages()
-        let byID = Dictionary(try bundle.manifest.versions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        // Oldest first, holding the last document read: each next one is decoded from it,
-        // one link of its chain (15 places in 16), not through the whole chain twice.
-        var held: HeldObject?
-        for index in versions.indices.reversed() {
-            guard let version = byID[versions[index].id] else { continue }
-            var read: HeldObject?
-            let detail = try VersionDetail(version, in: bundle) { bundle, wanted in
-                let data = try bundle.documentDataForParsing(of: wanted, reaching: held)
-                if wanted.id == version.id {
-                    read = HeldObject(digest: try bundle.documentDigest(of: wanted), data: data)
-                }
-                return data
-            }
-            held = read ?? held
-            pages.append(
-                history.versionPage(
-                    detail, newer: index > 0 ? versions[index - 1].number : nil,
-                    older: index + 1 < versions.count ? versions[index + 1].number : nil))
-        }
+            pageSize: pageSize, versions: versions, report: verification, deeplyVerified: allVersions,
+            documentPages: documentPages)
+        for page in history.timelinePages() { try pages.add(page) }
+        try addVersionPages(
+            of: bundle, history: history, comparing: allVersions ? .max : comparedDocumentBytes, to: pages)
 
-        let count = try bundle.manifest.versions.count
-        let frame = HTMLPageFrame(
-            siteName: siteName,
-            footer: """
-                An access copy of \(bundleName) (\(bundle.contentTypeIdentifier)): version \(selected.number) of \
-                \(count)\(allVersions ? " with every version's document" : ""), exported \
-                \(DocumentDates.format(DocumentDates.now()).prefix(10)) by \(DocumentKitInfo.writer). The bundle \
-                itself is the record; this site only shows it.
-                """)
-        // Each page's body let go as its framed file is made: a long list's pages are not
-        // held twice.
-        var files: [ExportedFile] = []
-        files.reserveCapacity(pages.count + 2)
-        pages.reverse()
-        while let page = pages.popLast() {
-            files.append(
-                ExportedFile(path: page.path, node: FileWrapper(regularFileWithContents: Data(frame.html(page).utf8))))
-        }
+        var files = pages.files
         files.append(
             ExportedFile(
                 path: HTMLStyle.styleSheetName,
@@ -154,5 +135,41 @@ package enum HTMLSite {
         }
         files += folders.map { ExportedFile(path: $0, node: nil) }
         return files.sorted { $0.path < $1.path }
+    }
+
+    /// The most bytes of documents the version pages read to show the values each version
+    /// changed, newest first (`show`'s comparison of a version with its parent); older
+    /// versions' pages list the changes their records name (`log`'s summary), so that an
+    /// export of the head costs the same however long the history. Every version's values
+    /// when the site shows every version's document, which reads them all anyway.
+    package static let comparedDocumentBytes = 64 << 20
+
+    /// A page for each version, newest first.
+    private static func addVersionPages(
+        of bundle: DocumentBundle, history: HTMLHistoryPages, comparing budget: Int, to pages: HTMLSpooledPages
+    ) throws {
+        let versions = history.versions
+        // The last document read, by version id: the next (older) version's comparison
+        // reads it again, as its own.
+        var held: (id: String, data: Data)?
+        var documentBytesRead = 0
+        for (index, summary) in versions.enumerated() {
+            let newer = index > 0 ? versions[index - 1].number : nil
+            let older = index + 1 < versions.count ? versions[index + 1].number : nil
+            guard documentBytesRead < budget, let version = try bundle.version(atPlace: summary.number) else {
+                try pages.add(history.versionPage(recording: summary, newer: newer, older: older))
+                continue
+            }
+            var read: (id: String, data: Data)?
+            let detail = try VersionDetail(version, in: bundle) { bundle, wanted in
+                if let held, held.id == wanted.id { return held.data }
+                let data = try bundle.documentDataForParsing(of: wanted)
+                documentBytesRead += data.count
+                if wanted.id != version.id { read = (wanted.id, data) }
+                return data
+            }
+            held = read
+            try pages.add(history.versionPage(detail, newer: newer, older: older))
+        }
     }
 }
