@@ -25,6 +25,7 @@ extension DocumentTool {
             configuration.fixedNow = Date(timeIntervalSince1970: TimeInterval(seconds))
         }
         configuration.lockTimeout = environment[lockTimeoutVariable].flatMap(TimeInterval.init)
+        configuration.temporaryFolder = DocumentEditSession.temporaryFolder(from: environment)
         configuration.lockWaitHandler = { bundle, holder in
             Console.note(LockWaitText.message(bundle: bundle, holder: holder))
         }

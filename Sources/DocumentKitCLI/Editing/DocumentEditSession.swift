@@ -57,7 +57,13 @@ public struct DocumentEditSession {
 
     /// `$TMPDIR`, else `/tmp`.
     public static var defaultTemporaryDirectory: URL {
-        URL(fileURLWithPath: SpoolFile.temporaryFolder, isDirectory: true)
+        URL(fileURLWithPath: temporaryFolder(from: ProcessInfo.processInfo.environment), isDirectory: true)
+    }
+
+    /// `TMPDIR` of `environment` when set and not empty, else `/tmp`.
+    static func temporaryFolder(from environment: [String: String]) -> String {
+        let variable = environment["TMPDIR"] ?? ""
+        return variable.isEmpty ? "/tmp" : variable
     }
 
     /// Runs the edit to its end (see the type's description). Returns what was saved; throws

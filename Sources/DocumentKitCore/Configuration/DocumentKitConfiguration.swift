@@ -41,6 +41,11 @@ public struct DocumentKitConfiguration: Sendable {
     /// counts nothing.
     public var workMeter: WorkMeter?
 
+    /// The folder for bytes set aside while a command runs (an HTML export's pages), which
+    /// nothing names and nothing leaves behind. docctl sets it from `TMPDIR`; `/tmp` by
+    /// default.
+    public var temporaryFolder = "/tmp"
+
     /// The document types a program can edit generically, by content type; DocumentKit's
     /// `documentTypes` reads and sets them as `CodableDocument` types.
     package var registeredTypes: [any RegisteredDocumentType.Type] = []

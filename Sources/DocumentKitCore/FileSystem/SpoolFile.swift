@@ -1,8 +1,8 @@
 import Foundation
 
 /// Bytes set aside on disk instead of in memory, in a file nobody else can open: created
-/// private (0600) in the temporary folder under a random name and removed from it at once,
-/// so that nothing stays behind however the process ends. An HTML export keeps its framed
+/// private (0600) in a temporary folder under a random name and removed
+/// at once, so that nothing stays behind however the process ends. An HTML export keeps its framed
 /// pages here between making them and writing them: a page for each of 100,000 versions
 /// is some 300 MB, which memory should not hold.
 package final class SpoolFile {
@@ -10,8 +10,8 @@ package final class SpoolFile {
     /// How many bytes were set aside.
     package private(set) var size: UInt64 = 0
 
-    /// Creates the file in `folder` (default: `$TMPDIR`, else `/tmp`).
-    package init(in folder: String = SpoolFile.temporaryFolder) throws {
+    /// Creates the file in `folder` (a program's is its configuration's `temporaryFolder`).
+    package init(in folder: String) throws {
         var attempt = 0
         while true {
             let path = "\(folder)/.documentkit-spool-\(AtomicReplacement.randomSuffix())"
@@ -26,12 +26,6 @@ package final class SpoolFile {
                     .cannotCreateOutput, "cannot create a temporary file: \(error.message)", path: folder)
             }
         }
-    }
-
-    /// `$TMPDIR`, else `/tmp`.
-    package static var temporaryFolder: String {
-        let variable = ProcessInfo.processInfo.environment["TMPDIR"] ?? ""
-        return variable.isEmpty ? "/tmp" : variable
     }
 
     /// Sets `data` aside; returns where it is, for ``stream(_:_:)``.

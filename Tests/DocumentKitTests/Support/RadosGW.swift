@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// Ceph's S3 server, radosgw, on 127.0.0.1: a production S3 implementation beside moto's
-/// model of one, with deviations of its own that the client must take (DESIGN.md, "A second
-/// S3 server"). One single-node cluster (a monitor, an in-memory OSD, radosgw) serves the
+/// model of one, with deviations of its own that the client must take (DESIGN.md, "Two S3
+/// servers"). One single-node cluster (a monitor, an in-memory OSD, radosgw) serves the
 /// whole test process, started by the first test that asks (`Tests/RadosGW/start.sh`, 2-3 s)
 /// and stopped when the process exits, or, should it die, by a watchdog; each test works in
 /// buckets of its own (``S3TestServer``).

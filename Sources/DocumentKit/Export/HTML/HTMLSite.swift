@@ -112,7 +112,7 @@ package enum HTMLSite {
         let history = HTMLHistoryPages(
             pageSize: pageSize, versions: versions, report: verification, deeplyVerified: allVersions,
             documentPages: documentPages)
-        for page in history.timelinePages() { try pages.add(page) }
+        try history.timelinePages(pages.add)
         try addVersionPages(
             of: bundle, history: history, comparing: allVersions ? .max : comparedDocumentBytes, to: pages)
 

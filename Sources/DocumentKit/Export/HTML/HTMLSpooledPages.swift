@@ -16,7 +16,7 @@ final class HTMLSpooledPages {
     init(fallbackSiteName: String, footer: String) throws {
         siteName = fallbackSiteName
         self.footer = footer
-        spool = try SpoolFile()
+        spool = try SpoolFile(in: DocumentKitConfiguration.current.temporaryFolder)
     }
 
     /// Frames `page` and sets it aside.

@@ -185,6 +185,33 @@ import Testing
         #expect(try SiteLinks.unresolved(in: site) == [])
     }
 
+    /// The pages are set aside in `TMPDIR` while the site is made, in a file removed as it is
+    /// created: nothing stays there. A `TMPDIR` that cannot hold it is one clear error, and
+    /// no site.
+    @Test func thePagesWaitInTMPDIRAndNothingStaysThere() throws {
+        let directory = try TemporaryDirectory()
+        let garden = try Fixtures.copySampleDoc("garden.dkproj", to: directory)
+        let scratch = directory.url.appendingPathComponent("scratch")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: false)
+        let site = directory.path("site")
+        let export = try Run.docctl(
+            ["export", garden.path, "--format", "html", "-o", site], environment: ["TMPDIR": scratch.path])
+        #expect(export.status == 0, "\(export.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == [])
+        #expect(try String(contentsOfFile: site + "/index.html", encoding: .utf8).contains("Plant tomatoes"))
+
+        let missing = directory.path("no-such-folder")
+        let refused = try Run.docctl(
+            ["export", garden.path, "--format", "html", "-o", directory.path("second")],
+            environment: ["TMPDIR": missing])
+        #expect(refused.status == 73, "\(refused.standardError)")
+        #expect(
+            refused.standardError.hasPrefix("error: \(missing): cannot create a temporary file: "),
+            "\(refused.standardError)")
+        #expect(refused.standardError.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: directory.path("second")))
+    }
+
     @Test func aLongListIsPagedAndItsLinksFindTheirPage() throws {
         let directory = try TemporaryDirectory()
         var project = Fixtures.project(taskCount: 1_201)
