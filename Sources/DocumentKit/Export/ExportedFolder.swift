@@ -12,10 +12,10 @@ package enum ExportedFolder {
         adding more: () throws -> [ExportedFile] = { [] }
     ) throws -> (Int, UInt64) {
         let staging = try StagingFolder(beside: output)
-        // Each file is flushed as it is written, up to a few; an export of more (a site
-        // with a page for each of 26,447 versions) flushes its file system once at the end
-        // (`syncfs`), where a flush a file took 60% of the export. Either way every byte is
-        // on disk before the rename that publishes the folder.
+        // Each file and folder is flushed as it is written, up to a few; an export of more
+        // (a site with a page for each of 26,447 versions) flushes its file system once at
+        // the end (`syncfs`). Either way every byte is on disk before the rename that
+        // publishes the folder.
         let flushedOneByOne = files.count <= flushedFilesLimit
         var count = 0
         var bytes: UInt64 = 0
@@ -46,10 +46,13 @@ package enum ExportedFolder {
             for file in files { try write(file) }
             for file in try more() { try write(file) }
         }
-        if !flushedOneByOne {
+        if flushedOneByOne {
+            try staging.synchronize(subfolders: folders)
+        } else {
+            // Files and folders alike: a folder flushed one by one cost a journal commit
+            // each (26,447 of them for a long history's site).
             try SystemCall.synchronizeFileSystem(of: staging.url.path, reportedAs: staging.reportedPath)
         }
-        try staging.synchronize(subfolders: folders)
         try staging.moveIntoPlace(mode: 0o777 & ~AtomicReplacement.currentUmask(), replace: replace)
         return (count, bytes)
     }
