@@ -78,28 +78,13 @@ extension HTMLHistoryPages {
             return
         }
         if !detail.changes.isEmpty {
-            html.element(.div, .class("table")) { html in
-                html.element(.table) { html in
-                    html.element(.thead) { html in
-                        html.element(.tr) { html in
-                            for name in ["", "Path", "Before", "After"] {
-                                html.element(.th, .attribute("scope", "col"), text: name)
-                            }
-                        }
-                    }
-                    html.element(.tbody) { html in
-                        for change in detail.changes.prefix(Self.shownChanges) {
-                            html.element(.tr, .class("kind-\(change.kind.rawValue)")) { html in
-                                html.element(
-                                    .td, .title(change.kind.rawValue),
-                                    text: Self.kindSymbols[change.kind.rawValue] ?? "")
-                                html.element(.td) { $0.element(.code, text: change.path) }
-                                html.element(.td, .class("value"), text: change.old.map(Self.preview) ?? "")
-                                html.element(
-                                    .td, .class("value"),
-                                    text: change.kind == .reordered ? "reordered" : change.new.map(Self.preview) ?? "")
-                            }
-                        }
+            changeTable(headings: ["", "Path", "Before", "After"], into: &html) { html in
+                for change in detail.changes.prefix(Self.shownChanges) {
+                    changeRow(change.kind, change.path, into: &html) { html in
+                        html.element(.td, .class("value"), text: change.old.map(Self.preview) ?? "")
+                        html.element(
+                            .td, .class("value"),
+                            text: change.kind == .reordered ? "reordered" : change.new.map(Self.preview) ?? "")
                     }
                 }
             }
@@ -142,24 +127,8 @@ extension HTMLHistoryPages {
             return
         }
         if !changes.paths.isEmpty {
-            html.element(.div, .class("table")) { html in
-                html.element(.table) { html in
-                    html.element(.thead) { html in
-                        html.element(.tr) { html in
-                            for name in ["", "Path"] { html.element(.th, .attribute("scope", "col"), text: name) }
-                        }
-                    }
-                    html.element(.tbody) { html in
-                        for change in changes.paths {
-                            html.element(.tr, .class("kind-\(change.kind.rawValue)")) { html in
-                                html.element(
-                                    .td, .title(change.kind.rawValue),
-                                    text: Self.kindSymbols[change.kind.rawValue] ?? "")
-                                html.element(.td) { $0.element(.code, text: change.path) }
-                            }
-                        }
-                    }
-                }
+            changeTable(headings: ["", "Path"], into: &html) { html in
+                for change in changes.paths { changeRow(change.kind, change.path, into: &html) { _ in } }
             }
         }
         if changes.omitted > 0 {
@@ -167,6 +136,33 @@ extension HTMLHistoryPages {
                 .p, .class("muted"), text: "… and \(changes.omitted) more changes (docctl show lists all).")
         }
         blobList(changes.blobs, into: &html)
+    }
+
+    /// A table of changes under `headings`, whose rows `rows` adds.
+    private func changeTable(
+        headings: [String], into html: inout HTMLMarkup, rows: (inout HTMLMarkup) -> Void
+    ) {
+        html.element(.div, .class("table")) { html in
+            html.element(.table) { html in
+                html.element(.thead) { html in
+                    html.element(.tr) { html in
+                        for name in headings { html.element(.th, .attribute("scope", "col"), text: name) }
+                    }
+                }
+                html.element(.tbody, content: rows)
+            }
+        }
+    }
+
+    /// A change's row: the kind's symbol, the path, then the cells `values` adds.
+    private func changeRow(
+        _ kind: JSONChange.Kind, _ path: String, into html: inout HTMLMarkup, values: (inout HTMLMarkup) -> Void
+    ) {
+        html.element(.tr, .class("kind-\(kind.rawValue)")) { html in
+            html.element(.td, .title(kind.rawValue), text: Self.kindSymbols[kind.rawValue] ?? "")
+            html.element(.td) { $0.element(.code, text: path) }
+            values(&html)
+        }
     }
 
     private static let kindSymbols = ["added": "+", "removed": "−", "changed": "~", "reordered": "↕"]
